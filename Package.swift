@@ -1,0 +1,37 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// The data path, one folder a stage:
+// Archive (libzip) -> XML (libxml2 SAX) -> Parts (workbook, styles, strings, sheets)
+// -> Cells -> Convert -> the `sheetport` CLI.
+let package = Package(
+    name: "SheetPort",
+    products: [
+        .library(name: "SheetPort", targets: ["SheetPort"]),
+        .executable(name: "sheetport", targets: ["sheetport"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibZip",
+            pkgConfig: "libzip",
+            providers: [.apt(["libzip-dev"]), .brew(["libzip"])]
+        ),
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
+        ),
+        .target(
+            name: "SheetPort",
+            dependencies: ["CLibZip", "CLibXML2"],
+        ),
+        .executableTarget(
+            name: "sheetport",
+            dependencies: ["SheetPort"]
+        ),
+        .testTarget(
+            name: "SheetPortTests",
+            dependencies: ["SheetPort"]
+        ),
+    ]
+)

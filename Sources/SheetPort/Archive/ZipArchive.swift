@@ -1,0 +1,249 @@
+import CLibZip
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A read-only OOXML package: zip entries by part name, inflated in chunks through libzip
+/// with the `ArchiveLimits` enforced while inflating.
+///
+/// Not thread-safe: one archive is read by one thread at a time.
+public final class ZipArchive {
+    /// One zip entry.
+    public struct Entry: Sendable {
+        /// libzip's index of the entry.
+        public let index: UInt64
+        /// The entry name as stored (separators and case untouched).
+        public let name: String
+        /// Declared inflated size in bytes.
+        public let size: Int64
+        /// Declared compressed size in bytes.
+        public let compressedSize: Int64
+    }
+
+    /// The file name used in errors.
+    public let file: String
+    /// The limits in force.
+    public let limits: ArchiveLimits
+    /// Every entry, in central-directory order.
+    public private(set) var entries: [Entry] = []
+    /// Names that occur more than once once case and separators are folded.
+    public private(set) var duplicateNames: [String] = []
+
+    private let handle: OpaquePointer
+    private var entryByKey: [String: Int] = [:]
+    fileprivate var inflatedTotal: Int64 = 0
+    fileprivate static let chunkSize = 1 << 16
+
+    /// Opens the package at `path`.
+    public convenience init(path: String, limits: ArchiveLimits = ArchiveLimits()) throws {
+        try Self.rejectCompoundFile(path: path)
+        var code: Int32 = 0
+        guard let handle = zip_open(path, ZIP_RDONLY, &code) else {
+            throw Self.openError(code: code, file: path)
+        }
+        try self.init(handle: handle, file: path, limits: limits)
+    }
+
+    /// Opens a package held in memory (standard input, for one); `name` is used in errors.
+    public convenience init(bytes: [UInt8], name: String, limits: ArchiveLimits = ArchiveLimits()) throws {
+        try Self.rejectCompoundFile(prefix: bytes.prefix(8), name: name) { bytes }
+        var error = zip_error_t()
+        zip_error_init(&error)
+        defer { zip_error_fini(&error) }
+        // libzip frees the copy when the source is released.
+        let copy = malloc(max(bytes.count, 1))!
+        bytes.withUnsafeBytes { copy.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        guard let source = zip_source_buffer_create(copy, zip_uint64_t(bytes.count), 1, &error) else {
+            free(copy)
+            throw ReaderError(.io, file: name, String(cString: zip_error_strerror(&error)))
+        }
+        guard let handle = zip_open_from_source(source, ZIP_RDONLY, &error) else {
+            zip_source_free(source)
+            throw Self.openError(code: zip_error_code_zip(&error), file: name)
+        }
+        try self.init(handle: handle, file: name, limits: limits)
+    }
+
+    private init(handle: OpaquePointer, file: String, limits: ArchiveLimits) throws {
+        self.handle = handle
+        self.file = file
+        self.limits = limits
+        let count = zip_get_num_entries(handle, 0)
+        guard count <= limits.maxEntries else {
+            zip_discard(handle)
+            throw ReaderError(.zipBomb, file: file, "\(count) zip entries, over the limit of \(limits.maxEntries)")
+        }
+        for index in 0..<UInt64(max(count, 0)) {
+            var stat = zip_stat_t()
+            zip_stat_init(&stat)
+            guard zip_stat_index(handle, index, 0, &stat) == 0, let cName = stat.name else { continue }
+            let entry = Entry(index: index, name: String(cString: cName),
+                              size: Int64(stat.size), compressedSize: Int64(stat.comp_size))
+            let key = PartName.key(entry.name)
+            if entryByKey[key] == nil {
+                entryByKey[key] = entries.count
+            } else {
+                duplicateNames.append(entry.name)
+            }
+            entries.append(entry)
+        }
+    }
+
+    deinit { zip_discard(handle) }
+
+    /// The entry for a part name, matched without regard to case or separators.
+    public func entry(named part: String) -> Entry? {
+        entryByKey[PartName.key(part)].map { entries[$0] }
+    }
+
+    /// Whether the package has a part of that name.
+    public func contains(_ part: String) -> Bool { entry(named: part) != nil }
+
+    /// Inflates `entry` and hands its bytes to `consume` in chunks of at most 64 KiB,
+    /// enforcing the entry size, total size and expansion-ratio limits as it goes.
+    public func read(_ entry: Entry, _ consume: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let stream = try stream(entry)
+        while try stream.read(consume) {}
+    }
+
+    /// Opens `entry` for reading chunk by chunk.
+    public func stream(_ entry: Entry) throws -> EntryStream {
+        guard let zipFile = zip_fopen_index(handle, entry.index, 0) else {
+            throw failure(zip_get_error(handle), part: entry.name)
+        }
+        return EntryStream(archive: self, entry: entry, file: zipFile)
+    }
+
+    /// An open entry, read in chunks with the limits checked on every chunk.
+    public final class EntryStream {
+        private let archive: ZipArchive
+        private let entry: Entry
+        private let file: OpaquePointer
+        private let buffer = UnsafeMutableRawPointer.allocate(byteCount: ZipArchive.chunkSize, alignment: 16)
+        private var produced: Int64 = 0
+
+        fileprivate init(archive: ZipArchive, entry: Entry, file: OpaquePointer) {
+            self.archive = archive
+            self.entry = entry
+            self.file = file
+        }
+
+        deinit {
+            zip_fclose(file)
+            buffer.deallocate()
+        }
+
+        /// Inflates the next chunk and hands it to `consume`; false at the end of the entry.
+        public func read(_ consume: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
+            let count = zip_fread(file, buffer, zip_uint64_t(ZipArchive.chunkSize))
+            if count < 0 { throw archive.failure(zip_file_get_error(file), part: entry.name) }
+            if count == 0 { return false }
+            produced += count
+            archive.inflatedTotal += count
+            try archive.checkLimits(entry: entry, produced: produced)
+            try consume(UnsafeRawBufferPointer(start: buffer, count: Int(count)))
+            return true
+        }
+    }
+
+    /// The whole inflated content of a part, for parts that are parsed whole (small ones).
+    public func contents(of entry: Entry) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Int(min(entry.size, 1 << 20)))
+        try read(entry) { bytes.append(contentsOf: $0) }
+        return bytes
+    }
+
+    fileprivate func checkLimits(entry: Entry, produced: Int64) throws {
+        if produced > limits.maxEntrySize {
+            throw ReaderError(.zipBomb, file: file, part: entry.name,
+                              "inflates past the entry limit of \(limits.maxEntrySize) bytes")
+        }
+        if inflatedTotal > limits.maxTotalSize {
+            throw ReaderError(.zipBomb, file: file, part: entry.name,
+                              "the package inflates past the total limit of \(limits.maxTotalSize) bytes")
+        }
+        if produced > limits.ratioGraceSize,
+           Double(produced) > limits.maxExpansionRatio * Double(max(entry.compressedSize, 1)) {
+            throw ReaderError(.zipBomb, file: file, part: entry.name,
+                              "expands more than \(Int(limits.maxExpansionRatio)) times its compressed size")
+        }
+    }
+
+    fileprivate func failure(_ error: UnsafeMutablePointer<zip_error_t>?, part: String) -> ReaderError {
+        guard let error else { return ReaderError(.corruptZip, file: file, part: part, "unreadable entry") }
+        let message = String(cString: zip_error_strerror(error))
+        switch zip_error_code_zip(error) {
+        case ZIP_ER_READ, ZIP_ER_SEEK, ZIP_ER_MEMORY:
+            return ReaderError(.io, file: file, part: part, message)
+        case ZIP_ER_NOPASSWD, ZIP_ER_ENCRNOTSUPP:
+            return ReaderError(.encryptedWorkbook, file: file, part: part, "the zip entry is encrypted")
+        default:
+            return ReaderError(.corruptZip, file: file, part: part, message)
+        }
+    }
+
+    private static func openError(code: Int32, file: String) -> ReaderError {
+        var error = zip_error_t()
+        zip_error_init_with_code(&error, code)
+        defer { zip_error_fini(&error) }
+        let message = String(cString: zip_error_strerror(&error))
+        switch code {
+        case ZIP_ER_NOZIP:
+            return ReaderError(.notAZip, file: file, "not a zip archive, so not an OOXML workbook")
+        case ZIP_ER_OPEN, ZIP_ER_READ, ZIP_ER_SEEK, ZIP_ER_MEMORY:
+            return ReaderError(.io, file: file, message)
+        default:
+            return ReaderError(.corruptZip, file: file, message)
+        }
+    }
+}
+
+extension ZipArchive {
+    /// The signature of a Compound File Binary container (legacy `.xls`, encrypted OOXML).
+    static let compoundFileSignature: [UInt8] = [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]
+
+    private static func rejectCompoundFile(path: String) throws {
+        guard let stream = fopen(path, "rb") else { return } // libzip reports the open error
+        defer { fclose(stream) }
+        var prefix = [UInt8](repeating: 0, count: 8)
+        guard fread(&prefix, 1, 8, stream) == 8 else { return }
+        try rejectCompoundFile(prefix: prefix[...], name: path) {
+            var bytes = prefix
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            while bytes.count < 64 << 20 {
+                let count = fread(&chunk, 1, chunk.count, stream)
+                if count <= 0 { break }
+                bytes += chunk[..<count]
+            }
+            return bytes
+        }
+    }
+
+    /// Rejects a CFB container with the right code: the streams of an encrypted OOXML
+    /// package are named `EncryptedPackage`, a legacy workbook's `Workbook` or `Book`.
+    private static func rejectCompoundFile(prefix: ArraySlice<UInt8>, name: String,
+                                           contents: () -> [UInt8]) throws {
+        guard Array(prefix) == compoundFileSignature else { return }
+        let bytes = contents()
+        if bytes.containsUTF16LE("EncryptedPackage") {
+            throw ReaderError(.encryptedWorkbook, file: name,
+                              "a password-protected workbook (CFB container with an EncryptedPackage stream)")
+        }
+        throw ReaderError(.legacyXLS, file: name,
+                          "a legacy Excel 97-2003 workbook (CFB container), not an OOXML package")
+    }
+}
+
+extension Array where Element == UInt8 {
+    fileprivate func containsUTF16LE(_ text: String) -> Bool {
+        let needle: [UInt8] = text.utf8.flatMap { [$0, 0] } // ASCII names only
+        guard needle.count <= count, let first = needle.first else { return false }
+        var index = startIndex
+        while let hit = self[index...].firstIndex(of: first), hit + needle.count <= endIndex {
+            if self[hit..<hit + needle.count].elementsEqual(needle) { return true }
+            index = hit + 1
+        }
+        return false
+    }
+}

@@ -1,0 +1,69 @@
+/// The value of a cell, as stored (cached) in the workbook.
+public enum CellValue: Equatable, Sendable {
+    /// A formula cell with no cached value.
+    case empty
+    /// A number (`t="n"`, or no type) whose format is not a date format.
+    case number(Double)
+    /// Text: shared, inline or a formula's string result.
+    case string(String)
+    /// `t="b"`.
+    case boolean(Bool)
+    /// `t="e"`: `#DIV/0!`, `#N/A`, ...
+    case error(String)
+    /// A number whose format is a date or time format: the serial in the workbook's date system.
+    case date(serial: Double)
+    /// `t="d"`: an ISO 8601 date-time, kept as written.
+    case isoDate(String)
+}
+
+/// A shared or array formula as stored on its cell.
+public enum FormulaKind: Sendable, Equatable {
+    /// A formula of its own cell (shared formulas arrive here expanded).
+    case normal
+    /// An array (CSE or dynamic-array) formula over `range` (A1 notation).
+    case array(range: String)
+}
+
+/// One non-empty cell of a worksheet row.
+public struct Cell: Equatable, Sendable {
+    /// 1-based column.
+    public var column: Int
+    /// The cached value.
+    public var value: CellValue
+    /// The formula text without the leading `=`, shared formulas already moved to this cell.
+    public var formula: String?
+    /// How the formula is stored, when there is one.
+    public var formulaKind: FormulaKind
+    /// Index into the workbook's cell formats (`cellXfs`), 0 when absent.
+    public var styleIndex: Int
+
+    /// Creates a cell.
+    public init(column: Int, value: CellValue, formula: String? = nil,
+                formulaKind: FormulaKind = .normal, styleIndex: Int = 0) {
+        self.column = column
+        self.value = value
+        self.formula = formula
+        self.formulaKind = formulaKind
+        self.styleIndex = styleIndex
+    }
+}
+
+/// One worksheet row with its non-empty cells, left to right.
+public struct Row: Equatable, Sendable {
+    /// 1-based row number.
+    public var index: Int
+    /// Height in points when the row sets one (`ht`).
+    public var height: Double?
+    /// Whether the row is hidden.
+    public var isHidden: Bool
+    /// The cells that have a value or a formula, ordered by column.
+    public var cells: [Cell]
+
+    /// Creates a row.
+    public init(index: Int, height: Double? = nil, isHidden: Bool = false, cells: [Cell] = []) {
+        self.index = index
+        self.height = height
+        self.isHidden = isHidden
+        self.cells = cells
+    }
+}

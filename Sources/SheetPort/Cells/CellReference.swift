@@ -1,0 +1,97 @@
+/// A1-style cell references within Excel's grid.
+public struct CellReference: Equatable, Hashable, Sendable, CustomStringConvertible {
+    /// The last row of Excel's grid.
+    public static let maxRow = 1_048_576
+    /// The last column of Excel's grid (XFD).
+    public static let maxColumn = 16_384
+
+    /// 1-based row.
+    public var row: Int
+    /// 1-based column.
+    public var column: Int
+
+    /// Creates a reference.
+    public init(row: Int, column: Int) {
+        self.row = row
+        self.column = column
+    }
+
+    /// Parses `B2` or `$B$2`; nil when it is not a reference inside the grid.
+    public init?(_ text: String) {
+        var utf8 = Array(text.utf8)
+        utf8.removeAll { $0 == UInt8(ascii: "$") }
+        guard let parsed = utf8.withUnsafeBufferPointer({ Self.parse($0) }) else { return nil }
+        self = parsed
+    }
+
+    /// `B2`.
+    public var description: String { Self.columnName(column) + String(row) }
+
+    /// The letters of a 1-based column: 1 -> `A`, 28 -> `AB`.
+    public static func columnName(_ column: Int) -> String {
+        var column = column
+        var letters: [UInt8] = []
+        while column > 0 {
+            let remainder = (column - 1) % 26
+            letters.append(UInt8(ascii: "A") + UInt8(remainder))
+            column = (column - 1) / 26
+        }
+        return String(decoding: letters.reversed(), as: UTF8.self)
+    }
+
+    /// The column of letters (case-insensitive), or nil when not letters or past XFD.
+    static func columnNumber<C: Collection>(_ letters: C) -> Int? where C.Element == UInt8 {
+        guard !letters.isEmpty, letters.count <= 3 else { return nil }
+        var column = 0
+        for byte in letters {
+            let upper = byte & 0xDF
+            guard upper >= UInt8(ascii: "A"), upper <= UInt8(ascii: "Z") else { return nil }
+            column = column * 26 + Int(upper - UInt8(ascii: "A") + 1)
+        }
+        return column <= maxColumn ? column : nil
+    }
+
+    /// Parses letters then digits from borrowed bytes (the `r` attribute of a cell).
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> CellReference? {
+        var split = 0
+        while split < bytes.count, bytes[split] >= UInt8(ascii: "A") { split += 1 }
+        guard split > 0, split < bytes.count,
+              let column = columnNumber(UnsafeBufferPointer(rebasing: bytes[..<split])),
+              let row = ASCII.parseInt(UnsafeBufferPointer(rebasing: bytes[split...])),
+              row >= 1, row <= maxRow, bytes[split] != UInt8(ascii: "+"), bytes[split] != UInt8(ascii: "-")
+        else { return nil }
+        return CellReference(row: row, column: column)
+    }
+}
+
+/// A rectangular range such as `A1:C3` (a single cell is a one-cell range).
+public struct CellRange: Equatable, Hashable, Sendable, CustomStringConvertible {
+    /// The top-left cell.
+    public var start: CellReference
+    /// The bottom-right cell.
+    public var end: CellReference
+
+    /// Creates a range.
+    public init(start: CellReference, end: CellReference) {
+        self.start = start
+        self.end = end
+    }
+
+    /// Parses `A1:C3` or `B2`.
+    public init?(_ text: String) {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 1 || parts.count == 2,
+              let first = CellReference(String(parts[0])),
+              let last = parts.count == 2 ? CellReference(String(parts[1])) : first
+        else { return nil }
+        start = CellReference(row: min(first.row, last.row), column: min(first.column, last.column))
+        end = CellReference(row: max(first.row, last.row), column: max(first.column, last.column))
+    }
+
+    /// `A1:C3`, or `B2` for one cell.
+    public var description: String { start == end ? start.description : "\(start):\(end)" }
+    /// Rows spanned.
+    public var rowCount: Int { end.row - start.row + 1 }
+    /// Columns spanned.
+    public var columnCount: Int { end.column - start.column + 1 }
+}

@@ -1,0 +1,53 @@
+/// Number formats: the built-in table of ECMA-376 §18.8.30 and date detection.
+public enum NumberFormat {
+    /// The format code of a built-in `numFmtId`, when the id has a locale-independent code.
+    public static func builtInCode(_ id: Int) -> String? { builtIn[id] }
+
+    /// Whether a built-in id is a date or time format. Ids 27-36 and 50-58 are the
+    /// East Asian locales' date formats, which Excel does not spell out in `styles.xml`.
+    public static func isBuiltInDate(_ id: Int) -> Bool {
+        (14...22).contains(id) || (45...47).contains(id) || (27...36).contains(id) || (50...58).contains(id)
+    }
+
+    /// Whether a format code formats numbers as dates or times.
+    ///
+    /// Only the first section counts (the one for positive numbers). Quoted text, `\`
+    /// escapes, `_` spacing and `*` fill characters are not tokens, and bracketed parts are
+    /// colours, conditions or locales, except the elapsed-time tokens `[h]`, `[mm]`, `[ss]`.
+    public static func isDateFormat(_ code: String) -> Bool {
+        var bytes = code.utf8.makeIterator()
+        while let byte = bytes.next() {
+            switch byte {
+            case UInt8(ascii: ";"):
+                return false
+            case UInt8(ascii: "\""):
+                while let quoted = bytes.next(), quoted != UInt8(ascii: "\"") {}
+            case UInt8(ascii: "\\"), UInt8(ascii: "_"), UInt8(ascii: "*"):
+                _ = bytes.next()
+            case UInt8(ascii: "["):
+                var inside: [UInt8] = []
+                while let bracketed = bytes.next(), bracketed != UInt8(ascii: "]") { inside.append(bracketed) }
+                if !inside.isEmpty, inside.allSatisfy({ "hHmMsS".utf8.contains($0) }) { return true }
+            default:
+                if "dDmMyYhHsS".utf8.contains(byte) { return true }
+            }
+        }
+        return false
+    }
+
+    private static let builtIn: [Int: String] = [
+        0: "General", 1: "0", 2: "0.00", 3: "#,##0", 4: "#,##0.00",
+        5: "\"$\"#,##0_);(\"$\"#,##0)", 6: "\"$\"#,##0_);[Red](\"$\"#,##0)",
+        7: "\"$\"#,##0.00_);(\"$\"#,##0.00)", 8: "\"$\"#,##0.00_);[Red](\"$\"#,##0.00)",
+        9: "0%", 10: "0.00%", 11: "0.00E+00", 12: "# ?/?", 13: "# ??/??",
+        14: "mm-dd-yy", 15: "d-mmm-yy", 16: "d-mmm", 17: "mmm-yy", 18: "h:mm AM/PM",
+        19: "h:mm:ss AM/PM", 20: "h:mm", 21: "h:mm:ss", 22: "m/d/yy h:mm",
+        37: "#,##0 ;(#,##0)", 38: "#,##0 ;[Red](#,##0)", 39: "#,##0.00;(#,##0.00)",
+        40: "#,##0.00;[Red](#,##0.00)",
+        41: "_(* #,##0_);_(* \\(#,##0\\);_(* \"-\"_);_(@_)",
+        42: "_(\"$\"* #,##0_);_(\"$\"* \\(#,##0\\);_(\"$\"* \"-\"_);_(@_)",
+        43: "_(* #,##0.00_);_(* \\(#,##0.00\\);_(* \"-\"??_);_(@_)",
+        44: "_(\"$\"* #,##0.00_);_(\"$\"* \\(#,##0.00\\);_(\"$\"* \"-\"??_);_(@_)",
+        45: "mm:ss", 46: "[h]:mm:ss", 47: "mmss.0", 48: "##0.0E+0", 49: "@",
+    ]
+}

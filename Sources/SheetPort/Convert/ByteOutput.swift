@@ -1,0 +1,55 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A buffered writer to a file descriptor: output is built as bytes and written in
+/// 64 KiB blocks, with no `String` per cell.
+public final class ByteOutput {
+    private let descriptor: Int32
+    private let name: String
+    private var buffer: [UInt8] = []
+    private static let blockSize = 1 << 16
+
+    /// A writer to `descriptor`; `name` is used in errors (`-` for standard output).
+    public init(descriptor: Int32, name: String) {
+        self.descriptor = descriptor
+        self.name = name
+        buffer.reserveCapacity(Self.blockSize + 4096)
+    }
+
+    /// Appends bytes.
+    @inline(__always)
+    public func write(_ bytes: some Sequence<UInt8>) throws {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= Self.blockSize { try flush() }
+    }
+
+    /// Appends the UTF-8 of a string.
+    @inline(__always)
+    public func write(_ text: String) throws {
+        var text = text
+        text.withUTF8 { buffer.append(contentsOf: $0) }
+        if buffer.count >= Self.blockSize { try flush() }
+    }
+
+    /// Appends one byte.
+    @inline(__always)
+    public func write(byte: UInt8) throws {
+        buffer.append(byte)
+        if buffer.count >= Self.blockSize { try flush() }
+    }
+
+    /// Writes out what is buffered.
+    public func flush() throws {
+        var offset = 0
+        while offset < buffer.count {
+            let written = buffer.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw ReaderError(.io, file: name, "cannot write: \(String(cString: strerror(errno)))")
+            }
+            offset += written
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}

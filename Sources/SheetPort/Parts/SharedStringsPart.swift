@@ -1,0 +1,102 @@
+/// The shared-string table, stored compactly: all strings' UTF-8 in one buffer, with offsets.
+public struct SharedStrings: Sendable {
+    private var storage: [UInt8] = []
+    private var ends: [Int] = []
+    /// How many items had rich-text runs (formatting Sheets does not keep).
+    public private(set) var richTextCount = 0
+
+    /// The number of strings.
+    public var count: Int { ends.count }
+
+    /// The string at `index`, or nil when out of range.
+    public subscript(index: Int) -> String? {
+        guard index >= 0, index < ends.count else { return nil }
+        let start = index == 0 ? 0 : ends[index - 1]
+        return storage.withUnsafeBufferPointer { String(decoding: $0[start..<ends[index]], as: UTF8.self) }
+    }
+
+    /// Whether the string at `index` is empty.
+    func isEmpty(at index: Int) -> Bool {
+        guard index >= 0, index < ends.count else { return true }
+        return ends[index] == (index == 0 ? 0 : ends[index - 1])
+    }
+
+    mutating func append(_ text: String, isRich: Bool) {
+        storage.append(contentsOf: text.utf8)
+        ends.append(storage.count)
+        if isRich { richTextCount += 1 }
+    }
+
+    /// Reads `sharedStrings.xml`; an empty table when there is none.
+    static func read(_ entry: ZipArchive.Entry?, in archive: ZipArchive) throws -> SharedStrings {
+        guard let entry else { return SharedStrings() }
+        let handler = SharedStringsPart()
+        try XMLPushParser.parse(entry, in: archive, with: handler)
+        return handler.table
+    }
+}
+
+/// Reads a string item (`<si>`, `<is>`, a comment's `<text>`): plain `<t>` or rich-text
+/// runs `<r><t>` joined, phonetic runs `<rPh>` skipped, `_xHHHH_` decoded, spaces kept.
+struct StringItemReader {
+    private(set) var text = TextCollector()
+    private(set) var isRich = false
+    private var phoneticDepth = 0
+
+    /// Starts a new item.
+    mutating func begin() {
+        text.begin()
+        text.end()
+        isRich = false
+        phoneticDepth = 0
+    }
+
+    /// Collects all character data from here on (for plain-text elements such as `<author>`).
+    mutating func collectText() { text.resume() }
+
+    /// Handles an element start inside the item.
+    mutating func start(_ name: XMLName) {
+        if name.isSpreadsheet("rPh") { phoneticDepth += 1 }
+        else if name.isSpreadsheet("r") { isRich = true }
+        else if name.isSpreadsheet("t"), phoneticDepth == 0 { text.resume() }
+    }
+
+    /// Handles an element end inside the item.
+    mutating func end(_ name: XMLName) {
+        if name.isSpreadsheet("rPh") { phoneticDepth -= 1 }
+        else if name.isSpreadsheet("t") { text.end() }
+    }
+
+    /// Adds character data.
+    @inline(__always)
+    mutating func characters(_ bytes: UnsafeBufferPointer<UInt8>) { text.append(bytes) }
+
+    /// The item's text.
+    var string: String { text.decodedString }
+}
+
+final class SharedStringsPart: XMLHandler {
+    private(set) var table = SharedStrings()
+    private var item = StringItemReader()
+    private var inItem = false
+
+    func startElement(_ name: XMLName, attributes: XMLAttributes) throws {
+        if name.isSpreadsheet("si") {
+            item.begin()
+            inItem = true
+        } else if inItem {
+            item.start(name)
+        }
+    }
+
+    func endElement(_ name: XMLName) throws {
+        if name.isSpreadsheet("si") {
+            table.append(item.string, isRich: item.isRich)
+            inItem = false
+        } else if inItem {
+            item.end(name)
+        }
+    }
+
+    func characters(_ text: UnsafeBufferPointer<UInt8>) { item.characters(text) }
+}

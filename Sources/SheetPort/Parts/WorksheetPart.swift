@@ -1,0 +1,335 @@
+/// Column settings from `<cols>`.
+public struct ColumnInfo: Sendable, Equatable {
+    /// First column (1-based) the setting applies to.
+    public var first: Int
+    /// Last column it applies to.
+    public var last: Int
+    /// Width in characters of the default font, when set.
+    public var width: Double?
+    /// Whether the columns are hidden.
+    public var isHidden: Bool
+}
+
+/// What a worksheet holds besides its cells; complete once all rows are read
+/// (`<cols>` comes before the rows, merged cells and hyperlinks after them).
+public struct WorksheetMetadata: Sendable, Equatable {
+    /// `<dimension ref>` as written. Never trusted for allocation.
+    public var dimension: String?
+    /// `<cols>` entries.
+    public var columns: [ColumnInfo] = []
+    /// `sheetFormatPr defaultRowHeight`.
+    public var defaultRowHeight: Double?
+    /// `sheetFormatPr defaultColWidth`.
+    public var defaultColumnWidth: Double?
+    /// Merged ranges (`mergeCell ref`).
+    public var mergedRanges: [String] = []
+    /// Cells with hyperlinks (`hyperlink ref`).
+    public var hyperlinks: [String] = []
+    /// `<conditionalFormatting>` blocks.
+    public var conditionalFormatCount = 0
+    /// `<dataValidation>` rules.
+    public var dataValidationCount = 0
+    /// `<tablePart>` references.
+    public var tableCount = 0
+    /// `r:id` of `<drawing>` (charts, images, shapes), when present.
+    public var drawingID: String?
+    /// `r:id` of `<legacyDrawing>` (the VML of comments), when present.
+    public var legacyDrawingID: String?
+    /// Whether the sheet is protected.
+    public var isProtected = false
+}
+
+/// Reads a worksheet part as events arrive: rows go to `completedRows` as each `</row>`
+/// is seen, so memory holds one chunk's rows, never the sheet.
+final class WorksheetPart: XMLHandler {
+    private enum CellType { case number, sharedString, formulaString, inlineString, boolean, error, isoDate }
+    private enum FormulaType { case normal, shared, array, dataTable }
+
+    /// Rows read and not yet taken.
+    var completedRows: [Row] = []
+    private(set) var metadata = WorksheetMetadata()
+
+    private let sharedStrings: SharedStrings
+    private let styles: Styles
+    private let file: String
+    private let part: String
+
+    private var inSheetData = false
+    private var row: Row?
+    private var previousRow = 0
+    private var previousColumn = 0
+    private var rowIndexIsImplicit = false
+
+    private var column = 0
+    private var cellType = CellType.number
+    private var styleIndex = 0
+    private var value = TextCollector()
+    private var hasValue = false
+    private var formula = TextCollector()
+    private var hasFormula = false
+    private var formulaType = FormulaType.normal
+    private var formulaRange: String?
+    private var sharedIndex: Int?
+    private var inlineString = StringItemReader()
+    private var inInlineString = false
+    private var hasInlineString = false
+    private var sharedFormulas: [Int: (text: String, row: Int, column: Int)] = [:]
+
+    init(sharedStrings: SharedStrings, styles: Styles, file: String, part: String) {
+        self.sharedStrings = sharedStrings
+        self.styles = styles
+        self.file = file
+        self.part = part
+    }
+
+    // MARK: events
+
+    func startElement(_ name: XMLName, attributes: XMLAttributes) throws {
+        guard name.namespace == .spreadsheet || name.namespace == .none else { return }
+        if inSheetData {
+            if inInlineString { inlineString.start(name) }
+            else if name.is("c") { try startCell(attributes) }
+            else if name.is("v") { value.begin(); hasValue = true }
+            else if name.is("f") { startFormula(attributes) }
+            else if name.is("row") { try startRow(attributes) }
+            else if name.is("is") { inlineString.begin(); inInlineString = true; hasInlineString = true }
+            return
+        }
+        switch true {
+        case name.is("sheetData"): inSheetData = true
+        case name.is("dimension"): metadata.dimension = attributes.string("ref")
+        case name.is("sheetFormatPr"):
+            metadata.defaultRowHeight = attributes.double("defaultRowHeight")
+            metadata.defaultColumnWidth = attributes.double("defaultColWidth")
+        case name.is("col"):
+            if let first = attributes.int("min") {
+                metadata.columns.append(ColumnInfo(first: first, last: attributes.int("max") ?? first,
+                                                   width: attributes.double("width"), isHidden: attributes.bool("hidden")))
+            }
+        case name.is("mergeCell"): if let ref = attributes.string("ref") { metadata.mergedRanges.append(ref) }
+        case name.is("hyperlink"): if let ref = attributes.string("ref") { metadata.hyperlinks.append(ref) }
+        case name.is("conditionalFormatting"): metadata.conditionalFormatCount += 1
+        case name.is("dataValidation"): metadata.dataValidationCount += 1
+        case name.is("tablePart"): metadata.tableCount += 1
+        case name.is("drawing"): metadata.drawingID = attributes.string("id", in: .relationships)
+        case name.is("legacyDrawing"): metadata.legacyDrawingID = attributes.string("id", in: .relationships)
+        case name.is("sheetProtection"): metadata.isProtected = attributes.bool("sheet", default: true)
+        default: break
+        }
+    }
+
+    func endElement(_ name: XMLName) throws {
+        guard inSheetData, name.namespace == .spreadsheet || name.namespace == .none else { return }
+        if inInlineString {
+            if name.is("is") { inInlineString = false } else { inlineString.end(name) }
+        }
+        else if name.is("v") { value.end() }
+        else if name.is("c") { try endCell() }
+        else if name.is("f") { endFormula() }
+        else if name.is("row") { endRow() }
+        else if name.is("sheetData") { inSheetData = false }
+    }
+
+    @inline(__always)
+    func characters(_ text: UnsafeBufferPointer<UInt8>) {
+        if value.isActive { value.append(text) }
+        else if formula.isActive { formula.append(text) }
+        else if inInlineString { inlineString.characters(text) }
+    }
+
+    // MARK: rows
+
+    private func startRow(_ attributes: XMLAttributes) throws {
+        if row != nil { endRow() } // an unclosed row cannot happen in well-formed XML; be safe
+        var index = previousRow + 1
+        rowIndexIsImplicit = true
+        if let bytes = attributes.bytes("r") {
+            guard let number = ASCII.parseInt(bytes) else {
+                throw ReaderError(.malformedXML, file: file, part: part, "row number \"\(String(decoding: bytes, as: UTF8.self))\" is not a number")
+            }
+            guard number >= 1, number <= CellReference.maxRow else {
+                throw ReaderError(.exceedsLimit, file: file, part: part, "row \(number) is outside Excel's grid of \(CellReference.maxRow) rows")
+            }
+            index = number
+            rowIndexIsImplicit = false
+        }
+        row = Row(index: index, height: attributes.double("ht"), isHidden: attributes.bool("hidden"))
+        previousColumn = 0
+    }
+
+    private func endRow() {
+        guard var finished = row else { return }
+        row = nil
+        previousRow = finished.index
+        if !finished.cells.isSorted { finished.cells = finished.cells.sortedKeepingLast() }
+        completedRows.append(finished)
+    }
+
+    // MARK: cells
+
+    private func startCell(_ attributes: XMLAttributes) throws {
+        if row == nil { // a cell outside any row: give it the next row
+            row = Row(index: previousRow + 1)
+            previousColumn = 0
+            rowIndexIsImplicit = true
+        }
+        column = previousColumn + 1
+        if let bytes = attributes.bytes("r"), !bytes.isEmpty {
+            let (parsedColumn, parsedRow) = try reference(bytes)
+            column = parsedColumn
+            if rowIndexIsImplicit {
+                row!.index = parsedRow // a row without `r` takes its cells' row
+                rowIndexIsImplicit = false
+            }
+        }
+        guard column <= CellReference.maxColumn else {
+            throw ReaderError(.exceedsLimit, file: file, part: part, "a cell past column XFD in row \(row!.index)")
+        }
+        previousColumn = column
+        styleIndex = attributes.int("s") ?? 0
+        cellType = Self.cellType(attributes.bytes("t"))
+        hasValue = false
+        hasFormula = false
+        hasInlineString = false
+        value.begin(); value.end()
+        formula.begin(); formula.end()
+    }
+
+    private func reference(_ bytes: UnsafeBufferPointer<UInt8>) throws -> (column: Int, row: Int) {
+        var split = 0
+        var column = 0
+        while split < bytes.count, (bytes[split] | 0x20) >= UInt8(ascii: "a"), (bytes[split] | 0x20) <= UInt8(ascii: "z") {
+            column = min(column * 26 + Int((bytes[split] | 0x20) - UInt8(ascii: "a") + 1), Int(Int32.max))
+            split += 1
+        }
+        guard split > 0, let row = ASCII.parseInt(UnsafeBufferPointer(rebasing: bytes[split...])), row >= 1 else {
+            throw ReaderError(.malformedXML, file: file, part: part, "\"\(String(decoding: bytes, as: UTF8.self))\" is not a cell reference")
+        }
+        guard column <= CellReference.maxColumn, row <= CellReference.maxRow else {
+            throw ReaderError(.exceedsLimit, file: file, part: part,
+                              "cell \(String(decoding: bytes, as: UTF8.self)) is outside Excel's grid (XFD1048576)")
+        }
+        return (column, row)
+    }
+
+    private static func cellType(_ bytes: UnsafeBufferPointer<UInt8>?) -> CellType {
+        guard let bytes, let first = bytes.first else { return .number }
+        switch first {
+        case UInt8(ascii: "s"): return bytes.count == 1 ? .sharedString : .formulaString
+        case UInt8(ascii: "i"): return .inlineString
+        case UInt8(ascii: "b"): return .boolean
+        case UInt8(ascii: "e"): return .error
+        case UInt8(ascii: "d"): return .isoDate
+        default: return .number
+        }
+    }
+
+    private func endCell() throws {
+        guard row != nil else { return }
+        var formulaText: String?
+        var kind = FormulaKind.normal
+        if hasFormula {
+            (formulaText, kind) = resolveFormula()
+        }
+        let cellValue = decodeValue(hasFormula: formulaText != nil)
+        guard cellValue != nil || formulaText != nil else { return }
+        row!.cells.append(Cell(column: column, value: cellValue ?? .empty, formula: formulaText,
+                               formulaKind: kind, styleIndex: styleIndex))
+    }
+
+    /// The cell's cached value; nil when it has none (or only an empty string).
+    private func decodeValue(hasFormula: Bool) -> CellValue? {
+        switch cellType {
+        case .sharedString:
+            guard hasValue, let index = value.bytes.withUnsafeBufferPointer(ASCII.parseInt),
+                  !sharedStrings.isEmpty(at: index), let text = sharedStrings[index] else { return nil }
+            return .string(text)
+        case .inlineString:
+            let text = hasInlineString ? inlineString.string : value.decodedString
+            return text.isEmpty ? nil : .string(text)
+        case .formulaString:
+            guard hasValue else { return nil }
+            let text = value.decodedString
+            return text.isEmpty && !hasFormula ? nil : .string(text)
+        case .boolean:
+            guard let first = value.bytes.first(where: { !ASCII.isSpace($0) }) else { return nil }
+            return .boolean(first == UInt8(ascii: "1") || first == UInt8(ascii: "t") || first == UInt8(ascii: "T"))
+        case .error:
+            let text = value.string.trimmingSpaces
+            return text.isEmpty ? nil : .error(text)
+        case .isoDate:
+            let text = value.string.trimmingSpaces
+            return text.isEmpty ? nil : .isoDate(text)
+        case .number:
+            if hasInlineString { let text = inlineString.string; return text.isEmpty ? nil : .string(text) }
+            guard !value.bytes.isEmpty else { return nil }
+            guard let number = value.bytes.withUnsafeBufferPointer(ASCII.parseDouble) else {
+                let text = value.string.trimmingSpaces
+                return text.isEmpty ? nil : .string(text)
+            }
+            return styles.isDate(styleIndex) ? .date(serial: number) : .number(number)
+        }
+    }
+
+    // MARK: formulas
+
+    private func startFormula(_ attributes: XMLAttributes) {
+        hasFormula = true
+        formula.begin()
+        switch attributes.string("t") {
+        case "shared": formulaType = .shared
+        case "array": formulaType = .array
+        case "dataTable": formulaType = .dataTable
+        default: formulaType = .normal
+        }
+        formulaRange = attributes.string("ref")
+        sharedIndex = attributes.int("si")
+    }
+
+    private func endFormula() { formula.end() }
+
+    /// The formula of the current cell: its own text, or the shared master's moved here.
+    private func resolveFormula() -> (String?, FormulaKind) {
+        let text = formula.string
+        let rowIndex = row!.index
+        switch formulaType {
+        case .dataTable:
+            return (nil, .normal)
+        case .array:
+            return (text.isEmpty ? nil : text, .array(range: formulaRange ?? CellReference(row: rowIndex, column: column).description))
+        case .shared:
+            guard let index = sharedIndex else { return (text.isEmpty ? nil : text, .normal) }
+            if !text.isEmpty {
+                sharedFormulas[index] = (text, rowIndex, column)
+                return (text, .normal)
+            }
+            guard let master = sharedFormulas[index] else { return (nil, .normal) }
+            return (FormulaTranslator.translate(master.text, rows: rowIndex - master.row, columns: column - master.column), .normal)
+        case .normal:
+            return (text.isEmpty ? nil : text, .normal)
+        }
+    }
+}
+
+extension String {
+    /// The string without leading and trailing ASCII white space.
+    var trimmingSpaces: String {
+        let bytes = utf8
+        guard let first = bytes.firstIndex(where: { !ASCII.isSpace($0) }),
+              let last = bytes.lastIndex(where: { !ASCII.isSpace($0) }) else { return "" }
+        return String(self[first...last])
+    }
+}
+
+extension Array where Element == Cell {
+    fileprivate var isSorted: Bool {
+        zip(self, dropFirst()).allSatisfy { $0.column < $1.column }
+    }
+
+    /// Sorted by column; of two cells in one column the later one wins, as in Excel.
+    fileprivate func sortedKeepingLast() -> [Cell] {
+        var byColumn: [Int: Cell] = [:]
+        for cell in self { byColumn[cell.column] = cell }
+        return byColumn.values.sorted { $0.column < $1.column }
+    }
+}

@@ -1,0 +1,44 @@
+/// Reads one worksheet row by row, inflating and parsing only as far as the rows asked for.
+///
+/// Memory is bounded by one inflated chunk (64 KiB) and the rows it holds, whatever the
+/// size of the sheet.
+public final class WorksheetReader {
+    /// The sheet being read.
+    public let sheet: Sheet
+    private let handler: WorksheetPart
+    private let parser: XMLPushParser
+    private let stream: ZipArchive.EntryStream
+    private var nextIndex = 0
+    private var finished = false
+
+    init(sheet: Sheet, entry: ZipArchive.Entry, archive: ZipArchive, sharedStrings: SharedStrings, styles: Styles) throws {
+        self.sheet = sheet
+        handler = WorksheetPart(sharedStrings: sharedStrings, styles: styles, file: archive.file, part: entry.name)
+        parser = XMLPushParser(handler: handler, file: archive.file, part: entry.name)
+        stream = try archive.stream(entry)
+    }
+
+    /// Everything but the cells; complete after `nextRow()` has returned nil.
+    public var metadata: WorksheetMetadata { handler.metadata }
+
+    /// The next row in document order (rows with no cells included, for their heights),
+    /// or nil at the end of the sheet.
+    public func nextRow() throws -> Row? {
+        while nextIndex == handler.completedRows.count {
+            handler.completedRows.removeAll(keepingCapacity: true)
+            nextIndex = 0
+            if finished { return nil }
+            if try !stream.read({ try parser.feed($0) }) {
+                try parser.finish()
+                finished = true
+            }
+        }
+        defer { nextIndex += 1 }
+        return handler.completedRows[nextIndex]
+    }
+
+    /// Calls `body` with every remaining row.
+    public func forEachRow(_ body: (Row) throws -> Void) throws {
+        while let row = try nextRow() { try body(row) }
+    }
+}

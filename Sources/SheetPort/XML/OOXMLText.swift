@@ -1,0 +1,80 @@
+/// Text content of SpreadsheetML: collecting character events and decoding the
+/// `_xHHHH_` escapes Excel uses for characters XML cannot carry (ECMA-376 §22.9.2.19).
+enum OOXMLText {
+    /// Decodes `_xHHHH_` escapes in one left-to-right pass: `_x000D_` is a carriage
+    /// return and `_x005F_` a literal `_`, so `_x005F_x0041_` reads `_x0041_`.
+    /// UTF-16 surrogate pairs written as two escapes are joined; anything else is kept.
+    static func decode(_ bytes: [UInt8]) -> String {
+        guard bytes.contains(UInt8(ascii: "_")) else { return String(decoding: bytes, as: UTF8.self) }
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if let unit = escape(bytes, at: index) {
+                index += 7
+                var scalar = Unicode.Scalar(unit)
+                if UTF16.isLeadSurrogate(unit), let trail = escape(bytes, at: index), UTF16.isTrailSurrogate(trail) {
+                    scalar = Unicode.Scalar(0x10000 + (UInt32(unit - 0xD800) << 10) + UInt32(trail - 0xDC00))
+                    index += 7
+                }
+                output.append(contentsOf: String(scalar ?? "\u{FFFD}").utf8)
+            } else {
+                output.append(bytes[index])
+                index += 1
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The code unit of an escape `_xHHHH_` starting at `index`, if there is one.
+    private static func escape(_ bytes: [UInt8], at index: Int) -> UInt16? {
+        guard index + 7 <= bytes.count, bytes[index] == UInt8(ascii: "_"),
+              bytes[index + 1] == UInt8(ascii: "x"), bytes[index + 6] == UInt8(ascii: "_") else { return nil }
+        var unit: UInt16 = 0
+        for byte in bytes[(index + 2)..<(index + 6)] {
+            guard let digit = hexValue(byte) else { return nil }
+            unit = unit << 4 | UInt16(digit)
+        }
+        return unit
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case 0x30...0x39: return byte - 0x30
+        case 0x41...0x46: return byte - 0x41 + 10
+        case 0x61...0x66: return byte - 0x61 + 10
+        default: return nil
+        }
+    }
+}
+
+/// Collects the character events of the element being read, reusing one buffer.
+struct TextCollector {
+    /// The bytes collected since `begin()`.
+    private(set) var bytes: [UInt8] = []
+    /// Whether characters are being collected.
+    private(set) var isActive = false
+
+    /// Starts collecting, dropping what was collected before.
+    mutating func begin() {
+        bytes.removeAll(keepingCapacity: true)
+        isActive = true
+    }
+
+    /// Starts collecting without dropping (text split over several `<t>` runs).
+    mutating func resume() { isActive = true }
+
+    /// Stops collecting; the bytes stay until the next `begin()`.
+    mutating func end() { isActive = false }
+
+    /// Adds the bytes of a character event when active.
+    @inline(__always)
+    mutating func append(_ text: UnsafeBufferPointer<UInt8>) {
+        if isActive { bytes.append(contentsOf: text) }
+    }
+
+    /// The collected text, with `_xHHHH_` escapes decoded.
+    var decodedString: String { OOXMLText.decode(bytes) }
+    /// The collected text as it is.
+    var string: String { String(decoding: bytes, as: UTF8.self) }
+}

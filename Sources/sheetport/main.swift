@@ -1,0 +1,51 @@
+import SheetPort
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The version printed by `sheetport --version`.
+let version = "0.1.0"
+
+let usage = """
+USAGE: sheetport <command> [options]
+
+COMMANDS:
+  convert    convert a worksheet of an xlsx/xlsm workbook to CSV, TSV or JSONL
+
+Run `sheetport <command> --help` for a command's options; `sheetport --version` for the version.
+"""
+
+/// Runs a command and maps errors to exit statuses (CONTRACTS section 1).
+func main(_ arguments: [String]) -> Int32 {
+    guard let command = arguments.first else {
+        FileHandleError.write(usage)
+        return 2
+    }
+    do {
+        switch command {
+        case "--version", "-V", "version": print("sheetport \(version)"); return 0
+        case "--help", "-h", "help": print(usage); return 0
+        case "convert": return try ConvertCommand.run(Array(arguments.dropFirst()))
+        default: throw UsageError("unknown command \"\(command)\"\n\n" + usage)
+        }
+    } catch let error as UsageError {
+        FileHandleError.write("sheetport: " + error.description)
+        return 2
+    } catch let error as ReaderError {
+        FileHandleError.write("sheetport: " + error.description)
+        return 2
+    } catch {
+        FileHandleError.write("sheetport: \(error)")
+        return 2
+    }
+}
+
+/// Diagnostics go to standard error.
+enum FileHandleError {
+    static func write(_ message: String) {
+        let line = Array((message + "\n").utf8)
+        _ = line.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+    }
+}
+
+exit(main(Array(CommandLine.arguments.dropFirst())))
