@@ -39,8 +39,9 @@ Decisions the Swift reader must follow (also listed in reader/README.md):
     bare time does in both systems.
   * Time of day is rounded to the nearest millisecond; a carry moves to the next day
     (45322.999999999 -> 2024-02-01T00:00:00.000).
-  * Elapsed-time formats ([h]:mm:ss) are time formats, so such cells are dates:
-    1.25 -> 1900-01-01T06:00:00.000 in the 1900 system.
+  * Elapsed-time formats ([h]:mm:ss) show a duration, not a point in time: such cells are
+    dates counted from 1899-12-30 with no calendar correction in either date system, as
+    openpyxl's and calamine's timedelta read (1.25 -> 1899-12-31T06:00:00.000).
   * A cell whose only value is an empty string (an empty shared or inline string) shows
     nothing and is not written, like a cell with no value; a t="str" formula whose cached
     <v></v> is empty is a string cell with value "" (the formula makes it a cell); a t="n"
@@ -617,7 +618,7 @@ def dates_1900():
         (18, "0.5", None, ("date", "1899-12-30T12:00:00.000")),  # time only
         (18, "0", None, ("date", "1899-12-30T00:00:00.000")),    # time only, midnight
         (164, "45322.5732653125", None, ("date", "2024-01-31T13:45:30.123")),  # fractional second
-        (165, "1.25", None, ("date", "1900-01-01T06:00:00.000")),  # [h]:mm:ss, 30 elapsed hours
+        (165, "1.25", None, ("date", "1899-12-31T06:00:00.000")),  # [h]:mm:ss, 30 elapsed hours
         (166, "45322", None, ("number", 45322)),
         (167, "45322.5", None, ("number", 45322.5)),
         (168, "7", None, ("number", 7)),
@@ -648,7 +649,7 @@ def dates_1904():
         (22, "43860.572916666664", None, ("date", "2024-01-31T13:45:00.000")),
         (18, "0.5", None, ("date", "1899-12-30T12:00:00.000")),  # see docstring: no date part
         (164, "43860.5732653125", None, ("date", "2024-01-31T13:45:30.123")),
-        (165, "1.25", None, ("date", "1904-01-02T06:00:00.000")),
+        (165, "1.25", None, ("date", "1899-12-31T06:00:00.000")),
         (166, "43860", None, ("number", 43860)),
         (167, "43860.5", None, ("number", 43860.5)),
         (168, "7", None, ("number", 7)),

@@ -12,6 +12,8 @@ public enum CellValue: Equatable, Sendable {
     case error(String)
     /// A number whose format is a date or time format: the serial in the workbook's date system.
     case date(serial: Double)
+    /// A number whose format shows elapsed time (`[h]:mm:ss`): days, counted from 1899-12-30.
+    case duration(days: Double)
     /// `t="d"`: an ISO 8601 date-time, kept as written.
     case isoDate(String)
 }

@@ -50,6 +50,18 @@ public struct ExcelDateTime: Equatable, Sendable {
         self.init(year: year, month: month, day: day, millisecondOfDay: Int(milliseconds))
     }
 
+    /// The date-time `days` after 1899-12-30 00:00, with no calendar correction: how an
+    /// elapsed time (`[h]:mm:ss`) reads as a date, as openpyxl and calamine give it.
+    public init?(elapsedDays days: Double) {
+        guard days.isFinite, days >= 0, days < 3_000_000 else { return nil }
+        let totalMilliseconds = (days * 86_400_000).rounded(.toNearestOrEven)
+        let wholeDays = Int(totalMilliseconds / 86_400_000)
+        let (year, month, day) = Self.civilFromDays(Self.daysFromCivil(1899, 12, 30) + wholeDays)
+        guard year <= 9999 else { return nil }
+        self.init(year: year, month: month, day: day,
+                  millisecondOfDay: Int(totalMilliseconds - Double(wholeDays) * 86_400_000))
+    }
+
     /// Creates a date-time from its parts.
     public init(year: Int, month: Int, day: Int, millisecondOfDay: Int = 0) {
         self.year = year

@@ -9,6 +9,21 @@ public enum NumberFormat {
         (14...22).contains(id) || (45...47).contains(id) || (27...36).contains(id) || (50...58).contains(id)
     }
 
+    /// Whether a date or time format shows elapsed time (`[h]:mm:ss`): a duration, not a
+    /// point in time, so it is counted from 1899-12-30 with no calendar correction.
+    public static func isElapsedTimeFormat(_ code: String) -> Bool {
+        guard isDateFormat(code) else { return false }
+        let section = code.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        var index = section.startIndex
+        while let open = section[index...].firstIndex(of: "[") {
+            guard let close = section[open...].firstIndex(of: "]") else { break }
+            let inside = section[section.index(after: open)..<close]
+            if !inside.isEmpty, inside.allSatisfy({ "hHmMsS".contains($0) }) { return true }
+            index = section.index(after: close)
+        }
+        return false
+    }
+
     /// Whether a format code formats numbers as dates or times.
     ///
     /// Only the first section counts (the one for positive numbers). Quoted text, `\`

@@ -50,6 +50,12 @@ public struct JSONLWriter {
             } else {
                 try output.write("\"type\":\"number\",\"value\":" + ValueText.number(serial))
             }
+        case .duration(let days):
+            if let dateTime = ExcelDateTime(elapsedDays: days) {
+                try output.write("\"type\":\"date\",\"value\":\"" + dateTime.iso8601 + "\"")
+            } else {
+                try output.write("\"type\":\"number\",\"value\":" + ValueText.number(days))
+            }
         case .isoDate(let text):
             if let dateTime = ExcelDateTime(iso: text) {
                 try output.write("\"type\":\"date\",\"value\":\"" + dateTime.iso8601 + "\"")

@@ -13,13 +13,28 @@ public enum ValueText {
     public static func dateTime(_ value: CellValue, system: DateSystem) -> ExcelDateTime? {
         switch value {
         case .date(let serial): ExcelDateTime(serial: serial, system: system)
+        case .duration(let days): ExcelDateTime(elapsedDays: days)
         case .isoDate(let text): ExcelDateTime(iso: text)
         default: nil
         }
     }
 
+    /// Elapsed time as Excel shows `[h]:mm:ss`: `255:10:10`, `-1:30:00`, `.sss` when there are milliseconds.
+    public static func elapsed(_ days: Double) -> String {
+        guard days.isFinite, abs(days) < 1e9 else { return number(days) }
+        let milliseconds = Int((abs(days) * 86_400_000).rounded(.toNearestOrEven))
+        let seconds = milliseconds / 1000
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
+        var text = (days < 0 ? "-" : "") + String(seconds / 3600) + ":" + two(seconds / 60 % 60) + ":" + two(seconds % 60)
+        if milliseconds % 1000 != 0 {
+            let fraction = String(milliseconds % 1000)
+            text += "." + String(repeating: "0", count: 3 - fraction.count) + fraction
+        }
+        return text
+    }
+
     /// A value as a CSV/TSV field: dates as `YYYY-MM-DD`, `YYYY-MM-DD HH:MM:SS` or a bare
-    /// time, booleans as `TRUE`/`FALSE`, errors as their code.
+    /// time, elapsed times as `[h]:mm:ss`, booleans as `TRUE`/`FALSE`, errors as their code.
     public static func field(_ value: CellValue, system: DateSystem) -> String {
         switch value {
         case .empty: return ""
@@ -31,6 +46,8 @@ public enum ValueText {
             guard let dateTime = ExcelDateTime(serial: serial, system: system) else { return Self.number(serial) }
             if serial < 1 { return dateTime.timeText(milliseconds: false) }
             return dateTime.hasTime ? dateTime.dateText + " " + dateTime.timeText(milliseconds: false) : dateTime.dateText
+        case .duration(let days):
+            return elapsed(days)
         case .isoDate(let text):
             guard let dateTime = ExcelDateTime(iso: text) else { return text }
             return dateTime.hasTime ? dateTime.dateText + " " + dateTime.timeText(milliseconds: false) : dateTime.dateText

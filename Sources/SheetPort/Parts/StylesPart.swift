@@ -7,6 +7,8 @@ public struct CellFormat: Sendable, Equatable {
     public var numberFormat = "General"
     /// Whether numbers in this format are dates or times.
     public var isDate = false
+    /// Whether the date format shows elapsed time (`[h]:mm:ss`).
+    public var isDuration = false
     /// Bold font.
     public var isBold = false
     /// Italic font.
@@ -38,17 +40,22 @@ public struct CellFormat: Sendable, Equatable {
 public struct Styles: Sendable {
     /// `cellXfs`, resolved; index 0 is the default.
     public var cellFormats: [CellFormat] = [CellFormat()]
-    /// Per cell format, whether it is a date format (the hot-path lookup).
-    var dateFormats: [Bool] = [false]
+    /// Per cell format, how its numbers read (the hot-path lookup).
+    var numberKinds: [NumberKind] = [.number]
+
+    /// How a cell format makes a number read.
+    enum NumberKind { case number, date, duration }
 
     /// The format of a cell's style index (the default for an index out of range).
     public func format(_ index: Int) -> CellFormat {
         index >= 0 && index < cellFormats.count ? cellFormats[index] : cellFormats[0]
     }
 
-    /// Whether a style index formats numbers as dates.
+    /// How numbers with a style index read.
     @inline(__always)
-    func isDate(_ index: Int) -> Bool { index >= 0 && index < dateFormats.count && dateFormats[index] }
+    func numberKind(_ index: Int) -> NumberKind {
+        index >= 0 && index < numberKinds.count ? numberKinds[index] : .number
+    }
 
     /// Reads `styles.xml`, resolving colours with the theme's.
     static func read(_ entry: ZipArchive.Entry?, theme: [UInt32?], in archive: ZipArchive) throws -> Styles {
@@ -151,7 +158,7 @@ final class StylesPart: XMLHandler {
             let code = numberFormats[xf.numberFormatID] ?? NumberFormat.builtInCode(xf.numberFormatID)
             format.numberFormat = code ?? "General"
             format.isDate = code.map(NumberFormat.isDateFormat) ?? NumberFormat.isBuiltInDate(xf.numberFormatID)
-            if numberFormats[xf.numberFormatID] == nil, NumberFormat.isBuiltInDate(xf.numberFormatID) { format.isDate = true }
+            format.isDuration = code.map(NumberFormat.isElapsedTimeFormat) ?? false
             if xf.fontID >= 0, xf.fontID < fonts.count {
                 let font = fonts[xf.fontID]
                 format.isBold = font.bold
@@ -174,7 +181,7 @@ final class StylesPart: XMLHandler {
             if let horizontal = xf.horizontal, horizontal != "general" { format.horizontalAlignment = horizontal }
             return format
         }
-        styles.dateFormats = styles.cellFormats.map(\.isDate)
+        styles.numberKinds = styles.cellFormats.map { $0.isDuration ? .duration : $0.isDate ? .date : .number }
         return styles
     }
 }

@@ -267,7 +267,11 @@ final class WorksheetPart: XMLHandler {
                 let text = value.string.trimmingSpaces
                 return text.isEmpty ? nil : .string(text)
             }
-            return styles.isDate(styleIndex) ? .date(serial: number) : .number(number)
+            switch styles.numberKind(styleIndex) {
+            case .number: return .number(number)
+            case .date: return .date(serial: number)
+            case .duration: return .duration(days: number)
+            }
         }
     }
 

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+@testable import SheetPort
+
+/// The `sheetport` executable: exit statuses, standard streams, and no partial output.
+@Suite struct CommandLineTests {
+    @Test func printsVersion() throws {
+        let result = try runSheetport(["--version"])
+        #expect(result.status == 0)
+        #expect(String(decoding: result.stdout, as: UTF8.self).hasPrefix("sheetport "))
+    }
+
+    @Test func convertsStandardInputToStandardOutput() throws {
+        let input = try Data(contentsOf: URL(fileURLWithPath: Project.fixture("cell_types.xlsx")))
+        let result = try runSheetport(["convert", "-", "--to", "jsonl"], input: input)
+        #expect(result.status == 0, "\(result.stderr)")
+        let expected = try String(contentsOfFile: Project.fixture("cell_types.expected.jsonl"), encoding: .utf8)
+        #expect(try jsonObjects(String(decoding: result.stdout, as: UTF8.self), ignoring: ["style"]) == jsonObjects(expected))
+    }
+
+    @Test func writesOutputFileWithFormatFromExtension() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("out.tsv").path
+        let result = try runSheetport(["convert", Project.fixture("multi_sheet.xlsx"), "-o", output, "--sheet", "Data"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["out.tsv"])
+        #expect(try String(contentsOfFile: output, encoding: .utf8).contains("\t"))
+    }
+
+    @Test func badInputLeavesNoOutputAndNamesFileAndPart() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("out.csv").path
+        let bad = Project.corpus.appendingPathComponent("exceljs__invalid-xml.xlsx").path
+        let result = try runSheetport(["convert", bad, "-o", output])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(bad))
+        #expect(result.stderr.contains("xl/worksheets/sheet1.xml"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
+    @Test func existingDestinationSurvivesAFailure() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("keep.csv")
+        try Data("old\n".utf8).write(to: output)
+        let bad = Project.corpus.appendingPathComponent("poi__poc-xmlbomb.xlsx").path
+        let result = try runSheetport(["convert", bad, "-o", output.path])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("forbidden-dtd"))
+        #expect(try String(contentsOf: output, encoding: .utf8) == "old\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["keep.csv"])
+    }
+
+    @Test(arguments: [["convert"], ["convert", "a.xlsx", "--bogus"], ["nonsense"],
+                      ["convert", "missing.xlsx", "--to", "pdf"]])
+    func usageErrorsExitTwo(_ arguments: [String]) throws {
+        let result = try runSheetport(arguments)
+        #expect(result.status == 2)
+        #expect(!result.stderr.isEmpty)
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func unknownSheetListsTheSheets() throws {
+        let result = try runSheetport(["convert", Project.fixture("multi_sheet.xlsx"), "--sheet", "Nope"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("\"Data\""))
+    }
+
+    @Test func everyCommandHasHelp() throws {
+        for arguments in [["--help"], ["convert", "--help"]] {
+            let result = try runSheetport(arguments)
+            #expect(result.status == 0)
+            #expect(String(decoding: result.stdout, as: UTF8.self).contains("USAGE"))
+        }
+    }
+
+    private func temporaryFolder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("sheetport-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+@testable import SheetPort
+
+/// Paths and helpers shared by the tests.
+enum Project {
+    /// The package root (this file is Tests/SheetPortTests/Support.swift).
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    /// `Fixtures/reader`.
+    static let readerFixtures = root.appendingPathComponent("Fixtures/reader")
+    /// `../shared/corpus/files`, beside the project.
+    static let corpus = root.deletingLastPathComponent().appendingPathComponent("shared/corpus/files")
+    /// The built `sheetport` executable (the test script builds it before `swift test`).
+    static let executable = root.appendingPathComponent(".build/debug/sheetport")
+
+    static func fixture(_ name: String) -> String { readerFixtures.appendingPathComponent(name).path }
+
+    /// The corpus file names, sorted.
+    static func corpusFiles() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: corpus.path)) ?? []).sorted()
+    }
+}
+
+/// Converts a sheet to text through the library, as `sheetport convert` does.
+func convert(_ path: String, sheet: String? = nil, to format: TextFormat) throws -> String {
+    let workbook = try Workbook(path: path)
+    let chosen = try #require(sheet.map { workbook.sheet(named: $0) } ?? workbook.firstWorksheet)
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("sheetport-test-\(UUID().uuidString)")
+    _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+    defer { try? FileManager.default.removeItem(at: url) }
+    let handle = try FileHandle(forWritingTo: url)
+    try SheetConverter.convert(workbook, sheet: chosen, to: format,
+                               output: ByteOutput(descriptor: handle.fileDescriptor, name: url.path))
+    try handle.close()
+    return try String(contentsOf: url, encoding: .utf8)
+}
+
+/// Parses JSON Lines into dictionaries, dropping the keys in `ignoring`.
+func jsonObjects(_ text: String, ignoring: Set<String> = []) throws -> [NSDictionary] {
+    try text.split(separator: "\n").map { line in
+        let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
+        return object.filter { !ignoring.contains($0.key) } as NSDictionary
+    }
+}
+
+/// Runs the `sheetport` executable; returns the exit status, standard output and error.
+func runSheetport(_ arguments: [String], input: Data? = nil) throws -> (status: Int32, stdout: Data, stderr: String) {
+    let process = Process()
+    process.executableURL = Project.executable
+    process.arguments = arguments
+    let output = Pipe(), error = Pipe(), standardInput = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    process.standardInput = standardInput
+    try process.run()
+    if let input { standardInput.fileHandleForWriting.write(input) }
+    try standardInput.fileHandleForWriting.close()
+    let stdout = output.fileHandleForReading.readDataToEndOfFile()
+    let stderr = error.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, stdout, String(decoding: stderr, as: UTF8.self))
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+@testable import SheetPort
+
+/// `_xHHHH_` escapes, numbers, JSON strings, CSV and TSV fields, part names and references.
+@Suite struct TextTests {
+    @Test(arguments: [
+        ("a_x000D_b", "a\rb"),
+        ("_x0009_", "\t"),
+        ("_x005F_x0041_", "_x0041_"),
+        ("_x000a_", "\n"),
+        ("_x00G1_", "_x00G1_"),
+        ("_x41_", "_x41_"),
+        ("_xD83D__xDE00_", "😀"),
+        ("_xD83D_", "\u{FFFD}"),
+        ("plain_text_", "plain_text_"),
+    ])
+    func decodesEscapes(_ raw: String, _ expected: String) {
+        #expect(OOXMLText.decode(Array(raw.utf8)) == expected)
+    }
+
+    @Test(arguments: [
+        (3.0, "3"), (-0.5, "-0.5"), (0.1, "0.1"), (1e-05, "1e-05"), (0.30000000000000004, "0.30000000000000004"),
+        (1e16, "1e+16"), (123456789012.0, "123456789012"), (5e-324, "5e-324"),
+    ])
+    func numbersRoundTrip(_ value: Double, _ text: String) {
+        #expect(ValueText.number(value) == text)
+        #expect(Double(text) == value)
+    }
+
+    @Test func jsonStringsEscapeOnlyWhatTheyMust() {
+        var bytes: [UInt8] = []
+        JSONLWriter.appendString("a\"b\\c\n\t\u{1}/é", to: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == "\"a\\\"b\\\\c\\n\\t\\u0001/é\"")
+    }
+
+    @Test func csvQuotingAndPadding() throws {
+        let text = try convert(Project.fixture("shared_strings_rich.xlsx"), to: .csv)
+        #expect(text.contains("\"line one\nline two\""))
+        #expect(text.hasSuffix("\r\n"))
+        let tsv = try convert(Project.fixture("shared_strings_rich.xlsx"), to: .tsv)
+        #expect(tsv.contains("line one\\nline two"))
+        #expect(!tsv.contains("\r"))
+    }
+
+    @Test func csvLineNumbersAreRowNumbers() throws {
+        let text = try convert(Project.fixture("no_cell_refs.xlsx"), to: .csv)
+        let lines = text.components(separatedBy: "\r\n")
+        let jsonl = try jsonObjects(convert(Project.fixture("no_cell_refs.xlsx"), to: .jsonl))
+        let lastRow = jsonl.compactMap { ($0["ref"] as? String).flatMap(CellReference.init)?.row }.max()
+        #expect(lines.count - 1 == lastRow)
+    }
+
+    @Test(arguments: [
+        ("worksheets/sheet1.xml", "xl/workbook.xml", "xl/worksheets/sheet1.xml"),
+        ("/xl/worksheets/sheet1.xml", "xl/workbook.xml", "xl/worksheets/sheet1.xml"),
+        ("../media/image1.png", "xl/drawings/drawing1.xml", "xl/media/image1.png"),
+        ("xl\\styles.xml", "", "xl/styles.xml"),
+        ("sheet%201.xml", "xl/workbook.xml", "xl/sheet 1.xml"),
+        ("./a.xml", "b.xml", "a.xml"),
+    ])
+    func resolvesRelationshipTargets(_ target: String, _ source: String, _ expected: String) {
+        #expect(PartName.resolve(target, from: source) == expected)
+    }
+
+    @Test func partNames() {
+        #expect(PartName.relationshipsPart(of: "xl/workbook.xml") == "xl/_rels/workbook.xml.rels")
+        #expect(PartName.relationshipsPart(of: "") == "_rels/.rels")
+        #expect(PartName.key("\\XL\\Workbook.xml") == "xl/workbook.xml")
+    }
+
+    @Test func references() {
+        #expect(CellReference("XFD1048576") == CellReference(row: 1_048_576, column: 16_384))
+        #expect(CellReference("$B$2") == CellReference(row: 2, column: 2))
+        #expect(CellReference("XFE1") == nil)
+        #expect(CellReference("A0") == nil)
+        #expect(CellReference("A1048577") == nil)
+        #expect(CellReference.columnName(28) == "AB")
+        #expect(CellRange("C3:A1")?.description == "A1:C3")
+        #expect(CellRange("B2")?.rowCount == 1)
+    }
+
+    @Test func tintAndPalette() {
+        #expect(ColorSpec.apply(tint: 0, to: 0x4472C4) == 0x4472C4)
+        #expect(ColorSpec.hex(ColorSpec.apply(tint: -0.5, to: 0xFFFFFF)) == "#808080")
+        #expect(ColorSpec.hex(ColorSpec.apply(tint: 1, to: 0x000000)) == "#FFFFFF")
+        #expect(ColorSpec.defaultPalette.count == 66)
+    }
+}
