@@ -53,14 +53,22 @@ public struct CellReference: Equatable, Hashable, Sendable, CustomStringConverti
 
     /// Parses letters then digits from borrowed bytes (the `r` attribute of a cell).
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> CellReference? {
-        var split = 0
-        while split < bytes.count, bytes[split] >= UInt8(ascii: "A") { split += 1 }
-        guard split > 0, split < bytes.count,
-              let column = columnNumber(UnsafeBufferPointer(rebasing: bytes[..<split])),
-              let row = ASCII.parseInt(UnsafeBufferPointer(rebasing: bytes[split...])),
-              row >= 1, row <= maxRow, bytes[split] != UInt8(ascii: "+"), bytes[split] != UInt8(ascii: "-")
-        else { return nil }
+        guard let (column, row) = parseUnchecked(bytes), column <= maxColumn, row <= maxRow else { return nil }
         return CellReference(row: row, column: column)
+    }
+
+    /// Letters then digits, without the grid check, so that a caller can tell a reference
+    /// outside the grid (`XFE1`, `A1048577`) from text that is no reference at all.
+    static func parseUnchecked(_ bytes: UnsafeBufferPointer<UInt8>) -> (column: Int, row: Int)? {
+        var split = 0
+        var column = 0
+        while split < bytes.count, (bytes[split] | 0x20) >= UInt8(ascii: "a"), (bytes[split] | 0x20) <= UInt8(ascii: "z") {
+            column = min(column * 26 + Int((bytes[split] | 0x20) - UInt8(ascii: "a") + 1), Int(Int32.max))
+            split += 1
+        }
+        guard split > 0, split < bytes.count, bytes[split] >= 0x30, bytes[split] <= 0x39,
+              let row = ASCII.parseInt(UnsafeBufferPointer(rebasing: bytes[split...])), row >= 1 else { return nil }
+        return (column, row)
     }
 }
 

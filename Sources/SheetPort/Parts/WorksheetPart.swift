@@ -196,13 +196,7 @@ final class WorksheetPart: XMLHandler {
     }
 
     private func reference(_ bytes: UnsafeBufferPointer<UInt8>) throws -> (column: Int, row: Int) {
-        var split = 0
-        var column = 0
-        while split < bytes.count, (bytes[split] | 0x20) >= UInt8(ascii: "a"), (bytes[split] | 0x20) <= UInt8(ascii: "z") {
-            column = min(column * 26 + Int((bytes[split] | 0x20) - UInt8(ascii: "a") + 1), Int(Int32.max))
-            split += 1
-        }
-        guard split > 0, let row = ASCII.parseInt(UnsafeBufferPointer(rebasing: bytes[split...])), row >= 1 else {
+        guard let (column, row) = CellReference.parseUnchecked(bytes) else {
             throw ReaderError(.malformedXML, file: file, part: part, "\"\(String(decoding: bytes, as: UTF8.self))\" is not a cell reference")
         }
         guard column <= CellReference.maxColumn, row <= CellReference.maxRow else {

@@ -32,7 +32,8 @@ public struct XMLName {
 public struct XMLAttributes {
     let base: UnsafeMutablePointer<UnsafePointer<UInt8>?>?
     let count: Int
-    let namespaceOf: (UnsafePointer<UInt8>?) -> Namespace
+    /// The parser, for namespace lookups (unmanaged: no reference counting per element).
+    let parser: Unmanaged<XMLPushParser>
 
     /// The raw value of the attribute `name` without a namespace (most OOXML attributes),
     /// or in `namespace` when given.
@@ -43,7 +44,7 @@ public struct XMLAttributes {
             let field = base + index * 5 // localname, prefix, URI, value, end
             guard let local = field[0], memcmp(local, name.utf8Start, length) == 0, local[length] == 0 else { continue }
             if let namespace {
-                guard namespaceOf(field[2]) == namespace else { continue }
+                guard parser.takeUnretainedValue().namespace(of: field[2]) == namespace else { continue }
             } else if field[2] != nil {
                 continue
             }

@@ -120,7 +120,7 @@ public final class XMLPushParser {
         throw ReaderError(.malformedXML, file: file, part: part, message)
     }
 
-    private func namespace(of uri: UnsafePointer<UInt8>?) -> Namespace {
+    func namespace(of uri: UnsafePointer<UInt8>?) -> Namespace {
         guard let uri else { return .none }
         // libxml2 interns names in its dictionary, so the same URI comes back as the same pointer.
         for cached in namespaceCache where cached.uri == uri { return cached.namespace }
@@ -135,7 +135,7 @@ public final class XMLPushParser {
                               attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, count: Int) {
         guard handlerError == nil else { return }
         let name = XMLName(namespace: namespace(of: uri), local: local)
-        let attributes = XMLAttributes(base: attributes, count: count, namespaceOf: { [unowned self] in namespace(of: $0) })
+        let attributes = XMLAttributes(base: attributes, count: count, parser: Unmanaged.passUnretained(self))
         do { try handler.startElement(name, attributes: attributes) } catch { stop(error) }
     }
 
