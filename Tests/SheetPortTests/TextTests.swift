@@ -87,3 +87,19 @@ import Testing
         #expect(ColorSpec.defaultPalette.count == 66)
     }
 }
+
+/// Element text is capped, so a hostile part cannot make the reader hold gigabytes.
+@Suite struct TextLimitTests {
+    @Test func textPastTheLimitIsRefused() throws {
+        var collector = TextCollector()
+        let chunk = [UInt8](repeating: UInt8(ascii: "7"), count: 1 << 16)
+        collector.begin()
+        for _ in 0..<(TextCollector.limit >> 16) {
+            chunk.withUnsafeBufferPointer { collector.append($0) }
+        }
+        #expect(throws: Never.self) { var copy = collector; try copy.end() }
+        [UInt8(ascii: "7")].withUnsafeBufferPointer { collector.append($0) }
+        #expect(throws: TextTooLong.self) { try collector.end() }
+        #expect(collector.bytes.count == TextCollector.limit)
+    }
+}

@@ -34,16 +34,18 @@ final class CommentsPart: XMLHandler {
 
     func endElement(_ name: XMLName) throws {
         if name.isSpreadsheet("author") {
+            try item.finish()
             authors.append(item.text.string)
             inAuthor = false
         } else if name.isSpreadsheet("text"), let pending {
             inText = false
+            try item.finish()
             let author = pending.authorID >= 0 && pending.authorID < authors.count ? authors[pending.authorID] : ""
             comments.append(Comment(reference: pending.reference, author: author, text: item.string))
         } else if name.isSpreadsheet("comment") {
             pending = nil
         } else if inText {
-            item.end(name)
+            try item.end(name)
         }
     }
 

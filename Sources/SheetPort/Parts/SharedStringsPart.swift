@@ -45,8 +45,7 @@ struct StringItemReader {
 
     /// Starts a new item.
     mutating func begin() {
-        text.begin()
-        text.end()
+        text.clear()
         isRich = false
         phoneticDepth = 0
     }
@@ -62,10 +61,13 @@ struct StringItemReader {
     }
 
     /// Handles an element end inside the item.
-    mutating func end(_ name: XMLName) {
+    mutating func end(_ name: XMLName) throws {
         if name.isSpreadsheet("rPh") { phoneticDepth -= 1 }
-        else if name.isSpreadsheet("t") { text.end() }
+        else if name.isSpreadsheet("t") { try text.end() }
     }
+
+    /// Ends the item (`</si>`, `</is>`, `</text>`, `</author>`).
+    mutating func finish() throws { try text.end() }
 
     /// Adds character data.
     @inline(__always)
@@ -91,10 +93,11 @@ final class SharedStringsPart: XMLHandler {
 
     func endElement(_ name: XMLName) throws {
         if name.isSpreadsheet("si") {
+            try item.finish()
             table.append(item.string, isRich: item.isRich)
             inItem = false
         } else if inItem {
-            item.end(name)
+            try item.end(name)
         }
     }
 

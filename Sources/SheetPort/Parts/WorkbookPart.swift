@@ -85,7 +85,7 @@ final class WorkbookPart: XMLHandler {
 
     func endElement(_ name: XMLName) throws {
         if name.isSpreadsheet("definedName"), var pending = pendingName {
-            text.end()
+            try text.end()
             pending.formula = text.string
             definedNames.append(pending)
             pendingName = nil

@@ -121,11 +121,11 @@ final class WorksheetPart: XMLHandler {
     func endElement(_ name: XMLName) throws {
         guard inSheetData, name.namespace == .spreadsheet || name.namespace == .none else { return }
         if inInlineString {
-            if name.is("is") { inInlineString = false } else { inlineString.end(name) }
+            if name.is("is") { inInlineString = false; try inlineString.finish() } else { try inlineString.end(name) }
         }
-        else if name.is("v") { value.end() }
+        else if name.is("v") { try value.end() }
         else if name.is("c") { try endCell() }
-        else if name.is("f") { endFormula() }
+        else if name.is("f") { try formula.end() }
         else if name.is("row") { endRow() }
         else if name.is("sheetData") { inSheetData = false }
     }
@@ -191,8 +191,8 @@ final class WorksheetPart: XMLHandler {
         hasValue = false
         hasFormula = false
         hasInlineString = false
-        value.begin(); value.end()
-        formula.begin(); formula.end()
+        value.clear()
+        formula.clear()
     }
 
     private func reference(_ bytes: UnsafeBufferPointer<UInt8>) throws -> (column: Int, row: Int) {
@@ -283,8 +283,6 @@ final class WorksheetPart: XMLHandler {
         formulaRange = attributes.string("ref")
         sharedIndex = attributes.int("si")
     }
-
-    private func endFormula() { formula.end() }
 
     /// The formula of the current cell: its own text, or the shared master's moved here.
     private func resolveFormula() -> (String?, FormulaKind) {

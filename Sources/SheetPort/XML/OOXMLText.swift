@@ -48,29 +48,54 @@ enum OOXMLText {
     }
 }
 
-/// Collects the character events of the element being read, reusing one buffer.
+/// Text of one element that is longer than any real workbook writes (Excel allows 32,767
+/// characters in a cell and 8,192 in a formula): refused rather than held in memory.
+struct TextTooLong: Error {
+    /// The limit in bytes.
+    let limit: Int
+}
+
+/// Collects the character events of the element being read, reusing one buffer, up to
+/// `TextCollector.limit` bytes.
 struct TextCollector {
+    /// The most bytes one element's text may have: 1 MiB, eight times Excel's cell limit in UTF-8.
+    static let limit = 1 << 20
     /// The bytes collected since `begin()`.
     private(set) var bytes: [UInt8] = []
     /// Whether characters are being collected.
     private(set) var isActive = false
+    /// Whether text past `limit` was dropped.
+    private var overflowed = false
 
     /// Starts collecting, dropping what was collected before.
     mutating func begin() {
-        bytes.removeAll(keepingCapacity: true)
+        bytes.removeAll(keepingCapacity: bytes.capacity <= 1 << 16)
         isActive = true
+        overflowed = false
+    }
+
+    /// Drops what was collected, without collecting.
+    mutating func clear() {
+        bytes.removeAll(keepingCapacity: bytes.capacity <= 1 << 16)
+        isActive = false
+        overflowed = false
     }
 
     /// Starts collecting without dropping (text split over several `<t>` runs).
     mutating func resume() { isActive = true }
 
-    /// Stops collecting; the bytes stay until the next `begin()`.
-    mutating func end() { isActive = false }
+    /// Stops collecting; the bytes stay until the next `begin()`. Throws when the text was
+    /// longer than `limit`.
+    mutating func end() throws {
+        isActive = false
+        if overflowed { throw TextTooLong(limit: Self.limit) }
+    }
 
     /// Adds the bytes of a character event when active.
     @inline(__always)
     mutating func append(_ text: UnsafeBufferPointer<UInt8>) {
-        if isActive { bytes.append(contentsOf: text) }
+        guard isActive else { return }
+        if bytes.count + text.count <= Self.limit { bytes.append(contentsOf: text) } else { overflowed = true }
     }
 
     /// The collected text, with `_xHHHH_` escapes decoded.

@@ -106,6 +106,10 @@ public final class XMLPushParser {
     }
 
     private func check(status: Int32) throws {
+        if let tooLong = handlerError as? TextTooLong {
+            throw ReaderError(.exceedsLimit, file: file, part: part,
+                              "an element's text is longer than \(tooLong.limit) bytes")
+        }
         if let handlerError { throw handlerError }
         if sawDoctype {
             throw ReaderError(.forbiddenDTD, file: file, part: part,
