@@ -7,7 +7,8 @@ import Glibc
 public final class ByteOutput {
     private let descriptor: Int32
     private let name: String
-    private var buffer: [UInt8] = []
+    // Appended to per cell by one thread: dynamic exclusivity checks buy nothing here.
+    @exclusivity(unchecked) private var buffer: [UInt8] = []
     private static let blockSize = 1 << 16
 
     /// A writer to `descriptor`; `name` is used in errors (`-` for standard output).
@@ -29,6 +30,13 @@ public final class ByteOutput {
     public func write(_ text: String) throws {
         var text = text
         text.withUTF8 { buffer.append(contentsOf: $0) }
+        if buffer.count >= Self.blockSize { try flush() }
+    }
+
+    /// Appends a literal.
+    @inline(__always)
+    public func write(_ text: StaticString) throws {
+        buffer.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
         if buffer.count >= Self.blockSize { try flush() }
     }
 

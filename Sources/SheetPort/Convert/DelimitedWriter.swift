@@ -43,15 +43,21 @@ public struct DelimitedWriter {
     private var newline: [UInt8] { dialect == .csv ? [0x0D, 0x0A] : [0x0A] }
 
     private func writeField(_ text: String) throws {
+        var text = text
         switch dialect {
         case .csv:
-            let needsQuotes = text.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
+            let needsQuotes = text.withUTF8 { bytes in
+                bytes.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
+            }
             guard needsQuotes else { return try output.write(text) }
             try output.write(byte: UInt8(ascii: "\""))
             try output.write(text.replacing("\"", with: "\"\""))
             try output.write(byte: UInt8(ascii: "\""))
         case .tsv:
-            guard text.utf8.contains(where: { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == UInt8(ascii: "\\") }) else {
+            let needsEscapes = text.withUTF8 { bytes in
+                bytes.contains { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == UInt8(ascii: "\\") }
+            }
+            guard needsEscapes else {
                 return try output.write(text)
             }
             for byte in text.utf8 {

@@ -2,13 +2,13 @@
 /// `{"ref":"B2","type":"number","value":1.5,"formula":"A1*2","style":{...}}`.
 public struct JSONLWriter {
     private let output: ByteOutput
-    private let styles: Styles
+    private let styleMembers: [String?]
     private let dateSystem: DateSystem
 
     /// A writer of cells of a workbook with `styles` and `dateSystem`.
     public init(output: ByteOutput, styles: Styles, dateSystem: DateSystem) {
         self.output = output
-        self.styles = styles
+        styleMembers = Self.styleMembers(styles)
         self.dateSystem = dateSystem
     }
 
@@ -16,70 +16,85 @@ public struct JSONLWriter {
     public func write(_ row: Row) throws {
         let rowDigits = String(row.index)
         for cell in row.cells {
-            try output.write("{\"ref\":\"")
+            try output.write("{\"ref\":\"" as StaticString)
             try output.write(CellReference.columnName(cell.column))
             try output.write(rowDigits)
-            try output.write("\",")
+            try output.write("\"," as StaticString)
             try writeValue(cell.value)
             if let formula = cell.formula {
-                try output.write(",\"formula\":")
+                try output.write(",\"formula\":" as StaticString)
                 try Self.writeString(formula, to: output)
             }
             try writeStyle(cell.styleIndex)
-            try output.write("}\n")
+            try output.write("}\n" as StaticString)
         }
     }
 
     private func writeValue(_ value: CellValue) throws {
         switch value {
         case .empty:
-            try output.write("\"type\":\"empty\",\"value\":null")
+            try output.write("\"type\":\"empty\",\"value\":null" as StaticString)
         case .number(let number):
-            try output.write("\"type\":\"number\",\"value\":" + ValueText.number(number))
+            try output.write("\"type\":\"number\",\"value\":" as StaticString)
+            try output.write(ValueText.number(number))
         case .string(let text):
-            try output.write("\"type\":\"string\",\"value\":")
+            try output.write("\"type\":\"string\",\"value\":" as StaticString)
             try Self.writeString(text, to: output)
         case .boolean(let flag):
-            try output.write(flag ? "\"type\":\"boolean\",\"value\":true" : "\"type\":\"boolean\",\"value\":false")
+            try output.write(flag ? "\"type\":\"boolean\",\"value\":true" as StaticString
+                                  : "\"type\":\"boolean\",\"value\":false" as StaticString)
         case .error(let code):
-            try output.write("\"type\":\"error\",\"value\":")
+            try output.write("\"type\":\"error\",\"value\":" as StaticString)
             try Self.writeString(code, to: output)
         case .date(let serial):
             if let dateTime = ExcelDateTime(serial: serial, system: dateSystem) {
-                try output.write("\"type\":\"date\",\"value\":\"" + dateTime.iso8601 + "\"")
+                try writeDate(dateTime)
             } else {
-                try output.write("\"type\":\"number\",\"value\":" + ValueText.number(serial))
+                try output.write("\"type\":\"number\",\"value\":" as StaticString)
+                try output.write(ValueText.number(serial))
             }
         case .duration(let days):
             if let dateTime = ExcelDateTime(elapsedDays: days) {
-                try output.write("\"type\":\"date\",\"value\":\"" + dateTime.iso8601 + "\"")
+                try writeDate(dateTime)
             } else {
-                try output.write("\"type\":\"number\",\"value\":" + ValueText.number(days))
+                try output.write("\"type\":\"number\",\"value\":" as StaticString)
+                try output.write(ValueText.number(days))
             }
         case .isoDate(let text):
             if let dateTime = ExcelDateTime(iso: text) {
-                try output.write("\"type\":\"date\",\"value\":\"" + dateTime.iso8601 + "\"")
+                try writeDate(dateTime)
             } else {
-                try output.write("\"type\":\"string\",\"value\":")
+                try output.write("\"type\":\"string\",\"value\":" as StaticString)
                 try Self.writeString(text, to: output)
             }
         }
     }
 
-    /// The formatting Sheets keeps, when it differs from the workbook's default.
+    private func writeDate(_ dateTime: ExcelDateTime) throws {
+        try output.write("\"type\":\"date\",\"value\":\"" as StaticString)
+        try output.write(dateTime.iso8601)
+        try output.write(byte: UInt8(ascii: "\""))
+    }
+
     private func writeStyle(_ index: Int) throws {
-        guard index != 0 else { return }
-        let format = styles.format(index)
+        guard index > 0, index < styleMembers.count, let members = styleMembers[index] else { return }
+        try output.write(members)
+    }
+
+    /// The `,"style":{...}` member of each cell format: the formatting Sheets keeps, where it
+    /// differs from the workbook's default; nil when nothing differs. Built once per format.
+    private static func styleMembers(_ styles: Styles) -> [String?] {
         let base = styles.format(0)
-        var members: [String] = []
-        if format.isBold { members.append("\"bold\":true") }
-        if format.isItalic { members.append("\"italic\":true") }
-        if let horizontal = format.horizontalAlignment { members.append("\"horizontal\":" + Self.quoted(horizontal)) }
-        if format.numberFormat != "General" { members.append("\"numFmt\":" + Self.quoted(format.numberFormat)) }
-        if let fill = format.fillColor, fill != base.fillColor { members.append("\"fill\":\"" + fill + "\"") }
-        if let color = format.textColor, color != base.textColor { members.append("\"color\":\"" + color + "\"") }
-        guard !members.isEmpty else { return }
-        try output.write(",\"style\":{" + members.joined(separator: ",") + "}")
+        return styles.cellFormats.map { format in
+            var members: [String] = []
+            if format.isBold { members.append("\"bold\":true") }
+            if format.isItalic { members.append("\"italic\":true") }
+            if let horizontal = format.horizontalAlignment { members.append("\"horizontal\":" + quoted(horizontal)) }
+            if format.numberFormat != "General" { members.append("\"numFmt\":" + quoted(format.numberFormat)) }
+            if let fill = format.fillColor, fill != base.fillColor { members.append("\"fill\":\"" + fill + "\"") }
+            if let color = format.textColor, color != base.textColor { members.append("\"color\":\"" + color + "\"") }
+            return members.isEmpty ? nil : ",\"style\":{" + members.joined(separator: ",") + "}"
+        }
     }
 
     private static func quoted(_ text: String) -> String {
@@ -90,6 +105,16 @@ public struct JSONLWriter {
 
     /// Writes a JSON string literal: `"` `\` and control characters escaped, the rest as UTF-8.
     static func writeString(_ text: String, to output: ByteOutput) throws {
+        var text = text
+        let plain = text.withUTF8 { bytes in
+            !bytes.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+        }
+        if plain {
+            try output.write(byte: UInt8(ascii: "\""))
+            try output.write(text)
+            try output.write(byte: UInt8(ascii: "\""))
+            return
+        }
         var bytes: [UInt8] = []
         appendString(text, to: &bytes)
         try output.write(bytes)

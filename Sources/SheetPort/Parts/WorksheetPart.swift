@@ -45,35 +45,37 @@ final class WorksheetPart: XMLHandler {
     private enum CellType { case number, sharedString, formulaString, inlineString, boolean, error, isoDate }
     private enum FormulaType { case normal, shared, array, dataTable }
 
+    // The parse state is touched several times per cell; this class is used by one thread
+    // and never re-entered, so dynamic exclusivity checks buy nothing here.
     /// Rows read and not yet taken.
-    var completedRows: [Row] = []
-    private(set) var metadata = WorksheetMetadata()
+    @exclusivity(unchecked) var completedRows: [Row] = []
+    @exclusivity(unchecked) private(set) var metadata = WorksheetMetadata()
 
     private let sharedStrings: SharedStrings
     private let styles: Styles
     private let file: String
     private let part: String
 
-    private var inSheetData = false
-    private var row: Row?
-    private var previousRow = 0
-    private var previousColumn = 0
-    private var rowIndexIsImplicit = false
+    @exclusivity(unchecked) private var inSheetData = false
+    @exclusivity(unchecked) private var row: Row?
+    @exclusivity(unchecked) private var previousRow = 0
+    @exclusivity(unchecked) private var previousColumn = 0
+    @exclusivity(unchecked) private var rowIndexIsImplicit = false
 
-    private var column = 0
-    private var cellType = CellType.number
-    private var styleIndex = 0
-    private var value = TextCollector()
-    private var hasValue = false
-    private var formula = TextCollector()
-    private var hasFormula = false
-    private var formulaType = FormulaType.normal
-    private var formulaRange: String?
-    private var sharedIndex: Int?
-    private var inlineString = StringItemReader()
-    private var inInlineString = false
-    private var hasInlineString = false
-    private var sharedFormulas: [Int: (text: String, row: Int, column: Int)] = [:]
+    @exclusivity(unchecked) private var column = 0
+    @exclusivity(unchecked) private var cellType = CellType.number
+    @exclusivity(unchecked) private var styleIndex = 0
+    @exclusivity(unchecked) private var value = TextCollector()
+    @exclusivity(unchecked) private var hasValue = false
+    @exclusivity(unchecked) private var formula = TextCollector()
+    @exclusivity(unchecked) private var hasFormula = false
+    @exclusivity(unchecked) private var formulaType = FormulaType.normal
+    @exclusivity(unchecked) private var formulaRange: String?
+    @exclusivity(unchecked) private var sharedIndex: Int?
+    @exclusivity(unchecked) private var inlineString = StringItemReader()
+    @exclusivity(unchecked) private var inInlineString = false
+    @exclusivity(unchecked) private var hasInlineString = false
+    @exclusivity(unchecked) private var sharedFormulas: [Int: (text: String, row: Int, column: Int)] = [:]
 
     init(sharedStrings: SharedStrings, styles: Styles, file: String, part: String) {
         self.sharedStrings = sharedStrings

@@ -11,9 +11,12 @@ public final class XMLPushParser {
     private let file: String
     private let part: String
     private var context: xmlParserCtxtPtr?
-    private var handlerError: Error?
-    private var sawDoctype = false
-    private var namespaceCache: [(uri: UnsafePointer<UInt8>, namespace: Namespace)] = []
+    // Read on every event by one thread; dynamic exclusivity checks buy nothing here.
+    @exclusivity(unchecked) private var handlerError: Error?
+    @exclusivity(unchecked) private var sawDoctype = false
+    @exclusivity(unchecked) private var namespaceCache: [(uri: UnsafePointer<UInt8>, namespace: Namespace)] = []
+    @exclusivity(unchecked) private var lastURI: UnsafePointer<UInt8>?
+    @exclusivity(unchecked) private var lastNamespace = Namespace.none
 
     /// Whether any element used a Strict OOXML namespace.
     public private(set) var usesStrictNamespaces = false
@@ -127,7 +130,12 @@ public final class XMLPushParser {
     func namespace(of uri: UnsafePointer<UInt8>?) -> Namespace {
         guard let uri else { return .none }
         // libxml2 interns names in its dictionary, so the same URI comes back as the same pointer.
-        for cached in namespaceCache where cached.uri == uri { return cached.namespace }
+        if uri == lastURI { return lastNamespace }
+        for cached in namespaceCache where cached.uri == uri {
+            lastURI = uri
+            lastNamespace = cached.namespace
+            return cached.namespace
+        }
         let text = String(cString: uri)
         let namespace = Namespace(uri: text)
         if Namespace.isStrict(text) { usesStrictNamespaces = true }
