@@ -57,10 +57,17 @@ public final class Workbook {
         definedNames = handler.definedNames
         externalReferenceCount = handler.externalReferenceCount
         let byID = Dictionary(relationships.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let folder = PartName.directory(of: workbookPart)
         sheets = handler.sheets.enumerated().map { offset, entry in
             let relationship = byID[entry.relationshipID]
-            let part = relationship.flatMap { archive.contains($0.target) ? $0.target : nil }
-            return Sheet(name: entry.name, position: offset + 1, kind: Self.kind(of: relationship),
+            var part = relationship.flatMap { archive.contains($0.target) ? $0.target : nil }
+            var kind = Self.kind(of: relationship)
+            // Without workbook relationships at all, fall back on the conventional sheet names.
+            if relationship == nil, byID.isEmpty {
+                let guess = folder + "worksheets/sheet\(offset + 1).xml"
+                if archive.contains(guess) { part = guess; kind = .worksheet }
+            }
+            return Sheet(name: entry.name, position: offset + 1, kind: kind,
                          state: entry.state, part: part, relationshipID: entry.relationshipID)
         }
     }
@@ -85,7 +92,8 @@ public final class Workbook {
             try XMLPushParser.parse(entry, in: archive, with: handler)
             theme = handler.indexedColors
         }
-        let styles = try Styles.read(archive.entry(named: target(ofType: "styles") ?? ""), theme: theme, in: archive)
+        let styles = try Styles.read(archive.entry(named: part(ofType: "styles", conventionalName: "styles.xml")),
+                                     theme: theme, in: archive)
         loadedStyles = styles
         return styles
     }
@@ -93,7 +101,7 @@ public final class Workbook {
     /// The shared-string table (read on first use).
     public func sharedStrings() throws -> SharedStrings {
         if let loadedSharedStrings { return loadedSharedStrings }
-        let part = target(ofType: "sharedStrings") ?? PartName.directory(of: workbookPart) + "sharedStrings.xml"
+        let part = part(ofType: "sharedStrings", conventionalName: "sharedStrings.xml")
         let strings = try SharedStrings.read(archive.entry(named: part), in: archive)
         loadedSharedStrings = strings
         return strings
@@ -143,6 +151,15 @@ public final class Workbook {
 
     private func target(ofType type: String) -> String? {
         relationships.first { $0.type == type && !$0.isExternal && archive.contains($0.target) }?.target
+    }
+
+    /// A workbook-level part by relationship, else by content type, else by its usual name
+    /// beside the workbook part: some generators leave the relationship out.
+    private func part(ofType type: String, conventionalName: String) -> String {
+        if let target = target(ofType: type) { return target }
+        let contentType = "application/vnd.openxmlformats-officedocument.spreadsheetml.\(type)+xml"
+        if let declared = contentTypes.parts(ofType: [contentType]).sorted().first(where: archive.contains) { return declared }
+        return PartName.directory(of: workbookPart) + conventionalName
     }
 
     private static func kind(of relationship: Relationship?) -> SheetKind {
