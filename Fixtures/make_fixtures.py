@@ -781,6 +781,23 @@ def root_workbook():
     return entries, {"expected": jsonl(expected), "_stored": True}
 
 
+# --------------------------------------------------------------------------- missing_relationships
+
+@fixture
+def missing_relationships():
+    # No _rels/.rels and no xl/_rels/workbook.xml.rels, as some generators write: the workbook
+    # is found by its content type, its sheet by the conventional name worksheets/sheet1.xml,
+    # and the shared strings and styles by content type / their usual names.
+    sheet = worksheet('<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" s="1"><v>45322</v></c></row>')
+    entries = standard_package(sheet, sst_xml=sst(["<t>no rels</t>"]),
+                               styles_xml=styles(cell_xfs=('<xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>',
+                                                           '<xf numFmtId="14" fontId="0" fillId="0" borderId="0" xfId="0"/>')))
+    del entries["_rels/.rels"]
+    del entries["xl/_rels/workbook.xml.rels"]
+    expected = [S("A1", "no rels"), D("B1", "2024-01-31T00:00:00.000")]
+    return entries, {"expected": jsonl(expected)}
+
+
 # --------------------------------------------------------------------------- multi_sheet
 
 @fixture
