@@ -1167,6 +1167,7 @@ are listed in the docstring of `make_fixtures.py`.
 | `utf16` | a worksheet part encoded UTF-16LE with a BOM, including a surrogate pair |
 | `styles_kept` | bold/italic (incl. `b val="0"`), horizontal alignment, number formats, fill and font colours from rgb, theme+tint and indexed; `styles_kept.styles.json` lists the resolved style per cell |
 | `comments_hyperlinks_merged` | merged cells, hyperlinks (external, internal location, range), column widths, row heights, legacy comments with authors; `comments_hyperlinks_merged.meta.json` lists the expected metadata |
+| `missing_relationships` | no `_rels/.rels` and no workbook relationships: the workbook is found by content type, the sheet, shared strings and styles by their conventional names |
 """
 
 
