@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Writes a large xlsx for memory and speed measurements, streaming (stdlib only).
 
-Usage: make_large_workbook.py ROWS OUT.xlsx [COLUMNS]
+Usage: make_large_workbook.py ROWS OUT.xlsx [COLUMNS] [--inline-unique]
 
 Each row has numbers, a repeated and a unique string (through a shared-string table, as
-Excel writes them), a date, a boolean and a formula with a cached value; the sheet XML is
-written straight into the zip entry, so memory stays small whatever ROWS is.
+Excel writes them; with --inline-unique the unique one is an inline string, so the
+shared-string table stays small), a date, a boolean and a formula with a cached value; the
+sheet XML is written straight into the zip entry, so memory stays small whatever ROWS is.
 """
 import sys
 import zipfile
@@ -32,9 +33,11 @@ def column(index):
 
 
 def main():
-    rows = int(sys.argv[1])
-    out = sys.argv[2]
-    columns = int(sys.argv[3]) if len(sys.argv) > 3 else 10
+    inline_unique = "--inline-unique" in sys.argv
+    args = [a for a in sys.argv[1:] if a != "--inline-unique"]
+    rows = int(args[0])
+    out = args[1]
+    columns = int(args[2]) if len(args) > 2 else 10
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=6) as package:
         for name, text in (("[Content_Types].xml", CONTENT_TYPES), ("_rels/.rels", RELS),
                            ("xl/workbook.xml", WORKBOOK), ("xl/_rels/workbook.xml.rels", WORKBOOK_RELS),
@@ -46,7 +49,7 @@ def main():
                        b'<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">')
             for text in REPEATED:
                 part.write(f"<si><t>{text}</t></si>".encode())
-            for row in range(1, rows + 1):
+            for row in range(1, rows + 1 if not inline_unique else 1):
                 part.write(f"<si><t>item {row:08d}</t></si>".encode())
             part.write(b"</sst>")
         with package.open("xl/worksheets/sheet1.xml", "w", force_zip64=True) as part:
@@ -58,7 +61,8 @@ def main():
                     f'<c r="A{row}"><v>{row}</v></c>',
                     f'<c r="B{row}"><v>{row * 1.25}</v></c>',
                     f'<c r="C{row}" t="s"><v>{row % len(REPEATED)}</v></c>',
-                    f'<c r="D{row}" t="s"><v>{len(REPEATED) + row - 1}</v></c>',
+                    (f'<c r="D{row}" t="inlineStr"><is><t>item {row:08d}</t></is></c>' if inline_unique
+                     else f'<c r="D{row}" t="s"><v>{len(REPEATED) + row - 1}</v></c>'),
                     f'<c r="E{row}" s="1"><v>{45000 + row % 3000}</v></c>',
                     f'<c r="F{row}" t="b"><v>{row % 2}</v></c>',
                     f'<c r="G{row}"><f>A{row}*2</f><v>{row * 2}</v></c>',

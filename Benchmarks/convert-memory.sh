@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Peak memory of `sheetport convert` against the row count: 20,000 and 200,000 rows x 10
+# columns, once with a unique string per row in the shared-string table (as Excel writes it)
+# and once with those strings inline (so only the sheet grows). Prints one line per run.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+[ -x /usr/bin/time ] || { apt-get update -qq && apt-get install -y -qq time; } >&2
+swift build -c release --product sheetport >&2
+sheetport="$(swift build -c release --show-bin-path)/sheetport"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+printf '%-8s %-7s %-6s %9s %10s %12s\n' rows strings format seconds "peak KiB" "xlsx bytes"
+for strings in shared inline; do
+    for rows in 20000 200000; do
+        flag=""; [ "$strings" = inline ] && flag="--inline-unique"
+        python3 Scripts/make_large_workbook.py "$rows" "$work/book.xlsx" 10 $flag
+        for format in csv jsonl; do
+            /usr/bin/time -f '%e %M' -o "$work/time" "$sheetport" convert "$work/book.xlsx" --to "$format" > /dev/null
+            read -r seconds peak < "$work/time"
+            printf '%-8s %-7s %-6s %9s %10s %12s\n' "$rows" "$strings" "$format" "$seconds" "$peak" "$(stat -c %s "$work/book.xlsx")"
+        done
+    done
+done
