@@ -146,14 +146,6 @@ public final class ZipArchive {
         }
     }
 
-    /// The whole inflated content of a part, for parts that are parsed whole (small ones).
-    public func contents(of entry: Entry) throws -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(Int(min(entry.size, 1 << 20)))
-        try read(entry) { bytes.append(contentsOf: $0) }
-        return bytes
-    }
-
     fileprivate func checkLimits(entry: Entry, produced: Int64) throws {
         if produced > limits.maxEntrySize {
             throw ReaderError(.zipBomb, file: file, part: entry.name,

@@ -117,9 +117,8 @@ public final class Workbook {
     /// The legacy comments (notes) of a worksheet, from its comments part.
     public func comments(of sheet: Sheet) throws -> [Comment] {
         let entry = try worksheetEntry(sheet)
-        let sheetRelationships = try RelationshipsPart.read(of: entry.name.normalizedPartName, in: archive)
         var comments: [Comment] = []
-        for relationship in sheetRelationships where relationship.type == "comments" && !relationship.isExternal {
+        for relationship in try relationships(of: sheet) where relationship.type == "comments" && !relationship.isExternal {
             guard let part = archive.entry(named: relationship.target) else {
                 throw ReaderError(.missingPart, file: file, part: entry.name,
                                   "comments relationship \(relationship.id) points to \(relationship.target), which is missing")
@@ -192,8 +191,4 @@ public final class Workbook {
         }
         throw ReaderError(.missingPart, file: archive.file, "no workbook part: not an xlsx/xlsm package")
     }
-}
-
-extension String {
-    fileprivate var normalizedPartName: String { PartName.normalize(self) }
 }
