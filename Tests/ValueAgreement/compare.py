@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Value-agreement test: SheetPort's cell JSONL against two oracle libraries.
 
-Usage: compare.py --sheetport BINARY [--corpus DIR] [--out DIR] [--jobs 2]
+Usage: compare.py --sheetport BINARY [--corpus DIR ...] [--out DIR] [--jobs 2]
+
+By default the corpus is ../shared/corpus plus Fixtures/producers (workbooks written by
+LibreOffice, Gnumeric, openpyxl and XlsxWriter); each --corpus replaces that default.
 
 For every corpus file the first worksheet is read by openpyxl and python-calamine
 (oracle.py, each in its own subprocess with a timeout and a memory limit; outputs cached
@@ -313,7 +316,7 @@ def summarize(results, stale, args):
         ok = ok and not unlisted and not stale
 
     head = [
-        f"SheetPort value agreement (first worksheet) over {len(results)} files in {args.corpus}",
+        f"SheetPort value agreement (first worksheet) over {len(results)} files in {', '.join(args.corpus)}",
         f"oracles: openpyxl {args.versions['openpyxl']}, "
         f"python-calamine {args.versions['python-calamine']}",
         f"files read by openpyxl: {n_read['openpyxl']}, by calamine: {n_read['calamine']}, "
@@ -365,8 +368,9 @@ def main(argv=None):
     """Command-line entry point."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sheetport", required=True, help="path to the sheetport binary")
-    ap.add_argument("--corpus", default=str(ROOT.parent / "shared" / "corpus"),
-                    help="corpus directory (its files/ subdirectory is used when present)")
+    ap.add_argument("--corpus", action="append",
+                    help="corpus directory, repeatable (its files/ subdirectory is used when present); "
+                         "default: ../shared/corpus and Fixtures/producers")
     ap.add_argument("--out", default=str(HERE / "out"), help="cache and report directory")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--known", default=str(HERE / "known-differences.tsv"))
@@ -385,13 +389,18 @@ def main(argv=None):
     if not (os.path.isfile(args.sheetport) and os.access(args.sheetport, os.X_OK)):
         print(f"compare.py: sheetport binary not found: {args.sheetport}", file=sys.stderr)
         return 2
-    corpus = Path(args.corpus)
-    corpus = corpus / "files" if (corpus / "files").is_dir() else corpus
-    paths = sorted(p for p in corpus.iterdir() if p.is_file())
+    args.corpus = args.corpus or [str(ROOT.parent / "shared" / "corpus"), str(ROOT / "Fixtures" / "producers")]
+    paths = []
+    for folder in map(Path, args.corpus):
+        folder = folder / "files" if (folder / "files").is_dir() else folder
+        if not folder.is_dir():
+            print(f"compare.py: no corpus folder {folder}", file=sys.stderr)
+            return 2
+        paths += sorted(p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in (".xlsx", ".xlsm", ".xltx", ".xltm"))
     if args.files:
         paths = [p for p in paths if p.name in set(args.files)]
     if not paths:
-        print(f"compare.py: no corpus files in {corpus}", file=sys.stderr)
+        print(f"compare.py: no corpus files in {', '.join(args.corpus)}", file=sys.stderr)
         return 2
     args.versions = oracle_versions(args.python)
     if args.versions is None:
