@@ -67,6 +67,7 @@ import Testing
         #expect(PartName.relationshipsPart(of: "xl/workbook.xml") == "xl/_rels/workbook.xml.rels")
         #expect(PartName.relationshipsPart(of: "") == "_rels/.rels")
         #expect(PartName.key("\\XL\\Workbook.xml") == "xl/workbook.xml")
+        #expect(PartName.resolve("sheet%201.xml", from: "xl/workbook.xml", decodingPercent: false) == "xl/sheet%201.xml")
     }
 
     @Test func references() {

@@ -29,11 +29,12 @@ enum PartName {
     }
 
     /// Resolves a relationship `target` against the part that holds the relationship.
-    /// An absolute target starts at the package root; `.` and `..` segments are removed.
-    static func resolve(_ target: String, from source: String) -> String {
+    /// An absolute target starts at the package root; `.` and `..` segments are removed;
+    /// `%20`-style escapes are decoded unless `decodingPercent` is false.
+    static func resolve(_ target: String, from source: String, decodingPercent: Bool = true) -> String {
         var target = target.replacing("\\", with: "/")
         if let hash = target.firstIndex(of: "#") { target = String(target[..<hash]) }
-        target = target.removingPercentEncodingIfValid
+        if decodingPercent { target = target.removingPercentEncodingIfValid }
         let joined = target.hasPrefix("/") ? target : directory(of: source) + target
         var segments: [Substring] = []
         for segment in joined.split(separator: "/", omittingEmptySubsequences: true) {

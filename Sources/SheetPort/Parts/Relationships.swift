@@ -27,14 +27,16 @@ final class RelationshipsPart: XMLHandler {
         guard let entry = archive.entry(named: PartName.relationshipsPart(of: part)) else { return [] }
         let handler = RelationshipsPart(source: part)
         try XMLPushParser.parse(entry, in: archive, with: handler)
-        // A target that does not resolve from the source's folder is tried from the root,
-        // as some generators write root-relative targets without the leading slash.
+        // A target that does not resolve from the source's folder is tried as written (a zip
+        // entry may keep its `%20`), then from the root, as some generators write root-relative
+        // targets without the leading slash.
         return handler.relationships.map { relationship in
             var relationship = relationship
-            if !relationship.isExternal, !archive.contains(relationship.target) {
-                let fromRoot = PartName.resolve("/" + relationship.writtenTarget, from: "")
-                if archive.contains(fromRoot) { relationship.target = fromRoot }
-            }
+            guard !relationship.isExternal, !archive.contains(relationship.target) else { return relationship }
+            let candidates = [PartName.resolve(relationship.writtenTarget, from: part, decodingPercent: false),
+                              PartName.resolve("/" + relationship.writtenTarget, from: ""),
+                              PartName.resolve("/" + relationship.writtenTarget, from: "", decodingPercent: false)]
+            if let found = candidates.first(where: archive.contains) { relationship.target = found }
             return relationship
         }
     }
