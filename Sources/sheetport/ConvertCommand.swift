@@ -19,12 +19,13 @@ enum ConvertCommand {
       --to FMT             csv, tsv or jsonl
       --from FMT           the input format (xlsx; from IN's extension when omitted)
       --sheet NAME|N       the sheet to convert, by name or 1-based position
+      --no-progress        no progress bar (it is shown only when standard error is a terminal)
       -h, --help           show this help
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let options = try Arguments(arguments, valued: ["--output", "--to", "--from", "--sheet"],
-                                    flags: ["--help"], aliases: ["-o": "--output", "-h": "--help"])
+                                    flags: ["--help", "--no-progress"], aliases: ["-o": "--output", "-h": "--help"])
         if options.has("--help") { print(help); return 0 }
         guard options.positionals.count == 1, let input = options.positionals.first else {
             throw UsageError("convert takes one input file\n\n" + help)
@@ -58,14 +59,21 @@ enum ConvertCommand {
             sheet = first
         }
 
+        let progress = ProgressLine(label: "converting \(sheet.name)", disabled: options.has("--no-progress"))
+        defer { progress.finish() }
+        let report: (ConversionSummary) -> Void = { summary in
+            progress.update(fraction: Double(summary.bytesRead) / Double(max(summary.totalBytes, 1)),
+                            detail: "\(summary.rows) rows")
+        }
         if outputPath == "-" {
-            try SheetConverter.convert(workbook, sheet: sheet, to: format, output: ByteOutput(descriptor: 1, name: "<stdout>"))
+            try SheetConverter.convert(workbook, sheet: sheet, to: format,
+                                       output: ByteOutput(descriptor: 1, name: "<stdout>"), progress: report)
         } else {
             PendingFiles.removeOnSignals()
             let file = try AtomicFile(destination: outputPath)
             do {
                 try SheetConverter.convert(workbook, sheet: sheet, to: format,
-                                           output: ByteOutput(descriptor: file.descriptor, name: outputPath))
+                                           output: ByteOutput(descriptor: file.descriptor, name: outputPath), progress: report)
                 try file.publish()
             } catch {
                 file.discard()

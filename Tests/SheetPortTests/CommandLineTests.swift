@@ -82,3 +82,39 @@ import Testing
         return url
     }
 }
+
+/// The progress bar: on a terminal only, and never with `--no-progress`.
+@Suite struct ProgressTests {
+    /// Runs `sheetport ARGS` under `script`, so that standard error is a terminal.
+    private func onTerminal(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        let command = ([Project.executable.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        process.arguments = ["-qec", command, "/dev/null"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test func showsProgressOnATerminalOnly() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sheetport-progress-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let book = folder.appendingPathComponent("big.xlsx").path
+        let generator = Process()
+        generator.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        generator.arguments = ["python3", Project.root.appendingPathComponent("Scripts/make_large_workbook.py").path, "30000", book]
+        try generator.run()
+        generator.waitUntilExit()
+        let out = folder.appendingPathComponent("big.csv").path
+        #expect(try onTerminal(["convert", book, "-o", out]).contains("converting Data ["))
+        #expect(!(try onTerminal(["convert", book, "-o", out, "--no-progress"]).contains("converting")))
+        let piped = try runSheetport(["convert", book, "-o", out])
+        #expect(piped.status == 0 && piped.stderr.isEmpty)
+    }
+}

@@ -133,6 +133,9 @@ public final class ZipArchive {
             buffer.deallocate()
         }
 
+        /// Inflated bytes read so far.
+        public var bytesRead: Int64 { produced }
+
         /// Inflates the next chunk and hands it to `consume`; false at the end of the entry.
         public func read(_ consume: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
             let count = zip_fread(file, buffer, zip_uint64_t(ZipArchive.chunkSize))

@@ -14,40 +14,48 @@ public enum TextFormat: String, Sendable, CaseIterable {
     }
 }
 
-/// What a conversion wrote.
+/// What a conversion wrote, so far or in all.
 public struct ConversionSummary: Sendable, Equatable {
     /// Rows read from the sheet.
     public var rows = 0
     /// Non-empty cells written.
     public var cells = 0
+    /// Bytes of the worksheet part parsed.
+    public var bytesRead: Int64 = 0
+    /// The worksheet part's size in bytes.
+    public var totalBytes: Int64 = 0
 }
 
 /// Streams one worksheet into CSV, TSV or JSONL.
 public enum SheetConverter {
-    /// Converts `sheet` of `workbook` to `format`, writing to `output` row by row.
+    /// Converts `sheet` of `workbook` to `format`, writing to `output` row by row;
+    /// `progress`, when given, hears how far the read is every 4,096 rows.
     @discardableResult
-    public static func convert(_ workbook: Workbook, sheet: Sheet, to format: TextFormat,
-                               output: ByteOutput) throws -> ConversionSummary {
+    public static func convert(_ workbook: Workbook, sheet: Sheet, to format: TextFormat, output: ByteOutput,
+                               progress: ((ConversionSummary) -> Void)? = nil) throws -> ConversionSummary {
         let reader = try workbook.rows(of: sheet)
         var summary = ConversionSummary()
+        let write: (Row) throws -> Void
         switch format {
         case .jsonl:
             let writer = try JSONLWriter(output: output, styles: workbook.styles(), dateSystem: workbook.dateSystem)
-            while let row = try reader.nextRow() {
-                try writer.write(row)
-                summary.rows += 1
-                summary.cells += row.cells.count
-            }
+            write = writer.write
         case .csv, .tsv:
             var writer = DelimitedWriter(output: output, dialect: format == .csv ? .csv : .tsv,
                                          dateSystem: workbook.dateSystem)
-            while let row = try reader.nextRow() {
-                try writer.write(row, dimension: reader.metadata.dimension)
-                summary.rows += 1
-                summary.cells += row.cells.count
+            write = { try writer.write($0, dimension: reader.metadata.dimension) }
+        }
+        while let row = try reader.nextRow() {
+            try write(row)
+            summary.rows += 1
+            summary.cells += row.cells.count
+            if let progress, summary.rows & 4095 == 0 {
+                (summary.bytesRead, summary.totalBytes) = reader.progress
+                progress(summary)
             }
         }
         try output.flush()
+        (summary.bytesRead, summary.totalBytes) = reader.progress
         return summary
     }
 }

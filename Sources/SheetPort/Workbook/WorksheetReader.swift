@@ -10,13 +10,18 @@ public final class WorksheetReader {
     private let stream: ZipArchive.EntryStream
     private var nextIndex = 0
     private var finished = false
+    private let entrySize: Int64
 
     init(sheet: Sheet, entry: ZipArchive.Entry, archive: ZipArchive, sharedStrings: SharedStrings, styles: Styles) throws {
         self.sheet = sheet
         handler = WorksheetPart(sharedStrings: sharedStrings, styles: styles, file: archive.file, part: entry.name)
         parser = XMLPushParser(handler: handler, file: archive.file, part: entry.name)
         stream = try archive.stream(entry)
+        entrySize = entry.size
     }
+
+    /// Bytes of the worksheet part parsed so far, and its declared size: how far the read is.
+    public var progress: (bytesRead: Int64, totalBytes: Int64) { (stream.bytesRead, entrySize) }
 
     /// Everything but the cells; complete after `nextRow()` has returned nil.
     public var metadata: WorksheetMetadata { handler.metadata }
