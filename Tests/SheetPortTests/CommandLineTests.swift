@@ -118,3 +118,47 @@ import Testing
         #expect(piped.status == 0 && piped.stderr.isEmpty)
     }
 }
+
+/// SIGINT and SIGTERM during a conversion: exit 130 or 143, no temporary file, destination untouched.
+@Suite(.serialized) struct SignalTests {
+    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
+    func signalLeavesNothingBehind(_ signal: Int32, _ status: Int32) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sheetport-signal-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let book = folder.appendingPathComponent("big.xlsx").path
+        let generator = Process()
+        generator.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        generator.arguments = ["python3", Project.root.appendingPathComponent("Scripts/make_large_workbook.py").path, "150000", book]
+        try generator.run()
+        generator.waitUntilExit()
+        let output = folder.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let destination = output.appendingPathComponent("big.jsonl")
+        try Data("previous\n".utf8).write(to: destination)
+
+        let process = Process()
+        process.executableURL = Project.executable
+        process.arguments = ["convert", book, "-o", destination.path]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Wait until the temporary file has grown, then interrupt.
+        var sawStaging = false
+        for _ in 0..<400 where process.isRunning {
+            let names = try FileManager.default.contentsOfDirectory(atPath: output.path)
+            if let staging = names.first(where: { $0.hasPrefix(".big.jsonl.sheetport-") }),
+               let size = try? FileManager.default.attributesOfItem(atPath: output.appendingPathComponent(staging).path)[.size] as? Int,
+               size > 0 {
+                sawStaging = true
+                break
+            }
+            usleep(10_000)
+        }
+        #expect(sawStaging, "the conversion ended before it could be interrupted")
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == status)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output.path) == ["big.jsonl"])
+        #expect(try String(contentsOf: destination, encoding: .utf8) == "previous\n")
+    }
+}

@@ -71,6 +71,13 @@ public enum PendingFiles {
     public static func removeOnSignals() {
         signal(SIGINT) { _ in PendingFiles.removeAndExit(130) }
         signal(SIGTERM) { _ in PendingFiles.removeAndExit(143) }
+        // A parent may have started us with these signals blocked (the mask is inherited
+        // through exec); cancelling must work all the same.
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
     private static func removeAndExit(_ status: Int32) -> Never {
