@@ -75,12 +75,6 @@ import Testing
             #expect(String(decoding: result.stdout, as: UTF8.self).contains("USAGE"))
         }
     }
-
-    private func temporaryFolder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("sheetport-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
 }
 
 /// The progress bar: on a terminal only, and never with `--no-progress`.
@@ -102,15 +96,9 @@ import Testing
     }
 
     @Test func showsProgressOnATerminalOnly() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sheetport-progress-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let book = folder.appendingPathComponent("big.xlsx").path
-        let generator = Process()
-        generator.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        generator.arguments = ["python3", Project.root.appendingPathComponent("Scripts/make_large_workbook.py").path, "30000", book]
-        try generator.run()
-        generator.waitUntilExit()
+        let book = try makeLargeWorkbook(rows: 30_000, in: folder)
         let out = folder.appendingPathComponent("big.csv").path
         #expect(try onTerminal(["convert", book, "-o", out]).contains("converting Data ["))
         #expect(!(try onTerminal(["convert", book, "-o", out, "--no-progress"]).contains("converting")))
@@ -123,15 +111,9 @@ import Testing
 @Suite(.serialized) struct SignalTests {
     @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
     func signalLeavesNothingBehind(_ signal: Int32, _ status: Int32) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sheetport-signal-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let book = folder.appendingPathComponent("big.xlsx").path
-        let generator = Process()
-        generator.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        generator.arguments = ["python3", Project.root.appendingPathComponent("Scripts/make_large_workbook.py").path, "150000", book]
-        try generator.run()
-        generator.waitUntilExit()
+        let book = try makeLargeWorkbook(rows: 150_000, in: folder)
         let output = folder.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         let destination = output.appendingPathComponent("big.jsonl")

@@ -61,3 +61,22 @@ func runSheetport(_ arguments: [String], input: Data? = nil) throws -> (status: 
     process.waitUntilExit()
     return (process.terminationStatus, stdout, String(decoding: stderr, as: UTF8.self))
 }
+
+/// A new empty folder under the temporary directory; the caller removes it.
+func temporaryFolder() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("sheetport-test-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+/// Writes a workbook of `rows` rows x 10 columns with Scripts/make_large_workbook.py; returns its path.
+func makeLargeWorkbook(rows: Int, in folder: URL) throws -> String {
+    let path = folder.appendingPathComponent("big.xlsx").path
+    let generator = Process()
+    generator.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    generator.arguments = ["python3", Project.root.appendingPathComponent("Scripts/make_large_workbook.py").path, String(rows), path]
+    try generator.run()
+    generator.waitUntilExit()
+    #expect(generator.terminationStatus == 0)
+    return path
+}

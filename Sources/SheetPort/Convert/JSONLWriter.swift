@@ -35,8 +35,7 @@ public struct JSONLWriter {
         case .empty:
             try output.write("\"type\":\"empty\",\"value\":null" as StaticString)
         case .number(let number):
-            try output.write("\"type\":\"number\",\"value\":" as StaticString)
-            try output.write(ValueText.number(number))
+            try writeNumber(number)
         case .string(let text):
             try output.write("\"type\":\"string\",\"value\":" as StaticString)
             try Self.writeString(text, to: output)
@@ -46,28 +45,25 @@ public struct JSONLWriter {
         case .error(let code):
             try output.write("\"type\":\"error\",\"value\":" as StaticString)
             try Self.writeString(code, to: output)
-        case .date(let serial):
-            if let dateTime = ExcelDateTime(serial: serial, system: dateSystem) {
+        case .date(let number), .duration(let number):
+            if let dateTime = ValueText.dateTime(value, system: dateSystem) {
                 try writeDate(dateTime)
             } else {
-                try output.write("\"type\":\"number\",\"value\":" as StaticString)
-                try output.write(ValueText.number(serial))
-            }
-        case .duration(let days):
-            if let dateTime = ExcelDateTime(elapsedDays: days) {
-                try writeDate(dateTime)
-            } else {
-                try output.write("\"type\":\"number\",\"value\":" as StaticString)
-                try output.write(ValueText.number(days))
+                try writeNumber(number) // outside the calendar: the serial itself
             }
         case .isoDate(let text):
-            if let dateTime = ExcelDateTime(iso: text) {
+            if let dateTime = ValueText.dateTime(value, system: dateSystem) {
                 try writeDate(dateTime)
             } else {
                 try output.write("\"type\":\"string\",\"value\":" as StaticString)
                 try Self.writeString(text, to: output)
             }
         }
+    }
+
+    private func writeNumber(_ number: Double) throws {
+        try output.write("\"type\":\"number\",\"value\":" as StaticString)
+        try output.write(ValueText.number(number))
     }
 
     private func writeDate(_ dateTime: ExcelDateTime) throws {
