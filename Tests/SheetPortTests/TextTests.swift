@@ -170,3 +170,36 @@ import Testing
         #expect(recorder.text == "é")
     }
 }
+
+/// Number parsing agrees with the standard library's correctly rounded conversion.
+@Suite struct NumberParsingTests {
+    private func parse(_ text: String) -> Double? {
+        Array(text.utf8).withUnsafeBufferPointer(ASCII.parseDouble)
+    }
+
+    @Test(arguments: ["0", "-0", "1", "42", "0.1", "0.30000000000000004", "123456789012345", "1234567890123456789",
+                      "3.14159265358979", "-7.25", " 12 ", "1.5E+3", "1e-05", "2.2250738585072014E-308",
+                      "9007199254740993", "0.000000000000000000001", "45322.572916666664", "1.7976931348623157E+308",
+                      "00012.5000", "1.", ".5"])
+    func matchesStandardLibrary(_ text: String) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        #expect(parse(text) == Double(trimmed), "\(text)")
+        if let value = parse(text) { #expect(value.sign == Double(trimmed)!.sign) }
+    }
+
+    @Test func randomDecimalsRoundTrip() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let value = Double(bitPattern: generator.next() & 0x7FEF_FFFF_FFFF_FFFF) // finite
+            let scaled = (value.truncatingRemainder(dividingBy: 1e9) * 1000).rounded() / 1000
+            for text in [value.description, scaled.description, String(Int64(scaled))] {
+                #expect(parse(text) == Double(text), "\(text)")
+            }
+        }
+    }
+
+    @Test(arguments: ["", "abc", "1,5", "1.2.3", "--1", "NaN", "inf", "1e999"])
+    func rejectsWhatIsNoNumber(_ text: String) {
+        #expect(parse(text) == nil)
+    }
+}

@@ -30,7 +30,7 @@ enum ASCII {
         return negative ? -value : value
     }
 
-    /// A decimal floating-point number, correctly rounded (strtod), or nil.
+    /// A decimal floating-point number, correctly rounded, or nil.
     /// Accepts what Excel writes in `<v>`: optional sign, digits, fraction, exponent.
     static func parseDouble(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         var start = 0, end = bytes.count
@@ -38,6 +38,7 @@ enum ASCII {
         while end > start, isSpace(bytes[end - 1]) { end -= 1 }
         let length = end - start
         guard length > 0, length < 512 else { return nil }
+        if let fast = parseSimpleDecimal(bytes, start, end) { return fast }
         for index in start..<end {
             let byte = bytes[index]
             guard (byte >= 0x30 && byte <= 0x39) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
@@ -52,6 +53,45 @@ enum ASCII {
             guard endPointer == buffer.baseAddress! + length, value.isFinite else { return nil }
             return value
         }
+    }
+
+    /// Powers of ten that a double holds exactly.
+    private static let exactPowersOfTen: [Double] = (0...22).map { exponent in
+        (0..<exponent).reduce(1.0) { value, _ in value * 10 }
+    }
+
+    /// Clinger's fast path: `[-]digits[.digits]` with at most 15 significant digits and at
+    /// most 22 after the point is an exact integer divided by an exact power of ten, which
+    /// IEEE division rounds correctly. Anything else (exponents, long mantissas) returns nil
+    /// and goes to strtod.
+    @inline(__always)
+    private static func parseSimpleDecimal(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
+        var index = start
+        let negative = bytes[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var fractionDigits = 0
+        var seenPoint = false
+        var seenDigit = false
+        while index < end {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: ".") {
+                if seenPoint { return nil }
+                seenPoint = true
+            } else {
+                let digit = byte &- 0x30
+                guard digit < 10 else { return nil }
+                seenDigit = true
+                if mantissa != 0 || digit != 0 { digits += 1 }
+                mantissa = mantissa &* 10 &+ UInt64(digit)
+                if seenPoint { fractionDigits += 1 }
+            }
+            index += 1
+        }
+        guard seenDigit, digits <= 15, fractionDigits <= 22 else { return nil }
+        let value = Double(mantissa) / exactPowersOfTen[fractionDigits]
+        return negative ? -value : value
     }
 
     @inline(__always)
