@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Writes a large xlsx for memory and speed measurements, streaming (stdlib only).
 
-Usage: make_large_workbook.py ROWS OUT.xlsx [COLUMNS] [--inline-unique]
+Usage: make_large_workbook.py ROWS OUT.xlsx [COLUMNS] [--inline-unique] [--shared-formula-rows]
 
 Each row has numbers, a repeated and a unique string (through a shared-string table, as
 Excel writes them; with --inline-unique the unique one is an inline string, so the
-shared-string table stays small), a date, a boolean and a formula with a cached value; the
+shared-string table stays small), a date, a boolean and a formula with a cached value (with
+--shared-formula-rows: G and H of each row are a shared-formula group of their own); the
 sheet XML is written straight into the zip entry, so memory stays small whatever ROWS is.
 """
 import sys
@@ -34,7 +35,8 @@ def column(index):
 
 def main():
     inline_unique = "--inline-unique" in sys.argv
-    args = [a for a in sys.argv[1:] if a != "--inline-unique"]
+    shared_rows = "--shared-formula-rows" in sys.argv
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
     rows = int(args[0])
     out = args[1]
     columns = int(args[2]) if len(args) > 2 else 10
@@ -67,7 +69,10 @@ def main():
                     f'<c r="F{row}" t="b"><v>{row % 2}</v></c>',
                     f'<c r="G{row}"><f>A{row}*2</f><v>{row * 2}</v></c>',
                 ]
-                for extra in range(8, columns + 1):
+                if shared_rows:
+                    cells[6] = f'<c r="G{row}"><f t="shared" ref="G{row}:H{row}" si="{row - 1}">A{row}*2</f><v>{row * 2}</v></c>'
+                    cells.append(f'<c r="H{row}"><f t="shared" si="{row - 1}"/><v>{row * 2.5}</v></c>')
+                for extra in range(len(cells) + 1, columns + 1):
                     cells.append(f'<c r="{column(extra)}{row}"><v>{(row * extra) % 9973 / 7}</v></c>')
                 part.write(f'<row r="{row}">{"".join(cells[:columns])}</row>'.encode())
             part.write(b"</sheetData></worksheet>")

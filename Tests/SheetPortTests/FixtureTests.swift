@@ -100,4 +100,19 @@ import Testing
         #expect(!prefixed.isStrict)
         #expect(prefixed.firstWorksheet != nil)
     }
+
+    @Test func sharedFormulaGroupsPerRowStayCorrectAfterSweeps() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = try makeLargeWorkbook(rows: 3_000, in: folder, options: ["--shared-formula-rows"])
+        let workbook = try Workbook(path: path)
+        let reader = try workbook.rows(of: #require(workbook.firstWorksheet))
+        var checked = 0
+        while let row = try reader.nextRow() {
+            #expect(row.cells[6].formula == "A\(row.index)*2")
+            #expect(row.cells[7].formula == "B\(row.index)*2")
+            checked += 1
+        }
+        #expect(checked == 3_000)
+    }
 }

@@ -69,12 +69,13 @@ func temporaryFolder() throws -> URL {
     return url
 }
 
-/// Writes a workbook of `rows` rows x 10 columns with Scripts/make_large_workbook.py; returns its path.
-func makeLargeWorkbook(rows: Int, in folder: URL) throws -> String {
+/// Writes a workbook of `rows` rows x 10 columns with Scripts/make_large_workbook.py (and its
+/// `options`); returns its path.
+func makeLargeWorkbook(rows: Int, in folder: URL, options: [String] = []) throws -> String {
     let path = folder.appendingPathComponent("big.xlsx").path
     let generator = Process()
     generator.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    generator.arguments = ["python3", Project.root.appendingPathComponent("Scripts/make_large_workbook.py").path, String(rows), path]
+    generator.arguments = ["python3", Project.root.appendingPathComponent("Scripts/make_large_workbook.py").path, String(rows), path] + options
     try generator.run()
     generator.waitUntilExit()
     #expect(generator.terminationStatus == 0)

@@ -21,10 +21,17 @@ public struct WorksheetMetadata: Sendable, Equatable {
     public var defaultRowHeight: Double?
     /// `sheetFormatPr defaultColWidth`.
     public var defaultColumnWidth: Double?
-    /// Merged ranges (`mergeCell ref`).
+    /// Merged ranges (`mergeCell ref`), the first `WorksheetMetadata.listLimit` of them.
     public var mergedRanges: [String] = []
-    /// Cells with hyperlinks (`hyperlink ref`).
+    /// How many merged ranges there are.
+    public var mergedRangeCount = 0
+    /// Cells with hyperlinks (`hyperlink ref`), the first `WorksheetMetadata.listLimit` of them.
     public var hyperlinks: [String] = []
+    /// How many hyperlinks there are.
+    public var hyperlinkCount = 0
+
+    /// How many references the lists keep: they grow with the sheet, memory must not.
+    public static let listLimit = 1_000
     /// `<conditionalFormatting>` blocks.
     public var conditionalFormatCount = 0
     /// `<dataValidation>` rules.
@@ -75,7 +82,16 @@ final class WorksheetPart: XMLHandler {
     @exclusivity(unchecked) private var inlineString = StringItemReader()
     @exclusivity(unchecked) private var inInlineString = false
     @exclusivity(unchecked) private var hasInlineString = false
-    @exclusivity(unchecked) private var sharedFormulas: [Int: (text: String, row: Int, column: Int)] = [:]
+    @exclusivity(unchecked) private var sharedFormulas: [Int: SharedFormula] = [:]
+    @exclusivity(unchecked) private var sharedFormulaSweep = 256
+
+    /// The master of a shared formula, kept while rows of its range are still to come.
+    private struct SharedFormula {
+        var text: String
+        var row: Int
+        var column: Int
+        var lastRow: Int
+    }
 
     init(sharedStrings: SharedStrings, styles: Styles, file: String, part: String) {
         self.sharedStrings = sharedStrings
@@ -108,8 +124,16 @@ final class WorksheetPart: XMLHandler {
                 metadata.columns.append(ColumnInfo(first: first, last: attributes.int("max") ?? first,
                                                    width: attributes.double("width"), isHidden: attributes.bool("hidden")))
             }
-        case name.is("mergeCell"): if let ref = attributes.string("ref") { metadata.mergedRanges.append(ref) }
-        case name.is("hyperlink"): if let ref = attributes.string("ref") { metadata.hyperlinks.append(ref) }
+        case name.is("mergeCell"):
+            metadata.mergedRangeCount += 1
+            if metadata.mergedRanges.count < WorksheetMetadata.listLimit, let ref = attributes.string("ref") {
+                metadata.mergedRanges.append(ref)
+            }
+        case name.is("hyperlink"):
+            metadata.hyperlinkCount += 1
+            if metadata.hyperlinks.count < WorksheetMetadata.listLimit, let ref = attributes.string("ref") {
+                metadata.hyperlinks.append(ref)
+            }
         case name.is("conditionalFormatting"): metadata.conditionalFormatCount += 1
         case name.is("dataValidation"): metadata.dataValidationCount += 1
         case name.is("tablePart"): metadata.tableCount += 1
@@ -163,6 +187,11 @@ final class WorksheetPart: XMLHandler {
         guard var finished = row else { return }
         row = nil
         previousRow = finished.index
+        // Masters whose range is behind us are done: memory stays flat when every row has its own.
+        if sharedFormulas.count > sharedFormulaSweep {
+            sharedFormulas = sharedFormulas.filter { $0.value.lastRow >= finished.index }
+            sharedFormulaSweep = max(256, sharedFormulas.count * 2) // amortised: no sweep per row
+        }
         if !finished.cells.isSorted { finished.cells = finished.cells.sortedKeepingLast() }
         completedRows.append(finished)
     }
@@ -298,7 +327,8 @@ final class WorksheetPart: XMLHandler {
         case .shared:
             guard let index = sharedIndex else { return (text.isEmpty ? nil : text, .normal) }
             if !text.isEmpty {
-                sharedFormulas[index] = (text, rowIndex, column)
+                let lastRow = formulaRange.flatMap(CellRange.init)?.end.row ?? CellReference.maxRow
+                sharedFormulas[index] = SharedFormula(text: text, row: rowIndex, column: column, lastRow: lastRow)
                 return (text, .normal)
             }
             guard let master = sharedFormulas[index] else { return (nil, .normal) }
