@@ -120,7 +120,8 @@ final class WorksheetPart: XMLHandler {
             metadata.defaultRowHeight = attributes.double("defaultRowHeight")
             metadata.defaultColumnWidth = attributes.double("defaultColWidth")
         case name.is("col"):
-            if let first = attributes.int("min") {
+            // One entry per column at most: more than the grid has columns is not a real sheet.
+            if metadata.columns.count < CellReference.maxColumn, let first = attributes.int("min") {
                 metadata.columns.append(ColumnInfo(first: first, last: attributes.int("max") ?? first,
                                                    width: attributes.double("width"), isHidden: attributes.bool("hidden")))
             }
