@@ -62,6 +62,16 @@ import Testing
         #expect(result.stdout.isEmpty)
     }
 
+    @Test func missingFileAndFolderAreIOErrors() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for path in [folder.appendingPathComponent("missing.xlsx").path, folder.path + "/"] {
+            let result = try runSheetport(["convert", path, "--to", "csv", "--from", "xlsx"])
+            #expect(result.status == 2)
+            #expect(result.stderr.contains(path) && result.stderr.contains("(io-error)"), "\(result.stderr)")
+        }
+    }
+
     @Test func unknownSheetListsTheSheets() throws {
         let result = try runSheetport(["convert", Project.fixture("multi_sheet.xlsx"), "--sheet", "Nope"])
         #expect(result.status == 2)

@@ -36,6 +36,13 @@ public final class ZipArchive {
 
     /// Opens the package at `path`.
     public convenience init(path: String, limits: ArchiveLimits = ArchiveLimits()) throws {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            throw ReaderError(.io, file: path, "cannot open: \(String(cString: strerror(errno)))")
+        }
+        guard (status.st_mode & S_IFMT) != S_IFDIR else {
+            throw ReaderError(.io, file: path, "is a directory, not a workbook")
+        }
         try Self.rejectCompoundFile(path: path)
         var code: Int32 = 0
         guard let handle = zip_open(path, ZIP_RDONLY, &code) else {
@@ -186,7 +193,7 @@ public final class ZipArchive {
         switch code {
         case ZIP_ER_NOZIP:
             return ReaderError(.notAZip, file: file, "not a zip archive, so not an OOXML workbook")
-        case ZIP_ER_OPEN, ZIP_ER_READ, ZIP_ER_SEEK, ZIP_ER_MEMORY:
+        case ZIP_ER_OPEN, ZIP_ER_READ, ZIP_ER_SEEK, ZIP_ER_MEMORY, ZIP_ER_NOENT:
             return ReaderError(.io, file: file, message)
         default:
             return ReaderError(.corruptZip, file: file, message)
