@@ -171,10 +171,16 @@ public final class Workbook {
         }
     }
 
-    /// The workbook part: the package's `officeDocument` relationship, else the part whose
-    /// content type is a SpreadsheetML workbook, else the usual names.
+    /// The workbook part: the package's `officeDocument` relationship, else (also when
+    /// `_rels/.rels` is damaged) the part whose content type is a SpreadsheetML workbook,
+    /// else the usual names.
     private static func locateWorkbook(archive: ZipArchive, contentTypes: ContentTypes) throws -> String {
-        let package = try RelationshipsPart.read(of: "", in: archive)
+        let package: [Relationship]
+        do {
+            package = try RelationshipsPart.read(of: "", in: archive)
+        } catch let error as ReaderError where error.code == .malformedXML {
+            package = [] // a damaged package index: the content types still name the workbook (`check` reports it)
+        }
         if let main = package.first(where: { $0.type == "officeDocument" && archive.contains($0.target) }) {
             return main.target
         }
