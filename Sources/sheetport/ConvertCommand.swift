@@ -65,20 +65,19 @@ enum ConvertCommand {
             progress.update(fraction: Double(summary.bytesRead) / Double(max(summary.totalBytes, 1)),
                             detail: "\(summary.rows) rows")
         }
-        if outputPath == "-" {
-            try SheetConverter.convert(workbook, sheet: sheet, to: format,
-                                       output: ByteOutput(descriptor: 1, name: "<stdout>"), progress: report)
-        } else {
+        // Standard output streams; a file is staged beside its destination and published when complete.
+        var file: AtomicFile?
+        if outputPath != "-" {
             PendingFiles.removeOnSignals()
-            let file = try AtomicFile(destination: outputPath)
-            do {
-                try SheetConverter.convert(workbook, sheet: sheet, to: format,
-                                           output: ByteOutput(descriptor: file.descriptor, name: outputPath), progress: report)
-                try file.publish()
-            } catch {
-                file.discard()
-                throw error
-            }
+            file = try AtomicFile(destination: outputPath)
+        }
+        do {
+            let output = ByteOutput(descriptor: file?.descriptor ?? 1, name: file == nil ? "<stdout>" : outputPath)
+            try SheetConverter.convert(workbook, sheet: sheet, to: format, output: output, progress: report)
+            try file?.publish()
+        } catch {
+            file?.discard()
+            throw error
         }
         return 0
     }

@@ -43,14 +43,17 @@ public enum ValueText {
         case .boolean(let flag): return flag ? "TRUE" : "FALSE"
         case .error(let code): return code
         case .date(let serial):
-            guard let dateTime = ExcelDateTime(serial: serial, system: system) else { return Self.number(serial) }
-            if serial < 1 { return dateTime.timeText(milliseconds: false) }
-            return dateTime.hasTime ? dateTime.dateText + " " + dateTime.timeText(milliseconds: false) : dateTime.dateText
+            guard let dateTime = dateTime(value, system: system) else { return Self.number(serial) }
+            return serial < 1 ? dateTime.timeText(milliseconds: false) : calendarText(dateTime)
         case .duration(let days):
             return elapsed(days)
         case .isoDate(let text):
-            guard let dateTime = ExcelDateTime(iso: text) else { return text }
-            return dateTime.hasTime ? dateTime.dateText + " " + dateTime.timeText(milliseconds: false) : dateTime.dateText
+            return dateTime(value, system: system).map(calendarText) ?? text
         }
+    }
+
+    /// `YYYY-MM-DD`, with ` HH:MM:SS` when there is a time of day.
+    private static func calendarText(_ dateTime: ExcelDateTime) -> String {
+        dateTime.hasTime ? dateTime.dateText + " " + dateTime.timeText(milliseconds: false) : dateTime.dateText
     }
 }
