@@ -62,6 +62,31 @@ public struct ExcelDateTime: Equatable, Sendable {
                   millisecondOfDay: Int(totalMilliseconds - Double(wholeDays) * 86_400_000))
     }
 
+    /// The serial of this date-time in `system`: the inverse of `init(serial:system:)`.
+    /// In the 1900 system dates before 1900-03-01 are one less than a plain count from
+    /// 1899-12-30, for the 29 February 1900 that Excel counts.
+    public func serial(in system: DateSystem) -> Double {
+        let days = Self.daysFromCivil(year, month, day) - Self.daysFromCivil(1899, 12, 30)
+        let whole: Int
+        switch system {
+        case .excel1904: whole = days - 1462
+        case .excel1900: whole = days >= 1 && days <= 60 ? days - 1 : days
+        }
+        return Double(whole) + Double(millisecondOfDay) / 86_400_000
+    }
+
+    /// Days since 1899-12-30 00:00: the inverse of `init(elapsedDays:)`.
+    public var elapsedDays: Double {
+        Double(Self.daysFromCivil(year, month, day) - Self.daysFromCivil(1899, 12, 30))
+            + Double(millisecondOfDay) / 86_400_000
+    }
+
+    /// Whether the day exists in its month (not 2023-02-29 or 2024-04-31).
+    public var isValidDay: Bool {
+        let (y, m, d) = Self.civilFromDays(Self.daysFromCivil(year, month, day))
+        return y == year && m == month && d == day
+    }
+
     /// Creates a date-time from its parts.
     public init(year: Int, month: Int, day: Int, millisecondOfDay: Int = 0) {
         self.year = year

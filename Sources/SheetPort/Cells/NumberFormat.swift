@@ -50,6 +50,19 @@ public enum NumberFormat {
         return false
     }
 
+    /// The built-in id whose code is `code`, for the ids whose meaning does not depend on
+    /// the locale (not the currency formats 5-8 or the East Asian ones), so a writer can
+    /// refer to it instead of spelling it out.
+    public static func builtInID(_ code: String) -> Int? { builtInIDs[code] }
+
+    private static let builtInIDs: [String: Int] = {
+        var ids: [String: Int] = [:]
+        for (id, code) in builtIn where !(5...8).contains(id) && !(27...36).contains(id) && !(50...58).contains(id) {
+            ids[code] = min(id, ids[code] ?? id)
+        }
+        return ids
+    }()
+
     private static let builtIn: [Int: String] = [
         0: "General", 1: "0", 2: "0.00", 3: "#,##0", 4: "#,##0.00",
         5: "\"$\"#,##0_);(\"$\"#,##0)", 6: "\"$\"#,##0_);[Red](\"$\"#,##0)",

@@ -11,6 +11,7 @@ public final class AtomicFile {
     public let descriptor: Int32
     private let temporaryPath: String
     private var done = false
+    private let slot: Int
 
     /// Creates the temporary file (mode 0600 until published) beside `destination`.
     public init(destination: String) throws {
@@ -24,14 +25,14 @@ public final class AtomicFile {
         }
         self.descriptor = descriptor
         temporaryPath = String(cString: template)
-        PendingFiles.register(temporaryPath)
+        slot = PendingFiles.register(temporaryPath)
     }
 
     deinit { if !done { discard() } }
 
     /// Flushes to disk and renames the temporary file to the destination.
     public func publish() throws {
-        defer { done = true; PendingFiles.unregister() }
+        defer { done = true; PendingFiles.unregister(slot) }
         let umaskValue = umask(0); umask(umaskValue)
         fchmod(descriptor, 0o666 & ~umaskValue)
         guard fsync(descriptor) == 0, close(descriptor) == 0, rename(temporaryPath, destination) == 0 else {
@@ -47,41 +48,6 @@ public final class AtomicFile {
         done = true
         close(descriptor)
         unlink(temporaryPath)
-        PendingFiles.unregister()
-    }
-}
-
-/// The temporary file in flight, kept where a signal handler can remove it
-/// (a fixed C buffer: async-signal-safe to read, unlike a Swift string).
-public enum PendingFiles {
-    nonisolated(unsafe) private static let path = UnsafeMutablePointer<CChar>.allocate(capacity: 4096)
-    nonisolated(unsafe) private static var active: sig_atomic_t = 0
-
-    static func register(_ file: String) {
-        let bytes = Array(file.utf8CString.prefix(4095))
-        for (index, byte) in bytes.enumerated() { path[index] = byte }
-        path[min(bytes.count, 4095)] = 0
-        active = 1
-    }
-
-    static func unregister() { active = 0 }
-
-    /// Installs SIGINT and SIGTERM handlers that remove the pending file and exit
-    /// with 130 or 143 (CONTRACTS section 1).
-    public static func removeOnSignals() {
-        signal(SIGINT) { _ in PendingFiles.removeAndExit(130) }
-        signal(SIGTERM) { _ in PendingFiles.removeAndExit(143) }
-        // A parent may have started us with these signals blocked (the mask is inherited
-        // through exec); cancelling must work all the same.
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, SIGINT)
-        sigaddset(&set, SIGTERM)
-        pthread_sigmask(SIG_UNBLOCK, &set, nil)
-    }
-
-    private static func removeAndExit(_ status: Int32) -> Never {
-        if active != 0 { unlink(path) }
-        _exit(status)
+        PendingFiles.unregister(slot)
     }
 }

@@ -81,16 +81,19 @@ public struct JSONLWriter {
     /// differs from the workbook's default; nil when nothing differs. Built once per format.
     private static func styleMembers(_ styles: Styles) -> [String?] {
         let base = styles.format(0)
-        return styles.cellFormats.map { format in
-            var members: [String] = []
-            if format.isBold { members.append("\"bold\":true") }
-            if format.isItalic { members.append("\"italic\":true") }
-            if let horizontal = format.horizontalAlignment { members.append("\"horizontal\":" + quoted(horizontal)) }
-            if format.numberFormat != "General" { members.append("\"numFmt\":" + quoted(format.numberFormat)) }
-            if let fill = format.fillColor, fill != base.fillColor { members.append("\"fill\":\"" + fill + "\"") }
-            if let color = format.textColor, color != base.textColor { members.append("\"color\":\"" + color + "\"") }
-            return members.isEmpty ? nil : ",\"style\":{" + members.joined(separator: ",") + "}"
-        }
+        return styles.cellFormats.map { styleMember($0.keptStyle(relativeTo: base)) }
+    }
+
+    /// `,"style":{...}` for a style, nil for the plain one.
+    static func styleMember(_ style: CellStyle) -> String? {
+        var members: [String] = []
+        if style.isBold { members.append("\"bold\":true") }
+        if style.isItalic { members.append("\"italic\":true") }
+        if let horizontal = style.horizontalAlignment { members.append("\"horizontal\":" + quoted(horizontal)) }
+        if style.numberFormat != "General" { members.append("\"numFmt\":" + quoted(style.numberFormat)) }
+        if let fill = style.fillColor { members.append("\"fill\":" + quoted(fill)) }
+        if let color = style.textColor { members.append("\"color\":" + quoted(color)) }
+        return members.isEmpty ? nil : ",\"style\":{" + members.joined(separator: ",") + "}"
     }
 
     private static func quoted(_ text: String) -> String {

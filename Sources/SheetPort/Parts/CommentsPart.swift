@@ -6,6 +6,13 @@ public struct Comment: Sendable, Equatable {
     public var author: String
     /// The text, runs joined.
     public var text: String
+
+    /// Creates a comment on the cell `reference` (A1 notation).
+    public init(reference: String, author: String, text: String) {
+        self.reference = reference
+        self.author = author
+        self.text = text
+    }
 }
 
 /// Reads a comments part (`xl/comments1.xml`).

@@ -32,19 +32,10 @@ enum OOXMLText {
               bytes[index + 1] == UInt8(ascii: "x"), bytes[index + 6] == UInt8(ascii: "_") else { return nil }
         var unit: UInt16 = 0
         for byte in bytes[(index + 2)..<(index + 6)] {
-            guard let digit = hexValue(byte) else { return nil }
+            guard let digit = ASCII.hexValue(byte) else { return nil }
             unit = unit << 4 | UInt16(digit)
         }
         return unit
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 0x30...0x39: return byte - 0x30
-        case 0x41...0x46: return byte - 0x41 + 10
-        case 0x61...0x66: return byte - 0x61 + 10
-        default: return nil
-        }
     }
 }
 

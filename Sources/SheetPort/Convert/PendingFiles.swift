@@ -1,0 +1,79 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Temporary files and staging directories in flight, kept where a signal handler can
+/// remove them: fixed C buffers, async-signal-safe to read, unlike Swift strings.
+public enum PendingFiles {
+    private static let slots = 16
+    private static let length = 4096
+    nonisolated(unsafe) private static let paths = UnsafeMutablePointer<CChar>.allocate(capacity: slots * length)
+    nonisolated(unsafe) private static let active: UnsafeMutablePointer<sig_atomic_t> = {
+        let flags = UnsafeMutablePointer<sig_atomic_t>.allocate(capacity: slots)
+        flags.initialize(repeating: 0, count: slots)
+        return flags
+    }()
+    nonisolated(unsafe) private static var lock = pthread_mutex_t()
+    nonisolated(unsafe) private static var lockReady = false
+
+    /// Registers a file or a directory to remove on SIGINT or SIGTERM; returns its slot,
+    /// or -1 when all slots are taken (the path is then not removed by a signal).
+    @discardableResult
+    static func register(_ path: String) -> Int {
+        pthread_mutex_lock(&lock)
+        defer { pthread_mutex_unlock(&lock) }
+        guard let slot = (0..<slots).first(where: { active[$0] == 0 }) else { return -1 }
+        let bytes = Array(path.utf8CString.prefix(length - 1))
+        let base = paths + slot * length
+        for (index, byte) in bytes.enumerated() { base[index] = byte }
+        base[min(bytes.count, length - 1)] = 0
+        active[slot] = 1
+        return slot
+    }
+
+    /// Forgets a slot once its path is published or removed.
+    static func unregister(_ slot: Int) {
+        guard slot >= 0 && slot < slots else { return }
+        pthread_mutex_lock(&lock)
+        active[slot] = 0
+        pthread_mutex_unlock(&lock)
+    }
+
+    /// Installs SIGINT and SIGTERM handlers that remove the pending files and exit
+    /// with 130 or 143 (CONTRACTS section 1).
+    public static func removeOnSignals() {
+        signal(SIGINT) { _ in PendingFiles.removeAndExit(130) }
+        signal(SIGTERM) { _ in PendingFiles.removeAndExit(143) }
+        // A parent may have started us with these signals blocked (the mask is inherited
+        // through exec); cancelling must work all the same.
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    }
+
+    /// The names of the files a staging directory may hold: the archive being built and
+    /// the next version libzip writes beside it.
+    static let stagedFileNames: (StaticString, StaticString) = ("workbook.xlsx", "workbook.xlsx.next")
+
+    /// Removes what is registered (files first, then staging directories with the files
+    /// they may hold) with async-signal-safe calls only, and exits.
+    private static func removeAndExit(_ status: Int32) -> Never {
+        for slot in 0..<slots where active[slot] != 0 { unlink(paths + slot * length) }
+        for slot in 0..<slots where active[slot] != 0 {
+            let directory = paths + slot * length
+            let directoryFD = open(directory, O_RDONLY | O_DIRECTORY)
+            guard directoryFD >= 0 else { continue }
+            unlinkat(directoryFD, cString(stagedFileNames.0), 0)
+            unlinkat(directoryFD, cString(stagedFileNames.1), 0)
+            close(directoryFD)
+            rmdir(directory)
+        }
+        _exit(status)
+    }
+
+    private static func cString(_ text: StaticString) -> UnsafePointer<CChar> {
+        UnsafeRawPointer(text.utf8Start).assumingMemoryBound(to: CChar.self)
+    }
+}

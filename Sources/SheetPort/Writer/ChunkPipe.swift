@@ -1,0 +1,68 @@
+import Foundation
+
+/// Hands filled XML buffers from the thread that writes rows to the thread where libzip
+/// deflates them, a few buffers deep, so both cores work and memory stays bounded.
+final class ChunkPipe: @unchecked Sendable {
+    /// Why the other side stopped.
+    enum Stop: Error { case aborted }
+
+    private let condition = NSCondition()
+    private var filled: [[UInt8]] = []
+    private var spare: [[UInt8]] = []
+    private var finished = false
+    private var aborted = false
+    private let depth: Int
+
+    /// A pipe that holds at most `depth` filled buffers.
+    init(depth: Int = 4) { self.depth = depth }
+
+    /// Queues `chunk` and gives back an empty buffer in its place; waits while the pipe is
+    /// full. Throws when the reading side gave up.
+    func send(_ chunk: inout [UInt8]) throws {
+        condition.lock()
+        defer { condition.unlock() }
+        while filled.count >= depth && !aborted { condition.wait() }
+        guard !aborted else { throw Stop.aborted }
+        let capacity = chunk.capacity
+        filled.append(chunk)
+        chunk = spare.popLast() ?? []
+        chunk.removeAll(keepingCapacity: true)
+        if chunk.capacity < capacity { chunk.reserveCapacity(capacity) }
+        condition.broadcast()
+    }
+
+    /// No more chunks: the reader sees the end once the queue drains.
+    func finish() {
+        condition.lock()
+        finished = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Either side gives up: the writer's next `send` and the reader's next `receive` throw.
+    func abort() {
+        condition.lock()
+        aborted = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The next filled chunk, nil at the end; waits while the pipe is empty.
+    func receive() throws -> [UInt8]? {
+        condition.lock()
+        defer { condition.unlock() }
+        while filled.isEmpty && !finished && !aborted { condition.wait() }
+        guard !aborted else { throw Stop.aborted }
+        guard !filled.isEmpty else { return nil }
+        let chunk = filled.removeFirst()
+        condition.broadcast()
+        return chunk
+    }
+
+    /// Returns a drained chunk for reuse.
+    func recycle(_ chunk: [UInt8]) {
+        condition.lock()
+        if spare.count < depth { spare.append(chunk) }
+        condition.unlock()
+    }
+}

@@ -1,0 +1,158 @@
+/// How a workbook is written.
+public struct WriterOptions: Sendable {
+    /// Strings go to the shared-string table, as Excel writes them (memory grows with the
+    /// distinct strings); `false` writes inline strings, for constant memory on unique text.
+    public var sharedStrings = true
+    /// zlib's deflate level, 1 (fastest) to 9 (smallest); 6 is zlib's default.
+    public var compressionLevel = 6
+    /// Allow worksheet parts over 4 GiB (ZIP64 headers on the streamed parts).
+    public var zip64 = false
+
+    /// The defaults.
+    public init() {}
+}
+
+/// Writes an xlsx workbook, streaming: rows go straight into the package (deflated on a
+/// second thread), so memory stays flat however many rows there are.
+///
+/// The package is built in a private staging directory beside `path` and renamed into place
+/// by `close()`; until then, and after an error or `discard()`, nothing is at `path`.
+///
+///     let writer = try WorkbookWriter(path: "out.xlsx")
+///     let bold = try writer.style(CellStyle(isBold: true))
+///     let sheet = try writer.addWorksheet(named: "Data")
+///     try sheet.append(Row(index: 1, cells: [Cell(column: 1, value: .string("Total"), styleIndex: bold)]))
+///     try writer.close()
+public final class WorkbookWriter {
+    /// Where the workbook is published.
+    public let path: String
+    /// The options in force.
+    public let options: WriterOptions
+    var styles = StylesWriter()
+    var sharedStrings = SharedStringsWriter()
+    private let packager: Packager
+    private var sheets: [WorksheetWriter] = []
+    private var sheetNames: Set<String> = []
+    private(set) var isClosed = false
+
+    /// Starts a workbook that will be published at `path`.
+    public init(path: String, options: WriterOptions = WriterOptions()) throws {
+        self.path = path
+        self.options = options
+        packager = try Packager(destination: path, compressionLevel: options.compressionLevel, zip64: options.zip64)
+    }
+
+    deinit { if !isClosed { discard() } }
+
+    /// The style index of `style` for `Cell.styleIndex`; equal styles share one index.
+    public func style(_ style: CellStyle) throws -> Int {
+        try styles.index(of: style)
+    }
+
+    /// Ends the sheet being written, if any, and starts a new one.
+    public func addWorksheet(named name: String) throws -> WorksheetWriter {
+        guard !isClosed else { throw WriterError.finished }
+        try Self.validateSheetName(name)
+        guard !sheetNames.contains(name.lowercased()) else { throw WriterError.duplicateSheetName(name) }
+        try finishCurrentSheet()
+        let number = sheets.count + 1
+        let stream = try packager.beginStreamedEntry("xl/worksheets/sheet\(number).xml")
+        let sheet = WorksheetWriter(name: name, number: number, workbook: self, stream: stream)
+        sheets.append(sheet)
+        sheetNames.insert(name.lowercased())
+        return sheet
+    }
+
+    /// Finishes the last sheet, writes the remaining parts and publishes the workbook at
+    /// `path`. A workbook needs at least one sheet; one named `Sheet1` is added if none was.
+    public func close() throws {
+        guard !isClosed else { throw WriterError.finished }
+        do {
+            if sheets.isEmpty { _ = try addWorksheet(named: "Sheet1") }
+            try finishCurrentSheet()
+            isClosed = true
+            try packager.finish(parts: parts())
+        } catch {
+            discard()
+            throw error
+        }
+    }
+
+    /// Abandons the workbook: the staging directory is removed and `path` is left as it was.
+    public func discard() {
+        sheets.last?.abort()
+        isClosed = true
+        packager.discard()
+    }
+
+    private func finishCurrentSheet() throws {
+        guard let sheet = sheets.last, !sheet.isFinished else { return }
+        try sheet.finish()
+    }
+
+    /// Every part but the worksheets, which are already in the package.
+    private func parts() -> [(name: String, bytes: [UInt8])] {
+        var parts: [(name: String, bytes: [UInt8])] = []
+        var contentTypes = ContentTypesWriter()
+        let main = ContentTypesWriter.spreadsheetML
+        let relationship = RelationshipsWriter.officeDocument
+        contentTypes.add("xl/workbook.xml", type: main + "sheet.main+xml")
+        var workbookRelationships = RelationshipsWriter()
+        for sheet in sheets {
+            contentTypes.add("xl/worksheets/sheet\(sheet.number).xml", type: main + "worksheet+xml")
+            workbookRelationships.add(type: relationship + "worksheet", target: "worksheets/sheet\(sheet.number).xml")
+            guard !sheet.comments.isEmpty else { continue }
+            var sheetRelationships = RelationshipsWriter()
+            sheetRelationships.add(type: relationship + "comments", target: "../comments\(sheet.number).xml")
+            sheetRelationships.add(type: relationship + "vmlDrawing", target: "../drawings/vmlDrawing\(sheet.number).vml")
+            parts.append(("xl/worksheets/_rels/sheet\(sheet.number).xml.rels", sheetRelationships.part()))
+            parts.append(("xl/comments\(sheet.number).xml", CommentsWriter.part(sheet.comments)))
+            let cells = sheet.comments.compactMap { CellReference($0.reference) }.map { (row: $0.row - 1, column: $0.column - 1) }
+            parts.append(("xl/drawings/vmlDrawing\(sheet.number).vml", VMLDrawingWriter.part(sheetNumber: sheet.number, cells: cells)))
+            contentTypes.add("xl/comments\(sheet.number).xml", type: main + "comments+xml")
+            contentTypes.addVML()
+        }
+        workbookRelationships.add(type: relationship + "styles", target: "styles.xml")
+        contentTypes.add("xl/styles.xml", type: main + "styles+xml")
+        parts.append(("xl/styles.xml", styles.part()))
+        if !sharedStrings.isEmpty {
+            workbookRelationships.add(type: relationship + "sharedStrings", target: "sharedStrings.xml")
+            contentTypes.add("xl/sharedStrings.xml", type: main + "sharedStrings+xml")
+            parts.append(("xl/sharedStrings.xml", sharedStrings.part()))
+        }
+        let names = sheets.map(\.name)
+        parts.append(("xl/workbook.xml", WorkbookPartWriter.part(sheetNames: names,
+                                                                 recalculateOnLoad: sheets.contains(where: \.hasUncachedFormula))))
+        parts.append(("xl/_rels/workbook.xml.rels", workbookRelationships.part()))
+        contentTypes.add("docProps/core.xml", type: "application/vnd.openxmlformats-package.core-properties+xml")
+        contentTypes.add("docProps/app.xml", type: "application/vnd.openxmlformats-officedocument.extended-properties+xml")
+        parts.append(("docProps/core.xml", DocPropsWriter.core()))
+        parts.append(("docProps/app.xml", DocPropsWriter.app(sheetNames: names)))
+        var rootRelationships = RelationshipsWriter()
+        rootRelationships.add(type: relationship + "officeDocument", target: "xl/workbook.xml")
+        rootRelationships.add(type: "http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties",
+                              target: "docProps/core.xml")
+        rootRelationships.add(type: relationship + "extended-properties", target: "docProps/app.xml")
+        parts.append(("_rels/.rels", rootRelationships.part()))
+        parts.append(("[Content_Types].xml", contentTypes.part()))
+        return parts
+    }
+
+    /// Excel's rules: 1 to 31 characters, none of `[ ] : * ? / \`, not starting or ending
+    /// with `'`, and not `History`, which Excel reserves.
+    static func validateSheetName(_ name: String) throws {
+        let length = name.utf16.count
+        if length == 0 { throw WriterError.invalidSheetName(name, reason: "it is empty") }
+        if length > 31 { throw WriterError.invalidSheetName(name, reason: "it has \(length) characters; Excel allows 31") }
+        if let bad = name.first(where: { "[]:*?/\\".contains($0) }) {
+            throw WriterError.invalidSheetName(name, reason: "Excel does not allow \"\(bad)\" in sheet names")
+        }
+        if name.hasPrefix("'") || name.hasSuffix("'") {
+            throw WriterError.invalidSheetName(name, reason: "it starts or ends with an apostrophe")
+        }
+        if name.lowercased() == "history" { throw WriterError.invalidSheetName(name, reason: "Excel reserves \"History\"") }
+        if name.unicodeScalars.contains(where: { $0.value < 0x20 }) {
+            throw WriterError.invalidSheetName(name, reason: "it contains a control character")
+        }
+    }
+}

@@ -1,0 +1,160 @@
+/// Builds XML as UTF-8 bytes in a growable buffer, with the escaping OOXML needs.
+///
+/// The worksheet writer hands filled buffers to the packager and reuses them, so the
+/// hot path appends bytes without allocating.
+struct XMLWriter {
+    /// The bytes written so far.
+    var bytes: [UInt8]
+
+    /// An empty writer that reserves `capacity` bytes.
+    init(capacity: Int = 4096) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// The XML declaration every part starts with.
+    mutating func declaration() {
+        raw("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n")
+    }
+
+    /// Appends markup as it is.
+    @inline(__always)
+    mutating func raw(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    /// Appends markup as it is.
+    mutating func raw(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    /// Appends a decimal integer.
+    mutating func int(_ value: Int) {
+        if value < 0 {
+            bytes.append(UInt8(ascii: "-"))
+            guard value != .min else { raw(String(value).dropFirst().description); return }
+            int(-value)
+            return
+        }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        var rest = value
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[19 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+                count += 1
+            } while rest > 0
+            bytes.append(contentsOf: buffer[(20 - count)...])
+        }
+    }
+
+    /// Appends a number as `xsd:double` in the shortest form that reads back as the same
+    /// double (`3`, `0.1`, `1e-05`).
+    mutating func double(_ value: Double) {
+        if value == value.rounded(.towardZero), abs(value) < 1e15 {
+            int(Int(value))
+        } else {
+            raw(value.description)
+        }
+    }
+
+    /// Appends a column name and row number: `B12`.
+    mutating func reference(column: Int, row: Int) {
+        appendColumnName(column)
+        int(row)
+    }
+
+    /// Appends the letters of a 1-based column (`A`, `AB`, `XFD`).
+    mutating func appendColumnName(_ column: Int) {
+        if column <= 26 {
+            bytes.append(UInt8(ascii: "A") + UInt8(column - 1))
+        } else if column <= 702 {
+            bytes.append(UInt8(ascii: "A") + UInt8((column - 1) / 26 - 1))
+            bytes.append(UInt8(ascii: "A") + UInt8((column - 1) % 26))
+        } else {
+            let rest = column - 703
+            bytes.append(UInt8(ascii: "A") + UInt8(rest / 676))
+            bytes.append(UInt8(ascii: "A") + UInt8(rest / 26 % 26))
+            bytes.append(UInt8(ascii: "A") + UInt8(rest % 26))
+        }
+    }
+
+    /// Appends element text: `&`, `<` and `>` as entities; characters XML 1.0 cannot carry
+    /// (controls, U+FFFE, U+FFFF) as OOXML `_xHHHH_` escapes; and a literal `_xHHHH_` with its
+    /// underscore escaped, so a reader that decodes those escapes gets the text back.
+    mutating func text(_ text: String) {
+        var text = text
+        text.withUTF8 { appendEscaped($0, attribute: false) }
+    }
+
+    /// Appends an attribute value (quoted with `"`): as `text`, plus `"` and the whitespace
+    /// characters that attribute normalisation would turn into spaces.
+    mutating func attribute(_ text: String) {
+        var text = text
+        text.withUTF8 { appendEscaped($0, attribute: true) }
+    }
+
+    private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, attribute: Bool) {
+        var start = 0
+        var index = 0
+        let count = utf8.count
+        while index < count {
+            let byte = utf8[index]
+            let replacement: StaticString?
+            var escapeCode: UInt32?
+            switch byte {
+            case UInt8(ascii: "&"): replacement = "&amp;"
+            case UInt8(ascii: "<"): replacement = "&lt;"
+            case UInt8(ascii: ">"): replacement = "&gt;"
+            case UInt8(ascii: "\"") where attribute: replacement = "&quot;"
+            case 0x09 where attribute: replacement = "&#9;"
+            case 0x0A where attribute: replacement = "&#10;"
+            case 0x0D: replacement = "&#13;" // a raw CR would be normalised away
+            case 0x09, 0x0A: index += 1; continue
+            case 0..<0x20: replacement = nil; escapeCode = UInt32(byte)
+            case UInt8(ascii: "_") where Self.isEscapeLike(utf8, at: index): replacement = nil; escapeCode = 0x5F
+            case 0xEF where index + 2 < count && utf8[index + 1] == 0xBF && (utf8[index + 2] == 0xBE || utf8[index + 2] == 0xBF):
+                replacement = nil; escapeCode = utf8[index + 2] == 0xBE ? 0xFFFE : 0xFFFF
+            default: index += 1; continue
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
+            if let replacement {
+                raw(replacement)
+                index += 1
+            } else if let escapeCode {
+                appendOOXMLEscape(escapeCode)
+                index += escapeCode >= 0xFFFE ? 3 : 1
+            }
+            start = index
+        }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<count]))
+    }
+
+    private mutating func appendOOXMLEscape(_ code: UInt32) {
+        let hex = Array("0123456789ABCDEF".utf8)
+        raw("_x")
+        for shift in stride(from: 12, through: 0, by: -4) {
+            bytes.append(hex[Int((code >> UInt32(shift)) & 0xF)])
+        }
+        bytes.append(UInt8(ascii: "_"))
+    }
+
+    /// Whether `_xHHHH_` starts at `index`.
+    private static func isEscapeLike(_ utf8: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+        guard index + 6 < utf8.count, utf8[index + 1] == UInt8(ascii: "x"), utf8[index + 6] == UInt8(ascii: "_") else {
+            return false
+        }
+        return (2...5).allSatisfy { ASCII.hexValue(utf8[index + $0]) != nil }
+    }
+
+    /// Whether text needs `xml:space="preserve"` to keep its spaces and line breaks.
+    static func needsPreserve(_ text: String) -> Bool {
+        guard let first = text.utf8.first, let last = text.utf8.last else { return false }
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        return isSpace(first) || isSpace(last) || text.utf8.contains(0x0A) || text.utf8.contains(0x09)
+            || text.utf8.contains(0x0D) || text.contains("  ")
+    }
+}
