@@ -6,37 +6,49 @@ import Glibc
 /// `sheetport convert IN [-o OUT] [--to FMT] [--from FMT] [--sheet NAME|N]`.
 enum ConvertCommand {
     static let help = """
-    USAGE: sheetport convert IN [-o OUT] [--to csv|tsv|jsonl] [--from xlsx] [--sheet NAME|N]
+    USAGE: sheetport convert IN [-o OUT] [--to FMT] [--from FMT] [--sheet NAME|N]
 
     Converts the first worksheet of an xlsx/xlsm workbook (or the sheet named, or the
-    N-th sheet in tab order) to CSV (RFC 4180), TSV or cell JSONL. IN and OUT may be `-`
-    for standard input and output. The output format comes from OUT's extension unless
-    --to is given; with no OUT, output goes to standard output (CSV by default). An output
-    file is written under a temporary name and renamed into place only when complete.
+    N-th sheet in tab order) to CSV (RFC 4180), TSV or cell JSONL; or CSV, TSV or cell
+    JSONL to a one-sheet xlsx workbook. IN and OUT may be `-` for standard input and
+    output. Formats come from the file extensions unless --from/--to are given; with no
+    OUT, output goes to standard output (CSV, or xlsx for text input). Output files are
+    built under a temporary name beside OUT and renamed into place only when complete.
+
+    CSV and TSV fields are typed as spreadsheet users expect: numbers (not 007 or IDs
+    over 15 digits), TRUE/FALSE, ISO dates (2024-01-31, 2024-01-31 13:45:00) and times
+    (13:45:00; [h]:mm:ss past 24 hours); everything else stays text. CSV may end lines
+    in CRLF, LF or CR and start with a UTF-8 byte order mark.
 
     OPTIONS:
       -o, --output OUT     where to write (default: standard output)
-      --to FMT             csv, tsv or jsonl
-      --from FMT           the input format (xlsx; from IN's extension when omitted)
-      --sheet NAME|N       the sheet to convert, by name or 1-based position
+      --to FMT             csv, tsv, jsonl or xlsx
+      --from FMT           xlsx, csv, tsv or jsonl (from IN's extension when omitted)
+      --sheet NAME|N       xlsx input: the sheet to convert, by name or 1-based position;
+                           xlsx output: the name of the sheet written (default: IN's name)
+      --no-infer           xlsx output: keep every CSV/TSV field as text
+      --inline-strings     xlsx output: inline strings instead of a shared-string table
+                           (constant memory however much distinct text there is)
+      --zip64              xlsx output: allow a worksheet over 4 GiB of XML
       --no-progress        no progress bar (it is shown only when standard error is a terminal)
       -h, --help           show this help
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let options = try Arguments(arguments, valued: ["--output", "--to", "--from", "--sheet"],
-                                    flags: ["--help", "--no-progress"], aliases: ["-o": "--output", "-h": "--help"])
+                                    flags: ["--help", "--no-progress", "--no-infer", "--inline-strings", "--zip64"],
+                                    aliases: ["-o": "--output", "-h": "--help"])
         if options.has("--help") { print(help); return 0 }
         guard options.positionals.count == 1, let input = options.positionals.first else {
             throw UsageError("convert takes one input file\n\n" + help)
         }
         let outputPath = options.value("--output") ?? "-"
         let inputFormat = options.value("--from")?.lowercased() ?? (input == "-" ? "xlsx" : extensionOf(input))
+        if let textFormat = TextFormat(rawValue: inputFormat) {
+            return try toWorkbook(input, format: textFormat, output: outputPath, options: options)
+        }
         guard ["xlsx", "xlsm", "xltx", "xltm"].contains(inputFormat) else {
-            if TextFormat(rawValue: inputFormat) != nil {
-                throw UsageError("converting \(inputFormat) to xlsx is not available yet; only xlsx/xlsm input is read")
-            }
-            throw UsageError("cannot tell the input format of \(input); use --from xlsx")
+            throw UsageError("cannot tell the input format of \(input); use --from xlsx, csv, tsv or jsonl")
         }
         let formatName = options.value("--to") ?? (outputPath == "-" ? "csv" : extensionOf(outputPath))
         guard let format = TextFormat(rawValue: formatName.lowercased()) else {
@@ -80,6 +92,72 @@ enum ConvertCommand {
             throw error
         }
         return 0
+    }
+
+    /// CSV, TSV or JSONL to xlsx.
+    private static func toWorkbook(_ input: String, format: TextFormat, output: String, options: Arguments) throws -> Int32 {
+        let target = options.value("--to")?.lowercased() ?? (output == "-" ? "xlsx" : extensionOf(output))
+        guard target == "xlsx" else {
+            throw UsageError("\(format.rawValue) input converts to xlsx only (got --to \(target))")
+        }
+        var settings = TextToWorkbook.Options()
+        settings.inferTypes = !options.has("--no-infer")
+        settings.writer.sharedStrings = !options.has("--inline-strings")
+        settings.writer.zip64 = options.has("--zip64")
+        settings.sheetName = options.value("--sheet") ?? sheetName(for: input)
+        PendingFiles.removeOnSignals()
+        let source = try ByteInput(path: input)
+        let progress = ProgressLine(label: "writing \(settings.sheetName)", disabled: options.has("--no-progress"))
+        defer { progress.finish() }
+        let report: (ConversionSummary) -> Void = { summary in
+            if summary.totalBytes > 0 {
+                progress.update(fraction: Double(summary.bytesRead) / Double(summary.totalBytes), detail: "\(summary.rows) rows")
+            }
+        }
+        guard output == "-" else {
+            try TextToWorkbook.convert(source, format: format, to: output, options: settings, progress: report)
+            return 0
+        }
+        // A zip cannot be streamed to a pipe as it is written (libzip seeks back to finish
+        // each entry's header), so it is built in a private folder and then copied out.
+        let folder = try TemporaryFolder()
+        let staged = folder.path + "/workbook.xlsx"
+        try TextToWorkbook.convert(source, format: format, to: staged, options: settings, progress: report)
+        try copy(staged, toDescriptor: 1)
+        return 0
+    }
+
+    /// The sheet name for a converted file: its base name, made valid for Excel.
+    static func sheetName(for input: String) -> String {
+        guard input != "-" else { return "Sheet1" }
+        var name = String(input.split(separator: "/").last ?? "Sheet1")
+        if let dot = name.lastIndex(of: "."), dot != name.startIndex { name = String(name[..<dot]) }
+        name = String(name.map { "[]:*?/\\".contains($0) ? "_" : $0 })
+        while name.hasPrefix("'") { name.removeFirst() }
+        while name.hasSuffix("'") { name.removeLast() }
+        while name.utf16.count > 31 { name.removeLast() }
+        return name.isEmpty || name.lowercased() == "history" ? "Sheet1" : name
+    }
+
+    private static func copy(_ path: String, toDescriptor output: Int32) throws {
+        let input = try ByteInput(path: path)
+        var chunk: [UInt8] = []
+        chunk.reserveCapacity(1 << 16)
+        while let byte = try input.next() {
+            chunk.append(byte)
+            if chunk.count == 1 << 16 { try writeAll(chunk, to: output); chunk.removeAll(keepingCapacity: true) }
+        }
+        try writeAll(chunk, to: output)
+    }
+
+    private static func writeAll(_ bytes: [UInt8], to output: Int32) throws {
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { write(output, $0.baseAddress! + written, bytes.count - written) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { throw ReaderError(.io, file: "<stdout>", "cannot write: \(String(cString: strerror(errno)))") }
+            written += count
+        }
     }
 
     private static func extensionOf(_ path: String) -> String {

@@ -10,7 +10,8 @@ let usage = """
 USAGE: sheetport <command> [options]
 
 COMMANDS:
-  convert    convert a worksheet of an xlsx/xlsm workbook to CSV, TSV or JSONL
+  convert    convert a worksheet of an xlsx/xlsm workbook to CSV, TSV or JSONL, or those to xlsx
+  bench      streaming benchmarks (`bench write`: write a generated sheet)
 
 Run `sheetport <command> --help` for a command's options; `sheetport --version` for the version.
 """
@@ -26,12 +27,19 @@ func main(_ arguments: [String]) -> Int32 {
         case "--version", "-V", "version": print("sheetport \(version)"); return 0
         case "--help", "-h", "help": print(usage); return 0
         case "convert": return try ConvertCommand.run(Array(arguments.dropFirst()))
+        case "bench": return try BenchCommand.run(Array(arguments.dropFirst()))
         default: throw UsageError("unknown command \"\(command)\"\n\n" + usage)
         }
     } catch let error as UsageError {
         FileHandleError.write("sheetport: " + error.description)
         return 2
     } catch let error as ReaderError {
+        FileHandleError.write("sheetport: " + error.description)
+        return 2
+    } catch let error as TextInputError {
+        FileHandleError.write("sheetport: " + error.description)
+        return 2
+    } catch let error as WriterError {
         FileHandleError.write("sheetport: " + error.description)
         return 2
     } catch {

@@ -53,3 +53,109 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["book.xlsx"])
     }
 }
+
+/// Failures leave nothing behind, and Excel's limits are errors, never truncation.
+@Suite struct WriterLimitTests {
+    /// Runs `body` on a new writer in an empty folder; returns the folder's content afterwards.
+    private func leftovers(_ body: (WorkbookWriter) throws -> Void) throws -> [String] {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        do {
+            let writer = try WorkbookWriter(path: folder.appendingPathComponent("out.xlsx").path)
+            try body(writer)
+        }
+        return try FileManager.default.contentsOfDirectory(atPath: folder.path)
+    }
+
+    @Test(arguments: ["", "History", "history", "a[b", "x:y", "q?", "'quoted'", "thirty-two characters long name!", "tab\tname"])
+    func refusesSheetNamesExcelRefuses(_ name: String) throws {
+        _ = try leftovers { writer in
+            #expect(throws: WriterError.self) { _ = try writer.addWorksheet(named: name) }
+        }
+    }
+
+    @Test func refusesDuplicateSheetNamesIgnoringCase() throws {
+        _ = try leftovers { writer in
+            _ = try writer.addWorksheet(named: "Data")
+            #expect(throws: WriterError.duplicateSheetName("DATA")) { _ = try writer.addWorksheet(named: "DATA") }
+        }
+    }
+
+    @Test func refusesTextOverExcelsLimitWithoutWritingTheRow() throws {
+        let files = try leftovers { writer in
+            let sheet = try writer.addWorksheet(named: "S")
+            let long = String(repeating: "é", count: 32_768)
+            #expect(throws: WriterError.textTooLong(sheet: "S", reference: "B1", length: 32_768)) {
+                try sheet.append(Row(index: 1, cells: [Cell(column: 1, value: .number(1)), Cell(column: 2, value: .string(long))]))
+            }
+            // The failed row wrote nothing: the same row can still be written.
+            try sheet.append(Row(index: 1, cells: [Cell(column: 2, value: .string(String(long.dropLast())))]))
+            writer.discard()
+        }
+        #expect(files.isEmpty)
+    }
+
+    @Test func refusesCellsOutsideTheGridAndOutOfOrder() throws {
+        let files = try leftovers { writer in
+            let sheet = try writer.addWorksheet(named: "S")
+            #expect(throws: WriterError.outsideGrid(sheet: "S", row: 1_048_577, column: 1)) {
+                try sheet.append(Row(index: 1_048_577, cells: [Cell(column: 1, value: .number(1))]))
+            }
+            #expect(throws: WriterError.outsideGrid(sheet: "S", row: 1, column: 16_385)) {
+                try sheet.append(Row(index: 1, cells: [Cell(column: 16_385, value: .number(1))]))
+            }
+            #expect(throws: WriterError.self) {
+                try sheet.append(Row(index: 1, cells: [Cell(column: 2, value: .number(1)), Cell(column: 2, value: .number(1))]))
+            }
+            try sheet.append(Row(index: 5, cells: [Cell(column: 1, value: .number(1))]))
+            #expect(throws: WriterError.outOfOrder(sheet: "S", reference: "row 5", after: "row 5")) {
+                try sheet.append(Row(index: 5))
+            }
+            #expect(throws: WriterError.invalidNumber(sheet: "S", reference: "A6")) {
+                try sheet.append(Row(index: 6, cells: [Cell(column: 1, value: .number(.nan))]))
+            }
+            #expect(throws: WriterError.unknownStyle(7)) {
+                try sheet.append(Row(index: 6, cells: [Cell(column: 1, value: .number(1), styleIndex: 7)]))
+            }
+            #expect(throws: WriterError.self) { _ = try writer.style(CellStyle(fillColor: "red")) }
+            // Dropping the writer without closing it publishes nothing.
+        }
+        #expect(files.isEmpty)
+    }
+
+    @Test func sameCellsGiveTheSameBytes() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var files: [Data] = []
+        for name in ["a.xlsx", "b.xlsx"] {
+            let path = folder.appendingPathComponent(name).path
+            let writer = try WorkbookWriter(path: path)
+            try SyntheticSheet(rows: 500).write(into: writer).addComment("note", row: 2, column: 2)
+            try writer.close()
+            files.append(try Data(contentsOf: URL(fileURLWithPath: path)))
+        }
+        #expect(files[0] == files[1])
+    }
+
+    /// A streamed entry claims a size, so libzip writes no ZIP64 extra field for it, and
+    /// the local headers ask for version 2.0, which every zip reader handles.
+    @Test func writesNoZip64WhenSizesDoNotNeedIt() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("book.xlsx").path
+        let writer = try WorkbookWriter(path: path)
+        try SyntheticSheet(rows: 2_000).write(into: writer)
+        try writer.close()
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        var offset = 0
+        var entries = 0
+        while offset + 30 <= bytes.count, bytes[offset..<(offset + 4)] == [0x50, 0x4B, 0x03, 0x04] {
+            func field(_ at: Int, _ size: Int) -> Int { (0..<size).reduce(0) { $0 | Int(bytes[offset + at + $1]) << (8 * $1) } }
+            #expect(field(4, 2) == 20, "version needed")
+            #expect(field(28, 2) == 0, "extra field length")
+            offset += 30 + field(26, 2) + field(28, 2) + field(18, 4)
+            entries += 1
+        }
+        #expect(entries == 9)
+    }
+}

@@ -129,7 +129,7 @@ final class StylesPart: XMLHandler {
             }
         case .other:
             if name.is("numFmt"), let id = attributes.int("numFmtId"), let code = attributes.string("formatCode") {
-                numberFormats[id] = code
+                numberFormats[id] = code.isEmpty ? "General" : code // Excel shows an empty code as General
             }
             else if name.is("fonts") { section = .fonts }
             else if name.is("fills") { section = .fills }

@@ -28,8 +28,8 @@ public final class WorkbookWriter {
     public let path: String
     /// The options in force.
     public let options: WriterOptions
-    var styles = StylesWriter()
-    var sharedStrings = SharedStringsWriter()
+    @exclusivity(unchecked) var styles = StylesWriter()
+    @exclusivity(unchecked) var sharedStrings = SharedStringsWriter()
     private let packager: Packager
     private var sheets: [WorksheetWriter] = []
     private var sheetNames: Set<String> = []

@@ -10,7 +10,8 @@ public final class WorksheetWriter {
     let number: Int
     private unowned let workbook: WorkbookWriter
     private let stream: StreamedEntry
-    private var xml = XMLWriter(capacity: WorksheetWriter.chunkSize + 64 * 1024)
+    // Appended to per cell by one thread: dynamic exclusivity checks buy nothing here.
+    @exclusivity(unchecked) private var xml = XMLWriter(capacity: WorksheetWriter.chunkSize + 64 * 1024)
     private var columns: [(first: Int, last: Int, width: Double)] = []
     private(set) var comments: [Comment] = []
     private var commentCells: Set<Int> = []
@@ -77,6 +78,7 @@ public final class WorksheetWriter {
             throw WriterError.invalidArgument("\(name): row \(row.index) height \(height) is outside 0 to 409 points")
         }
         if !started { writeHeader() }
+        guard !row.cells.isEmpty || row.height != nil || row.isHidden else { lastRow = row.index; return }
         let rowStart = xml.bytes.count
         do {
             try writeRow(row)
