@@ -104,7 +104,7 @@ enum ConvertCommand {
         settings.inferTypes = !options.has("--no-infer")
         settings.writer.sharedStrings = !options.has("--inline-strings")
         settings.writer.zip64 = options.has("--zip64")
-        settings.sheetName = options.value("--sheet") ?? sheetName(for: input)
+        settings.sheetName = options.value("--sheet") ?? TextToWorkbook.sheetName(for: input)
         PendingFiles.removeOnSignals()
         let source = try ByteInput(path: input)
         let progress = ProgressLine(label: "writing \(settings.sheetName)", disabled: options.has("--no-progress"))
@@ -125,18 +125,6 @@ enum ConvertCommand {
         try TextToWorkbook.convert(source, format: format, to: staged, options: settings, progress: report)
         try copy(staged, toDescriptor: 1)
         return 0
-    }
-
-    /// The sheet name for a converted file: its base name, made valid for Excel.
-    static func sheetName(for input: String) -> String {
-        guard input != "-" else { return "Sheet1" }
-        var name = String(input.split(separator: "/").last ?? "Sheet1")
-        if let dot = name.lastIndex(of: "."), dot != name.startIndex { name = String(name[..<dot]) }
-        name = String(name.map { "[]:*?/\\".contains($0) ? "_" : $0 })
-        while name.hasPrefix("'") { name.removeFirst() }
-        while name.hasSuffix("'") { name.removeLast() }
-        while name.utf16.count > 31 { name.removeLast() }
-        return name.isEmpty || name.lowercased() == "history" ? "Sheet1" : name
     }
 
     private static func copy(_ path: String, toDescriptor output: Int32) throws {

@@ -48,13 +48,13 @@ public struct DelimitedReader {
             }
             guard let after = try input.peek() else { return (try text(), true) }
             if after == UInt8(ascii: ",") { _ = try input.next(); return (try text(), false) }
-            if after == 0x0A || after == 0x0D { try endLine(); return (try text(), true) }
+            if after == 0x0A || after == 0x0D { let value = try text(); try endLine(); return (value, true) }
             throw TextInputError(file: input.name, line: line,
                                  "unexpected \"\(Character(Unicode.Scalar(after)))\" after a closing quote; quotes inside a quoted field are written twice")
         }
         while let byte = try input.peek() {
             if byte == UInt8(ascii: ",") { _ = try input.next(); return (try text(), false) }
-            if byte == 0x0A || byte == 0x0D { try endLine(); return (try text(), true) }
+            if byte == 0x0A || byte == 0x0D { let value = try text(); try endLine(); return (value, true) }
             field.append(byte) // a quote inside an unquoted field is kept, as Excel and Python's csv keep it
             _ = try input.next()
         }
@@ -67,11 +67,15 @@ public struct DelimitedReader {
         while let byte = try input.next() {
             switch byte {
             case 0x09: return (try text(), false)
-            case 0x0A: line += 1; return (try text(), true)
+            case 0x0A:
+                let value = try text()
+                line += 1
+                return (value, true)
             case 0x0D:
+                let value = try text()
                 if try input.peek() == 0x0A { _ = try input.next() }
                 line += 1
-                return (try text(), true)
+                return (value, true)
             case UInt8(ascii: "\\"):
                 switch try input.next() {
                 case UInt8(ascii: "t"): field.append(0x09)

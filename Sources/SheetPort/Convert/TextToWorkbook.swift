@@ -83,4 +83,16 @@ public enum TextToWorkbook {
             throw error
         }
     }
+
+    /// The sheet name for a converted file: its base name, made valid for Excel.
+    public static func sheetName(for input: String) -> String {
+        guard input != "-" else { return "Sheet1" }
+        var name = String(input.split(separator: "/").last ?? "Sheet1")
+        if let dot = name.lastIndex(of: "."), dot != name.startIndex { name = String(name[..<dot]) }
+        name = String(name.map { "[]:*?/\\".contains($0) ? "_" : $0 })
+        while name.hasPrefix("'") { name.removeFirst() }
+        while name.hasSuffix("'") { name.removeLast() }
+        while name.utf16.count > 31 { name.removeLast() }
+        return name.isEmpty || name.lowercased() == "history" ? "Sheet1" : name
+    }
 }
