@@ -1,13 +1,29 @@
 #!/usr/bin/env bash
 # Installs the Debian packages SheetPort builds and tests with, only when missing.
-# Used by Scripts/main.sh and Scripts/test.sh; safe to run repeatedly.
+# Used by Scripts/main.sh and Scripts/test.sh; safe to run repeatedly; quiet when all is there.
+#   Scripts/setup.sh             to build: pkg-config, libzip, libxml2, python3-venv
+#   Scripts/setup.sh --clients   also the real clients the writer is tested with (LibreOffice
+#                                `soffice`, Gnumeric `ssconvert`) and what the write benchmark
+#                                needs (libxlsxwriter, gcc, /usr/bin/time)
 set -euo pipefail
+
+# A package counts as present when dpkg says it is installed or its command already exists.
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
 
 missing=()
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 pkg-config --exists libzip 2>/dev/null || missing+=(libzip-dev)
 pkg-config --exists libxml-2.0 2>/dev/null || missing+=(libxml2-dev)
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
+if [ "${1:-}" = "--clients" ]; then
+    if ! command -v soffice >/dev/null 2>&1 && ! installed libreoffice-calc-nogui && ! installed libreoffice-calc; then
+        missing+=(libreoffice-calc-nogui)
+    fi
+    command -v ssconvert >/dev/null 2>&1 || installed gnumeric || missing+=(gnumeric)
+    installed libxlsxwriter-dev || missing+=(libxlsxwriter-dev)
+    [ -x /usr/bin/time ] || missing+=(time)
+    command -v gcc >/dev/null 2>&1 || missing+=(gcc)
+fi
 
 if [ ${#missing[@]} -gt 0 ]; then
     echo "setup: installing ${missing[*]}" >&2

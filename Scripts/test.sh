@@ -7,8 +7,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-Scripts/setup.sh
-Scripts/setup-clients.sh          # LibreOffice, Gnumeric, libxlsxwriter for the writer's tests
+Scripts/setup.sh --clients        # also LibreOffice, Gnumeric, libxlsxwriter: the writer's tests
 Scripts/venv.sh
 swift build                       # the CLI tests run .build/debug/sheetport
 SHEETPORT_REAL_CLIENTS=1 swift test

@@ -7,7 +7,7 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 SHEETPORT="${SHEETPORT:-$ROOT/.build/release/sheetport}"
-[ -x /usr/bin/time ] || "$ROOT/Scripts/setup-clients.sh"
+[ -x /usr/bin/time ] || "$ROOT/Scripts/setup.sh" --clients
 [ $# -gt 0 ] || set -- 20000 1000000
 work="$(mktemp -d "${TMPDIR:-/tmp}/sheetport-write-memory.XXXXXX")"
 trap 'rm -rf "$work"' EXIT

@@ -8,7 +8,7 @@
 #   KEEP=1            keep the written workbooks (their directory is printed)
 #   VERIFY_ROWS=N     first write N rows with each tool and check the workbooks in the four real
 #                     clients (Tests/RealClients/verify.py --strict) against expected_jsonl.py
-# Needs gcc, pkg-config, libxlsxwriter-dev and /usr/bin/time: Scripts/setup-clients.sh.
+# Needs gcc, pkg-config, libxlsxwriter-dev and /usr/bin/time: Scripts/setup.sh --clients.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -18,7 +18,7 @@ SHEETPORT="${SHEETPORT:-$ROOT/.build/release/sheetport}"
 BUILD="$HERE/build"                       # git-ignored: /Benchmarks/write/build/
 [ $# -gt 0 ] || set -- 200000
 
-"$ROOT/Scripts/setup-clients.sh"
+"$ROOT/Scripts/setup.sh" --clients
 mkdir -p "$BUILD"
 # Rebuild only when the source is newer than the binary.
 if [ ! -x "$BUILD/libxlsxwriter_write" ] || [ "$HERE/libxlsxwriter_write.c" -nt "$BUILD/libxlsxwriter_write" ]; then

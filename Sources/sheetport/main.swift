@@ -30,19 +30,9 @@ func main(_ arguments: [String]) -> Int32 {
         case "bench": return try BenchCommand.run(Array(arguments.dropFirst()))
         default: throw UsageError("unknown command \"\(command)\"\n\n" + usage)
         }
-    } catch let error as UsageError {
-        FileHandleError.write("sheetport: " + error.description)
-        return 2
-    } catch let error as ReaderError {
-        FileHandleError.write("sheetport: " + error.description)
-        return 2
-    } catch let error as TextInputError {
-        FileHandleError.write("sheetport: " + error.description)
-        return 2
-    } catch let error as WriterError {
-        FileHandleError.write("sheetport: " + error.description)
-        return 2
     } catch {
+        // Every error SheetPort throws (UsageError, ReaderError, TextInputError, WriterError)
+        // describes itself with the file, the part or line, and the reason.
         FileHandleError.write("sheetport: \(error)")
         return 2
     }

@@ -20,7 +20,7 @@ work="$(mktemp -d "${TMPDIR:-/tmp}/sheetport-roundtrip.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 
 "$ROOT/Scripts/venv.sh"
-"$ROOT/Scripts/setup-clients.sh"
+"$ROOT/Scripts/setup.sh" --clients
 
 python3 "$ROOT/Benchmarks/write/expected_jsonl.py" 500 > "$work/in-bench.jsonl"
 for f in "$ROOT"/Fixtures/producers/*.xlsx "$ROOT"/Fixtures/reader/*.xlsx; do

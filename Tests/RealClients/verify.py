@@ -682,7 +682,7 @@ def main(argv=None):
     missing = [c for c, exe in (("libreoffice", args.soffice), ("gnumeric", args.ssconvert))
                if c in clients and not exe]
     if missing:
-        print(f"verify: {', '.join(missing)} not installed; run Scripts/setup-clients.sh "
+        print(f"verify: {', '.join(missing)} not installed; run Scripts/setup.sh --clients "
               f"(or choose --clients)", file=sys.stderr)
         return 2
 

@@ -129,27 +129,15 @@ import Testing
         let destination = output.appendingPathComponent("big.jsonl")
         try Data("previous\n".utf8).write(to: destination)
 
-        let process = Process()
-        process.executableURL = Project.executable
-        process.arguments = ["convert", book, "-o", destination.path]
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // Wait until the temporary file has grown, then interrupt.
-        var sawStaging = false
-        for _ in 0..<400 where process.isRunning {
-            let names = try FileManager.default.contentsOfDirectory(atPath: output.path)
-            if let staging = names.first(where: { $0.hasPrefix(".big.jsonl.sheetport-") }),
-               let size = try? FileManager.default.attributesOfItem(atPath: output.appendingPathComponent(staging).path)[.size] as? Int,
-               size > 0 {
-                sawStaging = true
-                break
+        // Interrupt once the temporary file has grown.
+        let result = try interruptSheetport(["convert", book, "-o", destination.path], with: signal) {
+            try FileManager.default.contentsOfDirectory(atPath: output.path).contains { name in
+                name.hasPrefix(".big.jsonl.sheetport-")
+                    && (try? FileManager.default.attributesOfItem(atPath: output.appendingPathComponent(name).path)[.size] as? Int) ?? 0 > 0
             }
-            usleep(10_000)
         }
-        #expect(sawStaging, "the conversion ended before it could be interrupted")
-        kill(process.processIdentifier, signal)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == status)
+        #expect(result.wasReady, "the conversion ended before it could be interrupted")
+        #expect(result.status == status)
         #expect(try FileManager.default.contentsOfDirectory(atPath: output.path) == ["big.jsonl"])
         #expect(try String(contentsOf: destination, encoding: .utf8) == "previous\n")
     }

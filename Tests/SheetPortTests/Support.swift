@@ -81,3 +81,22 @@ func makeLargeWorkbook(rows: Int, in folder: URL, options: [String] = []) throws
     #expect(generator.terminationStatus == 0)
     return path
 }
+
+/// Starts `sheetport arguments`, waits (up to 10 s) until `ready()` holds, then sends `signal`;
+/// returns whether it was ready before it ended, and its exit status.
+func interruptSheetport(_ arguments: [String], with signal: Int32, when ready: () throws -> Bool) throws
+    -> (wasReady: Bool, status: Int32) {
+    let process = Process()
+    process.executableURL = Project.executable
+    process.arguments = arguments
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    var wasReady = false
+    for _ in 0..<1000 where process.isRunning {
+        if try ready() { wasReady = true; break }
+        usleep(10_000)
+    }
+    kill(process.processIdentifier, signal)
+    process.waitUntilExit()
+    return (wasReady, process.terminationStatus)
+}

@@ -131,27 +131,20 @@ import Testing
         let destination = output.appendingPathComponent("big.xlsx")
         try Data("previous".utf8).write(to: destination)
 
-        let process = Process()
-        process.executableURL = Project.executable
-        process.arguments = ["convert", csv.path, "-o", destination.path]
-        process.standardError = FileHandle.nullDevice
-        try process.run()
         // Interrupt once the package being streamed has bytes in the staging directory.
-        var sawStaging = false
-        for _ in 0..<1000 where process.isRunning && !sawStaging {
-            for name in try FileManager.default.contentsOfDirectory(atPath: output.path) where name.hasPrefix(".big.xlsx.sheetport-") {
-                let staged = output.appendingPathComponent(name).appendingPathComponent("workbook.xlsx.next").path
-                if let size = try? FileManager.default.attributesOfItem(atPath: staged)[.size] as? Int, size > 0 {
-                    #expect(try FileManager.default.attributesOfItem(atPath: output.appendingPathComponent(name).path)[.posixPermissions] as? Int == 0o700)
-                    sawStaging = true
-                }
+        let result = try interruptSheetport(["convert", csv.path, "-o", destination.path], with: signal) {
+            try FileManager.default.contentsOfDirectory(atPath: output.path).contains { name in
+                guard name.hasPrefix(".big.xlsx.sheetport-") else { return false }
+                let staging = output.appendingPathComponent(name)
+                let size = (try? FileManager.default.attributesOfItem(atPath: staging.appendingPathComponent("workbook.xlsx.next").path)[.size] as? Int) ?? 0
+                guard size > 0 else { return false }
+                let mode = (try? FileManager.default.attributesOfItem(atPath: staging.path)[.posixPermissions]) as? Int
+                #expect(mode == 0o700)
+                return true
             }
-            usleep(10_000)
         }
-        #expect(sawStaging, "the conversion ended before it could be interrupted")
-        kill(process.processIdentifier, signal)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == status)
+        #expect(result.wasReady, "the conversion ended before it could be interrupted")
+        #expect(result.status == status)
         #expect(try FileManager.default.contentsOfDirectory(atPath: output.path) == ["big.xlsx"])
         #expect(try String(contentsOf: destination, encoding: .utf8) == "previous")
     }

@@ -73,8 +73,7 @@ final class ArchiveFile {
         case ZIP_SOURCE_SEEK:
             return seek(readFD, data, length, ZIP_ER_SEEK)
         case ZIP_SOURCE_TELL:
-            let offset = lseek(readFD, 0, SEEK_CUR)
-            return offset >= 0 ? Int64(offset) : fail(ZIP_ER_TELL)
+            return tell(readFD)
         case ZIP_SOURCE_BEGIN_WRITE:
             writeFD = open(nextPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
             return writeFD >= 0 ? 0 : fail(ZIP_ER_TMPOPEN)
@@ -89,8 +88,7 @@ final class ArchiveFile {
         case ZIP_SOURCE_SEEK_WRITE:
             return seek(writeFD, data, length, ZIP_ER_SEEK)
         case ZIP_SOURCE_TELL_WRITE:
-            let offset = lseek(writeFD, 0, SEEK_CUR)
-            return offset >= 0 ? Int64(offset) : fail(ZIP_ER_TELL)
+            return tell(writeFD)
         case ZIP_SOURCE_COMMIT_WRITE:
             let closed = close(writeFD)
             writeFD = -1
@@ -118,6 +116,11 @@ final class ArchiveFile {
         default:
             return fail(ZIP_ER_OPNOTSUPP, 0)
         }
+    }
+
+    private func tell(_ descriptor: Int32) -> Int64 {
+        let offset = lseek(descriptor, 0, SEEK_CUR)
+        return offset >= 0 ? Int64(offset) : fail(ZIP_ER_TELL)
     }
 
     private func seek(_ descriptor: Int32, _ data: UnsafeMutableRawPointer?, _ length: UInt64, _ code: Int32) -> Int64 {

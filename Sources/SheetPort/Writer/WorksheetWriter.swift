@@ -8,7 +8,8 @@ public final class WorksheetWriter {
     public let name: String
     /// The 1-based position of the sheet in the workbook.
     let number: Int
-    private unowned let workbook: WorkbookWriter
+    // The workbook owns its sheets and outlives them: no reference counting per cell.
+    private unowned(unsafe) let workbook: WorkbookWriter
     private let stream: StreamedEntry
     // Appended to per cell by one thread: dynamic exclusivity checks buy nothing here.
     @exclusivity(unchecked) private var xml = XMLWriter(capacity: WorksheetWriter.chunkSize + 64 * 1024)

@@ -25,7 +25,8 @@ struct XMLWriter {
 
     /// Appends markup as it is.
     mutating func raw(_ text: String) {
-        bytes.append(contentsOf: text.utf8)
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
     /// Appends a decimal integer.
@@ -47,7 +48,8 @@ struct XMLWriter {
                 rest /= 10
                 count += 1
             } while rest > 0
-            bytes.append(contentsOf: buffer[(20 - count)...])
+            let start = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self) + (20 - count)
+            bytes.append(contentsOf: UnsafeBufferPointer(start: start, count: count))
         }
     }
 
@@ -152,9 +154,16 @@ struct XMLWriter {
 
     /// Whether text needs `xml:space="preserve"` to keep its spaces and line breaks.
     static func needsPreserve(_ text: String) -> Bool {
-        guard let first = text.utf8.first, let last = text.utf8.last else { return false }
-        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
-        return isSpace(first) || isSpace(last) || text.utf8.contains(0x0A) || text.utf8.contains(0x09)
-            || text.utf8.contains(0x0D) || text.contains("  ")
+        var text = text
+        return text.withUTF8 { utf8 in
+            guard let first = utf8.first, let last = utf8.last else { return false }
+            if first == 0x20 || last == 0x20 { return true }
+            var previous: UInt8 = 0
+            for byte in utf8 {
+                if byte == 0x09 || byte == 0x0A || byte == 0x0D || (byte == 0x20 && previous == 0x20) { return true }
+                previous = byte
+            }
+            return false
+        }
     }
 }
