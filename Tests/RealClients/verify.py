@@ -572,6 +572,12 @@ def check_gnumeric(book, args):
         uniq = list(dict.fromkeys(failing))
         return False, f"ssconvert warned: {'; '.join(uniq)[:300]}"
     observed = read_csv(out)
+    # ssconvert's text export starts at the top-left cell of the used range, not at A1
+    # (it does so for workbooks from any producer): move its fields back into place.
+    if book.expected:
+        top = min(r for r, _ in book.expected) - 1
+        left = min(c for _, c in book.expected) - 1
+        observed = {(r + top, c + left): text for (r, c), text in observed.items()}
     ok, reason = compare(book.expected, observed,
                          lambda cell, text: match_csv(cell, text, book.is1904,
                                                       book.formula_recalc_rel if cell.formula else 1e-15,

@@ -54,6 +54,23 @@ import Testing
     }
 }
 
+extension WriterTests {
+    /// `_xHHHH_` is an escape in cell text only: a sheet name or format code keeps it literally.
+    @Test func keepsEscapeLikeTextInNamesAndFormats() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("book.xlsx").path
+        let writer = try WorkbookWriter(path: path)
+        let style = try writer.style(CellStyle(numberFormat: "0.0\\_x0041_"))
+        try writer.addWorksheet(named: "has_x000D_name").append(Row(index: 1, cells: [Cell(column: 1, value: .number(1), styleIndex: style)]))
+        try writer.close()
+        let workbook = try Workbook(path: path)
+        #expect(workbook.sheets.map(\.name) == ["has_x000D_name"])
+        let cell = try #require(try workbook.rows(of: workbook.sheets[0]).nextRow()?.cells.first)
+        #expect(try workbook.styles().format(cell.styleIndex).numberFormat == "0.0\\_x0041_")
+    }
+}
+
 /// Failures leave nothing behind, and Excel's limits are errors, never truncation.
 @Suite struct WriterLimitTests {
     /// Runs `body` on a new writer in an empty folder; returns the folder's content afterwards.

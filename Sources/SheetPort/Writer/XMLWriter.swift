@@ -93,7 +93,8 @@ struct XMLWriter {
     }
 
     /// Appends an attribute value (quoted with `"`): as `text`, plus `"` and the whitespace
-    /// characters that attribute normalisation would turn into spaces.
+    /// characters that attribute normalisation would turn into spaces. A literal `_xHHHH_` is
+    /// kept: readers decode those escapes in cell text, not in names and format codes.
     mutating func attribute(_ text: String) {
         var text = text
         text.withUTF8 { appendEscaped($0, attribute: true) }
@@ -117,7 +118,7 @@ struct XMLWriter {
             case 0x0D: replacement = "&#13;" // a raw CR would be normalised away
             case 0x09, 0x0A: index += 1; continue
             case 0..<0x20: replacement = nil; escapeCode = UInt32(byte)
-            case UInt8(ascii: "_") where Self.isEscapeLike(utf8, at: index): replacement = nil; escapeCode = 0x5F
+            case UInt8(ascii: "_") where !attribute && Self.isEscapeLike(utf8, at: index): replacement = nil; escapeCode = 0x5F
             case 0xEF where index + 2 < count && utf8[index + 1] == 0xBF && (utf8[index + 2] == 0xBE || utf8[index + 2] == 0xBF):
                 replacement = nil; escapeCode = utf8[index + 2] == 0xBE ? 0xFFFE : 0xFFFF
             default: index += 1; continue
