@@ -5,9 +5,6 @@
 struct StylesWriter {
     private var formats: [CellStyle] = [.plain]
     private var formatIndex: [CellStyle: Int] = [.plain: 0]
-    private var fonts: [FontKey] = [FontKey(isBold: false, isItalic: false, color: nil)]
-    private var fills: [String?] = [nil, nil] // none and gray125 come first, as Excel requires
-    private var customFormats: [String] = []
     private var dateVariants: [Int: Int] = [:]
 
     private struct FontKey: Hashable { var isBold: Bool; var isItalic: Bool; var color: String? }
@@ -66,11 +63,12 @@ struct StylesWriter {
         return "FF" + color.dropFirst().uppercased()
     }
 
-    /// `xl/styles.xml`.
+    /// `xl/styles.xml`: fonts, fills and number formats are numbered here, each once.
     func part() -> [UInt8] {
-        var fonts: [FontKey] = [self.fonts[0]]
-        var fontIndex: [FontKey: Int] = [self.fonts[0]: 0]
-        var fills: [String?] = self.fills
+        let plainFont = FontKey(isBold: false, isItalic: false, color: nil)
+        var fonts: [FontKey] = [plainFont]
+        var fontIndex: [FontKey: Int] = [plainFont: 0]
+        var fills: [String?] = [nil, nil] // none and gray125 come first, as Excel requires
         var fillIndex: [String: Int] = [:]
         var numberFormats: [String: Int] = [:]
         var customs: [(Int, String)] = []
@@ -109,7 +107,7 @@ struct StylesWriter {
             if font.isItalic { xml.raw("<i/>") }
             xml.raw("<sz val=\"11\"/>")
             if let color = font.color.flatMap(Self.hexColor) { xml.raw("<color rgb=\""); xml.raw(color); xml.raw("\"/>") }
-            xml.raw("<name val=\"Calibri\"/><family val=\"2\"/><scheme val=\"minor\"/></font>")
+            xml.raw("<name val=\"Calibri\"/><family val=\"2\"/></font>")
         }
         xml.raw("</fonts><fills count=\""); xml.int(fills.count); xml.raw("\">")
         xml.raw("<fill><patternFill patternType=\"none\"/></fill><fill><patternFill patternType=\"gray125\"/></fill>")
