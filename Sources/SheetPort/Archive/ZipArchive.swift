@@ -53,7 +53,7 @@ public final class ZipArchive {
 
     /// Opens a package held in memory (standard input, for one); `name` is used in errors.
     public convenience init(bytes: [UInt8], name: String, limits: ArchiveLimits = ArchiveLimits()) throws {
-        try Self.rejectCompoundFile(prefix: bytes.prefix(8), name: name) { bytes }
+        try Self.rejectCompoundFile(prefix: bytes.prefix(8), name: name) { () throws(CompoundFile.ReadError) in try CompoundFile(bytes: bytes) }
         var error = zip_error_t()
         zip_error_init(&error)
         defer { zip_error_fini(&error) }
@@ -202,50 +202,36 @@ public final class ZipArchive {
 }
 
 extension ZipArchive {
-    /// The signature of a Compound File Binary container (legacy `.xls`, encrypted OOXML).
-    static let compoundFileSignature: [UInt8] = [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]
-
     private static func rejectCompoundFile(path: String) throws {
         guard let stream = fopen(path, "rb") else { return } // libzip reports the open error
-        defer { fclose(stream) }
         var prefix = [UInt8](repeating: 0, count: 8)
-        guard fread(&prefix, 1, 8, stream) == 8 else { return }
-        try rejectCompoundFile(prefix: prefix[...], name: path) {
-            var bytes = prefix
-            var chunk = [UInt8](repeating: 0, count: 1 << 16)
-            while bytes.count < 64 << 20 {
-                let count = fread(&chunk, 1, chunk.count, stream)
-                if count <= 0 { break }
-                bytes += chunk[..<count]
-            }
-            return bytes
-        }
+        let count = fread(&prefix, 1, 8, stream)
+        fclose(stream)
+        guard count == 8 else { return }
+        try rejectCompoundFile(prefix: prefix[...], name: path) { () throws(CompoundFile.ReadError) in try CompoundFile(path: path) }
     }
 
-    /// Rejects a CFB container with the right code: the streams of an encrypted OOXML
-    /// package are named `EncryptedPackage`, a legacy workbook's `Workbook` or `Book`.
+    /// Rejects a CFB container with the right code, from the stream names in its directory:
+    /// an encrypted OOXML package has `EncryptedPackage`, a legacy workbook `Workbook` or `Book`.
     private static func rejectCompoundFile(prefix: ArraySlice<UInt8>, name: String,
-                                           contents: () -> [UInt8]) throws {
-        guard Array(prefix) == compoundFileSignature else { return }
-        let bytes = contents()
-        if bytes.containsUTF16LE("EncryptedPackage") {
+                                           directory: () throws(CompoundFile.ReadError) -> CompoundFile) throws {
+        guard Array(prefix) == CompoundFile.signature else { return }
+        let container: CompoundFile
+        do {
+            container = try directory()
+        } catch {
+            throw ReaderError(.notAZip, file: name, "a Compound File container, not an OOXML package (\(error))")
+        }
+        switch container.kind {
+        case .encryptedWorkbook:
             throw ReaderError(.encryptedWorkbook, file: name,
                               "a password-protected workbook (CFB container with an EncryptedPackage stream)")
+        case .legacyWorkbook:
+            throw ReaderError(.legacyXLS, file: name,
+                              "a legacy Excel 97-2003 workbook (CFB container with a Workbook stream), not an OOXML package")
+        case .otherDocument:
+            let shown = container.names.dropFirst().prefix(5).map { "\"\($0)\"" }.joined(separator: ", ")
+            throw ReaderError(.notAZip, file: name, "a Compound File document that is not a workbook (streams \(shown))")
         }
-        throw ReaderError(.legacyXLS, file: name,
-                          "a legacy Excel 97-2003 workbook (CFB container), not an OOXML package")
-    }
-}
-
-extension Array where Element == UInt8 {
-    fileprivate func containsUTF16LE(_ text: String) -> Bool {
-        let needle: [UInt8] = text.utf8.flatMap { [$0, 0] } // ASCII names only
-        guard needle.count <= count, let first = needle.first else { return false }
-        var index = startIndex
-        while let hit = self[index...].firstIndex(of: first), hit + needle.count <= endIndex {
-            if self[hit..<hit + needle.count].elementsEqual(needle) { return true }
-            index = hit + 1
-        }
-        return false
     }
 }
