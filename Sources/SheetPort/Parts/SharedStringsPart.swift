@@ -21,6 +21,9 @@ public struct SharedStrings: Sendable {
         return ends[index] == (index == 0 ? 0 : ends[index - 1])
     }
 
+    /// UTF-8 bytes of all strings.
+    var textSize: Int { storage.count }
+
     mutating func append(_ text: String, isRich: Bool) {
         storage.append(contentsOf: text.utf8)
         ends.append(storage.count)
@@ -30,8 +33,13 @@ public struct SharedStrings: Sendable {
     /// Reads `sharedStrings.xml`; an empty table when there is none.
     static func read(_ entry: ZipArchive.Entry?, in archive: ZipArchive) throws -> SharedStrings {
         guard let entry else { return SharedStrings() }
-        let handler = SharedStringsPart()
-        try XMLPushParser.parse(entry, in: archive, with: handler)
+        let handler = SharedStringsPart(maxTextSize: archive.limits.maxTextSize)
+        do {
+            try XMLPushParser.parse(entry, in: archive, with: handler)
+        } catch is SharedStringsPart.TooMuchText {
+            throw ReaderError(.exceedsLimit, file: archive.file, part: entry.name,
+                              "the shared strings hold more than \(archive.limits.maxTextSize) bytes of text (--max-text-size)")
+        }
         return handler.table
     }
 }
@@ -78,9 +86,15 @@ struct StringItemReader {
 }
 
 final class SharedStringsPart: XMLHandler {
+    /// The table grew past the text limit.
+    struct TooMuchText: Error {}
+
     private(set) var table = SharedStrings()
+    private let maxTextSize: Int
     private var item = StringItemReader()
     private var inItem = false
+
+    init(maxTextSize: Int = .max) { self.maxTextSize = maxTextSize }
 
     func startElement(_ name: XMLName, attributes: XMLAttributes) throws {
         if name.isSpreadsheet("si") {
@@ -95,6 +109,7 @@ final class SharedStringsPart: XMLHandler {
         if name.isSpreadsheet("si") {
             try item.finish()
             table.append(item.string, isRich: item.isRich)
+            if table.textSize > maxTextSize { throw TooMuchText() }
             inItem = false
         } else if inItem {
             try item.end(name)
