@@ -57,8 +57,10 @@ public final class ZipArchive {
         var error = zip_error_t()
         zip_error_init(&error)
         defer { zip_error_fini(&error) }
+        // libzip keeps no buffer of length 0, so it would never free the copy (found by the fuzzer).
+        guard !bytes.isEmpty else { throw ReaderError(.notAZip, file: name, "an empty file, not an OOXML workbook") }
         // libzip frees the copy when the source is released.
-        let copy = malloc(max(bytes.count, 1))!
+        let copy = malloc(bytes.count)!
         bytes.withUnsafeBytes { copy.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
         guard let source = zip_source_buffer_create(copy, zip_uint64_t(bytes.count), 1, &error) else {
             free(copy)
