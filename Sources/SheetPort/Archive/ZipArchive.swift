@@ -43,10 +43,10 @@ public final class ZipArchive {
         guard (status.st_mode & S_IFMT) != S_IFDIR else {
             throw ReaderError(.io, file: path, "is a directory, not a workbook")
         }
-        try Self.rejectCompoundFile(path: path)
+        let prefix = try Self.rejectCompoundFile(path: path)
         var code: Int32 = 0
         guard let handle = zip_open(path, ZIP_RDONLY, &code) else {
-            throw Self.openError(code: code, file: path)
+            throw Self.openError(code: code, file: path, prefix: prefix)
         }
         try self.init(handle: handle, file: path, limits: limits)
     }
@@ -68,7 +68,7 @@ public final class ZipArchive {
         }
         guard let handle = zip_open_from_source(source, ZIP_RDONLY, &error) else {
             zip_source_free(source)
-            throw Self.openError(code: zip_error_code_zip(&error), file: name)
+            throw Self.openError(code: zip_error_code_zip(&error), file: name, prefix: Array(bytes.prefix(4)))
         }
         try self.init(handle: handle, file: name, limits: limits)
     }
@@ -187,12 +187,18 @@ public final class ZipArchive {
         }
     }
 
-    private static func openError(code: Int32, file: String) -> ReaderError {
+    /// The signature of a zip's first local file header.
+    private static let localHeaderSignature: [UInt8] = [0x50, 0x4B, 0x03, 0x04]
+
+    private static func openError(code: Int32, file: String, prefix: [UInt8]) -> ReaderError {
         var error = zip_error_t()
         zip_error_init_with_code(&error, code)
         defer { zip_error_fini(&error) }
         let message = String(cString: zip_error_strerror(&error))
         switch code {
+        case ZIP_ER_NOZIP where prefix.starts(with: localHeaderSignature):
+            // It starts as a zip, but the central directory at its end is gone: cut short.
+            return ReaderError(.corruptZip, file: file, "a truncated zip archive: it has no end of central directory")
         case ZIP_ER_NOZIP:
             return ReaderError(.notAZip, file: file, "not a zip archive, so not an OOXML workbook")
         case ZIP_ER_OPEN, ZIP_ER_READ, ZIP_ER_SEEK, ZIP_ER_MEMORY, ZIP_ER_NOENT:
@@ -204,13 +210,16 @@ public final class ZipArchive {
 }
 
 extension ZipArchive {
-    private static func rejectCompoundFile(path: String) throws {
-        guard let stream = fopen(path, "rb") else { return } // libzip reports the open error
+    /// Rejects a CFB container; returns the file's first bytes (at most 8).
+    private static func rejectCompoundFile(path: String) throws -> [UInt8] {
+        guard let stream = fopen(path, "rb") else { return [] } // libzip reports the open error
         var prefix = [UInt8](repeating: 0, count: 8)
         let count = fread(&prefix, 1, 8, stream)
         fclose(stream)
-        guard count == 8 else { return }
+        prefix.removeLast(8 - count)
+        guard count == 8 else { return prefix }
         try rejectCompoundFile(prefix: prefix[...], name: path) { () throws(CompoundFile.ReadError) in try CompoundFile(path: path) }
+        return prefix
     }
 
     /// Rejects a CFB container with the right code, from the stream names in its directory:
