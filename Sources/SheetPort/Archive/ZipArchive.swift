@@ -79,7 +79,8 @@ public final class ZipArchive {
         self.limits = limits
         let count = zip_get_num_entries(handle, 0)
         guard count <= limits.maxEntries else {
-            zip_discard(handle)
+            // No zip_discard here: every stored property is set, so deinit runs and discards it
+            // (discarding twice crashed on packages with too many entries).
             throw ReaderError(.zipBomb, file: file, "\(count) zip entries, over the limit of \(limits.maxEntries)")
         }
         for index in 0..<UInt64(max(count, 0)) {
