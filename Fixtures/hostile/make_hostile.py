@@ -4,6 +4,7 @@
     python3 Fixtures/hostile/make_hostile.py OUTDIR                      # write them all
     python3 Fixtures/hostile/make_hostile.py OUTDIR --check SHEETPORT    # and run `SHEETPORT check --json`
                                                                          # on each: code, time, peak RSS
+    python3 Fixtures/hostile/make_hostile.py OUTDIR --expected           # and print EXPECTED as JSON
     python3 Fixtures/hostile/make_hostile.py --make-real                 # (re)make the two committed files
 
 Python 3 standard library only for the generated files; they are large (a GiB zip bomb inflates
@@ -237,5 +238,7 @@ if __name__ == "__main__":
     if not args:
         sys.exit(__doc__)
     make_all(args[0])
+    if len(args) == 2 and args[1] == "--expected":
+        print(json.dumps(EXPECTED))
     if len(args) == 3 and args[1] == "--check":
         sys.exit(1 if check(args[0], args[2]) else 0)
