@@ -44,14 +44,14 @@ struct Inspection {
             }
         }
         if !unsafe.isEmpty {
-            findings.append(error(.unsafeZipEntry, "\(unsafe.count) unsafe entry name(s): "
+            findings.append(error(.unsafeZipEntry, quantity(unsafe.count, "unsafe entry name", "unsafe entry names") + ": "
                                   + reasons.prefix(Self.exampleLimit).joined(separator: "; "),
                                   part: unsafe[0], count: unsafe.count))
         }
         let duplicates = workbook.archive.duplicateNames
         if !duplicates.isEmpty {
             let shown = duplicates.prefix(Self.exampleLimit).map { "\"\($0)\"" }.joined(separator: ", ")
-            findings.append(error(.unsafeZipEntry, "\(duplicates.count) entry name(s) occur twice: \(shown)",
+            findings.append(error(.unsafeZipEntry, quantity(duplicates.count, "entry name occurs", "entry names occur") + " twice: \(shown)",
                                   part: duplicates[0], count: duplicates.count))
         }
         var parts: [String: [String]] = [:]
@@ -63,15 +63,15 @@ struct Inspection {
             }
         }
         for feature in PackageFeature.all {
-            guard let names = parts[feature.name] else { continue }
+            guard let names = parts[feature.name]?.sorted() else { continue }
             let shown = names.prefix(Self.exampleLimit).joined(separator: ", ") + (names.count > Self.exampleLimit ? ", ..." : "")
             if feature.isMacro {
                 findings.append(Finding(.macrosDropped, .warning,
-                                        "\(names.count) \(feature.name) (\(shown)): macros are not imported or run",
+                                        quantity(names.count, feature.singular, feature.name) + " (\(shown)): macros are not imported or run",
                                         part: names[0], count: names.count))
             } else {
                 findings.append(Finding(.unsupportedFeature, .warning,
-                                        "\(names.count) \(feature.name) (\(shown)) will not be imported",
+                                        quantity(names.count, feature.singular, feature.name) + " (\(shown)) will not be imported",
                                         part: names[0], count: names.count))
             }
         }
@@ -80,7 +80,7 @@ struct Inspection {
     private mutating func inspectWorkbook() {
         if workbook.externalReferenceCount > 0, !findings.contains(where: { $0.message.contains("external links") }) {
             findings.append(Finding(.unsupportedFeature, .warning,
-                                    "\(workbook.externalReferenceCount) external links (to other workbooks) will not be imported",
+                                    quantity(workbook.externalReferenceCount, "external link", "external links") + " (to other workbooks) will not be imported",
                                     part: workbook.workbookPart, count: workbook.externalReferenceCount))
         }
         if workbook.dateSystem == .excel1904 {
@@ -98,13 +98,13 @@ struct Inspection {
         guard !others.isEmpty else { return }
         let names = others.map { "\"\($0.name)\"" + ($0.kind == .worksheet ? "" : " (\($0.kind.rawValue))") }
         findings.append(Finding(.extraWorksheets, .warning,
-                                "only the first worksheet, \"\(first.name)\", is imported; \(others.count) other sheet(s) are not: "
+                                "only the first worksheet, \"\(first.name)\", is imported; " + quantity(others.count, "other sheet is", "other sheets are") + " not: "
                                 + names.joined(separator: ", "),
                                 part: workbook.workbookPart, count: others.count))
         let macroSheets = others.filter { $0.kind == .macrosheet || $0.kind == .dialogsheet }
         if !macroSheets.isEmpty, !findings.contains(where: { $0.code == Finding.Code.macrosDropped.rawValue }) {
             findings.append(Finding(.macrosDropped, .warning,
-                                    "\(macroSheets.count) macro sheet(s) (\(macroSheets.map(\.name).joined(separator: ", "))) are not imported or run",
+                                    quantity(macroSheets.count, "macro sheet", "macro sheets") + " (\(macroSheets.map(\.name).joined(separator: ", "))) are not imported or run",
                                     part: workbook.workbookPart, count: macroSheets.count))
         }
     }
@@ -127,7 +127,7 @@ struct Inspection {
             worksheets[index].cells = stats.cells
         }
         if stats.longTextCount > 0 {
-            findings.append(error(.exceedsLimit, "\(stats.longTextCount) cell(s) hold more than \(PreflightOptions.maxCellTextLength) characters, "
+            findings.append(error(.exceedsLimit, quantity(stats.longTextCount, "cell holds", "cells hold") + " more than \(PreflightOptions.maxCellTextLength) characters, "
                                   + "the most a cell may hold (first: \(stats.firstLongText!))", part: part, count: stats.longTextCount))
         }
         let span = stats.lastRow * stats.lastColumn
@@ -140,24 +140,24 @@ struct Inspection {
         reportColours(stats, styles: styles, part: part)
         if stats.uncachedFormulas > 0 {
             findings.append(Finding(.formulaNoCachedValue, .info,
-                                    "\(stats.uncachedFormulas) formula(s) have no cached value (first: \(stats.firstUncached!)); "
+                                    quantity(stats.uncachedFormulas, "formula has", "formulas have") + " no cached value (first: \(stats.firstUncached!)); "
                                     + "they are computed after import", part: part, count: stats.uncachedFormulas))
         }
     }
 
     private mutating func reportSheetFeatures(_ metadata: WorksheetMetadata, part: String?) {
-        func add(_ name: String, _ count: Int, examples: [String] = []) {
+        func add(_ singular: String, _ name: String, _ count: Int, examples: [String] = []) {
             guard count > 0 else { return }
             let shown = examples.isEmpty ? "" : " (" + examples.prefix(Self.exampleLimit).joined(separator: ", ")
                 + (count > Self.exampleLimit ? ", ..." : "") + ")"
-            findings.append(Finding(.unsupportedFeature, .warning, "\(count) \(name)\(shown) will not be imported",
+            findings.append(Finding(.unsupportedFeature, .warning, quantity(count, singular, name) + "\(shown) will not be imported",
                                     part: part, count: count))
         }
-        add("merged ranges", metadata.mergedRangeCount, examples: metadata.mergedRanges)
-        add("conditional formats", metadata.conditionalFormatCount)
-        add("data validation rules", metadata.dataValidationCount)
-        add("hyperlinks", metadata.hyperlinkCount, examples: metadata.hyperlinks)
-        add("sparklines", metadata.sparklineCount)
+        add("merged range", "merged ranges", metadata.mergedRangeCount, examples: metadata.mergedRanges)
+        add("conditional format", "conditional formats", metadata.conditionalFormatCount)
+        add("data validation rule", "data validation rules", metadata.dataValidationCount)
+        add("hyperlink", "hyperlinks", metadata.hyperlinkCount, examples: metadata.hyperlinks)
+        add("sparkline", "sparklines", metadata.sparklineCount)
     }
 
     private mutating func reportFormatting(_ stats: SheetStatistics, styles: Styles, strings: SharedStrings, part: String?) {
@@ -179,12 +179,12 @@ struct Inspection {
             }
             guard cells > 0 else { continue }
             findings.append(Finding(.formattingDropped, .warning,
-                                    "\(cells) cell(s) use \(name) (first: \(first!)), which Sheets does not keep",
+                                    quantity(cells, "cell uses", "cells use") + " \(name) (first: \(first!)), which Sheets does not keep",
                                     part: part, count: cells))
         }
         if strings.richTextCount > 0 {
             findings.append(Finding(.formattingDropped, .warning,
-                                    "\(strings.richTextCount) shared string(s) have rich-text runs; only their text is kept",
+                                    quantity(strings.richTextCount, "shared string has", "shared strings have") + " rich-text runs; only their text is kept",
                                     part: workbook.archive.entries.first { PartName.key($0.name).hasSuffix("sharedstrings.xml") }?.name,
                                     count: strings.richTextCount))
         }
@@ -217,7 +217,7 @@ struct Inspection {
             let text = pair.text.map { "text \($0)" } ?? "default text"
             let fill = pair.fill.map { "fill \($0)" } ?? "no fill"
             findings.append(Finding(.authoredColours, .warning,
-                                    "\(count) cell(s) with \(text) on \(fill) (first: \(first)) are hard to read: contrast \(modes), "
+                                    quantity(count, "cell", "cells") + " with \(text) on \(fill) (first: \(first)) " + (count == 1 ? "is" : "are") + " hard to read: contrast \(modes), "
                                     + "below \(Self.ratio(Contrast.minimumRatio)):1", part: part, count: count))
         }
     }

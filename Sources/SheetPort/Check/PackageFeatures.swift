@@ -1,6 +1,8 @@
 /// Features of a package that the import does not carry over, counted from its part names.
 struct PackageFeature: Sendable {
-    /// What the user calls it ("charts").
+    /// What the user calls one of them ("chart").
+    let singular: String
+    /// What the user calls several ("charts").
     let name: String
     /// Whether it is a macro (reported as `macros-dropped`, not `unsupported-feature`).
     let isMacro: Bool
@@ -9,19 +11,19 @@ struct PackageFeature: Sendable {
 
     /// The features looked for, in report order.
     static let all: [PackageFeature] = [
-        PackageFeature(name: "VBA projects", isMacro: true) { $0.hasSuffix("vbaproject.bin") },
-        PackageFeature(name: "macro sheets", isMacro: true) { $0.contains("/macrosheets/") && $0.hasSuffix(".xml") },
-        PackageFeature(name: "dialog sheets", isMacro: true) { $0.contains("/dialogsheets/") && $0.hasSuffix(".xml") },
-        PackageFeature(name: "charts", isMacro: false) { xml($0, in: "/charts/", prefix: "chart") },
-        PackageFeature(name: "images", isMacro: false) { $0.contains("/media/") },
-        PackageFeature(name: "pivot tables", isMacro: false) { xml($0, in: "/pivottables/", prefix: "") },
-        PackageFeature(name: "tables", isMacro: false) { xml($0, in: "/tables/", prefix: "") },
-        PackageFeature(name: "external links", isMacro: false) { xml($0, in: "/externallinks/", prefix: "") },
-        PackageFeature(name: "slicers", isMacro: false) { xml($0, in: "/slicers/", prefix: "") },
-        PackageFeature(name: "timelines", isMacro: false) { xml($0, in: "/timelines/", prefix: "") },
-        PackageFeature(name: "embedded objects", isMacro: false) { $0.contains("/embeddings/") },
-        PackageFeature(name: "ActiveX controls", isMacro: false) { xml($0, in: "/activex/", prefix: "") },
-        PackageFeature(name: "form controls", isMacro: false) { xml($0, in: "/ctrlprops/", prefix: "") },
+        PackageFeature(singular: "VBA project", name: "VBA projects", isMacro: true) { $0.hasSuffix("vbaproject.bin") },
+        PackageFeature(singular: "macro sheet", name: "macro sheets", isMacro: true) { $0.contains("/macrosheets/") && $0.hasSuffix(".xml") },
+        PackageFeature(singular: "dialog sheet", name: "dialog sheets", isMacro: true) { $0.contains("/dialogsheets/") && $0.hasSuffix(".xml") },
+        PackageFeature(singular: "chart", name: "charts", isMacro: false) { xml($0, in: "/charts/", prefix: "chart") },
+        PackageFeature(singular: "image", name: "images", isMacro: false) { $0.contains("/media/") },
+        PackageFeature(singular: "pivot table", name: "pivot tables", isMacro: false) { xml($0, in: "/pivottables/", prefix: "") },
+        PackageFeature(singular: "table", name: "tables", isMacro: false) { xml($0, in: "/tables/", prefix: "") },
+        PackageFeature(singular: "external link", name: "external links", isMacro: false) { xml($0, in: "/externallinks/", prefix: "") },
+        PackageFeature(singular: "slicer", name: "slicers", isMacro: false) { xml($0, in: "/slicers/", prefix: "") },
+        PackageFeature(singular: "timeline", name: "timelines", isMacro: false) { xml($0, in: "/timelines/", prefix: "") },
+        PackageFeature(singular: "embedded object", name: "embedded objects", isMacro: false) { $0.contains("/embeddings/") },
+        PackageFeature(singular: "ActiveX control", name: "ActiveX controls", isMacro: false) { xml($0, in: "/activex/", prefix: "") },
+        PackageFeature(singular: "form control", name: "form controls", isMacro: false) { xml($0, in: "/ctrlprops/", prefix: "") },
     ]
 
     /// An XML part directly in a folder named `folder` (`/charts/`), its file name starting with `prefix`.
@@ -44,4 +46,9 @@ enum UnsafeEntryName {
         if name.utf8.contains(0) { return "contains a NUL byte" }
         return nil
     }
+}
+
+/// "1 chart", "3 charts".
+func quantity(_ count: Int, _ singular: String, _ plural: String) -> String {
+    "\(count) " + (count == 1 ? singular : plural)
 }
