@@ -5,6 +5,8 @@ struct Inspection {
     let options: PreflightOptions
     private(set) var findings: [Finding] = []
     private(set) var worksheets: [CheckReport.Worksheet] = []
+    /// The package features found among the parts (`PackageFeature.name`).
+    private var packageFeatures: Set<String> = []
 
     /// How many examples (cell references, part names) a message lists.
     static let exampleLimit = 3
@@ -64,6 +66,7 @@ struct Inspection {
         }
         for feature in PackageFeature.all {
             guard let names = parts[feature.name]?.sorted() else { continue }
+            packageFeatures.insert(feature.name)
             let shown = names.prefix(Self.exampleLimit).joined(separator: ", ") + (names.count > Self.exampleLimit ? ", ..." : "")
             if feature.isMacro {
                 findings.append(Finding(.macrosDropped, .warning,
@@ -78,7 +81,8 @@ struct Inspection {
     }
 
     private mutating func inspectWorkbook() {
-        if workbook.externalReferenceCount > 0, !findings.contains(where: { $0.message.contains("external links") }) {
+        // Links with no externalLink part of their own (the parts are counted already when present).
+        if workbook.externalReferenceCount > 0, !packageFeatures.contains("external links") {
             findings.append(Finding(.unsupportedFeature, .warning,
                                     quantity(workbook.externalReferenceCount, "external link", "external links") + " (to other workbooks) will not be imported",
                                     part: workbook.workbookPart, count: workbook.externalReferenceCount))
