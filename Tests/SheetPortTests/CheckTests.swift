@@ -133,6 +133,16 @@ import Testing
         #expect(macros.findings.contains { $0.code == "macros-dropped" })
     }
 
+    @Test func droppedFormattingIsCountedOverTheCellsThatUseIt() throws {
+        let rich = try Preflight.check(path: Project.fixture("shared_strings_rich.xlsx"))
+        #expect(rich.findings.contains { $0.code == "formatting-dropped" && $0.count == 4 && $0.message.contains("rich text") })
+        let census = try Preflight.check(path: Project.corpus.appendingPathComponent("corexlsx__jewelershealthcare.com-census.1.xlsx").path)
+        #expect(census.findings.contains { $0.code == "formatting-dropped" && $0.message.contains("borders") })
+        #expect(census.findings.contains { $0.code == "authored-colours" && $0.message.contains("#FFFFFF on no fill") })
+        #expect(census.findings.contains { $0.code == "unsupported-feature" && $0.message.contains("data validation") })
+        #expect(census.findings.contains { $0.code == "unsupported-feature" && $0.message.contains("table") })
+    }
+
     @Test func fuzzRegressionsGiveAReport() throws {
         let folder = Project.root.appendingPathComponent("Fixtures/fuzz-regressions")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()

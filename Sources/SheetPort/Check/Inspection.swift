@@ -140,7 +140,7 @@ struct Inspection {
                                   + "\(span) cells, over the limit of \(options.maxCells) (--max-cells)", part: part, count: span))
         }
         reportSheetFeatures(reader.metadata, part: part)
-        reportFormatting(stats, styles: styles, strings: strings, part: part)
+        reportFormatting(stats, styles: styles, strings: strings, metadata: reader.metadata, part: part)
         reportColours(stats, styles: styles, part: part)
         if stats.uncachedFormulas > 0 {
             findings.append(Finding(.formulaNoCachedValue, .info,
@@ -164,7 +164,8 @@ struct Inspection {
         add("sparkline", "sparklines", metadata.sparklineCount)
     }
 
-    private mutating func reportFormatting(_ stats: SheetStatistics, styles: Styles, strings: SharedStrings, part: String?) {
+    private mutating func reportFormatting(_ stats: SheetStatistics, styles: Styles, strings: SharedStrings,
+                                           metadata: WorksheetMetadata, part: String?) {
         let base = styles.format(0)
         let kinds: [(String, (CellFormat) -> Bool)] = [
             ("borders", { $0.hasBorder }),
@@ -186,11 +187,12 @@ struct Inspection {
                                     quantity(cells, "cell uses", "cells use") + " \(name) (first: \(first!)), which Sheets does not keep",
                                     part: part, count: cells))
         }
-        if strings.richTextCount > 0 {
+        let richCells = metadata.richTextCellCount
+        if richCells > 0 {
             findings.append(Finding(.formattingDropped, .warning,
-                                    quantity(strings.richTextCount, "shared string has", "shared strings have") + " rich-text runs; only their text is kept",
-                                    part: workbook.archive.entries.first { PartName.key($0.name).hasSuffix("sharedstrings.xml") }?.name,
-                                    count: strings.richTextCount))
+                                    quantity(richCells, "cell shows", "cells show") + " rich text (runs in "
+                                    + quantity(strings.richTextCount, "shared string", "shared strings") + "); only the text is kept",
+                                    part: part, count: richCells))
         }
     }
 

@@ -2,8 +2,22 @@
 public struct SharedStrings: Sendable {
     private var storage: [UInt8] = []
     private var ends: [Int] = []
-    /// How many items had rich-text runs (formatting Sheets does not keep).
-    public private(set) var richTextCount = 0
+    /// Indexes of the items with rich-text runs (formatting Sheets does not keep), ascending.
+    private var richIndexes: [Int] = []
+
+    /// How many items had rich-text runs.
+    public var richTextCount: Int { richIndexes.count }
+
+    /// Whether the item at `index` has rich-text runs.
+    public func isRich(at index: Int) -> Bool {
+        guard let last = richIndexes.last, index <= last else { return false }
+        var low = 0, high = richIndexes.count
+        while low < high { // binary search: the indexes were appended in order
+            let middle = (low + high) / 2
+            if richIndexes[middle] < index { low = middle + 1 } else { high = middle }
+        }
+        return low < richIndexes.count && richIndexes[low] == index
+    }
 
     /// The number of strings.
     public var count: Int { ends.count }
@@ -27,7 +41,7 @@ public struct SharedStrings: Sendable {
     mutating func append(_ text: String, isRich: Bool) {
         storage.append(contentsOf: text.utf8)
         ends.append(storage.count)
-        if isRich { richTextCount += 1 }
+        if isRich { richIndexes.append(ends.count - 1) }
     }
 
     /// Reads `sharedStrings.xml`; an empty table when there is none.
