@@ -169,6 +169,21 @@ import Testing
         #expect(try CompoundFile(bytes: [UInt8](legacy)).kind == .legacyWorkbook)
     }
 
+    @Test func unsafeNamesAndFeatureParts() {
+        #expect(UnsafeEntryName.reason("/etc/passwd") != nil)
+        #expect(UnsafeEntryName.reason("xl/../../evil") != nil)
+        #expect(UnsafeEntryName.reason("..\\evil") != nil)
+        #expect(UnsafeEntryName.reason("C:/evil") != nil)
+        #expect(UnsafeEntryName.reason("xl/worksheets/sheet1.xml") == nil)
+        #expect(UnsafeEntryName.reason("xl/..data/x.xml") == nil)
+        func features(_ name: String) -> [String] { PackageFeature.all.filter { $0.matches(name) }.map(\.name) }
+        #expect(features("xl/charts/chart1.xml") == ["charts"])
+        #expect(features("xl/charts/style1.xml").isEmpty)
+        #expect(features("xl/vbaproject.bin") == ["VBA projects"])
+        #expect(features("xl/pivottables/pivottable1.xml") == ["pivot tables"])
+        #expect(features("xl/worksheets/sheet1.xml").isEmpty)
+    }
+
     @Test func contrastRatios() {
         #expect(abs(Contrast.ratio(0x000000, 0xFFFFFF) - 21) < 0.001)
         #expect(Contrast.ratio(0x777777, 0x777777) == 1)
