@@ -51,7 +51,8 @@ enum CheckCommand {
         for file in options.positionals {
             let report: CheckReport
             do {
-                report = file == "-" ? try Preflight.check(bytes: StandardInput.readAll(), name: "-", options: preflight)
+                report = file == "-" ? try Preflight.check(bytes: StandardInput.readAll(limit: preflight.limits.maxTotalSize),
+                                                                         name: "-", options: preflight)
                                      : try Preflight.check(path: file, options: preflight)
             } catch let error as ReaderError {
                 FileHandleError.write("sheetport: " + error.description)
@@ -116,9 +117,10 @@ enum CheckCommand {
     }
 }
 
-/// Standard input, read whole (a zip's directory is at its end).
+/// Standard input, read whole (a zip's directory is at its end), up to `limit` bytes: a package
+/// is never larger than what it may inflate to.
 enum StandardInput {
-    static func readAll() throws -> [UInt8] {
+    static func readAll(limit: Int64) throws -> [UInt8] {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
@@ -129,6 +131,9 @@ enum StandardInput {
             }
             if count == 0 { return bytes }
             bytes += chunk[..<count]
+            if Int64(bytes.count) > limit {
+                throw ReaderError(.io, file: "-", "standard input is larger than \(limit) bytes (--max-total-size)")
+            }
         }
     }
 }
