@@ -10,6 +10,7 @@ let usage = """
 USAGE: sheetport <command> [options]
 
 COMMANDS:
+  check      pre-flight workbooks before import: importable or not, and what will not survive
   convert    convert a worksheet of an xlsx/xlsm workbook to CSV, TSV or JSONL, or those to xlsx
   bench      streaming benchmarks (`bench write`: write a generated sheet)
 
@@ -28,6 +29,7 @@ func main(_ arguments: [String]) -> Int32 {
         case "--help", "-h", "help": print(usage); return 0
         case "convert": return try ConvertCommand.run(Array(arguments.dropFirst()))
         case "bench": return try BenchCommand.run(Array(arguments.dropFirst()))
+        case "check": return try CheckCommand.run(Array(arguments.dropFirst()))
         default: throw UsageError("unknown command \"\(command)\"\n\n" + usage)
         }
     } catch {

@@ -7,12 +7,14 @@ Takes the scripted fixtures, the real-producer fixtures and the small files of
 ../shared/corpus, damages them (bytes flipped, deleted, duplicated, or SpreadsheetML
 fragments spliced into an XML part, re-zipped; or raw bytes of the archive flipped), and
 runs `sheetport convert --to jsonl` and `--to csv` on each. Any exit status other than 0
-(read) or 2 (refused with an error) is a crash; more than 20 seconds is a hang. Failing
+(read) or 2 (refused with an error) is a crash; more than 20 seconds is a hang. Then
+`sheetport check --json` must exit 0 or 1 with a JSON report that agrees with the status. Failing
 inputs are kept in --keep. Seeded, so a run is repeatable. The last line reads
 `mutation-smoke: N passed, M failed`.
 """
 import argparse
 import io
+import json
 import os
 import random
 import subprocess
@@ -81,6 +83,24 @@ def mutate(original, rng):
     return bytes(data)
 
 
+def check_problem(sheetport, case):
+    """`sheetport check --json` must answer 0 or 1 with one JSON report, in bounded time."""
+    try:
+        run = subprocess.run([sheetport, "check", "--json", str(case)],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=20)
+    except subprocess.TimeoutExpired:
+        return "hang (check)"
+    if run.returncode not in (0, 1):
+        return f"exit {run.returncode} (check): {run.stderr.decode(errors='replace')[-200:]}"
+    try:
+        report = json.loads(run.stdout)
+    except ValueError:
+        return "check printed no JSON report"
+    if report["importable"] != (run.returncode == 0):
+        return "check's exit status disagrees with importable"
+    return None
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sheetport", required=True)
@@ -107,6 +127,8 @@ def main():
                 if run.returncode not in (0, 2):
                     problem = f"exit {run.returncode} ({fmt}): {run.stderr.decode(errors='replace')[-200:]}"
                     break
+            if not problem:
+                problem = check_problem(args.sheetport, case)
             if problem:
                 failed += 1
                 os.makedirs(args.keep, exist_ok=True)

@@ -22,7 +22,7 @@ import Testing
         "roo__type_openoffice.xlsx": .notAZip,
         "poi__poc-xmlbomb.xlsx": .forbiddenDTD,
         "poi__poc-xmlbomb-empty.xlsx": .forbiddenDTD,
-        "poi__clusterfuzz-testcase-minimized-POIFuzzer-5040805309710336.xlsx": .notAZip,
+        "poi__clusterfuzz-testcase-minimized-POIFuzzer-5040805309710336.xlsx": .corruptZip, // truncated: no central directory
         "poi__clusterfuzz-testcase-minimized-POIXSSFFuzzer-5265527465181184.xlsx": .corruptZip,
         "poi__crash-274d6342e4842d61be0fb48eaadad6208ae767ae.xlsx": .corruptZip,
         "exceljs__invalid-xml.xlsx": .malformedXML,

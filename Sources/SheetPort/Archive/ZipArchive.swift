@@ -43,22 +43,24 @@ public final class ZipArchive {
         guard (status.st_mode & S_IFMT) != S_IFDIR else {
             throw ReaderError(.io, file: path, "is a directory, not a workbook")
         }
-        try Self.rejectCompoundFile(path: path)
+        let prefix = try Self.rejectCompoundFile(path: path)
         var code: Int32 = 0
         guard let handle = zip_open(path, ZIP_RDONLY, &code) else {
-            throw Self.openError(code: code, file: path)
+            throw Self.openError(code: code, file: path, prefix: prefix)
         }
         try self.init(handle: handle, file: path, limits: limits)
     }
 
     /// Opens a package held in memory (standard input, for one); `name` is used in errors.
     public convenience init(bytes: [UInt8], name: String, limits: ArchiveLimits = ArchiveLimits()) throws {
-        try Self.rejectCompoundFile(prefix: bytes.prefix(8), name: name) { bytes }
+        try Self.rejectCompoundFile(prefix: bytes.prefix(8), name: name) { () throws(CompoundFile.ReadError) in try CompoundFile(bytes: bytes) }
         var error = zip_error_t()
         zip_error_init(&error)
         defer { zip_error_fini(&error) }
+        // libzip keeps no buffer of length 0, so it would never free the copy (found by the fuzzer).
+        guard !bytes.isEmpty else { throw ReaderError(.notAZip, file: name, "an empty file, not an OOXML workbook") }
         // libzip frees the copy when the source is released.
-        let copy = malloc(max(bytes.count, 1))!
+        let copy = malloc(bytes.count)!
         bytes.withUnsafeBytes { copy.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
         guard let source = zip_source_buffer_create(copy, zip_uint64_t(bytes.count), 1, &error) else {
             free(copy)
@@ -66,7 +68,7 @@ public final class ZipArchive {
         }
         guard let handle = zip_open_from_source(source, ZIP_RDONLY, &error) else {
             zip_source_free(source)
-            throw Self.openError(code: zip_error_code_zip(&error), file: name)
+            throw Self.openError(code: zip_error_code_zip(&error), file: name, prefix: Array(bytes.prefix(4)))
         }
         try self.init(handle: handle, file: name, limits: limits)
     }
@@ -77,7 +79,8 @@ public final class ZipArchive {
         self.limits = limits
         let count = zip_get_num_entries(handle, 0)
         guard count <= limits.maxEntries else {
-            zip_discard(handle)
+            // No zip_discard here: every stored property is set, so deinit runs and discards it
+            // (discarding twice crashed on packages with too many entries).
             throw ReaderError(.zipBomb, file: file, "\(count) zip entries, over the limit of \(limits.maxEntries)")
         }
         for index in 0..<UInt64(max(count, 0)) {
@@ -185,12 +188,18 @@ public final class ZipArchive {
         }
     }
 
-    private static func openError(code: Int32, file: String) -> ReaderError {
+    /// The signature of a zip's first local file header.
+    private static let localHeaderSignature: [UInt8] = [0x50, 0x4B, 0x03, 0x04]
+
+    private static func openError(code: Int32, file: String, prefix: [UInt8]) -> ReaderError {
         var error = zip_error_t()
         zip_error_init_with_code(&error, code)
         defer { zip_error_fini(&error) }
         let message = String(cString: zip_error_strerror(&error))
         switch code {
+        case ZIP_ER_NOZIP where prefix.starts(with: localHeaderSignature):
+            // It starts as a zip, but the central directory at its end is gone: cut short.
+            return ReaderError(.corruptZip, file: file, "a truncated zip archive: it has no end of central directory")
         case ZIP_ER_NOZIP:
             return ReaderError(.notAZip, file: file, "not a zip archive, so not an OOXML workbook")
         case ZIP_ER_OPEN, ZIP_ER_READ, ZIP_ER_SEEK, ZIP_ER_MEMORY, ZIP_ER_NOENT:
@@ -202,50 +211,39 @@ public final class ZipArchive {
 }
 
 extension ZipArchive {
-    /// The signature of a Compound File Binary container (legacy `.xls`, encrypted OOXML).
-    static let compoundFileSignature: [UInt8] = [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]
-
-    private static func rejectCompoundFile(path: String) throws {
-        guard let stream = fopen(path, "rb") else { return } // libzip reports the open error
-        defer { fclose(stream) }
+    /// Rejects a CFB container; returns the file's first bytes (at most 8).
+    private static func rejectCompoundFile(path: String) throws -> [UInt8] {
+        guard let stream = fopen(path, "rb") else { return [] } // libzip reports the open error
         var prefix = [UInt8](repeating: 0, count: 8)
-        guard fread(&prefix, 1, 8, stream) == 8 else { return }
-        try rejectCompoundFile(prefix: prefix[...], name: path) {
-            var bytes = prefix
-            var chunk = [UInt8](repeating: 0, count: 1 << 16)
-            while bytes.count < 64 << 20 {
-                let count = fread(&chunk, 1, chunk.count, stream)
-                if count <= 0 { break }
-                bytes += chunk[..<count]
-            }
-            return bytes
-        }
+        let count = fread(&prefix, 1, 8, stream)
+        fclose(stream)
+        prefix.removeLast(8 - count)
+        guard count == 8 else { return prefix }
+        try rejectCompoundFile(prefix: prefix[...], name: path) { () throws(CompoundFile.ReadError) in try CompoundFile(path: path) }
+        return prefix
     }
 
-    /// Rejects a CFB container with the right code: the streams of an encrypted OOXML
-    /// package are named `EncryptedPackage`, a legacy workbook's `Workbook` or `Book`.
+    /// Rejects a CFB container with the right code, from the stream names in its directory:
+    /// an encrypted OOXML package has `EncryptedPackage`, a legacy workbook `Workbook` or `Book`.
     private static func rejectCompoundFile(prefix: ArraySlice<UInt8>, name: String,
-                                           contents: () -> [UInt8]) throws {
-        guard Array(prefix) == compoundFileSignature else { return }
-        let bytes = contents()
-        if bytes.containsUTF16LE("EncryptedPackage") {
+                                           directory: () throws(CompoundFile.ReadError) -> CompoundFile) throws {
+        guard Array(prefix) == CompoundFile.signature else { return }
+        let container: CompoundFile
+        do {
+            container = try directory()
+        } catch {
+            throw ReaderError(.notAZip, file: name, "a Compound File container, not an OOXML package (\(error))")
+        }
+        switch container.kind {
+        case .encryptedWorkbook:
             throw ReaderError(.encryptedWorkbook, file: name,
                               "a password-protected workbook (CFB container with an EncryptedPackage stream)")
+        case .legacyWorkbook:
+            throw ReaderError(.legacyXLS, file: name,
+                              "a legacy Excel 97-2003 workbook (CFB container with a Workbook stream), not an OOXML package")
+        case .otherDocument:
+            let shown = container.names.dropFirst().prefix(5).map { "\"\($0)\"" }.joined(separator: ", ")
+            throw ReaderError(.notAZip, file: name, "a Compound File document that is not a workbook (streams \(shown))")
         }
-        throw ReaderError(.legacyXLS, file: name,
-                          "a legacy Excel 97-2003 workbook (CFB container), not an OOXML package")
-    }
-}
-
-extension Array where Element == UInt8 {
-    fileprivate func containsUTF16LE(_ text: String) -> Bool {
-        let needle: [UInt8] = text.utf8.flatMap { [$0, 0] } // ASCII names only
-        guard needle.count <= count, let first = needle.first else { return false }
-        var index = startIndex
-        while let hit = self[index...].firstIndex(of: first), hit + needle.count <= endIndex {
-            if self[hit..<hit + needle.count].elementsEqual(needle) { return true }
-            index = hit + 1
-        }
-        return false
     }
 }

@@ -2,8 +2,22 @@
 public struct SharedStrings: Sendable {
     private var storage: [UInt8] = []
     private var ends: [Int] = []
-    /// How many items had rich-text runs (formatting Sheets does not keep).
-    public private(set) var richTextCount = 0
+    /// Indexes of the items with rich-text runs (formatting Sheets does not keep), ascending.
+    private var richIndexes: [Int] = []
+
+    /// How many items had rich-text runs.
+    public var richTextCount: Int { richIndexes.count }
+
+    /// Whether the item at `index` has rich-text runs.
+    public func isRich(at index: Int) -> Bool {
+        guard let last = richIndexes.last, index <= last else { return false }
+        var low = 0, high = richIndexes.count
+        while low < high { // binary search: the indexes were appended in order
+            let middle = (low + high) / 2
+            if richIndexes[middle] < index { low = middle + 1 } else { high = middle }
+        }
+        return low < richIndexes.count && richIndexes[low] == index
+    }
 
     /// The number of strings.
     public var count: Int { ends.count }
@@ -21,17 +35,25 @@ public struct SharedStrings: Sendable {
         return ends[index] == (index == 0 ? 0 : ends[index - 1])
     }
 
+    /// UTF-8 bytes of all strings.
+    var textSize: Int { storage.count }
+
     mutating func append(_ text: String, isRich: Bool) {
         storage.append(contentsOf: text.utf8)
         ends.append(storage.count)
-        if isRich { richTextCount += 1 }
+        if isRich { richIndexes.append(ends.count - 1) }
     }
 
     /// Reads `sharedStrings.xml`; an empty table when there is none.
     static func read(_ entry: ZipArchive.Entry?, in archive: ZipArchive) throws -> SharedStrings {
         guard let entry else { return SharedStrings() }
-        let handler = SharedStringsPart()
-        try XMLPushParser.parse(entry, in: archive, with: handler)
+        let handler = SharedStringsPart(maxTextSize: archive.limits.maxTextSize)
+        do {
+            try XMLPushParser.parse(entry, in: archive, with: handler)
+        } catch is SharedStringsPart.TooMuchText {
+            throw ReaderError(.exceedsLimit, file: archive.file, part: entry.name,
+                              "the shared strings hold more than \(archive.limits.maxTextSize) bytes of text (--max-text-size)")
+        }
         return handler.table
     }
 }
@@ -78,9 +100,15 @@ struct StringItemReader {
 }
 
 final class SharedStringsPart: XMLHandler {
+    /// The table grew past the text limit.
+    struct TooMuchText: Error {}
+
     private(set) var table = SharedStrings()
+    private let maxTextSize: Int
     private var item = StringItemReader()
     private var inItem = false
+
+    init(maxTextSize: Int = .max) { self.maxTextSize = maxTextSize }
 
     func startElement(_ name: XMLName, attributes: XMLAttributes) throws {
         if name.isSpreadsheet("si") {
@@ -95,6 +123,7 @@ final class SharedStringsPart: XMLHandler {
         if name.isSpreadsheet("si") {
             try item.finish()
             table.append(item.string, isRich: item.isRich)
+            if table.textSize > maxTextSize { throw TooMuchText() }
             inItem = false
         } else if inItem {
             try item.end(name)

@@ -44,6 +44,10 @@ public struct WorksheetMetadata: Sendable, Equatable {
     public var legacyDrawingID: String?
     /// Whether the sheet is protected.
     public var isProtected = false
+    /// Sparklines (`x14:sparkline` in the sheet's extension list).
+    public var sparklineCount = 0
+    /// Cells showing a shared string that has rich-text runs.
+    public var richTextCellCount = 0
 }
 
 /// Reads a worksheet part as events arrive: rows go to `completedRows` as each `</row>`
@@ -103,7 +107,10 @@ final class WorksheetPart: XMLHandler {
     // MARK: events
 
     func startElement(_ name: XMLName, attributes: XMLAttributes) throws {
-        guard name.namespace == .spreadsheet || name.namespace == .none else { return }
+        guard name.namespace == .spreadsheet || name.namespace == .none else {
+            if name.namespace == .other, !inSheetData, name.is("sparkline") { metadata.sparklineCount += 1 }
+            return
+        }
         if inSheetData {
             if inInlineString { inlineString.start(name) }
             else if name.is("c") { try startCell(attributes) }
@@ -269,6 +276,7 @@ final class WorksheetPart: XMLHandler {
         case .sharedString:
             guard hasValue, let index = value.bytes.withUnsafeBufferPointer(ASCII.parseInt),
                   !sharedStrings.isEmpty(at: index), let text = sharedStrings[index] else { return nil }
+            if sharedStrings.richTextCount > 0, sharedStrings.isRich(at: index) { metadata.richTextCellCount += 1 }
             return .string(text)
         case .inlineString:
             let text = hasInlineString ? inlineString.string : value.decodedString

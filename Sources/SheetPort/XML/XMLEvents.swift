@@ -14,8 +14,12 @@ public struct XMLName {
     /// Whether the local name is `name` (ASCII, exact).
     @inline(__always)
     public func `is`(_ name: StaticString) -> Bool {
+        // Byte by byte up to the local name's NUL: memcmp may read `count` bytes past a shorter
+        // name's end (found by the fuzzer: libxml2's dictionary strings end at the buffer's end).
         let count = name.utf8CodeUnitCount
-        return memcmp(local, name.utf8Start, count) == 0 && local[count] == 0
+        let expected = name.utf8Start
+        for index in 0..<count where local[index] != expected[index] { return false }
+        return local[count] == 0
     }
 
     /// Whether the element is `name` in the SpreadsheetML namespace (or in none).

@@ -1,0 +1,241 @@
+/// The findings of one open workbook, gathered in one pass: package parts, workbook
+/// settings, then the first worksheet streamed row by row.
+struct Inspection {
+    let workbook: Workbook
+    let options: PreflightOptions
+    private(set) var findings: [Finding] = []
+    private(set) var worksheets: [CheckReport.Worksheet] = []
+    /// The package features found among the parts (`PackageFeature.name`).
+    private var packageFeatures: Set<String> = []
+
+    /// How many examples (cell references, part names) a message lists.
+    static let exampleLimit = 3
+
+    init(workbook: Workbook, options: PreflightOptions) {
+        self.workbook = workbook
+        self.options = options
+    }
+
+    /// Gathers everything; throws only I/O errors (the rest become error findings).
+    mutating func run() throws {
+        inspectEntries()
+        inspectWorkbook()
+        guard let first = workbook.firstWorksheet else {
+            worksheets = workbook.sheets.map { CheckReport.Worksheet(name: $0.name, imported: false) }
+            findings.append(Finding(ReaderError(.missingPart, file: workbook.file, part: workbook.workbookPart,
+                                                "the workbook has no worksheet to import")))
+            return
+        }
+        inspectSheets(first: first)
+        do {
+            try inspectFirstWorksheet(first)
+        } catch let error as ReaderError where error.code != .io {
+            findings.append(Finding(error))
+        }
+    }
+
+    // MARK: package
+
+    private mutating func inspectEntries() {
+        var unsafe: [String] = []
+        var reasons: [String] = []
+        for entry in workbook.archive.entries {
+            if let reason = UnsafeEntryName.reason(entry.name) {
+                unsafe.append(entry.name)
+                reasons.append("\"\(entry.name)\" \(reason)")
+            }
+        }
+        if !unsafe.isEmpty {
+            findings.append(error(.unsafeZipEntry, quantity(unsafe.count, "unsafe entry name", "unsafe entry names") + ": "
+                                  + reasons.prefix(Self.exampleLimit).joined(separator: "; "),
+                                  part: unsafe[0], count: unsafe.count))
+        }
+        let duplicates = workbook.archive.duplicateNames
+        if !duplicates.isEmpty {
+            let shown = duplicates.prefix(Self.exampleLimit).map { "\"\($0)\"" }.joined(separator: ", ")
+            findings.append(error(.unsafeZipEntry, quantity(duplicates.count, "entry name occurs", "entry names occur") + " twice: \(shown)",
+                                  part: duplicates[0], count: duplicates.count))
+        }
+        var parts: [String: [String]] = [:]
+        for entry in workbook.archive.entries {
+            let folded = PartName.key(entry.name)
+            guard !folded.hasSuffix(".rels") else { continue }
+            for feature in PackageFeature.all where feature.matches(folded) {
+                parts[feature.name, default: []].append(entry.name)
+            }
+        }
+        for feature in PackageFeature.all {
+            guard let names = parts[feature.name]?.sorted() else { continue }
+            packageFeatures.insert(feature.name)
+            let shown = names.prefix(Self.exampleLimit).joined(separator: ", ") + (names.count > Self.exampleLimit ? ", ..." : "")
+            if feature.isMacro {
+                findings.append(Finding(.macrosDropped, .warning,
+                                        quantity(names.count, feature.singular, feature.name) + " (\(shown)): macros are not imported or run",
+                                        part: names[0], count: names.count))
+            } else {
+                findings.append(Finding(.unsupportedFeature, .warning,
+                                        quantity(names.count, feature.singular, feature.name) + " (\(shown)) will not be imported",
+                                        part: names[0], count: names.count))
+            }
+        }
+    }
+
+    private mutating func inspectWorkbook() {
+        // Links with no externalLink part of their own (the parts are counted already when present).
+        if workbook.externalReferenceCount > 0, !packageFeatures.contains("external links") {
+            findings.append(Finding(.unsupportedFeature, .warning,
+                                    quantity(workbook.externalReferenceCount, "external link", "external links") + " (to other workbooks) will not be imported",
+                                    part: workbook.workbookPart, count: workbook.externalReferenceCount))
+        }
+        if workbook.dateSystem == .excel1904 {
+            findings.append(Finding(.date1904, .info, "the workbook counts dates from 1904; they are converted on import",
+                                    part: workbook.workbookPart))
+        }
+        if workbook.isStrict {
+            findings.append(Finding(.strictOOXML, .info, "the workbook uses Strict OOXML namespaces", part: workbook.workbookPart))
+        }
+    }
+
+    private mutating func inspectSheets(first: Sheet) {
+        worksheets = workbook.sheets.map { CheckReport.Worksheet(name: $0.name, imported: $0 == first) }
+        let others = workbook.sheets.filter { $0 != first }
+        guard !others.isEmpty else { return }
+        let names = others.map { "\"\($0.name)\"" + ($0.kind == .worksheet ? "" : " (\($0.kind.rawValue))") }
+        findings.append(Finding(.extraWorksheets, .warning,
+                                "only the first worksheet, \"\(first.name)\", is imported; " + quantity(others.count, "other sheet is", "other sheets are") + " not: "
+                                + names.joined(separator: ", "),
+                                part: workbook.workbookPart, count: others.count))
+        let macroSheets = others.filter { $0.kind == .macrosheet || $0.kind == .dialogsheet }
+        if !macroSheets.isEmpty, !findings.contains(where: { $0.code == Finding.Code.macrosDropped.rawValue }) {
+            findings.append(Finding(.macrosDropped, .warning,
+                                    quantity(macroSheets.count, "macro sheet", "macro sheets") + " (\(macroSheets.map(\.name).joined(separator: ", "))) are not imported or run",
+                                    part: workbook.workbookPart, count: macroSheets.count))
+        }
+    }
+
+    // MARK: the first worksheet
+
+    private mutating func inspectFirstWorksheet(_ sheet: Sheet) throws {
+        let styles = try workbook.styles()
+        let strings = try workbook.sharedStrings()
+        let reader = try workbook.rows(of: sheet)
+        let part = sheet.part
+        var stats = SheetStatistics(styleCount: styles.cellFormats.count)
+        while let row = try reader.nextRow() {
+            for cell in row.cells { stats.add(cell, row: row.index) }
+        }
+        _ = try workbook.comments(of: sheet) // comments are imported: their part must read
+        if let index = worksheets.firstIndex(where: { $0.imported }) {
+            worksheets[index].rows = stats.lastRow
+            worksheets[index].columns = stats.lastColumn
+            worksheets[index].cells = stats.cells
+        }
+        if stats.longTextCount > 0 {
+            findings.append(error(.exceedsLimit, quantity(stats.longTextCount, "cell holds", "cells hold") + " more than \(PreflightOptions.maxCellTextLength) characters, "
+                                  + "the most a cell may hold (first: \(stats.firstLongText!))", part: part, count: stats.longTextCount))
+        }
+        let span = stats.lastRow * stats.lastColumn
+        if span > options.maxCells {
+            findings.append(error(.exceedsLimit, "the used range A1:\(CellReference(row: stats.lastRow, column: stats.lastColumn)) spans "
+                                  + "\(span) cells, over the limit of \(options.maxCells) (--max-cells)", part: part, count: span))
+        }
+        reportSheetFeatures(reader.metadata, part: part)
+        reportFormatting(stats, styles: styles, strings: strings, metadata: reader.metadata, part: part)
+        reportColours(stats, styles: styles, part: part)
+        if stats.uncachedFormulas > 0 {
+            findings.append(Finding(.formulaNoCachedValue, .info,
+                                    quantity(stats.uncachedFormulas, "formula has", "formulas have") + " no cached value (first: \(stats.firstUncached!)); "
+                                    + "they are computed after import", part: part, count: stats.uncachedFormulas))
+        }
+    }
+
+    private mutating func reportSheetFeatures(_ metadata: WorksheetMetadata, part: String?) {
+        func add(_ singular: String, _ name: String, _ count: Int, examples: [String] = []) {
+            guard count > 0 else { return }
+            let shown = examples.isEmpty ? "" : " (" + examples.prefix(Self.exampleLimit).joined(separator: ", ")
+                + (count > Self.exampleLimit ? ", ..." : "") + ")"
+            findings.append(Finding(.unsupportedFeature, .warning, quantity(count, singular, name) + "\(shown) will not be imported",
+                                    part: part, count: count))
+        }
+        add("merged range", "merged ranges", metadata.mergedRangeCount, examples: metadata.mergedRanges)
+        add("conditional format", "conditional formats", metadata.conditionalFormatCount)
+        add("data validation rule", "data validation rules", metadata.dataValidationCount)
+        add("hyperlink", "hyperlinks", metadata.hyperlinkCount, examples: metadata.hyperlinks)
+        add("sparkline", "sparklines", metadata.sparklineCount)
+    }
+
+    private mutating func reportFormatting(_ stats: SheetStatistics, styles: Styles, strings: SharedStrings,
+                                           metadata: WorksheetMetadata, part: String?) {
+        let base = styles.format(0)
+        let kinds: [(String, (CellFormat) -> Bool)] = [
+            ("borders", { $0.hasBorder }),
+            ("underline", { $0.isUnderlined }),
+            ("strikethrough", { $0.isStruckThrough }),
+            ("fonts other than the default", { $0.fontName != nil && $0.fontName != base.fontName }),
+            ("font sizes other than the default", { $0.fontSize != nil && $0.fontSize != base.fontSize }),
+            ("pattern fills", { $0.hasPatternFill }),
+        ]
+        for (name, applies) in kinds {
+            var cells = 0
+            var first: CellReference?
+            for (index, count) in stats.cellsByStyle.enumerated() where count > 0 && applies(styles.format(index)) {
+                cells += count
+                if let candidate = stats.firstCellByStyle[index], first == nil || candidate < first! { first = candidate }
+            }
+            guard cells > 0 else { continue }
+            findings.append(Finding(.formattingDropped, .warning,
+                                    quantity(cells, "cell uses", "cells use") + " \(name) (first: \(first!)), which Sheets does not keep",
+                                    part: part, count: cells))
+        }
+        let richCells = metadata.richTextCellCount
+        if richCells > 0 {
+            findings.append(Finding(.formattingDropped, .warning,
+                                    quantity(richCells, "cell shows", "cells show") + " rich text (runs in "
+                                    + quantity(strings.richTextCount, "shared string", "shared strings") + "); only the text is kept",
+                                    part: part, count: richCells))
+        }
+    }
+
+    private mutating func reportColours(_ stats: SheetStatistics, styles: Styles, part: String?) {
+        struct Pair: Hashable { var text: String?; var fill: String? }
+        var cells: [Pair: (count: Int, first: CellReference)] = [:]
+        var order: [Pair] = []
+        // The default format's colours, and black text on no fill, are what Sheets shows by default
+        // (and adapts to dark mode): not authored.
+        let base = styles.format(0)
+        for (index, count) in stats.cellsByStyle.enumerated() where count > 0 {
+            let format = styles.format(index)
+            var pair = Pair(text: format.textColor == base.textColor ? nil : format.textColor,
+                            fill: format.fillColor == base.fillColor ? nil : format.fillColor)
+            if pair.fill == nil, pair.text == "#000000" { pair.text = nil }
+            guard pair.text != nil || pair.fill != nil, let first = stats.firstCellByStyle[index] else { continue }
+            if let known = cells[pair] {
+                cells[pair] = (known.count + count, min(known.first, first))
+            } else {
+                cells[pair] = (count, first)
+                order.append(pair)
+            }
+        }
+        for pair in order {
+            let poor = Contrast.poorModes(text: pair.text, fill: pair.fill)
+            guard !poor.isEmpty, let (count, first) = cells[pair] else { continue }
+            let modes = poor.map { "\($0.mode.rawValue) mode \(Self.ratio($0.ratio)):1" }.joined(separator: ", ")
+            let text = pair.text.map { "text \($0)" } ?? "default text"
+            let fill = pair.fill.map { "fill \($0)" } ?? "no fill"
+            findings.append(Finding(.authoredColours, .warning,
+                                    quantity(count, "cell", "cells") + " with \(text) on \(fill) (first: \(first)) " + (count == 1 ? "is" : "are") + " hard to read: contrast \(modes), "
+                                    + "below \(Self.ratio(Contrast.minimumRatio)):1", part: part, count: count))
+        }
+    }
+
+    private static func ratio(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+
+    private func error(_ code: ReaderError.Code, _ message: String, part: String?, count: Int? = nil) -> Finding {
+        var finding = Finding(ReaderError(code, file: workbook.file, part: part, message))
+        finding.count = count
+        return finding
+    }
+}

@@ -1,0 +1,65 @@
+/// What `check` may allow besides the archive limits.
+public struct PreflightOptions: Sendable, Equatable {
+    /// Limits on the package (entries, sizes, expansion ratio, text).
+    public var limits = ArchiveLimits()
+    /// The most cells the imported sheet's used range (rows x columns) may span: Google
+    /// Sheets' limit of 10 million cells per spreadsheet.
+    public var maxCells = 10_000_000
+    /// Excel's (and Sheets') limit on a cell's text, in UTF-16 code units.
+    public static let maxCellTextLength = 32_767
+
+    /// The defaults.
+    public init() {}
+}
+
+/// The pre-flight of one workbook: one streaming pass over its package and its first
+/// worksheet that tells what an import will do, as a `CheckReport`.
+public enum Preflight {
+    /// Checks the workbook at `path`. Throws only I/O errors (the file cannot be read);
+    /// everything wrong with the file itself is a finding.
+    public static func check(path: String, options: PreflightOptions = PreflightOptions()) throws -> CheckReport {
+        try check(name: path, options: options) { try Workbook(path: path, limits: options.limits) }
+    }
+
+    /// Checks a workbook held in memory; `name` is used in the report.
+    public static func check(bytes: [UInt8], name: String, options: PreflightOptions = PreflightOptions()) throws -> CheckReport {
+        try check(name: name, options: options) { try Workbook(bytes: bytes, name: name, limits: options.limits) }
+    }
+
+    private static func check(name: String, options: PreflightOptions, open: () throws -> Workbook) throws -> CheckReport {
+        var report = CheckReport(file: name, format: "xlsx")
+        let workbook: Workbook
+        do {
+            workbook = try open()
+        } catch let error as ReaderError where error.code != .io && error.code != .usage {
+            report.format = format(of: error)
+            report.findings = [Finding(error)]
+            return report
+        }
+        report.format = format(of: workbook)
+        var inspection = Inspection(workbook: workbook, options: options)
+        try inspection.run()
+        report.worksheets = inspection.worksheets
+        report.findings = inspection.findings.enumerated()
+            .sorted { $0.element.severity == $1.element.severity ? $0.offset < $1.offset : $0.element.severity < $1.element.severity }
+            .map(\.element)
+        return report
+    }
+
+    private static func format(of error: ReaderError) -> String {
+        switch error.code {
+        case .legacyXLS: "xls"
+        case .encryptedWorkbook: "encrypted"
+        case .notAZip: error.message.contains("OpenDocument") ? "ods" : "unknown"
+        default: "xlsx"
+        }
+    }
+
+    private static func format(of workbook: Workbook) -> String {
+        let type = workbook.contentTypes.type(of: workbook.workbookPart) ?? ""
+        if type.contains("template.macroEnabled") { return "xltm" }
+        if type.contains("macroEnabled") { return "xlsm" }
+        if type.contains("template") { return "xltx" }
+        return "xlsx"
+    }
+}

@@ -1,0 +1,139 @@
+import SheetPort
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `sheetport check FILE... [--json] [--fail-on warning]` with the limits as options.
+enum CheckCommand {
+    static let help = """
+    USAGE: sheetport check FILE... [--json] [--fail-on warning] [limits]
+
+    Pre-flights each workbook before import: whether it can be imported at all, which sheet
+    is imported (only the first worksheet) and which are not, and what will not survive
+    (macros, charts, images, pivot tables, tables, merged cells, conditional formats, data
+    validation, hyperlinks, formatting Sheets does not keep, hard-to-read colours). FILE may
+    be `-` for standard input. With --json, one report object per file, one per line.
+
+    Exit status: 0 when every file is importable, 1 when one is not (with --fail-on warning,
+    also when any file has a warning), 2 on usage or I/O errors.
+
+    OPTIONS:
+      --json                   machine output (CONTRACTS section 3), one object per line
+      --fail-on warning        exit 1 on warnings too
+      --server URL             the server whose caps apply (not available yet)
+      -h, --help               show this help
+
+    LIMITS (defaults at least as strict as Apache POI's ZipSecureFile; sizes take K, M, G):
+      --max-entries N          most zip entries (default 1000)
+      --max-entry-size SIZE    most bytes one entry may inflate to (default 1G)
+      --max-total-size SIZE    most bytes the whole package may inflate to (default 4G)
+      --min-inflate-ratio R    least compressed/inflated ratio of an entry past 100K (default 0.01)
+      --max-text-size SIZE     most bytes of shared-string text (default 10M)
+      --max-cells N            most cells in the imported sheet's used range (default 10000000)
+    """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let options = try Arguments(arguments,
+                                    valued: ["--fail-on", "--server", "--max-entries", "--max-entry-size", "--max-total-size",
+                                             "--min-inflate-ratio", "--max-text-size", "--max-cells"],
+                                    flags: ["--help", "--json", "--no-progress"], aliases: ["-h": "--help"])
+        if options.has("--help") { print(help); return 0 }
+        guard !options.positionals.isEmpty else { throw UsageError("check takes one or more files\n\n" + help) }
+        if let level = options.value("--fail-on"), level != "warning", level != "error" {
+            throw UsageError("--fail-on takes \"warning\" (or \"error\", the default)")
+        }
+        if options.value("--server") != nil {
+            throw UsageError("--server is not available yet: check applies the default caps without it")
+        }
+        let preflight = try preflightOptions(options)
+        let failOnWarning = options.value("--fail-on") == "warning"
+        var status: Int32 = 0
+        for file in options.positionals {
+            let report: CheckReport
+            do {
+                report = file == "-" ? try Preflight.check(bytes: StandardInput.readAll(limit: preflight.limits.maxTotalSize),
+                                                                         name: "-", options: preflight)
+                                     : try Preflight.check(path: file, options: preflight)
+            } catch let error as ReaderError {
+                FileHandleError.write("sheetport: " + error.description)
+                status = 2
+                continue
+            }
+            print(options.has("--json") ? report.json : humanText(report))
+            if status != 2, !report.importable || (failOnWarning && report.hasWarnings) { status = 1 }
+        }
+        return status
+    }
+
+    private static func preflightOptions(_ options: Arguments) throws -> PreflightOptions {
+        var preflight = PreflightOptions()
+        if let value = options.value("--max-entries") { preflight.limits.maxEntries = Int(try count(value, "--max-entries")) }
+        if let value = options.value("--max-entry-size") { preflight.limits.maxEntrySize = try size(value, "--max-entry-size") }
+        if let value = options.value("--max-total-size") { preflight.limits.maxTotalSize = try size(value, "--max-total-size") }
+        if let value = options.value("--max-text-size") { preflight.limits.maxTextSize = Int(try size(value, "--max-text-size")) }
+        if let value = options.value("--max-cells") { preflight.maxCells = Int(try count(value, "--max-cells")) }
+        if let value = options.value("--min-inflate-ratio") {
+            guard let ratio = Double(value), ratio >= 0, ratio < 1 else {
+                throw UsageError("--min-inflate-ratio takes a number from 0 to below 1, like 0.01")
+            }
+            preflight.limits.minInflateRatio = ratio
+        }
+        return preflight
+    }
+
+    private static func count(_ text: String, _ option: String) throws -> Int64 {
+        guard let value = Int64(text), value >= 0 else { throw UsageError("\(option) takes a whole number, not \"\(text)\"") }
+        return value
+    }
+
+    /// A byte count with an optional binary suffix: `500K`, `64M`, `2G`.
+    static func size(_ text: String, _ option: String) throws -> Int64 {
+        let shifts: [Character: Int64] = ["K": 10, "M": 20, "G": 30]
+        var digits = text.uppercased()
+        var shift: Int64 = 0
+        if digits.last == "B" { digits.removeLast() }
+        if let last = digits.last, let found = shifts[last] { shift = found; digits.removeLast() }
+        guard let value = Int64(digits), value >= 0, value <= Int64.max >> shift else {
+            throw UsageError("\(option) takes a size like 1048576, 100K, 64M or 2G, not \"\(text)\"")
+        }
+        return value << shift
+    }
+
+    /// The short report for a person.
+    static func humanText(_ report: CheckReport) -> String {
+        var lines = ["\(report.file): " + (report.importable ? "importable" : "NOT importable") + " (\(report.format))"]
+        if let imported = report.worksheets.first(where: \.imported) {
+            lines.append("  imports \"\(imported.name)\": \(imported.rows ?? 0) rows x \(imported.columns ?? 0) columns, \(imported.cells ?? 0) cells")
+        }
+        let others = report.worksheets.filter { !$0.imported }
+        if !others.isEmpty {
+            lines.append("  not imported: " + others.map { "\"\($0.name)\"" }.joined(separator: ", "))
+        }
+        for finding in report.findings {
+            lines.append("  \(finding.severity.rawValue): \(finding.message) [\(finding.code)" + (finding.part.map { ", \($0)" } ?? "") + "]")
+        }
+        if report.findings.isEmpty { lines.append("  nothing to report") }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// Standard input, read whole (a zip's directory is at its end), up to `limit` bytes: a package
+/// is never larger than what it may inflate to.
+enum StandardInput {
+    static func readAll(limit: Int64) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = read(0, &chunk, chunk.count)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw ReaderError(.io, file: "-", "cannot read: \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { return bytes }
+            bytes += chunk[..<count]
+            if Int64(bytes.count) > limit {
+                throw ReaderError(.io, file: "-", "standard input is larger than \(limit) bytes (--max-total-size)")
+            }
+        }
+    }
+}
