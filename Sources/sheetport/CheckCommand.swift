@@ -34,8 +34,7 @@ enum CheckCommand {
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let options = try Arguments(arguments,
-                                    valued: ["--fail-on", "--server", "--max-entries", "--max-entry-size", "--max-total-size",
-                                             "--min-inflate-ratio", "--max-text-size", "--max-cells"],
+                                    valued: LimitOptions.names.union(["--fail-on", "--server", "--max-cells"]),
                                     flags: ["--help", "--json", "--no-progress"], aliases: ["-h": "--help"])
         if options.has("--help") { print(help); return 0 }
         guard !options.positionals.isEmpty else { throw UsageError("check takes one or more files\n\n" + help) }
@@ -67,36 +66,9 @@ enum CheckCommand {
 
     private static func preflightOptions(_ options: Arguments) throws -> PreflightOptions {
         var preflight = PreflightOptions()
-        if let value = options.value("--max-entries") { preflight.limits.maxEntries = Int(try count(value, "--max-entries")) }
-        if let value = options.value("--max-entry-size") { preflight.limits.maxEntrySize = try size(value, "--max-entry-size") }
-        if let value = options.value("--max-total-size") { preflight.limits.maxTotalSize = try size(value, "--max-total-size") }
-        if let value = options.value("--max-text-size") { preflight.limits.maxTextSize = Int(try size(value, "--max-text-size")) }
-        if let value = options.value("--max-cells") { preflight.maxCells = Int(try count(value, "--max-cells")) }
-        if let value = options.value("--min-inflate-ratio") {
-            guard let ratio = Double(value), ratio >= 0, ratio < 1 else {
-                throw UsageError("--min-inflate-ratio takes a number from 0 to below 1, like 0.01")
-            }
-            preflight.limits.minInflateRatio = ratio
-        }
+        preflight.limits = try LimitOptions.limits(options)
+        if let value = options.value("--max-cells") { preflight.maxCells = Int(try LimitOptions.count(value, "--max-cells")) }
         return preflight
-    }
-
-    private static func count(_ text: String, _ option: String) throws -> Int64 {
-        guard let value = Int64(text), value >= 0 else { throw UsageError("\(option) takes a whole number, not \"\(text)\"") }
-        return value
-    }
-
-    /// A byte count with an optional binary suffix: `500K`, `64M`, `2G`.
-    static func size(_ text: String, _ option: String) throws -> Int64 {
-        let shifts: [Character: Int64] = ["K": 10, "M": 20, "G": 30]
-        var digits = text.uppercased()
-        var shift: Int64 = 0
-        if digits.last == "B" { digits.removeLast() }
-        if let last = digits.last, let found = shifts[last] { shift = found; digits.removeLast() }
-        guard let value = Int64(digits), value >= 0, value <= Int64.max >> shift else {
-            throw UsageError("\(option) takes a size like 1048576, 100K, 64M or 2G, not \"\(text)\"")
-        }
-        return value << shift
     }
 
     /// The short report for a person.
@@ -135,5 +107,45 @@ enum StandardInput {
                 throw ReaderError(.io, file: "-", "standard input is larger than \(limit) bytes (--max-total-size)")
             }
         }
+    }
+}
+
+/// The `ArchiveLimits` flags that `check` and `convert` share.
+enum LimitOptions {
+    /// The options that take a value.
+    static let names: Set<String> = ["--max-entries", "--max-entry-size", "--max-total-size", "--min-inflate-ratio", "--max-text-size"]
+
+    /// The limits, defaults changed by the flags given.
+    static func limits(_ options: Arguments) throws -> ArchiveLimits {
+        var limits = ArchiveLimits()
+        if let value = options.value("--max-entries") { limits.maxEntries = Int(try count(value, "--max-entries")) }
+        if let value = options.value("--max-entry-size") { limits.maxEntrySize = try size(value, "--max-entry-size") }
+        if let value = options.value("--max-total-size") { limits.maxTotalSize = try size(value, "--max-total-size") }
+        if let value = options.value("--max-text-size") { limits.maxTextSize = Int(try size(value, "--max-text-size")) }
+        if let value = options.value("--min-inflate-ratio") {
+            guard let ratio = Double(value), ratio >= 0, ratio < 1 else {
+                throw UsageError("--min-inflate-ratio takes a number from 0 to below 1, like 0.01")
+            }
+            limits.minInflateRatio = ratio
+        }
+        return limits
+    }
+
+    static func count(_ text: String, _ option: String) throws -> Int64 {
+        guard let value = Int64(text), value >= 0 else { throw UsageError("\(option) takes a whole number, not \"\(text)\"") }
+        return value
+    }
+
+    /// A byte count with an optional binary suffix: `500K`, `64M`, `2G`.
+    static func size(_ text: String, _ option: String) throws -> Int64 {
+        let shifts: [Character: Int64] = ["K": 10, "M": 20, "G": 30]
+        var digits = text.uppercased()
+        var shift: Int64 = 0
+        if digits.last == "B" { digits.removeLast() }
+        if let last = digits.last, let found = shifts[last] { shift = found; digits.removeLast() }
+        guard let value = Int64(digits), value >= 0, value <= Int64.max >> shift else {
+            throw UsageError("\(option) takes a size like 1048576, 100K, 64M or 2G, not \"\(text)\"")
+        }
+        return value << shift
     }
 }

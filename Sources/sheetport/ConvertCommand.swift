@@ -31,11 +31,16 @@ enum ConvertCommand {
                            (constant memory however much distinct text there is)
       --zip64              xlsx output: allow a worksheet over 4 GiB of XML
       --no-progress        no progress bar (it is shown only when standard error is a terminal)
+      --max-text-size SIZE, --max-entries N, --max-entry-size SIZE, --max-total-size SIZE,
+      --min-inflate-ratio R
+                           xlsx input: the reader's safety limits, as `sheetport check --help`
+                           describes them (a sheet with over 10M of distinct text needs
+                           --max-text-size)
       -h, --help           show this help
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try Arguments(arguments, valued: ["--output", "--to", "--from", "--sheet"],
+        let options = try Arguments(arguments, valued: LimitOptions.names.union(["--output", "--to", "--from", "--sheet"]),
                                     flags: ["--help", "--no-progress", "--no-infer", "--inline-strings", "--zip64"],
                                     aliases: ["-o": "--output", "-h": "--help"])
         if options.has("--help") { print(help); return 0 }
@@ -55,8 +60,9 @@ enum ConvertCommand {
             throw UsageError("unknown output format \"\(formatName)\"; use --to csv, tsv or jsonl")
         }
 
-        let workbook = input == "-" ? try Workbook(bytes: readStandardInput(), name: "<stdin>")
-                                    : try Workbook(path: input)
+        let limits = try LimitOptions.limits(options)
+        let workbook = input == "-" ? try Workbook(bytes: StandardInput.readAll(limit: limits.maxTotalSize), name: "<stdin>", limits: limits)
+                                    : try Workbook(path: input, limits: limits)
         let sheet: Sheet
         if let name = options.value("--sheet") {
             guard let named = workbook.sheet(named: name) else {
@@ -151,19 +157,5 @@ enum ConvertCommand {
     private static func extensionOf(_ path: String) -> String {
         guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return "" }
         return path[path.index(after: dot)...].lowercased()
-    }
-
-    private static func readStandardInput() throws -> [UInt8] {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = read(0, &chunk, chunk.count)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw ReaderError(.io, file: "<stdin>", "cannot read: \(String(cString: strerror(errno)))")
-            }
-            if count == 0 { return bytes }
-            bytes += chunk[..<count]
-        }
     }
 }
