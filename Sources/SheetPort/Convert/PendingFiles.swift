@@ -14,7 +14,6 @@ public enum PendingFiles {
         return flags
     }()
     nonisolated(unsafe) private static var lock = pthread_mutex_t()
-    nonisolated(unsafe) private static var lockReady = false
 
     /// Registers a file or a directory to remove on SIGINT or SIGTERM; returns its slot,
     /// or -1 when all slots are taken (the path is then not removed by a signal).

@@ -48,7 +48,8 @@ public enum TextToWorkbook {
             switch format {
             case .jsonl:
                 var reader = try CellJSONLReader(input: input)
-                while var (row, styles) = try reader.nextRow() {
+                while let (read, styles) = try reader.nextRow() {
+                    var row = read
                     for index in row.cells.indices { row.cells[index].styleIndex = try styleIndex(styles[index]) }
                     try append(row, line: reader.rowLine)
                 }
