@@ -18,13 +18,11 @@ public final class AtomicFile {
         self.destination = destination
         let folder = PartName.directory(of: destination)
         let base = String(destination.dropFirst(folder.count))
-        var template = Array((folder + "." + base + ".sheetport-XXXXXX").utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else {
+        guard let (path, descriptor) = TemporaryName.file(folder + "." + base + ".sheetport-XXXXXX") else {
             throw ReaderError(.io, file: destination, "cannot create a file beside it: \(String(cString: strerror(errno)))")
         }
         self.descriptor = descriptor
-        temporaryPath = String(cString: template)
+        temporaryPath = path
         slot = PendingFiles.register(temporaryPath)
     }
 

@@ -76,3 +76,24 @@ public enum PendingFiles {
         UnsafeRawPointer(text.utf8Start).assumingMemoryBound(to: CChar.self)
     }
 }
+
+/// Unique names for temporary files and folders: the `XXXXXX` at the end of a template
+/// filled in by `mkstemp` or `mkdtemp`, so the name cannot be taken by someone else.
+enum TemporaryName {
+    /// Creates a file (mode 0600); its path and open descriptor, nil with `errno` set.
+    static func file(_ template: String) -> (path: String, descriptor: Int32)? {
+        var bytes = Array(template.utf8CString)
+        let descriptor = bytes.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        return descriptor >= 0 ? (path(bytes), descriptor) : nil
+    }
+
+    /// Creates a folder (mode 0700); its path, nil with `errno` set.
+    static func directory(_ template: String) -> String? {
+        var bytes = Array(template.utf8CString)
+        return bytes.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil ? path(bytes) : nil
+    }
+
+    private static func path(_ bytes: [CChar]) -> String {
+        String(decoding: bytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

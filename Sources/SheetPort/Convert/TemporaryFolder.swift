@@ -15,11 +15,10 @@ public final class TemporaryFolder {
     /// Creates `sheetport-XXXXXX` under `$TMPDIR` (or `/tmp`).
     public init() throws {
         let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array((base + "/sheetport-XXXXXX").utf8CString)
-        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+        guard let path = TemporaryName.directory(base + "/sheetport-XXXXXX") else {
             throw ReaderError(.io, file: base, "cannot create a private folder: \(String(cString: strerror(errno)))")
         }
-        path = String(cString: template)
+        self.path = path
         slot = PendingFiles.register(path)
     }
 

@@ -20,11 +20,10 @@ final class Staging {
         let folder = PartName.directory(of: destination)
         let base = String(destination.dropFirst(folder.count))
         Self.sweep(folder: folder.isEmpty ? "." : folder, base: base)
-        var template = Array((folder + "." + base + ".sheetport-\(getpid())-XXXXXX").utf8CString)
-        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+        guard let directory = TemporaryName.directory(folder + "." + base + ".sheetport-\(getpid())-XXXXXX") else {
             throw WriterError.io(file: destination, message: "cannot create a staging directory beside it: \(String(cString: strerror(errno)))")
         }
-        directory = String(cString: template)
+        self.directory = directory
         slot = PendingFiles.register(directory)
     }
 
