@@ -112,11 +112,11 @@ import Testing
 /// SIGINT and SIGTERM while a workbook is being written, and staging left by a killed
 /// process: no staging directory survives and the destination is left as it was.
 @Suite(.serialized) struct WriterSignalTests {
-    private func bigCSV(in folder: URL) throws -> URL {
+    private func bigCSV(in folder: URL, rows: Int = 400_000) throws -> URL {
         let url = folder.appendingPathComponent("big.csv")
         var text = ""
-        text.reserveCapacity(24 << 20)
-        for row in 1...400_000 { text += "\(row),item-\(row),\(Double(row) / 7),TRUE,2024-01-31\n" }
+        text.reserveCapacity(rows * 60)
+        for row in 1...rows { text += "\(row),item-\(row),\(Double(row) / 7),TRUE,2024-01-31\n" }
         try Data(text.utf8).write(to: url)
         return url
     }
@@ -146,6 +146,36 @@ import Testing
         #expect(result.wasReady, "the conversion ended before it could be interrupted")
         #expect(result.status == status)
         #expect(try FileManager.default.contentsOfDirectory(atPath: output.path) == ["big.xlsx"])
+        #expect(try String(contentsOf: destination, encoding: .utf8) == "previous")
+    }
+
+    /// A full disk, as `ulimit -f` makes one: an I/O error (exit 2) naming the file, no
+    /// staging left, the destination as it was. For xlsx output and for CSV output.
+    @Test(arguments: ["big.xlsx", "big.csv"])
+    func fileSizeLimitIsAnErrorThatCleansUp(_ name: String) throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let csv = try bigCSV(in: folder, rows: 40_000) // 2 MB of CSV, 1 MB of xlsx
+        var input = csv.path
+        if name == "big.csv" { // a workbook to convert to CSV
+            input = folder.appendingPathComponent("in.xlsx").path
+            #expect(try runSheetport(["convert", csv.path, "-o", input]).status == 0)
+        }
+        let output = folder.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let destination = output.appendingPathComponent(name)
+        try Data("previous".utf8).write(to: destination)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", "ulimit -f 512 && exec \"$0\" convert \"$1\" -o \"$2\"", Project.executable.path, input, destination.path]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 2, "\(stderr)")
+        #expect(stderr.contains(destination.path), "\(stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output.path) == [name])
         #expect(try String(contentsOf: destination, encoding: .utf8) == "previous")
     }
 

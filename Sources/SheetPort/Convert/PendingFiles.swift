@@ -39,10 +39,14 @@ public enum PendingFiles {
     }
 
     /// Installs SIGINT and SIGTERM handlers that remove the pending files and exit
-    /// with 130 or 143 (CONTRACTS section 1).
+    /// with 130 or 143 (CONTRACTS section 1), and ignores SIGXFSZ so that a file-size limit
+    /// is an I/O error that cleans up.
     public static func removeOnSignals() {
         signal(SIGINT) { _ in PendingFiles.removeAndExit(130) }
         signal(SIGTERM) { _ in PendingFiles.removeAndExit(143) }
+        // Past a file-size limit (`ulimit -f`) a write should fail with EFBIG, so the error
+        // path cleans up, rather than the process being killed with its files left behind.
+        signal(SIGXFSZ, SIG_IGN)
         // A parent may have started us with these signals blocked (the mask is inherited
         // through exec); cancelling must work all the same.
         var set = sigset_t()

@@ -85,8 +85,10 @@ public final class WorkbookWriter {
         packager.discard()
     }
 
+    /// Ends the sheet being written; throws when it (or the package stream) failed, so
+    /// a workbook missing a sheet is never published.
     private func finishCurrentSheet() throws {
-        guard let sheet = sheets.last, !sheet.isFinished else { return }
+        guard let sheet = sheets.last else { return }
         try sheet.finish()
     }
 

@@ -19,6 +19,8 @@ public final class WorksheetWriter {
     private var lastRow = 0
     private var started = false
     private(set) var isFinished = false
+    /// Whether the package stream failed (a full disk, say): the workbook cannot be completed.
+    private(set) var hasFailed = false
     /// Whether a formula was written without a cached value.
     private(set) var hasUncachedFormula = false
 
@@ -68,6 +70,7 @@ public final class WorksheetWriter {
     /// and `isHidden` are written with it; cells must be ordered by column and use style
     /// indexes from `WorkbookWriter.style(_:)`. A row that throws writes nothing.
     public func append(_ row: Row) throws {
+        guard !hasFailed else { throw WriterError.io(file: workbook.path, message: "writing \(name) failed earlier") }
         guard !isFinished else { throw WriterError.finished }
         guard row.index >= 1, row.index <= CellReference.maxRow else {
             throw WriterError.outsideGrid(sheet: name, row: row.index, column: row.cells.first?.column ?? 1)
@@ -208,6 +211,7 @@ public final class WorksheetWriter {
 
     /// Ends the sheet part: closes the XML and waits until libzip has written it.
     func finish() throws {
+        guard !hasFailed else { throw WriterError.io(file: workbook.path, message: "writing \(name) failed earlier") }
         guard !isFinished else { return }
         isFinished = true
         if !started { writeHeader() }
@@ -219,6 +223,7 @@ public final class WorksheetWriter {
             try flush()
             try stream.finish()
         } catch {
+            hasFailed = true
             stream.abort()
             throw error
         }
@@ -236,6 +241,7 @@ public final class WorksheetWriter {
             try stream.pipe.send(&xml.bytes)
         } catch {
             isFinished = true
+            hasFailed = true
             stream.abort()
             try stream.finish() // reports libzip's reason
             throw WriterError.io(file: workbook.path, message: "writing \(name) failed")
