@@ -121,7 +121,10 @@ extension WriterTests {
             #expect(throws: WriterError.outsideGrid(sheet: "S", row: 1, column: 16_385)) {
                 try sheet.append(Row(index: 1, cells: [Cell(column: 16_385, value: .number(1))]))
             }
-            #expect(throws: WriterError.self) {
+            #expect(throws: WriterError.outsideGrid(sheet: "S", row: 1, column: 0)) {
+                try sheet.append(Row(index: 1, cells: [Cell(column: 0, value: .number(1))]))
+            }
+            #expect(throws: WriterError.outOfOrder(sheet: "S", reference: "B1", after: "B1")) {
                 try sheet.append(Row(index: 1, cells: [Cell(column: 2, value: .number(1)), Cell(column: 2, value: .number(1))]))
             }
             try sheet.append(Row(index: 5, cells: [Cell(column: 1, value: .number(1))]))

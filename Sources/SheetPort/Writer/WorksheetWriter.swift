@@ -102,12 +102,12 @@ public final class WorksheetWriter {
         xml.raw(">")
         var previous = 0
         for cell in row.cells {
+            guard cell.column >= 1, cell.column <= CellReference.maxColumn else {
+                throw WriterError.outsideGrid(sheet: name, row: row.index, column: cell.column)
+            }
             guard cell.column > previous else {
                 throw WriterError.outOfOrder(sheet: name, reference: reference(row.index, cell.column),
                                              after: reference(row.index, previous))
-            }
-            guard cell.column <= CellReference.maxColumn else {
-                throw WriterError.outsideGrid(sheet: name, row: row.index, column: cell.column)
             }
             previous = cell.column
             try writeCell(cell, row: row.index)
