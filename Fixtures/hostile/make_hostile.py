@@ -60,16 +60,18 @@ def sheet(body, dimension=None, tail=""):
     return f"{SHEET_HEAD}{dim}<sheetData>{body}</sheetData>{tail}</worksheet>"
 
 
-def package(path, sheet_xml, strings=EMPTY_STRINGS, extra=(), stored=False):
-    """A minimal one-sheet package; `extra` adds (name, bytes) entries after the usual ones."""
+def package(path, sheet_xml, strings=EMPTY_STRINGS, extra=(), stored=False, rels=WORKBOOK_RELS):
+    """A minimal one-sheet package; `extra` adds (name, bytes) entries after the usual ones;
+    `strings=None` leaves the shared-string part out (its relationship then dangles)."""
     mode = zipfile.ZIP_STORED if stored else zipfile.ZIP_DEFLATED
     with zipfile.ZipFile(path, "w", mode) as z:
         z.writestr("[Content_Types].xml", CONTENT_TYPES)
         z.writestr("_rels/.rels", ROOT_RELS)
         z.writestr("xl/workbook.xml", WORKBOOK)
-        z.writestr("xl/_rels/workbook.xml.rels", WORKBOOK_RELS)
+        z.writestr("xl/_rels/workbook.xml.rels", rels)
         z.writestr("xl/worksheets/sheet1.xml", sheet_xml)
-        z.writestr("xl/sharedStrings.xml", strings)
+        if strings is not None:
+            z.writestr("xl/sharedStrings.xml", strings)
         for name, data in extra:
             z.writestr(zipfile.ZipInfo(name, (1980, 1, 1, 0, 0, 0)), data)
 
@@ -155,6 +157,11 @@ def make_all(out):
     items = "".join(f"<si><t>{noise[i:i + 1000]}</t></si>" for i in range(0, len(noise), 1000))
     package(p("text_bomb.xlsx"), sheet('<row r="1"><c r="A1" t="s"><v>0</v></c></row>'),
             strings=f'<?xml version="1.0"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">{items}</sst>')
+    # Dangling relationships: to a part the import reads (the cells' text) and to one it does not.
+    package(p("dangling_shared_strings.xlsx"), sheet('<row r="1"><c r="A1" t="s"><v>0</v></c></row>'), strings=None)
+    theme = ('<Relationship Id="rId9" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/theme" '
+             'Target="theme/theme1.xml"/>\n</Relationships>')
+    package(p("dangling_theme.xlsx"), PLAIN, rels=WORKBOOK_RELS.replace("</Relationships>", theme))
     with open(p("not_a_zip.xlsx"), "w") as f:
         f.write("name,value\nthis is CSV,1\n")
     open(p("empty.xlsx"), "wb").close()
@@ -179,6 +186,8 @@ EXPECTED = {
     "long_text.xlsx": "exceeds-limit",
     "long_shared_text.xlsx": "exceeds-limit",
     "merged_20000.xlsx": None,
+    "dangling_shared_strings.xlsx": "missing-part",
+    "dangling_theme.xlsx": None,
     "text_bomb.xlsx": "exceeds-limit",
     "not_a_zip.xlsx": "not-a-zip",
     "empty.xlsx": "not-a-zip",

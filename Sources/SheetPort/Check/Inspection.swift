@@ -7,6 +7,8 @@ struct Inspection {
     private(set) var worksheets: [CheckReport.Worksheet] = []
     /// The package features found among the parts (`PackageFeature.name`).
     private var packageFeatures: Set<String> = []
+    /// Relationships the import follows that point to no part, by type, with their source part.
+    private var danglingRelationships: [String: (relationship: Relationship, part: String)] = [:]
 
     /// How many examples (cell references, part names) a message lists.
     static let exampleLimit = 3
@@ -27,6 +29,7 @@ struct Inspection {
             return
         }
         inspectSheets(first: first)
+        inspectRelationships(first: first)
         do {
             try inspectFirstWorksheet(first)
         } catch let error as ReaderError where error.code != .io {
@@ -113,6 +116,49 @@ struct Inspection {
         }
     }
 
+    /// The relationships the import follows (the workbook's styles and shared strings, the
+    /// first worksheet's comments) that point to no part. Comments would be lost: that is
+    /// `missing-part` at once. Styles and shared strings are `missing-part` once the sheet
+    /// shows that cells use them (`reportLostContent`); a workbook whose cells do not is
+    /// imported whole. Parts the import does not read (theme, calculation chain, printer
+    /// settings, custom XML, ...) may be missing.
+    private mutating func inspectRelationships(first: Sheet) {
+        var sources: [(part: String, relationships: [Relationship], types: Set<String>)] = [
+            (workbook.workbookPart, workbook.relationships, ["styles", "sharedStrings"]),
+        ]
+        if let sheetRelationships = try? workbook.relationships(of: first) {
+            sources.append((first.part ?? workbook.workbookPart, sheetRelationships, ["comments"]))
+        }
+        for source in sources {
+            for relationship in source.relationships
+            where !relationship.isExternal && source.types.contains(relationship.type)
+                && workbook.archive.entry(named: relationship.target) == nil {
+                danglingRelationships[relationship.type] = (relationship, source.part)
+            }
+        }
+        if let (relationship, part) = danglingRelationships["comments"] {
+            findings.append(Finding(ReaderError(.missingPart, file: workbook.file, part: part, dangling(relationship) + "; the comments would be lost")))
+        }
+    }
+
+    private func dangling(_ relationship: Relationship) -> String {
+        "the \(relationship.type) relationship (\(relationship.id)) points to \(relationship.target), which is not in the package"
+    }
+
+    /// Cells whose text or format is missing from the package: not importable as they are.
+    private mutating func reportLostContent(_ stats: SheetStatistics, _ metadata: WorksheetMetadata, part: String?) {
+        if metadata.missingSharedStringCount > 0 {
+            let cause = danglingRelationships["sharedStrings"].map { dangling($0.relationship) }
+                ?? "the shared-string table has \(quantity((try? workbook.sharedStrings().count) ?? 0, "string", "strings"))"
+            findings.append(error(.missingPart, quantity(metadata.missingSharedStringCount, "cell shows", "cells show")
+                                  + " a shared string that is not there: " + cause, part: part, count: metadata.missingSharedStringCount))
+        }
+        if stats.styledCells > 0, let (relationship, source) = danglingRelationships["styles"] {
+            findings.append(error(.missingPart, dangling(relationship) + "; " + quantity(stats.styledCells, "cell", "cells")
+                                  + " would lose their formats (dates would read as numbers)", part: source, count: stats.styledCells))
+        }
+    }
+
     // MARK: the first worksheet
 
     private mutating func inspectFirstWorksheet(_ sheet: Sheet) throws {
@@ -139,6 +185,7 @@ struct Inspection {
             findings.append(error(.exceedsLimit, "the used range A1:\(CellReference(row: stats.lastRow, column: stats.lastColumn)) spans "
                                   + "\(span) cells, over the limit of \(options.maxCells) (--max-cells)", part: part, count: span))
         }
+        reportLostContent(stats, reader.metadata, part: part)
         reportSheetFeatures(reader.metadata, part: part)
         reportFormatting(stats, styles: styles, strings: strings, metadata: reader.metadata, part: part)
         reportColours(stats, styles: styles, part: part)

@@ -10,6 +10,8 @@ struct SheetStatistics {
     /// Cells per cell format (out-of-range indexes count as the default, as they render).
     var cellsByStyle: [Int]
     var firstCellByStyle: [Int: CellReference] = [:]
+    /// Cells with a cell format other than the default (`s` above 0), whether or not it exists.
+    var styledCells = 0
 
     init(styleCount: Int) { cellsByStyle = Array(repeating: 0, count: max(styleCount, 1)) }
 
@@ -17,6 +19,7 @@ struct SheetStatistics {
         cells += 1
         lastRow = max(lastRow, row)
         lastColumn = max(lastColumn, cell.column)
+        if cell.styleIndex > 0 { styledCells += 1 }
         let style = cell.styleIndex >= 0 && cell.styleIndex < cellsByStyle.count ? cell.styleIndex : 0
         cellsByStyle[style] += 1
         if firstCellByStyle[style] == nil { firstCellByStyle[style] = CellReference(row: row, column: cell.column) }

@@ -48,6 +48,9 @@ public struct WorksheetMetadata: Sendable, Equatable {
     public var sparklineCount = 0
     /// Cells showing a shared string that has rich-text runs.
     public var richTextCellCount = 0
+    /// `t="s"` cells whose index is not in the shared-string table (or there is no table):
+    /// their text is lost.
+    public var missingSharedStringCount = 0
 }
 
 /// Reads a worksheet part as events arrive: rows go to `completedRows` as each `</row>`
@@ -274,8 +277,9 @@ final class WorksheetPart: XMLHandler {
     private func decodeValue(hasFormula: Bool) -> CellValue? {
         switch cellType {
         case .sharedString:
-            guard hasValue, let index = value.bytes.withUnsafeBufferPointer(ASCII.parseInt),
-                  !sharedStrings.isEmpty(at: index), let text = sharedStrings[index] else { return nil }
+            guard hasValue, let index = value.bytes.withUnsafeBufferPointer(ASCII.parseInt) else { return nil }
+            guard index >= 0, index < sharedStrings.count else { metadata.missingSharedStringCount += 1; return nil }
+            guard !sharedStrings.isEmpty(at: index), let text = sharedStrings[index] else { return nil }
             if sharedStrings.richTextCount > 0, sharedStrings.isRich(at: index) { metadata.richTextCellCount += 1 }
             return .string(text)
         case .inlineString:
