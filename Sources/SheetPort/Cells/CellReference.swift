@@ -29,14 +29,31 @@ public struct CellReference: Equatable, Hashable, Sendable, CustomStringConverti
 
     /// The letters of a 1-based column: 1 -> `A`, 28 -> `AB`.
     public static func columnName(_ column: Int) -> String {
-        var column = column
         var letters: [UInt8] = []
-        while column > 0 {
-            let remainder = (column - 1) % 26
-            letters.append(UInt8(ascii: "A") + UInt8(remainder))
-            column = (column - 1) / 26
+        appendColumnName(column, to: &letters)
+        return String(decoding: letters, as: UTF8.self)
+    }
+
+    /// Appends the letters of a 1-based column to `bytes` (nothing for a column below 1),
+    /// with no allocation of its own: the writer calls it for every cell.
+    static func appendColumnName(_ column: Int, to bytes: inout [UInt8]) {
+        guard column > 0 else { return }
+        // Names of `width` letters follow the 26 + 26^2 + ... names that are shorter.
+        var offset = column - 1
+        var width = 1
+        var names = 26
+        while offset >= names {
+            offset -= names
+            names *= 26
+            width += 1
         }
-        return String(decoding: letters.reversed(), as: UTF8.self)
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: "A"), count: width))
+        var index = bytes.count - 1
+        while offset > 0 {
+            bytes[index] += UInt8(offset % 26)
+            offset /= 26
+            index -= 1
+        }
     }
 
     /// The column of letters (case-insensitive), or nil when not letters or past XFD.

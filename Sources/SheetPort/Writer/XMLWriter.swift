@@ -65,23 +65,8 @@ struct XMLWriter {
 
     /// Appends a column name and row number: `B12`.
     mutating func reference(column: Int, row: Int) {
-        appendColumnName(column)
+        CellReference.appendColumnName(column, to: &bytes)
         int(row)
-    }
-
-    /// Appends the letters of a 1-based column (`A`, `AB`, `XFD`).
-    mutating func appendColumnName(_ column: Int) {
-        if column <= 26 {
-            bytes.append(UInt8(ascii: "A") + UInt8(column - 1))
-        } else if column <= 702 {
-            bytes.append(UInt8(ascii: "A") + UInt8((column - 1) / 26 - 1))
-            bytes.append(UInt8(ascii: "A") + UInt8((column - 1) % 26))
-        } else {
-            let rest = column - 703
-            bytes.append(UInt8(ascii: "A") + UInt8(rest / 676))
-            bytes.append(UInt8(ascii: "A") + UInt8(rest / 26 % 26))
-            bytes.append(UInt8(ascii: "A") + UInt8(rest % 26))
-        }
     }
 
     /// Appends element text: `&`, `<` and `>` as entities; characters XML 1.0 cannot carry
