@@ -1,3 +1,4 @@
+import Foundation
 import SheetPort
 #if canImport(Glibc)
 import Glibc
@@ -79,10 +80,7 @@ enum ConvertCommand {
 
         let progress = ProgressLine(label: "converting \(sheet.name)", disabled: options.has("--no-progress"))
         defer { progress.finish() }
-        let report: (ConversionSummary) -> Void = { summary in
-            progress.update(fraction: Double(summary.bytesRead) / Double(max(summary.totalBytes, 1)),
-                            detail: "\(summary.rows) rows")
-        }
+        let report = reporter(progress)
         // Standard output streams; a file is staged beside its destination and published when complete.
         var file: AtomicFile?
         if outputPath != "-" {
@@ -115,11 +113,7 @@ enum ConvertCommand {
         let source = try ByteInput(path: input)
         let progress = ProgressLine(label: "writing \(settings.sheetName)", disabled: options.has("--no-progress"))
         defer { progress.finish() }
-        let report: (ConversionSummary) -> Void = { summary in
-            if summary.totalBytes > 0 {
-                progress.update(fraction: Double(summary.bytesRead) / Double(summary.totalBytes), detail: "\(summary.rows) rows")
-            }
-        }
+        let report = reporter(progress)
         guard output == "-" else {
             try TextToWorkbook.convert(source, format: format, to: output, options: settings, progress: report)
             return 0
@@ -129,29 +123,25 @@ enum ConvertCommand {
         let folder = try TemporaryFolder()
         let staged = folder.path + "/workbook.xlsx"
         try TextToWorkbook.convert(source, format: format, to: staged, options: settings, progress: report)
-        try copy(staged, toDescriptor: 1)
+        try copy(staged, to: ByteOutput(descriptor: 1, name: "<stdout>"))
         return 0
     }
 
-    private static func copy(_ path: String, toDescriptor output: Int32) throws {
-        let input = try ByteInput(path: path)
-        var chunk: [UInt8] = []
-        chunk.reserveCapacity(1 << 16)
-        while let byte = try input.next() {
-            chunk.append(byte)
-            if chunk.count == 1 << 16 { try writeAll(chunk, to: output); chunk.removeAll(keepingCapacity: true) }
+    /// Shows how far a conversion has read, when the input's size is known (not on a pipe).
+    private static func reporter(_ progress: ProgressLine) -> (ConversionSummary) -> Void {
+        { summary in
+            guard summary.totalBytes > 0 else { return }
+            progress.update(fraction: Double(summary.bytesRead) / Double(summary.totalBytes), detail: "\(summary.rows) rows")
         }
-        try writeAll(chunk, to: output)
     }
 
-    private static func writeAll(_ bytes: [UInt8], to output: Int32) throws {
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { write(output, $0.baseAddress! + written, bytes.count - written) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw ReaderError(.io, file: "<stdout>", "cannot write: \(String(cString: strerror(errno)))") }
-            written += count
+    private static func copy(_ path: String, to output: ByteOutput) throws {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw ReaderError(.io, file: path, "cannot open: \(String(cString: strerror(errno)))")
         }
+        defer { try? handle.close() }
+        while let chunk = try handle.read(upToCount: 1 << 16), !chunk.isEmpty { try output.write(chunk) }
+        try output.flush()
     }
 
     private static func extensionOf(_ path: String) -> String {

@@ -24,14 +24,8 @@ public enum TextToWorkbook {
             let sheet = try writer.addWorksheet(named: options.sheetName)
             var summary = ConversionSummary()
             summary.totalBytes = input.size ?? 0
-            var styleIndexes: [CellStyle: Int] = [:]
-            func styleIndex(_ style: CellStyle?) throws -> Int {
-                guard let style else { return 0 }
-                if let index = styleIndexes[style] { return index }
-                let index = try writer.style(style)
-                styleIndexes[style] = index
-                return index
-            }
+            // The writer's style table deduplicates; nil is the plain style.
+            func styleIndex(_ style: CellStyle?) throws -> Int { try style.map(writer.style) ?? 0 }
             func append(_ row: Row, line: Int) throws {
                 do {
                     try sheet.append(row)
