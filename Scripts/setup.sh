@@ -4,7 +4,7 @@
 #   Scripts/setup.sh             to build: pkg-config, libzip, libxml2, python3-venv
 #   Scripts/setup.sh --clients   also the real clients the writer is tested with (LibreOffice
 #                                `soffice`, Gnumeric `ssconvert`) and what the write benchmark
-#                                needs (libxlsxwriter, gcc, /usr/bin/time)
+#                                and Benchmarks/run.sh need (libxlsxwriter, gcc, /usr/bin/time, unzip)
 set -euo pipefail
 
 # A package counts as present when dpkg says it is installed or its command already exists.
@@ -23,6 +23,7 @@ if [ "${1:-}" = "--clients" ]; then
     installed libxlsxwriter-dev || missing+=(libxlsxwriter-dev)
     [ -x /usr/bin/time ] || missing+=(time)
     command -v gcc >/dev/null 2>&1 || missing+=(gcc)
+    command -v unzip >/dev/null 2>&1 || missing+=(unzip)
 fi
 
 if [ ${#missing[@]} -gt 0 ]; then

@@ -1,4 +1,5 @@
 import CLibZip
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -32,6 +33,10 @@ public final class ZipArchive {
     private let handle: OpaquePointer
     private var entryByKey: [String: Int] = [:]
     fileprivate var inflatedTotal: Int64 = 0
+    /// libzip's archive is not thread-safe: a worksheet may inflate on a `BackgroundInflater`
+    /// thread while the caller reads another part, so every use of `handle` after opening
+    /// holds this lock.
+    fileprivate let access = NSLock()
     fileprivate static let chunkSize = 1 << 16
 
     /// Opens the package at `path`.
@@ -118,6 +123,8 @@ public final class ZipArchive {
 
     /// Opens `entry` for reading chunk by chunk.
     public func stream(_ entry: Entry) throws -> EntryStream {
+        access.lock()
+        defer { access.unlock() }
         guard let zipFile = zip_fopen_index(handle, entry.index, 0) else {
             throw failure(zip_get_error(handle), part: entry.name)
         }
@@ -139,7 +146,9 @@ public final class ZipArchive {
         }
 
         deinit {
+            archive.access.lock()
             zip_fclose(file)
+            archive.access.unlock()
             buffer.deallocate()
         }
 
@@ -148,23 +157,29 @@ public final class ZipArchive {
 
         /// Inflates the next chunk and hands it to `consume`; false at the end of the entry.
         public func read(_ consume: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
+            archive.access.lock()
             let count = zip_fread(file, buffer, zip_uint64_t(ZipArchive.chunkSize))
-            if count < 0 { throw archive.failure(zip_file_get_error(file), part: entry.name) }
-            if count == 0 { return false }
+            if count < 0 {
+                defer { archive.access.unlock() }
+                throw archive.failure(zip_file_get_error(file), part: entry.name)
+            }
+            if count == 0 { archive.access.unlock(); return false }
             produced += count
             archive.inflatedTotal += count
-            try archive.checkLimits(entry: entry, produced: produced)
+            let total = archive.inflatedTotal
+            archive.access.unlock()
+            try archive.checkLimits(entry: entry, produced: produced, total: total)
             try consume(UnsafeRawBufferPointer(start: buffer, count: Int(count)))
             return true
         }
     }
 
-    fileprivate func checkLimits(entry: Entry, produced: Int64) throws {
+    fileprivate func checkLimits(entry: Entry, produced: Int64, total: Int64) throws {
         if produced > limits.maxEntrySize {
             throw ReaderError(.zipBomb, file: file, part: entry.name,
                               "inflates past the entry limit of \(limits.maxEntrySize) bytes")
         }
-        if inflatedTotal > limits.maxTotalSize {
+        if total > limits.maxTotalSize {
             throw ReaderError(.zipBomb, file: file, part: entry.name,
                               "the package inflates past the total limit of \(limits.maxTotalSize) bytes")
         }

@@ -277,7 +277,7 @@ final class WorksheetPart: XMLHandler {
     private func decodeValue(hasFormula: Bool) -> CellValue? {
         switch cellType {
         case .sharedString:
-            guard hasValue, let index = value.bytes.withUnsafeBufferPointer(ASCII.parseInt) else { return nil }
+            guard hasValue, let index = value.withBytes(ASCII.parseInt) else { return nil }
             guard index >= 0, index < sharedStrings.count else { metadata.missingSharedStringCount += 1; return nil }
             guard !sharedStrings.isEmpty(at: index), let text = sharedStrings[index] else { return nil }
             if sharedStrings.richTextCount > 0, sharedStrings.isRich(at: index) { metadata.richTextCellCount += 1 }
@@ -290,7 +290,7 @@ final class WorksheetPart: XMLHandler {
             let text = value.decodedString
             return text.isEmpty && !hasFormula ? nil : .string(text)
         case .boolean:
-            guard let first = value.bytes.first(where: { !ASCII.isSpace($0) }) else { return nil }
+            guard let first = value.withBytes({ $0.first(where: { !ASCII.isSpace($0) }) }) else { return nil }
             return .boolean(first == UInt8(ascii: "1") || first == UInt8(ascii: "t") || first == UInt8(ascii: "T"))
         case .error:
             let text = value.string.trimmingSpaces
@@ -300,8 +300,8 @@ final class WorksheetPart: XMLHandler {
             return text.isEmpty ? nil : .isoDate(text)
         case .number:
             if hasInlineString { let text = inlineString.string; return text.isEmpty ? nil : .string(text) }
-            guard !value.bytes.isEmpty else { return nil }
-            guard let number = value.bytes.withUnsafeBufferPointer(ASCII.parseDouble) else {
+            guard !value.isEmpty else { return nil }
+            guard let number = value.withBytes(ASCII.parseDouble) else {
                 let text = value.string.trimmingSpaces
                 return text.isEmpty ? nil : .string(text)
             }
@@ -364,7 +364,14 @@ extension String {
 
 extension Array where Element == Cell {
     fileprivate var isSorted: Bool {
-        zip(self, dropFirst()).allSatisfy { $0.column < $1.column }
+        withUnsafeBufferPointer { cells in
+            var index = 1
+            while index < cells.count {
+                guard cells[index - 1].column < cells[index].column else { return false }
+                index += 1
+            }
+            return true
+        }
     }
 
     /// Sorted by column; of two cells in one column the later one wins, as in Excel.

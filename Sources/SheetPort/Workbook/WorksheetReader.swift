@@ -1,13 +1,14 @@
 /// Reads one worksheet row by row, inflating and parsing only as far as the rows asked for.
 ///
-/// Memory is bounded by one inflated chunk (64 KiB) and the rows it holds, whatever the
-/// size of the sheet.
+/// The part is inflated on a second thread (`BackgroundInflater`) while libxml2 parses on
+/// the caller's. Memory is bounded by a few inflated chunks (64 KiB each) and the rows one
+/// chunk holds, whatever the size of the sheet.
 public final class WorksheetReader {
     /// The sheet being read.
     public let sheet: Sheet
     private let handler: WorksheetPart
     private let parser: XMLPushParser
-    private let stream: ZipArchive.EntryStream
+    private let stream: BackgroundInflater
     private var nextIndex = 0
     private var finished = false
     private let entrySize: Int64
@@ -16,7 +17,7 @@ public final class WorksheetReader {
         self.sheet = sheet
         handler = WorksheetPart(sharedStrings: sharedStrings, styles: styles, file: archive.file, part: entry.name)
         parser = XMLPushParser(handler: handler, file: archive.file, part: entry.name)
-        stream = try archive.stream(entry)
+        stream = BackgroundInflater(try archive.stream(entry))
         entrySize = entry.size
     }
 

@@ -4,7 +4,7 @@ enum OOXMLText {
     /// Decodes `_xHHHH_` escapes in one left-to-right pass: `_x000D_` is a carriage
     /// return and `_x005F_` a literal `_`, so `_x005F_x0041_` reads `_x0041_`.
     /// UTF-16 surrogate pairs written as two escapes are joined; anything else is kept.
-    static func decode(_ bytes: [UInt8]) -> String {
+    static func decode(_ bytes: ArraySlice<UInt8>) -> String {
         guard bytes.contains(UInt8(ascii: "_")) else { return String(decoding: bytes, as: UTF8.self) }
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
@@ -27,7 +27,7 @@ enum OOXMLText {
     }
 
     /// The code unit of an escape `_xHHHH_` starting at `index`, if there is one.
-    private static func escape(_ bytes: [UInt8], at index: Int) -> UInt16? {
+    private static func escape(_ bytes: ArraySlice<UInt8>, at index: Int) -> UInt16? {
         guard index + 7 <= bytes.count, bytes[index] == UInt8(ascii: "_"),
               bytes[index + 1] == UInt8(ascii: "x"), bytes[index + 6] == UInt8(ascii: "_") else { return nil }
         var unit: UInt16 = 0
@@ -51,25 +51,37 @@ struct TextTooLong: Error {
 struct TextCollector {
     /// The most bytes one element's text may have: 1 MiB, eight times Excel's cell limit in UTF-8.
     static let limit = 1 << 20
-    /// The bytes collected since `begin()`.
-    private(set) var bytes: [UInt8] = []
+    /// Grows to the longest text seen (kept up to 64 KiB); only `count` bytes are in use.
+    /// Emptying by count, not `removeAll`, keeps the per-cell cost at a store.
+    private var storage: [UInt8] = []
+    private var count = 0
     /// Whether characters are being collected.
     private(set) var isActive = false
     /// Whether text past `limit` was dropped.
     private var overflowed = false
 
+    /// The bytes collected since `begin()`.
+    var bytes: ArraySlice<UInt8> { storage[0..<count] }
+
+    /// Whether nothing was collected.
+    var isEmpty: Bool { count == 0 }
+
     /// Starts collecting, dropping what was collected before.
     mutating func begin() {
-        bytes.removeAll(keepingCapacity: bytes.capacity <= 1 << 16)
+        empty()
         isActive = true
-        overflowed = false
     }
 
     /// Drops what was collected, without collecting.
     mutating func clear() {
-        bytes.removeAll(keepingCapacity: bytes.capacity <= 1 << 16)
+        empty()
         isActive = false
+    }
+
+    private mutating func empty() {
+        count = 0
         overflowed = false
+        if storage.count > 1 << 16 { storage = [] } // one huge text does not stay in memory
     }
 
     /// Starts collecting without dropping (text split over several `<t>` runs).
@@ -85,12 +97,27 @@ struct TextCollector {
     /// Adds the bytes of a character event when active.
     @inline(__always)
     mutating func append(_ text: UnsafeBufferPointer<UInt8>) {
-        guard isActive else { return }
-        if bytes.count + text.count <= Self.limit { bytes.append(contentsOf: text) } else { overflowed = true }
+        guard isActive, !text.isEmpty else { return }
+        let end = count + text.count
+        guard end <= Self.limit else { overflowed = true; return }
+        if storage.count < end {
+            storage.append(contentsOf: repeatElement(0, count: max(end, 64, storage.count * 2) - storage.count))
+        }
+        let start = count
+        storage.withUnsafeMutableBytes { target in
+            (target.baseAddress! + start).copyMemory(from: text.baseAddress!, byteCount: text.count)
+        }
+        count = end
+    }
+
+    /// Calls `body` with the collected bytes.
+    @inline(__always)
+    func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try storage.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[0..<count])) }
     }
 
     /// The collected text, with `_xHHHH_` escapes decoded.
     var decodedString: String { OOXMLText.decode(bytes) }
     /// The collected text as it is.
-    var string: String { String(decoding: bytes, as: UTF8.self) }
+    var string: String { withBytes { String(decoding: $0, as: UTF8.self) } }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Hands filled XML buffers from the thread that writes rows to the thread where libzip
-/// deflates them, a few buffers deep, so both cores work and memory stays bounded.
+/// Hands filled buffers from one thread to another, a few buffers deep, so both cores work
+/// and memory stays bounded: XML from the row-writing thread to the one where libzip deflates
+/// it (`Packager`), and inflated bytes from libzip's thread to the XML parser (`BackgroundInflater`).
 final class ChunkPipe: @unchecked Sendable {
     /// Why the other side stopped.
     enum Stop: Error { case aborted }

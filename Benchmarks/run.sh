@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The streaming benchmarks, SheetPort beside its peers in one run: installs what they need
+# (Scripts/setup.sh --clients, Scripts/venv.sh --bench), builds SheetPort in release mode and
+# the two C programs (libxlsxwriter's writer, libxml2's parse floor), then runs
+# Benchmarks/run.py, which writes Benchmarks/RESULTS.md and Benchmarks/results.png.
+#
+# Usage: Benchmarks/run.sh [ROWS...]        (default: 20000 200000 1000000)
+#   RUNS=3       runs per tool (median)
+#   SLOW_RUNS=1  runs for a tool whose median is over 10 s (openpyxl, xlsx2csv at 1M rows)
+# Run it on an otherwise idle machine: every figure is wall-clock time.
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$HERE/.." && pwd)"
+BUILD="$HERE/build"                      # git-ignored
+[ $# -gt 0 ] || set -- 20000 200000 1000000
+
+"$ROOT/Scripts/setup.sh" --clients
+"$ROOT/Scripts/venv.sh" --bench
+(cd "$ROOT" && swift build -c release --product sheetport >&2)
+mkdir -p "$BUILD"
+# shellcheck disable=SC2046
+gcc -O2 -Wall -o "$BUILD/libxlsxwriter_write" "$HERE/write/libxlsxwriter_write.c" $(pkg-config --cflags --libs xlsxwriter)
+# shellcheck disable=SC2046
+gcc -O2 -Wall -o "$BUILD/libxml2_parse" "$HERE/read/libxml2_parse.c" $(pkg-config --cflags --libs libxml-2.0)
+
+exec "$ROOT/.venv/bin/python" "$HERE/run.py" --sheetport "$ROOT/.build/release/sheetport" \
+    --xml-floor "$BUILD/libxml2_parse" --libxlsxwriter "$BUILD/libxlsxwriter_write" \
+    --runs "${RUNS:-3}" --slow-runs "${SLOW_RUNS:-1}" --rows "$@"

@@ -1,0 +1,77 @@
+import Foundation
+
+/// Inflates one entry on a second thread, a few 64 KiB chunks ahead of its reader, so that
+/// zlib runs on one core while libxml2 parses on the other (the worksheet is the only part
+/// big enough for this to pay). The entry's limits are checked on the inflating thread and
+/// a failure reaches the reader where it happened in the bytes.
+final class BackgroundInflater {
+    /// What the inflating thread leaves for the reader: written before the pipe finishes.
+    private final class Outcome: @unchecked Sendable {
+        var failure: Error?
+    }
+
+    private let pipe = ChunkPipe(depth: 4)
+    private let outcome = Outcome()
+    private let done = DispatchSemaphore(value: 0)
+    private var current: [UInt8]?
+    private(set) var bytesRead: Int64 = 0
+
+    /// Starts inflating `stream`; the stream belongs to the inflating thread from now on.
+    init(_ stream: ZipArchive.EntryStream) {
+        let job = InflateJob(stream: stream, pipe: pipe, outcome: outcome, done: done)
+        let thread = Thread { job.run() }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
+    deinit {
+        // A reader that stops early (an error, a row limit) stops the thread before the
+        // archive it reads from can go away.
+        pipe.abort()
+        done.wait()
+    }
+
+    /// Hands the next chunk to `consume`; false at the end of the entry.
+    func read(_ consume: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
+        if let previous = current.take() { pipe.recycle(previous) }
+        guard let chunk = try pipe.receive() else {
+            if let failure = outcome.failure { throw failure }
+            return false
+        }
+        bytesRead += Int64(chunk.count)
+        current = chunk
+        try chunk.withUnsafeBytes(consume)
+        return true
+    }
+
+    /// The inflating thread's work, with everything it touches.
+    private struct InflateJob: @unchecked Sendable {
+        let stream: ZipArchive.EntryStream
+        let pipe: ChunkPipe
+        let outcome: Outcome
+        let done: DispatchSemaphore
+
+        func run() {
+            defer { done.signal() }
+            var chunk: [UInt8] = []
+            do {
+                while try stream.read({ chunk.append(contentsOf: $0) }) {
+                    try pipe.send(&chunk)
+                }
+            } catch ChunkPipe.Stop.aborted {
+                return
+            } catch {
+                outcome.failure = error
+            }
+            pipe.finish()
+        }
+    }
+}
+
+extension Optional {
+    /// The value, leaving nil behind.
+    fileprivate mutating func take() -> Wrapped? {
+        defer { self = nil }
+        return self
+    }
+}
