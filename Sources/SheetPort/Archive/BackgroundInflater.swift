@@ -70,7 +70,7 @@ final class BackgroundInflater {
 
 extension Optional {
     /// The value, leaving nil behind.
-    fileprivate mutating func take() -> Wrapped? {
+    mutating func take() -> Wrapped? {
         defer { self = nil }
         return self
     }

@@ -1,14 +1,14 @@
 /// Reads one worksheet row by row, inflating and parsing only as far as the rows asked for.
 ///
-/// The part is inflated on a second thread (`BackgroundInflater`) while libxml2 parses on
-/// the caller's. Memory is bounded by a few inflated chunks (64 KiB each) and the rows one
-/// chunk holds, whatever the size of the sheet.
+/// Three threads share the work: zlib inflates the part (`BackgroundInflater`), libxml2
+/// parses it (`XMLEventThread`), and the caller's thread turns the events into rows. Memory
+/// is bounded by a few inflated chunks (64 KiB each), a few event buffers (256 KiB each) and
+/// the rows one buffer holds, whatever the size of the sheet.
 public final class WorksheetReader {
     /// The sheet being read.
     public let sheet: Sheet
     private let handler: WorksheetPart
-    private let parser: XMLPushParser
-    private let stream: BackgroundInflater
+    private let events: XMLEventThread
     private var nextIndex = 0
     private var finished = false
     private let entrySize: Int64
@@ -16,13 +16,12 @@ public final class WorksheetReader {
     init(sheet: Sheet, entry: ZipArchive.Entry, archive: ZipArchive, sharedStrings: SharedStrings, styles: Styles) throws {
         self.sheet = sheet
         handler = WorksheetPart(sharedStrings: sharedStrings, styles: styles, file: archive.file, part: entry.name)
-        parser = XMLPushParser(handler: handler, file: archive.file, part: entry.name)
-        stream = BackgroundInflater(try archive.stream(entry))
+        events = XMLEventThread(source: BackgroundInflater(try archive.stream(entry)), file: archive.file, part: entry.name)
         entrySize = entry.size
     }
 
     /// Bytes of the worksheet part parsed so far, and its declared size: how far the read is.
-    public var progress: (bytesRead: Int64, totalBytes: Int64) { (stream.bytesRead, entrySize) }
+    public var progress: (bytesRead: Int64, totalBytes: Int64) { (events.bytesRead, entrySize) }
 
     /// Everything but the cells; complete after `nextRow()` has returned nil.
     public var metadata: WorksheetMetadata { handler.metadata }
@@ -34,10 +33,7 @@ public final class WorksheetReader {
             handler.completedRows.removeAll(keepingCapacity: true)
             nextIndex = 0
             if finished { return nil }
-            if try !stream.read({ try parser.feed($0) }) {
-                try parser.finish()
-                finished = true
-            }
+            if try !events.replay(into: handler) { finished = true }
         }
         defer { nextIndex += 1 }
         return handler.completedRows[nextIndex]

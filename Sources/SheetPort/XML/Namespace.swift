@@ -1,6 +1,6 @@
 /// The XML namespaces SheetPort reads, with transitional and Strict URIs folded together,
 /// so that a handler matches elements by meaning, never by prefix.
-public enum Namespace: Sendable, Equatable {
+public enum Namespace: UInt8, Sendable, Equatable {
     /// No namespace: some generators omit `xmlns`; part handlers read it as their own.
     case none
     /// SpreadsheetML main (`x:` or default).
@@ -42,5 +42,32 @@ public enum Namespace: Sendable, Equatable {
         default:
             self = .other
         }
+    }
+}
+
+/// Namespaces by libxml2's URI pointer: libxml2 interns names in its dictionary, so the same
+/// URI comes back as the same pointer and a part's few namespaces resolve without strings.
+struct NamespaceCache {
+    private var cache: [(uri: UnsafePointer<UInt8>, namespace: Namespace)] = []
+    private var lastURI: UnsafePointer<UInt8>?
+    private var lastNamespace = Namespace.none
+
+    /// Whether any URI seen was a Strict OOXML namespace.
+    private(set) var usesStrictNamespaces = false
+
+    /// The namespace of an element's or attribute's URI (nil: none).
+    mutating func namespace(of uri: UnsafePointer<UInt8>?) -> Namespace {
+        guard let uri else { return .none }
+        if uri == lastURI { return lastNamespace }
+        for cached in cache where cached.uri == uri {
+            lastURI = uri
+            lastNamespace = cached.namespace
+            return cached.namespace
+        }
+        let text = String(cString: uri)
+        let namespace = Namespace(uri: text)
+        if Namespace.isStrict(text) { usesStrictNamespaces = true }
+        if cache.count < 16 { cache.append((uri, namespace)) }
+        return namespace
     }
 }

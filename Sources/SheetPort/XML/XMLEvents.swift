@@ -37,7 +37,23 @@ public struct XMLAttributes {
     let base: UnsafeMutablePointer<UnsafePointer<UInt8>?>?
     let count: Int
     /// The parser, for namespace lookups (unmanaged: no reference counting per element).
-    let parser: Unmanaged<XMLPushParser>
+    let parser: Unmanaged<XMLPushParser>?
+    /// Each attribute's namespace, already resolved (events replayed on another thread).
+    let namespaces: UnsafePointer<Namespace>?
+
+    init(base: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, count: Int, parser: Unmanaged<XMLPushParser>) {
+        self.base = base
+        self.count = count
+        self.parser = parser
+        namespaces = nil
+    }
+
+    init(base: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, count: Int, namespaces: UnsafePointer<Namespace>) {
+        self.base = base
+        self.count = count
+        parser = nil
+        self.namespaces = namespaces
+    }
 
     /// The raw value of the attribute `name` without a namespace (most OOXML attributes),
     /// or in `namespace` when given.
@@ -48,7 +64,8 @@ public struct XMLAttributes {
             let field = base + index * 5 // localname, prefix, URI, value, end
             guard let local = field[0], memcmp(local, name.utf8Start, length) == 0, local[length] == 0 else { continue }
             if let namespace {
-                guard parser.takeUnretainedValue().namespace(of: field[2]) == namespace else { continue }
+                let found = namespaces?[index] ?? parser?.takeUnretainedValue().namespace(of: field[2])
+                guard found == namespace else { continue }
             } else if field[2] != nil {
                 continue
             }

@@ -14,17 +14,15 @@ public final class XMLPushParser {
     // Read on every event by one thread; dynamic exclusivity checks buy nothing here.
     @exclusivity(unchecked) private var handlerError: Error?
     @exclusivity(unchecked) private var sawDoctype = false
-    @exclusivity(unchecked) private var namespaceCache: [(uri: UnsafePointer<UInt8>, namespace: Namespace)] = []
-    @exclusivity(unchecked) private var lastURI: UnsafePointer<UInt8>?
-    @exclusivity(unchecked) private var lastNamespace = Namespace.none
+    @exclusivity(unchecked) private var namespaces = NamespaceCache()
 
     /// Whether any element used a Strict OOXML namespace.
-    public private(set) var usesStrictNamespaces = false
+    public var usesStrictNamespaces: Bool { namespaces.usesStrictNamespaces }
 
-    private static let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
+    static let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
         | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue)
 
-    private static let initialized: Void = {
+    static let initialized: Void = {
         xmlInitParser()
         // Belt and braces: even if a code path asked for an external entity, load nothing.
         xmlSetExternalEntityLoader { _, _, _ in nil }
@@ -109,39 +107,33 @@ public final class XMLPushParser {
     }
 
     private func check(status: Int32) throws {
-        if let tooLong = handlerError as? TextTooLong {
-            throw ReaderError(.exceedsLimit, file: file, part: part,
-                              "an element's text is longer than \(tooLong.limit) bytes")
-        }
-        if let handlerError { throw handlerError }
-        if sawDoctype {
-            throw ReaderError(.forbiddenDTD, file: file, part: part,
-                              "has a DOCTYPE; DTDs and entity declarations are refused")
-        }
+        if let handlerError { throw Self.readerError(handlerError, file: file, part: part) }
+        if sawDoctype { throw Self.doctypeError(file: file, part: part) }
         guard status != 0 || (context?.pointee.wellFormed ?? 1) == 0 else { return }
+        throw Self.malformedError(context, file: file, part: part)
+    }
+
+    /// A handler's error as the reader reports it: text over the limit is `exceeds-limit`.
+    static func readerError(_ error: Error, file: String, part: String) -> Error {
+        guard let tooLong = error as? TextTooLong else { return error }
+        return ReaderError(.exceedsLimit, file: file, part: part, "an element's text is longer than \(tooLong.limit) bytes")
+    }
+
+    static func doctypeError(file: String, part: String) -> ReaderError {
+        ReaderError(.forbiddenDTD, file: file, part: part, "has a DOCTYPE; DTDs and entity declarations are refused")
+    }
+
+    /// `malformed-xml` with libxml2's own message and line.
+    static func malformedError(_ context: xmlParserCtxtPtr?, file: String, part: String) -> ReaderError {
         var message = "not well-formed XML"
         if let error = xmlCtxtGetLastError(context), let text = error.pointee.message {
             let detail = String(cString: text).trimmingSuffixNewlines
             message += " (line \(error.pointee.line): \(detail))"
         }
-        throw ReaderError(.malformedXML, file: file, part: part, message)
+        return ReaderError(.malformedXML, file: file, part: part, message)
     }
 
-    func namespace(of uri: UnsafePointer<UInt8>?) -> Namespace {
-        guard let uri else { return .none }
-        // libxml2 interns names in its dictionary, so the same URI comes back as the same pointer.
-        if uri == lastURI { return lastNamespace }
-        for cached in namespaceCache where cached.uri == uri {
-            lastURI = uri
-            lastNamespace = cached.namespace
-            return cached.namespace
-        }
-        let text = String(cString: uri)
-        let namespace = Namespace(uri: text)
-        if Namespace.isStrict(text) { usesStrictNamespaces = true }
-        if namespaceCache.count < 16 { namespaceCache.append((uri, namespace)) }
-        return namespace
-    }
+    func namespace(of uri: UnsafePointer<UInt8>?) -> Namespace { namespaces.namespace(of: uri) }
 
     private func startElement(local: UnsafePointer<UInt8>, uri: UnsafePointer<UInt8>?,
                               attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, count: Int) {
