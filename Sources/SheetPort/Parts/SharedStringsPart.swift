@@ -49,7 +49,7 @@ public struct SharedStrings: Sendable {
         guard let entry else { return SharedStrings() }
         let handler = SharedStringsPart(maxTextSize: archive.limits.maxTextSize)
         do {
-            try XMLPushParser.parse(entry, in: archive, with: handler)
+            try XMLEventThread.parse(entry, in: archive, with: handler) // a million strings are tens of MB
         } catch is SharedStringsPart.TooMuchText {
             throw ReaderError(.exceedsLimit, file: archive.file, part: entry.name,
                               "the shared strings hold more than \(archive.limits.maxTextSize) bytes of text (--max-text-size)")

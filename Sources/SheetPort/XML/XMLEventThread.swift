@@ -37,6 +37,13 @@ final class XMLEventThread {
         thread.start()
     }
 
+    /// Parses all of `entry` into `handler` on the caller's thread, libxml2 on its own: for
+    /// parts that can be large (shared strings) and are read whole before the sheet.
+    static func parse(_ entry: ZipArchive.Entry, in archive: ZipArchive, with handler: XMLHandler) throws {
+        let events = XMLEventThread(source: BackgroundInflater(try archive.stream(entry)), file: archive.file, part: entry.name)
+        while try events.replay(into: handler) {}
+    }
+
     deinit {
         // A reader that stops early stops the parser before its dictionary goes away.
         pipe.abort()
