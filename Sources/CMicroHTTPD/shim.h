@@ -32,3 +32,11 @@ static inline uint16_t sp_mhd_bound_port(struct MHD_Daemon *daemon) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
     return info ? info->port : 0;
 }
+
+// Closed C enums import with stripped names; fixed constants under the server's names.
+static const enum MHD_Result sp_mhd_yes = MHD_YES;
+static const enum MHD_Result sp_mhd_no = MHD_NO;
+static const enum MHD_ValueKind sp_mhd_header_kind = MHD_HEADER_KIND;
+static const enum MHD_ValueKind sp_mhd_argument_kind = MHD_GET_ARGUMENT_KIND;
+static const enum MHD_ResponseMemoryMode sp_mhd_must_copy = MHD_RESPMEM_MUST_COPY;
+static const unsigned int sp_mhd_daemon_flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG;
