@@ -52,15 +52,15 @@ extension ServerTests {
     @Test func capsAndHostileFiles() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try TestServer(folder: folder, arguments: ["--max-upload-bytes", "64K", "--max-cells", "1000"])
+        let server = try TestServer(folder: folder, arguments: ["--max-upload-bytes", "128K", "--max-cells", "1000"])
         defer { server.stop() }
         let api = server.api(try server.token("ann"))
         let limits = try server.api(nil).object("/api/limits")
-        #expect(limits["maxUploadBytes"] as? Int == 65_536 && limits["maxCells"] as? Int == 1000)
+        #expect(limits["maxUploadBytes"] as? Int == 131_072 && limits["maxCells"] as? Int == 1000)
         #expect(limits["maxRows"] as? Int == 1_048_576 && limits["maxColumns"] as? Int == 16_384 && limits["maxCellTextLength"] as? Int == 32_767)
 
         let big = folder.appendingPathComponent("big.xlsx").path
-        FileManager.default.createFile(atPath: big, contents: Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7919) }))
+        FileManager.default.createFile(atPath: big, contents: Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7919) }))
         let refused = try api.upload(big)
         #expect(refused.status == 413 && refused.text.contains("too-large") && refused.header("Cache-Control") == "no-store")
         // Streamed with no Content-Length (chunked): refused once past the cap.
@@ -73,8 +73,8 @@ extension ServerTests {
         let csv = try api.upload(try makeStyledWorkbook(in: folder), filename: "data.csv")
         #expect(csv.status == 415)
 
-        // 400 rows x 6 columns = 2,400 cells in the used range: over 1,000.
-        let tooMany = try makeStyledWorkbook(in: folder, name: "many.xlsx", rows: 400)
+        // 170 rows x 6 columns = 1,020 cells in the used range: over 1,000.
+        let tooMany = try makeStyledWorkbook(in: folder, name: "many.xlsx", rows: 170)
         let failed = try api.importWorkbook(tooMany)
         #expect(failed["status"] as? String == "failed")
         #expect((failed["error"] as? [String: Any])?["code"] as? String == "exceeds-limit", "\(failed)")

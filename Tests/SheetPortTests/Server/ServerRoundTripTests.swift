@@ -12,7 +12,7 @@ extension ServerTests {
         let server = try TestServer(folder: folder)
         defer { server.stop() }
         let api = server.api(try server.token("ann"))
-        let workbooks = [try makeStyledWorkbook(in: folder)] + ["roo__datetime.xlsm", "calamine__vba.xlsm", "roo__numbers1.xlsm", "calamine__date.xlsx"]
+        let workbooks = [try makeStyledWorkbook(in: folder)] + ["roo__datetime.xlsm", "calamine__issue221.xlsm", "roo__numbers1.xlsm", "calamine__date.xlsx"]
             .map { Project.corpus.appendingPathComponent($0).path }
         for (index, path) in workbooks.enumerated() {
             let job = try api.importWorkbook(path)
