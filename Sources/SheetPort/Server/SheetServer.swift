@@ -66,6 +66,8 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
         if request.bodyTooLarge { return .error(413, "too-large", "a request body holds at most \(Request.maxBodyBytes) bytes") }
         do {
             return try Router.route(&request, context)
+        } catch let refusal as Refusal {
+            return refusal.reply
         } catch {
             return Self.internalError(error)
         }
@@ -115,14 +117,16 @@ enum Router {
 
     /// The sheet `id` if the request's subject holds at least `role` on it: 404 when it may not
     /// read it at all (as if it did not exist), 403 when it may read but not do this.
-    static func sheet(_ id: String, _ request: Request, _ context: ServerContext, needs role: Role) throws -> Result<SheetRecord, Refusal> {
+    /// Throws the `Refusal`, which the router answers.
+    @discardableResult
+    static func sheet(_ id: String, _ request: Request, _ context: ServerContext, needs role: Role) throws -> SheetRecord {
         guard let subject = request.subject, let sheet = try context.database({ try $0.sheet(id, for: subject) }) else {
-            return .failure(Refusal(reply: .notFound))
+            throw Refusal(reply: .notFound)
         }
         guard sheet.role >= role else {
-            return .failure(Refusal(reply: .error(403, "forbidden", "this needs the \(role.rawValue) role; you are \(sheet.role.rawValue)")))
+            throw Refusal(reply: .error(403, "forbidden", "this needs the \(role.rawValue) role; you are \(sheet.role.rawValue)"))
         }
-        return .success(sheet)
+        return sheet
     }
 }
 

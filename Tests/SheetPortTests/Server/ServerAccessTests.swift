@@ -10,10 +10,9 @@ extension ServerTests {
     /// An owner, a viewer, a commenter, an editor and an outsider see exactly what their role
     /// allows on every route; refused mutations change nothing.
     @Test func roleMatrix() throws {
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try TestServer(folder: folder)
-        defer { server.stop() }
+        let fixture = try ServerFixture()
+        defer { fixture.close() }
+        let (folder, server) = (fixture.folder, fixture.server)
         let subjects = ["owner", "viewer", "commenter", "editor", "outsider"]
         var api: [String: API] = [:]
         for subject in subjects { api[subject] = server.api(try server.token(subject)) }
@@ -93,10 +92,9 @@ extension ServerTests {
     /// A job polled by another subject answers 404 byte for byte as an unknown id; a revoked
     /// token gets 401 on its next request; no token or a wrong one gets 401 too.
     @Test func jobsBelongToTheirSubjectAndRevocationIsImmediate() throws {
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try TestServer(folder: folder)
-        defer { server.stop() }
+        let fixture = try ServerFixture()
+        defer { fixture.close() }
+        let (folder, server) = (fixture.folder, fixture.server)
         let annToken = try server.token("ann")
         let ann = server.api(annToken), bob = server.api(try server.token("bob"))
         let upload = try ann.upload(try makeStyledWorkbook(in: folder), key: "k-1")

@@ -6,10 +6,9 @@ extension ServerTests {
     /// After importing (and exporting) a workbook with distinctive strings and a comment, no
     /// file in the data directory (database, WAL, shared memory, staging, key) holds them.
     @Test func nothingIsStoredInPlaintext() throws {
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try TestServer(folder: folder)
-        let api = server.api(try server.token("ann"))
+        let fixture = try ServerFixture()
+        defer { fixture.close() }
+        let (folder, server, api) = (fixture.folder, fixture.server, fixture.api)
         let workbook = try makeStyledWorkbook(in: folder, rows: 300)
         let job = try api.importWorkbook(workbook)
         #expect(job["status"] as? String == "succeeded", "\(job)")
@@ -50,11 +49,9 @@ extension ServerTests {
     /// while streaming); a workbook over `maxCells` fails its job with `exceeds-limit`; a
     /// filename that is not xlsx/xlsm gets 415; hostile corpus files fail with their codes.
     @Test func capsAndHostileFiles() throws {
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try TestServer(folder: folder, arguments: ["--max-upload-bytes", "128K", "--max-cells", "1000"])
-        defer { server.stop() }
-        let api = server.api(try server.token("ann"))
+        let fixture = try ServerFixture(["--max-upload-bytes", "128K", "--max-cells", "1000"])
+        defer { fixture.close() }
+        let (folder, server, api) = (fixture.folder, fixture.server, fixture.api)
         let limits = try server.api(nil).object("/api/limits")
         #expect(limits["maxUploadBytes"] as? Int == 131_072 && limits["maxCells"] as? Int == 1000)
         #expect(limits["maxRows"] as? Int == 1_048_576 && limits["maxColumns"] as? Int == 16_384 && limits["maxCellTextLength"] as? Int == 32_767)
@@ -104,11 +101,9 @@ extension ServerTests {
 
     /// Cancelling a job leaves no sheet; the job says cancelled.
     @Test func cancelLeavesNothing() throws {
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try TestServer(folder: folder, arguments: ["--workers", "1"])
-        defer { server.stop() }
-        let api = server.api(try server.token("ann"))
+        let fixture = try ServerFixture(["--workers", "1"])
+        defer { fixture.close() }
+        let (folder, server, api) = (fixture.folder, fixture.server, fixture.api)
         let big = try makeLargeWorkbook(rows: 20_000, in: folder)
         let first = try #require(API.job(try api.upload(big).body)?["id"] as? String)
         let second = try #require(API.job(try api.upload(big).body)?["id"] as? String)

@@ -27,19 +27,16 @@ extension ServerTests {
     /// 8 concurrent uploads and 200 concurrent readers (threads, each with its own client)
     /// at the same time: no error, and the server's peak memory stays bounded.
     @Test func concurrentUploadsAndReads() throws {
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try TestServer(folder: folder, arguments: ["--threads", "4", "--workers", "2"])
-        defer { server.stop() }
-        let token = try server.token("ann")
-        let api = server.api(token)
+        let fixture = try ServerFixture(["--threads", "4", "--workers", "2"])
+        defer { fixture.close() }
+        let (folder, server, api) = (fixture.folder, fixture.server, fixture.api)
         let seeded = try api.importWorkbook(try makeStyledWorkbook(in: folder, rows: 2_000))
         let sheet = try #require(((seeded["result"] as? [String: Any])?["sheet"] as? [String: Any])?["id"] as? String)
         let upload = try makeLargeWorkbook(rows: 5_000, in: folder)
 
         let tally = Tally()
         let group = DispatchGroup()
-        let base = server.api(token)
+        let base = api
         let started = Date()
         func spawn(_ body: @escaping @Sendable () -> Void) {
             group.enter()
@@ -93,11 +90,9 @@ extension ServerTests {
     /// kill -9 during an import, then a restart: the job ends (succeeded or failed), no half
     /// sheet is visible or stored, and no staging file is left.
     @Test func killDuringImportThenRestart() throws {
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try TestServer(folder: folder, arguments: ["--workers", "1"])
-        defer { server.stop() }
-        let api = server.api(try server.token("ann"))
+        let fixture = try ServerFixture(["--workers", "1"])
+        defer { fixture.close() }
+        let (folder, server, api) = (fixture.folder, fixture.server, fixture.api)
         let big = try makeLargeWorkbook(rows: 60_000, in: folder)
         let id = try #require(API.job(try api.upload(big).body)?["id"] as? String)
         var seen: [String: Any] = [:]
@@ -109,7 +104,16 @@ extension ServerTests {
         let rowsAtKill = (seen["progress"] as? [String: Any])?["rows"] as? Int ?? 0
         #expect(seen["status"] as? String == "running" && rowsAtKill > 0, "\(seen)")
         server.kill9()
-        let stagedAtKill = try FileManager.default.contentsOfDirectory(atPath: server.data + "/staging").count
+        let staged = try FileManager.default.contentsOfDirectory(atPath: server.data + "/staging")
+        let stagedAtKill = staged.count
+        // The staged upload is sealed: not even the zip's entry names (stored uncompressed) show.
+        for name in staged {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: server.data + "/staging/" + name))
+            #expect(bytes.count > 1_000_000)
+            for plain in ["xl/worksheets/sheet1.xml", "[Content_Types].xml", "PK\u{03}\u{04}"] {
+                #expect(bytes.range(of: Data(plain.utf8)) == nil, "\(plain) in the staged upload")
+            }
+        }
 
         try server.restart()
         let after = server.api(try server.token("ann"))

@@ -7,11 +7,9 @@ extension ServerTests {
     /// formulas and kept formatting (cell JSONL with `style`), row heights, column widths and
     /// comments as the uploaded one's.
     @Test func importThenExportKeepsTheFirstWorksheet() throws {
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try TestServer(folder: folder)
-        defer { server.stop() }
-        let api = server.api(try server.token("ann"))
+        let fixture = try ServerFixture()
+        defer { fixture.close() }
+        let (folder, api) = (fixture.folder, fixture.api)
         let workbooks = [try makeStyledWorkbook(in: folder)] + ["roo__datetime.xlsm", "calamine__issue221.xlsm", "roo__numbers1.xlsm", "calamine__date.xlsx"]
             .map { Project.corpus.appendingPathComponent($0).path }
         for (index, path) in workbooks.enumerated() {

@@ -80,6 +80,25 @@ final class TestServer {
     deinit { stop() }
 }
 
+/// A temporary folder with a running server in it and a session for "ann"; `close()` stops
+/// the server and removes the folder.
+struct ServerFixture {
+    let folder: URL
+    let server: TestServer
+    let api: API
+
+    init(_ arguments: [String] = []) throws {
+        folder = try temporaryFolder()
+        server = try TestServer(folder: folder, arguments: arguments)
+        api = server.api(try server.token("ann"))
+    }
+
+    func close() {
+        server.stop()
+        try? FileManager.default.removeItem(at: folder)
+    }
+}
+
 /// Calls to the server's API for one session, each on a client of the calling thread.
 struct API {
     let base: String
