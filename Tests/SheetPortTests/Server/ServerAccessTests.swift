@@ -18,7 +18,15 @@ extension ServerTests {
         for subject in subjects { api[subject] = server.api(try server.token(subject)) }
         let owner = api["owner"]!
 
-        let job = try owner.importWorkbook(try makeStyledWorkbook(in: folder))
+        // Upload progress reaches the whole file.
+        let workbook = try makeStyledWorkbook(in: folder)
+        var progress: (sent: Int64, total: Int64) = (0, 0)
+        let upload = try HTTPClient().send(HTTPRequest(method: "POST", url: owner.base + "/api/imports",
+                                                       headers: [("Authorization", "Bearer \(owner.token!)"), ("X-Filename", "styled.xlsx")],
+                                                       body: .file(workbook))) { sent, total in progress = (sent, total) }
+        let size = Int64(try FileManager.default.attributesOfItem(atPath: workbook)[.size] as? Int ?? 0)
+        #expect(upload.status == 202 && progress.sent == size && progress.total == size)
+        let job = try owner.wait(for: try #require(API.job(upload.body)?["id"] as? String))
         #expect(job["status"] as? String == "succeeded", "\(job)")
         let sheet = try #require(((job["result"] as? [String: Any])?["sheet"] as? [String: Any])?["id"] as? String)
         for role in ["viewer", "commenter", "editor"] {

@@ -17,10 +17,19 @@ extension ServerTests {
             #expect(job["status"] as? String == "succeeded", "\(path): \(job)")
             let sheet = try #require(((job["result"] as? [String: Any])?["sheet"] as? [String: Any])?["id"] as? String)
             let exported = folder.appendingPathComponent("export-\(index).xlsx").path
-            let response = try api.call("GET", "/api/sheets/\(sheet)/export.xlsx")
-            #expect(response.status == 200 && response.header("X-Sheet-Version") == "1")
-            #expect(response.header("Content-Length") == String(response.body.count))
-            FileManager.default.createFile(atPath: exported, contents: Data(response.body))
+            // Streamed to a file through HTTPClient's sink, chunk by chunk.
+            FileManager.default.createFile(atPath: exported, contents: nil)
+            let output = try FileHandle(forWritingTo: URL(fileURLWithPath: exported))
+            var received = 0
+            let head = try HTTPClient().send(HTTPRequest(url: api.base + "/api/sheets/\(sheet)/export.xlsx",
+                                                         headers: [("Authorization", "Bearer \(api.token!)")])) { head, chunk in
+                #expect(head.status == 200)
+                output.write(Data(chunk))
+                received += chunk.count
+            }
+            try output.close()
+            #expect(head.status == 200 && head.header("X-Sheet-Version") == "1")
+            #expect(head.header("Content-Length") == String(received))
 
             let original = try jsonObjects(try convert(path, to: .jsonl))
             let roundTripped = try jsonObjects(try convert(exported, to: .jsonl))
