@@ -34,6 +34,7 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
 
     // MARK: RequestHandler
 
+    /// Resolves the token (401 without a live one) and starts an upload's staging.
     public func begin(_ request: inout Request) -> Reply? {
         guard request.segments.first == "api" else { return .notFound }
         if request.segments == ["api", "limits"] { return nil }
@@ -52,6 +53,7 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
         }
     }
 
+    /// Stages an upload chunk, or collects a small JSON body.
     public func receive(_ request: inout Request, _ chunk: UnsafeRawBufferPointer) {
         if let upload = request.upload {
             upload.append(chunk)
@@ -62,6 +64,7 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
         }
     }
 
+    /// Routes the complete request.
     public func finish(_ request: inout Request) -> Reply {
         if request.bodyTooLarge { return .error(413, "too-large", "a request body holds at most \(Request.maxBodyBytes) bytes") }
         do {
@@ -73,6 +76,7 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
         }
     }
 
+    /// Drops the staging of an upload whose connection broke.
     public func abandon(_ request: inout Request) {
         request.upload?.discard()
         request.upload = nil

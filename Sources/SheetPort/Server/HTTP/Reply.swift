@@ -9,6 +9,7 @@ public protocol ReplyStream: AnyObject {
 public struct Reply {
     /// The body.
     public enum Body {
+        /// Held in memory.
         case bytes([UInt8])
         /// Streamed, of this length when known (nil: chunked).
         case stream(any ReplyStream, length: Int64?)
