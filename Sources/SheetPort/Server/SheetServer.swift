@@ -125,16 +125,23 @@ enum Router {
     @discardableResult
     static func sheet(_ id: String, _ request: Request, _ context: ServerContext, needs role: Role) throws -> SheetRecord {
         guard let subject = request.subject, let sheet = try context.database({ try $0.sheet(id, for: subject) }) else {
-            throw Refusal(reply: .notFound)
+            throw Refusal.notFound
         }
         guard sheet.role >= role else {
-            throw Refusal(reply: .error(403, "forbidden", "this needs the \(role.rawValue) role; you are \(sheet.role.rawValue)"))
+            throw Refusal(status: 403, code: "forbidden", message: "this needs the \(role.rawValue) role; you are \(sheet.role.rawValue)")
         }
         return sheet
     }
 }
 
-/// A refused request's answer.
+/// A refused request: its status and error code, answered by the router.
 struct Refusal: Error {
-    let reply: Reply
+    let status: Int
+    let code: String
+    let message: String
+
+    /// 404, as for what does not exist.
+    static let notFound = Refusal(status: 404, code: "not-found", message: "no such resource")
+
+    var reply: Reply { .error(status, code, message) }
 }

@@ -42,5 +42,5 @@ public struct Reply {
     }
 
     /// 404 `not-found`: also what a subject gets for what it may not see.
-    public static var notFound: Reply { error(404, "not-found", "no such resource") }
+    public static var notFound: Reply { Refusal.notFound.reply }
 }
