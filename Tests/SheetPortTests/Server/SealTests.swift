@@ -41,6 +41,13 @@ import Testing
         var read = [UInt8](repeating: 0, count: expected.count)
         let count = try read.withUnsafeMutableBytes { try reopened.read(into: $0.baseAddress!, count: $0.count, at: 0) }
         #expect(count == expected.count && read == expected)
+        // Cutting whole blocks off the end is detected: the new last block was sealed as an inner one.
+        let cut = folder.appendingPathComponent("cut.sealed").path
+        try stored.prefix(2 * SealedBlockFile.slotSize).write(to: URL(fileURLWithPath: cut))
+        let truncated = try SealedBlockFile(opening: cut, identity: "job", sealer: sealer)
+        var first: UInt8 = 0
+        #expect(try truncated.read(into: &first, count: 1, at: 0) == 1) // an inner block still opens
+        #expect(throws: ServerError.self) { _ = try truncated.read(into: &first, count: 1, at: Int64(SealedBlockFile.blockSize)) }
         // Bound to its identity: another job's key context does not open it.
         let other = try SealedBlockFile(opening: path, identity: "other", sealer: sealer)
         var byte: UInt8 = 0
