@@ -54,20 +54,24 @@ extension ServerTests {
                 } catch { tally.record(false, "upload: \(error)") }
             }
         }
-        for reader in 0..<200 {
-            spawn {
-                let client = HTTPClient(timeout: 120)
-                for round in 0..<5 {
-                    let start = 1 + ((reader * 37 + round * 101) % 1_900)
-                    do {
-                        let response = try base.call("GET", "/api/sheets/\(sheet)/rows?start=\(start)&count=50", client: client)
-                        let rows = response.object["rows"] as? [[String: Any]] ?? []
-                        tally.record(response.status == 200 && rows.first?["row"] as? Int == start && rows.count == 50,
-                                     "rows \(start): \(response.status)")
-                    } catch { tally.record(false, "rows: \(error)") }
+        // 200 readers, 5 windows of 50 rows each, each thread with its own client.
+        func spawnReaders(into tally: Tally, salt: Int) {
+            for reader in 0..<200 {
+                spawn {
+                    let client = HTTPClient(timeout: 120)
+                    for round in 0..<5 {
+                        let start = 1 + ((reader * salt + round * 101) % 1_900)
+                        do {
+                            let response = try base.call("GET", "/api/sheets/\(sheet)/rows?start=\(start)&count=50", client: client)
+                            let rows = response.object["rows"] as? [[String: Any]] ?? []
+                            tally.record(response.status == 200 && rows.first?["row"] as? Int == start && rows.count == 50,
+                                         "rows \(start): \(response.status)")
+                        } catch { tally.record(false, "rows: \(error)") }
+                    }
                 }
             }
         }
+        spawnReaders(into: tally, salt: 37)
         group.wait()
         let elapsed = Date().timeIntervalSince(started)
         #expect(tally.failures.isEmpty, "\(tally.failures.prefix(5))")
@@ -86,18 +90,7 @@ extension ServerTests {
         // Then reads alone: 200 threads, 5 windows each.
         let reads = Tally()
         let readStart = Date()
-        for reader in 0..<200 {
-            spawn {
-                let client = HTTPClient(timeout: 120)
-                for round in 0..<5 {
-                    let start = 1 + ((reader * 53 + round * 211) % 1_900)
-                    do {
-                        let response = try base.call("GET", "/api/sheets/\(sheet)/rows?start=\(start)&count=50", client: client)
-                        reads.record(response.status == 200 && (response.object["rows"] as? [Any])?.count == 50, "rows \(start): \(response.status)")
-                    } catch { reads.record(false, "rows: \(error)") }
-                }
-            }
-        }
+        spawnReaders(into: reads, salt: 53)
         group.wait()
         let readElapsed = Date().timeIntervalSince(readStart)
         #expect(reads.failures.isEmpty, "\(reads.failures.prefix(5))")
