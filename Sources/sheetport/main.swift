@@ -13,6 +13,8 @@ COMMANDS:
   check      pre-flight workbooks before import: importable or not, and what will not survive
   convert    convert a worksheet of an xlsx/xlsm workbook to CSV, TSV or JSONL, or those to xlsx
   bench      streaming benchmarks (`bench write`: write a generated sheet)
+  serve      the embedded import/export server (HTTP, sealed SQLite store)
+  token      issue or revoke the server's session tokens
 
 Run `sheetport <command> --help` for a command's options; `sheetport --version` for the version.
 """
@@ -30,6 +32,8 @@ func main(_ arguments: [String]) -> Int32 {
         case "convert": return try ConvertCommand.run(Array(arguments.dropFirst()))
         case "bench": return try BenchCommand.run(Array(arguments.dropFirst()))
         case "check": return try CheckCommand.run(Array(arguments.dropFirst()))
+        case "serve": return try ServeCommand.run(Array(arguments.dropFirst()))
+        case "token": return try TokenCommand.run(Array(arguments.dropFirst()))
         default: throw UsageError("unknown command \"\(command)\"\n\n" + usage)
         }
     } catch {
