@@ -1,6 +1,6 @@
 /// The XML namespaces SheetPort reads, with transitional and Strict URIs folded together,
 /// so that a handler matches elements by meaning, never by prefix.
-public enum Namespace: UInt8, Sendable, Equatable {
+public enum Namespace: Sendable, Equatable {
     /// No namespace: some generators omit `xmlns`; part handlers read it as their own.
     case none
     /// SpreadsheetML main (`x:` or default).

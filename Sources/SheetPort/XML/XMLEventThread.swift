@@ -5,8 +5,9 @@ import Foundation
 /// handles the events, so that libxml2's tokenizing and SheetPort's cell decoding each get a
 /// core (the worksheet: libxml2 alone is about half of reading it).
 ///
-/// The parser thread records events into 256 KiB buffers (element and attribute names as
-/// libxml2's interned pointers, which live as long as the parser; values and text copied) and
+/// The parser thread records events into 256 KiB buffers (element and attribute names and
+/// namespace URIs as libxml2's interned pointers, which live as long as the parser; values
+/// and text copied) and
 /// hands them over through a `ChunkPipe`; `replay(into:)` gives them to the handler on the
 /// caller's thread as the same `XMLName` and `XMLAttributes` that `XMLPushParser` gives. The
 /// same hostile-input rules hold: libxml2 pulls the bytes (no DTD, no entities, no network,
@@ -17,10 +18,13 @@ final class XMLEventThread {
     private let done = DispatchSemaphore(value: 0)
     private let file: String
     private let part: String
-    private var current: [UInt8]?
-    private var attributes = UnsafeMutablePointer<UnsafePointer<UInt8>?>.allocate(capacity: 5 * 64)
-    private var namespaces = UnsafeMutablePointer<Namespace>.allocate(capacity: 64)
-    private var attributeCapacity = 64
+    // Touched per event by the caller's thread alone: no dynamic exclusivity checks.
+    @exclusivity(unchecked) private var current: [UInt8]?
+    @exclusivity(unchecked) private var attributes = UnsafeMutablePointer<UnsafePointer<UInt8>?>.allocate(capacity: 5 * 64)
+    @exclusivity(unchecked) private var namespaces = UnsafeMutablePointer<Namespace>.allocate(capacity: 64)
+    /// URIs are resolved here, not on the parser thread, which is the busier one.
+    @exclusivity(unchecked) private var uris = NamespaceCache()
+    @exclusivity(unchecked) private var attributeCapacity = 64
 
     /// Bytes of the part that libxml2 had read when the events replayed so far were recorded.
     private(set) var bytesRead: Int64 = 0
@@ -75,7 +79,7 @@ final class XMLEventThread {
         while !reader.isAtEnd {
             switch reader.integer(UInt8.self) {
             case Event.start:
-                let namespace = reader.namespace()
+                let namespace = uris.namespace(of: reader.optionalPointer())
                 let local = reader.pointer()
                 let count = Int(reader.integer(UInt16.self))
                 reserveAttributes(count)
@@ -84,7 +88,7 @@ final class XMLEventThread {
                     field[0] = reader.pointer()
                     field[1] = nil
                     field[2] = reader.optionalPointer()
-                    namespaces[index] = reader.namespace()
+                    namespaces[index] = uris.namespace(of: field[2])
                     let length = Int(reader.integer(UInt32.self))
                     let value = reader.bytes(length)
                     field[3] = value
@@ -93,7 +97,7 @@ final class XMLEventThread {
                 try handler.startElement(XMLName(namespace: namespace, local: local),
                                          attributes: XMLAttributes(base: attributes, count: count, namespaces: namespaces))
             case Event.end:
-                let namespace = reader.namespace()
+                let namespace = uris.namespace(of: reader.optionalPointer())
                 try handler.endElement(XMLName(namespace: namespace, local: reader.pointer()))
             default: // Event.characters
                 let length = Int(reader.integer(UInt32.self))
@@ -142,7 +146,6 @@ private final class Recorder: @unchecked Sendable {
     @exclusivity(unchecked) private var context: xmlParserCtxtPtr?
     @exclusivity(unchecked) private var events = EventWriter(capacity: Recorder.bufferSize + (64 << 10))
     @exclusivity(unchecked) private var outgoing: [UInt8] = []
-    @exclusivity(unchecked) private var namespaces = NamespaceCache()
     @exclusivity(unchecked) private var pending: [UInt8] = []
     @exclusivity(unchecked) private var pendingOffset = 0
     @exclusivity(unchecked) private var sourceError: Error?
@@ -243,21 +246,20 @@ private final class Recorder: @unchecked Sendable {
                              attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, count: Int) {
         guard !stopped else { return }
         let count = min(count, Int(UInt16.max))
-        var size = 12
+        var size = 19
         for index in 0..<count {
             let field = attributes! + index * 5
-            size += 21 + (field[4]! - field[3]!)
+            size += 20 + (field[4]! - field[3]!)
         }
         events.reserve(size)
         events.write(XMLEventThread.Event.start)
-        events.write(namespaces.namespace(of: uri).rawValue)
+        events.write(pointer: uri)
         events.write(pointer: local)
         events.write(UInt16(count))
         for index in 0..<count {
             let field = attributes! + index * 5 // localname, prefix, URI, value, end
             events.write(pointer: field[0])
             events.write(pointer: field[2])
-            events.write(namespaces.namespace(of: field[2]).rawValue)
             let length = field[4]! - field[3]!
             events.write(UInt32(length))
             events.write(bytes: field[3]!, count: length)
@@ -267,9 +269,9 @@ private final class Recorder: @unchecked Sendable {
 
     private func recordEnd(local: UnsafePointer<UInt8>, uri: UnsafePointer<UInt8>?) {
         guard !stopped else { return }
-        events.reserve(10)
+        events.reserve(17)
         events.write(XMLEventThread.Event.end)
-        events.write(namespaces.namespace(of: uri).rawValue)
+        events.write(pointer: uri)
         events.write(pointer: local)
         if events.count >= Self.bufferSize { send() }
     }
@@ -356,9 +358,6 @@ private struct EventReader {
         defer { offset += MemoryLayout<Integer>.size }
         return Integer(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: Integer.self))
     }
-
-    @inline(__always)
-    mutating func namespace() -> Namespace { Namespace(rawValue: integer(UInt8.self)) ?? .other }
 
     @inline(__always)
     mutating func optionalPointer() -> UnsafePointer<UInt8>? {
