@@ -55,7 +55,7 @@ final class BackgroundInflater {
             defer { done.signal() }
             var chunk: [UInt8] = []
             do {
-                while try stream.read({ chunk.append(contentsOf: $0) }) {
+                while try stream.read({ chunk.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }) {
                     try pipe.send(&chunk)
                 }
             } catch ChunkPipe.Stop.aborted {
