@@ -1,12 +1,12 @@
-/* The XML floor: libxml2's SAX2 push parser over an already inflated part, with callbacks
- * that do nothing, fed in 64 KiB chunks as SheetPort feeds it. Same options as SheetPort's
- * XMLPushParser (no DTD loading, no entities, no network).
+/* The XML floor: libxml2's SAX2 parser over an already inflated part, with callbacks that do
+ * nothing, in pull mode (libxml2 reads through an input callback), as SheetPort's
+ * XMLEventThread runs it: pull mode takes about 11% fewer instructions than feeding
+ * xmlParseChunk. Same options as SheetPort (no DTD loading, no entities, no network).
  *
  * Usage: libxml2_parse FILE.xml   (prints the number of elements started)
  */
 #include <libxml/parser.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 static unsigned long elements;
 
@@ -21,6 +21,7 @@ static void end(void *ctx, const xmlChar *local, const xmlChar *prefix, const xm
     (void)ctx; (void)local; (void)prefix; (void)uri;
 }
 static void characters(void *ctx, const xmlChar *text, int len) { (void)ctx; (void)text; (void)len; }
+static int input(void *file, char *buffer, int length) { return (int)fread(buffer, 1, (size_t)length, (FILE *)file); }
 
 int main(int argc, char **argv) {
     if (argc != 2) { fprintf(stderr, "usage: %s FILE.xml\n", argv[0]); return 2; }
@@ -31,14 +32,9 @@ int main(int argc, char **argv) {
     sax.startElementNs = start;
     sax.endElementNs = end;
     sax.characters = characters;
-    static char chunk[65536];
-    size_t n = fread(chunk, 1, 4, file);
-    xmlParserCtxtPtr ctxt = xmlCreatePushParserCtxt(&sax, NULL, chunk, (int)n, argv[1]);
+    xmlParserCtxtPtr ctxt = xmlCreateIOParserCtxt(&sax, NULL, input, NULL, file, XML_CHAR_ENCODING_NONE);
     xmlCtxtUseOptions(ctxt, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_NOCDATA);
-    while ((n = fread(chunk, 1, sizeof chunk, file)) > 0) {
-        if (xmlParseChunk(ctxt, chunk, (int)n, 0) != 0) break;
-    }
-    xmlParseChunk(ctxt, NULL, 0, 1);
+    xmlParseDocument(ctxt);
     int ok = ctxt->wellFormed;
     xmlFreeParserCtxt(ctxt);
     fclose(file);
