@@ -21,9 +21,14 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+        ),
         .target(
             name: "SheetPort",
-            dependencies: ["CLibZip", "CLibXML2"],
+            dependencies: ["CLibZip", "CLibXML2", "CCurl"],
         ),
         .executableTarget(
             name: "sheetport",

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages SheetPort builds and tests with, only when missing.
 # Used by Scripts/main.sh and Scripts/test.sh; safe to run repeatedly; quiet when all is there.
-#   Scripts/setup.sh             to build: pkg-config, libzip, libxml2, python3-venv
+#   Scripts/setup.sh             to build: pkg-config, libzip, libxml2, libcurl, libmicrohttpd,
+#                                SQLite, libsodium, python3-venv
 #   Scripts/setup.sh --clients   also the real clients the writer is tested with (LibreOffice
 #                                `soffice`, Gnumeric `ssconvert`) and what the write benchmark
 #                                needs (libxlsxwriter, gcc, /usr/bin/time)
@@ -14,6 +15,10 @@ missing=()
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 pkg-config --exists libzip 2>/dev/null || missing+=(libzip-dev)
 pkg-config --exists libxml-2.0 2>/dev/null || missing+=(libxml2-dev)
+pkg-config --exists libcurl 2>/dev/null || missing+=(libcurl4-openssl-dev)
+pkg-config --exists libmicrohttpd 2>/dev/null || missing+=(libmicrohttpd-dev)
+pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)
+pkg-config --exists libsodium 2>/dev/null || missing+=(libsodium-dev)
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
 if [ "${1:-}" = "--clients" ]; then
     if ! command -v soffice >/dev/null 2>&1 && ! installed libreoffice-calc-nogui && ! installed libreoffice-calc; then

@@ -1,0 +1,292 @@
+import CCurl
+import Foundation
+
+/// An HTTP request for `HTTPClient`: method, URL, headers and an optional body.
+public struct HTTPRequest: Sendable {
+    /// Where the body comes from.
+    public enum Body: Sendable {
+        /// No body.
+        case none
+        /// These bytes.
+        case bytes([UInt8])
+        /// The file at this path, streamed (never read whole).
+        case file(String)
+    }
+
+    /// `GET`, `POST`, `DELETE`, ...
+    public var method: String
+    /// The absolute URL.
+    public var url: String
+    /// Header fields in order (names as given).
+    public var headers: [(name: String, value: String)]
+    /// The request body.
+    public var body: Body
+
+    /// A request; `headers` are sent as given.
+    public init(method: String = "GET", url: String, headers: [(name: String, value: String)] = [], body: Body = .none) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// The status line and header fields of a response.
+public struct HTTPResponseHead: Sendable {
+    /// The status code (200, 404, ...).
+    public var status: Int
+    /// Header fields in the order received (names as sent).
+    public var headers: [(name: String, value: String)]
+
+    /// The value of the first header field named `name`, ignoring case.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+}
+
+/// A response whose body was collected in memory (`HTTPClient.send(_:)`).
+public struct HTTPResponse: Sendable {
+    /// The status and headers.
+    public var head: HTTPResponseHead
+    /// The body bytes.
+    public var body: [UInt8]
+
+    /// The status code.
+    public var status: Int { head.status }
+    /// The value of the first header field named `name`, ignoring case.
+    public func header(_ name: String) -> String? { head.header(name) }
+    /// The body as UTF-8 text.
+    public var text: String { String(decoding: body, as: UTF8.self) }
+}
+
+/// Why a request failed before a complete response arrived.
+public enum HTTPClientError: Error, CustomStringConvertible {
+    /// The request body file cannot be opened.
+    case unreadableFile(path: String, reason: String)
+    /// The connection could not be made (refused, unresolvable host, ...).
+    case connectionFailed(url: String, message: String)
+    /// The connect or total timeout passed.
+    case timedOut(url: String)
+    /// The response sink or the progress callback threw; the transfer was aborted.
+    case aborted(url: String, underlying: any Error)
+    /// Any other libcurl failure, with its code and message.
+    case transfer(url: String, code: Int, message: String)
+
+    public var description: String {
+        switch self {
+        case let .unreadableFile(path, reason): return "\(path): cannot read the request body: \(reason)"
+        case let .connectionFailed(url, message): return "\(url): cannot connect: \(message)"
+        case let .timedOut(url): return "\(url): timed out"
+        case let .aborted(url, underlying): return "\(url): aborted: \(underlying)"
+        case let .transfer(url, code, message): return "\(url): \(message) (curl error \(code))"
+        }
+    }
+}
+
+/// A blocking HTTP client on libcurl: one easy handle, reused across requests (keeping the
+/// connection alive). Request bodies can be streamed from a file with upload progress, and
+/// response bodies are streamed to a sink, so neither is held whole.
+///
+/// Not thread-safe: use one client per thread.
+public final class HTTPClient {
+    /// Seconds allowed to connect.
+    public var connectTimeout: Double
+    /// Seconds allowed for a whole request (0: no limit).
+    public var timeout: Double
+    private let handle: UnsafeMutableRawPointer
+
+    private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+
+    /// A client with these timeouts in seconds (`timeout` 0: no limit on the whole request).
+    public init(connectTimeout: Double = 10, timeout: Double = 0) {
+        _ = Self.globalInit
+        self.connectTimeout = connectTimeout
+        self.timeout = timeout
+        handle = curl_easy_init()
+    }
+
+    deinit { curl_easy_cleanup(handle) }
+
+    /// Sends `request` and returns the response with its body collected in memory.
+    public func send(_ request: HTTPRequest,
+                     uploadProgress: ((_ sent: Int64, _ total: Int64) throws -> Void)? = nil) throws(HTTPClientError) -> HTTPResponse {
+        var body: [UInt8] = []
+        let head = try send(request, uploadProgress: uploadProgress) { _, chunk in body.append(contentsOf: chunk) }
+        return HTTPResponse(head: head, body: body)
+    }
+
+    /// Sends `request`, handing the response body to `sink` chunk by chunk as it arrives (with
+    /// the status and headers, complete by then); returns the status and headers.
+    /// `uploadProgress` is told the bytes sent so far and the total; throwing from it or from
+    /// `sink` aborts the transfer (`HTTPClientError.aborted`).
+    @discardableResult
+    public func send(_ request: HTTPRequest,
+                     uploadProgress: ((_ sent: Int64, _ total: Int64) throws -> Void)? = nil,
+                     sink: (HTTPResponseHead, UnsafeRawBufferPointer) throws -> Void) throws(HTTPClientError) -> HTTPResponseHead {
+        try withoutActuallyEscaping(sink) { sink throws(HTTPClientError) in
+            try withoutActuallyEscaping(uploadProgress ?? { _, _ in }) { progress throws(HTTPClientError) in
+                let transfer = Transfer(handle: handle, sink: sink, progress: uploadProgress == nil ? nil : progress)
+                return try perform(request, transfer)
+            }
+        }
+    }
+
+    private func perform(_ request: HTTPRequest, _ transfer: Transfer) throws(HTTPClientError) -> HTTPResponseHead {
+        curl_easy_reset(handle)
+        let context = Unmanaged.passUnretained(transfer).toOpaque()
+        set(CURLOPT_URL, request.url)
+        set(CURLOPT_NOSIGNAL, 1)
+        set(CURLOPT_CONNECTTIMEOUT_MS, Int(connectTimeout * 1000))
+        set(CURLOPT_TIMEOUT_MS, Int(timeout * 1000))
+        sp_curl_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION, curlWrite)
+        sp_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, context)
+        sp_curl_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION, curlHeader)
+        sp_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, context)
+
+        switch request.body {
+        case .none:
+            if request.method == "HEAD" { set(CURLOPT_NOBODY, 1) }
+        case .bytes(let bytes):
+            transfer.source = .bytes(bytes, offset: 0)
+            set(CURLOPT_UPLOAD, 1)
+            sp_curl_setopt_offset(handle, CURLOPT_INFILESIZE_LARGE, curl_off_t(bytes.count))
+        case .file(let path):
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw .unreadableFile(path: path, reason: String(cString: strerror(errno))) }
+            var status = stat()
+            fstat(descriptor, &status)
+            transfer.source = .file(descriptor)
+            set(CURLOPT_UPLOAD, 1)
+            sp_curl_setopt_offset(handle, CURLOPT_INFILESIZE_LARGE, curl_off_t(status.st_size))
+        }
+        if case .none = request.body {} else {
+            sp_curl_setopt_data_callback(handle, CURLOPT_READFUNCTION, curlRead)
+            sp_curl_setopt_pointer(handle, CURLOPT_READDATA, context)
+        }
+        defer { transfer.closeSource() }
+        if request.method != "GET" && request.method != "HEAD" {
+            set(CURLOPT_CUSTOMREQUEST, request.method)
+        }
+        if transfer.progress != nil {
+            set(CURLOPT_NOPROGRESS, 0)
+            sp_curl_setopt_xferinfo_callback(handle, curlProgress)
+            sp_curl_setopt_pointer(handle, CURLOPT_XFERINFODATA, context)
+        }
+        var list: UnsafeMutablePointer<curl_slist>?
+        for (name, value) in request.headers { list = curl_slist_append(list, "\(name): \(value)") }
+        // No "Expect: 100-continue" round trip: the server answers a refused upload at once anyway.
+        list = curl_slist_append(list, "Expect:")
+        defer { curl_slist_free_all(list) }
+        sp_curl_setopt_pointer(handle, CURLOPT_HTTPHEADER, list)
+
+        let code = curl_easy_perform(handle)
+        if let failure = transfer.failure { throw .aborted(url: request.url, underlying: failure) }
+        guard code == CURLE_OK else {
+            let message = String(cString: curl_easy_strerror(code))
+            switch code {
+            case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
+                throw .connectionFailed(url: request.url, message: message)
+            case CURLE_OPERATION_TIMEDOUT: throw .timedOut(url: request.url)
+            default: throw .transfer(url: request.url, code: Int(code.rawValue), message: message)
+            }
+        }
+        transfer.completeHead()
+        return transfer.head
+    }
+
+    private func set(_ option: CURLoption, _ value: Int) { sp_curl_setopt_long(handle, option, value) }
+    private func set(_ option: CURLoption, _ value: String) { sp_curl_setopt_string(handle, option, value) }
+}
+
+/// The state of one transfer, reached from libcurl's callbacks.
+private final class Transfer {
+    enum Source { case bytes([UInt8], offset: Int), file(Int32) }
+
+    let handle: UnsafeMutableRawPointer
+    let sink: (HTTPResponseHead, UnsafeRawBufferPointer) throws -> Void
+    let progress: ((Int64, Int64) throws -> Void)?
+    var source: Source?
+    var head = HTTPResponseHead(status: 0, headers: [])
+    var failure: (any Error)?
+
+    init(handle: UnsafeMutableRawPointer, sink: @escaping (HTTPResponseHead, UnsafeRawBufferPointer) throws -> Void,
+         progress: ((Int64, Int64) throws -> Void)?) {
+        self.handle = handle
+        self.sink = sink
+        self.progress = progress
+    }
+
+    func completeHead() {
+        var status = 0
+        sp_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+        head.status = status
+    }
+
+    func header(_ line: String) {
+        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.hasPrefix("HTTP/") {
+            head.headers = [] // a new response (after 100 Continue or a redirect)
+        } else if let colon = trimmed.firstIndex(of: ":") {
+            head.headers.append((String(trimmed[..<colon]), trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
+        }
+    }
+
+    func read(into buffer: UnsafeMutableRawPointer, count: Int) -> Int {
+        switch source {
+        case .bytes(let bytes, let offset)?:
+            let length = min(count, bytes.count - offset)
+            bytes.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress! + offset, byteCount: length) }
+            source = .bytes(bytes, offset: offset + length)
+            return length
+        case .file(let descriptor)?:
+            let length = Glibc.read(descriptor, buffer, count)
+            return length >= 0 ? length : Int(CURL_READFUNC_ABORT)
+        case nil:
+            return 0
+        }
+    }
+
+    func closeSource() {
+        if case .file(let descriptor)? = source { close(descriptor) }
+        source = nil
+    }
+}
+
+private func transfer(_ pointer: UnsafeMutableRawPointer?) -> Transfer {
+    Unmanaged<Transfer>.fromOpaque(pointer!).takeUnretainedValue()
+}
+
+private func curlWrite(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?) -> Int {
+    let state = transfer(context)
+    state.completeHead()
+    do {
+        try state.sink(state.head, UnsafeRawBufferPointer(start: data, count: size * count))
+        return size * count
+    } catch {
+        state.failure = error
+        return 0
+    }
+}
+
+private func curlHeader(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?) -> Int {
+    let bytes = UnsafeRawBufferPointer(start: data, count: size * count)
+    transfer(context).header(String(decoding: bytes, as: UTF8.self))
+    return size * count
+}
+
+private func curlRead(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?) -> Int {
+    transfer(context).read(into: UnsafeMutableRawPointer(data!), count: size * count)
+}
+
+private func curlProgress(_ context: UnsafeMutableRawPointer?, _ downloadTotal: curl_off_t, _ downloaded: curl_off_t,
+                          _ uploadTotal: curl_off_t, _ uploaded: curl_off_t) -> Int32 {
+    let state = transfer(context)
+    guard state.failure == nil else { return 1 }
+    do {
+        try state.progress?(Int64(uploaded), Int64(uploadTotal))
+        return 0
+    } catch {
+        state.failure = error
+        return 1
+    }
+}
