@@ -5,7 +5,7 @@ import Glibc
 /// Temporary files and staging directories in flight, kept where a signal handler can
 /// remove them: fixed C buffers, async-signal-safe to read, unlike Swift strings.
 public enum PendingFiles {
-    private static let slots = 16
+    private static let slots = 64
     private static let length = 4096
     nonisolated(unsafe) private static let paths = UnsafeMutablePointer<CChar>.allocate(capacity: slots * length)
     nonisolated(unsafe) private static let active: UnsafeMutablePointer<sig_atomic_t> = {
