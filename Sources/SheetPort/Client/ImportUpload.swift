@@ -26,7 +26,7 @@ public struct ImportUpload {
         let name = (file as NSString).lastPathComponent
         let request = connection.request("POST", "/api/imports", headers: [
             ("Content-Type", Self.contentType(of: name)),
-            ("X-Filename", ServerConnection.pathSegment(name)),
+            ("X-Filename", String(name.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "_" : Character($0) })),
             ("Idempotency-Key", idempotencyKey),
         ], body: .file(file))
         let response = try connection.retry.run({ _ in
