@@ -34,7 +34,7 @@ enum DemoCommand {
         guard report.importable else { return 1 }
 
         step(2, "start an embedded server on loopback")
-        let server = try EmbeddedServer(data: data)
+        let server = try EmbeddedServer(executable: executable, data: data)
         defer { server.stop() }
         print("server listening on \(server.url), data in a temporary folder (removed at the end)")
         let token = try server.issueToken(subject: "demo")
@@ -77,75 +77,7 @@ enum DemoCommand {
     }
 }
 
-/// `sheetport serve` run as a child of this process on 127.0.0.1 with an ephemeral port,
-/// and `sheetport token issue` for its data folder: the same executable, through its command line.
-final class EmbeddedServer {
-    /// `http://127.0.0.1:PORT`.
-    let url: String
-    private let data: String
-    private let process = Process()
-
-    /// Starts the server with `data` as its data folder and waits for it to print its address.
-    init(data: String) throws {
-        self.data = data
-        process.executableURL = URL(fileURLWithPath: Self.executable)
-        process.arguments = ["serve", "--data", data, "--listen", "127.0.0.1:0"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.standardError
-        try process.run()
-        var seen = ""
-        var found: String?
-        while found == nil {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            seen += String(decoding: chunk, as: UTF8.self)
-            found = Self.address(in: seen)
-        }
-        guard let found else {
-            process.terminate()
-            process.waitUntilExit()
-            throw ClientError.io(file: data, message: "the embedded server did not start: \(seen)")
-        }
-        url = found
-        // Keep draining its standard output so that it never blocks on a full pipe.
-        output.fileHandleForReading.readabilityHandler = { handle in _ = handle.availableData }
-    }
-
-    deinit { stop() }
-
-    /// `http://127.0.0.1:PORT` from the line `serve` prints once it listens.
-    static func address(in text: String) -> String? {
-        guard let range = text.range(of: #"127\.0\.0\.1:[0-9]+"#, options: .regularExpression) else { return nil }
-        return "http://" + text[range]
-    }
-
-    /// Issues a token for `subject` with `sheetport token issue`.
-    func issueToken(subject: String) throws -> String {
-        let issue = Process()
-        issue.executableURL = URL(fileURLWithPath: Self.executable)
-        issue.arguments = ["token", "issue", "--data", data, "--subject", subject]
-        let output = Pipe()
-        issue.standardOutput = output
-        try issue.run()
-        let token = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        issue.waitUntilExit()
-        guard issue.terminationStatus == 0, !token.isEmpty else {
-            throw ClientError.missingToken("sheetport token issue failed (exit \(issue.terminationStatus))")
-        }
-        return token
-    }
-
-    /// Stops the server (SIGTERM) and waits for it.
-    func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        process.waitUntilExit()
-    }
-
-    /// This executable.
-    private static var executable: String {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-    }
+/// This executable.
+private var executable: String {
+    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
 }

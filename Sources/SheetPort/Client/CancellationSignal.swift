@@ -13,12 +13,7 @@ public enum CancellationSignal {
     public static func install() {
         signal(SIGINT) { number in CancellationSignal.signalNumber = number }
         signal(SIGTERM) { number in CancellationSignal.signalNumber = number }
-        signal(SIGXFSZ, SIG_IGN)
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, SIGINT)
-        sigaddset(&set, SIGTERM)
-        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        PendingFiles.prepareSignals()
     }
 
     /// The signal received (SIGINT or SIGTERM), if any.

@@ -44,6 +44,12 @@ public enum PendingFiles {
     public static func removeOnSignals() {
         signal(SIGINT) { _ in PendingFiles.removeAndExit(130) }
         signal(SIGTERM) { _ in PendingFiles.removeAndExit(143) }
+        prepareSignals()
+    }
+
+    /// What every cancellable command needs besides its SIGINT and SIGTERM handlers: SIGXFSZ
+    /// ignored and the two signals unblocked.
+    static func prepareSignals() {
         // Past a file-size limit (`ulimit -f`) a write should fail with EFBIG, so the error
         // path cleans up, rather than the process being killed with its files left behind.
         signal(SIGXFSZ, SIG_IGN)

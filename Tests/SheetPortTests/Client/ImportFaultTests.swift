@@ -13,7 +13,7 @@ import Testing
         defer { server.stop() }
         let book = try makeLargeWorkbook(rows: 2_000, in: server.folder)
         let tokenFile = try server.tokenFile(subject: "alice")
-        let relay = try DroppingRelay(targetPort: Int(server.url.split(separator: ":").last!)!)
+        let relay = try DroppingRelay(targetPort: server.server.port)
         let result = try runSheetport(["import", book, "--server", "http://127.0.0.1:\(relay.port)", "--token-file", tokenFile,
                                        "--wait", "--json", "--no-progress"])
         #expect(result.status == 0, "\(result.stderr)")

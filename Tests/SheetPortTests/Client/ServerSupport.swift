@@ -3,51 +3,24 @@ import Testing
 @testable import SheetPort
 
 /// A real `sheetport serve` on 127.0.0.1 with an ephemeral port and a temporary data folder,
-/// for the client tests; `stop()` (or `kill()`) ends it and removes the folder.
+/// for the client tests; `stop()` (or `kill()`) ends it, and `stop()` removes the folder.
 final class TestServer: @unchecked Sendable {
     let folder: URL
-    let data: String
-    let url: String
-    let process = Process()
+    let server: EmbeddedServer
+    var url: String { server.url }
 
     /// Starts the server (with `arguments` added to `serve`'s) and waits for its address.
     init(_ arguments: [String] = []) throws {
         folder = try temporaryFolder()
-        data = folder.appendingPathComponent("data").path
-        process.executableURL = Project.executable
-        process.arguments = ["serve", "--data", data, "--listen", "127.0.0.1:0"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var seen = ""
-        var address: String?
-        let descriptor = output.fileHandleForReading.fileDescriptor
-        let deadline = Date().addingTimeInterval(20)
-        while address == nil, Date() < deadline {
-            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&poller, 1, 200) > 0 else { continue }
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            let count = read(descriptor, &buffer, buffer.count)
-            if count <= 0 { break }
-            seen += String(decoding: buffer[..<count], as: UTF8.self)
-            if let range = seen.range(of: #"127\.0\.0\.1:[0-9]+"#, options: .regularExpression) { address = "http://" + seen[range] }
-        }
-        guard let address else {
-            process.terminate()
-            throw ClientError.io(file: data, message: "serve did not print its address: \(seen)")
-        }
-        url = address
-        output.fileHandleForReading.readabilityHandler = { handle in _ = handle.availableData }
+        server = try EmbeddedServer(executable: Project.executable.path, data: folder.appendingPathComponent("data").path,
+                                    arguments: arguments)
     }
 
     deinit { stop() }
 
     /// Issues a token for `subject` and writes it to a file (mode 0600); returns the file.
     func tokenFile(subject: String) throws -> String {
-        let result = try runSheetport(["token", "issue", "--data", data, "--subject", subject])
-        #expect(result.status == 0, "\(result.stderr)")
-        let token = String(decoding: result.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let token = try server.issueToken(subject: subject)
         let file = folder.appendingPathComponent("token-\(subject)").path
         #expect(FileManager.default.createFile(atPath: file, contents: Data(token.utf8), attributes: [.posixPermissions: 0o600]))
         return file
@@ -68,18 +41,11 @@ final class TestServer: @unchecked Sendable {
     }
 
     /// SIGKILL: the server dies mid-request.
-    func kill() {
-        guard process.isRunning else { return }
-        Glibc.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-    }
+    func kill() { server.kill() }
 
     /// Stops the server and removes its folder.
     func stop() {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
+        server.stop()
         try? FileManager.default.removeItem(at: folder)
     }
 }
