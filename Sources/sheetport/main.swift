@@ -16,6 +16,8 @@ COMMANDS:
   export     export sheets from a server to xlsx files through private staging
   demo       the main job: check, serve, import and export a bundled workbook, all on loopback
   bench      streaming benchmarks (`bench write`: write a generated sheet)
+  serve      the embedded import/export server (HTTP, sealed SQLite store)
+  token      issue or revoke the server's session tokens
 
 Run `sheetport <command> --help` for a command's options; `sheetport --version` for the version.
 """
@@ -36,6 +38,8 @@ func main(_ arguments: [String]) -> Int32 {
         case "import": return try ImportCommand.run(Array(arguments.dropFirst()))
         case "export": return try ExportCommand.run(Array(arguments.dropFirst()))
         case "demo": return try DemoCommand.run(Array(arguments.dropFirst()))
+        case "serve": return try ServeCommand.run(Array(arguments.dropFirst()))
+        case "token": return try TokenCommand.run(Array(arguments.dropFirst()))
         default: throw UsageError("unknown command \"\(command)\"\n\n" + usage)
         }
     } catch let error as ClientError {

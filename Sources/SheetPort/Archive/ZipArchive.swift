@@ -73,6 +73,22 @@ public final class ZipArchive {
         try self.init(handle: handle, file: name, limits: limits)
     }
 
+    /// Opens a package from a libzip source of the caller's (a `zip_source_t`, for instance one
+    /// that decrypts a sealed file on demand); the archive takes ownership of `source`, also when
+    /// this throws. Compound File containers are not told apart here: check the first bytes
+    /// first (`CompoundFile.signature`) and open those with `init(bytes:name:limits:)`.
+    /// `prefix`, the source's first bytes, tells a truncated zip from something else.
+    public convenience init(source: OpaquePointer, name: String, prefix: [UInt8] = [], limits: ArchiveLimits = ArchiveLimits()) throws {
+        var error = zip_error_t()
+        zip_error_init(&error)
+        defer { zip_error_fini(&error) }
+        guard let handle = zip_open_from_source(source, ZIP_RDONLY, &error) else {
+            zip_source_free(source)
+            throw Self.openError(code: zip_error_code_zip(&error), file: name, prefix: prefix)
+        }
+        try self.init(handle: handle, file: name, limits: limits)
+    }
+
     private init(handle: OpaquePointer, file: String, limits: ArchiveLimits) throws {
         self.handle = handle
         self.file = file

@@ -48,16 +48,25 @@ public struct CheckReport: Sendable, Equatable {
             raw(","); key("imported"); raw(sheet.imported ? "true" : "false"); raw("}")
         }
         raw("],"); key("findings"); raw("[")
-        for (index, finding) in findings.enumerated() {
-            if index > 0 { raw(",") }
-            raw("{"); key("code"); string(finding.code)
-            raw(","); key("severity"); string(finding.severity.rawValue)
-            raw(","); key("message"); string(finding.message)
-            if let part = finding.part { raw(","); key("part"); string(part) }
-            if let count = finding.count { raw(","); key("count"); raw(String(count)) }
-            raw("}")
-        }
+        raw(findings.map(\.json).joined(separator: ","))
         raw("]}")
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+extension Finding {
+    /// The finding as a JSON object: code, severity, message, part and count when present.
+    public var json: String {
+        var bytes: [UInt8] = []
+        func key(_ name: String) { bytes += Array("\"\(name)\":".utf8) }
+        func string(_ text: String) { JSONLWriter.appendString(text, to: &bytes) }
+        func raw(_ text: String) { bytes += Array(text.utf8) }
+        raw("{"); key("code"); string(code)
+        raw(","); key("severity"); string(severity.rawValue)
+        raw(","); key("message"); string(message)
+        if let part { raw(","); key("part"); string(part) }
+        if let count { raw(","); key("count"); raw(String(count)) }
+        raw("}")
         return String(decoding: bytes, as: UTF8.self)
     }
 }

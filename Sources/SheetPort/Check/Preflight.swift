@@ -38,7 +38,9 @@ public enum Preflight {
         try check(name: name, options: options) { try Workbook(bytes: bytes, name: name, limits: options.limits) }
     }
 
-    private static func check(name: String, options: PreflightOptions, open: () throws -> Workbook) throws -> CheckReport {
+    /// Checks the workbook `open` returns (opened from a source of the caller's, such as a
+    /// sealed upload); `name` is used in the report. Errors `open` throws become findings.
+    public static func check(name: String, options: PreflightOptions, open: () throws -> Workbook) throws -> CheckReport {
         var report = CheckReport(file: name, format: "xlsx")
         let workbook: Workbook
         do {

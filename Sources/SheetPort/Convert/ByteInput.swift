@@ -32,6 +32,16 @@ public final class ByteInput {
         }
     }
 
+    /// Reads `bytes` held in memory; `name` is used in errors.
+    public init(bytes: [UInt8], name: String) {
+        descriptor = -1
+        ownsDescriptor = false
+        self.name = name
+        buffer = bytes
+        end = bytes.count
+        atEnd = true
+    }
+
     deinit { if ownsDescriptor { close(descriptor) } }
 
     /// The size of the input when it is a regular file, for progress.

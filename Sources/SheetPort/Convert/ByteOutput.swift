@@ -7,6 +7,7 @@ import Glibc
 public final class ByteOutput {
     private let descriptor: Int32
     private let name: String
+    private let collects: Bool
     // Appended to per cell by one thread: dynamic exclusivity checks buy nothing here.
     @exclusivity(unchecked) private var buffer: [UInt8] = []
     private static let blockSize = 1 << 16
@@ -15,7 +16,21 @@ public final class ByteOutput {
     public init(descriptor: Int32, name: String) {
         self.descriptor = descriptor
         self.name = name
+        collects = false
         buffer.reserveCapacity(Self.blockSize + 4096)
+    }
+
+    /// A writer that collects its output in memory, taken with `takeBytes()`.
+    public init(collectingAs name: String) {
+        descriptor = -1
+        self.name = name
+        collects = true
+    }
+
+    /// The bytes collected so far (a collecting writer), leaving it empty.
+    public func takeBytes() -> [UInt8] {
+        defer { buffer.removeAll(keepingCapacity: true) }
+        return buffer
     }
 
     /// Appends bytes.
@@ -49,6 +64,7 @@ public final class ByteOutput {
 
     /// Writes out what is buffered.
     public func flush() throws {
+        if collects { return }
         var offset = 0
         while offset < buffer.count {
             let written = buffer.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }

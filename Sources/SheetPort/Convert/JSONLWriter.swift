@@ -16,18 +16,30 @@ public struct JSONLWriter {
     public func write(_ row: Row) throws {
         let rowDigits = String(row.index)
         for cell in row.cells {
-            try output.write("{\"ref\":\"" as StaticString)
-            try output.write(CellReference.columnName(cell.column))
-            try output.write(rowDigits)
-            try output.write("\"," as StaticString)
-            try writeValue(cell.value)
-            if let formula = cell.formula {
-                try output.write(",\"formula\":" as StaticString)
-                try Self.writeString(formula, to: output)
-            }
-            try writeStyle(cell.styleIndex)
-            try output.write("}\n" as StaticString)
+            try write(cell, rowDigits: rowDigits)
         }
+    }
+
+    /// Writes one cell's object and newline; `leadingMembers` (each ending with a comma,
+    /// such as `"col":2,`) come first, before `ref`.
+    public func write(_ cell: Cell, row: Int, leadingMembers: String) throws {
+        try write(cell, rowDigits: String(row), leadingMembers: leadingMembers)
+    }
+
+    private func write(_ cell: Cell, rowDigits: String, leadingMembers: String = "") throws {
+        try output.write(byte: UInt8(ascii: "{"))
+        if !leadingMembers.isEmpty { try output.write(leadingMembers) }
+        try output.write("\"ref\":\"" as StaticString)
+        try output.write(CellReference.columnName(cell.column))
+        try output.write(rowDigits)
+        try output.write("\"," as StaticString)
+        try writeValue(cell.value)
+        if let formula = cell.formula {
+            try output.write(",\"formula\":" as StaticString)
+            try Self.writeString(formula, to: output)
+        }
+        try writeStyle(cell.styleIndex)
+        try output.write("}\n" as StaticString)
     }
 
     private func writeValue(_ value: CellValue) throws {
@@ -118,6 +130,9 @@ public struct JSONLWriter {
         appendString(text, to: &bytes)
         try output.write(bytes)
     }
+
+    /// A JSON string literal for `text`.
+    public static func quotedString(_ text: String) -> String { quoted(text) }
 
     static func appendString(_ text: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))

@@ -14,20 +14,22 @@ final class ArchiveFile {
     let nextPath: String
     /// The file name used in errors (the destination).
     let name: String
-    private var readFD: Int32 = -1
-    private var writeFD: Int32 = -1
+    private let storage: any PackageStorage
+    private var reader: (any PackageFile)?
+    private var writer: (any PackageFile)?
     private var lastError = zip_error_t()
 
-    init(path: String, nextPath: String, name: String) {
+    init(path: String, nextPath: String, name: String, storage: any PackageStorage = PlainPackageStorage()) {
         self.path = path
         self.nextPath = nextPath
         self.name = name
+        self.storage = storage
         zip_error_init(&lastError)
     }
 
     deinit {
-        if readFD >= 0 { close(readFD) }
-        if writeFD >= 0 { close(writeFD) }
+        _ = reader?.close()
+        _ = writer?.close()
         zip_error_fini(&lastError)
     }
 
@@ -54,49 +56,44 @@ final class ArchiveFile {
     fileprivate func handle(_ data: UnsafeMutableRawPointer?, _ length: UInt64, _ command: zip_source_cmd_t) -> Int64 {
         switch command {
         case ZIP_SOURCE_STAT:
-            guard let size = fileSize(path) else { return fail(ZIP_ER_READ) } // ENOENT: a new archive
+            guard let size = storage.size(path) else { return fail(ZIP_ER_READ) } // ENOENT: a new archive
             let zipStatus = data!.assumingMemoryBound(to: zip_stat_t.self)
             zip_stat_init(zipStatus)
             zipStatus.pointee.valid = UInt64(ZIP_STAT_SIZE)
             zipStatus.pointee.size = UInt64(size)
             return Int64(MemoryLayout<zip_stat_t>.size)
         case ZIP_SOURCE_OPEN:
-            readFD = open(path, O_RDONLY | O_CLOEXEC)
-            return readFD >= 0 ? 0 : fail(ZIP_ER_OPEN)
+            reader = storage.openForReading(path)
+            return reader != nil ? 0 : fail(ZIP_ER_OPEN)
         case ZIP_SOURCE_READ:
-            let count = read(readFD, data, Int(min(length, 1 << 30)))
+            let count = reader?.read(into: data!, count: Int(min(length, 1 << 30))) ?? -1
             return count >= 0 ? Int64(count) : fail(ZIP_ER_READ)
         case ZIP_SOURCE_CLOSE:
-            if readFD >= 0 { close(readFD) }
-            readFD = -1
+            _ = reader?.close()
+            reader = nil
             return 0
         case ZIP_SOURCE_SEEK:
-            return seek(readFD, data, length, ZIP_ER_SEEK)
+            return seek(reader, data, length, ZIP_ER_SEEK)
         case ZIP_SOURCE_TELL:
-            return tell(readFD)
+            return tell(reader)
         case ZIP_SOURCE_BEGIN_WRITE:
-            writeFD = open(nextPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-            return writeFD >= 0 ? 0 : fail(ZIP_ER_TMPOPEN)
+            writer = storage.create(nextPath)
+            return writer != nil ? 0 : fail(ZIP_ER_TMPOPEN)
         case ZIP_SOURCE_WRITE:
-            var written = 0
-            while written < Int(length) {
-                let count = write(writeFD, data! + written, Int(length) - written)
-                guard count > 0 else { return fail(ZIP_ER_WRITE) }
-                written += count
-            }
-            return Int64(written)
+            let written = writer?.write(data!, count: Int(length)) ?? -1
+            return written == Int(length) ? Int64(written) : fail(ZIP_ER_WRITE)
         case ZIP_SOURCE_SEEK_WRITE:
-            return seek(writeFD, data, length, ZIP_ER_SEEK)
+            return seek(writer, data, length, ZIP_ER_SEEK)
         case ZIP_SOURCE_TELL_WRITE:
-            return tell(writeFD)
+            return tell(writer)
         case ZIP_SOURCE_COMMIT_WRITE:
-            let closed = close(writeFD)
-            writeFD = -1
-            guard closed == 0 else { return fail(ZIP_ER_WRITE) }
+            let closed = writer?.close() ?? false
+            writer = nil
+            guard closed else { return fail(ZIP_ER_WRITE) }
             return rename(nextPath, path) == 0 ? 0 : fail(ZIP_ER_RENAME)
         case ZIP_SOURCE_ROLLBACK_WRITE:
-            if writeFD >= 0 { close(writeFD) }
-            writeFD = -1
+            _ = writer?.close()
+            writer = nil
             unlink(nextPath)
             return 0
         case ZIP_SOURCE_REMOVE:
@@ -118,15 +115,15 @@ final class ArchiveFile {
         }
     }
 
-    private func tell(_ descriptor: Int32) -> Int64 {
-        let offset = lseek(descriptor, 0, SEEK_CUR)
-        return offset >= 0 ? Int64(offset) : fail(ZIP_ER_TELL)
+    private func tell(_ file: (any PackageFile)?) -> Int64 {
+        let offset = file?.tell() ?? -1
+        return offset >= 0 ? offset : fail(ZIP_ER_TELL)
     }
 
-    private func seek(_ descriptor: Int32, _ data: UnsafeMutableRawPointer?, _ length: UInt64, _ code: Int32) -> Int64 {
-        guard let data, length >= UInt64(MemoryLayout<zip_source_args_seek_t>.size) else { return fail(ZIP_ER_INVAL, 0) }
+    private func seek(_ file: (any PackageFile)?, _ data: UnsafeMutableRawPointer?, _ length: UInt64, _ code: Int32) -> Int64 {
+        guard let file, let data, length >= UInt64(MemoryLayout<zip_source_args_seek_t>.size) else { return fail(ZIP_ER_INVAL, 0) }
         let arguments = data.assumingMemoryBound(to: zip_source_args_seek_t.self).pointee
-        return lseek(descriptor, off_t(arguments.offset), arguments.whence) >= 0 ? 0 : fail(code)
+        return file.seek(to: arguments.offset, whence: arguments.whence) ? 0 : fail(code)
     }
 }
 
@@ -135,7 +132,4 @@ private func archiveCallback(_ userdata: UnsafeMutableRawPointer?, _ data: Unsaf
     Unmanaged<ArchiveFile>.fromOpaque(userdata!).takeUnretainedValue().handle(data, length, command)
 }
 
-private func fileSize(_ path: String) -> Int64? {
-    var status = stat()
-    return stat(path, &status) == 0 ? Int64(status.st_size) : nil
-}
+

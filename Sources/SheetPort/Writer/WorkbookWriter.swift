@@ -36,10 +36,15 @@ public final class WorkbookWriter {
     private(set) var isClosed = false
 
     /// Starts a workbook that will be published at `path`.
-    public init(path: String, options: WriterOptions = WriterOptions()) throws {
+    public convenience init(path: String, options: WriterOptions = WriterOptions()) throws {
+        try self.init(path: path, options: options, storage: PlainPackageStorage())
+    }
+
+    /// Starts a workbook built in `storage`'s files (the server's sealed ones) and published at `path`.
+    init(path: String, options: WriterOptions, storage: any PackageStorage) throws {
         self.path = path
         self.options = options
-        packager = try Packager(destination: path, compressionLevel: options.compressionLevel, zip64: options.zip64)
+        packager = try Packager(destination: path, compressionLevel: options.compressionLevel, zip64: options.zip64, storage: storage)
     }
 
     deinit { if !isClosed { discard() } }

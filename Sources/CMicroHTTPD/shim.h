@@ -1,0 +1,42 @@
+#include <stdarg.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/select.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <microhttpd.h>
+
+// MHD_start_daemon and MHD_get_daemon_info are variadic, which Swift cannot call: fixed-argument
+// wrappers for the options the server uses.
+
+/// Starts a daemon on `address` with its own polling threads (`threads` of them, a pool),
+/// at most `connections` connections, idle connections closed after `timeout` seconds, and
+/// `completed` called when a request ends (to free its state).
+static inline struct MHD_Daemon *sp_mhd_start(unsigned int flags, const struct sockaddr *address,
+                                              unsigned int threads, unsigned int connections,
+                                              unsigned int timeout, size_t memoryLimit,
+                                              MHD_AccessHandlerCallback handler, void *context,
+                                              MHD_RequestCompletedCallback completed) {
+    return MHD_start_daemon(flags, 0, NULL, NULL, handler, context,
+                            MHD_OPTION_SOCK_ADDR, address,
+                            MHD_OPTION_THREAD_POOL_SIZE, threads,
+                            MHD_OPTION_CONNECTION_LIMIT, connections,
+                            MHD_OPTION_CONNECTION_TIMEOUT, timeout,
+                            MHD_OPTION_CONNECTION_MEMORY_LIMIT, memoryLimit,
+                            MHD_OPTION_NOTIFY_COMPLETED, completed, context,
+                            MHD_OPTION_END);
+}
+
+/// The port the daemon is bound to (0 on error).
+static inline uint16_t sp_mhd_bound_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info ? info->port : 0;
+}
+
+// Closed C enums import with stripped names; fixed constants under the server's names.
+static const enum MHD_Result sp_mhd_yes = MHD_YES;
+static const enum MHD_Result sp_mhd_no = MHD_NO;
+static const enum MHD_ValueKind sp_mhd_header_kind = MHD_HEADER_KIND;
+static const enum MHD_ValueKind sp_mhd_argument_kind = MHD_GET_ARGUMENT_KIND;
+static const enum MHD_ResponseMemoryMode sp_mhd_must_copy = MHD_RESPMEM_MUST_COPY;
+static const unsigned int sp_mhd_daemon_flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG;

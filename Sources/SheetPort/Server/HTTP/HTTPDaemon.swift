@@ -1,0 +1,167 @@
+import CMicroHTTPD
+import Foundation
+
+/// The HTTP server on libmicrohttpd: its own polling threads (a bounded pool), a connection
+/// limit, and a `RequestHandler` reached from MHD's C callbacks through an unmanaged context.
+/// Upload bodies reach the handler chunk by chunk as MHD reads them; response bodies are
+/// either bytes or streamed (`ReplyStream`) through `MHD_create_response_from_callback`.
+public final class HTTPDaemon {
+    /// Where it listens.
+    public struct Address: Sendable, Equatable {
+        /// An IPv4 address, such as `127.0.0.1`.
+        public var host: String
+        /// The port; 0 lets the system choose.
+        public var port: UInt16
+
+        /// Parses `HOST:PORT` (`127.0.0.1:8080`, `0.0.0.0:0`).
+        public init(parsing text: String) throws {
+            guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]) else {
+                throw ServerError.configuration("--listen takes HOST:PORT, such as 127.0.0.1:8080, not \"\(text)\"")
+            }
+            host = String(text[..<colon])
+            self.port = port
+        }
+    }
+
+    private var daemon: OpaquePointer?
+    private let context: Unmanaged<DaemonContext>
+    /// The port it is bound to (the chosen one when asked for port 0).
+    public let port: UInt16
+
+    /// Starts listening on `address` with `threads` polling threads and at most `connections`
+    /// connections at once.
+    public init(address: Address, threads: Int, connections: Int, handler: any RequestHandler) throws {
+        var socketAddress = sockaddr_in()
+        socketAddress.sin_family = sa_family_t(AF_INET)
+        socketAddress.sin_port = address.port.bigEndian
+        guard inet_pton(AF_INET, address.host, &socketAddress.sin_addr) == 1 else {
+            throw ServerError.configuration("--listen needs an IPv4 address, not \"\(address.host)\"")
+        }
+        let context = Unmanaged.passRetained(DaemonContext(handler: handler))
+        self.context = context
+        let flags = sp_mhd_daemon_flags
+        let daemon = withUnsafePointer(to: &socketAddress) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                sp_mhd_start(flags, address, UInt32(max(1, threads)), UInt32(max(1, connections)), 60,
+                             256 * 1024, accessCallback, context.toOpaque(), completedCallback)
+            }
+        }
+        self.daemon = daemon
+        guard let daemon else {
+            context.release()
+            throw ServerError.startFailed("libmicrohttpd cannot listen on \(address.host):\(address.port) (in use, or not an address of this machine)")
+        }
+        port = sp_mhd_bound_port(daemon)
+    }
+
+    /// Stops listening, closes connections and waits for the polling threads.
+    public func stop() {
+        guard let daemon else { return }
+        MHD_stop_daemon(daemon)
+        self.daemon = nil
+        context.release()
+    }
+
+    deinit { stop() }
+}
+
+/// What the C callbacks reach.
+private final class DaemonContext {
+    let handler: any RequestHandler
+    init(handler: any RequestHandler) { self.handler = handler }
+}
+
+/// One request in flight, kept in MHD's per-request pointer.
+private final class Exchange {
+    var request: Request
+    var finished = false
+    init(request: Request) { self.request = request }
+}
+
+/// A streamed body, kept alive by MHD until its free callback.
+private final class StreamBox {
+    let stream: any ReplyStream
+    init(_ stream: any ReplyStream) { self.stream = stream }
+}
+
+private func values(_ connection: OpaquePointer?, _ kind: MHD_ValueKind) -> [String: String] {
+    final class Collected { var values: [String: String] = [:] }
+    let collected = Collected()
+    let pointer = Unmanaged.passUnretained(collected).toOpaque()
+    MHD_get_connection_values(connection, kind, { context, _, key, value in
+        guard let key else { return sp_mhd_yes }
+        let collected = Unmanaged<Collected>.fromOpaque(context!).takeUnretainedValue()
+        collected.values[String(cString: key).lowercased()] = value.map { String(cString: $0) } ?? ""
+        return sp_mhd_yes
+    }, pointer)
+    return collected.values
+}
+
+private func queue(_ reply: Reply, on connection: OpaquePointer?) -> MHD_Result {
+    let response: OpaquePointer?
+    switch reply.body {
+    case .bytes(let bytes):
+        response = bytes.withUnsafeBytes {
+            MHD_create_response_from_buffer($0.count, UnsafeMutableRawPointer(mutating: $0.baseAddress), sp_mhd_must_copy)
+        }
+    case .stream(let stream, let length):
+        let box = Unmanaged.passRetained(StreamBox(stream)).toOpaque()
+        response = MHD_create_response_from_callback(length.map(UInt64.init) ?? UInt64.max, 64 * 1024, { context, _, buffer, count in
+            let box = Unmanaged<StreamBox>.fromOpaque(context!).takeUnretainedValue()
+            do {
+                let read = try box.stream.read(into: UnsafeMutableRawPointer(buffer!), count: count)
+                return read > 0 ? read : -1 // MHD_CONTENT_READER_END_OF_STREAM
+            } catch {
+                return -2 // MHD_CONTENT_READER_END_WITH_ERROR
+            }
+        }, box, { context in
+            Unmanaged<StreamBox>.fromOpaque(context!).release()
+        })
+    }
+    guard let response else { return sp_mhd_no }
+    defer { MHD_destroy_response(response) }
+    MHD_add_response_header(response, "Cache-Control", "no-store")
+    for (name, value) in reply.headers { MHD_add_response_header(response, name, value) }
+    return MHD_queue_response(connection, UInt32(reply.status), response)
+}
+
+private func accessCallback(_ context: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
+                            _ url: UnsafePointer<CChar>?, _ method: UnsafePointer<CChar>?, _ version: UnsafePointer<CChar>?,
+                            _ uploadData: UnsafePointer<CChar>?, _ uploadDataSize: UnsafeMutablePointer<Int>?,
+                            _ state: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> MHD_Result {
+    let handler = Unmanaged<DaemonContext>.fromOpaque(context!).takeUnretainedValue().handler
+    guard let state else { return sp_mhd_no }
+    guard let existing = state.pointee else {
+        let request = Request(method: method.map { String(cString: $0) } ?? "GET", path: url.map { String(cString: $0) } ?? "/",
+                              query: values(connection, sp_mhd_argument_kind), headers: values(connection, sp_mhd_header_kind))
+        let exchange = Exchange(request: request)
+        state.pointee = Unmanaged.passRetained(exchange).toOpaque()
+        if let reply = handler.begin(&exchange.request) {
+            exchange.finished = true
+            return queue(reply, on: connection)
+        }
+        return sp_mhd_yes
+    }
+    let exchange = Unmanaged<Exchange>.fromOpaque(existing).takeUnretainedValue()
+    if let uploadDataSize, uploadDataSize.pointee > 0 {
+        if !exchange.finished {
+            handler.receive(&exchange.request, UnsafeRawBufferPointer(start: uploadData, count: uploadDataSize.pointee))
+        }
+        uploadDataSize.pointee = 0
+        return sp_mhd_yes
+    }
+    guard !exchange.finished else { return sp_mhd_yes }
+    exchange.finished = true
+    return queue(handler.finish(&exchange.request), on: connection)
+}
+
+private func completedCallback(_ context: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
+                               _ state: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ code: MHD_RequestTerminationCode) {
+    guard let state, let existing = state.pointee else { return }
+    let exchange = Unmanaged<Exchange>.fromOpaque(existing).takeRetainedValue()
+    state.pointee = nil
+    if exchange.request.upload != nil {
+        // finish() hands a complete upload to the job queue and clears it; anything left is abandoned.
+        Unmanaged<DaemonContext>.fromOpaque(context!).takeUnretainedValue().handler.abandon(&exchange.request)
+    }
+}

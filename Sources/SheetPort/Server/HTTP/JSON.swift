@@ -1,0 +1,55 @@
+import Foundation
+
+/// A JSON value built for a response, rendered compactly with keys in the order given.
+public indirect enum JSON: Sendable {
+    case object([(String, JSON)])
+    case array([JSON])
+    case string(String)
+    case int(Int)
+    case number(Double)
+    case bool(Bool)
+    case null
+    /// Text that already is JSON (pre-rendered rows, findings).
+    case raw(String)
+
+    /// The compact JSON text.
+    public var text: String {
+        var output = ""
+        render(into: &output)
+        return output
+    }
+
+    private func render(into output: inout String) {
+        switch self {
+        case .object(let members):
+            output += "{"
+            for (index, (key, value)) in members.enumerated() {
+                if index > 0 { output += "," }
+                output += JSONLWriter.quotedString(key) + ":"
+                value.render(into: &output)
+            }
+            output += "}"
+        case .array(let values):
+            output += "["
+            for (index, value) in values.enumerated() {
+                if index > 0 { output += "," }
+                value.render(into: &output)
+            }
+            output += "]"
+        case .string(let text): output += JSONLWriter.quotedString(text)
+        case .int(let number): output += String(number)
+        case .number(let number): output += ValueText.number(number)
+        case .bool(let flag): output += flag ? "true" : "false"
+        case .null: output += "null"
+        case .raw(let text): output += text
+        }
+    }
+
+    /// `value` as a string, or null.
+    public static func optional(_ value: String?) -> JSON { value.map(JSON.string) ?? .null }
+
+    /// Parses a request body as a JSON object; nil when it is not one.
+    public static func parseObject(_ bytes: [UInt8]) -> [String: Any]? {
+        (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any]
+    }
+}

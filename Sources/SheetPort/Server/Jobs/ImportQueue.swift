@@ -1,0 +1,74 @@
+import Foundation
+
+/// The queue of import jobs waiting for a worker, with the cancellations of running ones.
+public final class ImportQueue: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var pending: [String] = []
+    private var running: Set<String> = []
+    private var cancelled: Set<String> = []
+    private var stopping = false
+
+    /// Adds a job.
+    public func enqueue(_ id: String) {
+        condition.lock()
+        pending.append(id)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// The next job for a worker (waiting for one), or nil when the server stops.
+    func next() -> String? {
+        condition.lock()
+        defer { condition.unlock() }
+        while pending.isEmpty && !stopping { condition.wait() }
+        guard !stopping else { return nil }
+        let id = pending.removeFirst()
+        running.insert(id)
+        return id
+    }
+
+    /// Cancels a job: true when it was still waiting (removed, no worker will see it); for a
+    /// running one, its worker sees `shouldStop` at its next batch.
+    func cancel(_ id: String) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        if let index = pending.firstIndex(of: id) {
+            pending.remove(at: index)
+            return true
+        }
+        if running.contains(id) { cancelled.insert(id) }
+        return false
+    }
+
+    /// Why a running job must stop, if it must.
+    func stopReason(_ id: String) -> ImportInterruption? {
+        condition.lock()
+        defer { condition.unlock() }
+        if cancelled.contains(id) { return .cancelled }
+        return stopping ? .shuttingDown : nil
+    }
+
+    /// A worker is done with a job.
+    func finished(_ id: String) {
+        condition.lock()
+        running.remove(id)
+        cancelled.remove(id)
+        condition.unlock()
+    }
+
+    /// Wakes the workers to stop.
+    func shutDown() {
+        condition.lock()
+        stopping = true
+        condition.broadcast()
+        condition.unlock()
+    }
+}
+
+/// Why an import stopped before its end.
+enum ImportInterruption: Error {
+    /// Its owner cancelled it.
+    case cancelled
+    /// The server is stopping: the job goes back to the queue for the next start.
+    case shuttingDown
+}

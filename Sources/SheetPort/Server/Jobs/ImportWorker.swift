@@ -1,0 +1,211 @@
+import Foundation
+
+/// A worker thread that runs import jobs: the pre-flight, then the reader over the first
+/// worksheet, both on the sealed staged upload opened through a decrypting libzip source.
+/// Cells are stored in sealed blocks of rows, in batches, with the job's progress; the sheet
+/// becomes visible, and the job succeeded, in one transaction at the end. A failure or a
+/// cancel removes everything the job wrote, and the staging file goes when the job ends.
+public final class ImportWorker: @unchecked Sendable {
+    private let context: ServerContext
+    private var thread: Thread?
+    private let done = DispatchSemaphore(value: 0)
+
+    /// Blocks written per transaction.
+    static let blocksPerBatch = 16
+
+    init(context: ServerContext) {
+        self.context = context
+    }
+
+    /// Starts the thread.
+    func start() {
+        let thread = Thread { [self] in
+            defer { done.signal() }
+            guard let database = try? context.directory.openDatabase() else { return }
+            while let id = context.imports.next() {
+                run(id, database)
+                context.imports.finished(id)
+            }
+        }
+        thread.name = "import worker"
+        thread.start()
+        self.thread = thread
+    }
+
+    /// Waits for the thread to end (after `ImportQueue.shutDown()`).
+    func join() {
+        if thread != nil { done.wait() }
+        thread = nil
+    }
+
+    /// Runs one job to its end.
+    func run(_ id: String, _ database: Database) {
+        let staging = context.directory.stagingFile(job: id)
+        guard let job = try? database.job(id), job.status == .queued,
+              (try? database.transition(job: id, from: .queued, to: .running)) == true else {
+            unlink(staging) // cancelled while waiting, or gone
+            return
+        }
+        var sheetID: String?
+        do {
+            try importJob(job, staging: staging, database, sheetID: &sheetID)
+        } catch ImportInterruption.shuttingDown {
+            removeSheet(sheetID, database)
+            _ = try? database.transition(job: id, from: .running, to: .queued) // resumed by the next start
+            return
+        } catch ImportInterruption.cancelled {
+            removeSheet(sheetID, database)
+        } catch let failure as ImportFailure {
+            removeSheet(sheetID, database)
+            try? database.fail(job: id, error: failure.json)
+        } catch let error as ReaderError {
+            removeSheet(sheetID, database)
+            try? database.fail(job: id, error: Self.errorJSON(code: error.code.rawValue, message: error.description))
+        } catch {
+            removeSheet(sheetID, database)
+            try? database.fail(job: id, error: Self.errorJSON(code: "internal", message: "\(error)"))
+        }
+        unlink(staging)
+    }
+
+    private func removeSheet(_ id: String?, _ database: Database) {
+        guard let id else { return }
+        try? database.deleteSheet(id)
+    }
+
+    private func importJob(_ job: JobRecord, staging: String, _ database: Database, sheetID: inout String?) throws {
+        let configuration = context.configuration
+        let file = try SealedBlockFile(opening: staging, identity: job.id, sealer: context.sealer)
+        var options = PreflightOptions()
+        options.limits = configuration.archiveLimits
+        options.maxCells = configuration.maxCells
+        let open = { try self.openWorkbook(file, name: job.filename, limits: options.limits) }
+
+        let report = try Preflight.check(name: job.filename, options: options, open: open)
+        if let error = report.findings.first(where: { $0.severity == .error }) {
+            throw ImportFailure(code: error.code, message: error.message,
+                                findings: report.findings.filter { $0.severity == .error }.map(\.json))
+        }
+        try checkStop(job.id)
+
+        let workbook = try open()
+        guard let sheet = workbook.firstWorksheet else {
+            throw ImportFailure(code: "missing-part", message: "the workbook has no worksheet", findings: [])
+        }
+        let id = Sodium.identifier()
+        try database.transaction {
+            try database.query("INSERT INTO sheets (id, owner, name, job_id, created) VALUES (?, ?, ?, ?, ?)",
+                               [.text(id), .text(job.subject), .text(sheet.name), .text(job.id), .integer(Int64(Date().timeIntervalSince1970))])
+            try database.setSheet(job: job.id, sheet: id)
+        }
+        sheetID = id
+
+        let styles = try workbook.styles()
+        let output = ByteOutput(collectingAs: job.filename)
+        let cellWriter = JSONLWriter(output: output, styles: styles, dateSystem: workbook.dateSystem)
+        let reader = try workbook.rows(of: sheet)
+        var block: (number: Int, first: Int, last: Int, bytes: [UInt8])?
+        var sealedBlocks: [(number: Int, first: Int, last: Int, data: [UInt8])] = []
+        var rows = 0, cells = 0, lastRow = 0, lastColumn = 0
+
+        func sealBlock() {
+            guard let current = block else { return }
+            sealedBlocks.append((current.number, current.first, current.last,
+                                 context.sealer.seal(current.bytes, context: RowBlock.context(sheet: id, block: current.number))))
+            block = nil
+        }
+        func storeBatch() throws {
+            try checkStop(job.id)
+            try database.transaction {
+                for sealed in sealedBlocks {
+                    try database.insertRowBlock(sheet: id, block: sealed.number, firstRow: sealed.first, lastRow: sealed.last, data: sealed.data)
+                }
+                try database.updateProgress(job: job.id, bytes: Int(reader.progress.bytesRead), rows: rows, cells: cells)
+            }
+            sealedBlocks.removeAll()
+        }
+
+        while let row = try reader.nextRow() {
+            guard row.index <= ServerConfiguration.maxRows else {
+                throw ImportFailure(code: "exceeds-limit", message: "row \(row.index) is outside the grid", findings: [])
+            }
+            if row.cells.isEmpty && row.height == nil && !row.isHidden { continue }
+            let number = RowBlock.block(of: row.index)
+            if let current = block, current.number != number {
+                sealBlock()
+                if sealedBlocks.count >= Self.blocksPerBatch { try storeBatch() }
+            }
+            if block == nil { block = (number, row.index, row.index, []) }
+            block!.last = row.index
+            block!.bytes += RowBlock.header(row: row.index, height: row.height, isHidden: row.isHidden)
+            for cell in row.cells {
+                let input = cell.formula.map { "=" + $0 } ?? ValueText.field(cell.value, system: workbook.dateSystem)
+                try cellWriter.write(cell, row: row.index, leadingMembers: "\"col\":\(cell.column),\"input\":\(JSONLWriter.quotedString(input)),")
+                lastColumn = max(lastColumn, cell.column)
+            }
+            block!.bytes += output.takeBytes()
+            rows += 1
+            cells += row.cells.count
+            lastRow = row.index
+            guard cells <= configuration.maxCells else {
+                throw ImportFailure(code: "exceeds-limit", message: "over the server's limit of \(configuration.maxCells) cells", findings: [])
+            }
+        }
+        sealBlock()
+        try storeBatch()
+
+        let metadata = reader.metadata
+        let layout = SheetLayout(columns: metadata.columns, defaultRowHeight: metadata.defaultRowHeight)
+        let comments = try workbook.comments(of: sheet)
+        let warnings = report.findings.filter { $0.severity != .error }.map(\.json)
+        let result = JSON.object([("sheet", .object([("id", .string(id)), ("name", .string(sheet.name))])),
+                                  ("warnings", .array(warnings.map(JSON.raw)))]).text
+        try checkStop(job.id)
+        try database.transaction {
+            for (offset, comment) in comments.enumerated() {
+                let record = CommentRecord(reference: comment.reference, author: comment.author, text: comment.text)
+                try database.insertComment(sheet: id, seq: offset + 1, data: record.sealed(sheet: id, seq: offset + 1, context.sealer))
+            }
+            try database.query("UPDATE sheets SET visible = 1, version = 1, rows = ?, columns = ?, layout = ? WHERE id = ?",
+                               [.integer(Int64(lastRow)), .integer(Int64(lastColumn)), .blob(layout.sealed(sheet: id, context.sealer)), .text(id)])
+            try database.query("UPDATE jobs SET status = 'succeeded', result = ?, rows = ?, cells = ?, bytes = ? WHERE id = ? AND status = 'running'",
+                               [.text(result), .integer(Int64(rows)), .integer(Int64(cells)), .integer(Int64(reader.progress.bytesRead)), .text(job.id)])
+            // Cancelled meanwhile: nothing of this commit may stand.
+            guard database.changes > 0 else { throw ImportInterruption.cancelled }
+        }
+    }
+
+    private func checkStop(_ id: String) throws {
+        if let reason = context.imports.stopReason(id) { throw reason }
+    }
+
+    /// Opens the staged workbook: through the decrypting libzip source, or, for a Compound
+    /// File container (an encrypted workbook, a legacy `.xls`), read whole so the reader can
+    /// say which it is (those are refused, and small).
+    private func openWorkbook(_ file: SealedBlockFile, name: String, limits: ArchiveLimits) throws -> Workbook {
+        var prefix = [UInt8](repeating: 0, count: 8)
+        let count = try prefix.withUnsafeMutableBytes { try file.read(into: $0.baseAddress!, count: 8, at: 0) }
+        prefix.removeLast(8 - count)
+        if prefix == CompoundFile.signature || file.size == 0 {
+            var bytes = [UInt8](repeating: 0, count: Int(file.size))
+            _ = try bytes.withUnsafeMutableBytes { try file.read(into: $0.baseAddress!, count: $0.count, at: 0) }
+            return try Workbook(bytes: bytes, name: name, limits: limits)
+        }
+        let source = try SealedZipSource(file: file).makeSource()
+        return try Workbook(archive: ZipArchive(source: source, name: name, prefix: prefix, limits: limits))
+    }
+
+    /// An `error` object: `{"code","message","findings":[...]}`.
+    static func errorJSON(code: String, message: String, findings: [String] = []) -> String {
+        JSON.object([("code", .string(code)), ("message", .string(message)), ("findings", .array(findings.map(JSON.raw)))]).text
+    }
+}
+
+/// A job that fails with a pre-flight code.
+struct ImportFailure: Error {
+    let code: String
+    let message: String
+    let findings: [String]
+
+    var json: String { ImportWorker.errorJSON(code: code, message: message, findings: findings) }
+}

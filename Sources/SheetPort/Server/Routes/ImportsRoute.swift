@@ -1,0 +1,105 @@
+/// `POST /api/imports` (the workbook streamed into sealed staging, then a queued job),
+/// `GET /api/imports[/{id}]`, `DELETE /api/imports/{id}` (cancel). A job of another subject
+/// answers exactly as one that does not exist.
+enum ImportsRoute {
+    static let acceptedExtensions = ["xlsx", "xlsm"]
+
+    /// The headers are in: refuse at once what can be refused (too large by Content-Length,
+    /// not xlsx/xlsm, an idempotent repeat), else start staging.
+    static func begin(_ request: inout Request, _ context: ServerContext) -> Reply? {
+        let limit = context.configuration.maxUploadBytes
+        if let length = request.header("Content-Length").flatMap(Int.init), length > limit {
+            return tooLarge(limit)
+        }
+        let filename = request.header("X-Filename") ?? ""
+        let fileExtension = filename.split(separator: ".").last.map { $0.lowercased() } ?? ""
+        guard filename.contains("."), acceptedExtensions.contains(fileExtension) else {
+            return .error(415, "unsupported-media-type", "imports take .xlsx or .xlsm workbooks (X-Filename names the file)")
+        }
+        do {
+            let key = request.header("Idempotency-Key")
+            if let key, let existing = try context.database({ try $0.job(idempotencyKey: key, for: request.subject!) }) {
+                return accepted(existing)
+            }
+            let jobID = Sodium.identifier()
+            request.upload = try UploadStaging(jobID: jobID, path: context.directory.stagingFile(job: jobID), limit: limit,
+                                               filename: String(filename.suffix(255)), idempotencyKey: key, sealer: context.sealer)
+            return nil
+        } catch {
+            return SheetServer.internalError(error)
+        }
+    }
+
+    /// The body is in: record the job and queue it.
+    static func finish(_ request: inout Request, _ context: ServerContext) throws -> Reply {
+        guard let upload = request.upload else { return .error(400, "bad-request", "no upload") }
+        defer { request.upload = nil }
+        if upload.isTooLarge {
+            upload.discard()
+            return tooLarge(upload.limit)
+        }
+        if let failure = upload.failure {
+            upload.discard()
+            throw failure
+        }
+        try upload.complete()
+        let subject = request.subject!
+        let inserted = try context.database {
+            try $0.insertJob(id: upload.jobID, subject: subject, filename: upload.filename, uploadBytes: upload.received,
+                             idempotencyKey: upload.idempotencyKey)
+        }
+        guard inserted else {
+            // The same key raced in on another connection: that job is the answer.
+            upload.discard()
+            guard let key = upload.idempotencyKey, let existing = try context.database({ try $0.job(idempotencyKey: key, for: subject) }) else {
+                return .error(409, "conflict", "the job could not be recorded")
+            }
+            return accepted(existing)
+        }
+        context.imports.enqueue(upload.jobID)
+        let job = try context.database { try $0.job(upload.jobID) }!
+        return accepted(job)
+    }
+
+    static func list(_ request: Request, _ context: ServerContext) throws -> Reply {
+        let jobs = try context.database { try $0.jobs(for: request.subject!) }
+        return .json(.object([("jobs", .array(jobs.map(\.json)))]))
+    }
+
+    static func get(_ id: String, _ request: Request, _ context: ServerContext) throws -> Reply {
+        guard let job = try context.database({ try $0.job(id, for: request.subject!) }) else { return .notFound }
+        return .json(.object([("job", job.json)]))
+    }
+
+    /// Cancels a queued or running job: a queued one never runs (its staging goes now), a
+    /// running one stops at its next batch and its worker removes what it wrote.
+    static func cancel(_ id: String, _ request: Request, _ context: ServerContext) throws -> Reply {
+        guard var job = try context.database({ try $0.job(id, for: request.subject!) }) else { return .notFound }
+        switch job.status {
+        case .queued, .running:
+            let cancelled = try context.database { try $0.transition(job: id, from: job.status, to: .cancelled) }
+            guard cancelled else { return try cancel(id, request, context) } // it moved on meanwhile: look again
+            if context.imports.cancel(id) {
+                unlink(context.directory.stagingFile(job: id)) // still waiting: no worker will touch it
+            }
+            job.status = .cancelled
+            return .json(.object([("job", job.json)]))
+        case .cancelled:
+            return .json(.object([("job", job.json)]))
+        case .succeeded, .failed:
+            return .error(409, "job-ended", "the job already \(job.status.rawValue)")
+        }
+    }
+
+    private static func accepted(_ job: JobRecord) -> Reply {
+        .json(.object([("job", job.json)]), status: 202, headers: [("Location", "/api/imports/\(job.id)")])
+    }
+
+    private static func tooLarge(_ limit: Int) -> Reply {
+        .error(413, "too-large", "the upload is over the server's limit of \(limit) bytes (maxUploadBytes)")
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

@@ -1,0 +1,37 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The data directory's sealing key: `DIR/seal.key`, 32 random bytes, mode 0600, created on
+/// the first start (exclusively, so two starts cannot create two keys).
+public enum KeyFile {
+    /// The key file's name in the data directory.
+    public static let name = "seal.key"
+
+    /// Reads the key in `directory`, creating it first when there is none.
+    public static func loadOrCreate(in directory: String) throws -> [UInt8] {
+        let path = directory + "/" + name
+        let created = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if created >= 0 {
+            let key = Sodium.randomBytes(Sealer.keyLength)
+            let written = key.withUnsafeBytes { write(created, $0.baseAddress, $0.count) }
+            let synced = fsync(created)
+            close(created)
+            guard written == key.count, synced == 0 else {
+                unlink(path)
+                throw ServerError.io(path: path, message: "cannot write the sealing key")
+            }
+            return key
+        }
+        guard errno == EEXIST else { throw ServerError.io(path: path, message: String(cString: strerror(errno))) }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw ServerError.io(path: path, message: String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        var key = [UInt8](repeating: 0, count: Sealer.keyLength + 1)
+        let count = key.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        guard count == Sealer.keyLength else {
+            throw ServerError.io(path: path, message: "not a sealing key (\(count) bytes, expected \(Sealer.keyLength))")
+        }
+        return Array(key.prefix(Sealer.keyLength))
+    }
+}

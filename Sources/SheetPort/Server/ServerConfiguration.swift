@@ -1,0 +1,30 @@
+/// How `sheetport serve` runs: where, with what caps and how many threads.
+public struct ServerConfiguration: Sendable {
+    /// The data directory.
+    public var dataDirectory: String
+    /// Where to listen (port 0: the system chooses; the server prints the bound address).
+    public var address: HTTPDaemon.Address
+    /// The largest upload accepted, in bytes.
+    public var maxUploadBytes = 256 << 20
+    /// The most cells an imported sheet's used range may span.
+    public var maxCells = 10_000_000
+    /// libmicrohttpd polling threads (the request thread pool).
+    public var threads = 4
+    /// Import workers.
+    public var workers = 2
+    /// Connections served at once.
+    public var connections = 512
+    /// The archive limits imports read with.
+    public var archiveLimits = ArchiveLimits()
+
+    /// A configuration with the defaults.
+    public init(dataDirectory: String, address: HTTPDaemon.Address) {
+        self.dataDirectory = dataDirectory
+        self.address = address
+    }
+
+    /// Excel's grid and text limits, reported by `GET /api/limits`.
+    public static let maxRows = 1_048_576
+    public static let maxColumns = 16_384
+    public static let maxCellTextLength = PreflightOptions.maxCellTextLength
+}

@@ -1,0 +1,132 @@
+import Foundation
+
+/// The embedded import/export server (CONTRACTS section 4): the HTTP daemon, the routes, and
+/// the import workers, over a sealed SQLite store in the data directory.
+public final class SheetServer: RequestHandler, @unchecked Sendable {
+    /// Shared state.
+    public let context: ServerContext
+    private let workers: [ImportWorker]
+    private var daemon: HTTPDaemon?
+
+    /// Opens the data directory, recovers jobs a previous run left unfinished, starts the
+    /// import workers and listens.
+    public init(configuration: ServerConfiguration) throws {
+        let context = try ServerContext(configuration: configuration)
+        self.context = context
+        try Recovery.run(context)
+        workers = (0..<max(1, configuration.workers)).map { _ in ImportWorker(context: context) }
+        workers.forEach { $0.start() }
+        daemon = try HTTPDaemon(address: configuration.address, threads: configuration.threads,
+                                connections: configuration.connections, handler: self)
+    }
+
+    /// The bound port.
+    public var port: UInt16 { daemon?.port ?? 0 }
+
+    /// Stops listening, then stops the workers (a running import stops at its next batch and
+    /// is resumed by the next start).
+    public func stop() {
+        daemon?.stop()
+        daemon = nil
+        context.imports.shutDown()
+        workers.forEach { $0.join() }
+    }
+
+    // MARK: RequestHandler
+
+    public func begin(_ request: inout Request) -> Reply? {
+        guard request.segments.first == "api" else { return .notFound }
+        if request.segments == ["api", "limits"] { return nil }
+        do {
+            guard let token = Tokens.bearer(request.header("Authorization")),
+                  let subject = try context.database({ try Tokens.subject(of: token, in: $0) }) else {
+                return .error(401, "unauthorized", "a valid session token is required (Authorization: Bearer TOKEN)")
+            }
+            request.subject = subject
+            if request.method == "POST" && request.segments == ["api", "imports"] {
+                return ImportsRoute.begin(&request, context)
+            }
+            return nil
+        } catch {
+            return Self.internalError(error)
+        }
+    }
+
+    public func receive(_ request: inout Request, _ chunk: UnsafeRawBufferPointer) {
+        if let upload = request.upload {
+            upload.append(chunk)
+        } else if request.body.count + chunk.count <= Request.maxBodyBytes {
+            request.body.append(contentsOf: chunk)
+        } else {
+            request.bodyTooLarge = true
+        }
+    }
+
+    public func finish(_ request: inout Request) -> Reply {
+        if request.bodyTooLarge { return .error(413, "too-large", "a request body holds at most \(Request.maxBodyBytes) bytes") }
+        do {
+            return try Router.route(&request, context)
+        } catch {
+            return Self.internalError(error)
+        }
+    }
+
+    public func abandon(_ request: inout Request) {
+        request.upload?.discard()
+        request.upload = nil
+    }
+
+    static func internalError(_ error: any Error) -> Reply {
+        FileHandle.standardError.write(Data("sheetport serve: \(error)\n".utf8))
+        return .error(500, "internal", "the server failed: \(error)")
+    }
+}
+
+/// Routes a request with a resolved subject to its resource.
+enum Router {
+    static func route(_ request: inout Request, _ context: ServerContext) throws -> Reply {
+        let path = Array(request.segments.dropFirst()) // "api"
+        let method = request.method
+        let resource = path.first ?? ""
+        let id = path.count > 1 ? path[1] : ""
+        let sub = path.count > 2 ? path[2] : nil
+        switch (method, resource, path.count, sub) {
+        case ("GET", "limits", 1, _): return LimitsRoute.get(context)
+        case ("GET", "sheets", 1, _): return try SheetsRoute.list(request, context)
+        case ("GET", "sheets", 2, _): return try SheetsRoute.get(id, request, context)
+        case ("PATCH", "sheets", 2, _): return try SheetsRoute.rename(id, request, context)
+        case ("DELETE", "sheets", 2, _): return try SheetsRoute.delete(id, request, context)
+        case ("GET", "sheets", 3, "rows"): return try RowsRoute.get(id, request, context)
+        case ("GET", "sheets", 3, "grants"): return try GrantsRoute.list(id, request, context)
+        case ("POST", "sheets", 3, "grants"): return try GrantsRoute.grant(id, request, context)
+        case ("DELETE", "sheets", 4, "grants"): return try GrantsRoute.revoke(id, path[3], request, context)
+        case ("GET", "sheets", 3, "comments"): return try CommentsRoute.list(id, request, context)
+        case ("POST", "sheets", 3, "comments"): return try CommentsRoute.add(id, request, context)
+        case ("GET", "sheets", 3, "export.xlsx"): return try ExportRoute.get(id, request, context)
+        case ("POST", "imports", 1, _): return try ImportsRoute.finish(&request, context)
+        case ("GET", "imports", 1, _): return try ImportsRoute.list(request, context)
+        case ("GET", "imports", 2, _): return try ImportsRoute.get(id, request, context)
+        case ("DELETE", "imports", 2, _): return try ImportsRoute.cancel(id, request, context)
+        default:
+            let known = ["limits", "sheets", "imports"].contains(resource) && path.count <= 4
+            return known ? .error(405, "method-not-allowed", "\(method) is not allowed on \(request.path)") : .notFound
+        }
+    }
+
+    /// The sheet `id` if the request's subject holds at least `role` on it: 404 when it may not
+    /// read it at all (as if it did not exist), 403 when it may read but not do this.
+    static func sheet(_ id: String, _ request: Request, _ context: ServerContext, needs role: Role) throws -> Result<SheetRecord, Refusal> {
+        guard let subject = request.subject, let sheet = try context.database({ try $0.sheet(id, for: subject) }) else {
+            return .failure(Refusal(reply: .notFound))
+        }
+        guard sheet.role >= role else {
+            return .failure(Refusal(reply: .error(403, "forbidden", "this needs the \(role.rawValue) role; you are \(sheet.role.rawValue)")))
+        }
+        return .success(sheet)
+    }
+}
+
+/// A refused request's answer.
+struct Refusal: Error {
+    let reply: Reply
+}

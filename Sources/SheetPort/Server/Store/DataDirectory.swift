@@ -1,0 +1,40 @@
+import Foundation
+
+/// The server's data directory (mode 0700): the SQLite database, the sealing key and the
+/// staging folder of uploads, each upload a sealed block file.
+public struct DataDirectory: Sendable {
+    /// The directory.
+    public let path: String
+
+    /// Creates the directory (mode 0700) and the staging folder when missing.
+    public init(path: String) throws {
+        self.path = path
+        for folder in [path, path + "/staging"] {
+            var status = stat()
+            if stat(folder, &status) != 0 {
+                guard mkdir(folder, 0o700) == 0 || errno == EEXIST else {
+                    throw ServerError.io(path: folder, message: "cannot create: \(String(cString: strerror(errno)))")
+                }
+            }
+            chmod(folder, 0o700)
+        }
+    }
+
+    /// The database file.
+    public var database: String { path + "/sheetport.db" }
+    /// Where uploads are staged.
+    public var staging: String { path + "/staging" }
+
+    /// The staged upload of a job.
+    public func stagingFile(job: String) -> String { staging + "/" + job + ".sealed" }
+
+    /// Opens a connection to the database, creating the tables.
+    public func openDatabase() throws -> Database {
+        let database = try Database(path: database)
+        try Schema.create(database)
+        return database
+    }
+
+    /// The sealer with the directory's key (created on first use).
+    public func sealer() throws -> Sealer { try Sealer(key: KeyFile.loadOrCreate(in: path)) }
+}

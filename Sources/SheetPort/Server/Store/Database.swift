@@ -1,0 +1,197 @@
+import CSQLite
+import Foundation
+
+/// One SQLite connection in WAL mode with a busy timeout and a cache of prepared statements.
+///
+/// Not thread-safe: a connection is used by one thread at a time (`ConnectionPool` hands them out).
+public final class Database {
+    /// The database file.
+    public let path: String
+    private var handle: OpaquePointer?
+    private var statements: [String: Statement] = [:]
+
+    /// Opens (creating) the database at `path`, in WAL mode, with foreign keys on.
+    public init(path: String) throws {
+        self.path = path
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        guard sqlite3_open_v2(path, &handle, flags, nil) == SQLITE_OK else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close(handle)
+            throw ServerError.database(code: SQLITE_CANTOPEN, message: "\(path): \(message)")
+        }
+        sqlite3_busy_timeout(handle, 10_000)
+        try execute("PRAGMA journal_mode=WAL")
+        try execute("PRAGMA synchronous=NORMAL")
+        try execute("PRAGMA foreign_keys=ON")
+        // Freed pages are zeroed, so deleted sealed blocks leave nothing behind either.
+        try execute("PRAGMA secure_delete=ON")
+    }
+
+    deinit {
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs SQL with no parameters and no rows (several statements allowed).
+    public func execute(_ sql: String) throws {
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &message)
+        if code != SQLITE_OK {
+            let text = message.map { String(cString: $0) } ?? "error"
+            sqlite3_free(message)
+            throw ServerError.database(code: code, message: text)
+        }
+    }
+
+    /// The prepared statement for `sql` (prepared once per connection), reset and unbound.
+    public func statement(_ sql: String) throws -> Statement {
+        if let cached = statements[sql] {
+            cached.reset()
+            return cached
+        }
+        var prepared: OpaquePointer?
+        guard sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil) == SQLITE_OK, let prepared else {
+            throw error()
+        }
+        let statement = Statement(handle: prepared, database: self)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Runs `sql` with `values` bound and returns the rows.
+    @discardableResult
+    public func query(_ sql: String, _ values: [SQLValue] = []) throws -> [[SQLValue]] {
+        let statement = try statement(sql)
+        try statement.bind(values)
+        var rows: [[SQLValue]] = []
+        while try statement.step() { rows.append(statement.columns()) }
+        statement.reset()
+        return rows
+    }
+
+    /// Runs `body` in an immediate transaction: committed when it returns, rolled back when it throws.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Rows changed by the last statement.
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+
+    func error() -> ServerError {
+        ServerError.database(code: sqlite3_errcode(handle), message: String(cString: sqlite3_errmsg(handle)))
+    }
+}
+
+/// A value bound to or read from SQLite.
+public enum SQLValue: Equatable, Sendable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob([UInt8])
+
+    /// The integer, or nil.
+    public var int: Int? { if case .integer(let value) = self { return Int(value) }; return nil }
+    /// The text, or nil.
+    public var string: String? { if case .text(let value) = self { return value }; return nil }
+    /// The bytes, or nil.
+    public var bytes: [UInt8]? { if case .blob(let value) = self { return value }; return nil }
+}
+
+/// A prepared statement.
+public final class Statement {
+    private let handle: OpaquePointer
+    private unowned let database: Database
+
+    init(handle: OpaquePointer, database: Database) {
+        self.handle = handle
+        self.database = database
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    /// Binds `values` to the parameters 1, 2, ...
+    public func bind(_ values: [SQLValue]) throws {
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let code: Int32
+            switch value {
+            case .null: code = sqlite3_bind_null(handle, index)
+            case .integer(let number): code = sqlite3_bind_int64(handle, index, number)
+            case .real(let number): code = sqlite3_bind_double(handle, index, number)
+            case .text(let text): code = sp_sqlite3_bind_text_transient(handle, index, text, -1)
+            case .blob(let bytes): code = bytes.withUnsafeBytes { sp_sqlite3_bind_blob_transient(handle, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count)) }
+            }
+            guard code == SQLITE_OK else { throw database.error() }
+        }
+    }
+
+    /// Steps once: true when a row is ready.
+    public func step() throws -> Bool {
+        switch sqlite3_step(handle) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default:
+            let error = database.error()
+            reset()
+            throw error
+        }
+    }
+
+    /// The current row's columns.
+    public func columns() -> [SQLValue] {
+        (0..<sqlite3_column_count(handle)).map { index in
+            switch sqlite3_column_type(handle, index) {
+            case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, index))
+            case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, index))
+            case SQLITE_TEXT: return .text(String(cString: sqlite3_column_text(handle, index)))
+            case SQLITE_BLOB:
+                let count = Int(sqlite3_column_bytes(handle, index))
+                guard count > 0, let bytes = sqlite3_column_blob(handle, index) else { return .blob([]) }
+                return .blob(Array(UnsafeRawBufferPointer(start: bytes, count: count)))
+            default: return .null
+            }
+        }
+    }
+
+    /// Resets the statement and clears its bindings.
+    public func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+}
+
+/// A fixed set of connections handed out one thread at a time, so readers run in parallel
+/// under WAL while a worker writes.
+public final class ConnectionPool: @unchecked Sendable {
+    private var idle: [Database]
+    private let condition = NSCondition()
+
+    /// `count` connections to the database at `path`.
+    public init(path: String, count: Int) throws {
+        idle = try (0..<max(1, count)).map { _ in try Database(path: path) }
+    }
+
+    /// Runs `body` with a connection of its own.
+    public func with<T>(_ body: (Database) throws -> T) throws -> T {
+        condition.lock()
+        while idle.isEmpty { condition.wait() }
+        let database = idle.removeLast()
+        condition.unlock()
+        defer {
+            condition.lock()
+            idle.append(database)
+            condition.signal()
+            condition.unlock()
+        }
+        return try body(database)
+    }
+}

@@ -1,0 +1,64 @@
+/// The server's tables. Everything a workbook contributes (cell inputs, values and styles,
+/// comments, column widths) is stored only in sealed blobs; ids, names, counts and statuses are
+/// plain so they can be queried.
+enum Schema {
+    /// Creates the tables when missing.
+    static func create(_ database: Database) throws {
+        try database.execute("""
+        CREATE TABLE IF NOT EXISTS sessions (
+            token_hash BLOB PRIMARY KEY,
+            subject TEXT NOT NULL,
+            created INTEGER NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS sessions_subject ON sessions(subject);
+        CREATE TABLE IF NOT EXISTS sheets (
+            id TEXT PRIMARY KEY,
+            owner TEXT NOT NULL,
+            name TEXT NOT NULL,
+            version INTEGER NOT NULL DEFAULT 0,
+            rows INTEGER NOT NULL DEFAULT 0,
+            columns INTEGER NOT NULL DEFAULT 0,
+            visible INTEGER NOT NULL DEFAULT 0,
+            job_id TEXT,
+            layout BLOB,
+            created INTEGER NOT NULL
+        );
+        CREATE TABLE IF NOT EXISTS grants (
+            sheet_id TEXT NOT NULL REFERENCES sheets(id) ON DELETE CASCADE,
+            subject TEXT NOT NULL,
+            role TEXT NOT NULL,
+            PRIMARY KEY (sheet_id, subject)
+        );
+        CREATE TABLE IF NOT EXISTS row_blocks (
+            sheet_id TEXT NOT NULL REFERENCES sheets(id) ON DELETE CASCADE,
+            block INTEGER NOT NULL,
+            first_row INTEGER NOT NULL,
+            last_row INTEGER NOT NULL,
+            data BLOB NOT NULL,
+            PRIMARY KEY (sheet_id, block)
+        );
+        CREATE TABLE IF NOT EXISTS comments (
+            sheet_id TEXT NOT NULL REFERENCES sheets(id) ON DELETE CASCADE,
+            seq INTEGER NOT NULL,
+            data BLOB NOT NULL,
+            PRIMARY KEY (sheet_id, seq)
+        );
+        CREATE TABLE IF NOT EXISTS jobs (
+            id TEXT PRIMARY KEY,
+            subject TEXT NOT NULL,
+            status TEXT NOT NULL,
+            idempotency_key TEXT,
+            filename TEXT NOT NULL,
+            upload_bytes INTEGER NOT NULL,
+            bytes INTEGER NOT NULL DEFAULT 0,
+            rows INTEGER NOT NULL DEFAULT 0,
+            cells INTEGER NOT NULL DEFAULT 0,
+            sheet_id TEXT,
+            result TEXT,
+            error TEXT,
+            created INTEGER NOT NULL,
+            UNIQUE (subject, idempotency_key)
+        );
+        """)
+    }
+}

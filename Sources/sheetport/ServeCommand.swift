@@ -1,0 +1,73 @@
+import Foundation
+import SheetPort
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `sheetport serve --data DIR [--listen 127.0.0.1:8080]`: the embedded import/export server.
+enum ServeCommand {
+    static let help = """
+    USAGE: sheetport serve --data DIR [--listen HOST:PORT] [options] [limits]
+
+    Runs the embedded Sheets import/export server (CONTRACTS section 4) on libmicrohttpd, with
+    its data in DIR (created, mode 0700): a SQLite database in WAL mode whose cells, comments
+    and layouts are sealed with XChaCha20-Poly1305 under DIR/seal.key (created on first start,
+    mode 0600), and uploads staged sealed. Prints `listening on http://HOST:PORT` once bound
+    (port 0 picks a free port). SIGINT or SIGTERM stops it cleanly; a running import resumes
+    at the next start. Sessions come from `sheetport token issue`.
+
+    OPTIONS:
+      --data DIR               the data directory (required)
+      --listen HOST:PORT       the IPv4 address to listen on (default 127.0.0.1:8080)
+      --max-upload-bytes SIZE  the largest upload accepted (default 256M; K, M, G)
+      --max-cells N            the most cells an imported sheet may span (default 10000000)
+      --threads N              HTTP threads, a bounded pool (default 4)
+      --workers N              import workers (default 2)
+      --connections N          connections served at once (default 512)
+      -h, --help               show this help
+
+    LIMITS on imported packages (as `check`): --max-entries, --max-entry-size,
+      --max-total-size, --min-inflate-ratio, --max-text-size
+    """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let options = try Arguments(arguments,
+                                    valued: LimitOptions.names.union(["--data", "--listen", "--max-upload-bytes", "--max-cells",
+                                                                      "--threads", "--workers", "--connections"]),
+                                    flags: ["--help"], aliases: ["-h": "--help"])
+        if options.has("--help") { print(help); return 0 }
+        guard options.positionals.isEmpty else { throw UsageError("serve takes no file arguments\n\n" + help) }
+        guard let data = options.value("--data") else { throw UsageError("serve needs --data DIR\n\n" + help) }
+        var configuration = ServerConfiguration(dataDirectory: data,
+                                                address: try HTTPDaemon.Address(parsing: options.value("--listen") ?? "127.0.0.1:8080"))
+        configuration.archiveLimits = try LimitOptions.limits(options)
+        if let value = options.value("--max-upload-bytes") { configuration.maxUploadBytes = Int(try LimitOptions.size(value, "--max-upload-bytes")) }
+        if let value = options.value("--max-cells") { configuration.maxCells = Int(try LimitOptions.count(value, "--max-cells")) }
+        if let value = options.value("--threads") { configuration.threads = try positive(value, "--threads") }
+        if let value = options.value("--workers") { configuration.workers = try positive(value, "--workers") }
+        if let value = options.value("--connections") { configuration.connections = try positive(value, "--connections") }
+
+        // Signals are taken synchronously by this thread, so none interrupts the server's threads.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        signal(SIGPIPE, SIG_IGN)
+
+        umask(0o077) // the database, its WAL and every staged file: owner only
+        let server = try SheetServer(configuration: configuration)
+        print("listening on http://\(configuration.address.host):\(server.port)")
+        fflush(nil) // all streams: the address must reach a pipe at once
+        var received: Int32 = 0
+        sigwait(&signals, &received)
+        FileHandleError.write("sheetport serve: stopping")
+        server.stop()
+        return received == SIGINT ? 130 : 143
+    }
+
+    private static func positive(_ text: String, _ option: String) throws -> Int {
+        guard let value = Int(text), value >= 1, value <= 4096 else { throw UsageError("\(option) takes a whole number from 1 to 4096") }
+        return value
+    }
+}

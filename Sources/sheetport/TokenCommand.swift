@@ -1,0 +1,65 @@
+import Foundation
+import SheetPort
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `sheetport token issue --data DIR --subject S` / `token revoke --data DIR (--subject S | --token-file F)`.
+enum TokenCommand {
+    static let help = """
+    USAGE: sheetport token issue --data DIR --subject S
+           sheetport token revoke --data DIR (--subject S | --token-file F)
+
+    Issues a session token for a subject (the signed-in person) and prints it on standard
+    output, once: the server keeps only its hash. Revokes every token of a subject, or one
+    token read from a file (or the SHEETPORT_TOKEN environment variable); a revoked token is
+    refused (401) from its next request on.
+
+    OPTIONS:
+      --data DIR         the server's data directory
+      --subject S        who the session belongs to
+      --token-file F     a file holding the token to revoke
+      -h, --help         show this help
+    """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let options = try Arguments(arguments, valued: ["--data", "--subject", "--token-file"], flags: ["--help"], aliases: ["-h": "--help"])
+        if options.has("--help") { print(help); return 0 }
+        guard let action = options.positionals.first, options.positionals.count == 1, ["issue", "revoke"].contains(action) else {
+            throw UsageError("token takes issue or revoke\n\n" + help)
+        }
+        guard let data = options.value("--data") else { throw UsageError("token needs --data DIR") }
+        umask(0o077)
+        let database = try DataDirectory(path: data).openDatabase()
+        if action == "issue" {
+            guard let subject = options.value("--subject"), !subject.isEmpty else { throw UsageError("token issue needs --subject S") }
+            print(try Tokens.issue(subject: subject, in: database))
+            return 0
+        }
+        if let subject = options.value("--subject") {
+            let count = try Tokens.revoke(subject: subject, in: database)
+            FileHandleError.write("revoked \(count) token\(count == 1 ? "" : "s") of \(subject)")
+            return 0
+        }
+        guard let token = try readToken(options) else {
+            throw UsageError("token revoke needs --subject S or --token-file F (or SHEETPORT_TOKEN)")
+        }
+        guard try Tokens.revoke(token: token, in: database) else {
+            FileHandleError.write("sheetport: no such token")
+            return 1
+        }
+        FileHandleError.write("revoked 1 token")
+        return 0
+    }
+
+    /// The token from `--token-file F` or `SHEETPORT_TOKEN`, never from an argument.
+    static func readToken(_ options: Arguments) throws -> String? {
+        if let path = options.value("--token-file") {
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                throw UsageError("cannot read the token file \(path)")
+            }
+            return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        return ProcessInfo.processInfo.environment["SHEETPORT_TOKEN"].map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+    }
+}
