@@ -24,13 +24,18 @@ enum DemoCommand {
         let started = Date()
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let workbook = folder.path + "/demo.xlsx", data = folder.path + "/data", out = folder.path + "/export"
-        let tokenFile = folder.path + "/token"
+        // Work inside the folder, so that what is printed names demo.xlsx and export/.
+        let previous = FileManager.default.currentDirectoryPath
+        defer { FileManager.default.changeCurrentDirectoryPath(previous) }
+        guard FileManager.default.changeCurrentDirectoryPath(folder.path) else {
+            throw ClientError.io(file: folder.path, message: "cannot enter the temporary folder")
+        }
+        let workbook = "demo.xlsx", data = folder.path + "/data", out = "export", tokenFile = "token"
 
         step(1, "pre-flight the bundled workbook")
         try DemoWorkbook.write(to: workbook)
         let report = try Preflight.check(path: workbook)
-        print(CheckCommand.humanText(report).replacingOccurrences(of: workbook, with: "demo.xlsx"))
+        print(CheckCommand.humanText(report))
         guard report.importable else { return 1 }
 
         step(2, "start an embedded server on loopback")
@@ -58,7 +63,7 @@ enum DemoCommand {
             return 1
         }
         let back = try Preflight.check(path: out + "/" + name)
-        print(CheckCommand.humanText(back).replacingOccurrences(of: out + "/", with: "export/"))
+        print(CheckCommand.humanText(back))
         let sent = report.worksheets.first(where: \.imported)
         let received = back.worksheets.first(where: \.imported)
         let same = sent?.rows == received?.rows && sent?.columns == received?.columns && sent?.cells == received?.cells
