@@ -26,7 +26,7 @@ enum DemoCommand {
         defer { folder.remove() }
         // Work inside the folder, so that what is printed names demo.xlsx and export/.
         let previous = FileManager.default.currentDirectoryPath
-        defer { FileManager.default.changeCurrentDirectoryPath(previous) }
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
         guard FileManager.default.changeCurrentDirectoryPath(folder.path) else {
             throw ClientError.io(file: folder.path, message: "cannot enter the temporary folder")
         }
