@@ -24,13 +24,14 @@ enum ExportCommand {
       --concurrency N          transfers at once (default 4, at most 16)
       --min-version N          wait for each sheet to reach version N (else that sheet fails)
       --timeout SECONDS        bound each try of a download (default: none)
+      --max-speed SIZE         limit each transfer to SIZE bytes a second (like 500K, 2M)
       --json                   one JSON object per sheet on stdout
       --no-progress            no progress bar
       -h, --help               show this help
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try Arguments(arguments, valued: ClientOptions.valued.union(["--out", "--concurrency", "--min-version", "--timeout"]),
+        let options = try Arguments(arguments, valued: ClientOptions.valued.union(["--out", "--concurrency", "--min-version", "--timeout", "--max-speed"]),
                                     flags: ["--help", "--all", "--json", "--no-progress"], aliases: ["-h": "--help"])
         if options.has("--help") { print(help); return 0 }
         guard let folder = options.value("--out") else { throw UsageError("--out DIR is required\n\n" + help) }
@@ -38,6 +39,7 @@ enum ExportCommand {
         let concurrency = try number(options, "--concurrency", default: 4, in: 1...16)
         let minVersion = try options.value("--min-version").map { _ in try number(options, "--min-version", default: 0, in: 0...Int.max) }
         let timeout = Double(try number(options, "--timeout", default: 0, in: 0...86_400))
+        let maxSpeed = try options.value("--max-speed").map { try LimitOptions.size($0, "--max-speed") } ?? 0
         let connection = try ClientOptions.connection(options)
         PendingFiles.removeOnSignals()
         do {
@@ -63,7 +65,8 @@ enum ExportCommand {
         }
         let progress = ProgressLine(label: "exporting", disabled: options.has("--no-progress"))
         let start = Date()
-        var results = BulkExport(connection: connection, transfers: transfers, concurrency: concurrency, timeout: timeout).run { done, total, bytes in
+        var results = BulkExport(connection: connection, transfers: transfers, concurrency: concurrency, timeout: timeout,
+                                 maxSpeed: maxSpeed).run { done, total, bytes in
             progress.update(fraction: Double(done) / Double(max(total, 1)), detail: "\(done)/\(total) sheets, \(ClientOptions.size(bytes))")
         }
         let seconds = Date().timeIntervalSince(start)

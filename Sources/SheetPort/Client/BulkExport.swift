@@ -36,18 +36,20 @@ public final class BulkExport: @unchecked Sendable {
     private let transfers: [ExportTransfer]
     private let concurrency: Int
     private let timeout: Double
+    private let maxSpeed: Int64
     private let lock = NSLock()
     private var next = 0
     private var results: [ExportResult?]
     private var stagedBytes: [Int64]
 
     /// `transfers` run `concurrency` at a time; `timeout` (seconds, 0 none) bounds each try
-    /// of a download.
-    public init(connection: ServerConnection, transfers: [ExportTransfer], concurrency: Int, timeout: Double = 0) {
+    /// of a download, `maxSpeed` (bytes a second, 0 none) each transfer's speed.
+    public init(connection: ServerConnection, transfers: [ExportTransfer], concurrency: Int, timeout: Double = 0, maxSpeed: Int64 = 0) {
         self.connection = connection
         self.transfers = transfers
         self.concurrency = max(1, min(concurrency, transfers.count))
         self.timeout = timeout
+        self.maxSpeed = maxSpeed
         results = Array(repeating: nil, count: transfers.count)
         stagedBytes = Array(repeating: 0, count: transfers.count)
     }
@@ -71,6 +73,7 @@ public final class BulkExport: @unchecked Sendable {
 
     private func work(_ progress: @escaping @Sendable (Int, Int, Int64) -> Void) {
         let client = HTTPClient(connectTimeout: 10, timeout: timeout)
+        client.maxReceiveSpeed = maxSpeed
         while let index = take() {
             let transfer = transfers[index]
             var result = ExportResult(sheet: transfer.sheet.name, sheetID: transfer.sheet.id, file: transfer.destination)

@@ -16,11 +16,11 @@ import Testing
         let destination: URL
         let sheet: RemoteSheet
 
-        init(rows: Int = 300_000) throws {
+        init(rows: Int = 6_000) throws {
             server = try TestServer()
             let connection = try server.connection(subject: "alice")
             tokenFile = try server.tokenFile(subject: "alice")
-            let book = try makeLargeWorkbook(rows: rows, in: server.folder)
+            let book = try makeTextWorkbook(rows: rows, in: server.folder)
             sheet = try server.importWorkbook(book, as: connection)
             temporary = server.folder.appendingPathComponent("tmp")
             output = server.folder.appendingPathComponent("out")
@@ -30,8 +30,10 @@ import Testing
             try Data("previous".utf8).write(to: destination)
         }
 
+        /// The export, slowed to 2 MB/s so that the download is long enough to be interrupted.
         var arguments: [String] {
-            ["export", sheet.id, "--server", server.url, "--token-file", tokenFile, "--out", output.path, "--no-progress"]
+            ["export", sheet.id, "--server", server.url, "--token-file", tokenFile, "--out", output.path, "--no-progress",
+             "--max-speed", "2M"]
         }
 
         /// Whether a staging file under the private $TMPDIR has bytes; checks the modes then.
@@ -99,7 +101,7 @@ import Testing
     /// A full disk, as `ulimit -f` makes one (SIGXFSZ ignored, so writes fail with EFBIG):
     /// the sheet fails (exit 1) naming the file, nothing staged is left.
     @Test func fullDiskDuringExportLeavesNoStagingAndTheDestinationUnchanged() throws {
-        let setup = try Setup(rows: 100_000)
+        let setup = try Setup(rows: 1_000)
         defer { setup.server.stop() }
         let (process, output, errors) = try startSheetport(setup.arguments, environment: ["TMPDIR": setup.temporary.path],
                                                            shell: "ulimit -f 256 && exec \"$0\" \"$@\"")

@@ -198,3 +198,21 @@ func makeBulkyWorkbook(megabytes: Int, in folder: URL) throws -> String {
     #expect(generator.terminationStatus == 0)
     return path
 }
+
+/// A workbook whose first worksheet is `rows` rows of two 1,000-character strings of random
+/// letters (about 1.3 MB of xlsx a thousand rows): large to download, quick to import and export.
+func makeTextWorkbook(rows: Int, in folder: URL) throws -> String {
+    let path = folder.appendingPathComponent("text.xlsx").path
+    let writer = try WorkbookWriter(path: path, options: { var options = WriterOptions(); options.sharedStrings = false; return options }())
+    let sheet = try writer.addWorksheet(named: "Text")
+    var generator = SystemRandomNumberGenerator()
+    let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".utf8)
+    func text() -> String {
+        String(decoding: (0..<1_000).map { _ in letters[Int(generator.next() % UInt64(letters.count))] }, as: UTF8.self)
+    }
+    for row in 1...rows {
+        try sheet.append(Row(index: row, cells: [Cell(column: 1, value: .string(text())), Cell(column: 2, value: .string(text()))]))
+    }
+    try writer.close()
+    return path
+}
