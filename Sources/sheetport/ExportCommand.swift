@@ -28,10 +28,14 @@ enum ExportCommand {
       --json                   one JSON object per sheet on stdout
       --no-progress            no progress bar
       -h, --help               show this help
+
+    LIMITS the downloads are verified with (as `check` and `convert` take them):
+      --max-entries N, --max-entry-size SIZE, --max-total-size SIZE, --min-inflate-ratio R,
+      --max-text-size SIZE (shared-string text held in memory, default 10M)
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try Arguments(arguments, valued: ClientOptions.valued.union(["--out", "--concurrency", "--min-version", "--timeout", "--max-speed"]),
+        let options = try Arguments(arguments, valued: ClientOptions.valued.union(LimitOptions.names).union(["--out", "--concurrency", "--min-version", "--timeout", "--max-speed"]),
                                     flags: ["--help", "--all", "--json", "--no-progress"], aliases: ["-h": "--help"])
         if options.has("--help") { print(help); return 0 }
         guard let folder = options.value("--out") else { throw UsageError("--out DIR is required\n\n" + help) }
@@ -39,6 +43,7 @@ enum ExportCommand {
         let concurrency = try number(options, "--concurrency", default: 4, in: 1...16)
         let minVersion = try options.value("--min-version").map { _ in try number(options, "--min-version", default: 0, in: 0...Int.max) }
         let timeout = Double(try number(options, "--timeout", default: 0, in: 0...86_400))
+        let limits = try LimitOptions.limits(options)
         let maxSpeed = try options.value("--max-speed").map { try LimitOptions.size($0, "--max-speed") } ?? 0
         let connection = try ClientOptions.connection(options)
         PendingFiles.removeOnSignals()
@@ -61,7 +66,8 @@ enum ExportCommand {
         }
         let names = ExportFileNames.names(for: chosen.map(\.name))
         let transfers = zip(chosen, names).map { sheet, name in
-            ExportTransfer(sheet: sheet, destination: (folder as NSString).appendingPathComponent(name), minVersion: minVersion)
+            ExportTransfer(sheet: sheet, destination: (folder as NSString).appendingPathComponent(name), minVersion: minVersion,
+                           limits: limits)
         }
         let progress = ProgressLine(label: "exporting", disabled: options.has("--no-progress"))
         let start = Date()

@@ -60,10 +60,10 @@ public final class ExportStaging {
     }
 
     /// Opens the download with the reader and reads every worksheet's rows (so a truncated
-    /// or corrupt entry shows); throws `ClientError.verificationFailed` naming `sheet`.
-    public func verify(sheet: String) throws {
+    /// or corrupt entry shows) within `limits`; throws `ClientError.verificationFailed` naming `sheet`.
+    public func verify(sheet: String, limits: ArchiveLimits = ArchiveLimits()) throws {
         do {
-            let workbook = try Workbook(path: path)
+            let workbook = try Workbook(path: path, limits: limits)
             guard workbook.firstWorksheet != nil else {
                 throw ClientError.verificationFailed(sheet: sheet, reason: "it has no worksheet")
             }

@@ -14,11 +14,14 @@ public struct ExportTransfer {
     public let destination: String
     /// Wait for the sheet to reach this version (`?minVersion=N`).
     public var minVersion: Int?
+    /// The limits the download is verified with.
+    public var limits: ArchiveLimits
 
-    public init(sheet: RemoteSheet, destination: String, minVersion: Int? = nil) {
+    public init(sheet: RemoteSheet, destination: String, minVersion: Int? = nil, limits: ArchiveLimits = ArchiveLimits()) {
         self.sheet = sheet
         self.destination = destination
         self.minVersion = minVersion
+        self.limits = limits
     }
 
     /// What a finished transfer reports.
@@ -71,7 +74,7 @@ public struct ExportTransfer {
                 throw failure
             }
         }
-        try staging.verify(sheet: sheet.name)
+        try staging.verify(sheet: sheet.name, limits: limits)
         try staging.publish()
         return Outcome(bytes: staging.size, version: version)
     }

@@ -16,7 +16,7 @@ import Testing
         let destination: URL
         let sheet: RemoteSheet
 
-        init(rows: Int = 6_000) throws {
+        init(rows: Int = 4_500) throws {
             server = try TestServer()
             let connection = try server.connection(subject: "alice")
             tokenFile = try server.tokenFile(subject: "alice")
@@ -67,7 +67,7 @@ import Testing
         #expect(inFlight && process.isRunning, "the export ended before it could be interrupted")
         kill(process.processIdentifier, signal)
         let result = finish(process, output, errors)
-        #expect(result.status == status, "\(result.stderr)")
+        #expect(result.status == status, "\(result.stdout)\n\(result.stderr)")
         try setup.expectCleanedUp()
     }
 
@@ -80,7 +80,7 @@ import Testing
         _ = eventually { seen = setup.transferInFlight(); return seen || !process.isRunning }
         #expect(seen, "no transfer was seen in flight")
         let result = finish(process, output, errors)
-        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
         #expect(exportStaging(in: setup.temporary).isEmpty)
         #expect(try Workbook(path: setup.destination.path).firstWorksheet != nil)
     }
@@ -93,7 +93,7 @@ import Testing
         #expect(inFlight && process.isRunning, "the export ended before the server could be killed")
         setup.server.kill()
         let result = finish(process, output, errors)
-        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.status == 1, "\(result.stdout)\n\(result.stderr)")
         #expect(result.stdout.contains("failed"), "\(result.stdout)")
         try setup.expectCleanedUp()
     }
@@ -106,7 +106,7 @@ import Testing
         let (process, output, errors) = try startSheetport(setup.arguments, environment: ["TMPDIR": setup.temporary.path],
                                                            shell: "ulimit -f 256 && exec \"$0\" \"$@\"")
         let result = finish(process, output, errors)
-        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.status == 1, "\(result.stdout)\n\(result.stderr)")
         #expect(result.stdout.contains("File too large"), "\(result.stdout)")
         try setup.expectCleanedUp()
     }
