@@ -52,18 +52,17 @@ import Testing
 
     /// The cells of the exported file against `GET /api/sheets/{id}/rows` windows.
     private func expectSameValues(file: String, sheetID: String, connection: ServerConnection, client: HTTPClient) throws {
-        var server: [String: Any] = [:]
+        var server: [String: WindowValue] = [:]
         var start: Int? = 1
         while let first = start {
             let response = try client.send(connection.request("GET", "/api/sheets/\(sheetID)/rows?start=\(first)&count=500"))
             #expect(response.status == 200)
-            let window = try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
-            for row in window["rows"] as? [[String: Any]] ?? [] {
-                for cell in row["cells"] as? [[String: Any]] ?? [] {
-                    server["\(row["row"] as? Int ?? 0):\(cell["col"] as? Int ?? 0)"] = cell["value"]
-                }
+            // JSONDecoder, not JSONSerialization: on Linux the latter rounds some doubles.
+            let window = try JSONDecoder().decode(Window.self, from: Data(response.body))
+            for row in window.rows {
+                for cell in row.cells { server["\(row.row):\(cell.col)"] = cell.value ?? .null }
             }
-            start = window["next"] as? Int
+            start = window.next
         }
         let workbook = try Workbook(path: file)
         let rows = try workbook.rows(of: try #require(workbook.firstWorksheet))
@@ -73,14 +72,41 @@ import Testing
                 count += 1
                 let key = "\(row.index):\(cell.column)"
                 switch cell.value {
-                case .number(let number): #expect((server[key] as? NSNumber)?.doubleValue == number, "\(file) \(key)")
-                case .string(let text): #expect(server[key] as? String == text, "\(file) \(key)")
-                case .boolean(let flag): #expect((server[key] as? NSNumber)?.boolValue == flag, "\(file) \(key)")
+                case .number(let number): #expect(server[key] == .number(number), "\(file) \(key)")
+                case .string(let text): #expect(server[key] == .string(text), "\(file) \(key)")
+                case .boolean(let flag): #expect(server[key] == .boolean(flag), "\(file) \(key)")
                 default: Issue.record("\(file) \(key): unexpected \(cell.value)")
                 }
             }
         }
         #expect(count == server.count, "\(file): \(count) cells, the server has \(server.count)")
+    }
+}
+
+/// A row window of `GET /api/sheets/{id}/rows` (the keys the comparison needs).
+private struct Window: Decodable {
+    struct Row: Decodable {
+        let row: Int
+        let cells: [Cell]
+    }
+    struct Cell: Decodable {
+        let col: Int
+        let value: WindowValue?
+    }
+    let rows: [Row]
+    let next: Int?
+}
+
+/// A cell's `value`: a JSON boolean, number, string or null.
+private enum WindowValue: Decodable, Equatable {
+    case boolean(Bool), number(Double), string(String), null
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { self = .null }
+        else if let flag = try? container.decode(Bool.self) { self = .boolean(flag) }
+        else if let number = try? container.decode(Double.self) { self = .number(number) }
+        else { self = .string(try container.decode(String.self)) }
     }
 }
 
