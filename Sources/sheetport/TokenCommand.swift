@@ -29,11 +29,11 @@ enum TokenCommand {
             throw UsageError("token takes issue or revoke\n\n" + help)
         }
         guard let data = options.value("--data") else { throw UsageError("token needs --data DIR") }
+        if action == "issue", (options.value("--subject") ?? "").isEmpty { throw UsageError("token issue needs --subject S") }
         umask(0o077)
         let database = try DataDirectory(path: data).openDatabase()
         if action == "issue" {
-            guard let subject = options.value("--subject"), !subject.isEmpty else { throw UsageError("token issue needs --subject S") }
-            print(try Tokens.issue(subject: subject, in: database))
+            print(try Tokens.issue(subject: options.value("--subject")!, in: database))
             return 0
         }
         if let subject = options.value("--subject") {

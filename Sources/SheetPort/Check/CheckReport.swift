@@ -31,42 +31,50 @@ public struct CheckReport: Sendable, Equatable {
 
     /// The report as one line of JSON, keys in the contract's order.
     public var json: String {
-        var bytes: [UInt8] = []
-        func key(_ name: String) { bytes += Array("\"\(name)\":".utf8) }
-        func string(_ text: String) { JSONLWriter.appendString(text, to: &bytes) }
-        func raw(_ text: String) { bytes += Array(text.utf8) }
-        raw("{"); key("file"); string(file)
-        raw(","); key("format"); string(format)
-        raw(","); key("importable"); raw(importable ? "true" : "false")
-        raw(","); key("worksheets"); raw("[")
+        var json = JSONText()
+        json.raw("{"); json.key("file"); json.string(file)
+        json.raw(","); json.key("format"); json.string(format)
+        json.raw(","); json.key("importable"); json.raw(importable ? "true" : "false")
+        json.raw(","); json.key("worksheets"); json.raw("[")
         for (index, sheet) in worksheets.enumerated() {
-            if index > 0 { raw(",") }
-            raw("{"); key("name"); string(sheet.name)
-            if let rows = sheet.rows { raw(","); key("rows"); raw(String(rows)) }
-            if let columns = sheet.columns { raw(","); key("columns"); raw(String(columns)) }
-            if let cells = sheet.cells { raw(","); key("cells"); raw(String(cells)) }
-            raw(","); key("imported"); raw(sheet.imported ? "true" : "false"); raw("}")
+            if index > 0 { json.raw(",") }
+            json.raw("{"); json.key("name"); json.string(sheet.name)
+            if let rows = sheet.rows { json.raw(","); json.key("rows"); json.raw(String(rows)) }
+            if let columns = sheet.columns { json.raw(","); json.key("columns"); json.raw(String(columns)) }
+            if let cells = sheet.cells { json.raw(","); json.key("cells"); json.raw(String(cells)) }
+            json.raw(","); json.key("imported"); json.raw(sheet.imported ? "true" : "false"); json.raw("}")
         }
-        raw("],"); key("findings"); raw("[")
-        raw(findings.map(\.json).joined(separator: ","))
-        raw("]}")
-        return String(decoding: bytes, as: UTF8.self)
+        json.raw("],"); json.key("findings"); json.raw("[")
+        json.raw(findings.map(\.json).joined(separator: ","))
+        json.raw("]}")
+        return json.text
     }
 }
 
 extension Finding {
     /// The finding as a JSON object: code, severity, message, part and count when present.
     public var json: String {
-        var bytes: [UInt8] = []
-        func key(_ name: String) { bytes += Array("\"\(name)\":".utf8) }
-        func string(_ text: String) { JSONLWriter.appendString(text, to: &bytes) }
-        func raw(_ text: String) { bytes += Array(text.utf8) }
-        raw("{"); key("code"); string(code)
-        raw(","); key("severity"); string(severity.rawValue)
-        raw(","); key("message"); string(message)
-        if let part { raw(","); key("part"); string(part) }
-        if let count { raw(","); key("count"); raw(String(count)) }
-        raw("}")
-        return String(decoding: bytes, as: UTF8.self)
+        var json = JSONText()
+        json.raw("{"); json.key("code"); json.string(code)
+        json.raw(","); json.key("severity"); json.string(severity.rawValue)
+        json.raw(","); json.key("message"); json.string(message)
+        if let part { json.raw(","); json.key("part"); json.string(part) }
+        if let count { json.raw(","); json.key("count"); json.raw(String(count)) }
+        json.raw("}")
+        return json.text
     }
+}
+
+/// Compact JSON text built member by member, in the order written.
+struct JSONText {
+    private var bytes: [UInt8] = []
+
+    /// `"name":`
+    mutating func key(_ name: String) { bytes += Array("\"\(name)\":".utf8) }
+    /// A string literal, escaped.
+    mutating func string(_ text: String) { JSONLWriter.appendString(text, to: &bytes) }
+    /// Text that already is JSON (punctuation, numbers, literals).
+    mutating func raw(_ text: String) { bytes += Array(text.utf8) }
+    /// The text so far.
+    var text: String { String(decoding: bytes, as: UTF8.self) }
 }

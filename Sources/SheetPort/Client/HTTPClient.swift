@@ -72,6 +72,7 @@ public enum HTTPClientError: Error, CustomStringConvertible {
     /// Any other libcurl failure, with its code and message.
     case transfer(url: String, code: Int, message: String)
 
+    /// A sentence naming the URL (or file) and the reason.
     public var description: String {
         switch self {
         case let .unreadableFile(path, reason): return "\(path): cannot read the request body: \(reason)"

@@ -25,6 +25,8 @@ public struct ServerConfiguration: Sendable {
 
     /// Excel's grid and text limits, reported by `GET /api/limits`.
     public static let maxRows = 1_048_576
+    /// Columns of Excel's grid.
     public static let maxColumns = 16_384
+    /// Characters (UTF-16 units) of a cell's text.
     public static let maxCellTextLength = PreflightOptions.maxCellTextLength
 }

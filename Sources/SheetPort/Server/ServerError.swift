@@ -11,6 +11,7 @@ public enum ServerError: Error, CustomStringConvertible {
     /// A flag or setting is invalid.
     case configuration(String)
 
+    /// A sentence for the log.
     public var description: String {
         switch self {
         case let .io(path, message): return "\(path): \(message)"

@@ -34,6 +34,7 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
 
     // MARK: RequestHandler
 
+    /// Resolves the token (401 without a live one) and starts an upload's staging.
     public func begin(_ request: inout Request) -> Reply? {
         guard request.segments.first == "api" else { return .notFound }
         if request.segments == ["api", "limits"] { return nil }
@@ -52,6 +53,7 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
         }
     }
 
+    /// Stages an upload chunk, or collects a small JSON body.
     public func receive(_ request: inout Request, _ chunk: UnsafeRawBufferPointer) {
         if let upload = request.upload {
             upload.append(chunk)
@@ -62,15 +64,19 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
         }
     }
 
+    /// Routes the complete request.
     public func finish(_ request: inout Request) -> Reply {
         if request.bodyTooLarge { return .error(413, "too-large", "a request body holds at most \(Request.maxBodyBytes) bytes") }
         do {
             return try Router.route(&request, context)
+        } catch let refusal as Refusal {
+            return refusal.reply
         } catch {
             return Self.internalError(error)
         }
     }
 
+    /// Drops the staging of an upload whose connection broke.
     public func abandon(_ request: inout Request) {
         request.upload?.discard()
         request.upload = nil
@@ -115,18 +121,27 @@ enum Router {
 
     /// The sheet `id` if the request's subject holds at least `role` on it: 404 when it may not
     /// read it at all (as if it did not exist), 403 when it may read but not do this.
-    static func sheet(_ id: String, _ request: Request, _ context: ServerContext, needs role: Role) throws -> Result<SheetRecord, Refusal> {
+    /// Throws the `Refusal`, which the router answers.
+    @discardableResult
+    static func sheet(_ id: String, _ request: Request, _ context: ServerContext, needs role: Role) throws -> SheetRecord {
         guard let subject = request.subject, let sheet = try context.database({ try $0.sheet(id, for: subject) }) else {
-            return .failure(Refusal(reply: .notFound))
+            throw Refusal.notFound
         }
         guard sheet.role >= role else {
-            return .failure(Refusal(reply: .error(403, "forbidden", "this needs the \(role.rawValue) role; you are \(sheet.role.rawValue)")))
+            throw Refusal(status: 403, code: "forbidden", message: "this needs the \(role.rawValue) role; you are \(sheet.role.rawValue)")
         }
-        return .success(sheet)
+        return sheet
     }
 }
 
-/// A refused request's answer.
+/// A refused request: its status and error code, answered by the router.
 struct Refusal: Error {
-    let reply: Reply
+    let status: Int
+    let code: String
+    let message: String
+
+    /// 404, as for what does not exist.
+    static let notFound = Refusal(status: 404, code: "not-found", message: "no such resource")
+
+    var reply: Reply { .error(status, code, message) }
 }

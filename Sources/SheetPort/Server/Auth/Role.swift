@@ -12,6 +12,7 @@ public enum Role: String, Sendable, Comparable, CaseIterable {
 
     private var rank: Int { Role.allCases.firstIndex(of: self)! }
 
+    /// Weaker roles first.
     public static func < (lhs: Role, rhs: Role) -> Bool { lhs.rank < rhs.rank }
 
     /// The roles an owner may grant.

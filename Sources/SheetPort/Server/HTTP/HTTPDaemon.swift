@@ -84,14 +84,16 @@ private final class StreamBox {
     init(_ stream: any ReplyStream) { self.stream = stream }
 }
 
+/// The header fields (names lower-cased) or query arguments (names as sent) of a request.
 private func values(_ connection: OpaquePointer?, _ kind: MHD_ValueKind) -> [String: String] {
     final class Collected { var values: [String: String] = [:] }
     let collected = Collected()
     let pointer = Unmanaged.passUnretained(collected).toOpaque()
-    MHD_get_connection_values(connection, kind, { context, _, key, value in
+    MHD_get_connection_values(connection, kind, { context, valueKind, key, value in
         guard let key else { return sp_mhd_yes }
         let collected = Unmanaged<Collected>.fromOpaque(context!).takeUnretainedValue()
-        collected.values[String(cString: key).lowercased()] = value.map { String(cString: $0) } ?? ""
+        let name = String(cString: key)
+        collected.values[valueKind == sp_mhd_header_kind ? name.lowercased() : name] = value.map { String(cString: $0) } ?? ""
         return sp_mhd_yes
     }, pointer)
     return collected.values

@@ -2,12 +2,19 @@ import Foundation
 
 /// A JSON value built for a response, rendered compactly with keys in the order given.
 public indirect enum JSON: Sendable {
+    /// Members in order.
     case object([(String, JSON)])
+    /// Values in order.
     case array([JSON])
+    /// A string, escaped when rendered.
     case string(String)
+    /// An integer.
     case int(Int)
+    /// A number, in the shortest form that reads back as the same double.
     case number(Double)
+    /// `true` or `false`.
     case bool(Bool)
+    /// `null`.
     case null
     /// Text that already is JSON (pre-rendered rows, findings).
     case raw(String)

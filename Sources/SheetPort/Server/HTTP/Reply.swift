@@ -9,6 +9,7 @@ public protocol ReplyStream: AnyObject {
 public struct Reply {
     /// The body.
     public enum Body {
+        /// Held in memory.
         case bytes([UInt8])
         /// Streamed, of this length when known (nil: chunked).
         case stream(any ReplyStream, length: Int64?)
@@ -41,5 +42,5 @@ public struct Reply {
     }
 
     /// 404 `not-found`: also what a subject gets for what it may not see.
-    public static var notFound: Reply { error(404, "not-found", "no such resource") }
+    public static var notFound: Reply { Refusal.notFound.reply }
 }

@@ -2,30 +2,24 @@
 /// commenter. The author of an added comment is the session's subject.
 enum CommentsRoute {
     static func list(_ id: String, _ request: Request, _ context: ServerContext) throws -> Reply {
-        switch try Router.sheet(id, request, context, needs: .viewer) {
-        case .failure(let refusal): return refusal.reply
-        case .success:
-            return .json(.object([("comments", .array(try CommentRecord.all(sheet: id, context).map(\.json)))]))
-        }
+        try Router.sheet(id, request, context, needs: .viewer)
+        return .json(.object([("comments", .array(try CommentRecord.all(sheet: id, context).map(\.json)))]))
     }
 
     static func add(_ id: String, _ request: Request, _ context: ServerContext) throws -> Reply {
-        switch try Router.sheet(id, request, context, needs: .commenter) {
-        case .failure(let refusal): return refusal.reply
-        case .success:
-            let body = JSON.parseObject(request.body)
-            guard let reference = body?["ref"] as? String, CellReference(reference) != nil,
-                  let text = body?["text"] as? String, !text.isEmpty, text.utf16.count <= ServerConfiguration.maxCellTextLength else {
-                return .error(400, "bad-request", "send {\"ref\": \"B2\", \"text\": \"...\"}")
-            }
-            let comment = CommentRecord(reference: reference, author: request.subject!, text: text)
-            try context.database { database in
-                try database.transaction {
-                    let seq = try database.nextCommentSequence(of: id)
-                    try database.insertComment(sheet: id, seq: seq, data: comment.sealed(sheet: id, seq: seq, context.sealer))
-                }
-            }
-            return .json(comment.json, status: 201)
+        try Router.sheet(id, request, context, needs: .commenter)
+        let body = JSON.parseObject(request.body)
+        guard let reference = body?["ref"] as? String, CellReference(reference) != nil,
+              let text = body?["text"] as? String, !text.isEmpty, text.utf16.count <= ServerConfiguration.maxCellTextLength else {
+            return .error(400, "bad-request", "send {\"ref\": \"B2\", \"text\": \"...\"}")
         }
+        let comment = CommentRecord(reference: reference, author: request.subject!, text: text)
+        try context.database { database in
+            try database.transaction {
+                let seq = try database.nextCommentSequence(of: id)
+                try database.insertComment(sheet: id, seq: seq, data: comment.sealed(sheet: id, seq: seq, context.sealer))
+            }
+        }
+        return .json(comment.json, status: 201)
     }
 }

@@ -12,11 +12,7 @@ enum ExportRoute {
     static let blocksPerRead = 64
 
     static func get(_ id: String, _ request: Request, _ context: ServerContext) throws -> Reply {
-        var sheet: SheetRecord
-        switch try Router.sheet(id, request, context, needs: .viewer) {
-        case .failure(let refusal): return refusal.reply
-        case .success(let found): sheet = found
-        }
+        var sheet = try Router.sheet(id, request, context, needs: .viewer)
         if let text = request.query["minVersion"] {
             guard let wanted = Int(text) else { return .error(400, "bad-request", "minVersion is an integer") }
             let deadline = Date().addingTimeInterval(versionWait)

@@ -2,35 +2,26 @@
 /// shares a sheet as viewer, commenter or editor, and takes it back.
 enum GrantsRoute {
     static func list(_ id: String, _ request: Request, _ context: ServerContext) throws -> Reply {
-        switch try Router.sheet(id, request, context, needs: .owner) {
-        case .failure(let refusal): return refusal.reply
-        case .success:
-            let grants = try context.database { try $0.grants(on: id) }
-            return .json(.object([("grants", .array(grants.map { .object([("subject", .string($0.subject)), ("role", .string($0.role))]) }))]))
-        }
+        try Router.sheet(id, request, context, needs: .owner)
+        let grants = try context.database { try $0.grants(on: id) }
+        return .json(.object([("grants", .array(grants.map { .object([("subject", .string($0.subject)), ("role", .string($0.role))]) }))]))
     }
 
     static func grant(_ id: String, _ request: Request, _ context: ServerContext) throws -> Reply {
-        switch try Router.sheet(id, request, context, needs: .owner) {
-        case .failure(let refusal): return refusal.reply
-        case .success(let sheet):
-            let body = JSON.parseObject(request.body)
-            guard let subject = body?["subject"] as? String, !subject.isEmpty,
-                  let role = (body?["role"] as? String).flatMap(Role.init(rawValue:)), Role.grantable.contains(role) else {
-                return .error(400, "bad-request", "send {\"subject\": \"...\", \"role\": \"viewer|commenter|editor\"}")
-            }
-            guard subject != sheet.owner else { return .error(400, "bad-request", "the owner's role cannot change") }
-            try context.database { try $0.grant(role, on: id, to: subject) }
-            return .json(.object([("subject", .string(subject)), ("role", .string(role.rawValue))]), status: 201)
+        let sheet = try Router.sheet(id, request, context, needs: .owner)
+        let body = JSON.parseObject(request.body)
+        guard let subject = body?["subject"] as? String, !subject.isEmpty,
+              let role = (body?["role"] as? String).flatMap(Role.init(rawValue:)), Role.grantable.contains(role) else {
+            return .error(400, "bad-request", "send {\"subject\": \"...\", \"role\": \"viewer|commenter|editor\"}")
         }
+        guard subject != sheet.owner else { return .error(400, "bad-request", "the owner's role cannot change") }
+        try context.database { try $0.grant(role, on: id, to: subject) }
+        return .json(.object([("subject", .string(subject)), ("role", .string(role.rawValue))]), status: 201)
     }
 
     static func revoke(_ id: String, _ subject: String, _ request: Request, _ context: ServerContext) throws -> Reply {
-        switch try Router.sheet(id, request, context, needs: .owner) {
-        case .failure(let refusal): return refusal.reply
-        case .success:
-            let existed = try context.database { try $0.revokeGrant(on: id, from: subject) }
-            return existed ? Reply(status: 204) : .error(404, "not-found", "\(subject) has no grant on this sheet")
-        }
+        try Router.sheet(id, request, context, needs: .owner)
+        let existed = try context.database { try $0.revokeGrant(on: id, from: subject) }
+        return existed ? Reply(status: 204) : .error(404, "not-found", "\(subject) has no grant on this sheet")
     }
 }

@@ -79,9 +79,10 @@ enum ImportsRoute {
         case .queued, .running:
             let cancelled = try context.database { try $0.transition(job: id, from: job.status, to: .cancelled) }
             guard cancelled else { return try cancel(id, request, context) } // it moved on meanwhile: look again
-            if context.imports.cancel(id) {
-                unlink(context.directory.stagingFile(job: id)) // still waiting: no worker will touch it
-            }
+            // A waiting job never reaches a worker; a running one stops at its next batch, its
+            // worker reading on through the descriptor it holds. Either way the staging goes now.
+            _ = context.imports.cancel(id)
+            unlink(context.directory.stagingFile(job: id))
             job.status = .cancelled
             return .json(.object([("job", job.json)]))
         case .cancelled:

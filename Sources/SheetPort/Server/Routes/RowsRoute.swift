@@ -5,11 +5,7 @@ enum RowsRoute {
     static let maxCount = 5_000
 
     static func get(_ id: String, _ request: Request, _ context: ServerContext) throws -> Reply {
-        let sheet: SheetRecord
-        switch try Router.sheet(id, request, context, needs: .viewer) {
-        case .failure(let refusal): return refusal.reply
-        case .success(let found): sheet = found
-        }
+        let sheet = try Router.sheet(id, request, context, needs: .viewer)
         guard let start = Int(request.query["start"] ?? "1"), let count = Int(request.query["count"] ?? "500"),
               start >= 1, start <= ServerConfiguration.maxRows, count >= 1 else {
             return .error(400, "bad-request", "start and count are positive integers")

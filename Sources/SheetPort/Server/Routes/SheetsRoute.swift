@@ -12,40 +12,31 @@ enum SheetsRoute {
     }
 
     static func get(_ id: String, _ request: Request, _ context: ServerContext) throws -> Reply {
-        switch try Router.sheet(id, request, context, needs: .viewer) {
-        case .failure(let refusal): return refusal.reply
-        case .success(let sheet):
-            let layout = try SheetLayout.load(sheet: id, context)
-            var members: [(String, JSON)]
-            if case .object(let base) = json(sheet) { members = base } else { members = [] }
-            members.append(("owner", .string(sheet.owner)))
-            members.append(("columnWidths", .array(layout.columns.map {
-                .object([("first", .int($0.first)), ("last", .int($0.last)), ("width", $0.width.map(JSON.number) ?? .null)])
-            })))
-            members.append(("defaultRowHeight", layout.defaultRowHeight.map(JSON.number) ?? .null))
-            return .json(.object(members))
-        }
+        let sheet = try Router.sheet(id, request, context, needs: .viewer)
+        let layout = try SheetLayout.load(sheet: id, context)
+        var members: [(String, JSON)]
+        if case .object(let base) = json(sheet) { members = base } else { members = [] }
+        members.append(("owner", .string(sheet.owner)))
+        members.append(("columnWidths", .array(layout.columns.map {
+            .object([("first", .int($0.first)), ("last", .int($0.last)), ("width", $0.width.map(JSON.number) ?? .null)])
+        })))
+        members.append(("defaultRowHeight", layout.defaultRowHeight.map(JSON.number) ?? .null))
+        return .json(.object(members))
     }
 
     static func rename(_ id: String, _ request: Request, _ context: ServerContext) throws -> Reply {
-        switch try Router.sheet(id, request, context, needs: .editor) {
-        case .failure(let refusal): return refusal.reply
-        case .success(var sheet):
-            guard let name = JSON.parseObject(request.body)?["name"] as? String, !name.isEmpty, name.count <= 100 else {
-                return .error(400, "bad-request", "send {\"name\": \"...\"} (1 to 100 characters)")
-            }
-            sheet.version = try context.database { try $0.rename(sheet: id, to: name) }
-            sheet.name = name
-            return .json(json(sheet))
+        var sheet = try Router.sheet(id, request, context, needs: .editor)
+        guard let name = JSON.parseObject(request.body)?["name"] as? String, !name.isEmpty, name.count <= 100 else {
+            return .error(400, "bad-request", "send {\"name\": \"...\"} (1 to 100 characters)")
         }
+        sheet.version = try context.database { try $0.rename(sheet: id, to: name) }
+        sheet.name = name
+        return .json(json(sheet))
     }
 
     static func delete(_ id: String, _ request: Request, _ context: ServerContext) throws -> Reply {
-        switch try Router.sheet(id, request, context, needs: .owner) {
-        case .failure(let refusal): return refusal.reply
-        case .success:
-            try context.database { try $0.deleteSheet(id) }
-            return Reply(status: 204)
-        }
+        try Router.sheet(id, request, context, needs: .owner)
+        try context.database { try $0.deleteSheet(id) }
+        return Reply(status: 204)
     }
 }

@@ -4,7 +4,8 @@ import Glibc
 
 /// A random-access file whose bytes are kept sealed in fixed-size blocks: block `i` of 64 KiB
 /// of plaintext is stored at `i * slotSize` as its own sealed record (own nonce), bound to the
-/// file's identity and `i`, so blocks cannot be reordered or moved to another file.
+/// file's identity, `i`, and whether it is the last block, so blocks cannot be reordered,
+/// moved to another file, or cut off the end.
 ///
 /// Sequential writes (an upload streamed in by the HTTP daemon) seal a block when it fills;
 /// writes into earlier blocks (libzip patching a local header) unseal, patch and re-seal that
@@ -57,6 +58,13 @@ public final class SealedBlockFile {
     /// Writes `bytes` at `offset` (at most `size`: no holes).
     public func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws {
         precondition(offset <= size, "sealed files have no holes")
+        if let last = lastIndex, offset + Int64(bytes.count) > Int64(last + 1) * Int64(Self.blockSize) {
+            // The last block stops being the last: it is sealed again, as an inner one.
+            try load(last)
+            cachedDirty = true
+        }
+        // The new size first: a block is sealed as the last only if it is the last of the new size.
+        size = max(size, offset + Int64(bytes.count))
         var done = 0
         while done < bytes.count {
             let position = offset + Int64(done)
@@ -68,7 +76,6 @@ public final class SealedBlockFile {
             cached.withUnsafeMutableBytes { ($0.baseAddress! + within).copyMemory(from: bytes.baseAddress! + done, byteCount: count) }
             cachedDirty = true
             done += count
-            size = max(size, position + Int64(count))
         }
     }
 
@@ -114,17 +121,23 @@ public final class SealedBlockFile {
         let count = sealed.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, Self.slotSize, slotOffset) }
         guard count > 0 else { return } // past the end: a new block
         cached = try sealed.withUnsafeBytes {
-            try sealer.open(UnsafeRawBufferPointer(rebasing: $0[..<count]), context: context(index), what: "\(path) block \(index)")
+            try sealer.open(UnsafeRawBufferPointer(rebasing: $0[..<count]), context: context(index, isLast: index == lastIndex),
+                            what: "\(path) block \(index)")
         }
     }
 
     private func storeCached() throws {
         guard cachedDirty, cachedIndex >= 0 else { return }
-        let sealed = sealer.seal(cached, context: context(cachedIndex))
+        let sealed = sealer.seal(cached, context: context(cachedIndex, isLast: cachedIndex == lastIndex))
         let written = sealed.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, off_t(cachedIndex) * off_t(Self.slotSize)) }
         guard written == sealed.count else { throw ServerError.io(path: path, message: "cannot write: \(String(cString: strerror(errno)))") }
         cachedDirty = false
     }
 
-    private func context(_ index: Int) -> [UInt8] { Sealer.context("block", identity, index) }
+    /// The index of the last block, nil when the file is empty.
+    private var lastIndex: Int? { size > 0 ? Int((size - 1) / Int64(Self.blockSize)) : nil }
+
+    private func context(_ index: Int, isLast: Bool) -> [UInt8] {
+        Sealer.context(isLast ? "last block" : "block", identity, index)
+    }
 }

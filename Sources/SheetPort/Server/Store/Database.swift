@@ -92,10 +92,15 @@ public final class Database {
 
 /// A value bound to or read from SQLite.
 public enum SQLValue: Equatable, Sendable {
+    /// SQL NULL.
     case null
+    /// An integer.
     case integer(Int64)
+    /// A floating-point number.
     case real(Double)
+    /// UTF-8 text.
     case text(String)
+    /// Bytes (every sealed record).
     case blob([UInt8])
 
     /// The integer, or nil.

@@ -4,20 +4,28 @@ import Foundation
 public struct JobRecord: Sendable, Equatable {
     /// Where a job is.
     public enum Status: String, Sendable {
+        /// Waiting for a worker; running; ended well; ended with an error; cancelled by its owner.
         case queued, running, succeeded, failed, cancelled
 
         /// Whether the job has ended.
         public var isFinal: Bool { self == .succeeded || self == .failed || self == .cancelled }
     }
 
+    /// The job's id (32 hexadecimal digits).
     public var id: String
+    /// The subject whose session uploaded it.
     public var subject: String
+    /// Where it is.
     public var status: Status
+    /// `X-Filename` of the upload.
     public var filename: String
+    /// The upload's size in bytes.
     public var uploadBytes: Int
     /// Progress: bytes of the worksheet read, rows and cells stored.
     public var bytes: Int
+    /// Rows stored so far.
     public var rows: Int
+    /// Cells stored so far.
     public var cells: Int
     /// The sheet the job writes (visible once it succeeds).
     public var sheetID: String?

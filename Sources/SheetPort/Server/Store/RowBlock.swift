@@ -10,8 +10,11 @@ public struct RowBlock {
 
     /// One row of a block.
     public struct Entry {
+        /// The 1-based row number.
         public var row: Int
+        /// The row's height in points, when it sets one.
         public var height: Double?
+        /// Whether the row is hidden.
         public var isHidden: Bool
         /// Each cell's JSON object.
         public var cells: [ArraySlice<UInt8>]

@@ -2,7 +2,9 @@ import Foundation
 
 /// A sheet's layout (column widths, default row height), stored sealed on the sheet.
 public struct SheetLayout: Sendable, Equatable {
+    /// Column ranges with their widths.
     public var columns: [ColumnInfo] = []
+    /// The sheet's default row height in points, when it sets one.
     public var defaultRowHeight: Double?
 
     /// The sealed form, bound to the sheet.
@@ -34,8 +36,11 @@ public struct SheetLayout: Sendable, Equatable {
 
 /// A cell comment, stored sealed one per record.
 public struct CommentRecord: Sendable, Equatable {
+    /// The cell, `B2`.
     public var reference: String
+    /// Who wrote it (the workbook's author, or the subject who added it).
     public var author: String
+    /// The comment.
     public var text: String
 
     func sealed(sheet: String, seq: Int, _ sealer: Sealer) -> [UInt8] {

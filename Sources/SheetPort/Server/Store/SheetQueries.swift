@@ -2,9 +2,13 @@ import Foundation
 
 /// A sheet as stored (its plain columns; cells, comments and layout are sealed elsewhere).
 public struct SheetRecord: Sendable, Equatable {
+    /// The sheet's id (32 hexadecimal digits).
     public var id: String
+    /// The subject who imported it.
     public var owner: String
+    /// The sheet's name (the first worksheet's, or a rename).
     public var name: String
+    /// 1 after the import, one more for each change.
     public var version: Int
     /// The last row with content.
     public var rows: Int
