@@ -6,7 +6,7 @@ import Testing
 /// the reader and compared with the server's row windows.
 @Suite struct BulkExportTests {
     @Test func fiftySheetsWithConcurrencyFourMatchTheServersRowWindows() throws {
-        let server = try TestServer()
+        let server = try ClientFixture()
         defer { server.stop() }
         let connection = try server.connection(subject: "alice")
         let tokenFile = try server.tokenFile(subject: "alice")

@@ -9,7 +9,7 @@ import Testing
     /// A server holding one large imported sheet, a private $TMPDIR, and an export folder whose
     /// destination file already holds "previous".
     private struct Setup {
-        let server: TestServer
+        let server: ClientFixture
         let tokenFile: String
         let temporary: URL
         let output: URL
@@ -17,7 +17,7 @@ import Testing
         let sheet: RemoteSheet
 
         init(rows: Int = 4_500) throws {
-            server = try TestServer()
+            server = try ClientFixture()
             let connection = try server.connection(subject: "alice")
             tokenFile = try server.tokenFile(subject: "alice")
             let book = try makeTextWorkbook(rows: rows, in: server.folder)

@@ -9,11 +9,11 @@ import Testing
     /// the whole workbook and answers; the client retries with the same Idempotency-Key and
     /// the server has one job, not two.
     @Test func droppedConnectionDuringUploadIsRetriedWithoutASecondJob() throws {
-        let server = try TestServer()
+        let server = try ClientFixture()
         defer { server.stop() }
         let book = try makeLargeWorkbook(rows: 2_000, in: server.folder)
         let tokenFile = try server.tokenFile(subject: "alice")
-        let relay = try DroppingRelay(targetPort: server.server.port)
+        let relay = try DroppingRelay(targetPort: server.port)
         let result = try runSheetport(["import", book, "--server", "http://127.0.0.1:\(relay.port)", "--token-file", tokenFile,
                                        "--wait", "--json", "--no-progress"])
         #expect(result.status == 0, "\(result.stderr)")
@@ -26,7 +26,7 @@ import Testing
 
     /// A job of another subject answers 404, and the client says "not found".
     @Test func aJobOfAnotherSubjectIsReportedAsNotFound() throws {
-        let server = try TestServer()
+        let server = try ClientFixture()
         defer { server.stop() }
         let book = try makeLargeWorkbook(rows: 100, in: server.folder)
         let alice = try server.connection(subject: "alice"), bob = try server.connection(subject: "bob")
@@ -43,7 +43,7 @@ import Testing
 
     /// The upload is streamed from disk: a 200 MB workbook keeps the client under 64 MB.
     @Test func uploadOf200MBKeepsPeakMemoryUnder64MB() throws {
-        let server = try TestServer()
+        let server = try ClientFixture()
         defer { server.stop() }
         let book = try makeBulkyWorkbook(megabytes: 200, in: server.folder)
         let tokenFile = try server.tokenFile(subject: "alice")

@@ -2,25 +2,27 @@ import Foundation
 import Testing
 @testable import SheetPort
 
-/// A real `sheetport serve` on 127.0.0.1 with an ephemeral port and a temporary data folder,
-/// for the client tests; `stop()` (or `kill()`) ends it, and `stop()` removes the folder.
-final class TestServer: @unchecked Sendable {
+/// The server tests' `TestServer` (a real `sheetport serve` on a loopback ephemeral port) in a
+/// folder of its own, with what the client tests need: token files, library connections,
+/// imports; `stop()` stops the server and removes the folder.
+final class ClientFixture: @unchecked Sendable {
     let folder: URL
-    let server: EmbeddedServer
-    var url: String { server.url }
+    let server: TestServer
+    /// `http://127.0.0.1:PORT`.
+    var url: String { server.base }
+    /// The port the server listens on.
+    var port: Int { Int(url.split(separator: ":").last ?? "") ?? 0 }
 
-    /// Starts the server (with `arguments` added to `serve`'s) and waits for its address.
     init(_ arguments: [String] = []) throws {
         folder = try temporaryFolder()
-        server = try EmbeddedServer(executable: Project.executable.path, data: folder.appendingPathComponent("data").path,
-                                    arguments: arguments)
+        server = try TestServer(folder: folder, arguments: arguments)
     }
 
     deinit { stop() }
 
     /// Issues a token for `subject` and writes it to a file (mode 0600); returns the file.
     func tokenFile(subject: String) throws -> String {
-        let token = try server.issueToken(subject: subject)
+        let token = try server.token(subject)
         let file = folder.appendingPathComponent("token-\(subject)").path
         #expect(FileManager.default.createFile(atPath: file, contents: Data(token.utf8), attributes: [.posixPermissions: 0o600]))
         return file
@@ -41,9 +43,9 @@ final class TestServer: @unchecked Sendable {
     }
 
     /// SIGKILL: the server dies mid-request.
-    func kill() { server.kill() }
+    func kill() { server.kill9() }
 
-    /// Stops the server and removes its folder.
+    /// Stops the server and removes the folder.
     func stop() {
         server.stop()
         try? FileManager.default.removeItem(at: folder)
