@@ -57,4 +57,34 @@ import Testing
         print("upload of a 200 MB workbook: client peak memory \(kilobytes / 1024) MB (VmHWM through /usr/bin/time)")
         #expect(kilobytes < 64 * 1024)
     }
+
+    /// Ctrl-C (or SIGTERM) while `--wait` follows a job cancels it: exit 130 (143), the job
+    /// ends cancelled and no sheet is left; with `--detach` the job goes on to its end.
+    @Test(arguments: [(SIGINT, Int32(130), false), (SIGTERM, Int32(143), false), (SIGINT, Int32(130), true)])
+    func signalWhileWaitingCancelsTheJobUnlessDetached(_ signal: Int32, _ status: Int32, _ detach: Bool) throws {
+        let server = try ClientFixture()
+        defer { server.stop() }
+        let book = try makeLargeWorkbook(rows: 30_000, in: server.folder)
+        let tokenFile = try server.tokenFile(subject: "alice")
+        let connection = try ServerConnection(url: server.url, token: try ServerConnection.token(file: tokenFile))
+        let client = HTTPClient()
+        let (process, output, errors) = try startSheetport(["import", book, "--server", server.url, "--token-file", tokenFile,
+                                                            "--wait", "--no-progress"] + (detach ? ["--detach"] : []))
+        let waiting = eventually { !process.isRunning || (try? connection.jobs(client: client).first.map { !$0.isFinished }) == true }
+        #expect(waiting && process.isRunning, "the import ended before it could be interrupted")
+        kill(process.processIdentifier, signal)
+        let result = finish(process, output, errors)
+        #expect(result.status == status, "\(result.stderr)")
+        let job = try #require(try connection.jobs(client: client).first)
+        if detach {
+            #expect(result.stderr.contains("continues"), "\(result.stderr)")
+            let done = try JobPoller(connection: connection, jobID: job.id).wait(client: client)
+            #expect(done.status == "succeeded")
+            #expect(try connection.sheets(client: client).count == 1)
+        } else {
+            #expect(result.stderr.contains("cancelled"), "\(result.stderr)")
+            #expect(job.status == "cancelled")
+            #expect(eventually(within: 10) { (try? connection.sheets(client: client).isEmpty) == true })
+        }
+    }
 }
