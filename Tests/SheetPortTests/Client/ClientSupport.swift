@@ -96,8 +96,10 @@ func exportStaging(in folder: URL) -> [URL] {
 }
 
 /// A TCP relay on 127.0.0.1 in front of a server, with real sockets, that cuts the connection
-/// carrying the first `POST /api/imports` once the server starts answering it: the server has
-/// the whole upload (and made its job) but the client never hears back.
+/// carrying the first request starting with `requestPrefix` once `afterBytes` bytes of the
+/// answer have been passed on. With `POST /api/imports` and 0: the server has the whole upload
+/// (and made its job) but the client never hears back; with an export and some bytes: the
+/// download breaks off in the middle.
 final class DroppingRelay: @unchecked Sendable {
     private(set) var port: Int = 0
     private let target: Int
@@ -105,11 +107,16 @@ final class DroppingRelay: @unchecked Sendable {
     private let lock = NSLock()
     private var armed = true
     private var dropping: Set<Int32> = []
+    private var passed = 0
+    private let requestPrefix: String
+    private let afterBytes: Int
     /// Whether a connection was cut.
     private(set) var dropped = false
 
-    init(targetPort: Int) throws {
+    init(targetPort: Int, cutting requestPrefix: String = "POST /api/imports", afterBytes: Int = 0) throws {
         target = targetPort
+        self.requestPrefix = requestPrefix
+        self.afterBytes = afterBytes
         listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -149,20 +156,25 @@ final class DroppingRelay: @unchecked Sendable {
             let count = read(source, &buffer, buffer.count)
             if count <= 0 { break }
             lock.lock()
-            if upstream, armed, String(decoding: buffer[..<min(count, 64)], as: UTF8.self).hasPrefix("POST /api/imports") {
+            if upstream, armed, String(decoding: buffer[..<min(count, 256)], as: UTF8.self).hasPrefix(requestPrefix) {
                 armed = false
                 dropping.insert(pair)
             }
-            let cut = !upstream && dropping.contains(pair)
-            if cut { dropped = true }
+            var forward = count
+            if !upstream && dropping.contains(pair) {
+                forward = max(0, min(count, afterBytes - passed))
+                passed += forward
+            }
+            let cut = forward < count
+            if cut { dropped = true; dropping.remove(pair) }
             lock.unlock()
-            if cut { break }
             var offset = 0
-            while offset < count {
-                let written = buffer.withUnsafeBytes { write(destination, $0.baseAddress! + offset, count - offset) }
+            while offset < forward {
+                let written = buffer.withUnsafeBytes { write(destination, $0.baseAddress! + offset, forward - offset) }
                 if written <= 0 { break }
                 offset += written
             }
+            if cut { break }
         }
         shutdown(source, Int32(SHUT_RDWR))
         shutdown(destination, Int32(SHUT_RDWR))

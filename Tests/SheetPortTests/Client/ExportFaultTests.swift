@@ -110,4 +110,24 @@ import Testing
         #expect(result.stdout.contains("File too large"), "\(result.stdout)")
         try setup.expectCleanedUp()
     }
+
+    /// A download broken off in the middle (a real TCP relay cuts the connection after 300 KB
+    /// of the answer) is retried and completes: the sheet is published whole and verified.
+    @Test func aDownloadBrokenOffMidwayIsRetriedAndCompletes() throws {
+        let setup = try Setup(rows: 1_000)
+        defer { setup.server.stop() }
+        let relay = try DroppingRelay(targetPort: setup.server.port, cutting: "GET /api/sheets/\(setup.sheet.id)/export.xlsx",
+                                      afterBytes: 300_000)
+        var arguments = setup.arguments
+        arguments[arguments.firstIndex(of: setup.server.url)!] = "http://127.0.0.1:\(relay.port)"
+        let (process, output, errors) = try startSheetport(arguments, environment: ["TMPDIR": setup.temporary.path])
+        let result = finish(process, output, errors)
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(relay.dropped, "the relay never cut the download")
+        #expect(exportStaging(in: setup.temporary).isEmpty)
+        let rows = try Workbook(path: setup.destination.path).rows(of: try #require(Workbook(path: setup.destination.path).firstWorksheet))
+        var count = 0
+        while try rows.nextRow() != nil { count += 1 }
+        #expect(count == 1_000)
+    }
 }
