@@ -75,12 +75,13 @@ enum ImportCommand {
     private static func wait(for job: ImportJob, file: String, report: CheckReport, connection: ServerConnection,
                              client: HTTPClient, options: Arguments) throws -> Int32 {
         let json = options.has("--json")
-        let size = Double((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0)
+        // The pre-flight counted the rows the job will import: progress is rows done of those.
+        let expectedRows = Double(report.worksheets.first(where: \.imported)?.rows ?? 0)
         let progress = ProgressLine(label: "importing job \(job.id)", disabled: options.has("--no-progress"))
         let finished: ImportJob
         do {
             finished = try JobPoller(connection: connection, jobID: job.id).wait(client: client) { state in
-                let fraction = state.status == "queued" || size == 0 ? 0 : Double(state.bytes) / size
+                let fraction = state.status == "succeeded" ? 1 : expectedRows == 0 ? 0 : min(Double(state.rows) / expectedRows, 1)
                 progress.update(fraction: fraction, detail: "\(state.status), \(state.rows) rows, \(state.cells) cells")
             }
             progress.finish()
