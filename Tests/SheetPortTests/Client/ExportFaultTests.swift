@@ -36,6 +36,11 @@ import Testing
              "--max-speed", "2M"]
         }
 
+        /// Starts `sheetport` (the export unless `arguments` are given) with the private $TMPDIR.
+        func start(_ arguments: [String]? = nil, shell: String? = nil) throws -> (Process, Pipe, Pipe) {
+            try startSheetport(arguments ?? self.arguments, environment: ["TMPDIR": temporary.path], shell: shell)
+        }
+
         /// Whether a staging file under the private $TMPDIR has bytes; checks the modes then.
         func transferInFlight() -> Bool {
             for directory in exportStaging(in: temporary) {
@@ -62,7 +67,7 @@ import Testing
     func signalDuringExportLeavesNoStagingAndTheDestinationUnchanged(_ signal: Int32, _ status: Int32) throws {
         let setup = try Setup()
         defer { setup.server.stop() }
-        let (process, output, errors) = try startSheetport(setup.arguments, environment: ["TMPDIR": setup.temporary.path])
+        let (process, output, errors) = try setup.start()
         let inFlight = eventually { !process.isRunning || setup.transferInFlight() }
         #expect(inFlight && process.isRunning, "the export ended before it could be interrupted")
         kill(process.processIdentifier, signal)
@@ -75,7 +80,7 @@ import Testing
     @Test func stagingModesWhileATransferIsInFlight() throws {
         let setup = try Setup()
         defer { setup.server.stop() }
-        let (process, output, errors) = try startSheetport(setup.arguments, environment: ["TMPDIR": setup.temporary.path])
+        let (process, output, errors) = try setup.start()
         var seen = false
         _ = eventually { seen = setup.transferInFlight(); return seen || !process.isRunning }
         #expect(seen, "no transfer was seen in flight")
@@ -88,7 +93,7 @@ import Testing
     @Test func serverKilledMidDownloadLeavesNoStagingAndTheDestinationUnchanged() throws {
         let setup = try Setup()
         defer { setup.server.stop() }
-        let (process, output, errors) = try startSheetport(setup.arguments + ["--retries", "2"], environment: ["TMPDIR": setup.temporary.path])
+        let (process, output, errors) = try setup.start(setup.arguments + ["--retries", "2"])
         let inFlight = eventually { !process.isRunning || setup.transferInFlight() }
         #expect(inFlight && process.isRunning, "the export ended before the server could be killed")
         setup.server.kill()
@@ -103,8 +108,7 @@ import Testing
     @Test func fullDiskDuringExportLeavesNoStagingAndTheDestinationUnchanged() throws {
         let setup = try Setup(rows: 1_000)
         defer { setup.server.stop() }
-        let (process, output, errors) = try startSheetport(setup.arguments, environment: ["TMPDIR": setup.temporary.path],
-                                                           shell: "ulimit -f 256 && exec \"$0\" \"$@\"")
+        let (process, output, errors) = try setup.start(shell: "ulimit -f 256 && exec \"$0\" \"$@\"")
         let result = finish(process, output, errors)
         #expect(result.status == 1, "\(result.stdout)\n\(result.stderr)")
         #expect(result.stdout.contains("File too large"), "\(result.stdout)")
@@ -120,7 +124,7 @@ import Testing
                                       afterBytes: 300_000)
         var arguments = setup.arguments
         arguments[arguments.firstIndex(of: setup.server.url)!] = "http://127.0.0.1:\(relay.port)"
-        let (process, output, errors) = try startSheetport(arguments, environment: ["TMPDIR": setup.temporary.path])
+        let (process, output, errors) = try setup.start(arguments)
         let result = finish(process, output, errors)
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
         #expect(relay.dropped, "the relay never cut the download")
