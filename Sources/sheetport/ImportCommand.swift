@@ -49,10 +49,15 @@ enum ImportCommand {
             }
             let progress = ProgressLine(label: "uploading \((file as NSString).lastPathComponent)", disabled: options.has("--no-progress"))
             let job = try ImportUpload(file: file).start(on: connection, client: client) { sent, total in
-                try CancellationSignal.check()
+                // A signal while the body is being sent aborts it (the server makes no job of a
+                // partial body); once all is sent the job exists, so its answer is awaited.
+                if sent < total { try CancellationSignal.check() }
                 if total > 0 { progress.update(fraction: Double(sent) / Double(total), detail: ClientOptions.size(sent)) }
             }
             progress.finish()
+            if let signal = CancellationSignal.received {
+                return cancel(job, signal: signal, detach: options.has("--detach"), connection: connection, client: client)
+            }
             guard options.has("--wait") else {
                 if json {
                     ClientOptions.printJSON(["file": file, "job": ["id": job.id, "status": job.status]])
@@ -72,6 +77,24 @@ enum ImportCommand {
         }
     }
 
+    /// After SIGINT or SIGTERM: cancels the job (no sheet is left behind) unless `detach`;
+    /// returns 130 or 143.
+    private static func cancel(_ job: ImportJob, signal: Int32, detach: Bool, connection: ServerConnection,
+                               client: HTTPClient) -> Int32 {
+        let status: Int32 = signal == SIGTERM ? 143 : 130
+        if detach {
+            FileHandleError.write("sheetport: detached; import job \(job.id) continues on the server")
+            return status
+        }
+        do {
+            try connection.cancelJob(job.id, client: client)
+            FileHandleError.write("sheetport: import job \(job.id) cancelled; no sheet is left behind")
+        } catch {
+            FileHandleError.write("sheetport: import job \(job.id) could not be cancelled: \(error)")
+        }
+        return status
+    }
+
     private static func wait(for job: ImportJob, file: String, report: CheckReport, connection: ServerConnection,
                              client: HTTPClient, options: Arguments) throws -> Int32 {
         let json = options.has("--json")
@@ -87,19 +110,7 @@ enum ImportCommand {
             progress.finish()
         } catch ClientError.cancelled(let signal) {
             progress.finish()
-            let status: Int32 = signal == SIGTERM ? 143 : 130
-            if options.has("--detach") {
-                FileHandleError.write("sheetport: detached; import job \(job.id) continues on the server")
-                return status
-            }
-            // A signal arrived; cancel without being stopped by it.
-            do {
-                try connection.cancelJob(job.id, client: client)
-                FileHandleError.write("sheetport: import job \(job.id) cancelled; no sheet is left behind")
-            } catch {
-                FileHandleError.write("sheetport: import job \(job.id) could not be cancelled: \(error)")
-            }
-            return status
+            return cancel(job, signal: signal, detach: options.has("--detach"), connection: connection, client: client)
         }
         let imported = report.worksheets.first(where: \.imported)?.name ?? "?"
         let others = report.worksheets.filter { !$0.imported }.map(\.name)
