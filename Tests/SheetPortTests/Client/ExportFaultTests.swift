@@ -115,6 +115,17 @@ import Testing
         try setup.expectCleanedUp()
     }
 
+    /// A download that outlasts `--timeout` fails after its retries, and its staging goes too.
+    @Test func aTimeoutLeavesNoStagingAndTheDestinationUnchanged() throws {
+        let setup = try Setup(rows: 1_000)
+        defer { setup.server.stop() }
+        let (process, output, errors) = try setup.start(setup.arguments + ["--timeout", "1", "--max-speed", "100K", "--retries", "1"])
+        let result = finish(process, output, errors)
+        #expect(result.status == 1, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.contains("timed out"), "\(result.stdout)")
+        try setup.expectCleanedUp()
+    }
+
     /// A download broken off in the middle (a real TCP relay cuts the connection after 300 KB
     /// of the answer) is retried and completes: the sheet is published whole and verified.
     @Test func aDownloadBrokenOffMidwayIsRetriedAndCompletes() throws {
