@@ -22,6 +22,8 @@ enum DemoCommand {
         if options.has("--help") { print(help); return 0 }
         let progressFlag = options.has("--no-progress") ? ["--no-progress"] : []
         let started = Date()
+        // Ctrl-C or SIGTERM stops the server (a process group of its own) and removes staging.
+        PendingFiles.removeOnSignals()
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         // Work inside the folder, so that what is printed names demo.xlsx and export/.

@@ -13,6 +13,7 @@ public final class EmbeddedServer: @unchecked Sendable {
     public let data: String
     private let executable: String
     private let process = Process()
+    private var childSlot = -1
 
     /// Starts `executable serve --data DATA --listen 127.0.0.1:0` (with `arguments` added) and
     /// waits up to `timeout` seconds for it to print its bound address.
@@ -25,6 +26,7 @@ public final class EmbeddedServer: @unchecked Sendable {
         process.standardOutput = output
         process.standardError = FileHandle.standardError
         try process.run()
+        childSlot = PendingFiles.registerChild(process.processIdentifier)
         let descriptor = output.fileHandleForReading.fileDescriptor
         let deadline = Date().addingTimeInterval(timeout)
         var seen = ""
@@ -39,6 +41,7 @@ public final class EmbeddedServer: @unchecked Sendable {
             found = Self.address(in: seen)
         }
         guard let found else {
+            PendingFiles.unregisterChild(childSlot)
             process.terminate()
             process.waitUntilExit()
             throw ClientError.io(file: data, message: "the embedded server did not start: \(seen)")
@@ -78,6 +81,7 @@ public final class EmbeddedServer: @unchecked Sendable {
 
     /// Stops the server (SIGTERM) and waits for it.
     public func stop() {
+        PendingFiles.unregisterChild(childSlot)
         guard process.isRunning else { return }
         process.terminate()
         process.waitUntilExit()
@@ -85,6 +89,7 @@ public final class EmbeddedServer: @unchecked Sendable {
 
     /// Kills the server (SIGKILL), as a crash would.
     public func kill() {
+        PendingFiles.unregisterChild(childSlot)
         guard process.isRunning else { return }
         Glibc.kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
