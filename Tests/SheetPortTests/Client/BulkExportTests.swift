@@ -123,6 +123,29 @@ private enum WindowValue: Decodable, Equatable {
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
     }
 
+    /// SIGTERM once the demo's server runs stops that server too (it is in a process group of
+    /// its own), and the next run sweeps the folder left behind.
+    @Test func aSignalStopsTheDemosServer() throws {
+        let temporary = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        func servers() -> [Int32] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { Int32($0) }.filter { pid in
+                let command = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
+                let text = String(decoding: command, as: UTF8.self)
+                return text.contains("serve") && text.contains(temporary.path)
+            }
+        }
+        let (process, output, errors) = try startSheetport(["demo", "--no-progress"], environment: ["TMPDIR": temporary.path])
+        #expect(eventually { !servers().isEmpty || !process.isRunning })
+        kill(process.processIdentifier, SIGTERM)
+        let result = finish(process, output, errors)
+        #expect(result.status == 143, "\(result.stderr)")
+        #expect(eventually(within: 10) { servers().isEmpty }, "the demo's server is still running")
+        let again = try startSheetport(["demo", "--no-progress"], environment: ["TMPDIR": temporary.path])
+        #expect(finish(again.0, again.1, again.2).status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
+    }
+
     /// The set-up table's first command is the demo script, and the script runs `sheetport demo`
     /// after setting up and building.
     @Test func theReadmesFirstCommandIsTheDemo() throws {
