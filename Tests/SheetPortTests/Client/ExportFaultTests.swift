@@ -103,26 +103,25 @@ import Testing
         try setup.expectCleanedUp()
     }
 
-    /// A full disk, as `ulimit -f` makes one (SIGXFSZ ignored, so writes fail with EFBIG):
-    /// the sheet fails (exit 1) naming the file, nothing staged is left.
-    @Test func fullDiskDuringExportLeavesNoStagingAndTheDestinationUnchanged() throws {
-        let setup = try Setup(rows: 1_000)
-        defer { setup.server.stop() }
-        let (process, output, errors) = try setup.start(shell: "ulimit -f 256 && exec \"$0\" \"$@\"")
-        let result = finish(process, output, errors)
-        #expect(result.status == 1, "\(result.stdout)\n\(result.stderr)")
-        #expect(result.stdout.contains("File too large"), "\(result.stdout)")
-        try setup.expectCleanedUp()
+    /// Faults that fail the transfer itself: a full disk, as `ulimit -f` makes one (SIGXFSZ
+    /// ignored, so writes fail with EFBIG), and a download outlasting `--timeout` (after its
+    /// retries). The sheet fails (exit 1) saying why, and nothing staged is left.
+    enum TransferFault: String, CaseIterable, CustomTestStringConvertible {
+        case fullDisk, timeout
+        var testDescription: String { rawValue }
     }
 
-    /// A download that outlasts `--timeout` fails after its retries, and its staging goes too.
-    @Test func aTimeoutLeavesNoStagingAndTheDestinationUnchanged() throws {
+    @Test(arguments: TransferFault.allCases)
+    func failedTransferLeavesNoStagingAndTheDestinationUnchanged(_ fault: TransferFault) throws {
         let setup = try Setup(rows: 1_000)
         defer { setup.server.stop() }
-        let (process, output, errors) = try setup.start(setup.arguments + ["--timeout", "1", "--max-speed", "100K", "--retries", "1"])
+        let (process, output, errors) = switch fault {
+        case .fullDisk: try setup.start(shell: "ulimit -f 256 && exec \"$0\" \"$@\"")
+        case .timeout: try setup.start(setup.arguments + ["--timeout", "1", "--max-speed", "100K", "--retries", "1"])
+        }
         let result = finish(process, output, errors)
         #expect(result.status == 1, "\(result.stdout)\n\(result.stderr)")
-        #expect(result.stdout.contains("timed out"), "\(result.stdout)")
+        #expect(result.stdout.contains(fault == .fullDisk ? "File too large" : "timed out"), "\(result.stdout)")
         try setup.expectCleanedUp()
     }
 
