@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages SheetPort builds and tests with, only when missing.
-# Used by Scripts/main.sh and Scripts/test.sh; safe to run repeatedly; quiet when all is there.
+# Used by Scripts/demo.sh and Scripts/test.sh; safe to run repeatedly; quiet when all is there.
 #   Scripts/setup.sh             to build: pkg-config, libzip, libxml2, libcurl, libmicrohttpd,
 #                                SQLite, libsodium, python3-venv
 #   Scripts/setup.sh --clients   also the real clients the writer is tested with (LibreOffice

@@ -20,7 +20,9 @@ enum CheckCommand {
     OPTIONS:
       --json                   machine output (CONTRACTS section 3), one object per line
       --fail-on warning        exit 1 on warnings too
-      --server URL             the server whose caps apply (not available yet)
+      --server URL             also apply this server's caps (GET /api/limits: upload size, cells,
+                               rows, columns, cell text); needs --token-file FILE or SHEETPORT_TOKEN
+      --token-file FILE        the session token for --server
       -h, --help               show this help
 
     LIMITS (defaults at least as strict as Apache POI's ZipSecureFile; sizes take K, M, G):
@@ -34,17 +36,19 @@ enum CheckCommand {
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let options = try Arguments(arguments,
-                                    valued: LimitOptions.names.union(["--fail-on", "--server", "--max-cells"]),
+                                    valued: LimitOptions.names.union(ClientOptions.valued).union(["--fail-on", "--max-cells"]),
                                     flags: ["--help", "--json", "--no-progress"], aliases: ["-h": "--help"])
         if options.has("--help") { print(help); return 0 }
         guard !options.positionals.isEmpty else { throw UsageError("check takes one or more files\n\n" + help) }
         if let level = options.value("--fail-on"), level != "warning", level != "error" {
             throw UsageError("--fail-on takes \"warning\" (or \"error\", the default)")
         }
+        var preflight = try preflightOptions(options)
         if options.value("--server") != nil {
-            throw UsageError("--server is not available yet: check applies the default caps without it")
+            // The server's real caps, narrowed further by any limit given here.
+            let connection = try ClientOptions.connection(options)
+            preflight.apply(try connection.limits(client: HTTPClient(connectTimeout: 10, timeout: 30)))
         }
-        let preflight = try preflightOptions(options)
         let failOnWarning = options.value("--fail-on") == "warning"
         var status: Int32 = 0
         for file in options.positionals {

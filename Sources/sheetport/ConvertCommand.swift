@@ -123,7 +123,7 @@ enum ConvertCommand {
         let folder = try TemporaryFolder()
         let staged = folder.path + "/workbook.xlsx"
         try TextToWorkbook.convert(source, format: format, to: staged, options: settings, progress: report)
-        try copy(staged, to: ByteOutput(descriptor: 1, name: "<stdout>"))
+        try ByteOutput(descriptor: 1, name: "<stdout>").copy(contentsOf: staged)
         return 0
     }
 
@@ -133,15 +133,6 @@ enum ConvertCommand {
             guard summary.totalBytes > 0 else { return }
             progress.update(fraction: Double(summary.bytesRead) / Double(summary.totalBytes), detail: "\(summary.rows) rows")
         }
-    }
-
-    private static func copy(_ path: String, to output: ByteOutput) throws {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw ReaderError(.io, file: path, "cannot open: \(String(cString: strerror(errno)))")
-        }
-        defer { try? handle.close() }
-        while let chunk = try handle.read(upToCount: 1 << 16), !chunk.isEmpty { try output.write(chunk) }
-        try output.flush()
     }
 
     private static func extensionOf(_ path: String) -> String {

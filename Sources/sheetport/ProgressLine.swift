@@ -1,10 +1,13 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Foundation
 
 /// A one-line progress bar on standard error, shown only when standard error is a terminal
 /// and `--no-progress` was not given (CONTRACTS section 1); redrawn at most ten times a second.
-final class ProgressLine {
+/// Safe to update from several threads (bulk export's transfers).
+final class ProgressLine: @unchecked Sendable {
+    private let lock = NSLock()
     private let enabled: Bool
     private let label: String
     private var lastDraw = 0.0
@@ -18,6 +21,7 @@ final class ProgressLine {
     /// Redraws with `fraction` done (0...1) and a detail such as a row count.
     func update(fraction: Double, detail: String) {
         guard enabled else { return }
+        lock.lock(); defer { lock.unlock() }
         let now = Self.seconds()
         guard now - lastDraw >= 0.1 else { return }
         lastDraw = now
@@ -30,6 +34,7 @@ final class ProgressLine {
 
     /// Clears the line.
     func finish() {
+        lock.lock(); defer { lock.unlock() }
         guard enabled, drawn else { return }
         write("\r\u{1B}[2K")
     }

@@ -12,6 +12,9 @@ USAGE: sheetport <command> [options]
 COMMANDS:
   check      pre-flight workbooks before import: importable or not, and what will not survive
   convert    convert a worksheet of an xlsx/xlsm workbook to CSV, TSV or JSONL, or those to xlsx
+  import     upload a workbook to a server as an import job (`--wait` follows it)
+  export     export sheets from a server to xlsx files through private staging
+  demo       the main job: check, serve, import and export a bundled workbook, all on loopback
   bench      streaming benchmarks (`bench write`: write a generated sheet)
   serve      the embedded import/export server (HTTP, sealed SQLite store)
   token      issue or revoke the server's session tokens
@@ -32,10 +35,16 @@ func main(_ arguments: [String]) -> Int32 {
         case "convert": return try ConvertCommand.run(Array(arguments.dropFirst()))
         case "bench": return try BenchCommand.run(Array(arguments.dropFirst()))
         case "check": return try CheckCommand.run(Array(arguments.dropFirst()))
+        case "import": return try ImportCommand.run(Array(arguments.dropFirst()))
+        case "export": return try ExportCommand.run(Array(arguments.dropFirst()))
+        case "demo": return try DemoCommand.run(Array(arguments.dropFirst()))
         case "serve": return try ServeCommand.run(Array(arguments.dropFirst()))
         case "token": return try TokenCommand.run(Array(arguments.dropFirst()))
         default: throw UsageError("unknown command \"\(command)\"\n\n" + usage)
         }
+    } catch let error as ClientError {
+        FileHandleError.write("sheetport: \(error)")
+        return error.exitStatus
     } catch {
         // Every error SheetPort throws (UsageError, ReaderError, TextInputError, WriterError)
         // describes itself with the file, the part or line, and the reason.

@@ -166,7 +166,7 @@ struct Inspection {
         let strings = try workbook.sharedStrings()
         let reader = try workbook.rows(of: sheet)
         let part = sheet.part
-        var stats = SheetStatistics(styleCount: styles.cellFormats.count)
+        var stats = SheetStatistics(styleCount: styles.cellFormats.count, maxTextLength: options.maxCellTextLength)
         while let row = try reader.nextRow() {
             for cell in row.cells { stats.add(cell, row: row.index) }
         }
@@ -177,8 +177,12 @@ struct Inspection {
             worksheets[index].cells = stats.cells
         }
         if stats.longTextCount > 0 {
-            findings.append(error(.exceedsLimit, quantity(stats.longTextCount, "cell holds", "cells hold") + " more than \(PreflightOptions.maxCellTextLength) characters, "
+            findings.append(error(.exceedsLimit, quantity(stats.longTextCount, "cell holds", "cells hold") + " more than \(options.maxCellTextLength) characters, "
                                   + "the most a cell may hold (first: \(stats.firstLongText!))", part: part, count: stats.longTextCount))
+        }
+        if stats.lastRow > options.maxRows || stats.lastColumn > options.maxColumns {
+            findings.append(error(.exceedsLimit, "the used range A1:\(CellReference(row: stats.lastRow, column: stats.lastColumn)) is over the server's "
+                                  + "limit of \(options.maxRows) rows and \(options.maxColumns) columns", part: part))
         }
         let span = stats.lastRow * stats.lastColumn
         if span > options.maxCells {

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// What `check` may allow besides the archive limits.
 public struct PreflightOptions: Sendable, Equatable {
     /// Limits on the package (entries, sizes, expansion ratio, text).
@@ -7,6 +11,14 @@ public struct PreflightOptions: Sendable, Equatable {
     public var maxCells = 10_000_000
     /// Excel's (and Sheets') limit on a cell's text, in UTF-16 code units.
     public static let maxCellTextLength = 32_767
+    /// The most characters a cell may hold here (a server's cap may be lower than Excel's).
+    public var maxCellTextLength = PreflightOptions.maxCellTextLength
+    /// The most rows and columns the imported sheet may use (Excel's grid unless a server's
+    /// caps are smaller).
+    public var maxRows = CellReference.maxRow
+    public var maxColumns = CellReference.maxColumn
+    /// The largest file a server accepts (`maxUploadBytes`); nil: no limit on the file's size.
+    public var maxUploadBytes: Int64?
 
     /// The defaults.
     public init() {}
@@ -39,13 +51,21 @@ public enum Preflight {
             return report
         }
         report.format = format(of: workbook)
+        if let cap = options.maxUploadBytes, let size = fileSize(name), size > cap {
+            report.findings.append(Finding(ReaderError(.exceedsLimit, file: name, "the file is \(size) bytes, over the server's upload limit of \(cap) bytes")))
+        }
         var inspection = Inspection(workbook: workbook, options: options)
         try inspection.run()
         report.worksheets = inspection.worksheets
-        report.findings = inspection.findings.enumerated()
+        report.findings = (report.findings + inspection.findings).enumerated()
             .sorted { $0.element.severity == $1.element.severity ? $0.offset < $1.offset : $0.element.severity < $1.element.severity }
             .map(\.element)
         return report
+    }
+
+    private static func fileSize(_ path: String) -> Int64? {
+        var status = stat()
+        return stat(path, &status) == 0 ? Int64(status.st_size) : nil
     }
 
     private static func format(of error: ReaderError) -> String {

@@ -13,7 +13,13 @@ struct SheetStatistics {
     /// Cells with a cell format other than the default (`s` above 0), whether or not it exists.
     var styledCells = 0
 
-    init(styleCount: Int) { cellsByStyle = Array(repeating: 0, count: max(styleCount, 1)) }
+    /// The most characters a cell may hold.
+    let maxTextLength: Int
+
+    init(styleCount: Int, maxTextLength: Int = PreflightOptions.maxCellTextLength) {
+        cellsByStyle = Array(repeating: 0, count: max(styleCount, 1))
+        self.maxTextLength = maxTextLength
+    }
 
     mutating func add(_ cell: Cell, row: Int) {
         cells += 1
@@ -27,8 +33,8 @@ struct SheetStatistics {
             uncachedFormulas += 1
             if firstUncached == nil { firstUncached = CellReference(row: row, column: cell.column) }
         }
-        if case .string(let text) = cell.value, text.utf8.count > PreflightOptions.maxCellTextLength,
-           text.utf16.count > PreflightOptions.maxCellTextLength {
+        if case .string(let text) = cell.value, text.utf8.count > maxTextLength,
+           text.utf16.count > maxTextLength {
             longTextCount += 1
             if firstLongText == nil { firstLongText = CellReference(row: row, column: cell.column) }
         }

@@ -94,6 +94,8 @@ public final class HTTPClient {
     public var connectTimeout: Double
     /// Seconds allowed for a whole request (0: no limit).
     public var timeout: Double
+    /// The most bytes a second a response body is received at (0: no limit).
+    public var maxReceiveSpeed: Int64 = 0
     private let handle: UnsafeMutableRawPointer
 
     private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
@@ -139,6 +141,7 @@ public final class HTTPClient {
         set(CURLOPT_NOSIGNAL, 1)
         set(CURLOPT_CONNECTTIMEOUT_MS, Int(connectTimeout * 1000))
         set(CURLOPT_TIMEOUT_MS, Int(timeout * 1000))
+        if maxReceiveSpeed > 0 { sp_curl_setopt_offset(handle, CURLOPT_MAX_RECV_SPEED_LARGE, curl_off_t(maxReceiveSpeed)) }
         sp_curl_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION, curlWrite)
         sp_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, context)
         sp_curl_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION, curlHeader)

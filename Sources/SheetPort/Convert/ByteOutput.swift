@@ -76,4 +76,29 @@ public final class ByteOutput {
         }
         buffer.removeAll(keepingCapacity: true)
     }
+
+    /// Writes everything readable from `source` (from its current offset) and flushes; `name`
+    /// is the source in errors.
+    public func copy(from source: Int32, name sourceName: String) throws {
+        try flush()
+        var chunk = [UInt8](repeating: 0, count: Self.blockSize)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(source, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw ReaderError(.io, file: sourceName, "cannot read: \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { break }
+            buffer.append(contentsOf: chunk[..<count])
+            try flush()
+        }
+    }
+
+    /// Writes the whole file at `path` and flushes.
+    public func copy(contentsOf path: String) throws {
+        let source = open(path, O_RDONLY | O_CLOEXEC)
+        guard source >= 0 else { throw ReaderError(.io, file: path, "cannot open: \(String(cString: strerror(errno)))") }
+        defer { close(source) }
+        try copy(from: source, name: path)
+    }
 }

@@ -5,7 +5,7 @@ import Glibc
 /// Temporary files and staging directories in flight, kept where a signal handler can
 /// remove them: fixed C buffers, async-signal-safe to read, unlike Swift strings.
 public enum PendingFiles {
-    private static let slots = 16
+    private static let slots = 64
     private static let length = 4096
     nonisolated(unsafe) private static let paths = UnsafeMutablePointer<CChar>.allocate(capacity: slots * length)
     nonisolated(unsafe) private static let active: UnsafeMutablePointer<sig_atomic_t> = {
@@ -14,6 +14,31 @@ public enum PendingFiles {
         return flags
     }()
     nonisolated(unsafe) private static var lock = pthread_mutex_t()
+    private static let childSlots = 8
+    nonisolated(unsafe) private static let children: UnsafeMutablePointer<pid_t> = {
+        let pids = UnsafeMutablePointer<pid_t>.allocate(capacity: childSlots)
+        pids.initialize(repeating: 0, count: childSlots)
+        return pids
+    }()
+
+    /// Registers a child process (one in a process group of its own, which a terminal's Ctrl-C
+    /// does not reach) to send SIGTERM on SIGINT or SIGTERM; returns its slot, or -1.
+    @discardableResult
+    public static func registerChild(_ pid: pid_t) -> Int {
+        pthread_mutex_lock(&lock)
+        defer { pthread_mutex_unlock(&lock) }
+        guard let slot = (0..<childSlots).first(where: { children[$0] == 0 }) else { return -1 }
+        children[slot] = pid
+        return slot
+    }
+
+    /// Forgets a child once it has been stopped.
+    public static func unregisterChild(_ slot: Int) {
+        guard slot >= 0 && slot < childSlots else { return }
+        pthread_mutex_lock(&lock)
+        children[slot] = 0
+        pthread_mutex_unlock(&lock)
+    }
 
     /// Registers a file or a directory to remove on SIGINT or SIGTERM; returns its slot,
     /// or -1 when all slots are taken (the path is then not removed by a signal).
@@ -38,12 +63,18 @@ public enum PendingFiles {
         pthread_mutex_unlock(&lock)
     }
 
-    /// Installs SIGINT and SIGTERM handlers that remove the pending files and exit
+    /// Installs SIGINT and SIGTERM handlers that stop registered children, remove the pending files and exit
     /// with 130 or 143 (CONTRACTS section 1), and ignores SIGXFSZ so that a file-size limit
     /// is an I/O error that cleans up.
     public static func removeOnSignals() {
         signal(SIGINT) { _ in PendingFiles.removeAndExit(130) }
         signal(SIGTERM) { _ in PendingFiles.removeAndExit(143) }
+        prepareSignals()
+    }
+
+    /// What every cancellable command needs besides its SIGINT and SIGTERM handlers: SIGXFSZ
+    /// ignored and the two signals unblocked.
+    static func prepareSignals() {
         // Past a file-size limit (`ulimit -f`) a write should fail with EFBIG, so the error
         // path cleans up, rather than the process being killed with its files left behind.
         signal(SIGXFSZ, SIG_IGN)
@@ -63,6 +94,7 @@ public enum PendingFiles {
     /// Removes what is registered (files first, then staging directories with the files
     /// they may hold) with async-signal-safe calls only, and exits.
     private static func removeAndExit(_ status: Int32) -> Never {
+        for slot in 0..<childSlots where children[slot] > 0 { kill(children[slot], SIGTERM) }
         for slot in 0..<slots where active[slot] != 0 { unlink(paths + slot * length) }
         for slot in 0..<slots where active[slot] != 0 {
             let directory = paths + slot * length

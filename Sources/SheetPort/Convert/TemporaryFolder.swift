@@ -1,33 +1,18 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import Foundation
-
 /// A private folder (mode 0700) under the temporary directory, removed with everything in
 /// it when released, on SIGINT or SIGTERM (with `PendingFiles.removeOnSignals()`), or by
-/// `remove()`. Files in it are meant to be named `workbook.xlsx` (and `.next`), which the
-/// signal handler knows to remove.
+/// `remove()`; one left by a killed process is swept by the next. Files in it are meant to be
+/// named `workbook.xlsx` (and `.next`), which the signal handler knows to remove.
 public final class TemporaryFolder {
+    private let staging: Staging
+
     /// The folder's path.
-    public let path: String
-    private var slot: Int
+    public var path: String { staging.directory }
 
-    /// Creates `sheetport-XXXXXX` under `$TMPDIR` (or `/tmp`).
+    /// Creates `sheetport-scratch-<pid>-XXXXXX` under `$TMPDIR` (or `/tmp`).
     public init() throws {
-        let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        guard let path = TemporaryName.directory(base + "/sheetport-XXXXXX") else {
-            throw ReaderError(.io, file: base, "cannot create a private folder: \(String(cString: strerror(errno)))")
-        }
-        self.path = path
-        slot = PendingFiles.register(path)
+        staging = try Staging(temporaryFor: "scratch")
     }
-
-    deinit { remove() }
 
     /// Removes the folder and its content.
-    public func remove() {
-        try? FileManager.default.removeItem(atPath: path)
-        PendingFiles.unregister(slot)
-        slot = -1
-    }
+    public func remove() { staging.remove() }
 }

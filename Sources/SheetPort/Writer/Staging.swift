@@ -3,31 +3,55 @@ import Glibc
 #endif
 import Foundation
 
-/// A private staging directory (mode 0700) beside a destination file, where a workbook is
-/// built before it is renamed into place. It is registered with `PendingFiles`, so SIGINT
-/// and SIGTERM remove it; one left by a killed process is swept by the next writer.
+/// A private staging directory (mode 0700) where a file is built before it is published:
+/// beside the destination (the writer's, renamed into place) or under the temporary
+/// directory (export downloads, scratch space; CONTRACTS section 5). Its name carries the
+/// owner's process id; it is registered with `PendingFiles`, so SIGINT and SIGTERM remove it
+/// (with `workbook.xlsx` and `workbook.xlsx.next` inside), and one left by a killed process is
+/// swept by the next staging directory made with the same prefix in the same folder.
 final class Staging {
     /// The directory.
     let directory: String
-    /// Where the finished file goes.
+    /// Where the finished file goes (the directory itself for scratch space).
     let destination: String
     private var slot: Int?
 
     /// Creates `.<name>.sheetport-<pid>-XXXXXX` beside `destination`, after sweeping
     /// staging directories there whose process is gone.
-    init(destination: String) throws {
-        self.destination = destination
+    convenience init(destination: String) throws {
         let folder = PartName.directory(of: destination)
         let base = String(destination.dropFirst(folder.count))
-        Self.sweep(folder: folder.isEmpty ? "." : folder, base: base)
-        guard let directory = TemporaryName.directory(folder + "." + base + ".sheetport-\(getpid())-XXXXXX") else {
-            throw WriterError.io(file: destination, message: "cannot create a staging directory beside it: \(String(cString: strerror(errno)))")
+        try self.init(folder: folder.isEmpty ? "." : folder, prefix: "." + base + ".sheetport-", destination: destination)
+    }
+
+    /// Creates `sheetport-<purpose>-<pid>-XXXXXX` under `$TMPDIR` (or `/tmp`), after sweeping
+    /// those of ended processes; `purpose` tells the kinds apart (`export`, `scratch`).
+    convenience init(temporaryFor purpose: String) throws {
+        let base = Self.temporaryDirectory
+        try self.init(folder: base, prefix: "sheetport-\(purpose)-", destination: nil)
+    }
+
+    private init(folder: String, prefix: String, destination: String?) throws {
+        Self.sweep(folder: folder, prefix: prefix)
+        let separator = folder.hasSuffix("/") || folder.isEmpty ? "" : "/"
+        let template = (destination == nil ? folder + separator : PartName.directory(of: destination!)) + prefix + "\(getpid())-XXXXXX"
+        guard let directory = TemporaryName.directory(template) else {
+            let reason = String(cString: strerror(errno))
+            throw WriterError.io(file: destination ?? folder, message: destination == nil
+                                 ? "cannot create a private staging directory in it: \(reason)"
+                                 : "cannot create a staging directory beside it: \(reason)")
         }
         self.directory = directory
+        self.destination = destination ?? directory
         slot = PendingFiles.register(directory)
     }
 
     deinit { remove() }
+
+    /// `$TMPDIR`, or `/tmp` when it is unset or empty.
+    static var temporaryDirectory: String {
+        ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    }
 
     /// A path inside the staging directory.
     func path(_ name: String) -> String { directory + "/" + name }
@@ -56,13 +80,12 @@ final class Staging {
         slot = nil
     }
 
-    /// Removes `.<base>.sheetport-<pid>-*` directories in `folder` whose process has ended.
-    private static func sweep(folder: String, base: String) {
-        let prefix = "." + base + ".sheetport-"
+    /// Removes `<prefix><pid>-*` directories in `folder` whose process has ended.
+    private static func sweep(folder: String, prefix: String) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
         for name in names where name.hasPrefix(prefix) {
             let rest = name.dropFirst(prefix.count)
-            guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]) else { continue }
+            guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]), pid > 0 else { continue }
             if kill(pid, 0) != 0 && errno == ESRCH {
                 try? FileManager.default.removeItem(atPath: folder + "/" + name)
             }

@@ -1,0 +1,40 @@
+import Foundation
+import SheetPort
+
+/// The options `import`, `export` and `check --server` share: the server, the token and retries.
+enum ClientOptions {
+    /// The options that take a value.
+    static let valued: Set<String> = ["--server", "--token-file", "--retries"]
+
+    /// Help lines for them.
+    static let help = """
+      --server URL             the server, e.g. http://127.0.0.1:8080
+      --token-file FILE        the session token (else the SHEETPORT_TOKEN environment variable)
+      --retries N              tries after a dropped connection or a 5xx answer (default 4)
+    """
+
+    /// The connection the options describe; `--server` is required.
+    static func connection(_ options: Arguments) throws -> ServerConnection {
+        guard let server = options.value("--server") else { throw UsageError("--server URL is required") }
+        var retry = RetryPolicy()
+        if let text = options.value("--retries") {
+            guard let retries = Int(text), retries >= 0, retries <= 20 else { throw UsageError("--retries takes a whole number from 0 to 20") }
+            retry.attempts = retries + 1
+        }
+        let token = try ServerConnection.token(file: options.value("--token-file"))
+        return try ServerConnection(url: server, token: token, retry: retry)
+    }
+
+    /// One line of JSON (keys sorted) on standard output.
+    static func printJSON(_ object: [String: Any]) {
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
+        print(String(decoding: data, as: UTF8.self))
+    }
+
+    /// `bytes` for a person: `512 B`, `1.5 MB`.
+    static func size(_ bytes: Int64) -> String {
+        if bytes < 1_000 { return "\(bytes) B" }
+        if bytes < 1_000_000 { return String(format: "%.1f kB", Double(bytes) / 1e3) }
+        return String(format: "%.1f MB", Double(bytes) / 1e6)
+    }
+}

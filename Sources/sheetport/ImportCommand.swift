@@ -1,0 +1,136 @@
+import Foundation
+import SheetPort
+
+/// `sheetport import FILE --server URL [--wait] [--detach] [--json]`: pre-flight against the
+/// server's caps, upload through an import job, and with `--wait` follow it to the end.
+enum ImportCommand {
+    static let help = """
+    USAGE: sheetport import FILE --server URL [--wait [--detach]] [--json] [--token-file FILE]
+
+    Pre-flights FILE against the server's caps (GET /api/limits) and stops before uploading
+    when it is not importable (exit 1, with the findings). Otherwise streams it to the server
+    as an import job, with an Idempotency-Key so that retries after a dropped connection or a
+    5xx answer cannot create a second job. Only the first worksheet is imported.
+
+    With --wait, follows the job until it ends and prints the sheet created and the warnings;
+    Ctrl-C (or SIGTERM) then cancels the job, unless --detach is given (the job continues).
+
+    Exit status: 0 uploaded (with --wait: imported), 1 not importable or the job failed,
+    2 usage, network or I/O error, 130 interrupted, 143 terminated.
+
+    OPTIONS:
+    \(ClientOptions.help)
+      --wait                   follow the job until it ends
+      --detach                 with --wait: Ctrl-C stops following, the job continues
+      --json                   machine output: one JSON object on stdout
+      --no-progress            no progress bars
+      -h, --help               show this help
+    """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let options = try Arguments(arguments, valued: ClientOptions.valued,
+                                    flags: ["--help", "--wait", "--detach", "--json", "--no-progress"], aliases: ["-h": "--help"])
+        if options.has("--help") { print(help); return 0 }
+        guard options.positionals.count == 1, let file = options.positionals.first, file != "-" else {
+            throw UsageError("import takes one workbook file\n\n" + help)
+        }
+        let connection = try ClientOptions.connection(options)
+        CancellationSignal.install()
+        let json = options.has("--json")
+        let client = HTTPClient(connectTimeout: 10)
+        do {
+            // Pre-flight with the server's real caps: nothing is uploaded that would fail.
+            let limits = try connection.limits(client: client)
+            let report = try Preflight.check(path: file, options: limits.preflightOptions)
+            guard report.importable else {
+                if json { print(report.json) } else { print(CheckCommand.humanText(report)) }
+                FileHandleError.write("sheetport: \(file): not importable; nothing was uploaded")
+                return 1
+            }
+            let progress = ProgressLine(label: "uploading \((file as NSString).lastPathComponent)", disabled: options.has("--no-progress"))
+            let job = try ImportUpload(file: file).start(on: connection, client: client) { sent, total in
+                // A signal while the body is being sent aborts it (the server makes no job of a
+                // partial body); once all is sent the job exists, so its answer is awaited.
+                if sent < total { try CancellationSignal.check() }
+                if total > 0 { progress.update(fraction: Double(sent) / Double(total), detail: ClientOptions.size(sent)) }
+            }
+            progress.finish()
+            if let signal = CancellationSignal.received {
+                return cancel(job, signal: signal, detach: options.has("--detach"), connection: connection, client: client)
+            }
+            guard options.has("--wait") else {
+                if json {
+                    ClientOptions.printJSON(["file": file, "job": ["id": job.id, "status": job.status]])
+                } else {
+                    print("\(file): uploaded; import job \(job.id) \(job.status)")
+                }
+                return 0
+            }
+            return try wait(for: job, file: file, report: report, connection: connection, client: client, options: options)
+        } catch let error as ClientError {
+            if case .cancelled(let signal) = error {
+                FileHandleError.write("sheetport: \(file): upload \(signal == SIGTERM ? "terminated" : "interrupted"); no job was started")
+            } else {
+                FileHandleError.write("sheetport: \(error)")
+            }
+            return error.exitStatus
+        }
+    }
+
+    /// After SIGINT or SIGTERM: cancels the job (no sheet is left behind) unless `detach`;
+    /// returns 130 or 143.
+    private static func cancel(_ job: ImportJob, signal: Int32, detach: Bool, connection: ServerConnection,
+                               client: HTTPClient) -> Int32 {
+        let status: Int32 = signal == SIGTERM ? 143 : 130
+        if detach {
+            FileHandleError.write("sheetport: detached; import job \(job.id) continues on the server")
+            return status
+        }
+        do {
+            try connection.cancelJob(job.id, client: client)
+            FileHandleError.write("sheetport: import job \(job.id) cancelled; no sheet is left behind")
+        } catch {
+            FileHandleError.write("sheetport: import job \(job.id) could not be cancelled: \(error)")
+        }
+        return status
+    }
+
+    private static func wait(for job: ImportJob, file: String, report: CheckReport, connection: ServerConnection,
+                             client: HTTPClient, options: Arguments) throws -> Int32 {
+        let json = options.has("--json")
+        // The pre-flight counted the rows the job will import: progress is rows done of those.
+        let expectedRows = Double(report.worksheets.first(where: \.imported)?.rows ?? 0)
+        let progress = ProgressLine(label: "importing job \(job.id)", disabled: options.has("--no-progress"))
+        let finished: ImportJob
+        do {
+            finished = try JobPoller(connection: connection, jobID: job.id).wait(client: client) { state in
+                let fraction = state.status == "succeeded" ? 1 : expectedRows == 0 ? 0 : min(Double(state.rows) / expectedRows, 1)
+                progress.update(fraction: fraction, detail: "\(state.status), \(state.rows) rows, \(state.cells) cells")
+            }
+            progress.finish()
+        } catch ClientError.cancelled(let signal) {
+            progress.finish()
+            return cancel(job, signal: signal, detach: options.has("--detach"), connection: connection, client: client)
+        }
+        let imported = report.worksheets.first(where: \.imported)?.name ?? "?"
+        let others = report.worksheets.filter { !$0.imported }.map(\.name)
+        if json {
+            var object: [String: Any] = ["file": file, "job": ["id": finished.id, "status": finished.status],
+                                         "importedWorksheet": imported, "notImported": others,
+                                         "warnings": finished.warnings.map { ["code": $0.code, "message": $0.message] }]
+            if let sheet = finished.sheet { object["sheet"] = ["id": sheet.id, "name": sheet.name] }
+            if finished.status != "succeeded" { object["error"] = ["code": finished.errorCode, "message": finished.errorMessage] }
+            ClientOptions.printJSON(object)
+        } else if let sheet = finished.sheet, finished.status == "succeeded" {
+            print("\(file): imported as sheet \(sheet.id) \"\(sheet.name)\" (job \(finished.id))")
+            print("  only the first worksheet is imported: \"\(imported)\"" + (others.isEmpty ? "" : "; not imported: " + others.map { "\"\($0)\"" }.joined(separator: ", ")))
+            for warning in finished.warnings { print("  warning: \(warning.message)" + (warning.code.isEmpty ? "" : " [\(warning.code)]")) }
+        }
+        guard finished.status == "succeeded" else {
+            FileHandleError.write("sheetport: " + ClientError.jobFailed(job: finished.id, status: finished.status, code: finished.errorCode,
+                                                                       message: finished.errorMessage).description)
+            return 1
+        }
+        return 0
+    }
+}
