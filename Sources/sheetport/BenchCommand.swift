@@ -243,9 +243,7 @@ extension ProgressLine {
 extension Workbook {
     /// Inflated size of the first worksheet part, in bytes.
     var firstWorksheetSize: Int64 {
-        get throws {
-            guard let part = firstWorksheet?.part, let entry = archive.entry(named: part) else { return 0 }
-            return entry.size
-        }
+        guard let part = firstWorksheet?.part, let entry = archive.entry(named: part) else { return 0 }
+        return entry.size
     }
 }

@@ -10,6 +10,25 @@ import Testing
         #expect(String(decoding: result.stdout, as: UTF8.self).hasPrefix("sheetport "))
     }
 
+    /// `bench`'s phases run and count every cell (its timings are for Benchmarks/, not tests).
+    @Test func benchPhasesCountEveryCell() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let book = folder.appendingPathComponent("bench.xlsx").path
+        let generated = try runSheetport(["bench", "generate", "--rows", "1000", "-o", book, "--no-progress"])
+        #expect(generated.status == 0, "\(generated.stderr)")
+        for phase in [["read", book], ["read", book, "--to", "csv"], ["read", book, "--to", "jsonl"], ["check", book]] {
+            let result = try runSheetport(["bench"] + phase + ["--no-progress"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let output = String(decoding: result.stdout, as: UTF8.self)
+            #expect(output.contains(": 10010 cells in "), "\(phase): \(output)")
+            #expect(output.contains("MB/s of worksheet XML, peak RSS "), "\(phase): \(output)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["bench.xlsx"])
+        let bad = try runSheetport(["bench", "read", book, "--to", "xml"])
+        #expect(bad.status == 2)
+    }
+
     @Test func convertsStandardInputToStandardOutput() throws {
         let input = try Data(contentsOf: URL(fileURLWithPath: Project.fixture("cell_types.xlsx")))
         let result = try runSheetport(["convert", "-", "--to", "jsonl"], input: input)
