@@ -13,7 +13,9 @@ final class BackgroundInflater {
     private let pipe = ChunkPipe(depth: 4)
     private let outcome = Outcome()
     private let done = DispatchSemaphore(value: 0)
-    private var current: [UInt8]?
+    private var current: [UInt8] = []
+    private var offset = 0
+    /// Bytes handed to the reader so far.
     private(set) var bytesRead: Int64 = 0
 
     /// Starts inflating `stream`; the stream belongs to the inflating thread from now on.
@@ -31,17 +33,24 @@ final class BackgroundInflater {
         done.wait()
     }
 
-    /// Hands the next chunk to `consume`; false at the end of the entry.
-    func read(_ consume: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
-        if let previous = current.take() { pipe.recycle(previous) }
-        guard let chunk = try pipe.receive() else {
-            if let failure = outcome.failure { throw failure }
-            return false
+    /// Copies up to `count` inflated bytes into `buffer`, from the chunk at hand or the next
+    /// one; 0 at the end of the entry.
+    func read(into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int {
+        if offset == current.count {
+            pipe.recycle(current)
+            current = []
+            offset = 0
+            guard let chunk = try pipe.receive() else {
+                if let failure = outcome.failure { throw failure }
+                return 0
+            }
+            current = chunk
         }
-        bytesRead += Int64(chunk.count)
-        current = chunk
-        try chunk.withUnsafeBytes(consume)
-        return true
+        let served = min(count, current.count - offset)
+        current.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress! + offset, byteCount: served) }
+        offset += served
+        bytesRead += Int64(served)
+        return served
     }
 
     /// The inflating thread's work, with everything it touches.
@@ -65,13 +74,5 @@ final class BackgroundInflater {
             }
             pipe.finish()
         }
-    }
-}
-
-extension Optional {
-    /// The value, leaving nil behind.
-    mutating func take() -> Wrapped? {
-        defer { self = nil }
-        return self
     }
 }

@@ -146,12 +146,9 @@ private final class Recorder: @unchecked Sendable {
     @exclusivity(unchecked) private var context: xmlParserCtxtPtr?
     @exclusivity(unchecked) private var events = EventWriter(capacity: Recorder.bufferSize + (64 << 10))
     @exclusivity(unchecked) private var outgoing: [UInt8] = []
-    @exclusivity(unchecked) private var pending: [UInt8] = []
-    @exclusivity(unchecked) private var pendingOffset = 0
     @exclusivity(unchecked) private var sourceError: Error?
     @exclusivity(unchecked) private var sawDoctype = false
     @exclusivity(unchecked) private var stopped = false
-    @exclusivity(unchecked) private var consumed: Int64 = 0
     private static let bufferSize = 256 << 10
 
     /// Why the parse failed, if it did.
@@ -219,25 +216,14 @@ private final class Recorder: @unchecked Sendable {
         pipe.finish()
     }
 
-    /// libxml2's input callback: serves the inflated chunks in the sizes it asks for.
+    /// libxml2's input callback: the inflated bytes, in the sizes it asks for.
     private func read(into buffer: UnsafeMutablePointer<CChar>, length: Int) -> Int32 {
-        if pendingOffset == pending.count {
-            pending.removeAll(keepingCapacity: true)
-            pendingOffset = 0
-            do {
-                guard try source.read({ pending.append(contentsOf: $0) }) else { return 0 }
-            } catch {
-                sourceError = error
-                return -1
-            }
+        do {
+            return Int32(try source.read(into: buffer, count: length))
+        } catch {
+            sourceError = error
+            return -1
         }
-        let count = min(length, pending.count - pendingOffset)
-        pending.withUnsafeBytes { bytes in
-            UnsafeMutableRawPointer(buffer).copyMemory(from: bytes.baseAddress! + pendingOffset, byteCount: count)
-        }
-        pendingOffset += count
-        consumed += Int64(count)
-        return Int32(count)
     }
 
     // MARK: recording
@@ -302,7 +288,7 @@ private final class Recorder: @unchecked Sendable {
     private func startBuffer() {
         events.count = 0
         events.reserve(8)
-        events.write(UInt64(consumed))
+        events.write(UInt64(source.bytesRead))
     }
 }
 
@@ -372,5 +358,13 @@ private struct EventReader {
     mutating func bytes(_ length: Int) -> UnsafePointer<UInt8> {
         defer { offset += length }
         return (bytes.baseAddress! + offset).assumingMemoryBound(to: UInt8.self)
+    }
+}
+
+extension Optional {
+    /// The value, leaving nil behind.
+    fileprivate mutating func take() -> Wrapped? {
+        defer { self = nil }
+        return self
     }
 }
