@@ -229,4 +229,23 @@ import Testing
         #expect(try runSheetport(["check", "--min-inflate-ratio", "0.5", "--max-text-size", "1M",
                                   "--max-total-size", "1G", Project.fixture("cell_types.xlsx")]).status == 0)
     }
+
+    /// A comments relationship to a missing part is one `missing-part` finding, and the
+    /// imported sheet is still measured.
+    @Test func danglingCommentsAreOneFindingAndTheSheetIsStillMeasured() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sheet = #"<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>"#
+            + #"<row r="1"><c r="A1"><v>1</v></c><c r="B1"><v>2</v></c></row></sheetData></worksheet>"#
+        let relationships = #"<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">"#
+            + #"<Relationship Id="rId1" Target="../comments1.xml" "#
+            + #"Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/comments"/></Relationships>"#
+        let path = try minimalWorkbook(sheetXML: sheet, extraParts: ["xl/worksheets/_rels/sheet1.xml.rels": relationships], in: folder)
+        let report = try Preflight.check(path: path)
+        #expect(!report.importable)
+        #expect(report.findings.filter { $0.code == "missing-part" }.count == 1, "\(report.findings)")
+        let imported = report.worksheets.first { $0.imported }
+        #expect(imported?.cells == 2)
+        #expect(imported?.columns == 2)
+    }
 }

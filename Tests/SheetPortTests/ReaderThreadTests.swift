@@ -65,15 +65,18 @@ import Testing
     }
 }
 
-/// A one-sheet package around `sheetXML`, zipped by Python's zipfile (the writer refuses to
-/// write what these tests need: malformed XML).
-func minimalWorkbook(sheetXML: String, in folder: URL) throws -> String {
+/// A one-sheet package around `sheetXML`, with `extraParts` (name to XML) beside it, zipped by
+/// Python's zipfile (the writer refuses to write what these tests need: malformed XML, parts
+/// that are missing).
+func minimalWorkbook(sheetXML: String, extraParts: [String: String] = [:], in folder: URL) throws -> String {
     let path = folder.appendingPathComponent("minimal.xlsx").path
     let sheet = folder.appendingPathComponent("sheet1.xml")
     try sheetXML.write(to: sheet, atomically: true, encoding: .utf8)
+    let extras = folder.appendingPathComponent("extra-parts.json")
+    try JSONSerialization.data(withJSONObject: extraParts).write(to: extras)
     let script = """
-    import sys, zipfile
-    out, sheet = sys.argv[1], sys.argv[2]
+    import json, sys, zipfile
+    out, sheet, extras = sys.argv[1], sys.argv[2], sys.argv[3]
     main = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
     rel = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
     pkg = "http://schemas.openxmlformats.org/package/2006/relationships"
@@ -89,10 +92,12 @@ func minimalWorkbook(sheetXML: String, in folder: URL) throws -> String {
         z.writestr("xl/_rels/workbook.xml.rels", '<Relationships xmlns="%s"><Relationship Id="rId1" Target="worksheets/sheet1.xml" '
             'Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet"/></Relationships>' % pkg)
         z.write(sheet, "xl/worksheets/sheet1.xml")
+        for name, text in json.load(open(extras)).items():
+            z.writestr(name, text)
     """
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", script, path, sheet.path]
+    process.arguments = ["python3", "-c", script, path, sheet.path, extras.path]
     try process.run()
     process.waitUntilExit()
     guard process.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }

@@ -170,7 +170,8 @@ struct Inspection {
         while let row = try reader.nextRow() {
             for cell in row.cells { stats.add(cell, row: row.index) }
         }
-        _ = try workbook.comments(of: sheet) // comments are imported: their part must read
+        // Comments are imported: their part must read (a missing one is already a finding).
+        if danglingRelationships["comments"] == nil { _ = try workbook.comments(of: sheet) }
         if let index = worksheets.firstIndex(where: { $0.imported }) {
             worksheets[index].rows = stats.lastRow
             worksheets[index].columns = stats.lastColumn
