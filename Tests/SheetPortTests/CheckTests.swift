@@ -248,4 +248,16 @@ import Testing
         #expect(imported?.cells == 2)
         #expect(imported?.columns == 2)
     }
+
+    /// The upload cap is held against the bytes checked, also when they came from standard
+    /// input (named `-`, which is no file to measure).
+    @Test func uploadCapAppliesToBytesFromStandardInput() throws {
+        let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: Project.fixture("cell_types.xlsx"))))
+        var options = PreflightOptions()
+        options.maxUploadBytes = Int64(bytes.count - 1)
+        let report = try Preflight.check(bytes: bytes, name: "-", options: options)
+        #expect(report.findings.contains { $0.code == "exceeds-limit" && $0.message.contains("upload limit") })
+        options.maxUploadBytes = Int64(bytes.count)
+        #expect(!(try Preflight.check(bytes: bytes, name: "-", options: options)).findings.contains { $0.code == "exceeds-limit" })
+    }
 }

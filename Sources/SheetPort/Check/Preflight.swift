@@ -30,17 +30,21 @@ public enum Preflight {
     /// Checks the workbook at `path`. Throws only I/O errors (the file cannot be read);
     /// everything wrong with the file itself is a finding.
     public static func check(path: String, options: PreflightOptions = PreflightOptions()) throws -> CheckReport {
-        try check(name: path, options: options) { try Workbook(path: path, limits: options.limits) }
+        try check(name: path, options: options, size: fileSize(path)) { try Workbook(path: path, limits: options.limits) }
     }
 
     /// Checks a workbook held in memory; `name` is used in the report.
     public static func check(bytes: [UInt8], name: String, options: PreflightOptions = PreflightOptions()) throws -> CheckReport {
-        try check(name: name, options: options) { try Workbook(bytes: bytes, name: name, limits: options.limits) }
+        try check(name: name, options: options, size: Int64(bytes.count)) {
+            try Workbook(bytes: bytes, name: name, limits: options.limits)
+        }
     }
 
     /// Checks the workbook `open` returns (opened from a source of the caller's, such as a
-    /// sealed upload); `name` is used in the report. Errors `open` throws become findings.
-    public static func check(name: String, options: PreflightOptions, open: () throws -> Workbook) throws -> CheckReport {
+    /// sealed upload); `name` is used in the report, `size` (the file's bytes, when known) is
+    /// held against `maxUploadBytes`. Errors `open` throws become findings.
+    public static func check(name: String, options: PreflightOptions, size: Int64? = nil,
+                             open: () throws -> Workbook) throws -> CheckReport {
         var report = CheckReport(file: name, format: "xlsx")
         let workbook: Workbook
         do {
@@ -51,7 +55,7 @@ public enum Preflight {
             return report
         }
         report.format = format(of: workbook)
-        if let cap = options.maxUploadBytes, let size = fileSize(name), size > cap {
+        if let cap = options.maxUploadBytes, let size, size > cap {
             report.findings.append(Finding(ReaderError(.exceedsLimit, file: name, "the file is \(size) bytes, over the server's upload limit of \(cap) bytes")))
         }
         var inspection = Inspection(workbook: workbook, options: options)
