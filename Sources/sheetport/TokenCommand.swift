@@ -41,8 +41,12 @@ enum TokenCommand {
             FileHandleError.write("revoked \(count) token\(count == 1 ? "" : "s") of \(subject)")
             return 0
         }
-        guard let token = try readToken(options) else {
-            throw UsageError("token revoke needs --subject S or --token-file F (or SHEETPORT_TOKEN)")
+        // The token the client commands read (`--token-file F` or SHEETPORT_TOKEN, never an argument).
+        let token: String
+        do {
+            token = try ServerConnection.token(file: options.value("--token-file"))
+        } catch {
+            throw UsageError("token revoke needs --subject S or --token-file F (or SHEETPORT_TOKEN): \(error)")
         }
         guard try Tokens.revoke(token: token, in: database) else {
             FileHandleError.write("sheetport: no such token")
@@ -50,16 +54,5 @@ enum TokenCommand {
         }
         FileHandleError.write("revoked 1 token")
         return 0
-    }
-
-    /// The token from `--token-file F` or `SHEETPORT_TOKEN`, never from an argument.
-    static func readToken(_ options: Arguments) throws -> String? {
-        if let path = options.value("--token-file") {
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-                throw UsageError("cannot read the token file \(path)")
-            }
-            return text.trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        return ProcessInfo.processInfo.environment["SHEETPORT_TOKEN"].map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
     }
 }
