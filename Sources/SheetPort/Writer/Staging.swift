@@ -19,9 +19,8 @@ final class Staging {
     /// Creates `.<name>.sheetport-<pid>-XXXXXX` beside `destination`, after sweeping
     /// staging directories there whose process is gone.
     convenience init(destination: String) throws {
-        let folder = PartName.directory(of: destination)
-        let base = String(destination.dropFirst(folder.count))
-        try self.init(folder: folder.isEmpty ? "." : folder, prefix: "." + base + ".sheetport-", destination: destination)
+        let (folder, prefix) = AtomicFile.hiddenSibling(of: destination)
+        try self.init(folder: folder.isEmpty ? "." : folder, prefix: prefix, destination: destination)
     }
 
     /// Creates `sheetport-<purpose>-<pid>-XXXXXX` under `$TMPDIR` (or `/tmp`), after sweeping
@@ -60,15 +59,11 @@ final class Staging {
     /// mode a new file would get, and removes the directory.
     func publish(_ file: String) throws {
         let descriptor = open(file, O_RDONLY | O_CLOEXEC)
-        let umaskValue = umask(0); umask(umaskValue)
-        guard descriptor >= 0, fchmod(descriptor, 0o666 & ~umaskValue) == 0, fsync(descriptor) == 0 else {
-            let reason = String(cString: strerror(errno))
-            if descriptor >= 0 { close(descriptor) }
-            throw WriterError.io(file: destination, message: "cannot flush the finished workbook: \(reason)")
+        guard descriptor >= 0 else {
+            throw WriterError.io(file: destination, message: "cannot open the finished workbook: \(String(cString: strerror(errno)))")
         }
-        close(descriptor)
-        guard rename(file, destination) == 0 else {
-            throw WriterError.io(file: destination, message: "cannot publish: \(String(cString: strerror(errno)))")
+        if let reason = AtomicFile.publish(descriptor: descriptor, path: file, to: destination) {
+            throw WriterError.io(file: destination, message: "cannot publish: \(reason)")
         }
         remove()
     }
