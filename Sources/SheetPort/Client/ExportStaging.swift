@@ -23,8 +23,8 @@ public final class ExportStaging {
         self.destination = destination
         do {
             staging = try Staging(temporaryFor: "export")
-        } catch {
-            throw ClientError.io(file: Staging.temporaryDirectory, message: "cannot create a private staging directory: \(String(cString: strerror(errno)))")
+        } catch let WriterError.io(file, message) {
+            throw ClientError.io(file: file, message: message) // Staging's own reason: errno has moved on
         }
         path = staging.path(String(describing: PendingFiles.stagedFileNames.0))
         descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
