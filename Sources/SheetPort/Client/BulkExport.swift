@@ -41,6 +41,9 @@ public final class BulkExport: @unchecked Sendable {
     private var next = 0
     private var results: [ExportResult?]
     private var stagedBytes: [Int64]
+    // Running totals of the two arrays, so that progress costs no pass over all sheets per chunk.
+    private var finishedCount = 0
+    private var stagedTotal: Int64 = 0
 
     /// `transfers` run `concurrency` at a time; `timeout` (seconds, 0 none) bounds each try
     /// of a download, `maxSpeed` (bytes a second, 0 none) each transfer's speed.
@@ -101,15 +104,21 @@ public final class BulkExport: @unchecked Sendable {
 
     private func report(_ index: Int, bytes: Int64, _ progress: (Int, Int, Int64) -> Void) {
         lock.lock(); defer { lock.unlock() }
-        stagedBytes[index] = bytes
-        progress(results.lazy.filter { $0 != nil }.count, transfers.count, stagedBytes.reduce(0, +))
+        stage(index, bytes: bytes, progress)
     }
 
     private func finish(_ index: Int, _ result: ExportResult, _ progress: (Int, Int, Int64) -> Void) {
         lock.lock(); defer { lock.unlock() }
         results[index] = result
-        stagedBytes[index] = result.bytes
-        progress(results.lazy.filter { $0 != nil }.count, transfers.count, stagedBytes.reduce(0, +))
+        finishedCount += 1
+        stage(index, bytes: result.bytes, progress)
+    }
+
+    /// Under the lock: the bytes staged for sheet `index`, then the totals to `progress`.
+    private func stage(_ index: Int, bytes: Int64, _ progress: (Int, Int, Int64) -> Void) {
+        stagedTotal += bytes - stagedBytes[index]
+        stagedBytes[index] = bytes
+        progress(finishedCount, transfers.count, stagedTotal)
     }
 }
 
