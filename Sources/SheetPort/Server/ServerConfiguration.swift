@@ -24,9 +24,9 @@ public struct ServerConfiguration: Sendable {
     }
 
     /// Excel's grid and text limits, reported by `GET /api/limits`.
-    public static let maxRows = 1_048_576
+    public static let maxRows = CellReference.maxRow
     /// Columns of Excel's grid.
-    public static let maxColumns = 16_384
+    public static let maxColumns = CellReference.maxColumn
     /// Characters (UTF-16 units) of a cell's text.
     public static let maxCellTextLength = PreflightOptions.maxCellTextLength
 }

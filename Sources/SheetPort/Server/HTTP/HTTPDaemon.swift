@@ -119,6 +119,8 @@ private func queue(_ reply: Reply, on connection: OpaquePointer?) -> MHD_Result 
         }, box, { context in
             Unmanaged<StreamBox>.fromOpaque(context!).release()
         })
+        // libmicrohttpd frees the box only through a response it made.
+        if response == nil { Unmanaged<StreamBox>.fromOpaque(box).release() }
     }
     guard let response else { return sp_mhd_no }
     defer { MHD_destroy_response(response) }

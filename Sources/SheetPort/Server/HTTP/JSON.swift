@@ -52,9 +52,6 @@ public indirect enum JSON: Sendable {
         }
     }
 
-    /// `value` as a string, or null.
-    public static func optional(_ value: String?) -> JSON { value.map(JSON.string) ?? .null }
-
     /// Parses a request body as a JSON object; nil when it is not one.
     public static func parseObject(_ bytes: [UInt8]) -> [String: Any]? {
         (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any]

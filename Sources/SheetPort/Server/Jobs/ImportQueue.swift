@@ -27,17 +27,16 @@ public final class ImportQueue: @unchecked Sendable {
         return id
     }
 
-    /// Cancels a job: true when it was still waiting (removed, no worker will see it); for a
-    /// running one, its worker sees `shouldStop` at its next batch.
-    func cancel(_ id: String) -> Bool {
+    /// Cancels a job: one still waiting is removed (no worker will see it); a running one's
+    /// worker sees `shouldStop` at its next batch.
+    func cancel(_ id: String) {
         condition.lock()
         defer { condition.unlock() }
         if let index = pending.firstIndex(of: id) {
             pending.remove(at: index)
-            return true
+        } else if running.contains(id) {
+            cancelled.insert(id)
         }
-        if running.contains(id) { cancelled.insert(id) }
-        return false
     }
 
     /// Why a running job must stop, if it must.

@@ -1,7 +1,8 @@
 import Foundation
 
 /// What a start does about a previous run that was killed: jobs left queued or running are
-/// queued again from their sealed staged upload (their partial sheet removed first), or
+/// queued again from their sealed staged upload (their partial sheet removed first, with
+/// every sheet never made visible), or
 /// failed when the upload is gone; sheets never made visible and staging files of ended
 /// jobs are removed. No half-imported sheet survives a restart.
 enum Recovery {
@@ -11,7 +12,6 @@ enum Recovery {
         try database.transaction {
             for status in [JobRecord.Status.running, .queued] {
                 for job in try database.jobs(in: status) {
-                    try database.query("DELETE FROM sheets WHERE job_id = ? AND visible = 0", [.text(job.id)])
                     if FileManager.default.fileExists(atPath: context.directory.stagingFile(job: job.id)) {
                         try database.query("UPDATE jobs SET status = 'queued', bytes = 0, rows = 0, cells = 0, sheet_id = NULL WHERE id = ?", [.text(job.id)])
                         queued.insert(job.id)
@@ -28,7 +28,9 @@ enum Recovery {
             unlink(context.directory.staging + "/" + name)
         }
         // Exports are unlinked once open; a killed server may leave one being built.
-        try? FileManager.default.removeItem(atPath: context.directory.path + "/exports")
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: context.directory.exports)) ?? [] {
+            unlink(context.directory.exports + "/" + name)
+        }
         for job in try database.jobs(in: .queued) where queued.contains(job.id) { context.imports.enqueue(job.id) }
     }
 }

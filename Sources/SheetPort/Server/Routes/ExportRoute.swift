@@ -24,10 +24,8 @@ enum ExportRoute {
                 sheet.version = try context.database { try $0.version(of: id) }
             }
         }
-        let folder = context.directory.path + "/exports"
-        mkdir(folder, 0o700)
         let identity = Sodium.identifier()
-        let destination = folder + "/" + identity + ".xlsx"
+        let destination = context.directory.exports + "/" + identity + ".xlsx"
         try write(sheet, to: destination, identity: identity, context)
         let file = try SealedBlockFile(opening: destination, identity: identity, sealer: context.sealer)
         unlink(destination) // the open descriptor keeps it readable; nothing stays on disk

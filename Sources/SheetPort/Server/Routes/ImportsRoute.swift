@@ -81,7 +81,7 @@ enum ImportsRoute {
             guard cancelled else { return try cancel(id, request, context) } // it moved on meanwhile: look again
             // A waiting job never reaches a worker; a running one stops at its next batch, its
             // worker reading on through the descriptor it holds. Either way the staging goes now.
-            _ = context.imports.cancel(id)
+            context.imports.cancel(id)
             unlink(context.directory.stagingFile(job: id))
             job.status = .cancelled
             return .json(.object([("job", job.json)]))

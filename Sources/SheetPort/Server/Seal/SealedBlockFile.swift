@@ -40,8 +40,8 @@ public final class SealedBlockFile {
     }
 
     /// Opens an existing sealed file bound to `identity`.
-    public init(opening path: String, identity: String, sealer: Sealer, writable: Bool = false) throws {
-        descriptor = open(path, (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC)
+    public init(opening path: String, identity: String, sealer: Sealer) throws {
+        descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw ServerError.io(path: path, message: String(cString: strerror(errno))) }
         self.path = path
         self.sealer = sealer

@@ -1,15 +1,16 @@
 import Foundation
 
-/// The server's data directory (mode 0700): the SQLite database, the sealing key and the
-/// staging folder of uploads, each upload a sealed block file.
+/// The server's data directory (mode 0700): the SQLite database, the sealing key, the
+/// staging folder of uploads (each a sealed block file) and the folder where exports are
+/// built (sealed too, unlinked once open).
 public struct DataDirectory: Sendable {
     /// The directory.
     public let path: String
 
-    /// Creates the directory (mode 0700) and the staging folder when missing.
+    /// Creates the directory (mode 0700) and its staging and export folders when missing.
     public init(path: String) throws {
         self.path = path
-        for folder in [path, path + "/staging"] {
+        for folder in [path, path + "/staging", path + "/exports"] {
             var status = stat()
             if stat(folder, &status) != 0 {
                 guard mkdir(folder, 0o700) == 0 || errno == EEXIST else {
@@ -24,6 +25,8 @@ public struct DataDirectory: Sendable {
     public var database: String { path + "/sheetport.db" }
     /// Where uploads are staged.
     public var staging: String { path + "/staging" }
+    /// Where exports are built.
+    public var exports: String { path + "/exports" }
 
     /// The staged upload of a job.
     public func stagingFile(job: String) -> String { staging + "/" + job + ".sealed" }
