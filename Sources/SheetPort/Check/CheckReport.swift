@@ -31,50 +31,28 @@ public struct CheckReport: Sendable, Equatable {
 
     /// The report as one line of JSON, keys in the contract's order.
     public var json: String {
-        var json = JSONText()
-        json.raw("{"); json.key("file"); json.string(file)
-        json.raw(","); json.key("format"); json.string(format)
-        json.raw(","); json.key("importable"); json.raw(importable ? "true" : "false")
-        json.raw(","); json.key("worksheets"); json.raw("[")
-        for (index, sheet) in worksheets.enumerated() {
-            if index > 0 { json.raw(",") }
-            json.raw("{"); json.key("name"); json.string(sheet.name)
-            if let rows = sheet.rows { json.raw(","); json.key("rows"); json.raw(String(rows)) }
-            if let columns = sheet.columns { json.raw(","); json.key("columns"); json.raw(String(columns)) }
-            if let cells = sheet.cells { json.raw(","); json.key("cells"); json.raw(String(cells)) }
-            json.raw(","); json.key("imported"); json.raw(sheet.imported ? "true" : "false"); json.raw("}")
-        }
-        json.raw("],"); json.key("findings"); json.raw("[")
-        json.raw(findings.map(\.json).joined(separator: ","))
-        json.raw("]}")
-        return json.text
+        JSON.object([
+            ("file", .string(file)), ("format", .string(format)), ("importable", .bool(importable)),
+            ("worksheets", .array(worksheets.map { sheet in
+                var members: [(String, JSON)] = [("name", .string(sheet.name))]
+                if let rows = sheet.rows { members.append(("rows", .int(rows))) }
+                if let columns = sheet.columns { members.append(("columns", .int(columns))) }
+                if let cells = sheet.cells { members.append(("cells", .int(cells))) }
+                members.append(("imported", .bool(sheet.imported)))
+                return .object(members)
+            })),
+            ("findings", .array(findings.map { .raw($0.json) })),
+        ]).text
     }
 }
 
 extension Finding {
     /// The finding as a JSON object: code, severity, message, part and count when present.
     public var json: String {
-        var json = JSONText()
-        json.raw("{"); json.key("code"); json.string(code)
-        json.raw(","); json.key("severity"); json.string(severity.rawValue)
-        json.raw(","); json.key("message"); json.string(message)
-        if let part { json.raw(","); json.key("part"); json.string(part) }
-        if let count { json.raw(","); json.key("count"); json.raw(String(count)) }
-        json.raw("}")
-        return json.text
+        var members: [(String, JSON)] = [("code", .string(code)), ("severity", .string(severity.rawValue)),
+                                         ("message", .string(message))]
+        if let part { members.append(("part", .string(part))) }
+        if let count { members.append(("count", .int(count))) }
+        return JSON.object(members).text
     }
-}
-
-/// Compact JSON text built member by member, in the order written.
-struct JSONText {
-    private var bytes: [UInt8] = []
-
-    /// `"name":`
-    mutating func key(_ name: String) { bytes += Array("\"\(name)\":".utf8) }
-    /// A string literal, escaped.
-    mutating func string(_ text: String) { JSONLWriter.appendString(text, to: &bytes) }
-    /// Text that already is JSON (punctuation, numbers, literals).
-    mutating func raw(_ text: String) { bytes += Array(text.utf8) }
-    /// The text so far.
-    var text: String { String(decoding: bytes, as: UTF8.self) }
 }

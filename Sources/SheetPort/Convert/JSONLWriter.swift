@@ -20,15 +20,24 @@ public struct JSONLWriter {
         }
     }
 
-    /// Writes one cell's object and newline; `leadingMembers` (each ending with a comma,
-    /// such as `"col":2,`) come first, before `ref`.
-    public func write(_ cell: Cell, row: Int, leadingMembers: String) throws {
-        try write(cell, rowDigits: String(row), leadingMembers: leadingMembers)
+    /// Writes every cell of `row`, each object led by `"col":N,"input":"…",`, with the text
+    /// `input` gives for the cell (the server's stored cell, CONTRACTS section 4).
+    public func write(_ row: Row, input: (Cell) -> String) throws {
+        let rowDigits = String(row.index)
+        for cell in row.cells {
+            try write(cell, rowDigits: rowDigits, input: input(cell))
+        }
     }
 
-    private func write(_ cell: Cell, rowDigits: String, leadingMembers: String = "") throws {
+    private func write(_ cell: Cell, rowDigits: String, input: String? = nil) throws {
         try output.write(byte: UInt8(ascii: "{"))
-        if !leadingMembers.isEmpty { try output.write(leadingMembers) }
+        if let input {
+            try output.write("\"col\":" as StaticString)
+            try output.write(String(cell.column))
+            try output.write(",\"input\":" as StaticString)
+            try Self.writeString(input, to: output)
+            try output.write(byte: UInt8(ascii: ","))
+        }
         try output.write("\"ref\":\"" as StaticString)
         try output.write(CellReference.columnName(cell.column))
         try output.write(rowDigits)
@@ -108,7 +117,8 @@ public struct JSONLWriter {
         return members.isEmpty ? nil : ",\"style\":{" + members.joined(separator: ",") + "}"
     }
 
-    private static func quoted(_ text: String) -> String {
+    /// A JSON string literal for `text`.
+    static func quoted(_ text: String) -> String {
         var bytes: [UInt8] = []
         appendString(text, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
@@ -130,9 +140,6 @@ public struct JSONLWriter {
         appendString(text, to: &bytes)
         try output.write(bytes)
     }
-
-    /// A JSON string literal for `text`.
-    public static func quotedString(_ text: String) -> String { quoted(text) }
 
     static func appendString(_ text: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))

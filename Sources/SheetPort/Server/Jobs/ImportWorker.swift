@@ -138,11 +138,10 @@ public final class ImportWorker: @unchecked Sendable {
             if block == nil { block = (number, row.index, row.index, []) }
             block!.last = row.index
             block!.bytes += RowBlock.header(row: row.index, height: row.height, isHidden: row.isHidden)
-            for cell in row.cells {
-                let input = cell.formula.map { "=" + $0 } ?? ValueText.field(cell.value, system: workbook.dateSystem)
-                try cellWriter.write(cell, row: row.index, leadingMembers: "\"col\":\(cell.column),\"input\":\(JSONLWriter.quotedString(input)),")
-                lastColumn = max(lastColumn, cell.column)
+            try cellWriter.write(row) { cell in
+                cell.formula.map { "=" + $0 } ?? ValueText.field(cell.value, system: workbook.dateSystem)
             }
+            lastColumn = max(lastColumn, row.cells.last?.column ?? 0) // cells come ordered by column
             block!.bytes += output.takeBytes()
             rows += 1
             cells += row.cells.count

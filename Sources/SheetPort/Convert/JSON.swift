@@ -1,6 +1,7 @@
 import Foundation
 
-/// A JSON value built for a response, rendered compactly with keys in the order given.
+/// A JSON value built for output (server responses, `check --json`), rendered compactly with
+/// keys in the order given.
 public indirect enum JSON: Sendable {
     /// Members in order.
     case object([(String, JSON)])
@@ -32,7 +33,7 @@ public indirect enum JSON: Sendable {
             output += "{"
             for (index, (key, value)) in members.enumerated() {
                 if index > 0 { output += "," }
-                output += JSONLWriter.quotedString(key) + ":"
+                output += JSONLWriter.quoted(key) + ":"
                 value.render(into: &output)
             }
             output += "}"
@@ -43,7 +44,7 @@ public indirect enum JSON: Sendable {
                 value.render(into: &output)
             }
             output += "]"
-        case .string(let text): output += JSONLWriter.quotedString(text)
+        case .string(let text): output += JSONLWriter.quoted(text)
         case .int(let number): output += String(number)
         case .number(let number): output += ValueText.number(number)
         case .bool(let flag): output += flag ? "true" : "false"
