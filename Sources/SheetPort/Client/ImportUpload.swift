@@ -29,22 +29,9 @@ public struct ImportUpload {
             ("X-Filename", String(name.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "_" : Character($0) })),
             ("Idempotency-Key", idempotencyKey),
         ], body: .file(file))
-        let response = try connection.retry.run({ _ in
-            let response = try ServerConnection.send(request, client: client, uploadProgress: progress)
-            if RetryPolicy.isRetryable(status: response.status) {
-                throw RetryableFailure(ServerConnection.error(response, url: request.url, what: "imports"),
-                                       retryAfter: ServerConnection.retryAfter(response.head))
-            }
-            return response
-        }, shouldStop: { CancellationSignal.received != nil })
-        guard (200..<300).contains(response.status) else {
-            throw ServerConnection.error(response, url: request.url, what: "imports")
-        }
-        do {
-            return try ImportJob(json: try JSONObject(parsing: response.body))
-        } catch {
-            throw ClientError.invalidResponse(url: request.url, reason: error.description)
-        }
+        let answer = try connection.json(request, client: client, what: "imports", uploadProgress: progress,
+                                         shouldStop: { CancellationSignal.received != nil })
+        return try connection.decode(request.url) { try ImportJob(json: answer) }
     }
 
     /// The media type of an xlsx or xlsm by its name.

@@ -53,9 +53,16 @@ public struct ServerConnection: Sendable {
     /// statuses; `what` names the resource in a 404 ("import job 12").
     func json(_ method: String, _ path: String, client: HTTPClient, what: String,
               shouldStop: () -> Bool = { false }) throws -> JSONObject {
-        let request = request(method, path)
+        try json(request(method, path), client: client, what: what, shouldStop: shouldStop)
+    }
+
+    /// Sends `request` (its body streamed, `uploadProgress` told of it) and parses the JSON
+    /// answer, retrying dropped connections and retryable statuses.
+    func json(_ request: HTTPRequest, client: HTTPClient, what: String,
+              uploadProgress: ((Int64, Int64) throws -> Void)? = nil,
+              shouldStop: () -> Bool = { false }) throws -> JSONObject {
         let response = try retry.run({ _ in
-            let response = try Self.send(request, client: client)
+            let response = try Self.send(request, client: client, uploadProgress: uploadProgress)
             if RetryPolicy.isRetryable(status: response.status) {
                 throw RetryableFailure(Self.error(response, url: request.url, what: what), retryAfter: Self.retryAfter(response.head))
             }
@@ -67,6 +74,15 @@ public struct ServerConnection: Sendable {
             return try JSONObject(parsing: response.body)
         } catch {
             throw ClientError.invalidResponse(url: request.url, reason: error.description)
+        }
+    }
+
+    /// `make` applied to a JSON answer of `url`; an answer of the wrong shape is an invalid response.
+    func decode<Value>(_ url: String, _ make: () throws -> Value) throws -> Value {
+        do {
+            return try make()
+        } catch let error as JSONShapeError {
+            throw ClientError.invalidResponse(url: url, reason: error.description)
         }
     }
 
@@ -115,20 +131,14 @@ public struct ServerConnection: Sendable {
     /// The server's caps.
     public func limits(client: HTTPClient) throws -> ServerLimits {
         let path = "/api/limits"
-        do {
-            return try ServerLimits(json: try json("GET", path, client: client, what: "limits"))
-        } catch let error as JSONShapeError {
-            throw ClientError.invalidResponse(url: url(path), reason: error.description)
-        }
+        return try decode(url(path)) { try ServerLimits(json: try json("GET", path, client: client, what: "limits")) }
     }
 
     /// The sheets the subject may read.
     public func sheets(client: HTTPClient) throws -> [RemoteSheet] {
         let path = "/api/sheets"
-        do {
-            return try json("GET", path, client: client, what: "sheets").objects("sheets").map { object throws(JSONShapeError) in try RemoteSheet(json: object) }
-        } catch let error as JSONShapeError {
-            throw ClientError.invalidResponse(url: url(path), reason: error.description)
+        return try decode(url(path)) {
+            try json("GET", path, client: client, what: "sheets").objects("sheets").map { object throws(JSONShapeError) in try RemoteSheet(json: object) }
         }
     }
 
@@ -136,22 +146,18 @@ public struct ServerConnection: Sendable {
     /// is another subject's.
     public func job(_ id: String, client: HTTPClient, shouldStop: () -> Bool = { false }) throws -> ImportJob {
         let path = "/api/imports/" + Self.pathSegment(id)
-        do {
-            return try ImportJob(json: try json("GET", path, client: client, what: "import job \(id)", shouldStop: shouldStop))
-        } catch let error as JSONShapeError {
-            throw ClientError.invalidResponse(url: url(path), reason: error.description)
+        return try decode(url(path)) {
+            try ImportJob(json: try json("GET", path, client: client, what: "import job \(id)", shouldStop: shouldStop))
         }
     }
 
     /// The subject's import jobs.
     public func jobs(client: HTTPClient) throws -> [ImportJob] {
         let path = "/api/imports"
-        do {
+        return try decode(url(path)) {
             let answer = try json("GET", path, client: client, what: "import jobs")
             let items = (answer.values["jobs"] as? [Any]) ?? []
             return try items.compactMap { $0 as? [String: Any] }.map { item throws(JSONShapeError) in try ImportJob(json: JSONObject(["job": item])) }
-        } catch let error as JSONShapeError {
-            throw ClientError.invalidResponse(url: url(path), reason: error.description)
         }
     }
 
