@@ -67,13 +67,10 @@ enum ImportCommand {
                 return 0
             }
             return try wait(for: job, file: file, report: report, connection: connection, client: client, options: options)
-        } catch let error as ClientError {
-            if case .cancelled(let signal) = error {
-                FileHandleError.write("sheetport: \(file): upload \(signal == SIGTERM ? "terminated" : "interrupted"); no job was started")
-            } else {
-                FileHandleError.write("sheetport: \(error)")
-            }
-            return error.exitStatus
+        } catch ClientError.cancelled(let signal) {
+            // Other client errors are reported by main, as for every command.
+            FileHandleError.write("sheetport: \(file): upload \(signal == SIGTERM ? "terminated" : "interrupted"); no job was started")
+            return ClientError.cancelled(signal: signal).exitStatus
         }
     }
 
@@ -81,7 +78,7 @@ enum ImportCommand {
     /// returns 130 or 143.
     private static func cancel(_ job: ImportJob, signal: Int32, detach: Bool, connection: ServerConnection,
                                client: HTTPClient) -> Int32 {
-        let status: Int32 = signal == SIGTERM ? 143 : 130
+        let status = ClientError.cancelled(signal: signal).exitStatus
         if detach {
             FileHandleError.write("sheetport: detached; import job \(job.id) continues on the server")
             return status
