@@ -57,7 +57,13 @@ public struct JobPoller {
         var interval = 0.1
         while true {
             try CancellationSignal.check()
-            let job = try connection.job(jobID, client: client, shouldStop: { CancellationSignal.received != nil })
+            let job: ImportJob
+            do {
+                job = try connection.job(jobID, client: client, shouldStop: { CancellationSignal.received != nil })
+            } catch {
+                try CancellationSignal.check() // a signal that stopped the retries is a cancel, not the poll's error
+                throw error
+            }
             update(job)
             if job.isFinished { return job }
             RetryPolicy.sleep(interval) { CancellationSignal.received != nil }
