@@ -64,7 +64,7 @@ enum ExportCommand {
             }
             if !chosen.contains(sheet) { chosen.append(sheet) }
         }
-        let names = ExportFileNames.names(for: chosen.map(\.name))
+        let names = FileNames.unique(for: chosen.map(\.name), fileExtension: "xlsx")
         let transfers = zip(chosen, names).map { sheet, name in
             ExportTransfer(sheet: sheet, destination: (folder as NSString).appendingPathComponent(name), minVersion: minVersion,
                            limits: limits)

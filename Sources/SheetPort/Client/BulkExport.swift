@@ -121,34 +121,3 @@ public final class BulkExport: @unchecked Sendable {
         progress(finishedCount, transfers.count, stagedTotal)
     }
 }
-
-/// File names for exported sheets: `<name>.xlsx`, safe on common file systems and unique.
-public enum ExportFileNames {
-    /// One name per sheet name, in order: characters file systems refuse (`/ \ : * ? " < > |`,
-    /// controls) become `_`, leading dots and surrounding spaces go, names are cut to 200
-    /// bytes, and a name already taken (ignoring case) gets ` (2)`, ` (3)`, ...
-    public static func names(for sheetNames: [String]) -> [String] {
-        var taken: Set<String> = []
-        return sheetNames.map { sheetName in
-            let base = safe(sheetName)
-            var candidate = base + ".xlsx"
-            var counter = 2
-            while taken.contains(candidate.lowercased()) {
-                candidate = base + " (\(counter)).xlsx"
-                counter += 1
-            }
-            taken.insert(candidate.lowercased())
-            return candidate
-        }
-    }
-
-    /// `name` with what a file name cannot hold replaced.
-    static func safe(_ name: String) -> String {
-        let refused: Set<Character> = ["/", "\\", ":", "*", "?", "\"", "<", ">", "|"]
-        var text = String(name.map { refused.contains($0) || $0.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } ? "_" : $0 })
-        text = text.trimmingCharacters(in: .whitespaces)
-        while text.hasPrefix(".") { text.removeFirst() }
-        while text.utf8.count > 200 { text.removeLast() }
-        return text.isEmpty ? "sheet" : text
-    }
-}

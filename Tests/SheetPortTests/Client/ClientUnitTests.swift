@@ -60,8 +60,27 @@ import Testing
 
 @Suite struct ClientPolicyTests {
     @Test func fileNamesAreSafeAndUnique() {
-        #expect(ExportFileNames.names(for: ["Q1/Q2: plan?", "Data", "data", "..hidden", "", "Data"])
+        #expect(FileNames.unique(for: ["Q1/Q2: plan?", "Data", "data", "..hidden", "", "Data"], fileExtension: "xlsx")
                 == ["Q1_Q2_ plan_.xlsx", "Data.xlsx", "data (2).xlsx", "hidden.xlsx", "sheet.xlsx", "Data (3).xlsx"])
+    }
+
+    /// A separator joined with a combining mark is one Character but still a `/`; so are
+    /// controls, bidirectional overrides and NUL: every one is replaced, decided on scalars.
+    @Test func fileNamesAreDecidedOnScalars() {
+        #expect(FileNames.safe("sub/\u{301}evil") == "sub_\u{301}evil")
+        #expect(FileNames.safe("a\\\u{301}b") == "a_\u{301}b")
+        #expect(FileNames.safe("x\u{0}y\u{1B}[31mz\u{202E}") == "x_y_[31mz_")
+        #expect(FileNames.safe("..\u{301}") == "\u{301}")
+        for name in FileNames.unique(for: ["../../etc/passwd", "/abs", "C:\\x", "a\u{85}b"], fileExtension: "csv") {
+            #expect(!name.unicodeScalars.contains { $0 == "/" || $0 == "\\" || $0.isUnsafeControl })
+        }
+    }
+
+    @Test func controlCharactersAreMadeVisible() {
+        #expect("a\u{1B}[2Jb\r\nc".visibleControlCharacters == "a\\u{1B}[2Jb\\u{D}\\u{A}c")
+        #expect("back\\slash".visibleControlCharacters == "back\\\\slash")
+        #expect("plain naïve".visibleControlCharacters == "plain naïve")
+        #expect("\u{202E}txt.exe".containsControlCharacters && !"naïve".containsControlCharacters)
     }
 
     @Test func backoffGrowsAndIsBounded() {

@@ -26,7 +26,7 @@ import Testing
             output = server.folder.appendingPathComponent("out")
             try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
             try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
-            destination = output.appendingPathComponent(ExportFileNames.names(for: [sheet.name])[0])
+            destination = output.appendingPathComponent(FileNames.unique(for: [sheet.name], fileExtension: "xlsx")[0])
             try Data("previous".utf8).write(to: destination)
         }
 
