@@ -61,7 +61,7 @@ enum ServeCommand {
         fflush(nil) // all streams: the address must reach a pipe at once
         var received: Int32 = 0
         sigwait(&signals, &received)
-        FileHandleError.write("sheetport serve: stopping")
+        ServerLog.write("stopping")
         server.stop()
         return received == SIGINT ? 130 : 143
     }

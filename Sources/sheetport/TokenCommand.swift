@@ -29,7 +29,10 @@ enum TokenCommand {
             throw UsageError("token takes issue or revoke\n\n" + help)
         }
         guard let data = options.value("--data") else { throw UsageError("token needs --data DIR") }
-        if action == "issue", (options.value("--subject") ?? "").isEmpty { throw UsageError("token issue needs --subject S") }
+        if action == "issue", options.value("--subject") == nil { throw UsageError("token issue needs --subject S") }
+        if let subject = options.value("--subject"), let violation = Subject.violation(of: subject) {
+            throw UsageError("--subject: \(violation)")
+        }
         umask(0o077)
         let database = try DataDirectory(path: data).openDatabase()
         if action == "issue" {
@@ -38,7 +41,7 @@ enum TokenCommand {
         }
         if let subject = options.value("--subject") {
             let count = try Tokens.revoke(subject: subject, in: database)
-            FileHandleError.write("revoked \(count) token\(count == 1 ? "" : "s") of \(subject)")
+            FileHandleError.write("revoked \(count) token\(count == 1 ? "" : "s") of \(subject.visibleControlCharacters)")
             return 0
         }
         // The token the client commands read (`--token-file F` or SHEETPORT_TOKEN, never an argument).

@@ -31,6 +31,7 @@ public struct Finding: Sendable, Equatable {
         case formulaNoCachedValue = "formula-no-cached-value"
         case date1904 = "date-1904"
         case strictOOXML = "strict-ooxml"
+        case sheetNameChanged = "sheet-name-changed"
     }
 
     /// The stable code (`zip-bomb`, `extra-worksheets`, ...).

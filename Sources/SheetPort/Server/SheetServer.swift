@@ -44,12 +44,15 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
                 return .error(401, "unauthorized", "a valid session token is required (Authorization: Bearer TOKEN)")
             }
             request.subject = subject
+            try BoundaryText.check(request)
             if request.method == "POST" && request.segments == ["api", "imports"] {
                 return ImportsRoute.begin(&request, context)
             }
             return nil
+        } catch let refusal as Refusal {
+            return refusal.reply
         } catch {
-            return Self.internalError(error)
+            return Self.internalError(error, request)
         }
     }
 
@@ -72,7 +75,7 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
         } catch let refusal as Refusal {
             return refusal.reply
         } catch {
-            return Self.internalError(error)
+            return Self.internalError(error, request)
         }
     }
 
@@ -82,9 +85,16 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
         request.upload = nil
     }
 
-    static func internalError(_ error: any Error) -> Reply {
-        FileHandle.standardError.write(Data("sheetport serve: \(error)\n".utf8))
-        return .error(500, "internal", "the server failed: \(error)")
+    /// 500 `internal`: the detail (paths, SQLite's text) goes to the log under an incident id;
+    /// the answer says what failed in user terms and carries only the id.
+    static func internalError(_ error: any Error, _ request: Request? = nil) -> Reply {
+        let what = request.map { "\($0.method) \($0.path)" } ?? "a request"
+        let incident = ServerLog.incident(error, during: what)
+        return .json(.object([("error", .object([
+            ("code", .string("internal")),
+            ("message", .string("the server could not complete this request; report incident \(incident) to its operator")),
+            ("incident", .string(incident)),
+        ]))]), status: 500)
     }
 }
 

@@ -145,21 +145,11 @@ public final class WorkbookWriter {
         return parts
     }
 
-    /// Excel's rules: 1 to 31 characters, none of `[ ] : * ? / \`, not starting or ending
-    /// with `'`, and not `History`, which Excel reserves.
+    /// Excel's rules (`SheetName`): 1 to 31 characters, none of `[ ] : * ? / \` or control
+    /// characters, not starting or ending with `'`, and not `History`, which Excel reserves.
     static func validateSheetName(_ name: String) throws {
-        let length = name.utf16.count
-        if length == 0 { throw WriterError.invalidSheetName(name, reason: "it is empty") }
-        if length > 31 { throw WriterError.invalidSheetName(name, reason: "it has \(length) characters; Excel allows 31") }
-        if let bad = name.first(where: { "[]:*?/\\".contains($0) }) {
-            throw WriterError.invalidSheetName(name, reason: "Excel does not allow \"\(bad)\" in sheet names")
-        }
-        if name.hasPrefix("'") || name.hasSuffix("'") {
-            throw WriterError.invalidSheetName(name, reason: "it starts or ends with an apostrophe")
-        }
-        if name.lowercased() == "history" { throw WriterError.invalidSheetName(name, reason: "Excel reserves \"History\"") }
-        if name.unicodeScalars.contains(where: { $0.value < 0x20 }) {
-            throw WriterError.invalidSheetName(name, reason: "it contains a control character")
+        if let violation = SheetName.violation(of: name) {
+            throw WriterError.invalidSheetName(name.visibleControlCharacters, reason: violation.description)
         }
     }
 }

@@ -4,8 +4,10 @@ import Foundation
 /// BLAKE2b hash. Every request resolves its token again, so a revocation takes effect on the
 /// next request.
 public enum Tokens {
-    /// Issues a token for `subject` and returns it (the only time it exists in full).
+    /// Issues a token for `subject` and returns it (the only time it exists in full); a subject
+    /// that breaks `Subject`'s rules (empty, control characters, too long) is refused.
     public static func issue(subject: String, in database: Database) throws -> String {
+        if let violation = Subject.violation(of: subject) { throw ServerError.configuration("cannot issue a token: \(violation)") }
         let token = Sodium.hex(Sodium.randomBytes(32))
         try database.query("INSERT INTO sessions (token_hash, subject, created) VALUES (?, ?, ?)",
                            [.blob(hash(token)), .text(subject), .integer(Int64(Date().timeIntervalSince1970))])

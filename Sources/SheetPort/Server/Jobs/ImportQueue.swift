@@ -55,6 +55,13 @@ public final class ImportQueue: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Whether the server is stopping.
+    var isStopping: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return stopping
+    }
+
     /// Wakes the workers to stop.
     func shutDown() {
         condition.lock()

@@ -63,14 +63,31 @@ public final class ImportWorker: @unchecked Sendable {
             try? database.fail(job: id, error: Self.errorJSON(code: error.code.rawValue, message: error.description))
         } catch {
             removeSheet(sheetID, database)
-            try? database.fail(job: id, error: Self.errorJSON(code: "internal", message: "\(error)"))
+            // The detail (a path, SQLite's text) goes to the log only; the job carries the incident.
+            let incident = ServerLog.incident(error, during: "import job \(id)")
+            try? database.fail(job: id, error: Self.errorJSON(code: "internal",
+                message: "the server could not complete the import; report incident \(incident) to its operator", incident: incident))
         }
         unlink(staging)
     }
 
+    /// Removes the sheet a job wrote before the job is marked ended, retried until it goes (a
+    /// busy database is waited out), so a failed or cancelled job leaves no hidden sheet; only
+    /// a stopping server leaves it, to the next start's sweep.
     private func removeSheet(_ id: String?, _ database: Database) {
         guard let id else { return }
-        try? database.deleteSheet(id)
+        var pause: UInt32 = 50_000
+        while true {
+            do {
+                try database.deleteSheet(id)
+                return
+            } catch {
+                ServerLog.write("cannot remove the sheet of an ended import yet, retrying: \(error)")
+                if context.imports.isStopping { return }
+                usleep(pause)
+                pause = min(pause * 2, 2_000_000)
+            }
+        }
     }
 
     private func importJob(_ job: JobRecord, staging: String, _ database: Database, sheetID: inout String?) throws {
@@ -92,10 +109,18 @@ public final class ImportWorker: @unchecked Sendable {
         guard let sheet = workbook.firstWorksheet else {
             throw ImportFailure(code: "missing-part", message: "the workbook has no worksheet", findings: [])
         }
+        // Every stored name is one the writer accepts, so the sheet can always be exported.
+        let name = SheetName.valid(sheet.name)
+        var warnings = report.findings.filter { $0.severity != .error }.map(\.json)
+        if let violation = SheetName.violation(of: sheet.name) {
+            warnings.append(Finding(.sheetNameChanged, .warning,
+                                    "the sheet \"\(sheet.name.visibleControlCharacters)\" is imported as \"\(name)\": \(violation)",
+                                    part: "xl/workbook.xml").json)
+        }
         let id = Sodium.identifier()
         try database.transaction {
             try database.query("INSERT INTO sheets (id, owner, name, job_id, created) VALUES (?, ?, ?, ?, ?)",
-                               [.text(id), .text(job.subject), .text(sheet.name), .text(job.id), .integer(Int64(Date().timeIntervalSince1970))])
+                               [.text(id), .text(job.subject), .text(name), .text(job.id), .integer(Int64(Date().timeIntervalSince1970))])
             try database.setSheet(job: job.id, sheet: id)
         }
         sheetID = id
@@ -156,13 +181,14 @@ public final class ImportWorker: @unchecked Sendable {
         let metadata = reader.metadata
         let layout = SheetLayout(columns: metadata.columns, defaultRowHeight: metadata.defaultRowHeight)
         let comments = try workbook.comments(of: sheet)
-        let warnings = report.findings.filter { $0.severity != .error }.map(\.json)
-        let result = JSON.object([("sheet", .object([("id", .string(id)), ("name", .string(sheet.name))])),
+        let result = JSON.object([("sheet", .object([("id", .string(id)), ("name", .string(name))])),
                                   ("warnings", .array(warnings.map(JSON.raw)))]).text
         try checkStop(job.id)
         try database.transaction {
             for (offset, comment) in comments.enumerated() {
-                let record = CommentRecord(reference: comment.reference, author: comment.author, text: comment.text)
+                // An author is a name like a subject: no control characters (a comment's text may hold line breaks).
+                let author = String(String.UnicodeScalarView(comment.author.unicodeScalars.map { $0.isUnsafeControl ? " " : $0 }))
+                let record = CommentRecord(reference: comment.reference, author: author, text: comment.text)
                 try database.insertComment(sheet: id, seq: offset + 1, data: record.sealed(sheet: id, seq: offset + 1, context.sealer))
             }
             try database.query("UPDATE sheets SET visible = 1, version = 1, rows = ?, columns = ?, layout = ? WHERE id = ?",
@@ -195,8 +221,10 @@ public final class ImportWorker: @unchecked Sendable {
     }
 
     /// An `error` object: `{"code","message","findings":[...]}`.
-    static func errorJSON(code: String, message: String, findings: [String] = []) -> String {
-        JSON.object([("code", .string(code)), ("message", .string(message)), ("findings", .array(findings.map(JSON.raw)))]).text
+    static func errorJSON(code: String, message: String, findings: [String] = [], incident: String? = nil) -> String {
+        var members: [(String, JSON)] = [("code", .string(code)), ("message", .string(message)), ("findings", .array(findings.map(JSON.raw)))]
+        if let incident { members.append(("incident", .string(incident))) }
+        return JSON.object(members).text
     }
 }
 

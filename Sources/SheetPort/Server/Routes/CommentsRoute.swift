@@ -13,6 +13,7 @@ enum CommentsRoute {
               let text = body?["text"] as? String, !text.isEmpty, text.utf16.count <= ServerConfiguration.maxCellTextLength else {
             return .error(400, "bad-request", "send {\"ref\": \"B2\", \"text\": \"...\"}")
         }
+        try BoundaryText.check(text, "text")
         let comment = CommentRecord(reference: reference, author: request.subject!, text: text)
         try context.database { database in
             try database.transaction {

@@ -10,9 +10,13 @@ enum GrantsRoute {
     static func grant(_ id: String, _ request: Request, _ context: ServerContext) throws -> Reply {
         let sheet = try Router.sheet(id, request, context, needs: .owner)
         let body = JSON.parseObject(request.body)
-        guard let subject = body?["subject"] as? String, !subject.isEmpty,
+        guard let subject = body?["subject"] as? String,
               let role = (body?["role"] as? String).flatMap(Role.init(rawValue:)), Role.grantable.contains(role) else {
             return .error(400, "bad-request", "send {\"subject\": \"...\", \"role\": \"viewer|commenter|editor\"}")
+        }
+        if let violation = Subject.violation(of: subject) {
+            try BoundaryText.check(subject, "subject") // logs a control character
+            return .error(400, "bad-request", violation)
         }
         guard subject != sheet.owner else { return .error(400, "bad-request", "the owner's role cannot change") }
         try context.database { try $0.grant(role, on: id, to: subject) }

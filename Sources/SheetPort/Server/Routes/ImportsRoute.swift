@@ -12,12 +12,20 @@ enum ImportsRoute {
             return tooLarge(limit)
         }
         let filename = request.header("X-Filename") ?? ""
+        let key = request.header("Idempotency-Key")
+        do {
+            try BoundaryText.check(filename, "X-Filename")
+            try BoundaryText.check(key ?? "", "Idempotency-Key")
+        } catch let refusal as Refusal {
+            return refusal.reply
+        } catch {
+            return SheetServer.internalError(error, request)
+        }
         let fileExtension = filename.split(separator: ".").last.map { $0.lowercased() } ?? ""
         guard filename.contains("."), acceptedExtensions.contains(fileExtension) else {
             return .error(415, "unsupported-media-type", "imports take .xlsx or .xlsm workbooks (X-Filename names the file)")
         }
         do {
-            let key = request.header("Idempotency-Key")
             if let key, let existing = try context.database({ try $0.job(idempotencyKey: key, for: request.subject!) }) {
                 return accepted(existing)
             }
@@ -26,7 +34,7 @@ enum ImportsRoute {
                                                filename: String(filename.suffix(255)), idempotencyKey: key, sealer: context.sealer)
             return nil
         } catch {
-            return SheetServer.internalError(error)
+            return SheetServer.internalError(error, request)
         }
     }
 

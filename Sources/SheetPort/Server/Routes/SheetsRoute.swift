@@ -26,9 +26,12 @@ enum SheetsRoute {
 
     static func rename(_ id: String, _ request: Request, _ context: ServerContext) throws -> Reply {
         var sheet = try Router.sheet(id, request, context, needs: .editor)
-        guard let name = JSON.parseObject(request.body)?["name"] as? String, !name.isEmpty, name.count <= 100 else {
-            return .error(400, "bad-request", "send {\"name\": \"...\"} (1 to 100 characters)")
+        guard let name = JSON.parseObject(request.body)?["name"] as? String else {
+            return .error(400, "bad-request", "send {\"name\": \"...\"}")
         }
+        try BoundaryText.check(name, "name")
+        // Only names the writer accepts, so the sheet can always be exported.
+        if let violation = SheetName.violation(of: name) { return .error(400, "invalid-sheet-name", violation.description) }
         sheet.version = try context.database { try $0.rename(sheet: id, to: name) }
         sheet.name = name
         return .json(json(sheet))

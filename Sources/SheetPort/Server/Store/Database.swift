@@ -123,6 +123,11 @@ public final class Statement {
 
     deinit { sqlite3_finalize(handle) }
 
+    /// A non-null pointer for empty text: SQLite binds a null pointer as SQL NULL.
+    private static var emptyText: UnsafePointer<CChar> {
+        UnsafeRawPointer(("" as StaticString).utf8Start).assumingMemoryBound(to: CChar.self)
+    }
+
     /// Binds `values` to the parameters 1, 2, ...
     public func bind(_ values: [SQLValue]) throws {
         for (offset, value) in values.enumerated() {
@@ -132,7 +137,14 @@ public final class Statement {
             case .null: code = sqlite3_bind_null(handle, index)
             case .integer(let number): code = sqlite3_bind_int64(handle, index, number)
             case .real(let number): code = sqlite3_bind_double(handle, index, number)
-            case .text(let text): code = sp_sqlite3_bind_text_transient(handle, index, text, -1)
+            case .text(let text):
+                // By byte count: a NUL inside the text is stored, never a place where it ends.
+                var text = text
+                code = text.withUTF8 { bytes in
+                    bytes.withMemoryRebound(to: CChar.self) {
+                        sp_sqlite3_bind_text64_transient(handle, index, $0.baseAddress ?? Self.emptyText, sqlite3_uint64($0.count))
+                    }
+                }
             case .blob(let bytes): code = bytes.withUnsafeBytes { sp_sqlite3_bind_blob_transient(handle, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count)) }
             }
             guard code == SQLITE_OK else { throw database.error() }
@@ -157,7 +169,11 @@ public final class Statement {
             switch sqlite3_column_type(handle, index) {
             case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, index))
             case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, index))
-            case SQLITE_TEXT: return .text(String(cString: sqlite3_column_text(handle, index)))
+            case SQLITE_TEXT:
+                // By byte count, as bound: a stored NUL comes back, it does not cut the text.
+                let count = Int(sqlite3_column_bytes(handle, index))
+                guard count > 0, let text = sqlite3_column_text(handle, index) else { return .text("") }
+                return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
             case SQLITE_BLOB:
                 let count = Int(sqlite3_column_bytes(handle, index))
                 guard count > 0, let bytes = sqlite3_column_blob(handle, index) else { return .blob([]) }
