@@ -23,14 +23,26 @@ enum Recovery {
             }
             try database.query("DELETE FROM sheets WHERE visible = 0")
         }
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: context.directory.staging)) ?? []
-        for name in names where !queued.contains(String(name.prefix { $0 != "." })) {
-            unlink(context.directory.staging + "/" + name)
+        // Every leftover goes, files and directories alike: stagings of ended jobs and, as
+        // exports are unlinked once open, whatever a killed server was building.
+        let staged = (try? FileManager.default.contentsOfDirectory(atPath: context.directory.staging)) ?? []
+        for name in staged where !queued.contains(String(name.prefix { $0 != "." })) || !name.hasSuffix(".sealed") {
+            try sweep(context.directory.staging + "/" + name)
         }
-        // Exports are unlinked once open; a killed server may leave one being built.
         for name in (try? FileManager.default.contentsOfDirectory(atPath: context.directory.exports)) ?? [] {
-            unlink(context.directory.exports + "/" + name)
+            try sweep(context.directory.exports + "/" + name)
         }
         for job in try database.jobs(in: .queued) where queued.contains(job.id) { context.imports.enqueue(job.id) }
+    }
+
+    /// Removes a leftover file or directory tree (a symbolic link itself, never its target); a
+    /// leftover that cannot be removed stops the start, as it may hold sealed data.
+    private static func sweep(_ path: String) throws {
+        do {
+            try FileManager.default.removeItem(atPath: path)
+        } catch {
+            guard FileManager.default.fileExists(atPath: path) || (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil else { return }
+            throw ServerError.io(path: path, message: "cannot remove this leftover of an earlier run: \(error.localizedDescription)")
+        }
     }
 }
