@@ -1,7 +1,9 @@
 import Foundation
 
 /// An upload being received: written, as MHD reads it, into a sealed block file in the
-/// staging folder, bound to the job id. Over the cap it stops storing and removes the file.
+/// staging folder, bound to the job id, and hashed (the digest an `Idempotency-Key` repeat is
+/// compared with). Over the cap it stops storing and removes the file. A repeat of a key
+/// already used (`repeating` set) is only hashed, never stored.
 public final class UploadStaging {
     /// The job the upload will become.
     public let jobID: String
@@ -19,7 +21,13 @@ public final class UploadStaging {
     public private(set) var isTooLarge = false
     /// The first write error, if any.
     public private(set) var failure: (any Error)?
+    /// The BLAKE2b digest of the whole body, once complete.
+    public private(set) var digest: [UInt8]?
+    /// The job that already holds `idempotencyKey`, when this upload repeats the key: the body
+    /// is hashed to compare, not stored.
+    let repeating: JobRecord?
     private var file: SealedBlockFile?
+    private let hash = StreamingHash()
 
     init(jobID: String, path: String, limit: Int, filename: String, idempotencyKey: String?, sealer: Sealer) throws {
         self.jobID = jobID
@@ -27,7 +35,18 @@ public final class UploadStaging {
         self.limit = limit
         self.filename = filename
         self.idempotencyKey = idempotencyKey
+        repeating = nil
         file = try SealedBlockFile(creating: path, identity: jobID, sealer: sealer)
+    }
+
+    /// An upload repeating `job`'s idempotency key: hashed only.
+    init(repeating job: JobRecord, limit: Int, filename: String, idempotencyKey: String) {
+        jobID = job.id
+        path = ""
+        self.limit = limit
+        self.filename = filename
+        self.idempotencyKey = idempotencyKey
+        repeating = job
     }
 
     deinit { if file != nil { discard() } }
@@ -41,11 +60,13 @@ public final class UploadStaging {
             discard()
             return
         }
+        hash.update(chunk)
         do { try file?.append(chunk) } catch { failure = error; discard() }
     }
 
     /// Seals the last block and flushes the file to disk: the upload is staged.
     func complete() throws {
+        digest = hash.finish()
         try file?.flush(sync: true)
         try file?.close()
         file = nil
@@ -55,6 +76,6 @@ public final class UploadStaging {
     func discard() {
         try? file?.close()
         file = nil
-        unlink(path)
+        if repeating == nil { unlink(path) }
     }
 }

@@ -4,8 +4,12 @@
 enum ImportsRoute {
     static let acceptedExtensions = ["xlsx", "xlsm"]
 
+    /// The most UTF-8 bytes an `Idempotency-Key` holds.
+    static let maxKeyBytes = 255
+
     /// The headers are in: refuse at once what can be refused (too large by Content-Length,
-    /// not xlsx/xlsm, an idempotent repeat), else start staging.
+    /// not xlsx/xlsm, control characters), else start staging; a repeated idempotency key is
+    /// only hashed, to compare with the first upload's bytes.
     static func begin(_ request: inout Request, _ context: ServerContext) -> Reply? {
         let limit = context.configuration.maxUploadBytes
         if let length = request.header("Content-Length").flatMap(Int.init), length > limit {
@@ -25,9 +29,13 @@ enum ImportsRoute {
         guard filename.contains("."), acceptedExtensions.contains(fileExtension) else {
             return .error(415, "unsupported-media-type", "imports take .xlsx or .xlsm workbooks (X-Filename names the file)")
         }
+        if let key, key.isEmpty || key.utf8.count > maxKeyBytes {
+            return .error(400, "bad-request", "an Idempotency-Key holds 1 to \(maxKeyBytes) bytes")
+        }
         do {
             if let key, let existing = try context.database({ try $0.job(idempotencyKey: key, for: request.subject!) }) {
-                return accepted(existing)
+                request.upload = UploadStaging(repeating: existing, limit: limit, filename: filename, idempotencyKey: key)
+                return nil
             }
             let jobID = Sodium.identifier()
             request.upload = try UploadStaging(jobID: jobID, path: context.directory.stagingFile(job: jobID), limit: limit,
@@ -52,17 +60,15 @@ enum ImportsRoute {
         }
         try upload.complete()
         let subject = request.subject!
+        if upload.repeating != nil { return try repeated(upload, subject, context) }
         let inserted = try context.database {
             try $0.insertJob(id: upload.jobID, subject: subject, filename: upload.filename, uploadBytes: upload.received,
-                             idempotencyKey: upload.idempotencyKey)
+                             idempotencyKey: upload.idempotencyKey, bodyDigest: upload.digest)
         }
         guard inserted else {
-            // The same key raced in on another connection: that job is the answer.
+            // The same key raced in on another connection: that job is the answer if the bytes match.
             upload.discard()
-            guard let key = upload.idempotencyKey, let existing = try context.database({ try $0.job(idempotencyKey: key, for: subject) }) else {
-                return .error(409, "conflict", "the job could not be recorded")
-            }
-            return accepted(existing)
+            return try repeated(upload, subject, context)
         }
         context.imports.enqueue(upload.jobID)
         let job = try context.database { try $0.job(upload.jobID) }!
@@ -98,6 +104,25 @@ enum ImportsRoute {
         case .succeeded, .failed:
             return .error(409, "job-ended", "the job already \(job.status.rawValue)")
         }
+    }
+
+    /// The answer to an upload whose idempotency key `subject` already used: the same job for
+    /// the same bytes, 422 `idempotency-key-reused` for other bytes. A job recorded before
+    /// digests were kept has none to compare, and answers as the same job.
+    private static func repeated(_ upload: UploadStaging, _ subject: String, _ context: ServerContext) throws -> Reply {
+        guard let key = upload.idempotencyKey,
+              let (job, digest) = try context.database({ database in
+                  try database.idempotencyDigest(key: key, for: subject).flatMap { id, digest in
+                      try database.job(id).map { ($0, digest) }
+                  }
+              }) else {
+            return .error(409, "conflict", "the job could not be recorded")
+        }
+        if let digest, digest != upload.digest {
+            return .error(422, "idempotency-key-reused",
+                          "this Idempotency-Key was used for an upload with other bytes (job \(job.id)); use a new key for a new upload")
+        }
+        return accepted(job)
     }
 
     private static func accepted(_ job: JobRecord) -> Reply {

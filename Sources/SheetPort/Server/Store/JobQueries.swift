@@ -78,13 +78,22 @@ extension Database {
         try query("SELECT \(Self.jobColumns) FROM jobs WHERE status = ? ORDER BY rowid", [.text(status.rawValue)]).map(jobRecord)
     }
 
-    /// Records a queued job; false when `subject` already has a job with this idempotency key.
-    public func insertJob(id: String, subject: String, filename: String, uploadBytes: Int, idempotencyKey: String?) throws -> Bool {
+    /// The job `subject` started with an idempotency key, with the digest of its upload (nil
+    /// for a job recorded before digests were kept).
+    public func idempotencyDigest(key: String, for subject: String) throws -> (job: String, digest: [UInt8]?)? {
+        try query("SELECT id, body_digest FROM jobs WHERE idempotency_key = ? AND subject = ?", [.text(key), .text(subject)])
+            .first.map { ($0[0].string ?? "", $0[1].bytes) }
+    }
+
+    /// Records a queued job with its upload's digest; false when `subject` already has a job
+    /// with this idempotency key.
+    public func insertJob(id: String, subject: String, filename: String, uploadBytes: Int, idempotencyKey: String?,
+                          bodyDigest: [UInt8]? = nil) throws -> Bool {
         try query("""
-            INSERT INTO jobs (id, subject, status, idempotency_key, filename, upload_bytes, created)
-            VALUES (?, ?, 'queued', ?, ?, ?, ?) ON CONFLICT (subject, idempotency_key) DO NOTHING
+            INSERT INTO jobs (id, subject, status, idempotency_key, filename, upload_bytes, body_digest, created)
+            VALUES (?, ?, 'queued', ?, ?, ?, ?, ?) ON CONFLICT (subject, idempotency_key) DO NOTHING
             """, [.text(id), .text(subject), idempotencyKey.map(SQLValue.text) ?? .null, .text(filename),
-                  .integer(Int64(uploadBytes)), .integer(Int64(Date().timeIntervalSince1970))])
+                  .integer(Int64(uploadBytes)), bodyDigest.map(SQLValue.blob) ?? .null, .integer(Int64(Date().timeIntervalSince1970))])
         return changes > 0
     }
 

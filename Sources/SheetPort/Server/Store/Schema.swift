@@ -57,8 +57,23 @@ enum Schema {
             result TEXT,
             error TEXT,
             created INTEGER NOT NULL,
+            body_digest BLOB,
             UNIQUE (subject, idempotency_key)
         );
         """)
+        try migrate(database)
+    }
+
+    /// Brings a data directory of an earlier version up to date, in one transaction so that
+    /// two processes opening it at once migrate it once.
+    static func migrate(_ database: Database) throws {
+        func hasDigest() throws -> Bool {
+            try database.query("SELECT name FROM pragma_table_info('jobs')").contains { $0.first?.string == "body_digest" }
+        }
+        guard try !hasDigest() else { return }
+        try database.transaction {
+            // Version 2: the digest of an upload, to tell an idempotent repeat from a reused key.
+            if try !hasDigest() { try database.execute("ALTER TABLE jobs ADD COLUMN body_digest BLOB") }
+        }
     }
 }
