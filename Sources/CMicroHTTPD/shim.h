@@ -1,10 +1,18 @@
 #include <stdarg.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/types.h>
 #include <sys/select.h>
 #include <sys/socket.h>
 #include <netinet/in.h>
 #include <microhttpd.h>
+
+// The URL and its arguments stay percent-encoded: the server decodes them itself, so that a `%00`
+// becomes a NUL it refuses rather than the end of a C string that cuts the text.
+static inline size_t sp_mhd_keep_escaped(void *context, struct MHD_Connection *connection, char *text) {
+    (void)context; (void)connection;
+    return strlen(text);
+}
 
 // MHD_start_daemon and MHD_get_daemon_info are variadic, which Swift cannot call: fixed-argument
 // wrappers for the options the server uses.
@@ -24,6 +32,7 @@ static inline struct MHD_Daemon *sp_mhd_start(unsigned int flags, const struct s
                             MHD_OPTION_CONNECTION_TIMEOUT, timeout,
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, memoryLimit,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, context,
+                            MHD_OPTION_UNESCAPE_CALLBACK, sp_mhd_keep_escaped, NULL,
                             MHD_OPTION_END);
 }
 

@@ -93,7 +93,13 @@ private func values(_ connection: OpaquePointer?, _ kind: MHD_ValueKind) -> [Str
         guard let key else { return sp_mhd_yes }
         let collected = Unmanaged<Collected>.fromOpaque(context!).takeUnretainedValue()
         let name = String(cString: key)
-        collected.values[valueKind == sp_mhd_header_kind ? name.lowercased() : name] = value.map { String(cString: $0) } ?? ""
+        let text = value.map { String(cString: $0) } ?? ""
+        if valueKind == sp_mhd_header_kind {
+            collected.values[name.lowercased()] = text
+        } else {
+            // Arguments arrive still percent-encoded (sp_mhd_keep_escaped): decoded here, NULs kept.
+            collected.values[Request.percentDecoded(name)] = Request.percentDecoded(text)
+        }
         return sp_mhd_yes
     }, pointer)
     return collected.values

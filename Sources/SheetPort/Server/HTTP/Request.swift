@@ -1,3 +1,5 @@
+import Foundation
+
 /// An HTTP request as routes see it: method, path, query, the header fields the server uses,
 /// the authenticated subject, and the body (small JSON bodies in memory; uploads staged sealed).
 public struct Request {
@@ -23,14 +25,19 @@ public struct Request {
     /// The most a JSON request body may hold.
     public static let maxBodyBytes = 1 << 16
 
-    /// A request.
+    /// A request. `path` is as sent, percent-encoded: it is split into segments first and each
+    /// is decoded, so an encoded `/` stays inside its segment and an encoded NUL is kept (and
+    /// refused), not a place where the text ends.
     public init(method: String, path: String, query: [String: String], headers: [String: String]) {
         self.method = method
-        self.path = path
-        self.segments = path.split(separator: "/").map(String.init)
+        self.path = Self.percentDecoded(path)
+        self.segments = path.split(separator: "/").map { Self.percentDecoded(String($0)) }
         self.query = query
         self.headers = headers
     }
+
+    /// `text` with its `%HH` escapes decoded; text whose escapes do not decode to UTF-8 is kept as sent.
+    static func percentDecoded(_ text: String) -> String { text.removingPercentEncoding ?? text }
 
     /// A header field by name (any case).
     public func header(_ name: String) -> String? { headers[name.lowercased()] }
