@@ -1,0 +1,348 @@
+import Foundation
+import Testing
+@testable import SheetPort
+
+/// Issue 12, the server's data boundaries: hostile text, sheet names, error bodies and the log,
+/// idempotency, the key file and leftovers, each against the real `sheetport serve` on loopback.
+@Suite(.serialized) struct AdversarialDataTests {
+    /// Control characters of every kind a boundary must refuse: NUL, C0 (CR, LF, ESC, BEL, TAB),
+    /// DEL, C1 (NEL, CSI) and a bidirectional override.
+    static let hostile = ["abc\u{0}def", "a\rb", "a\nsheetport serve: forged", "x\u{1B}[31mred", "bell\u{7}", "t\tab",
+                          "del\u{7F}", "nel\u{85}", "csi\u{9B}2J", "\u{202E}cod.exe"]
+
+    /// Text is bound to SQLite by byte count: a NUL is stored and compared, never a place to cut.
+    @Test func sqliteTextKeepsEveryByte() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try Database(path: folder.appendingPathComponent("t.db").path)
+        try database.execute("CREATE TABLE t (name TEXT NOT NULL)")
+        for text in ["mallory\u{0}zz", "\u{0}", "", "é\u{0}\u{301}", String(repeating: "x\u{0}", count: 10_000)] {
+            try database.query("DELETE FROM t")
+            try database.query("INSERT INTO t (name) VALUES (?)", [.text(text)])
+            #expect(try database.query("SELECT name FROM t").first?.first == .text(text))
+            #expect(try database.query("SELECT count(*) FROM t WHERE name = ?", [.text(String(String.UnicodeScalarView(text.unicodeScalars.prefix { $0 != "\u{0}" })))]).first?.first?.int
+                    == (text.unicodeScalars.contains("\u{0}") ? 0 : 1))
+        }
+    }
+
+    /// Every boundary refuses NUL and control characters with 400 and stores nothing: grant
+    /// subjects (no `mallory` access from `mallory\0zz`, no owner-self bypass from `ann\0x`),
+    /// renames, comments, X-Filename, Idempotency-Key, path segments, query arguments and token
+    /// subjects.
+    @Test func controlCharactersAreRefusedAtEveryBoundary() throws {
+        let fixture = try ServerFixture()
+        defer { fixture.close() }
+        let (folder, server, api) = (fixture.folder, fixture.server, fixture.api)
+        let job = try api.importWorkbook(try makeStyledWorkbook(in: folder))
+        let sheet = try #require(((job["result"] as? [String: Any])?["sheet"] as? [String: Any])?["id"] as? String, "\(job)")
+        let mallory = server.api(try server.token("mallory"))
+
+        for text in Self.hostile {
+            for subject in ["mallory" + text, "ann" + text, text] {
+                let grant = try api.call("POST", "/api/sheets/\(sheet)/grants", json: ["subject": subject, "role": "editor"])
+                #expect(grant.status == 400 && grant.text.contains("control character"), "\(subject.debugDescription): \(grant.text)")
+            }
+            let rename = try api.call("PATCH", "/api/sheets/\(sheet)", json: ["name": "abc" + text])
+            #expect(rename.status == 400, "\(text.debugDescription): \(rename.text)")
+            let comment = try api.call("POST", "/api/sheets/\(sheet)/comments", json: ["ref": "B2", "text": "hi" + text])
+            #expect(comment.status == 400, "\(text.debugDescription): \(comment.text)")
+            let path = text.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            let segment = try api.call("GET", "/api/sheets/\(sheet)\(path)")
+            #expect(segment.status == 400 || segment.status == 404, "\(text.debugDescription): \(segment.status)")
+            let revoke = try api.call("DELETE", "/api/sheets/\(sheet)/grants/mallory\(path)")
+            #expect(revoke.status == 400, "\(text.debugDescription): \(revoke.status) \(revoke.text)")
+            let query = try api.call("GET", "/api/sheets/\(sheet)/rows?start=1&x=\(path)")
+            #expect(query.status == 400, "\(text.debugDescription): \(query.status)")
+            // Header fields cannot carry CR, LF or NUL on the wire; the other controls can.
+            if !text.unicodeScalars.contains(where: { [0, 0x0A, 0x0D].contains($0.value) }) {
+                let workbook = try makeStyledWorkbook(in: folder, name: "h.xlsx", rows: 3)
+                let filename = try api.upload(workbook, filename: "book\(text).xlsx")
+                #expect(filename.status == 400 && filename.text.contains("X-Filename"), "\(text.debugDescription): \(filename.text)")
+                let key = try api.upload(workbook, key: "key\(text)")
+                #expect(key.status == 400 && key.text.contains("Idempotency-Key"), "\(text.debugDescription): \(key.text)")
+                let token = try runSheetport(["token", "issue", "--data", server.data, "--subject", "eve" + text])
+                #expect(token.status != 0 && token.stdout.isEmpty, "\(text.debugDescription)")
+            }
+        }
+        // Nothing got through: no grant, the name and comments unchanged, no job but the first.
+        #expect(try mallory.call("GET", "/api/sheets/\(sheet)").status == 404)
+        #expect((try api.object("/api/sheets/\(sheet)/grants")["grants"] as? [Any])?.isEmpty == true)
+        #expect(try api.object("/api/sheets/\(sheet)")["name"] as? String == "Data")
+        #expect((try api.object("/api/sheets/\(sheet)/comments")["comments"] as? [Any])?.count == 1)
+        #expect((try api.object("/api/imports")["jobs"] as? [Any])?.count == 1)
+        // Huge subjects are refused too.
+        let huge = try api.call("POST", "/api/sheets/\(sheet)/grants", json: ["subject": String(repeating: "m", count: 5_000), "role": "viewer"])
+        #expect(huge.status == 400)
+    }
+
+    /// CONTRACTS section 4's sheet-name rules: each is refused by a rename with 400 naming the
+    /// rule; an imported name breaking one is made valid with a `sheet-name-changed` warning,
+    /// and the sheet then exports and opens under that name.
+    @Test func sheetNamesFollowTheWriterRules() throws {
+        // Decided on scalars: a combining mark does not hide a refused character.
+        #expect(SheetName.violation(of: "a/\u{301}") == .refusedCharacter("/"))
+        #expect(SheetName.violation(of: String(repeating: "é", count: 31)) == nil)
+        #expect(SheetName.violation(of: String(repeating: "😀", count: 16)) == .tooLong(32))
+        #expect(throws: WriterError.self) { try WorkbookWriter.validateSheetName("a/\u{301}") }
+
+        let fixture = try ServerFixture()
+        defer { fixture.close() }
+        let (folder, api) = (fixture.folder, fixture.api)
+        let job = try api.importWorkbook(try makeStyledWorkbook(in: folder))
+        let sheet = try #require(((job["result"] as? [String: Any])?["sheet"] as? [String: Any])?["id"] as? String, "\(job)")
+        let refused = [String(repeating: "n", count: 32), "a/b", "a/\u{301}", "x\\y", "[q]", "a:b", "st*r", "what?", "History",
+                       "hIsToRy", "'q", "q'", "", String(repeating: "😀", count: 16)]
+        for name in refused {
+            let rename = try api.call("PATCH", "/api/sheets/\(sheet)", json: ["name": name])
+            #expect(rename.status == 400 && rename.text.contains("invalid-sheet-name"), "\(name.debugDescription): \(rename.text)")
+        }
+        for name in [String(repeating: "n", count: 31), "Historyx", "a'b", String(repeating: "😀", count: 15) + "x"] {
+            let rename = try api.call("PATCH", "/api/sheets/\(sheet)", json: ["name": name])
+            #expect(rename.status == 200, "\(name.debugDescription): \(rename.text)")
+            #expect(try exportedSheetName(api, sheet) == name)
+        }
+
+        // Imports: the names as XML text in xl/workbook.xml (a C1 control is well-formed XML).
+        let imported = ["0123456789012345678901234567890123456789", "a/b", "History", "&apos;q&apos;", "a/&#x301;",
+                        "csi&#x9B;x", "&#x202E;evil", "[]:*?/\\", "&apos;&apos;&apos;", "tab&#9;line&#10;"]
+        for (index, name) in imported.enumerated() {
+            let path = folder.appendingPathComponent("named\(index).xlsx").path
+            try makeRawWorkbook(at: path, sheetName: name, rows: [1, 2])
+            let job = try api.importWorkbook(path)
+            let result = try #require(job["result"] as? [String: Any], "\(name): \(job)")
+            let stored = try #require((result["sheet"] as? [String: Any])?["name"] as? String)
+            let id = try #require((result["sheet"] as? [String: Any])?["id"] as? String)
+            #expect(SheetName.violation(of: stored) == nil, "\(name) became \(stored.debugDescription)")
+            let warnings = result["warnings"] as? [[String: Any]] ?? []
+            #expect(warnings.contains { $0["code"] as? String == "sheet-name-changed" && $0["severity"] as? String == "warning" }, "\(name): \(warnings)")
+            #expect(try exportedSheetName(api, id) == stored, "\(name)")
+        }
+    }
+
+    /// A server whose standard error is a closed pipe survives its 500s; a 500's body names no
+    /// path and no SQL, only an incident id; a failed job likewise.
+    @Test func internalErrorsSurviveAClosedLogAndSayNothingInternal() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appendingPathComponent("data").path
+        let process = Process()
+        process.executableURL = Project.executable
+        process.arguments = ["serve", "--data", data, "--listen", "127.0.0.1:0"]
+        let output = Pipe(), log = Pipe()
+        process.standardOutput = output
+        process.standardError = log
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() } }
+        try log.fileHandleForReading.close() // every write to stderr now fails with EPIPE
+        // No reader is left: the server holds only the write end (its stderr), this process none.
+        let stderrPipe = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(process.processIdentifier)/fd/2")
+        let serverFDs = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.processIdentifier)/fd")
+        #expect(stderrPipe.hasPrefix("pipe:") && serverFDs.filter {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(process.processIdentifier)/fd/\($0)")) == stderrPipe
+        }.count == 1)
+        let ownFDs = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")
+        #expect(!ownFDs.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) == stderrPipe })
+        let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        let base = try #require(line.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }, "\(line)")
+        let token = String(decoding: try runSheetport(["token", "issue", "--data", data, "--subject", "ann"]).stdout, as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let api = API(base: base, token: token)
+        let job = try api.importWorkbook(try makeStyledWorkbook(in: folder))
+        let sheet = try #require(((job["result"] as? [String: Any])?["sheet"] as? [String: Any])?["id"] as? String, "\(job)")
+
+        // A sealed row block damaged in the database, and the exports folder replaced by a file.
+        let database = try Database(path: data + "/sheetport.db")
+        try database.query("UPDATE row_blocks SET data = ? WHERE sheet_id = ?", [.blob([1, 2, 3]), .text(sheet)])
+        try FileManager.default.removeItem(atPath: data + "/exports")
+        FileManager.default.createFile(atPath: data + "/exports", contents: Data())
+        var incidents: Set<String> = []
+        for _ in 0..<3 {
+            for path in ["/api/sheets/\(sheet)/rows", "/api/sheets/\(sheet)/export.xlsx"] {
+                let response = try api.call("GET", path)
+                #expect(response.status == 500, "\(path): \(response.status)")
+                let error = response.object["error"] as? [String: Any] ?? [:]
+                #expect(error["code"] as? String == "internal")
+                let incident = try #require(error["incident"] as? String, "\(response.text)")
+                incidents.insert(incident)
+                for secret in [folder.path, data, "sqlite", "SQLite", "exports", "row block", "/"] {
+                    let message: String = error["message"] as? String ?? ""
+                    #expect(!message.contains(secret), "\(response.text)")
+                }
+                #expect(!response.text.contains(folder.path))
+            }
+        }
+        #expect(incidents.count == 6)
+        #expect(process.isRunning)
+        #expect(try api.call("GET", "/api/limits").status == 200)
+
+        // A job that fails inside the server (rows out of order collide in the store).
+        let unordered = folder.appendingPathComponent("unordered.xlsx").path
+        try makeRawWorkbook(at: unordered, sheetName: "U", rows: [1, 5000, 2])
+        let failed = try api.importWorkbook(unordered)
+        #expect(failed["status"] as? String == "failed", "\(failed)")
+        let error = failed["error"] as? [String: Any] ?? [:]
+        #expect(error["code"] as? String == "internal" && error["incident"] is String, "\(failed)")
+        let failedText = String(decoding: try JSONSerialization.data(withJSONObject: failed), as: UTF8.self)
+        for secret in [folder.path, "SQLite", "UNIQUE", "constraint"] { #expect(!failedText.contains(secret), "\(failedText)") }
+        #expect(process.isRunning)
+    }
+
+    /// The log escapes control characters: a request with CR, LF and ESC in a name forges no
+    /// line and sends no escape; a 500's log line carries its incident id and the detail.
+    @Test func logLinesEscapeControlCharacters() throws {
+        let fixture = try ServerFixture()
+        defer { fixture.close() }
+        let (folder, server, api) = (fixture.folder, fixture.server, fixture.api)
+        let job = try api.importWorkbook(try makeStyledWorkbook(in: folder))
+        let sheet = try #require(((job["result"] as? [String: Any])?["sheet"] as? [String: Any])?["id"] as? String, "\(job)")
+        let forged = "x\r\nsheetport serve: FORGED \u{1B}[2J\u{9B}31m\u{202E}"
+        #expect(try api.call("PATCH", "/api/sheets/\(sheet)", json: ["name": forged]).status == 400)
+        #expect(try api.call("POST", "/api/sheets/\(sheet)/grants", json: ["subject": forged, "role": "viewer"]).status == 400)
+        try Database(path: server.data + "/sheetport.db").query("UPDATE row_blocks SET data = ?", [.blob([0])])
+        let failure = try api.call("GET", "/api/sheets/\(sheet)/rows")
+        let incident = try #require((failure.object["error"] as? [String: Any])?["incident"] as? String, "\(failure.text)")
+        server.stop()
+        let log = try Data(contentsOf: folder.appendingPathComponent("server.log"))
+        #expect(!log.contains(0x1B) && !log.contains(0x0D) && !Array(log).contains(0x07))
+        let text = String(decoding: log, as: UTF8.self)
+        #expect(!text.unicodeScalars.contains { $0.isUnsafeControl && $0 != "\n" }, "\(text.debugDescription)")
+        let lines = text.split(separator: "\n")
+        #expect(lines.allSatisfy { $0.hasPrefix("sheetport serve: ") }, "\(text)")
+        #expect(!lines.contains { $0.hasPrefix("sheetport serve: FORGED") })
+        #expect(text.contains("\\u{D}\\u{A}sheetport serve: FORGED \\u{1B}[2J"), "\(text)")
+        #expect(lines.contains { $0.contains("incident \(incident)") && $0.contains("failed authentication") }, "\(text)")
+    }
+
+    /// The same Idempotency-Key with the same bytes gives the same job; with other bytes 422
+    /// `idempotency-key-reused`; keys are per subject. A data directory made before digests
+    /// were kept is migrated.
+    @Test func idempotencyKeyComparesTheBytes() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // An existing data directory of the version without digests, with a job under key "old".
+        let data = folder.appendingPathComponent("data").path
+        _ = try DataDirectory(path: data)
+        let old = try Database(path: data + "/sheetport.db")
+        try old.execute("""
+            CREATE TABLE jobs (id TEXT PRIMARY KEY, subject TEXT NOT NULL, status TEXT NOT NULL, idempotency_key TEXT,
+                filename TEXT NOT NULL, upload_bytes INTEGER NOT NULL, bytes INTEGER NOT NULL DEFAULT 0,
+                rows INTEGER NOT NULL DEFAULT 0, cells INTEGER NOT NULL DEFAULT 0, sheet_id TEXT, result TEXT, error TEXT,
+                created INTEGER NOT NULL, UNIQUE (subject, idempotency_key));
+            INSERT INTO jobs (id, subject, status, idempotency_key, filename, upload_bytes, error, created)
+                VALUES ('0123456789abcdef0123456789abcdef', 'ann', 'failed', 'old', 'old.xlsx', 10, '{"code":"x"}', 1);
+            """)
+        let server = try TestServer(folder: folder)
+        defer { server.stop() }
+        let api = server.api(try server.token("ann"))
+        let bob = server.api(try server.token("bob"))
+        let first = try makeStyledWorkbook(in: folder, name: "first.xlsx")
+        let second = try makeStyledWorkbook(in: folder, name: "second.xlsx", rows: 41)
+
+        let created = try api.upload(first, key: "k1")
+        #expect(created.status == 202, "\(created.text)")
+        let id = try #require(API.job(created.body)?["id"] as? String)
+        let again = try api.upload(first, key: "k1")
+        #expect(again.status == 202 && API.job(again.body)?["id"] as? String == id, "\(again.text)")
+        let other = try api.upload(second, key: "k1")
+        #expect(other.status == 422 && (other.object["error"] as? [String: Any])?["code"] as? String == "idempotency-key-reused", "\(other.text)")
+        // One byte more at the end is other bytes too.
+        let longer = folder.appendingPathComponent("longer.xlsx").path
+        try (try Data(contentsOf: URL(fileURLWithPath: first)) + Data([0])).write(to: URL(fileURLWithPath: longer))
+        #expect(try api.upload(longer, key: "k1").status == 422)
+        // Another subject's key space is its own.
+        let bobs = try bob.upload(second, key: "k1")
+        let bobsID = try #require(API.job(bobs.body)?["id"] as? String, "\(bobs.text)")
+        #expect(bobs.status == 202 && bobsID != id)
+        // The migrated job has no digest: its key still answers with it.
+        #expect(API.job(try api.upload(first, key: "old").body)?["id"] as? String == "0123456789abcdef0123456789abcdef")
+        #expect(try api.upload(first, key: String(repeating: "k", count: 256)).status == 400)
+        #expect((try api.object("/api/imports")["jobs"] as? [Any])?.count == 2)
+        #expect(try api.wait(for: id)["status"] as? String == "succeeded")
+        #expect(try bob.wait(for: bobsID)["status"] as? String == "succeeded")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: server.data + "/staging").isEmpty)
+    }
+
+    /// An existing seal.key readable or writable by group or others is refused at start, naming
+    /// `chmod 600`; once fixed, the server starts.
+    @Test func keyFileMustBePrivate() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try TestServer(folder: folder)
+        server.stop()
+        let key = server.data + "/seal.key"
+        for mode: mode_t in [0o640, 0o604, 0o620, 0o602, 0o660, 0o644, 0o610] {
+            chmod(key, mode)
+            #expect(throws: ServerError.self, "mode \(String(mode, radix: 8))") { try server.restart() }
+            let log = (try? String(contentsOfFile: folder.appendingPathComponent("server.log").path, encoding: .utf8)) ?? ""
+            #expect(log.contains("chmod 600 \(key)"), "\(log)")
+        }
+        chmod(key, 0o600)
+        try server.restart()
+        #expect(try server.api(nil).call("GET", "/api/limits").status == 200)
+        server.stop()
+    }
+
+    /// A restart sweeps every leftover of a killed run, directories included; a failed import
+    /// leaves no sheet, visible or hidden, once it reports failed.
+    @Test func leftoversAreSweptAndFailedJobsLeaveNoSheet() throws {
+        let fixture = try ServerFixture()
+        defer { fixture.close() }
+        let (folder, server) = (fixture.folder, fixture.server)
+        server.kill9()
+        let exports = server.data + "/exports", staging = server.data + "/staging"
+        for directory in [exports + "/0123.xlsx.d/inner", staging + "/abcd.sealed.d"] {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            FileManager.default.createFile(atPath: directory + "/block", contents: Data(repeating: 7, count: 4096))
+        }
+        FileManager.default.createFile(atPath: exports + "/leftover.xlsx", contents: Data(repeating: 1, count: 100))
+        FileManager.default.createFile(atPath: exports + "/leftover.xlsx.Xa1b2c", contents: Data(repeating: 1, count: 100))
+        try FileManager.default.createSymbolicLink(atPath: exports + "/link", withDestinationPath: folder.path)
+        try server.restart()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: exports).isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: staging).isEmpty)
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("server.log").path)) // not followed
+        let api = server.api(fixture.api.token) // the restarted server has another port
+
+        let database = try Database(path: server.data + "/sheetport.db")
+        for attempt in 0..<3 {
+            let unordered = folder.appendingPathComponent("unordered\(attempt).xlsx").path
+            try makeRawWorkbook(at: unordered, sheetName: "U", rows: [1, 200, 2])
+            let job = try api.importWorkbook(unordered)
+            #expect(job["status"] as? String == "failed", "\(job)")
+            #expect(try database.query("SELECT count(*) FROM sheets").first?.first?.int == 0)
+            #expect(try database.query("SELECT count(*) FROM row_blocks").first?.first?.int == 0)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: staging).isEmpty)
+    }
+}
+
+/// The name of the one sheet of `sheet`'s export, read back with the project's reader.
+private func exportedSheetName(_ api: API, _ sheet: String) throws -> String? {
+    let response = try api.call("GET", "/api/sheets/\(sheet)/export.xlsx")
+    #expect(response.status == 200, "\(response.text)")
+    guard response.status == 200 else { return nil }
+    return try Workbook(bytes: response.body, name: "export.xlsx").firstWorksheet?.name
+}
+
+/// A minimal workbook whose one sheet is named `sheetName` (XML text, so character references
+/// work) with a number in column A of each of `rows`, in the order given.
+func makeRawWorkbook(at path: String, sheetName: String, rows: [Int]) throws {
+    let script = #"""
+    import sys, zipfile
+    name, rows = sys.argv[2], sys.argv[3].split(",")
+    z = zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED)
+    z.writestr("[Content_Types].xml", '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>')
+    z.writestr("_rels/.rels", '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>')
+    z.writestr("xl/workbook.xml", '<?xml version="1.0"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="' + name + '" sheetId="1" r:id="rId1"/></sheets></workbook>')
+    z.writestr("xl/_rels/workbook.xml.rels", '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>')
+    body = "".join('<row r="%s"><c r="A%s"><v>%s</v></c></row>' % (r, r, r) for r in rows)
+    z.writestr("xl/worksheets/sheet1.xml", '<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>' + body + '</sheetData></worksheet>')
+    z.close()
+    """#
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", "-c", script, path, sheetName, rows.map(String.init).joined(separator: ",")]
+    try process.run()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+}
