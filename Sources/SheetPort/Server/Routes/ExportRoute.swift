@@ -42,7 +42,8 @@ enum ExportRoute {
         let writer = try WorkbookWriter(path: destination, options: WriterOptions(),
                                         storage: SealedPackageStorage(sealer: context.sealer, identity: identity))
         do {
-            let worksheet = try writer.addWorksheet(named: sheet.name)
+            // Names are made valid when stored; one stored by an earlier version is made valid here.
+            let worksheet = try writer.addWorksheet(named: SheetName.valid(sheet.name))
             for column in try SheetLayout.load(sheet: sheet.id, context).columns {
                 if let width = column.width { try worksheet.setColumnWidth(width, for: column.first...column.last) }
             }
