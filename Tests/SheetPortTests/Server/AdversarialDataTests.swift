@@ -33,8 +33,7 @@ import Testing
         let fixture = try ServerFixture()
         defer { fixture.close() }
         let (folder, server, api) = (fixture.folder, fixture.server, fixture.api)
-        let job = try api.importWorkbook(try makeStyledWorkbook(in: folder))
-        let sheet = try #require(((job["result"] as? [String: Any])?["sheet"] as? [String: Any])?["id"] as? String, "\(job)")
+        let sheet = try importedSheet(api, folder)
         let mallory = server.api(try server.token("mallory"))
 
         for text in Self.hostile {
@@ -88,8 +87,7 @@ import Testing
         let fixture = try ServerFixture()
         defer { fixture.close() }
         let (folder, api) = (fixture.folder, fixture.api)
-        let job = try api.importWorkbook(try makeStyledWorkbook(in: folder))
-        let sheet = try #require(((job["result"] as? [String: Any])?["sheet"] as? [String: Any])?["id"] as? String, "\(job)")
+        let sheet = try importedSheet(api, folder)
         let refused = [String(repeating: "n", count: 32), "a/b", "a/\u{301}", "x\\y", "[q]", "a:b", "st*r", "what?", "History",
                        "hIsToRy", "'q", "q'", "", String(repeating: "😀", count: 16)]
         for name in refused {
@@ -152,14 +150,13 @@ import Testing
         let token = String(decoding: try runSheetport(["token", "issue", "--data", data, "--subject", "ann"]).stdout, as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines)
         let api = API(base: base, token: token)
-        let job = try api.importWorkbook(try makeStyledWorkbook(in: folder))
-        let sheet = try #require(((job["result"] as? [String: Any])?["sheet"] as? [String: Any])?["id"] as? String, "\(job)")
+        let sheet = try importedSheet(api, folder)
 
         // A sealed row block damaged in the database, and the exports folder replaced by a file.
         let database = try Database(path: data + "/sheetport.db")
         try database.query("UPDATE row_blocks SET data = ? WHERE sheet_id = ?", [.blob([1, 2, 3]), .text(sheet)])
         try FileManager.default.removeItem(atPath: data + "/exports")
-        FileManager.default.createFile(atPath: data + "/exports", contents: Data())
+        #expect(FileManager.default.createFile(atPath: data + "/exports", contents: Data()))
         var incidents: Set<String> = []
         for _ in 0..<3 {
             for path in ["/api/sheets/\(sheet)/rows", "/api/sheets/\(sheet)/export.xlsx"] {
@@ -198,8 +195,7 @@ import Testing
         let fixture = try ServerFixture()
         defer { fixture.close() }
         let (folder, server, api) = (fixture.folder, fixture.server, fixture.api)
-        let job = try api.importWorkbook(try makeStyledWorkbook(in: folder))
-        let sheet = try #require(((job["result"] as? [String: Any])?["sheet"] as? [String: Any])?["id"] as? String, "\(job)")
+        let sheet = try importedSheet(api, folder)
         let forged = "x\r\nsheetport serve: FORGED \u{1B}[2J\u{9B}31m\u{202E}"
         #expect(try api.call("PATCH", "/api/sheets/\(sheet)", json: ["name": forged]).status == 400)
         #expect(try api.call("POST", "/api/sheets/\(sheet)/grants", json: ["subject": forged, "role": "viewer"]).status == 400)
@@ -297,10 +293,10 @@ import Testing
         let exports = server.data + "/exports", staging = server.data + "/staging"
         for directory in [exports + "/0123.xlsx.d/inner", staging + "/abcd.sealed.d"] {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            FileManager.default.createFile(atPath: directory + "/block", contents: Data(repeating: 7, count: 4096))
+            #expect(FileManager.default.createFile(atPath: directory + "/block", contents: Data(repeating: 7, count: 4096)))
         }
-        FileManager.default.createFile(atPath: exports + "/leftover.xlsx", contents: Data(repeating: 1, count: 100))
-        FileManager.default.createFile(atPath: exports + "/leftover.xlsx.Xa1b2c", contents: Data(repeating: 1, count: 100))
+        #expect(FileManager.default.createFile(atPath: exports + "/leftover.xlsx", contents: Data(repeating: 1, count: 100)))
+        #expect(FileManager.default.createFile(atPath: exports + "/leftover.xlsx.Xa1b2c", contents: Data(repeating: 1, count: 100)))
         try FileManager.default.createSymbolicLink(atPath: exports + "/link", withDestinationPath: folder.path)
         try server.restart()
         #expect(try FileManager.default.contentsOfDirectory(atPath: exports).isEmpty)
@@ -319,6 +315,12 @@ import Testing
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: staging).isEmpty)
     }
+}
+
+/// Imports the styled workbook and returns its sheet's id.
+private func importedSheet(_ api: API, _ folder: URL) throws -> String {
+    let job = try api.importWorkbook(try makeStyledWorkbook(in: folder))
+    return try #require(((job["result"] as? [String: Any])?["sheet"] as? [String: Any])?["id"] as? String, "\(job)")
 }
 
 /// The name of the one sheet of `sheet`'s export, read back with the project's reader.
