@@ -105,6 +105,14 @@ import Testing
                                                                         [.text("old/\u{0}name History 0123456789012345678"), .text(sheet)])
         #expect(try exportedSheetName(api, sheet).map { SheetName.violation(of: $0) == nil } == true)
 
+        // A comment author is a name too: its control characters do not survive the import.
+        let authored = folder.appendingPathComponent("authored.xlsx").path
+        try makeRawWorkbook(at: authored, sheetName: "A", rows: [1], commentAuthor: "ann&#x9B;2J&#x202E;&#9;x")
+        let authoredJob = try api.importWorkbook(authored)
+        let authoredID = try #require(((authoredJob["result"] as? [String: Any])?["sheet"] as? [String: Any])?["id"] as? String, "\(authoredJob)")
+        let comments = try api.object("/api/sheets/\(authoredID)/comments")["comments"] as? [[String: Any]] ?? []
+        #expect(comments.count == 1 && (comments.first?["author"] as? String).map { !$0.containsControlCharacters } == true, "\(comments)")
+
         // Imports: the names as XML text in xl/workbook.xml (a C1 control is well-formed XML).
         let imported = ["0123456789012345678901234567890123456789", "a/b", "History", "&apos;q&apos;", "a/&#x301;",
                         "csi&#x9B;x", "&#x202E;evil", "[]:*?/\\", "&apos;&apos;&apos;", "tab&#9;line&#10;"]
@@ -328,27 +336,33 @@ private func exportedSheetName(_ api: API, _ sheet: String) throws -> String? {
     let response = try api.call("GET", "/api/sheets/\(sheet)/export.xlsx")
     #expect(response.status == 200, "\(response.text)")
     guard response.status == 200 else { return nil }
+    let disposition = response.header("Content-Disposition") ?? ""
+    #expect(disposition.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value < 0x7F } && disposition.filter { $0 == "\"" }.count == 2, "\(disposition)")
     return try Workbook(bytes: response.body, name: "export.xlsx").firstWorksheet?.name
 }
 
 /// A minimal workbook whose one sheet is named `sheetName` (XML text, so character references
-/// work) with a number in column A of each of `rows`, in the order given.
-func makeRawWorkbook(at path: String, sheetName: String, rows: [Int]) throws {
+/// work) with a number in column A of each of `rows`, in the order given, and a comment on A1
+/// by `commentAuthor` (XML text too) when given.
+func makeRawWorkbook(at path: String, sheetName: String, rows: [Int], commentAuthor: String? = nil) throws {
     let script = #"""
     import sys, zipfile
-    name, rows = sys.argv[2], sys.argv[3].split(",")
+    name, rows, author = sys.argv[2], sys.argv[3].split(","), sys.argv[4]
     z = zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED)
     z.writestr("[Content_Types].xml", '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>')
     z.writestr("_rels/.rels", '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>')
     z.writestr("xl/workbook.xml", '<?xml version="1.0"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="' + name + '" sheetId="1" r:id="rId1"/></sheets></workbook>')
     z.writestr("xl/_rels/workbook.xml.rels", '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>')
     body = "".join('<row r="%s"><c r="A%s"><v>%s</v></c></row>' % (r, r, r) for r in rows)
+    if author:
+        z.writestr("xl/worksheets/_rels/sheet1.xml.rels", '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/comments" Target="../comments1.xml"/></Relationships>')
+        z.writestr("xl/comments1.xml", '<?xml version="1.0"?><comments xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><authors><author>' + author + '</author></authors><commentList><comment ref="A1" authorId="0"><text><t>note</t></text></comment></commentList></comments>')
     z.writestr("xl/worksheets/sheet1.xml", '<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>' + body + '</sheetData></worksheet>')
     z.close()
     """#
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", script, path, sheetName, rows.map(String.init).joined(separator: ",")]
+    process.arguments = ["python3", "-c", script, path, sheetName, rows.map(String.init).joined(separator: ","), commentAuthor ?? ""]
     try process.run()
     process.waitUntilExit()
     #expect(process.terminationStatus == 0)

@@ -29,7 +29,8 @@ enum ExportRoute {
         try write(sheet, to: destination, identity: identity, context)
         let file = try SealedBlockFile(opening: destination, identity: identity, sealer: context.sealer)
         unlink(destination) // the open descriptor keeps it readable; nothing stays on disk
-        let name = sheet.name.replacingOccurrences(of: "\"", with: "'").unicodeScalars.filter { $0.isASCII && $0.value >= 0x20 }
+        // A quoted-string holds printable ASCII only; FileNames.safe has removed quotes, backslashes and controls.
+        let name = FileNames.safe(sheet.name).unicodeScalars.filter { $0.value >= 0x20 && $0.value < 0x7F }
         return Reply(status: 200, headers: [
             ("Content-Type", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
             ("Content-Disposition", "attachment; filename=\"\(String(String.UnicodeScalarView(name))).xlsx\""),
