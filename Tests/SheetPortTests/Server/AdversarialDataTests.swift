@@ -322,6 +322,29 @@ import Testing
             #expect(try database.query("SELECT count(*) FROM row_blocks").first?.first?.int == 0)
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: staging).isEmpty)
+
+        // While the sheet cannot be deleted (a trigger refuses), the job does not end: the
+        // removal is retried, and once it goes through the job fails with nothing left.
+        try database.execute("""
+            CREATE TABLE hold (x INTEGER); INSERT INTO hold VALUES (1);
+            CREATE TRIGGER hold_sheets BEFORE DELETE ON sheets WHEN (SELECT count(*) FROM hold) > 0
+            BEGIN SELECT RAISE(ABORT, 'held by the test'); END;
+            """)
+        let held = folder.appendingPathComponent("held.xlsx").path
+        try makeRawWorkbook(at: held, sheetName: "U", rows: [1, 200, 2])
+        let heldID = try #require(API.job(try api.upload(held).body)?["id"] as? String)
+        var sawHidden = false
+        for _ in 0..<100 where !sawHidden { // up to 10 s for the job to fail and its removal to be refused
+            sawHidden = try database.query("SELECT count(*) FROM sheets WHERE visible = 0").first?.first?.int == 1
+            if !sawHidden { usleep(100_000) }
+        }
+        #expect(sawHidden)
+        usleep(1_500_000) // a few retries
+        #expect(try api.wait(for: heldID, timeout: 0)["status"] as? String == "running")
+        try database.execute("DELETE FROM hold")
+        #expect(try api.wait(for: heldID, timeout: 10)["status"] as? String == "failed")
+        #expect(try database.query("SELECT count(*) FROM sheets").first?.first?.int == 0)
+        try database.execute("DROP TRIGGER hold_sheets; DROP TABLE hold")
     }
 }
 
