@@ -107,10 +107,14 @@ import Testing
 
         // A comment author is a name too: its control characters do not survive the import.
         let authored = folder.appendingPathComponent("authored.xlsx").path
-        try makeRawWorkbook(at: authored, sheetName: "A", rows: [1], commentAuthor: "ann&#x9B;2J&#x202E;&#9;x")
+        try makeRawWorkbook(at: authored, sheetName: "A", rows: [1], commentAuthor: "ann&#x9B;2J&#x202E;&#9;x", otherSheet: "other&#x9B;2J")
         let authoredJob = try api.importWorkbook(authored)
         let authoredID = try #require(((authoredJob["result"] as? [String: Any])?["sheet"] as? [String: Any])?["id"] as? String, "\(authoredJob)")
         let comments = try api.object("/api/sheets/\(authoredID)/comments")["comments"] as? [[String: Any]] ?? []
+        // So are the other sheets' names that a warning names.
+        let authoredWarnings = (authoredJob["result"] as? [String: Any])?["warnings"] as? [[String: Any]] ?? []
+        #expect(authoredWarnings.contains { ($0["message"] as? String ?? "").contains("other\\u{9B}2J") }, "\(authoredWarnings)")
+        #expect(authoredWarnings.allSatisfy { !($0["message"] as? String ?? "").containsControlCharacters })
         #expect(comments.count == 1 && (comments.first?["author"] as? String).map { !$0.containsControlCharacters } == true, "\(comments)")
 
         // Imports: the names as XML text in xl/workbook.xml (a C1 control is well-formed XML).
@@ -366,16 +370,17 @@ private func exportedSheetName(_ api: API, _ sheet: String) throws -> String? {
 
 /// A minimal workbook whose one sheet is named `sheetName` (XML text, so character references
 /// work) with a number in column A of each of `rows`, in the order given, and a comment on A1
-/// by `commentAuthor` (XML text too) when given.
-func makeRawWorkbook(at path: String, sheetName: String, rows: [Int], commentAuthor: String? = nil) throws {
+/// by `commentAuthor` (XML text too) when given, and a second sheet named `otherSheet`.
+func makeRawWorkbook(at path: String, sheetName: String, rows: [Int], commentAuthor: String? = nil, otherSheet: String? = nil) throws {
     let script = #"""
     import sys, zipfile
-    name, rows, author = sys.argv[2], sys.argv[3].split(","), sys.argv[4]
+    name, rows, author, other = sys.argv[2], sys.argv[3].split(","), sys.argv[4], sys.argv[5]
     z = zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED)
     z.writestr("[Content_Types].xml", '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>')
     z.writestr("_rels/.rels", '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>')
-    z.writestr("xl/workbook.xml", '<?xml version="1.0"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="' + name + '" sheetId="1" r:id="rId1"/></sheets></workbook>')
-    z.writestr("xl/_rels/workbook.xml.rels", '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>')
+    z.writestr("xl/workbook.xml", '<?xml version="1.0"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="' + name + '" sheetId="1" r:id="rId1"/>' + ('<sheet name="' + other + '" sheetId="2" r:id="rId2"/>' if other else '') + '</sheets></workbook>')
+    z.writestr("xl/_rels/workbook.xml.rels", '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet2.xml"/></Relationships>')
+    z.writestr("xl/worksheets/sheet2.xml", '<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData/></worksheet>')
     body = "".join('<row r="%s"><c r="A%s"><v>%s</v></c></row>' % (r, r, r) for r in rows)
     if author:
         z.writestr("xl/worksheets/_rels/sheet1.xml.rels", '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/comments" Target="../comments1.xml"/></Relationships>')
@@ -385,7 +390,8 @@ func makeRawWorkbook(at path: String, sheetName: String, rows: [Int], commentAut
     """#
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", script, path, sheetName, rows.map(String.init).joined(separator: ","), commentAuthor ?? ""]
+    process.arguments = ["python3", "-c", script, path, sheetName, rows.map(String.init).joined(separator: ","), commentAuthor ?? "",
+                         otherSheet ?? ""]
     try process.run()
     process.waitUntilExit()
     #expect(process.terminationStatus == 0)

@@ -60,7 +60,7 @@ public final class ImportWorker: @unchecked Sendable {
             try? database.fail(job: id, error: failure.json)
         } catch let error as ReaderError {
             removeSheet(sheetID, database)
-            try? database.fail(job: id, error: Self.errorJSON(code: error.code.rawValue, message: error.description))
+            try? database.fail(job: id, error: Self.errorJSON(code: error.code.rawValue, message: error.description.visibleControlCharacters))
         } catch {
             removeSheet(sheetID, database)
             // The detail (a path, SQLite's text) goes to the log only; the job carries the incident.
@@ -100,8 +100,8 @@ public final class ImportWorker: @unchecked Sendable {
 
         let report = try Preflight.check(name: job.filename, options: options, open: open)
         if let error = report.findings.first(where: { $0.severity == .error }) {
-            throw ImportFailure(code: error.code, message: error.message,
-                                findings: report.findings.filter { $0.severity == .error }.map(\.json))
+            throw ImportFailure(code: error.code, message: error.message.visibleControlCharacters,
+                                findings: report.findings.filter { $0.severity == .error }.map(Self.storable))
         }
         try checkStop(job.id)
 
@@ -111,7 +111,7 @@ public final class ImportWorker: @unchecked Sendable {
         }
         // Every stored name is one the writer accepts, so the sheet can always be exported.
         let name = SheetName.valid(sheet.name)
-        var warnings = report.findings.filter { $0.severity != .error }.map(\.json)
+        var warnings = report.findings.filter { $0.severity != .error }.map(Self.storable)
         if let violation = SheetName.violation(of: sheet.name) {
             warnings.append(Finding(.sheetNameChanged, .warning,
                                     "the sheet \"\(sheet.name.visibleControlCharacters)\" is imported as \"\(name)\": \(violation)",
@@ -218,6 +218,15 @@ public final class ImportWorker: @unchecked Sendable {
         }
         let source = try SealedZipSource(file: file).makeSource()
         return try Workbook(archive: ZipArchive(source: source, name: name, prefix: prefix, limits: limits))
+    }
+
+    /// A finding as a job stores it: its message names parts of the workbook (other sheets'
+    /// names, authors), so its control characters are made visible.
+    static func storable(_ finding: Finding) -> String {
+        var finding = finding
+        finding.message = finding.message.visibleControlCharacters
+        finding.part = finding.part?.visibleControlCharacters
+        return finding.json
     }
 
     /// An `error` object: `{"code","message","findings":[...]}`.
