@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import SheetPort
 
@@ -262,6 +263,16 @@ import Testing
         let longer = folder.appendingPathComponent("longer.xlsx").path
         try (try Data(contentsOf: URL(fileURLWithPath: first)) + Data([0])).write(to: URL(fileURLWithPath: longer))
         #expect(try api.upload(longer, key: "k1").status == 422)
+        // Racing uploads under one new key: one job, the other bytes refused, whoever comes first.
+        for round in 0..<3 {
+            let statuses = Mutex<[Int]>([])
+            DispatchQueue.concurrentPerform(iterations: 4) { index in
+                let status = (try? api.upload(index % 2 == 0 ? first : second, key: "race\(round)").status) ?? -1
+                statuses.withLock { $0.append(status) }
+            }
+            let sorted = statuses.withLock { $0.sorted() }
+            #expect(sorted == [202, 202, 422, 422], "\(sorted)")
+        }
         // Another subject's key space is its own.
         let bobs = try bob.upload(second, key: "k1")
         let bobsID = try #require(API.job(bobs.body)?["id"] as? String, "\(bobs.text)")
@@ -269,7 +280,9 @@ import Testing
         // The migrated job has no digest: its key still answers with it.
         #expect(API.job(try api.upload(first, key: "old").body)?["id"] as? String == "0123456789abcdef0123456789abcdef")
         #expect(try api.upload(first, key: String(repeating: "k", count: 256)).status == 400)
-        #expect((try api.object("/api/imports")["jobs"] as? [Any])?.count == 2)
+        let jobs = try api.object("/api/imports")["jobs"] as? [[String: Any]] ?? []
+        #expect(jobs.count == 5)
+        for job in jobs { _ = try api.wait(for: job["id"] as? String ?? "") }
         #expect(try api.wait(for: id)["status"] as? String == "succeeded")
         #expect(try bob.wait(for: bobsID)["status"] as? String == "succeeded")
         #expect(try FileManager.default.contentsOfDirectory(atPath: server.data + "/staging").isEmpty)
