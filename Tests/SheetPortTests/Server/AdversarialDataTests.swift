@@ -135,9 +135,10 @@ import Testing
         }
     }
 
-    /// A server whose standard error is a closed pipe survives its 500s; a 500's body names no
+    /// A server whose standard error is a closed pipe (EPIPE) or /dev/full (ENOSPC) survives its 500s; a 500's body names no
     /// path and no SQL, only an incident id; a failed job likewise.
-    @Test func internalErrorsSurviveAClosedLogAndSayNothingInternal() throws {
+    @Test(arguments: ["closed pipe", "/dev/full"])
+    func internalErrorsSurviveAFailingLogAndSayNothingInternal(_ standardError: String) throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let data = folder.appendingPathComponent("data").path
@@ -146,18 +147,22 @@ import Testing
         process.arguments = ["serve", "--data", data, "--listen", "127.0.0.1:0"]
         let output = Pipe(), log = Pipe()
         process.standardOutput = output
-        process.standardError = log
+        let full = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
+        defer { try? full.close() }
+        process.standardError = standardError == "/dev/full" ? full : log // every write fails with ENOSPC
         try process.run()
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() } }
-        try log.fileHandleForReading.close() // every write to stderr now fails with EPIPE
-        // No reader is left: the server holds only the write end (its stderr), this process none.
-        let stderrPipe = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(process.processIdentifier)/fd/2")
-        let serverFDs = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.processIdentifier)/fd")
-        #expect(stderrPipe.hasPrefix("pipe:") && serverFDs.filter {
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(process.processIdentifier)/fd/\($0)")) == stderrPipe
-        }.count == 1)
-        let ownFDs = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")
-        #expect(!ownFDs.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) == stderrPipe })
+        if standardError == "closed pipe" {
+            try log.fileHandleForReading.close() // every write to stderr now fails with EPIPE
+            // No reader is left: the server holds only the write end (its stderr), this process none.
+            let stderrPipe = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(process.processIdentifier)/fd/2")
+            let serverFDs = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.processIdentifier)/fd")
+            #expect(stderrPipe.hasPrefix("pipe:") && serverFDs.filter {
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(process.processIdentifier)/fd/\($0)")) == stderrPipe
+            }.count == 1)
+            let ownFDs = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")
+            #expect(!ownFDs.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) == stderrPipe })
+        }
         let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
         let base = try #require(line.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }, "\(line)")
         let token = String(decoding: try runSheetport(["token", "issue", "--data", data, "--subject", "ann"]).stdout, as: UTF8.self)
