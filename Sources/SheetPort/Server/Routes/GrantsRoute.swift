@@ -14,10 +14,8 @@ enum GrantsRoute {
               let role = (body?["role"] as? String).flatMap(Role.init(rawValue:)), Role.grantable.contains(role) else {
             return .error(400, "bad-request", "send {\"subject\": \"...\", \"role\": \"viewer|commenter|editor\"}")
         }
-        if let violation = Subject.violation(of: subject) {
-            try BoundaryText.check(subject, "subject") // logs a control character
-            return .error(400, "bad-request", violation)
-        }
+        try BoundaryText.check(subject, "subject")
+        if let violation = Subject.violation(of: subject) { return .error(400, "bad-request", violation) }
         guard subject != sheet.owner else { return .error(400, "bad-request", "the owner's role cannot change") }
         try context.database { try $0.grant(role, on: id, to: subject) }
         return .json(.object([("subject", .string(subject)), ("role", .string(role.rawValue))]), status: 201)

@@ -17,13 +17,8 @@ enum ImportsRoute {
         }
         let filename = request.header("X-Filename") ?? ""
         let key = request.header("Idempotency-Key")
-        do {
-            try BoundaryText.check(filename, "X-Filename")
-            try BoundaryText.check(key ?? "", "Idempotency-Key")
-        } catch let refusal as Refusal {
+        if let refusal = BoundaryText.refusal(filename, "X-Filename") ?? BoundaryText.refusal(key ?? "", "Idempotency-Key") {
             return refusal.reply
-        } catch {
-            return SheetServer.internalError(error, request)
         }
         let fileExtension = filename.split(separator: ".").last.map { $0.lowercased() } ?? ""
         guard filename.contains("."), acceptedExtensions.contains(fileExtension) else {
