@@ -39,4 +39,5 @@ static const enum MHD_Result sp_mhd_no = MHD_NO;
 static const enum MHD_ValueKind sp_mhd_header_kind = MHD_HEADER_KIND;
 static const enum MHD_ValueKind sp_mhd_argument_kind = MHD_GET_ARGUMENT_KIND;
 static const enum MHD_ResponseMemoryMode sp_mhd_must_copy = MHD_RESPMEM_MUST_COPY;
-static const unsigned int sp_mhd_daemon_flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG;
+static const unsigned int sp_mhd_daemon_flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG
+                                                    | MHD_ALLOW_SUSPEND_RESUME;

@@ -26,6 +26,8 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
     /// Stops listening, then stops the workers (a running import stops at its next batch and
     /// is resumed by the next start).
     public func stop() {
+        // Parked requests answer first: libmicrohttpd cannot stop with a connection suspended.
+        context.changes.close()
         daemon?.stop()
         daemon = nil
         context.imports.shutDown()
@@ -67,8 +69,13 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
     /// Routes the complete request.
     public func finish(_ request: inout Request) -> Reply {
         if request.bodyTooLarge { return .error(413, "too-large", "a request body holds at most \(Request.maxBodyBytes) bytes") }
+        return Self.answer { try Router.route(&request, context) }
+    }
+
+    /// The reply of `route`, or of what it threw: a refusal's answer, else a 500.
+    static func answer(_ route: () throws -> Reply) -> Reply {
         do {
-            return try Router.route(&request, context)
+            return try route()
         } catch let refusal as Refusal {
             return refusal.reply
         } catch {

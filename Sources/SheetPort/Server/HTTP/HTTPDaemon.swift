@@ -75,7 +75,27 @@ private final class DaemonContext {
 private final class Exchange {
     var request: Request
     var finished = false
+    /// The answer its parked connection waits for.
+    var parked: (any PendingReply)?
     init(request: Request) { self.request = request }
+}
+
+/// Resumes a parked (suspended) connection, once: libmicrohttpd's behaviour for a second
+/// resume, or one after the connection ended, is undefined.
+private final class Parking: @unchecked Sendable {
+    private let connection: OpaquePointer
+    private let lock = NSLock()
+    private var isResumed = false
+
+    init(_ connection: OpaquePointer) { self.connection = connection }
+
+    func resume() {
+        lock.lock()
+        let first = !isResumed
+        isResumed = true
+        lock.unlock()
+        if first { MHD_resume_connection(connection) }
+    }
 }
 
 /// A streamed body, kept alive by MHD until its free callback.
@@ -99,9 +119,23 @@ private func values(_ connection: OpaquePointer?, _ kind: MHD_ValueKind) -> [Str
     return collected.values
 }
 
+/// Queues `reply`, or parks the connection for a pending one: suspended, it holds no thread
+/// and MHD calls the access callback again once the pending reply wakes it.
+private func respond(_ reply: Reply, _ exchange: Exchange, on connection: OpaquePointer?) -> MHD_Result {
+    guard case .pending(let pending) = reply.body else { return queue(reply, on: connection) }
+    guard let connection else { return sp_mhd_no }
+    exchange.parked = pending
+    MHD_suspend_connection(connection)
+    pending.start(wake: Parking(connection).resume)
+    return sp_mhd_yes
+}
+
 private func queue(_ reply: Reply, on connection: OpaquePointer?) -> MHD_Result {
     let response: OpaquePointer?
     switch reply.body {
+    case .pending:
+        // Only a complete request can be parked (see `Reply.Body.pending`).
+        return queue(.error(500, "internal", "the server failed to answer this request"), on: connection)
     case .bytes(let bytes):
         response = bytes.withUnsafeBytes {
             MHD_create_response_from_buffer($0.count, UnsafeMutableRawPointer(mutating: $0.baseAddress), sp_mhd_must_copy)
@@ -147,6 +181,11 @@ private func accessCallback(_ context: UnsafeMutableRawPointer?, _ connection: O
         return sp_mhd_yes
     }
     let exchange = Unmanaged<Exchange>.fromOpaque(existing).takeUnretainedValue()
+    if let parked = exchange.parked {
+        // Resumed: the answer can be given now.
+        exchange.parked = nil
+        return respond(parked.answer(), exchange, on: connection)
+    }
     if let uploadDataSize, uploadDataSize.pointee > 0 {
         if !exchange.finished {
             handler.receive(&exchange.request, UnsafeRawBufferPointer(start: uploadData, count: uploadDataSize.pointee))
@@ -156,7 +195,7 @@ private func accessCallback(_ context: UnsafeMutableRawPointer?, _ connection: O
     }
     guard !exchange.finished else { return sp_mhd_yes }
     exchange.finished = true
-    return queue(handler.finish(&exchange.request), on: connection)
+    return respond(handler.finish(&exchange.request), exchange, on: connection)
 }
 
 private func completedCallback(_ context: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,

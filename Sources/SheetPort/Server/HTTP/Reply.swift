@@ -5,6 +5,18 @@ public protocol ReplyStream: AnyObject {
     func read(into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int
 }
 
+/// An answer that is not ready when the request is complete (a wait for a sheet version).
+/// The daemon suspends the connection, so no request thread waits, until `wake` is called,
+/// then asks for the answer on a request thread.
+public protocol PendingReply: AnyObject, Sendable {
+    /// Starts waiting (called right after the connection is parked). Calls `wake` once, from
+    /// any thread or at once, when the answer can be given: the awaited event, a deadline, or
+    /// the server stopping. A later call of `wake` does nothing.
+    func start(wake: @escaping @Sendable () -> Void)
+    /// The answer once woken. It may do work but must not wait.
+    func answer() -> Reply
+}
+
 /// An HTTP response: status, headers and a body held in memory or streamed.
 public struct Reply {
     /// The body.
@@ -13,6 +25,9 @@ public struct Reply {
         case bytes([UInt8])
         /// Streamed, of this length when known (nil: chunked).
         case stream(any ReplyStream, length: Int64?)
+        /// Not ready yet: the daemon parks the connection until the pending reply wakes it,
+        /// then sends its `answer()` (status and headers included). Only `finish` may return it.
+        case pending(any PendingReply)
     }
 
     /// The status code.
@@ -40,6 +55,9 @@ public struct Reply {
         if !findings.isEmpty { members.append(("findings", .array(findings.map(JSON.raw)))) }
         return json(.object([("error", .object(members))]), status: status)
     }
+
+    /// An answer given later, without holding a request thread meanwhile.
+    public static func later(_ pending: any PendingReply) -> Reply { Reply(status: 0, body: .pending(pending)) }
 
     /// 404 `not-found`: also what a subject gets for what it may not see.
     public static var notFound: Reply { Refusal.notFound.reply }

@@ -31,6 +31,7 @@ enum SheetsRoute {
         }
         sheet.version = try context.database { try $0.rename(sheet: id, to: name) }
         sheet.name = name
+        context.changes.signal(SheetChange(sheet: id, version: sheet.version))
         return .json(json(sheet))
     }
 

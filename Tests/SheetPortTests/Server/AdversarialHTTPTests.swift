@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+@testable import SheetPort
+
+/// Results shared between test threads.
+private final class Outcomes: @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var items: [String] = []
+
+    func add(_ item: String) {
+        lock.lock()
+        items.append(item)
+        lock.unlock()
+    }
+}
+
+/// Starts `count` threads running `body(index)`; the group they leave.
+private func spawn(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) -> DispatchGroup {
+    let group = DispatchGroup()
+    for index in 0..<count {
+        group.enter()
+        let thread = Thread { body(index); group.leave() }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+    return group
+}
+
+/// The HTTP layer of `sheetport serve` against hostile clients (issue 12): parked waits,
+/// connection storms, oversized chunked uploads, malformed requests. Each test starts the real
+/// server on a loopback ephemeral port; every loop and wait is bounded.
+@Suite(.serialized) struct AdversarialHTTPTests {
+    /// A fixture with one imported sheet of ann's; its id.
+    private func sheetFixture(_ arguments: [String] = []) throws -> (ServerFixture, String) {
+        let fixture = try ServerFixture(arguments)
+        let job = try fixture.api.importWorkbook(try makeStyledWorkbook(in: fixture.folder, rows: 20))
+        let sheet = try #require(((job["result"] as? [String: Any])?["sheet"] as? [String: Any])?["id"] as? String, "\(job)")
+        return (fixture, sheet)
+    }
+
+    /// 20 `minVersion` waits that cannot be met park their connections; meanwhile another user's
+    /// request is answered at once (4 HTTP threads: a thread per wait would stall it for
+    /// seconds), and each wait still answers 409 `version-not-reached` after its 2 s.
+    @Test func parkedWaitsLeaveRequestThreadsFree() throws {
+        let (fixture, sheet) = try sheetFixture(["--threads", "4"])
+        defer { fixture.close() }
+        let bob = fixture.server.api(try fixture.server.token("bob"))
+        let ann = fixture.api
+        let outcomes = Outcomes()
+        let started = Date()
+        let waits = spawn(20) { _ in
+            do {
+                let response = try ann.call("GET", "/api/sheets/\(sheet)/export.xlsx?minVersion=999", client: HTTPClient(timeout: 30))
+                let code = (response.object["error"] as? [String: Any])?["code"] as? String ?? ""
+                outcomes.add("\(response.status) \(code) \(String(format: "%.2f", Date().timeIntervalSince(started)))")
+            } catch { outcomes.add("error \(error)") }
+        }
+        usleep(500_000) // the waits are parked by now (their 2 s are far from over)
+        let asked = Date()
+        let other = try bob.call("GET", "/api/sheets", client: HTTPClient(timeout: 10))
+        let elapsed = Date().timeIntervalSince(asked)
+        print("another user's request while 20 minVersion waits are parked: \(String(format: "%.3f", elapsed)) s")
+        #expect(other.status == 200)
+        #expect(elapsed < 1, "another user's request took \(elapsed) s while waits were parked")
+        #expect(waits.wait(timeout: .now() + 30) == .success)
+        #expect(outcomes.items.count == 20)
+        for item in outcomes.items {
+            let parts = item.split(separator: " ")
+            #expect(parts.count == 3 && parts[0] == "409" && parts[1] == "version-not-reached", "\(item)")
+            #expect((Double(parts.last ?? "") ?? 0) >= 1.5, "a wait answered before its time: \(item)")
+        }
+    }
+
+    /// A rename while a `minVersion` wait is parked wakes it: the export of the new version is
+    /// answered long before the wait's 2 s.
+    @Test func changeWakesParkedWait() throws {
+        let (fixture, sheet) = try sheetFixture()
+        defer { fixture.close() }
+        let api = fixture.api
+        let outcomes = Outcomes()
+        let started = Date()
+        let wait = spawn(1) { _ in
+            do {
+                let response = try api.call("GET", "/api/sheets/\(sheet)/export.xlsx?minVersion=2", client: HTTPClient(timeout: 30))
+                outcomes.add("\(response.status) \(response.header("X-Sheet-Version") ?? "-") \(Date().timeIntervalSince(started))")
+            } catch { outcomes.add("error \(error)") }
+        }
+        usleep(200_000)
+        let renamed = try api.call("PATCH", "/api/sheets/\(sheet)", json: ["name": "Renamed"])
+        #expect(renamed.status == 200)
+        #expect(wait.wait(timeout: .now() + 30) == .success)
+        let parts = try #require(outcomes.items.first).split(separator: " ")
+        #expect(parts.count == 3 && parts[0] == "200" && parts[1] == "2", "\(outcomes.items)")
+        #expect((Double(parts.last ?? "") ?? 99) < 1.5, "the wait was not woken by the rename: \(outcomes.items)")
+    }
+
+    /// SIGTERM while waits are parked stops the server at once and cleanly (exit 143), and no
+    /// waiting client is left hanging.
+    @Test func stopsWhileWaitsAreParked() throws {
+        let (fixture, sheet) = try sheetFixture()
+        defer { fixture.close() }
+        let api = fixture.api
+        let outcomes = Outcomes()
+        let waits = spawn(5) { _ in
+            do {
+                let response = try api.call("GET", "/api/sheets/\(sheet)/export.xlsx?minVersion=999", client: HTTPClient(timeout: 20))
+                outcomes.add("\(response.status)")
+            } catch { outcomes.add("closed") }
+        }
+        usleep(300_000)
+        let asked = Date()
+        kill(fixture.server.pid, SIGTERM)
+        let deadline = Date().addingTimeInterval(10)
+        while fixture.server.process.isRunning && Date() < deadline { usleep(20_000) }
+        #expect(!fixture.server.process.isRunning, "the server did not stop")
+        if fixture.server.process.isRunning { fixture.server.kill9() }
+        #expect(Date().timeIntervalSince(asked) < 5)
+        #expect(fixture.server.process.terminationStatus == 143)
+        #expect(waits.wait(timeout: .now() + 20) == .success)
+        #expect(outcomes.items.count == 5)
+        let log = (try? String(contentsOf: fixture.folder.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
+        #expect(!log.contains("suspended"), "\(log)")
+    }
+}
