@@ -33,6 +33,12 @@ static inline uint16_t sp_mhd_bound_port(struct MHD_Daemon *daemon) {
     return info ? info->port : 0;
 }
 
+/// The connection's socket (-1 if unknown).
+static inline int sp_mhd_connection_socket(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info ? info->connect_fd : -1;
+}
+
 // Closed C enums import with stripped names; fixed constants under the server's names.
 static const enum MHD_Result sp_mhd_yes = MHD_YES;
 static const enum MHD_Result sp_mhd_no = MHD_NO;

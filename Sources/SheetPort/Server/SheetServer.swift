@@ -55,14 +55,20 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
         }
     }
 
-    /// Stages an upload chunk, or collects a small JSON body.
-    public func receive(_ request: inout Request, _ chunk: UnsafeRawBufferPointer) {
+    /// Stages an upload chunk, or collects a small JSON body; 413 as soon as either passes its
+    /// cap (a chunked body announces no length, so this is where it is caught).
+    public func receive(_ request: inout Request, _ chunk: UnsafeRawBufferPointer) -> Reply? {
         if let upload = request.upload {
             upload.append(chunk)
+            guard upload.isTooLarge else { return nil }
+            request.upload = nil
+            return ImportsRoute.tooLarge(upload.limit)
         } else if request.body.count + chunk.count <= Request.maxBodyBytes {
             request.body.append(contentsOf: chunk)
+            return nil
         } else {
             request.bodyTooLarge = true
+            return .error(413, "too-large", "a request body holds at most \(Request.maxBodyBytes) bytes")
         }
     }
 

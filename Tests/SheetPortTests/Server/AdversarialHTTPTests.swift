@@ -121,4 +121,50 @@ private func spawn(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) -> D
         let log = (try? String(contentsOf: fixture.folder.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
         #expect(!log.contains("suspended"), "\(log)")
     }
+
+    /// Sends a chunked body of up to 200 MB in 64 KiB chunks until the server answers; the
+    /// bytes sent before the answer and the answer.
+    private func sendChunked(_ head: String, port: UInt16) throws -> (sent: Int, answer: RawAnswer) {
+        let connection = try RawConnection(port: port, timeout: 10, sendBuffer: 64 * 1024)
+        connection.send(head + "Transfer-Encoding: chunked\r\n\r\n")
+        let chunk = [UInt8]("PK".utf8) + [UInt8](repeating: 0, count: 64 * 1024 - 2)
+        let piece = Array(String(chunk.count, radix: 16).utf8) + [13, 10] + chunk + [13, 10]
+        var sent = 0
+        while sent < 200 << 20, !connection.hasAnswered {
+            guard connection.send(piece) == piece.count else { break }
+            sent += chunk.count
+        }
+        return (sent, RawAnswer(bytes: connection.receiveAll()))
+    }
+
+    /// A chunked upload (no Content-Length to refuse it by) over a 1 MiB cap is answered 413
+    /// as soon as the cap is passed: the server stops reading, not at the end of 200 MB; no
+    /// staged file stays, and the server serves on.
+    @Test func chunkedUploadOverCapIsCutOffAtTheCap() throws {
+        let fixture = try ServerFixture(["--max-upload-bytes", "1M"])
+        defer { fixture.close() }
+        let token = try #require(fixture.api.token)
+        let (sent, answer) = try sendChunked("POST /api/imports HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\nX-Filename: big.xlsx\r\n",
+                                             port: RawConnection.port(of: fixture.server.base))
+        print("bytes of a chunked upload sent before the 413 (cap 1 MiB): \(sent)")
+        #expect(answer.status == 413, "\(answer.text)")
+        #expect(answer.errorCode == "too-large")
+        #expect(answer.header("Cache-Control") == "no-store")
+        #expect(answer.headCount == 1)
+        #expect(sent < 4 << 20, "\(sent) bytes were taken with a 1 MiB cap")
+        #expect(filesUnder(fixture.server.data + "/staging").isEmpty)
+        #expect(try fixture.api.call("GET", "/api/limits").status == 200)
+    }
+
+    /// A chunked JSON body past its 64 KiB cap is cut off the same way.
+    @Test func chunkedJSONBodyOverCapIsCutOff() throws {
+        let (fixture, sheet) = try sheetFixture()
+        defer { fixture.close() }
+        let token = try #require(fixture.api.token)
+        let (sent, answer) = try sendChunked("POST /api/sheets/\(sheet)/comments HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\n",
+                                             port: RawConnection.port(of: fixture.server.base))
+        #expect(answer.status == 413, "\(answer.text)")
+        #expect(answer.errorCode == "too-large")
+        #expect(sent < 4 << 20, "\(sent) bytes were taken with a 64 KiB cap")
+    }
 }

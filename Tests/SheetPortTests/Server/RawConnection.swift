@@ -9,9 +9,12 @@ final class RawConnection {
     private(set) var descriptor: Int32
 
     /// Connects to `127.0.0.1:port`, from `source` (any 127.x.y.z: another client) when given.
-    init(port: UInt16, source: String? = nil, timeout: Double = 5) throws {
+    /// `sendBuffer` shrinks the socket's send buffer, so bytes sent are close to bytes the
+    /// server took.
+    init(port: UInt16, source: String? = nil, timeout: Double = 5, sendBuffer: Int32? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw RawConnectionError.failed("socket", errno) }
+        if var sendBuffer { setsockopt(descriptor, SOL_SOCKET, SO_SNDBUF, &sendBuffer, socklen_t(MemoryLayout<Int32>.size)) }
         var time = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - Double(Int(timeout))) * 1_000_000))
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))

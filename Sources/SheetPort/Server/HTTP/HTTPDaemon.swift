@@ -63,6 +63,20 @@ public final class HTTPDaemon {
     }
 
     deinit { stop() }
+
+    /// The reason phrase of the statuses the server answers with itself.
+    static func reason(_ status: Int) -> String {
+        switch status {
+        case 400: "Bad Request"
+        case 408: "Request Timeout"
+        case 413: "Content Too Large"
+        case 414: "URI Too Long"
+        case 431: "Request Header Fields Too Large"
+        case 500: "Internal Server Error"
+        case 503: "Service Unavailable"
+        default: "Error"
+        }
+    }
 }
 
 /// What the C callbacks reach.
@@ -163,6 +177,28 @@ private func queue(_ reply: Reply, on connection: OpaquePointer?) -> MHD_Result 
     return MHD_queue_response(connection, UInt32(reply.status), response)
 }
 
+/// Answers a request whose body is still arriving (an upload past its cap) and closes the
+/// connection, so the rest of the body is never read. libmicrohttpd 0.9.75 queues no response
+/// before the body's end, so the answer (small, it fits the socket's buffer) is written to the
+/// socket here, followed by the end of the stream; returning `MHD_NO` makes MHD close it.
+private func answerMidBody(_ reply: Reply, on connection: OpaquePointer?) -> MHD_Result {
+    guard case .bytes(let body) = reply.body, let connection else { return sp_mhd_no }
+    let socket = sp_mhd_connection_socket(connection)
+    guard socket >= 0 else { return sp_mhd_no }
+    var head = "HTTP/1.1 \(reply.status) \(HTTPDaemon.reason(reply.status))\r\nCache-Control: no-store\r\nConnection: close\r\n"
+    for (name, value) in reply.headers { head += "\(name): \(value)\r\n" }
+    head += "Content-Length: \(body.count)\r\n\r\n"
+    let bytes = Array(head.utf8) + body
+    var sent = 0
+    while sent < bytes.count {
+        let count = bytes[sent...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        guard count > 0 else { break }
+        sent += count
+    }
+    shutdown(socket, Int32(SHUT_WR))
+    return sp_mhd_no
+}
+
 private func accessCallback(_ context: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
                             _ url: UnsafePointer<CChar>?, _ method: UnsafePointer<CChar>?, _ version: UnsafePointer<CChar>?,
                             _ uploadData: UnsafePointer<CChar>?, _ uploadDataSize: UnsafeMutablePointer<Int>?,
@@ -187,11 +223,15 @@ private func accessCallback(_ context: UnsafeMutableRawPointer?, _ connection: O
         return respond(parked.answer(), exchange, on: connection)
     }
     if let uploadDataSize, uploadDataSize.pointee > 0 {
-        if !exchange.finished {
-            handler.receive(&exchange.request, UnsafeRawBufferPointer(start: uploadData, count: uploadDataSize.pointee))
+        guard !exchange.finished else {
+            // Answered early (413): the rest of the body is not read but the connection closed.
+            return sp_mhd_no
         }
+        let refusal = handler.receive(&exchange.request, UnsafeRawBufferPointer(start: uploadData, count: uploadDataSize.pointee))
         uploadDataSize.pointee = 0
-        return sp_mhd_yes
+        guard let refusal else { return sp_mhd_yes }
+        exchange.finished = true
+        return answerMidBody(refusal, on: connection)
     }
     guard !exchange.finished else { return sp_mhd_yes }
     exchange.finished = true
