@@ -10,17 +10,19 @@
 // wrappers for the options the server uses.
 
 /// Starts a daemon on `address` with its own polling threads (`threads` of them, a pool),
-/// at most `connections` connections, idle connections closed after `timeout` seconds, and
-/// `completed` called when a request ends (to free its state).
+/// at most `connections` connections, `perClient` of them from one address (more are closed
+/// at once), connections idle for `timeout` seconds closed, and `completed` called when a
+/// request ends (to free its state).
 static inline struct MHD_Daemon *sp_mhd_start(unsigned int flags, const struct sockaddr *address,
                                               unsigned int threads, unsigned int connections,
-                                              unsigned int timeout, size_t memoryLimit,
+                                              unsigned int perClient, unsigned int timeout, size_t memoryLimit,
                                               MHD_AccessHandlerCallback handler, void *context,
                                               MHD_RequestCompletedCallback completed) {
     return MHD_start_daemon(flags, 0, NULL, NULL, handler, context,
                             MHD_OPTION_SOCK_ADDR, address,
                             MHD_OPTION_THREAD_POOL_SIZE, threads,
                             MHD_OPTION_CONNECTION_LIMIT, connections,
+                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, perClient,
                             MHD_OPTION_CONNECTION_TIMEOUT, timeout,
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, memoryLimit,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, context,
@@ -31,6 +33,11 @@ static inline struct MHD_Daemon *sp_mhd_start(unsigned int flags, const struct s
 static inline uint16_t sp_mhd_bound_port(struct MHD_Daemon *daemon) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
     return info ? info->port : 0;
+}
+
+/// Closes the connection after `seconds` without traffic (instead of the daemon's timeout).
+static inline void sp_mhd_set_timeout(struct MHD_Connection *connection, unsigned int seconds) {
+    MHD_set_connection_option(connection, MHD_CONNECTION_OPTION_TIMEOUT, seconds);
 }
 
 /// The connection's socket (-1 if unknown).

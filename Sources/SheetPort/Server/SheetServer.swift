@@ -16,8 +16,7 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
         try Recovery.run(context)
         workers = (0..<max(1, configuration.workers)).map { _ in ImportWorker(context: context) }
         workers.forEach { $0.start() }
-        daemon = try HTTPDaemon(address: configuration.address, threads: configuration.threads,
-                                connections: configuration.connections, handler: self)
+        daemon = try HTTPDaemon(address: configuration.address, limits: configuration.http, handler: self)
     }
 
     /// The bound port.

@@ -167,4 +167,47 @@ private func spawn(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) -> D
         #expect(answer.errorCode == "too-large")
         #expect(sent < 4 << 20, "\(sent) bytes were taken with a 64 KiB cap")
     }
+
+    /// Seconds until `GET /api/limits` from `source` is answered 200, trying again every 50 ms
+    /// (nil: not within `timeout`).
+    private func secondsToServe(port: UInt16, from source: String, timeout: Double) -> Double? {
+        let started = Date()
+        while Date().timeIntervalSince(started) < timeout {
+            if let connection = try? RawConnection(port: port, source: source, timeout: 1) {
+                connection.send("GET /api/limits HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                if RawAnswer(bytes: connection.receiveAll()).status == 200 { return Date().timeIntervalSince(started) }
+            }
+            usleep(50_000)
+        }
+        return nil
+    }
+
+    /// Two bursts of 520 silent connections from one address, held open: another client is
+    /// served within 2 s (connections per address are limited, so the storm cannot take them
+    /// all), and the storm's own address once its silent connections time out.
+    @Test func connectionStormLeavesServiceForOthers() throws {
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        limit.rlim_cur = max(limit.rlim_cur, min(limit.rlim_max, 4096))
+        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        try #require(limit.rlim_cur >= 1200, "the test needs 1200 descriptors")
+        let fixture = try ServerFixture(["--idle-timeout", "3"])
+        defer { fixture.close() }
+        let port = RawConnection.port(of: fixture.server.base)
+        var storm: [RawConnection] = []
+        for _ in 0..<2 {
+            for _ in 0..<520 {
+                if let connection = try? RawConnection(port: port, timeout: 2) { storm.append(connection) }
+            }
+            usleep(500_000)
+        }
+        defer { storm.forEach { $0.close() } }
+        #expect(storm.count > 500)
+        let other = secondsToServe(port: port, from: "127.0.0.2", timeout: 30)
+        print("fresh request from another client after two bursts of 520 connections: \(other.map { String(format: "%.3f s", $0) } ?? "no answer")")
+        #expect(other.map { $0 < 2 } == true, "another client waited \(String(describing: other)) s")
+        let same = secondsToServe(port: port, from: "127.0.0.1", timeout: 30)
+        print("fresh request from the storm's address: \(same.map { String(format: "%.3f s", $0) } ?? "no answer")")
+        #expect(same.map { $0 < 3 + 5 } == true, "the storm's address waited \(String(describing: same)) s")
+    }
 }

@@ -28,21 +28,49 @@ public final class HTTPDaemon {
     /// The port it is bound to (the chosen one when asked for port 0).
     public let port: UInt16
 
+    /// How many connections it keeps, and how long.
+    public struct Limits: Sendable {
+        /// Polling threads (the request thread pool).
+        public var threads = 4
+        /// Connections at once.
+        public var connections = 512
+        /// Connections at once from one client address; more are closed as they come, so one
+        /// client cannot take every connection.
+        public var connectionsPerClient = 256
+        /// Seconds a connection may stay silent while no request is under way (before its
+        /// first request, between requests): a storm of silent connections is soon closed.
+        public var idleTimeout = 10
+        /// Seconds an upload or a streamed answer may stall before its connection is closed.
+        public var transferTimeout = 60
+
+        /// The defaults.
+        public init() {}
+    }
+
     /// Starts listening on `address` with `threads` polling threads and at most `connections`
     /// connections at once.
-    public init(address: Address, threads: Int, connections: Int, handler: any RequestHandler) throws {
+    public convenience init(address: Address, threads: Int, connections: Int, handler: any RequestHandler) throws {
+        var limits = Limits()
+        limits.threads = threads
+        limits.connections = connections
+        try self.init(address: address, limits: limits, handler: handler)
+    }
+
+    /// Starts listening on `address` within `limits`.
+    public init(address: Address, limits: Limits, handler: any RequestHandler) throws {
         var socketAddress = sockaddr_in()
         socketAddress.sin_family = sa_family_t(AF_INET)
         socketAddress.sin_port = address.port.bigEndian
         guard inet_pton(AF_INET, address.host, &socketAddress.sin_addr) == 1 else {
             throw ServerError.configuration("--listen needs an IPv4 address, not \"\(address.host)\"")
         }
-        let context = Unmanaged.passRetained(DaemonContext(handler: handler))
+        let context = Unmanaged.passRetained(DaemonContext(handler: handler, transferTimeout: UInt32(clamping: max(1, limits.transferTimeout))))
         self.context = context
         let flags = sp_mhd_daemon_flags
         let daemon = withUnsafePointer(to: &socketAddress) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                sp_mhd_start(flags, address, UInt32(max(1, threads)), UInt32(max(1, connections)), 60,
+                sp_mhd_start(flags, address, UInt32(clamping: max(1, limits.threads)), UInt32(clamping: max(1, limits.connections)),
+                             UInt32(clamping: max(1, limits.connectionsPerClient)), UInt32(clamping: max(1, limits.idleTimeout)),
                              256 * 1024, accessCallback, context.toOpaque(), completedCallback)
             }
         }
@@ -82,7 +110,11 @@ public final class HTTPDaemon {
 /// What the C callbacks reach.
 private final class DaemonContext {
     let handler: any RequestHandler
-    init(handler: any RequestHandler) { self.handler = handler }
+    let transferTimeout: UInt32
+    init(handler: any RequestHandler, transferTimeout: UInt32) {
+        self.handler = handler
+        self.transferTimeout = transferTimeout
+    }
 }
 
 /// One request in flight, kept in MHD's per-request pointer.
@@ -135,13 +167,19 @@ private func values(_ connection: OpaquePointer?, _ kind: MHD_ValueKind) -> [Str
 
 /// Queues `reply`, or parks the connection for a pending one: suspended, it holds no thread
 /// and MHD calls the access callback again once the pending reply wakes it.
-private func respond(_ reply: Reply, _ exchange: Exchange, on connection: OpaquePointer?) -> MHD_Result {
-    guard case .pending(let pending) = reply.body else { return queue(reply, on: connection) }
+private func respond(_ reply: Reply, _ exchange: Exchange, on connection: OpaquePointer?, _ daemon: DaemonContext) -> MHD_Result {
+    guard case .pending(let pending) = reply.body else { return queue(reply, on: connection, transferTimeout: daemon.transferTimeout) }
     guard let connection else { return sp_mhd_no }
     exchange.parked = pending
     MHD_suspend_connection(connection)
     pending.start(wake: Parking(connection).resume)
     return sp_mhd_yes
+}
+
+private func queue(_ reply: Reply, on connection: OpaquePointer?, transferTimeout: UInt32) -> MHD_Result {
+    // A streamed answer may stall longer than an idle connection may stay silent.
+    if case .stream = reply.body, let connection { sp_mhd_set_timeout(connection, transferTimeout) }
+    return queue(reply, on: connection)
 }
 
 private func queue(_ reply: Reply, on connection: OpaquePointer?) -> MHD_Result {
@@ -203,7 +241,8 @@ private func accessCallback(_ context: UnsafeMutableRawPointer?, _ connection: O
                             _ url: UnsafePointer<CChar>?, _ method: UnsafePointer<CChar>?, _ version: UnsafePointer<CChar>?,
                             _ uploadData: UnsafePointer<CChar>?, _ uploadDataSize: UnsafeMutablePointer<Int>?,
                             _ state: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> MHD_Result {
-    let handler = Unmanaged<DaemonContext>.fromOpaque(context!).takeUnretainedValue().handler
+    let daemon = Unmanaged<DaemonContext>.fromOpaque(context!).takeUnretainedValue()
+    let handler = daemon.handler
     guard let state else { return sp_mhd_no }
     guard let existing = state.pointee else {
         let request = Request(method: method.map { String(cString: $0) } ?? "GET", path: url.map { String(cString: $0) } ?? "/",
@@ -214,13 +253,15 @@ private func accessCallback(_ context: UnsafeMutableRawPointer?, _ connection: O
             exchange.finished = true
             return queue(reply, on: connection)
         }
+        // An accepted upload may stall longer than an idle connection may stay silent.
+        if exchange.request.upload != nil, let connection { sp_mhd_set_timeout(connection, daemon.transferTimeout) }
         return sp_mhd_yes
     }
     let exchange = Unmanaged<Exchange>.fromOpaque(existing).takeUnretainedValue()
     if let parked = exchange.parked {
         // Resumed: the answer can be given now.
         exchange.parked = nil
-        return respond(parked.answer(), exchange, on: connection)
+        return respond(parked.answer(), exchange, on: connection, daemon)
     }
     if let uploadDataSize, uploadDataSize.pointee > 0 {
         guard !exchange.finished else {
@@ -235,7 +276,7 @@ private func accessCallback(_ context: UnsafeMutableRawPointer?, _ connection: O
     }
     guard !exchange.finished else { return sp_mhd_yes }
     exchange.finished = true
-    return respond(handler.finish(&exchange.request), exchange, on: connection)
+    return respond(handler.finish(&exchange.request), exchange, on: connection, daemon)
 }
 
 private func completedCallback(_ context: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
