@@ -9,17 +9,17 @@
 // MHD_start_daemon and MHD_get_daemon_info are variadic, which Swift cannot call: fixed-argument
 // wrappers for the options the server uses.
 
-/// Starts a daemon on `address` with its own polling threads (`threads` of them, a pool),
-/// at most `connections` connections, `perClient` of them from one address (more are closed
-/// at once), connections idle for `timeout` seconds closed, and `completed` called when a
-/// request ends (to free its state).
-static inline struct MHD_Daemon *sp_mhd_start(unsigned int flags, const struct sockaddr *address,
+/// Starts a daemon without a listening socket (connections come through MHD_add_connection)
+/// with its own polling threads (`threads` of them, a pool), at most `connections`
+/// connections, `perClient` of them from one address (more are closed at once), connections
+/// idle for `timeout` seconds closed, and `completed` called when a request ends (to free its
+/// state).
+static inline struct MHD_Daemon *sp_mhd_start(unsigned int flags,
                                               unsigned int threads, unsigned int connections,
                                               unsigned int perClient, unsigned int timeout, size_t memoryLimit,
                                               MHD_AccessHandlerCallback handler, void *context,
                                               MHD_RequestCompletedCallback completed) {
     return MHD_start_daemon(flags, 0, NULL, NULL, handler, context,
-                            MHD_OPTION_SOCK_ADDR, address,
                             MHD_OPTION_THREAD_POOL_SIZE, threads,
                             MHD_OPTION_CONNECTION_LIMIT, connections,
                             MHD_OPTION_PER_IP_CONNECTION_LIMIT, perClient,
@@ -27,12 +27,6 @@ static inline struct MHD_Daemon *sp_mhd_start(unsigned int flags, const struct s
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, memoryLimit,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, context,
                             MHD_OPTION_END);
-}
-
-/// The port the daemon is bound to (0 on error).
-static inline uint16_t sp_mhd_bound_port(struct MHD_Daemon *daemon) {
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
-    return info ? info->port : 0;
 }
 
 /// Closes the connection after `seconds` without traffic (instead of the daemon's timeout).
@@ -53,4 +47,4 @@ static const enum MHD_ValueKind sp_mhd_header_kind = MHD_HEADER_KIND;
 static const enum MHD_ValueKind sp_mhd_argument_kind = MHD_GET_ARGUMENT_KIND;
 static const enum MHD_ResponseMemoryMode sp_mhd_must_copy = MHD_RESPMEM_MUST_COPY;
 static const unsigned int sp_mhd_daemon_flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG
-                                                    | MHD_ALLOW_SUSPEND_RESUME;
+                                                    | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_NO_LISTEN_SOCKET;

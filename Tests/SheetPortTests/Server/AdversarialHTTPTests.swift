@@ -210,4 +210,84 @@ private func spawn(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) -> D
         print("fresh request from the storm's address: \(same.map { String(format: "%.3f s", $0) } ?? "no answer")")
         #expect(same.map { $0 < 3 + 5 } == true, "the storm's address waited \(String(describing: same)) s")
     }
+
+    /// Sends `bytes` on a fresh connection (half-closing it when `finish`); the server's answer.
+    private func exchange(_ bytes: [UInt8], port: UInt16, finish: Bool = true) throws -> RawAnswer {
+        let connection = try RawConnection(port: port, timeout: 15)
+        connection.send(bytes)
+        if finish { connection.shutdownWrite() }
+        return RawAnswer(bytes: connection.receiveAll())
+    }
+
+    /// Requests libmicrohttpd would answer with HTML, without `no-store`, or twice (a
+    /// Content-Length past 64 bits), and ones it would let through with NUL or control
+    /// characters in them: each gets one JSON error answer with `no-store`, and the server
+    /// serves on.
+    @Test func malformedRequestsGetOneJSONAnswer() throws {
+        let fixture = try ServerFixture(["--idle-timeout", "2"])
+        defer { fixture.close() }
+        let port = RawConnection.port(of: fixture.server.base)
+        let huge = String(repeating: "a", count: 300_000)
+        let cases: [(name: String, bytes: [UInt8], status: Int, code: String)] = [
+            ("huge header", Array("GET /api/limits HTTP/1.1\r\nHost: x\r\nX-Big: \(huge)\r\n\r\n".utf8), 431, "header-too-large"),
+            ("many headers", Array(("GET /api/limits HTTP/1.1\r\n" + String(repeating: "X-A: b\r\n", count: 10_000) + "\r\n").utf8), 431, "header-too-large"),
+            ("huge URI", Array("GET /api/limits?\(huge) HTTP/1.1\r\nHost: x\r\n\r\n".utf8), 414, "uri-too-long"),
+            ("long URI", Array("GET /api/\(String(repeating: "b", count: 9_000)) HTTP/1.1\r\nHost: x\r\n\r\n".utf8), 414, "uri-too-long"),
+            ("Content-Length past 64 bits", Array("POST /api/imports HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999999999999999\r\n\r\n".utf8), 413, "too-large"),
+            ("negative Content-Length", Array("POST /api/imports HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n".utf8), 400, "bad-request"),
+            ("Content-Length with a sign", Array("POST /api/imports HTTP/1.1\r\nHost: x\r\nContent-Length: +5\r\n\r\n".utf8), 400, "bad-request"),
+            ("two Content-Lengths", Array("POST /api/imports HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nabcdef".utf8), 400, "bad-request"),
+            ("Content-Length and chunked", Array("POST /api/imports HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n".utf8), 400, "bad-request"),
+            ("unknown transfer coding", Array("POST /api/imports HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n".utf8), 501, "not-implemented"),
+            ("garbage request line", [0x01, 0x02, 0x20, 0xFF, 0x0D, 0x0A, 0x0D, 0x0A], 400, "bad-request"),
+            ("no version", Array("GET /api/limits\r\n\r\n".utf8), 400, "bad-request"),
+            ("HTTP/2.0", Array("GET /api/limits HTTP/2.0\r\nHost: x\r\n\r\n".utf8), 400, "bad-request"),
+            ("bare LF", Array("GET /api/limits HTTP/1.1\nHost: x\n\n".utf8), 400, "bad-request"),
+            ("bare CR", Array("GET /api/limits HTTP/1.1\rHost: x\r\n\r\n".utf8), 400, "bad-request"),
+            ("NUL in a header", Array("GET /api/limits HTTP/1.1\r\nHost: x\r\nX-A: a\u{0}b\r\n\r\n".utf8), 400, "bad-request"),
+            ("escape in a header", Array("GET /api/limits HTTP/1.1\r\nHost: x\r\nX-A: \u{1B}[31mred\r\n\r\n".utf8), 400, "bad-request"),
+            ("NUL in the URI", Array("GET /api/limits\u{0}x HTTP/1.1\r\nHost: x\r\n\r\n".utf8), 400, "bad-request"),
+            ("space in a header name", Array("GET /api/limits HTTP/1.1\r\nHost: x\r\nX A: b\r\n\r\n".utf8), 400, "bad-request"),
+            ("folded header", Array("GET /api/limits HTTP/1.1\r\nHost: x\r\n folded\r\n\r\n".utf8), 400, "bad-request"),
+            ("header without colon", Array("GET /api/limits HTTP/1.1\r\nHost x\r\n\r\n".utf8), 400, "bad-request"),
+            ("empty line first", Array("\r\nGET /api/limits HTTP/1.1\r\n\r\n".utf8), 400, "bad-request"),
+            ("head that never ends", Array("GET /api/limits HTTP/1.1\r\nHost: x\r\n".utf8), 408, "request-timeout"),
+        ]
+        for test in cases {
+            let answer = try exchange(test.bytes, port: port, finish: test.code != "request-timeout")
+            #expect(answer.status == test.status, "\(test.name): \(answer.text.prefix(300))")
+            #expect(answer.headCount == 1, "\(test.name): \(answer.text.prefix(600))")
+            #expect(answer.errorCode == test.code, "\(test.name): \(answer.text.prefix(300))")
+            #expect(answer.header("Cache-Control") == "no-store", "\(test.name)")
+            #expect(answer.header("Content-Type") == "application/json", "\(test.name)")
+        }
+        // A silent connection is closed without an answer once its time is up.
+        let silent = try RawConnection(port: port, timeout: 15)
+        #expect(silent.receiveAll().isEmpty)
+        // A valid request followed by garbage on the same connection: one answer, then the end.
+        let pipelined = try exchange(Array("GET /api/limits HTTP/1.1\r\nHost: x\r\n\r\n\u{1}\u{2} junk\r\n\r\n".utf8), port: port)
+        #expect(pipelined.status == 200 && pipelined.headCount == 1, "\(pipelined.text)")
+        #expect(try fixture.api.call("GET", "/api/limits").status == 200)
+    }
+
+    /// Random bytes and random cuts of valid heads never crash the head check, and a head it
+    /// finds valid has its end within the bytes.
+    @Test func requestHeadCheckTakesAnyBytes() {
+        var generator = SystemRandomNumberGenerator()
+        let valid = Array("POST /api/imports HTTP/1.1\r\nHost: x\r\nContent-Length: 12\r\nX-Filename: a.xlsx\r\n\r\n".utf8)
+        for round in 0..<3_000 {
+            var bytes: [UInt8]
+            if round % 2 == 0 {
+                bytes = (0..<Int.random(in: 0...300, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            } else {
+                bytes = Array(valid.prefix(Int.random(in: 0...valid.count, using: &generator)))
+                if !bytes.isEmpty, round % 4 == 1 { bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator) }
+            }
+            let verdict = bytes.withUnsafeBytes { RequestHead.check($0) }
+            if verdict == .valid {
+                #expect(bytes.count >= 4 && String(decoding: bytes, as: UTF8.self).contains("\r\n\r\n"), "\(bytes)")
+            }
+        }
+        #expect(valid.withUnsafeBytes { RequestHead.check($0) } == .valid)
+    }
 }

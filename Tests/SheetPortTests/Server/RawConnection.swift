@@ -97,8 +97,11 @@ enum RawConnectionError: Error {
 struct RawAnswer {
     let bytes: [UInt8]
     var text: String { String(decoding: bytes, as: UTF8.self) }
-    /// How many response heads (`HTTP/1.x NNN`) the bytes hold.
-    var headCount: Int { text.components(separatedBy: "HTTP/1.").count - 1 }
+    /// How many response heads (`HTTP/1.x NNN `) the bytes hold.
+    var headCount: Int {
+        let pattern = try! NSRegularExpression(pattern: "HTTP/1\\.[01] [0-9]{3} ")
+        return pattern.numberOfMatches(in: text, range: NSRange(text.startIndex..., in: text))
+    }
     /// The first status code.
     var status: Int { Int(text.split(separator: " ").dropFirst().first ?? "") ?? 0 }
     /// The body after the first head.

@@ -1,8 +1,10 @@
 import CMicroHTTPD
 import Foundation
 
-/// The HTTP server on libmicrohttpd: its own polling threads (a bounded pool), a connection
-/// limit, and a `RequestHandler` reached from MHD's C callbacks through an unmanaged context.
+/// The HTTP server on libmicrohttpd: a `ConnectionGate` that accepts connections and checks
+/// their request heads, libmicrohttpd's own polling threads (a bounded pool) for the rest,
+/// connection limits, and a `RequestHandler` reached from MHD's C callbacks through an
+/// unmanaged context.
 /// Upload bodies reach the handler chunk by chunk as MHD reads them; response bodies are
 /// either bytes or streamed (`ReplyStream`) through `MHD_create_response_from_callback`.
 public final class HTTPDaemon {
@@ -25,6 +27,7 @@ public final class HTTPDaemon {
 
     private var daemon: OpaquePointer?
     private let context: Unmanaged<DaemonContext>
+    private var gate: ConnectionGate!
     /// The port it is bound to (the chosen one when asked for port 0).
     public let port: UInt16
 
@@ -58,33 +61,40 @@ public final class HTTPDaemon {
 
     /// Starts listening on `address` within `limits`.
     public init(address: Address, limits: Limits, handler: any RequestHandler) throws {
-        var socketAddress = sockaddr_in()
-        socketAddress.sin_family = sa_family_t(AF_INET)
-        socketAddress.sin_port = address.port.bigEndian
-        guard inet_pton(AF_INET, address.host, &socketAddress.sin_addr) == 1 else {
-            throw ServerError.configuration("--listen needs an IPv4 address, not \"\(address.host)\"")
-        }
         let context = Unmanaged.passRetained(DaemonContext(handler: handler, transferTimeout: UInt32(clamping: max(1, limits.transferTimeout))))
         self.context = context
-        let flags = sp_mhd_daemon_flags
-        let daemon = withUnsafePointer(to: &socketAddress) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                sp_mhd_start(flags, address, UInt32(clamping: max(1, limits.threads)), UInt32(clamping: max(1, limits.connections)),
-                             UInt32(clamping: max(1, limits.connectionsPerClient)), UInt32(clamping: max(1, limits.idleTimeout)),
-                             256 * 1024, accessCallback, context.toOpaque(), completedCallback)
-            }
-        }
-        self.daemon = daemon
+        let daemon = sp_mhd_start(sp_mhd_daemon_flags, UInt32(clamping: max(1, limits.threads)), UInt32(clamping: max(1, limits.connections)),
+                                  UInt32(clamping: max(1, limits.connectionsPerClient)), UInt32(clamping: max(1, limits.idleTimeout)),
+                                  256 * 1024, accessCallback, context.toOpaque(), completedCallback)
         guard let daemon else {
             context.release()
-            throw ServerError.startFailed("libmicrohttpd cannot listen on \(address.host):\(address.port) (in use, or not an address of this machine)")
+            throw ServerError.startFailed("libmicrohttpd did not start")
         }
-        port = sp_mhd_bound_port(daemon)
+        self.daemon = daemon
+        let target = DaemonPointer(daemon)
+        do {
+            gate = try ConnectionGate(address: address, limits: limits) { socket, client in
+                var client = client
+                withUnsafePointer(to: &client) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        _ = MHD_add_connection(target.daemon, socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                    }
+                }
+            }
+        } catch {
+            MHD_stop_daemon(daemon)
+            self.daemon = nil
+            context.release()
+            throw error
+        }
+        port = gate.port
+        gate.start()
     }
 
     /// Stops listening, closes connections and waits for the polling threads.
     public func stop() {
         guard let daemon else { return }
+        gate.stop()
         MHD_stop_daemon(daemon)
         self.daemon = nil
         context.release()
@@ -92,19 +102,12 @@ public final class HTTPDaemon {
 
     deinit { stop() }
 
-    /// The reason phrase of the statuses the server answers with itself.
-    static func reason(_ status: Int) -> String {
-        switch status {
-        case 400: "Bad Request"
-        case 408: "Request Timeout"
-        case 413: "Content Too Large"
-        case 414: "URI Too Long"
-        case 431: "Request Header Fields Too Large"
-        case 500: "Internal Server Error"
-        case 503: "Service Unavailable"
-        default: "Error"
-        }
-    }
+}
+
+/// The daemon, for the gate's thread (libmicrohttpd's MHD_add_connection is thread-safe).
+private struct DaemonPointer: @unchecked Sendable {
+    let daemon: OpaquePointer
+    init(_ daemon: OpaquePointer) { self.daemon = daemon }
 }
 
 /// What the C callbacks reach.
@@ -211,6 +214,9 @@ private func queue(_ reply: Reply, on connection: OpaquePointer?) -> MHD_Result 
     guard let response else { return sp_mhd_no }
     defer { MHD_destroy_response(response) }
     MHD_add_response_header(response, "Cache-Control", "no-store")
+    // One request a connection: the gate checks each request head before libmicrohttpd reads
+    // it, and it sees only a connection's first.
+    MHD_add_response_header(response, "Connection", "close")
     for (name, value) in reply.headers { MHD_add_response_header(response, name, value) }
     return MHD_queue_response(connection, UInt32(reply.status), response)
 }
@@ -220,20 +226,10 @@ private func queue(_ reply: Reply, on connection: OpaquePointer?) -> MHD_Result 
 /// before the body's end, so the answer (small, it fits the socket's buffer) is written to the
 /// socket here, followed by the end of the stream; returning `MHD_NO` makes MHD close it.
 private func answerMidBody(_ reply: Reply, on connection: OpaquePointer?) -> MHD_Result {
-    guard case .bytes(let body) = reply.body, let connection else { return sp_mhd_no }
+    guard let connection else { return sp_mhd_no }
     let socket = sp_mhd_connection_socket(connection)
     guard socket >= 0 else { return sp_mhd_no }
-    var head = "HTTP/1.1 \(reply.status) \(HTTPDaemon.reason(reply.status))\r\nCache-Control: no-store\r\nConnection: close\r\n"
-    for (name, value) in reply.headers { head += "\(name): \(value)\r\n" }
-    head += "Content-Length: \(body.count)\r\n\r\n"
-    let bytes = Array(head.utf8) + body
-    var sent = 0
-    while sent < bytes.count {
-        let count = bytes[sent...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
-        guard count > 0 else { break }
-        sent += count
-    }
-    shutdown(socket, Int32(SHUT_WR))
+    reply.sendClosing(on: socket)
     return sp_mhd_no
 }
 

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A source of a streamed response body, read by the HTTP daemon chunk by chunk.
 public protocol ReplyStream: AnyObject {
     /// Fills up to `count` bytes at `buffer`; returns how many, 0 at the end. Throwing ends the
@@ -61,4 +65,37 @@ public struct Reply {
 
     /// 404 `not-found`: also what a subject gets for what it may not see.
     public static var notFound: Reply { Refusal.notFound.reply }
+}
+
+extension Reply {
+    /// Writes this answer (a small one held in memory) straight to `socket`, as its last
+    /// bytes: for the answers given where libmicrohttpd cannot give them (a request refused
+    /// before it reaches libmicrohttpd, an upload cut off mid-body). Never blocks.
+    func sendClosing(on socket: Int32) {
+        guard case .bytes(let body) = body else { return }
+        var head = "HTTP/1.1 \(status) \(Self.reason(status))\r\nCache-Control: no-store\r\nConnection: close\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        head += "Content-Length: \(body.count)\r\n\r\n"
+        let bytes = Array(head.utf8) + body
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes[sent...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            guard count > 0 else { break }
+            sent += count
+        }
+        shutdown(socket, Int32(SHUT_WR))
+    }
+
+    /// The reason phrase of the statuses answered this way.
+    static func reason(_ status: Int) -> String {
+        switch status {
+        case 400: "Bad Request"
+        case 408: "Request Timeout"
+        case 413: "Content Too Large"
+        case 414: "URI Too Long"
+        case 431: "Request Header Fields Too Large"
+        case 501: "Not Implemented"
+        default: "Error"
+        }
+    }
 }
