@@ -6,18 +6,25 @@ import Foundation
 /// The server's front door: it owns the listening socket, accepts connections, and looks at
 /// each request head (peeking, so nothing is consumed) before libmicrohttpd sees the
 /// connection. A well-formed head hands the connection to libmicrohttpd; any other is answered
-/// here with a JSON error (libmicrohttpd would answer HTML, and some cases twice). Connections
-/// wait here at most `idleTimeout` for their head, at most `connectionsPerClient` of them per
-/// client address; one thread polls them all, so a silent or slow client holds no thread.
+/// here with a JSON error (libmicrohttpd would answer HTML, and some cases twice). It keeps
+/// the connection limits, counting the connections waiting here and those whose request
+/// libmicrohttpd is serving (`released(client:)` when it ends): at most `connections` in all
+/// and `connectionsPerClient` from one address (more are closed as they come). A connection
+/// waits here at most `idleTimeout` for its head; one thread polls them all, so a silent or
+/// slow client holds no thread.
 final class ConnectionGate: @unchecked Sendable {
     /// The bound port.
     let port: UInt16
     private let listener: Int32
     private let wakeup: (read: Int32, write: Int32)
     private let limits: HTTPDaemon.Limits
-    private let handOff: @Sendable (Int32, sockaddr_in) -> Void
+    private let handOff: @Sendable (Int32, sockaddr_in) -> Bool
     private let lock = NSLock()
     private var isStopping = false
+    /// Connections per client address, waiting here or served.
+    private var admitted: [UInt32: Int] = [:]
+    /// Connections handed off whose request has not ended.
+    private var serving = 0
     private let finished = DispatchSemaphore(value: 0)
 
     /// A connection whose head is not complete yet.
@@ -29,8 +36,9 @@ final class ConnectionGate: @unchecked Sendable {
         var seen = 0
     }
 
-    /// Listens on `address`; `handOff` takes each connection with a well-formed head.
-    init(address: HTTPDaemon.Address, limits: HTTPDaemon.Limits, handOff: @escaping @Sendable (Int32, sockaddr_in) -> Void) throws {
+    /// Listens on `address`; `handOff` takes each connection with a well-formed head (false:
+    /// it could not, and closed it).
+    init(address: HTTPDaemon.Address, limits: HTTPDaemon.Limits, handOff: @escaping @Sendable (Int32, sockaddr_in) -> Bool) throws {
         var socketAddress = sockaddr_in()
         socketAddress.sin_family = sa_family_t(AF_INET)
         socketAddress.sin_port = address.port.bigEndian
@@ -80,8 +88,35 @@ final class ConnectionGate: @unchecked Sendable {
         _ = write(wakeup.write, &byte, 1)
         finished.wait()
         close(listener)
+    }
+
+    deinit {
         close(wakeup.read)
         close(wakeup.write)
+    }
+
+    /// The request of a connection handed off from `client` has ended: room for another.
+    func released(client: UInt32) {
+        let wake: Bool = lock.withLock {
+            serving -= 1
+            unadmit(client)
+            return !isStopping
+        }
+        var byte: UInt8 = 1
+        if wake { _ = write(wakeup.write, &byte, 1) }
+    }
+
+    /// Counts a connection from `client` in, unless the address has its share; under `lock`.
+    private func admit(_ client: UInt32) -> Bool {
+        guard (admitted[client] ?? 0) < limits.connectionsPerClient else { return false }
+        admitted[client, default: 0] += 1
+        return true
+    }
+
+    /// Counts a connection from `client` out; under `lock`.
+    private func unadmit(_ client: UInt32) {
+        let count = (admitted[client] ?? 1) - 1
+        admitted[client] = count > 0 ? count : nil
     }
 
     private var stopping: Bool { lock.withLock { isStopping } }
@@ -100,18 +135,19 @@ final class ConnectionGate: @unchecked Sendable {
 
     private func run() {
         var waiting: [Waiting] = []
-        var perClient: [UInt32: Int] = [:]
         var buffer = [UInt8](repeating: 0, count: RequestHead.maxBytes + 1)
-        func remove(_ index: Int) {
-            let key = waiting[index].address.sin_addr.s_addr
-            perClient[key] = (perClient[key] ?? 1) - 1
-            if perClient[key] == 0 { perClient[key] = nil }
+        /// Drops a waiting connection (`handedOff`: now counted as served).
+        func remove(_ index: Int, handedOff: Bool = false) {
+            let client = waiting[index].address.sin_addr.s_addr
+            lock.withLock {
+                if handedOff { serving += 1 } else { unadmit(client) }
+            }
             waiting.remove(at: index)
         }
         while !stopping {
             let start = Self.now()
             var descriptors = [pollfd(fd: wakeup.read, events: Int16(POLLIN), revents: 0)]
-            let accepting = waiting.count < limits.connections
+            let accepting = waiting.count + lock.withLock({ serving }) < limits.connections
             if accepting { descriptors.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0)) }
             var polled: [Int] = []
             var next = start + 1
@@ -126,7 +162,12 @@ final class ConnectionGate: @unchecked Sendable {
             }
             let timeout = Int32(max(0, min(1000, (next - start) * 1000)).rounded(.up))
             guard poll(&descriptors, nfds_t(descriptors.count), timeout) >= 0 || errno == EINTR else { break }
-            if descriptors[0].revents != 0 { break }
+            if descriptors[0].revents != 0 {
+                // Stopping, or room after a served request ended.
+                var scratch = [UInt8](repeating: 0, count: 256)
+                while read(wakeup.read, &scratch, scratch.count) > 0 {}
+                continue
+            }
             let now = Self.now()
 
             // Heads that arrived (or connections that ended), newest last so removal keeps indexes.
@@ -148,8 +189,13 @@ final class ConnectionGate: @unchecked Sendable {
                     waiting[index].seen = count
                 case .valid:
                     let address = waiting[index].address
-                    remove(index)
-                    handOff(socket, address)
+                    remove(index, handedOff: true)
+                    if !handOff(socket, address) {
+                        lock.withLock {
+                            serving -= 1
+                            unadmit(address.sin_addr.s_addr)
+                        }
+                    }
                 case .refused(let status, let code, let message):
                     refuse(socket, .error(status, code, message))
                     remove(index)
@@ -169,7 +215,7 @@ final class ConnectionGate: @unchecked Sendable {
 
             // New connections, within the limits.
             guard accepting, descriptors[1].revents != 0 else { continue }
-            while waiting.count < limits.connections {
+            while waiting.count + lock.withLock({ serving }) < limits.connections {
                 var address = sockaddr_in()
                 var length = socklen_t(MemoryLayout<sockaddr_in>.size)
                 let socket = withUnsafeMutablePointer(to: &address) {
@@ -179,12 +225,10 @@ final class ConnectionGate: @unchecked Sendable {
                 }
                 guard socket >= 0 else { break }
                 Self.detach(socket)
-                let key = address.sin_addr.s_addr
-                guard (perClient[key] ?? 0) < limits.connectionsPerClient else {
-                    close(socket) // this address already has its share waiting
+                guard lock.withLock({ admit(address.sin_addr.s_addr) }) else {
+                    close(socket) // this address already has its share
                     continue
                 }
-                perClient[key, default: 0] += 1
                 waiting.append(Waiting(socket: socket, address: address, deadline: now + Double(limits.idleTimeout), nextLook: now))
             }
         }

@@ -63,9 +63,12 @@ public final class HTTPDaemon {
     public init(address: Address, limits: Limits, handler: any RequestHandler) throws {
         let context = Unmanaged.passRetained(DaemonContext(handler: handler, transferTimeout: UInt32(clamping: max(1, limits.transferTimeout))))
         self.context = context
-        let daemon = sp_mhd_start(sp_mhd_daemon_flags, UInt32(clamping: max(1, limits.threads)), UInt32(clamping: max(1, limits.connections)),
-                                  UInt32(clamping: max(1, limits.connectionsPerClient)), UInt32(clamping: max(1, limits.idleTimeout)),
-                                  256 * 1024, accessCallback, context.toOpaque(), completedCallback)
+        // The gate keeps the connection limits (per client too): libmicrohttpd hands a connection
+        // to a polling thread by its descriptor, not by load, so each thread takes up to all.
+        let threads = max(1, limits.threads)
+        let daemon = sp_mhd_start(sp_mhd_daemon_flags, UInt32(clamping: threads), UInt32(clamping: max(1, limits.connections) * threads),
+                                  UInt32(clamping: max(1, limits.idleTimeout)), 256 * 1024,
+                                  accessCallback, context.toOpaque(), completedCallback, connectionCallback)
         guard let daemon else {
             context.release()
             throw ServerError.startFailed("libmicrohttpd did not start")
@@ -75,9 +78,9 @@ public final class HTTPDaemon {
         do {
             gate = try ConnectionGate(address: address, limits: limits) { socket, client in
                 var client = client
-                withUnsafePointer(to: &client) {
+                return withUnsafePointer(to: &client) {
                     $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                        _ = MHD_add_connection(target.daemon, socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                        MHD_add_connection(target.daemon, socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == sp_mhd_yes
                     }
                 }
             }
@@ -88,6 +91,7 @@ public final class HTTPDaemon {
             throw error
         }
         port = gate.port
+        context.takeUnretainedValue().gate = gate
         gate.start()
     }
 
@@ -114,6 +118,8 @@ private struct DaemonPointer: @unchecked Sendable {
 private final class DaemonContext {
     let handler: any RequestHandler
     let transferTimeout: UInt32
+    /// Told when libmicrohttpd closes a connection the gate handed it.
+    var gate: ConnectionGate?
     init(handler: any RequestHandler, transferTimeout: UInt32) {
         self.handler = handler
         self.transferTimeout = transferTimeout
@@ -275,13 +281,49 @@ private func accessCallback(_ context: UnsafeMutableRawPointer?, _ connection: O
     return respond(handler.finish(&exchange.request), exchange, on: connection, daemon)
 }
 
+/// A connection's place in the gate's count, given back once: when its request ends (the
+/// answer is sent; with one request a connection nothing follows) or, failing that, when it
+/// closes. Counting until the close would count connections the client is done with.
+private final class Admission {
+    private let client: UInt32
+    private var isReleased = false
+    private let lock = NSLock()
+
+    init(client: UInt32) { self.client = client }
+
+    func release(to gate: ConnectionGate?) {
+        let first: Bool = lock.withLock {
+            defer { isReleased = true }
+            return !isReleased
+        }
+        if first { gate?.released(client: client) }
+    }
+}
+
+private func connectionCallback(_ context: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
+                                _ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ code: MHD_ConnectionNotificationCode) {
+    guard let connection, let socketContext else { return }
+    if code == sp_mhd_connection_closed {
+        guard let stored = socketContext.pointee else { return }
+        socketContext.pointee = nil
+        let admission = Unmanaged<Admission>.fromOpaque(stored).takeRetainedValue()
+        admission.release(to: Unmanaged<DaemonContext>.fromOpaque(context!).takeUnretainedValue().gate)
+    } else {
+        socketContext.pointee = Unmanaged.passRetained(Admission(client: sp_mhd_client_ipv4(connection))).toOpaque()
+    }
+}
+
 private func completedCallback(_ context: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
                                _ state: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ code: MHD_RequestTerminationCode) {
+    let daemon = Unmanaged<DaemonContext>.fromOpaque(context!).takeUnretainedValue()
+    if let connection, let stored = sp_mhd_socket_context(connection) {
+        Unmanaged<Admission>.fromOpaque(stored).takeUnretainedValue().release(to: daemon.gate)
+    }
     guard let state, let existing = state.pointee else { return }
     let exchange = Unmanaged<Exchange>.fromOpaque(existing).takeRetainedValue()
     state.pointee = nil
     if exchange.request.upload != nil {
         // finish() hands a complete upload to the job queue and clears it; anything left is abandoned.
-        Unmanaged<DaemonContext>.fromOpaque(context!).takeUnretainedValue().handler.abandon(&exchange.request)
+        daemon.handler.abandon(&exchange.request)
     }
 }
