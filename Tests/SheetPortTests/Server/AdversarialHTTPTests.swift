@@ -290,4 +290,44 @@ private func spawn(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) -> D
         }
         #expect(valid.withUnsafeBytes { RequestHead.check($0) } == .valid)
     }
+
+    /// `serve` whose standard error is a pipe nobody reads (closed): libmicrohttpd's log line
+    /// for a cut-off upload fails to be written (EPIPE), and the server serves on (SIGPIPE is
+    /// ignored, not fatal).
+    @Test func closedStandardErrorDoesNotKillTheServer() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appendingPathComponent("data").path
+        let issued = try runSheetport(["token", "issue", "--data", data, "--subject", "ann"])
+        let token = String(decoding: issued.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let process = Process()
+        process.executableURL = Project.executable
+        process.arguments = ["serve", "--data", data, "--listen", "127.0.0.1:0", "--max-upload-bytes", "64K"]
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        defer {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
+        errors.fileHandleForReading.closeFile()
+        var line = Data()
+        let started = Date()
+        while !line.contains(0x0A), Date().timeIntervalSince(started) < 30 {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let base = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        try #require(base.hasPrefix("listening on "), "\(base)")
+        let port = RawConnection.port(of: String(base.dropFirst("listening on ".count)))
+        for _ in 0..<3 {
+            let (_, answer) = try sendChunked("POST /api/imports HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\nX-Filename: a.xlsx\r\n",
+                                              port: port)
+            #expect(answer.status == 413)
+        }
+        #expect(process.isRunning, "the server died writing to a closed stderr")
+        #expect(secondsToServe(port: port, from: "127.0.0.1", timeout: 10) != nil)
+    }
 }
