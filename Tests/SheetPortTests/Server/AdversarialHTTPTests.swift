@@ -38,6 +38,23 @@ private func spawn(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) -> D
         return (fixture, sheet)
     }
 
+    /// Starts `count` threads, each exporting `sheet` with `minVersion` on a client of its own;
+    /// each outcome is "STATUS CODE VERSION SECONDS" (`-` for no error code or version), or
+    /// "error ..." when no answer came.
+    private func startExports(_ count: Int, of sheet: String, minVersion: Int, as api: API) -> (DispatchGroup, Outcomes) {
+        let outcomes = Outcomes()
+        let started = Date()
+        let group = spawn(count) { _ in
+            do {
+                let response = try api.call("GET", "/api/sheets/\(sheet)/export.xlsx?minVersion=\(minVersion)", client: HTTPClient(timeout: 30))
+                let code = (response.object["error"] as? [String: Any])?["code"] as? String ?? "-"
+                let seconds = String(format: "%.2f", Date().timeIntervalSince(started))
+                outcomes.add("\(response.status) \(code) \(response.header("X-Sheet-Version") ?? "-") \(seconds)")
+            } catch { outcomes.add("error \(error)") }
+        }
+        return (group, outcomes)
+    }
+
     /// 20 `minVersion` waits that cannot be met park their connections; meanwhile another user's
     /// request is answered at once (4 HTTP threads: a thread per wait would stall it for
     /// seconds), and each wait still answers 409 `version-not-reached` after its 2 s.
@@ -45,16 +62,7 @@ private func spawn(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) -> D
         let (fixture, sheet) = try sheetFixture(["--threads", "4"])
         defer { fixture.close() }
         let bob = fixture.server.api(try fixture.server.token("bob"))
-        let ann = fixture.api
-        let outcomes = Outcomes()
-        let started = Date()
-        let waits = spawn(20) { _ in
-            do {
-                let response = try ann.call("GET", "/api/sheets/\(sheet)/export.xlsx?minVersion=999", client: HTTPClient(timeout: 30))
-                let code = (response.object["error"] as? [String: Any])?["code"] as? String ?? ""
-                outcomes.add("\(response.status) \(code) \(String(format: "%.2f", Date().timeIntervalSince(started)))")
-            } catch { outcomes.add("error \(error)") }
-        }
+        let (waits, outcomes) = startExports(20, of: sheet, minVersion: 999, as: fixture.api)
         usleep(500_000) // the waits are parked by now (their 2 s are far from over)
         let asked = Date()
         let other = try bob.call("GET", "/api/sheets", client: HTTPClient(timeout: 10))
@@ -66,7 +74,7 @@ private func spawn(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) -> D
         #expect(outcomes.items.count == 20)
         for item in outcomes.items {
             let parts = item.split(separator: " ")
-            #expect(parts.count == 3 && parts[0] == "409" && parts[1] == "version-not-reached", "\(item)")
+            #expect(parts.count == 4 && parts[0] == "409" && parts[1] == "version-not-reached", "\(item)")
             #expect((Double(parts.last ?? "") ?? 0) >= 1.5, "a wait answered before its time: \(item)")
         }
     }
@@ -76,21 +84,13 @@ private func spawn(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) -> D
     @Test func changeWakesParkedWait() throws {
         let (fixture, sheet) = try sheetFixture()
         defer { fixture.close() }
-        let api = fixture.api
-        let outcomes = Outcomes()
-        let started = Date()
-        let wait = spawn(1) { _ in
-            do {
-                let response = try api.call("GET", "/api/sheets/\(sheet)/export.xlsx?minVersion=2", client: HTTPClient(timeout: 30))
-                outcomes.add("\(response.status) \(response.header("X-Sheet-Version") ?? "-") \(Date().timeIntervalSince(started))")
-            } catch { outcomes.add("error \(error)") }
-        }
+        let (wait, outcomes) = startExports(1, of: sheet, minVersion: 2, as: fixture.api)
         usleep(200_000)
-        let renamed = try api.call("PATCH", "/api/sheets/\(sheet)", json: ["name": "Renamed"])
+        let renamed = try fixture.api.call("PATCH", "/api/sheets/\(sheet)", json: ["name": "Renamed"])
         #expect(renamed.status == 200)
         #expect(wait.wait(timeout: .now() + 30) == .success)
         let parts = try #require(outcomes.items.first).split(separator: " ")
-        #expect(parts.count == 3 && parts[0] == "200" && parts[1] == "2", "\(outcomes.items)")
+        #expect(parts.count == 4 && parts[0] == "200" && parts[2] == "2", "\(outcomes.items)")
         #expect((Double(parts.last ?? "") ?? 99) < 1.5, "the wait was not woken by the rename: \(outcomes.items)")
     }
 
@@ -99,14 +99,7 @@ private func spawn(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) -> D
     @Test func stopsWhileWaitsAreParked() throws {
         let (fixture, sheet) = try sheetFixture()
         defer { fixture.close() }
-        let api = fixture.api
-        let outcomes = Outcomes()
-        let waits = spawn(5) { _ in
-            do {
-                let response = try api.call("GET", "/api/sheets/\(sheet)/export.xlsx?minVersion=999", client: HTTPClient(timeout: 20))
-                outcomes.add("\(response.status)")
-            } catch { outcomes.add("closed") }
-        }
+        let (waits, outcomes) = startExports(5, of: sheet, minVersion: 999, as: fixture.api)
         usleep(300_000)
         let asked = Date()
         kill(fixture.server.pid, SIGTERM)
