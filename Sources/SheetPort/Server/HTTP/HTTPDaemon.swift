@@ -1,12 +1,12 @@
 import CMicroHTTPD
 import Foundation
 
-/// The HTTP server on libmicrohttpd: a `ConnectionGate` that accepts connections and checks
-/// their request heads, libmicrohttpd's own polling threads (a bounded pool) for the rest,
-/// connection limits, and a `RequestHandler` reached from MHD's C callbacks through an
-/// unmanaged context.
-/// Upload bodies reach the handler chunk by chunk as MHD reads them; response bodies are
-/// either bytes or streamed (`ReplyStream`) through `MHD_create_response_from_callback`.
+/// The HTTP server on libmicrohttpd: a `ConnectionGate` that accepts connections, keeps the
+/// connection limits and checks each request head, then libmicrohttpd's own polling threads (a
+/// bounded pool) for the rest, with a `RequestHandler` reached from MHD's C callbacks through
+/// an unmanaged context. Upload bodies reach the handler chunk by chunk as MHD reads them;
+/// response bodies are either bytes or streamed (`ReplyStream`) through
+/// `MHD_create_response_from_callback`; a pending reply parks its connection (suspended).
 public final class HTTPDaemon {
     /// Where it listens.
     public struct Address: Sendable, Equatable {
@@ -37,26 +37,17 @@ public final class HTTPDaemon {
         public var threads = 4
         /// Connections at once.
         public var connections = 512
-        /// Connections at once from one client address; more are closed as they come, so one
-        /// client cannot take every connection.
+        /// Connections at once from one client address (waiting for their request head or
+        /// being served); more are closed as they come, so one client cannot take them all.
         public var connectionsPerClient = 256
-        /// Seconds a connection may stay silent while no request is under way (before its
-        /// first request, between requests): a storm of silent connections is soon closed.
+        /// Seconds a connection may take to send its request head, and may stay silent in a
+        /// small request body: a storm of silent connections is soon closed.
         public var idleTimeout = 10
         /// Seconds an upload or a streamed answer may stall before its connection is closed.
         public var transferTimeout = 60
 
         /// The defaults.
         public init() {}
-    }
-
-    /// Starts listening on `address` with `threads` polling threads and at most `connections`
-    /// connections at once.
-    public convenience init(address: Address, threads: Int, connections: Int, handler: any RequestHandler) throws {
-        var limits = Limits()
-        limits.threads = threads
-        limits.connections = connections
-        try self.init(address: address, limits: limits, handler: handler)
     }
 
     /// Starts listening on `address` within `limits`.
