@@ -61,7 +61,13 @@ enum ServeCommand {
         sigaddset(&signals, SIGINT)
         sigaddset(&signals, SIGTERM)
         pthread_sigmask(SIG_BLOCK, &signals, nil)
-        signal(SIGPIPE, SIG_IGN)
+        signal(SIGPIPE, SIG_IGN) // a write to a closed socket or log fails with EPIPE instead of killing the server
+        // Every connection is a descriptor: allow as many as the system lets this process have.
+        var files = rlimit()
+        if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &files) == 0, files.rlim_cur < files.rlim_max {
+            files.rlim_cur = files.rlim_max
+            setrlimit(Int32(RLIMIT_NOFILE.rawValue), &files)
+        }
 
         umask(0o077) // the database, its WAL and every staged file: owner only
         let server = try SheetServer(configuration: configuration)

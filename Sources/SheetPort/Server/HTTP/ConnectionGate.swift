@@ -136,6 +136,8 @@ final class ConnectionGate: @unchecked Sendable {
     private func run() {
         var waiting: [Waiting] = []
         var buffer = [UInt8](repeating: 0, count: RequestHead.maxBytes + 1)
+        /// Out of descriptors (EMFILE) the listening socket stays readable: pause it until then.
+        var listenAgain = 0.0
         /// Drops a waiting connection (`handedOff`: now counted as served).
         func remove(_ index: Int, handedOff: Bool = false) {
             let client = waiting[index].address.sin_addr.s_addr
@@ -147,10 +149,10 @@ final class ConnectionGate: @unchecked Sendable {
         while !stopping {
             let start = Self.now()
             var descriptors = [pollfd(fd: wakeup.read, events: Int16(POLLIN), revents: 0)]
-            let accepting = waiting.count + lock.withLock({ serving }) < limits.connections
+            let accepting = waiting.count + lock.withLock({ serving }) < limits.connections && start >= listenAgain
             if accepting { descriptors.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0)) }
             var polled: [Int] = []
-            var next = start + 1
+            var next = start < listenAgain ? min(start + 1, listenAgain) : start + 1
             for (index, entry) in waiting.enumerated() {
                 next = min(next, entry.deadline)
                 if entry.nextLook <= start {
@@ -223,7 +225,10 @@ final class ConnectionGate: @unchecked Sendable {
                         accept(listener, $0, &length)
                     }
                 }
-                guard socket >= 0 else { break }
+                guard socket >= 0 else {
+                    if ![EAGAIN, EWOULDBLOCK, EINTR, ECONNABORTED].contains(errno) { listenAgain = now + 0.1 }
+                    break
+                }
                 Self.detach(socket)
                 guard lock.withLock({ admit(address.sin_addr.s_addr) }) else {
                     close(socket) // this address already has its share
