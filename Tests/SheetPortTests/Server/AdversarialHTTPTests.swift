@@ -323,4 +323,20 @@ private func spawn(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) -> D
         #expect(process.isRunning, "the server died writing to a closed stderr")
         #expect(secondsToServe(port: port, from: "127.0.0.1", timeout: 10) != nil)
     }
+
+    /// A head that arrives in pieces, with pauses, is served once complete (within the idle
+    /// timeout), with one answer and `Connection: close`.
+    @Test func slowHeadIsServedWhenComplete() throws {
+        let fixture = try ServerFixture(["--idle-timeout", "5"])
+        defer { fixture.close() }
+        let port = RawConnection.port(of: fixture.server.base)
+        let connection = try RawConnection(port: port, timeout: 10)
+        for piece in ["GET /api/li", "mits HTTP/1.1\r\nHo", "st: x\r\n", "\r", "\n"] {
+            connection.send(piece)
+            usleep(300_000)
+        }
+        let answer = RawAnswer(bytes: connection.receiveAll())
+        #expect(answer.status == 200 && answer.headCount == 1, "\(answer.text)")
+        #expect(answer.header("Connection") == "close")
+    }
 }

@@ -186,8 +186,9 @@ final class ConnectionGate: @unchecked Sendable {
                 let verdict = buffer.withUnsafeBytes { RequestHead.check(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
                 switch verdict {
                 case .incomplete:
-                    // Look again after a pause, not at every byte a slow client sends.
-                    waiting[index].nextLook = now + 0.05
+                    // Look again after a pause, not at every byte a slow client sends; longer
+                    // when nothing came since the last look (the bytes stay readable).
+                    waiting[index].nextLook = now + (count > waiting[index].seen ? 0.05 : 0.25)
                     waiting[index].seen = count
                 case .valid:
                     let address = waiting[index].address
