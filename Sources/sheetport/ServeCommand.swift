@@ -24,6 +24,9 @@ enum ServeCommand {
       --threads N              HTTP threads, a bounded pool (default 4)
       --workers N              import workers (default 2)
       --connections N          connections served at once (default 512)
+      --connections-per-client N
+                               connections at once from one client address (default 256)
+      --idle-timeout SECONDS   close a connection silent this long between requests (default 10)
       -h, --help               show this help
 
     LIMITS on imported packages (as `check`): --max-entries, --max-entry-size,
@@ -33,7 +36,8 @@ enum ServeCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let options = try Arguments(arguments,
                                     valued: LimitOptions.names.union(["--data", "--listen", "--max-upload-bytes", "--max-cells",
-                                                                      "--threads", "--workers", "--connections"]),
+                                                                      "--threads", "--workers", "--connections",
+                                                                      "--connections-per-client", "--idle-timeout"]),
                                     flags: ["--help"], aliases: ["-h": "--help"])
         if options.has("--help") { print(help); return 0 }
         guard options.positionals.isEmpty else { throw UsageError("serve takes no file arguments\n\n" + help) }
@@ -46,6 +50,10 @@ enum ServeCommand {
         if let value = options.value("--threads") { configuration.threads = try positive(value, "--threads") }
         if let value = options.value("--workers") { configuration.workers = try positive(value, "--workers") }
         if let value = options.value("--connections") { configuration.connections = try positive(value, "--connections") }
+        if let value = options.value("--connections-per-client") {
+            configuration.http.connectionsPerClient = try positive(value, "--connections-per-client")
+        }
+        if let value = options.value("--idle-timeout") { configuration.http.idleTimeout = try positive(value, "--idle-timeout") }
 
         // Signals are taken synchronously by this thread, so none interrupts the server's threads.
         var signals = sigset_t()
@@ -53,7 +61,13 @@ enum ServeCommand {
         sigaddset(&signals, SIGINT)
         sigaddset(&signals, SIGTERM)
         pthread_sigmask(SIG_BLOCK, &signals, nil)
-        signal(SIGPIPE, SIG_IGN)
+        signal(SIGPIPE, SIG_IGN) // a write to a closed socket or log fails with EPIPE instead of killing the server
+        // Every connection is a descriptor: allow as many as the system lets this process have.
+        var files = rlimit()
+        if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &files) == 0, files.rlim_cur < files.rlim_max {
+            files.rlim_cur = files.rlim_max
+            setrlimit(Int32(RLIMIT_NOFILE.rawValue), &files)
+        }
 
         umask(0o077) // the database, its WAL and every staged file: owner only
         let server = try SheetServer(configuration: configuration)

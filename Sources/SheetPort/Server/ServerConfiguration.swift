@@ -8,12 +8,20 @@ public struct ServerConfiguration: Sendable {
     public var maxUploadBytes = 256 << 20
     /// The most cells an imported sheet's used range may span.
     public var maxCells = 10_000_000
+    /// The HTTP daemon's threads, connection limits and timeouts.
+    public var http = HTTPDaemon.Limits()
     /// libmicrohttpd polling threads (the request thread pool).
-    public var threads = 4
+    public var threads: Int {
+        get { http.threads }
+        set { http.threads = newValue }
+    }
     /// Import workers.
     public var workers = 2
     /// Connections served at once.
-    public var connections = 512
+    public var connections: Int {
+        get { http.connections }
+        set { http.connections = newValue }
+    }
     /// The archive limits imports read with.
     public var archiveLimits = ArchiveLimits()
 

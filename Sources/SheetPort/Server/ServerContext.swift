@@ -11,6 +11,8 @@ public final class ServerContext: Sendable {
     public let connections: ConnectionPool
     /// The import queue.
     public let imports: ImportQueue
+    /// Every sheet's "changed (id, version)" signal.
+    public let changes = SheetChanges()
 
     init(configuration: ServerConfiguration) throws {
         self.configuration = configuration

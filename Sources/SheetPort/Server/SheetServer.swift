@@ -16,8 +16,7 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
         try Recovery.run(context)
         workers = (0..<max(1, configuration.workers)).map { _ in ImportWorker(context: context) }
         workers.forEach { $0.start() }
-        daemon = try HTTPDaemon(address: configuration.address, threads: configuration.threads,
-                                connections: configuration.connections, handler: self)
+        daemon = try HTTPDaemon(address: configuration.address, limits: configuration.http, handler: self)
     }
 
     /// The bound port.
@@ -26,6 +25,8 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
     /// Stops listening, then stops the workers (a running import stops at its next batch and
     /// is resumed by the next start).
     public func stop() {
+        // Parked requests answer first: libmicrohttpd cannot stop with a connection suspended.
+        context.changes.close()
         daemon?.stop()
         daemon = nil
         context.imports.shutDown()
@@ -56,22 +57,35 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
         }
     }
 
-    /// Stages an upload chunk, or collects a small JSON body.
-    public func receive(_ request: inout Request, _ chunk: UnsafeRawBufferPointer) {
+    /// Stages an upload chunk, or collects a small JSON body; 413 as soon as either passes its
+    /// cap (a chunked body announces no length, so this is where it is caught).
+    public func receive(_ request: inout Request, _ chunk: UnsafeRawBufferPointer) -> Reply? {
         if let upload = request.upload {
             upload.append(chunk)
+            guard upload.isTooLarge else { return nil }
+            request.upload = nil
+            return ImportsRoute.tooLarge(upload.limit)
         } else if request.body.count + chunk.count <= Request.maxBodyBytes {
             request.body.append(contentsOf: chunk)
+            return nil
         } else {
             request.bodyTooLarge = true
+            return .error(413, "too-large", "a request body holds at most \(Request.maxBodyBytes) bytes")
         }
     }
 
     /// Routes the complete request.
     public func finish(_ request: inout Request) -> Reply {
         if request.bodyTooLarge { return .error(413, "too-large", "a request body holds at most \(Request.maxBodyBytes) bytes") }
+        let described = request
+        return Self.answer(for: described) { try Router.route(&request, context) }
+    }
+
+    /// The reply of `route` for `request`, or of what it threw: a refusal's answer, else a 500
+    /// whose log line names the request.
+    static func answer(for request: Request, _ route: () throws -> Reply) -> Reply {
         do {
-            return try Router.route(&request, context)
+            return try route()
         } catch let refusal as Refusal {
             return refusal.reply
         } catch {

@@ -48,8 +48,8 @@ public protocol RequestHandler: AnyObject, Sendable {
     /// The headers are in: authenticate, and answer at once (an error, a refused upload, an
     /// idempotent repeat) or return nil to read the body.
     func begin(_ request: inout Request) -> Reply?
-    /// A chunk of the body.
-    func receive(_ request: inout Request, _ chunk: UnsafeRawBufferPointer)
+    /// A chunk of the body; an answer (413) ends the request at once, unread body and all.
+    func receive(_ request: inout Request, _ chunk: UnsafeRawBufferPointer) -> Reply?
     /// The body is complete: the answer.
     func finish(_ request: inout Request) -> Reply
     /// The request ended without `finish` (the connection broke): drop what it staged.

@@ -198,6 +198,7 @@ public final class ImportWorker: @unchecked Sendable {
             // Cancelled meanwhile: nothing of this commit may stand.
             guard database.changes > 0 else { throw ImportInterruption.cancelled }
         }
+        context.changes.signal(SheetChange(sheet: id, version: 1))
     }
 
     private func checkStop(_ id: String) throws {

@@ -7,7 +7,7 @@ enum CommentsRoute {
     }
 
     static func add(_ id: String, _ request: Request, _ context: ServerContext) throws -> Reply {
-        try Router.sheet(id, request, context, needs: .commenter)
+        let sheet = try Router.sheet(id, request, context, needs: .commenter)
         let body = JSON.parseObject(request.body)
         guard let reference = body?["ref"] as? String, CellReference(reference) != nil,
               let text = body?["text"] as? String, !text.isEmpty, text.utf16.count <= ServerConfiguration.maxCellTextLength else {
@@ -21,6 +21,7 @@ enum CommentsRoute {
                 try database.insertComment(sheet: id, seq: seq, data: comment.sealed(sheet: id, seq: seq, context.sealer))
             }
         }
+        context.changes.signal(SheetChange(sheet: id, version: sheet.version))
         return .json(comment.json, status: 201)
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// `WorkbookWriter` into sealed block files (`SealedPackageStorage`), then streamed to the
 /// client, unsealed block by block; the sealed file is unlinked as soon as it is open, so an
 /// export leaves nothing behind. `minVersion` waits briefly for the sheet to reach that
-/// version, else 409 `version-not-reached`.
+/// version, its connection parked rather than a thread held, else 409 `version-not-reached`.
 enum ExportRoute {
     /// How long `minVersion` waits.
     static let versionWait: Double = 2
@@ -12,18 +12,26 @@ enum ExportRoute {
     static let blocksPerRead = 64
 
     static func get(_ id: String, _ request: Request, _ context: ServerContext) throws -> Reply {
-        var sheet = try Router.sheet(id, request, context, needs: .viewer)
-        if let text = request.query["minVersion"] {
-            guard let wanted = Int(text) else { return .error(400, "bad-request", "minVersion is an integer") }
-            let deadline = Date().addingTimeInterval(versionWait)
-            while sheet.version < wanted {
-                guard Date() < deadline else {
-                    return .error(409, "version-not-reached", "the sheet is at version \(sheet.version), not yet \(wanted)")
-                }
-                usleep(50_000)
-                sheet.version = try context.database { try $0.version(of: id) }
-            }
+        let sheet = try Router.sheet(id, request, context, needs: .viewer)
+        guard let text = request.query["minVersion"] else { return try export(sheet, context) }
+        guard let wanted = Int(text) else { return .error(400, "bad-request", "minVersion is an integer") }
+        guard sheet.version >= wanted else {
+            return .later(VersionWait(sheet: id, wanted: wanted, request: request, context: context))
         }
+        return try export(sheet, context)
+    }
+
+    /// The answer of a parked `minVersion` wait: access and version looked up again.
+    fileprivate static func afterWait(_ id: String, wanted: Int, _ request: Request, _ context: ServerContext) throws -> Reply {
+        let sheet = try Router.sheet(id, request, context, needs: .viewer)
+        guard sheet.version >= wanted else {
+            return .error(409, "version-not-reached", "the sheet is at version \(sheet.version), not yet \(wanted)")
+        }
+        return try export(sheet, context)
+    }
+
+    /// Builds the sheet's workbook and streams it.
+    private static func export(_ sheet: SheetRecord, _ context: ServerContext) throws -> Reply {
         let identity = Sodium.identifier()
         let destination = context.directory.exports + "/" + identity + ".xlsx"
         try write(sheet, to: destination, identity: identity, context)
@@ -96,6 +104,42 @@ enum ExportRoute {
             }
             try worksheet.append(row)
         }
+    }
+}
+
+/// A `minVersion` export waiting for its version: its connection is parked on the sheet's
+/// changes (no thread waits) until one reaches the version, the wait's deadline passes or the
+/// server stops; then it answers with the export or 409 `version-not-reached`.
+private final class VersionWait: PendingReply, @unchecked Sendable {
+    private let sheet: String
+    private let wanted: Int
+    private let request: Request
+    private let context: ServerContext
+    private let lock = NSLock()
+    private var watch: SheetChanges.Watch?
+
+    init(sheet: String, wanted: Int, request: Request, context: ServerContext) {
+        self.sheet = sheet
+        self.wanted = wanted
+        self.request = request
+        self.context = context
+    }
+
+    func start(wake: @escaping @Sendable () -> Void) {
+        let wanted = self.wanted
+        let watch = context.changes.watch(sheet, until: .now() + ExportRoute.versionWait) { change in
+            if let change, change.version < wanted { return }
+            wake()
+        }
+        lock.withLock { self.watch = watch }
+        // A change between the route's read and the watch went unseen: look once more.
+        let version = (try? context.database { try $0.version(of: sheet) }) ?? 0
+        if version >= wanted { wake() }
+    }
+
+    func answer() -> Reply {
+        if let watch = lock.withLock({ self.watch }) { context.changes.cancel(watch) }
+        return SheetServer.answer(for: request) { try ExportRoute.afterWait(sheet, wanted: wanted, request, context) }
     }
 }
 

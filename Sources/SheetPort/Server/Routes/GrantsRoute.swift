@@ -18,12 +18,14 @@ enum GrantsRoute {
         if let violation = Subject.violation(of: subject) { return .error(400, "bad-request", violation) }
         guard subject != sheet.owner else { return .error(400, "bad-request", "the owner's role cannot change") }
         try context.database { try $0.grant(role, on: id, to: subject) }
+        context.changes.signal(SheetChange(sheet: id, version: sheet.version))
         return .json(.object([("subject", .string(subject)), ("role", .string(role.rawValue))]), status: 201)
     }
 
     static func revoke(_ id: String, _ subject: String, _ request: Request, _ context: ServerContext) throws -> Reply {
-        try Router.sheet(id, request, context, needs: .owner)
+        let sheet = try Router.sheet(id, request, context, needs: .owner)
         let existed = try context.database { try $0.revokeGrant(on: id, from: subject) }
+        if existed { context.changes.signal(SheetChange(sheet: id, version: sheet.version)) }
         return existed ? Reply(status: 204) : .error(404, "not-found", "\(subject) has no grant on this sheet")
     }
 }

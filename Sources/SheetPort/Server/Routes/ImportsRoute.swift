@@ -124,7 +124,7 @@ enum ImportsRoute {
         .json(.object([("job", job.json)]), status: 202, headers: [("Location", "/api/imports/\(job.id)")])
     }
 
-    private static func tooLarge(_ limit: Int) -> Reply {
+    static func tooLarge(_ limit: Int) -> Reply {
         .error(413, "too-large", "the upload is over the server's limit of \(limit) bytes (maxUploadBytes)")
     }
 }

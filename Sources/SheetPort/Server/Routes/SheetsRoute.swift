@@ -34,6 +34,7 @@ enum SheetsRoute {
         if let violation = SheetName.violation(of: name) { return .error(400, "invalid-sheet-name", violation.description) }
         sheet.version = try context.database { try $0.rename(sheet: id, to: name) }
         sheet.name = name
+        context.changes.signal(SheetChange(sheet: id, version: sheet.version))
         return .json(json(sheet))
     }
 
