@@ -257,37 +257,28 @@ def compare_file(path, args):
     return res
 
 
-def load_expected_errors(path):
-    """Read expected-errors.tsv into {file: code}."""
-    expected = {}
+def read_tsv(path, header):
+    """The rows of a three-column TSV (file, `header`, reason), comments and the header left out."""
     if not path.exists():
-        return expected
+        return
     for n, line in enumerate(path.read_text().splitlines(), 1):
         if not line.strip() or line.startswith("#"):
             continue
         parts = line.split("\t")
         if len(parts) < 3:
-            sys.exit(f"{path}:{n}: expected file<TAB>code<TAB>reason")
-        if (parts[0], parts[1]) != ("file", "code"):
-            expected[parts[0]] = parts[1]
-    return expected
+            sys.exit(f"{path}:{n}: expected file<TAB>{header}<TAB>reason")
+        if (parts[0], parts[1]) != ("file", header):
+            yield parts
+
+
+def load_expected_errors(path):
+    """Read expected-errors.tsv into {file: code}."""
+    return {parts[0]: parts[1] for parts in read_tsv(path, "code")}
 
 
 def load_known(path):
     """Read known-differences.tsv into {(file, ref): reason}."""
-    known = {}
-    if not path.exists():
-        return known
-    for n, line in enumerate(path.read_text().splitlines(), 1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        parts = line.split("\t")
-        if len(parts) < 3:
-            sys.exit(f"{path}:{n}: expected file<TAB>ref<TAB>reason")
-        if (parts[0], parts[1]) == ("file", "ref"):
-            continue
-        known[(parts[0], parts[1].upper())] = parts[2]
-    return known
+    return {(parts[0], parts[1].upper()): parts[2] for parts in read_tsv(path, "ref")}
 
 
 def apply_known(results, known, subset=False):
