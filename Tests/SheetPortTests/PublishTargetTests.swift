@@ -197,6 +197,18 @@ import Glibc
         #expect(try setup.names() == ["a", "b"])
     }
 
+    /// An empty name, one with NUL (which C would cut short) and a path through a missing folder are
+    /// refused with a message; nothing is left in the folder.
+    @Test(arguments: ["", "a\u{0}b.csv", "missing/out.csv"])
+    func hostileNamesAreRefused(_ name: String) throws {
+        let setup = try Setup(.csv)
+        defer { setup.remove() }
+        let destination = name.isEmpty ? "" : setup.folder.path + "/" + name // not through URL, which cuts at NUL
+        #expect(throws: ReaderError.self) { _ = try AtomicFile(destination: destination) }
+        #expect(throws: WriterError.self) { _ = try Staging(destination: destination) }
+        #expect(try setup.names().isEmpty)
+    }
+
     /// The export's publish follows the same rule: a device stays a device, a link is kept.
     @Test(.enabled(if: getuid() == 0, "mknod needs root"))
     func exportPublishWritesThroughADeviceAndKeepsALink() throws {

@@ -30,6 +30,7 @@ enum PublishTarget {
     /// Decides where output for `destination` goes; opens it when it is written through
     /// (a FIFO waits for its reader here, as a shell redirection does).
     static func resolve(_ destination: String) throws(Refusal) -> PublishTarget {
+        guard !destination.isEmpty, !destination.utf8.contains(0) else { throw Refusal(message: "names no file") }
         var path = destination
         for _ in 0...maximumLinks {
             if let descriptor = ownDescriptor(named: path) {
