@@ -128,6 +128,15 @@ import Glibc
         #expect(Data(result.stderr.utf8) == setup.expected)
     }
 
+    /// `/dev/fd/0` is the read end of a pipe here: refused, not written into.
+    @Test func aDescriptorOpenOnlyForReadingIsRefused() throws {
+        let setup = try Setup(.csv)
+        defer { setup.remove() }
+        let result = try setup.convert(to: "/dev/fd/0")
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("not open for writing"), "\(result.stderr)")
+    }
+
     @Test(arguments: Output.allCases)
     func aSymbolicLinkKeepsItsLinkAndItsTargetIsReplaced(_ output: Output) throws {
         let setup = try Setup(output)

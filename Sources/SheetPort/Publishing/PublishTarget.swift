@@ -34,6 +34,9 @@ enum PublishTarget {
         var path = destination
         for _ in 0...maximumLinks {
             if let descriptor = ownDescriptor(named: path) {
+                guard fcntl(descriptor, F_GETFL) & O_ACCMODE != O_RDONLY else {
+                    throw Refusal(message: "descriptor \(descriptor) is not open for writing")
+                }
                 let copy = fcntl(descriptor, F_DUPFD_CLOEXEC, 3)
                 guard copy >= 0 else { throw Refusal(message: "cannot write to descriptor \(descriptor): \(reason())") }
                 return .writeThrough(descriptor: copy)
