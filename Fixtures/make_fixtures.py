@@ -33,10 +33,11 @@ Decisions the Swift reader must follow (also listed in reader/README.md):
     openpyxl's from_excel does (it adds the extra day only for 0 < serial < 60, and 60 falls
     through to 1899-12-30 + 60 days = 1900-02-28); serial >= 61 is 1899-12-30 + serial days
     (61 -> 1900-03-01).
-  * 1904 date system: 1904-01-01 + serial days for serials >= 1; a serial below 1 has no
-    date part, so, as the contract says of every time with no date part, it lands on
-    1899-12-30 (0 -> 1899-12-30T00:00:00.000, 0.5 -> 1899-12-30T12:00:00.000), as openpyxl's
-    bare time does in both systems.
+  * 1904 date system: 1904-01-01 + serial days, serials below 1 included: day 0 is a real
+    date there, which Excel shows (0 -> 1904-01-01T00:00:00.000, 0.5 ->
+    1904-01-01T12:00:00.000). The "time with no date part on 1899-12-30" rule is the 1900
+    system's, whose day 0 ("1900-01-00") is no date. openpyxl and calamine give a bare time
+    for serials below 1 in both systems (Tests/ValueAgreement/known-differences.tsv).
   * Time of day is rounded to the nearest millisecond; a carry moves to the next day
     (45322.999999999 -> 2024-02-01T00:00:00.000).
   * Elapsed-time formats ([h]:mm:ss) show a duration, not a point in time: such cells are
@@ -640,14 +641,15 @@ def dates_1904():
     # 1904 system: serial 0 = 1904-01-01, no phantom day (1904 is a leap year: 59 = 1904-02-29);
     # 43860 = 2024-01-31 (45322 - 1462).
     rows = [
-        (14, "0", None, ("date", "1899-12-30T00:00:00.000")),
+        (14, "0", None, ("date", "1904-01-01T00:00:00.000")),    # Excel shows 1904-01-01
+        (22, "0.75", None, ("date", "1904-01-01T18:00:00.000")),
         (14, "1", None, ("date", "1904-01-02T00:00:00.000")),
         (14, "59", None, ("date", "1904-02-29T00:00:00.000")),
         (14, "60", None, ("date", "1904-03-01T00:00:00.000")),
         (14, "61", None, ("date", "1904-03-02T00:00:00.000")),
         (14, "43860", None, ("date", "2024-01-31T00:00:00.000")),
         (22, "43860.572916666664", None, ("date", "2024-01-31T13:45:00.000")),
-        (18, "0.5", None, ("date", "1899-12-30T12:00:00.000")),  # see docstring: no date part
+        (18, "0.5", None, ("date", "1904-01-01T12:00:00.000")),  # see docstring: day 0 is a date
         (164, "43860.5732653125", None, ("date", "2024-01-31T13:45:30.123")),
         (165, "1.25", None, ("date", "1899-12-31T06:00:00.000")),
         (166, "43860", None, ("number", 43860)),
@@ -1137,6 +1139,42 @@ def comments_hyperlinks_merged():
                      "meta.json": json.dumps(meta, indent=2, ensure_ascii=False) + "\n"}
 
 
+# --------------------------------------------------------------------------- dxfs_number_formats
+
+@fixture
+def dxfs_number_formats():
+    # Differential formats (conditional formatting, table styles) carry numFmt elements of their
+    # own. Excel writes them with ids that clash with the workbook's: here dxfs redefine built-in
+    # 14 as "0.00%" and custom 164 as "0.0", and define 165 that numFmts does not. Only
+    # styleSheet/numFmts defines the cells' formats: 14 and 164 stay dates, 165 is General.
+    x14 = "http://schemas.microsoft.com/office/spreadsheetml/2009/9/main"
+    xfs = ['<xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>',
+           '<xf numFmtId="14" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>',
+           '<xf numFmtId="164" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>',
+           '<xf numFmtId="165" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>',
+           '<xf numFmtId="10" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>']
+    dxfs = ('<dxfs count="3">'
+            '<dxf><numFmt numFmtId="14" formatCode="0.00%"/><fill><patternFill><bgColor rgb="FFFFC7CE"/></patternFill></fill></dxf>'
+            '<dxf><font><b/></font><numFmt numFmtId="164" formatCode="0.0"/></dxf>'
+            '<dxf><numFmt numFmtId="165" formatCode="yyyy-mm-dd"/></dxf>'
+            '</dxfs><tableStyles count="0" defaultTableStyle="TableStyleMedium2" defaultPivotStyle="PivotStyleLight16"/>'
+            '<extLst><ext uri="{46F421CA-312F-682f-3DD2-61675219B42D}" xmlns:x14="' + x14 + '">'
+            '<x14:dxfs count="1"><dxf><numFmt numFmtId="14" formatCode="0.0"/></dxf></x14:dxfs></ext></extLst>')
+    st = styles(cell_xfs=xfs, num_fmts=((164, "yyyy-mm-dd hh:mm"),)).replace("</styleSheet>", dxfs + "</styleSheet>")
+    sheet = worksheet(
+        '<row r="1"><c r="A1" s="1"><v>45322</v></c><c r="B1" s="2"><v>45322.5</v></c>'
+        '<c r="C1" s="3"><v>45322</v></c><c r="D1" s="4"><v>0.25</v></c></row>',
+        after='<conditionalFormatting sqref="A1:D1"><cfRule type="cellIs" dxfId="0" priority="1" operator="greaterThan">'
+              '<formula>0</formula></cfRule></conditionalFormatting>')
+    expected = [
+        D("A1", "2024-01-31T00:00:00.000"),   # built-in 14, not the dxf's 0.00%
+        D("B1", "2024-01-31T12:00:00.000"),   # numFmts' 164, not the dxf's 0.0
+        N("C1", 45322),                        # 165 only in a dxf: General
+        N("D1", 0.25),                         # built-in 10 (0.00%)
+    ]
+    return standard_package(sheet, styles_xml=st), {"expected": jsonl(expected)}
+
+
 # =========================================================================== writing
 
 README = """\
@@ -1157,7 +1195,8 @@ are listed in the docstring of `make_fixtures.py`.
 | `shared_formulas` | shared formula expansion: vertical, horizontal and 2-D ranges, `$` anchors, other-sheet refs (`Sheet2!`, `'My Sheet'!`), string literals, `LOG10(`, whole columns/rows |
 | `array_formula` | `t="array"` formulas: the formula only on the master cell, cached values in the whole range |
 | `dates_1900` | date detection by numFmt (built-in 14/18/22, custom date/elapsed/locale formats vs quoted text, colours, escapes, sections, scientific, currency tags) and 1900 serials incl. 59/60/61, time-only, fractional seconds, ms rounding carry, 9999-12-31 |
-| `dates_1904` | the same with `date1904="1"`: serial 1 = 1904-01-02, 1904 is a leap year, no phantom day; serials below 1 are times on 1899-12-30 |
+| `dates_1904` | the same with `date1904="1"`: serial 0 = 1904-01-01 (as Excel shows it; not 1899-12-30), serial 1 = 1904-01-02, 1904 is a leap year, no phantom day |
+| `dxfs_number_formats` | `numFmt` elements inside `<dxfs>` (and an extension's `x14:dxfs`) redefining ids 14 and 164 do not change the cells' number formats: only `<numFmts>` under `<styleSheet>` defines them |
 | `strict_ooxml` | Strict OOXML namespaces and relationship types (`purl.oclc.org`) |
 | `prefixed_x` | every SpreadsheetML element with an `x:` prefix (OpenXML SDK style) in workbook, sheet, sharedStrings and styles |
 | `backslash_and_case` | zip entry names with `\\` separators and a different case than the part names; an absolute relationship target |

@@ -17,6 +17,14 @@ equal content, not equal bytes.
 - xlsxwriter_mixed.xlsx   XlsxWriter: shared strings, formulas with cached values, dates,
                           formats, a comment, merged cells.
 - xlsxwriter_constant_memory.xlsx  XlsxWriter's constant_memory mode (inline strings).
+- openpyxl_1904_dxfs.xlsx openpyxl in the 1904 date system (serial 0 = 1904-01-01, times,
+                          dates past 2000) with conditional formats whose differential formats
+                          carry numFmt elements that clash with the cells' (id 14 as "0.00%").
+- lo_1904_dxfs.xlsx       LibreOffice Calc's xlsx of openpyxl_1904_dxfs.xlsx (its own styles and dxfs).
+- gnumeric_1904_dxfs.xlsx Gnumeric's xlsx of openpyxl_1904_dxfs.xlsx.
+
+`make_producers.py 1904` writes only the last three (no XlsxWriter needed). VENV_PYTHON
+names another Python with openpyxl (e.g. a shared .venv).
 """
 import datetime
 import os
@@ -27,7 +35,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-VENV_PY = os.path.join(ROOT, ".venv", "bin", "python")
+VENV_PY = os.environ.get("VENV_PYTHON") or os.path.join(ROOT, ".venv", "bin", "python")
 ROWS = 40
 NAMES = ["Ærøskøbing", "naïve café", "東京", "Zürich", "plain", "a, b", 'say "hi"', "line\nbreak"]
 
@@ -161,11 +169,58 @@ def python_writers():
     subprocess.run([VENV_PY, "-c", PY_WRITERS, HERE, str(ROWS), "|".join(NAMES)], check=True)
 
 
+PY_1904 = r'''
+import datetime, sys
+import openpyxl
+from openpyxl.formatting.rule import CellIsRule, Rule
+from openpyxl.styles.differential import DifferentialStyle
+from openpyxl.styles.numbers import NumberFormat
+from openpyxl.utils.datetime import CALENDAR_MAC_1904
+out, rows = sys.argv[1], int(sys.argv[2])
+
+wb = openpyxl.Workbook()
+wb.epoch = CALENDAR_MAC_1904
+ws = wb.active
+ws.title = "Dates1904"
+ws.append(["Date", "Amount", "Stamp", "Time", "Built-in 14"])
+for i in range(rows):
+    r = i + 2
+    ws.cell(r, 1, datetime.datetime(1904, 1, 1) + datetime.timedelta(days=i * 37)).number_format = "yyyy-mm-dd"
+    ws.cell(r, 2, (i - 5) * 12.5).number_format = "#,##0.00"
+    ws.cell(r, 3, datetime.datetime(2024, 1, 31, 13, 45) + datetime.timedelta(hours=i * 7)).number_format = "yyyy-mm-dd hh:mm:ss"
+    ws.cell(r, 4, datetime.time(i % 24, (i * 7) % 60)).number_format = "hh:mm"
+    ws.cell(r, 5, datetime.datetime(2020, 2, 29) + datetime.timedelta(days=i)).number_format = "mm-dd-yy"
+# Differential formats whose numFmt ids clash with the cells': 14 as a percentage, 164 as a number.
+for area, code, ident in (("E2:E200", "0.00%", 14), ("A2:A200", "0.0", 164)):
+    dxf = DifferentialStyle(numFmt=NumberFormat(numFmtId=ident, formatCode=code))
+    ws.conditional_formatting.add(area, Rule(type="cellIs", operator="greaterThan", formula=["0"], dxf=dxf))
+wb.save(out + "/openpyxl_1904_dxfs.xlsx")
+'''
+
+
+def dates_1904_and_dxfs(work):
+    subprocess.run([VENV_PY, "-c", PY_1904, HERE, str(ROWS)], check=True)
+    source = os.path.join(work, "source.xlsx")
+    shutil.copy(os.path.join(HERE, "openpyxl_1904_dxfs.xlsx"), source)
+    subprocess.run(["soffice", "--headless", f"-env:UserInstallation=file://{work}/profile",
+                    "--convert-to", "xlsx:Calc MS Excel 2007 XML", "--outdir", os.path.join(work, "lo"), source],
+                   check=True, capture_output=True)
+    shutil.copy(os.path.join(work, "lo", "source.xlsx"), os.path.join(HERE, "lo_1904_dxfs.xlsx"))
+    subprocess.run(["ssconvert", "--export-type=Gnumeric_Excel:xlsx2", os.path.join(HERE, "openpyxl_1904_dxfs.xlsx"),
+                    os.path.join(HERE, "gnumeric_1904_dxfs.xlsx")], check=True, capture_output=True)
+
+
 def main():
+    if sys.argv[1:] == ["1904"]:
+        with tempfile.TemporaryDirectory() as work:
+            dates_1904_and_dxfs(work)
+        return
     with tempfile.TemporaryDirectory() as work:
         libreoffice(work)
     gnumeric()
     python_writers()
+    with tempfile.TemporaryDirectory() as work:
+        dates_1904_and_dxfs(work)
     print("wrote", ", ".join(sorted(f for f in os.listdir(HERE) if f.endswith(".xlsx"))))
 
 

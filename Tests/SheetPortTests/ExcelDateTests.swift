@@ -20,10 +20,11 @@ import Testing
     }
 
     @Test(arguments: [
-        (0.0, "1899-12-30T00:00:00.000"),
+        (0.0, "1904-01-01T00:00:00.000"), // day 0 is a date in 1904, as Excel shows it
         (1.0, "1904-01-02T00:00:00.000"),
         (43860.0, "2024-01-31T00:00:00.000"),
-        (0.25, "1899-12-30T06:00:00.000"),
+        (0.25, "1904-01-01T06:00:00.000"),
+        (0.9999999999, "1904-01-02T00:00:00.000"),
     ])
     func system1904(_ serial: Double, _ expected: String) {
         #expect(ExcelDateTime(serial: serial, system: .excel1904)?.iso8601 == expected)

@@ -4,7 +4,13 @@
 Usage: compare.py --sheetport BINARY [--corpus DIR ...] [--out DIR] [--jobs 2]
 
 By default the corpus is ../shared/corpus plus Fixtures/producers (workbooks written by
-LibreOffice, Gnumeric, openpyxl and XlsxWriter); each --corpus replaces that default.
+LibreOffice, Gnumeric, openpyxl and XlsxWriter) and Fixtures/heldout (the shapes held-out
+workbooks showed: a sheet compressed past 121:1, damaged compressed data); each --corpus
+replaces that default.
+
+expected-errors.tsv (file, code, reason) lists files SheetPort must refuse with that finding
+code (damaged archives the oracles may or may not read): such a file agrees when
+``sheetport convert`` fails with ``(code)`` and fails otherwise.
 
 For every corpus file the first worksheet is read by openpyxl and python-calamine
 (oracle.py, each in its own subprocess with a timeout and a memory limit; outputs cached
@@ -222,6 +228,11 @@ def compare_file(path, args):
            "mismatches": [], "disagreements": [], "sheetport_error": None, "sheetport_cells": 0}
     sp, res["sheetport_error"] = read_sheetport(path, args)
     res["sheetport_cells"] = len(sp)
+    if path.name in args.expected_errors:
+        code = args.expected_errors[path.name]
+        res["status"] = "expected-error"
+        res["expected_error_met"] = res["sheetport_error"] is not None and f"({code})" in res["sheetport_error"]
+        return res
     if not all(o[n]["ok"] for n in ORACLES):
         return res
     if o["openpyxl"]["sheet"] != o["calamine"]["sheet"]:
@@ -246,21 +257,28 @@ def compare_file(path, args):
     return res
 
 
-def load_known(path):
-    """Read known-differences.tsv into {(file, ref): reason}."""
-    known = {}
+def read_tsv(path, header):
+    """The rows of a three-column TSV (file, `header`, reason), comments and the header left out."""
     if not path.exists():
-        return known
+        return
     for n, line in enumerate(path.read_text().splitlines(), 1):
         if not line.strip() or line.startswith("#"):
             continue
         parts = line.split("\t")
         if len(parts) < 3:
-            sys.exit(f"{path}:{n}: expected file<TAB>ref<TAB>reason")
-        if (parts[0], parts[1]) == ("file", "ref"):
-            continue
-        known[(parts[0], parts[1].upper())] = parts[2]
-    return known
+            sys.exit(f"{path}:{n}: expected file<TAB>{header}<TAB>reason")
+        if (parts[0], parts[1]) != ("file", header):
+            yield parts
+
+
+def load_expected_errors(path):
+    """Read expected-errors.tsv into {file: code}."""
+    return {parts[0]: parts[1] for parts in read_tsv(path, "code")}
+
+
+def load_known(path):
+    """Read known-differences.tsv into {(file, ref): reason}."""
+    return {(parts[0], parts[1].upper()): parts[2] for parts in read_tsv(path, "ref")}
 
 
 def apply_known(results, known, subset=False):
@@ -293,6 +311,8 @@ def apply_known(results, known, subset=False):
 def summarize(results, stale, args):
     """Build the report text and the pass/fail verdict."""
     compared = [r for r in results if r["status"] == "compared"]
+    expected = [r for r in results if r["status"] == "expected-error"]
+    unmet = [r for r in expected if not r["expected_error_met"]]
     n_read = {n: sum(r["oracles"][n]["ok"] for r in results) for n in ORACLES}
     failed = [r for r in compared if any(mm[3] is None for mm in r["mismatches"])]
     passed = len(compared) - len(failed)
@@ -311,7 +331,7 @@ def summarize(results, stale, args):
     err_sp = sum(1 for d in err_only if same(d[1], d[3]))
     pct = lambda a, b: 100.0 * a / b if b else 100.0
     file_pct, cell_pct = pct(passed, len(compared)), pct(matched + known_cells, counted)
-    ok = bool(compared) and file_pct >= args.min_files and cell_pct >= args.min_cells
+    ok = bool(compared) and file_pct >= args.min_files and cell_pct >= args.min_cells and not unmet
     if args.strict:
         ok = ok and not unlisted and not stale
 
@@ -329,6 +349,8 @@ def summarize(results, stale, args):
         f"{len({r['file'] for r, _ in dis})} files; {len(err_only)} of them are error cells "
         f"python-calamine cannot represent (sheetport matches openpyxl on {err_sp}); "
         f"openpyxl/calamine kinds: " + ", ".join(f"{k} {n}" for k, n in kinds.most_common()),
+        f"expected errors: {len(expected) - len(unmet)} of {len(expected)} files refused with the listed code"
+        + "".join(f"; UNMET {r['file']}: sheetport: {r['sheetport_error'] or 'read it'}" for r in unmet),
         f"criteria: files >= {args.min_files}%, cells >= {args.min_cells}%"
         f"{', no unlisted mismatch or stale entry' if args.strict else ''}: "
         f"{'PASS' if ok else 'FAIL'}",
@@ -351,7 +373,7 @@ def summarize(results, stale, args):
              f"\tsheetport={show(d[3])}" for r, d in dis]
     body += ["", "== files not compared =="]
     for r in results:
-        if r["status"] == "compared":
+        if r["status"] in ("compared", "expected-error"):
             continue
         o = r["oracles"]
         what = " | ".join(f"{n}: " + (f"sheet {o[n]['sheet']!r}" if o[n]["ok"] else o[n]["error"])
@@ -374,6 +396,8 @@ def main(argv=None):
     ap.add_argument("--out", default=str(HERE / "out"), help="cache and report directory")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--known", default=str(HERE / "known-differences.tsv"))
+    ap.add_argument("--expected", default=str(HERE / "expected-errors.tsv"),
+                    help="files SheetPort must refuse, with the finding code")
     ap.add_argument("--timeout", type=float, default=30.0, help="seconds per program run")
     ap.add_argument("--oracle-mem", type=int, default=2048, help="oracle memory limit, MiB")
     ap.add_argument("--sheetport-mem", type=int, default=4096,
@@ -389,7 +413,8 @@ def main(argv=None):
     if not (os.path.isfile(args.sheetport) and os.access(args.sheetport, os.X_OK)):
         print(f"compare.py: sheetport binary not found: {args.sheetport}", file=sys.stderr)
         return 2
-    args.corpus = args.corpus or [str(ROOT.parent / "shared" / "corpus"), str(ROOT / "Fixtures" / "producers")]
+    args.corpus = args.corpus or [str(ROOT.parent / "shared" / "corpus"), str(ROOT / "Fixtures" / "producers"),
+                                  str(ROOT / "Fixtures" / "heldout")]
     paths = []
     for folder in map(Path, args.corpus):
         folder = folder / "files" if (folder / "files").is_dir() else folder
@@ -402,6 +427,7 @@ def main(argv=None):
     if not paths:
         print(f"compare.py: no corpus files in {', '.join(args.corpus)}", file=sys.stderr)
         return 2
+    args.expected_errors = load_expected_errors(Path(args.expected))
     args.versions = oracle_versions(args.python)
     if args.versions is None:
         print(f"compare.py: {args.python} lacks openpyxl/python-calamine; run Scripts/venv.sh "

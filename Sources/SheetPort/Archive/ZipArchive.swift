@@ -137,6 +137,31 @@ public final class ZipArchive {
         while try stream.read(consume) {}
     }
 
+    /// Runs `body`, which parses `entry`; when it fails on the part's content (not well-formed
+    /// XML, a value out of range, ...), the entry is read through to its end, and damage to its
+    /// compressed data found there (an inflate error, a CRC mismatch: `corrupt-zip`) is thrown
+    /// instead. A flipped byte usually breaks the XML before the CRC, checked only at the end of
+    /// the entry, can tell; the damage is the cause and the parse error its symptom.
+    func parsing<Result>(_ entry: Entry, _ body: () throws -> Result) throws -> Result {
+        do {
+            return try body()
+        } catch let error as ReaderError where ![.corruptZip, .zipBomb, .io, .encryptedWorkbook].contains(error.code) {
+            throw damage(of: entry) ?? error
+        }
+    }
+
+    /// The `corrupt-zip` error reading `entry` to its end gives, or nil when its compressed
+    /// data is sound (the entry and total limits still bound the read).
+    func damage(of entry: Entry) -> ReaderError? {
+        do {
+            let stream = try stream(entry)
+            while try stream.read({ _ in }) {}
+        } catch let error as ReaderError where error.code == .corruptZip {
+            return error
+        } catch {}
+        return nil
+    }
+
     /// Opens `entry` for reading chunk by chunk.
     public func stream(_ entry: Entry) throws -> EntryStream {
         access.lock()
@@ -202,7 +227,7 @@ public final class ZipArchive {
         if produced > limits.ratioGraceSize,
            Double(produced) > limits.maxExpansionRatio * Double(max(entry.compressedSize, 1)) {
             throw ReaderError(.zipBomb, file: file, part: entry.name,
-                              "expands more than \(Int(limits.maxExpansionRatio)) times its compressed size")
+                              "expands more than \(Int(limits.maxExpansionRatio)) times its compressed size, past \(limits.ratioGraceSize >> 20) MiB")
         }
     }
 
@@ -214,6 +239,10 @@ public final class ZipArchive {
             return ReaderError(.io, file: file, part: part, message)
         case ZIP_ER_NOPASSWD, ZIP_ER_ENCRNOTSUPP:
             return ReaderError(.encryptedWorkbook, file: file, part: part, "the zip entry is encrypted")
+        case ZIP_ER_CRC:
+            return ReaderError(.corruptZip, file: file, part: part, "damaged: its data does not match its CRC-32 checksum")
+        case ZIP_ER_ZLIB, ZIP_ER_COMPRESSED_DATA:
+            return ReaderError(.corruptZip, file: file, part: part, "damaged: its compressed data cannot be inflated (\(message))")
         default:
             return ReaderError(.corruptZip, file: file, part: part, message)
         }

@@ -25,10 +25,12 @@ public struct ExcelDateTime: Equatable, Sendable {
 
     /// The date-time of a serial number, or nil outside years 1-9999 or below zero.
     ///
-    /// A serial under 1 is a time of day and lands on 1899-12-30. In the 1900 system,
-    /// serials 1 to 59 are one day later than a plain count from 1899-12-30 would say,
-    /// because Excel counts a 29 February 1900 that never was; serial 60 is shown as
-    /// 1900-02-28, as openpyxl and calamine do.
+    /// In the 1900 system a serial under 1 is a time of day and lands on 1899-12-30 (Excel's
+    /// day 0, "1900-01-00", is no date); serials 1 to 59 are one day later than a plain count
+    /// from 1899-12-30 would say, because Excel counts a 29 February 1900 that never was;
+    /// serial 60 is shown as 1900-02-28, as openpyxl and calamine do. In the 1904 system
+    /// day 0 is a real date, 1904-01-01, which Excel shows for serial 0 with a date format
+    /// (openpyxl and calamine give a bare time there instead).
     public init?(serial: Double, system: DateSystem) {
         guard serial.isFinite, serial >= 0, serial < 3_000_000 else { return nil }
         var wholeDays = serial.rounded(.down)
@@ -44,7 +46,7 @@ public struct ExcelDateTime: Equatable, Sendable {
         case .excel1900:
             epochDay = Self.daysFromCivil(1899, 12, 30) + (serial >= 1 && serial < 60 ? 1 : 0)
         }
-        let days = serial < 1 ? Self.daysFromCivil(1899, 12, 30) : epochDay + Int(wholeDays)
+        let days = system == .excel1900 && serial < 1 ? Self.daysFromCivil(1899, 12, 30) : epochDay + Int(wholeDays)
         let (year, month, day) = Self.civilFromDays(days)
         guard (1...9999).contains(year) else { return nil }
         self.init(year: year, month: month, day: day, millisecondOfDay: Int(milliseconds))

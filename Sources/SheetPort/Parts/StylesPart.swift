@@ -91,11 +91,20 @@ final class StylesPart: XMLHandler {
     private var palette = ColorSpec.defaultPalette
     private var customPalette: [UInt32] = []
     private var section: Section = .other
-    private enum Section { case other, fonts, fills, borders, cellXfs, indexedColors }
+    private enum Section { case other, numberFormats, fonts, fills, borders, cellXfs, indexedColors }
+    /// Elements open, `styleSheet` included: the tables are read only as its children
+    /// (depth 2), so the `numFmt` of a differential format (`dxfs/dxf`, an extension's
+    /// `x14:dxfs`) never redefines a number format of the cells.
+    private var depth = 0
 
     func startElement(_ name: XMLName, attributes: XMLAttributes) throws {
+        depth += 1
         guard name.namespace == .spreadsheet || name.namespace == .none else { return }
         switch section {
+        case .numberFormats:
+            if name.is("numFmt"), let id = attributes.int("numFmtId"), let code = attributes.string("formatCode") {
+                numberFormats[id] = code.isEmpty ? "General" : code // Excel shows an empty code as General
+            }
         case .fonts:
             if name.is("font") { fonts.append(Font()) }
             guard !fonts.isEmpty else { return }
@@ -128,9 +137,8 @@ final class StylesPart: XMLHandler {
                 customPalette.append(rgb)
             }
         case .other:
-            if name.is("numFmt"), let id = attributes.int("numFmtId"), let code = attributes.string("formatCode") {
-                numberFormats[id] = code.isEmpty ? "General" : code // Excel shows an empty code as General
-            }
+            guard depth == 2 else { return }
+            if name.is("numFmts") { section = .numberFormats }
             else if name.is("fonts") { section = .fonts }
             else if name.is("fills") { section = .fills }
             else if name.is("borders") { section = .borders }
@@ -140,8 +148,9 @@ final class StylesPart: XMLHandler {
     }
 
     func endElement(_ name: XMLName) throws {
-        guard name.namespace == .spreadsheet || name.namespace == .none else { return }
-        if name.is("fonts") || name.is("fills") || name.is("borders") || name.is("cellXfs") || name.is("indexedColors") {
+        depth -= 1
+        guard depth == 1, name.namespace == .spreadsheet || name.namespace == .none else { return }
+        if name.is("numFmts") || name.is("fonts") || name.is("fills") || name.is("borders") || name.is("cellXfs") || name.is("indexedColors") {
             section = .other
         }
     }

@@ -12,12 +12,16 @@ public final class WorksheetReader {
     private var nextIndex = 0
     private var finished = false
     private let entrySize: Int64
+    private let entry: ZipArchive.Entry
+    private let archive: ZipArchive
 
     init(sheet: Sheet, entry: ZipArchive.Entry, archive: ZipArchive, sharedStrings: SharedStrings, styles: Styles) throws {
         self.sheet = sheet
         handler = WorksheetPart(sharedStrings: sharedStrings, styles: styles, file: archive.file, part: entry.name)
         events = XMLEventThread(source: BackgroundInflater(try archive.stream(entry)), file: archive.file, part: entry.name)
         entrySize = entry.size
+        self.entry = entry
+        self.archive = archive
     }
 
     /// Bytes of the worksheet part parsed so far, and its declared size: how far the read is.
@@ -33,7 +37,7 @@ public final class WorksheetReader {
             handler.completedRows.removeAll(keepingCapacity: true)
             nextIndex = 0
             if finished { return nil }
-            if try !events.replay(into: handler) { finished = true }
+            if try !archive.parsing(entry, { try events.replay(into: handler) }) { finished = true }
         }
         defer { nextIndex += 1 }
         return handler.completedRows[nextIndex]

@@ -44,8 +44,10 @@ final class XMLEventThread {
     /// Parses all of `entry` into `handler` on the caller's thread, libxml2 on its own: for
     /// parts that can be large (shared strings) and are read whole before the sheet.
     static func parse(_ entry: ZipArchive.Entry, in archive: ZipArchive, with handler: XMLHandler) throws {
-        let events = XMLEventThread(source: BackgroundInflater(try archive.stream(entry)), file: archive.file, part: entry.name)
-        while try events.replay(into: handler) {}
+        try archive.parsing(entry) {
+            let events = XMLEventThread(source: BackgroundInflater(try archive.stream(entry)), file: archive.file, part: entry.name)
+            while try events.replay(into: handler) {}
+        }
     }
 
     deinit {

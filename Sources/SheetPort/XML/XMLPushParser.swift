@@ -63,10 +63,12 @@ public final class XMLPushParser {
     /// Parses a whole part from `archive` through `handler`; returns whether it used Strict namespaces.
     @discardableResult
     public static func parse(_ entry: ZipArchive.Entry, in archive: ZipArchive, with handler: XMLHandler) throws -> Bool {
-        let parser = XMLPushParser(handler: handler, file: archive.file, part: entry.name)
-        try archive.read(entry) { try parser.feed($0) }
-        try parser.finish()
-        return parser.usesStrictNamespaces
+        try archive.parsing(entry) {
+            let parser = XMLPushParser(handler: handler, file: archive.file, part: entry.name)
+            try archive.read(entry) { try parser.feed($0) }
+            try parser.finish()
+            return parser.usesStrictNamespaces
+        }
     }
 
     private func start(_ bytes: UnsafePointer<CChar>?, count: Int) throws {

@@ -12,36 +12,55 @@ import Foundation
 final class Staging {
     /// The directory.
     let directory: String
-    /// Where the finished file goes (the directory itself for scratch space).
+    /// Where the finished file goes, as the caller named it (the directory itself for scratch space).
     let destination: String
+    /// The regular file the finished file is renamed to: `destination`, or its symbolic link's target.
+    private let target: String
+    /// The open destination, when it is not a regular file and is written through.
+    private var writeThrough: Int32?
     private var slot: Int?
 
-    /// Creates `.<name>.sheetport-<pid>-XXXXXX` beside `destination`, after sweeping
-    /// staging directories there whose process is gone.
+    /// Creates `.<name>.sheetport-<pid>-XXXXXX` beside `destination` (beside its final target
+    /// when it is a symbolic link), after sweeping staging directories there whose process is
+    /// gone. A destination that is not a regular file (a device, a FIFO, `/dev/stdout`) is
+    /// opened now and staged under the temporary directory, to be written through; a directory
+    /// is refused (`PublishTarget`).
     convenience init(destination: String) throws {
-        let (folder, prefix) = AtomicFile.hiddenSibling(of: destination)
-        try self.init(folder: folder.isEmpty ? "." : folder, prefix: prefix, destination: destination)
+        let resolved: PublishTarget
+        do throws(PublishTarget.Refusal) { resolved = try PublishTarget.resolve(destination) } catch {
+            throw WriterError.io(file: destination, message: error.message)
+        }
+        switch resolved {
+        case .replace(let target):
+            let (folder, prefix) = AtomicFile.hiddenSibling(of: target)
+            try self.init(folder: folder.isEmpty ? "." : folder, prefix: prefix, destination: destination, target: target)
+        case .writeThrough(let descriptor):
+            do {
+                try self.init(folder: Self.temporaryDirectory, prefix: "sheetport-output-", destination: destination, target: nil)
+            } catch { close(descriptor); throw error }
+            writeThrough = descriptor
+        }
     }
 
     /// Creates `sheetport-<purpose>-<pid>-XXXXXX` under `$TMPDIR` (or `/tmp`), after sweeping
     /// those of ended processes; `purpose` tells the kinds apart (`export`, `scratch`).
     convenience init(temporaryFor purpose: String) throws {
-        let base = Self.temporaryDirectory
-        try self.init(folder: base, prefix: "sheetport-\(purpose)-", destination: nil)
+        try self.init(folder: Self.temporaryDirectory, prefix: "sheetport-\(purpose)-", destination: nil, target: nil)
     }
 
-    private init(folder: String, prefix: String, destination: String?) throws {
+    private init(folder: String, prefix: String, destination: String?, target: String?) throws {
         Self.sweep(folder: folder, prefix: prefix)
         let separator = folder.hasSuffix("/") || folder.isEmpty ? "" : "/"
-        let template = (destination == nil ? folder + separator : PartName.directory(of: destination!)) + prefix + "\(getpid())-XXXXXX"
+        let template = (target.map(PartName.directory(of:)) ?? folder + separator) + prefix + "\(getpid())-XXXXXX"
         guard let directory = TemporaryName.directory(template) else {
             let reason = String(cString: strerror(errno))
-            throw WriterError.io(file: destination ?? folder, message: destination == nil
+            throw WriterError.io(file: destination ?? folder, message: target == nil
                                  ? "cannot create a private staging directory in it: \(reason)"
                                  : "cannot create a staging directory beside it: \(reason)")
         }
         self.directory = directory
         self.destination = destination ?? directory
+        self.target = target ?? directory
         slot = PendingFiles.register(directory)
     }
 
@@ -56,13 +75,26 @@ final class Staging {
     func path(_ name: String) -> String { directory + "/" + name }
 
     /// Flushes `file` (inside the directory) to disk, renames it to the destination with the
-    /// mode a new file would get, and removes the directory.
+    /// mode a new file would get (or copies it into a destination written through), and
+    /// removes the directory.
     func publish(_ file: String) throws {
+        if let descriptor = writeThrough {
+            writeThrough = nil
+            defer { remove() }
+            do { try ByteOutput(descriptor: descriptor, name: destination).copy(contentsOf: file) } catch {
+                close(descriptor)
+                throw WriterError.io(file: destination, message: "cannot write: \(error)")
+            }
+            guard close(descriptor) == 0 else {
+                throw WriterError.io(file: destination, message: "cannot finish writing: \(String(cString: strerror(errno)))")
+            }
+            return
+        }
         let descriptor = open(file, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw WriterError.io(file: destination, message: "cannot open the finished workbook: \(String(cString: strerror(errno)))")
         }
-        if let reason = AtomicFile.publish(descriptor: descriptor, path: file, to: destination) {
+        if let reason = AtomicFile.publish(descriptor: descriptor, path: file, to: target) {
             throw WriterError.io(file: destination, message: "cannot publish: \(reason)")
         }
         remove()
@@ -70,6 +102,7 @@ final class Staging {
 
     /// Removes the directory and everything in it.
     func remove() {
+        if let descriptor = writeThrough { close(descriptor); writeThrough = nil }
         try? FileManager.default.removeItem(atPath: directory)
         if let slot { PendingFiles.unregister(slot) }
         slot = nil
