@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Per-column type inference on a 50 MB CSV (issue 13): time and peak memory of
+# `sheetport convert data.csv -o data.xlsx` with types decided over each whole column (two
+# passes), against one pass with --no-infer, from standard input (spooled to a private file
+# first), and the same text in cp1252 with semicolons and decimal commas. Prints one line a run.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+[ -x /usr/bin/time ] || { apt-get update -qq && apt-get install -y -qq time; } >&2
+swift build -c release --product sheetport >&2
+sheetport="$(swift build -c release --show-bin-path)/sheetport"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+# 640,000 rows x 8 columns, about 50 MB: an ID, a ZIP code column whose one leading-zero code
+# comes last (so it turns text only at the end), decimals, dates, times, booleans, words, and
+# a date-time column.
+python3 - "$work/data.csv" "$work/eu.csv" <<'PY'
+import random, sys
+random.seed(13)
+rows = 640_000
+with open(sys.argv[1], "w", newline="") as us, open(sys.argv[2], "w", encoding="cp1252", newline="") as eu:
+    us.write("id,zip,amount,day,time,flag,city,at\r\n")
+    eu.write("id;zip;amount;day;time;flag;city;at\r\n")
+    cities = ["Zürich", "Málaga", "Kraków", "Reykjavík", "Besançon", "Köln", "Orléans"]
+    for i in range(1, rows + 1):
+        zip_code = "01234" if i == rows else str(10000 + i % 89999)
+        amount = random.randint(0, 10**7) / 100
+        day = f"20{i % 30:02d}-{1 + i % 12:02d}-{1 + i % 28:02d}"
+        time = f"{i % 24:02d}:{i % 60:02d}"
+        flag = "TRUE" if i % 3 else "FALSE"
+        city = cities[i % len(cities)]
+        at = f"{day} {i % 24:02d}:{i % 60:02d}:{i % 60:02d}"
+        us.write(f"{i},{zip_code},{amount:.2f},{day},{time},{flag},{city},{at}\r\n")
+        eu.write(f"{i};{zip_code};{amount:.2f}".replace(".", ",") + f";{day};{time};{flag};{city};{at}\r\n")
+PY
+
+printf '%-34s %9s %10s %11s\n' run seconds "peak KiB" "input MB"
+run() {
+    local name="$1" input="$2"; shift 2
+    /usr/bin/time -f '%e %M' -o "$work/time" "$@" > /dev/null
+    read -r seconds peak < "$work/time"
+    printf '%-34s %9s %10s %11s\n' "$name" "$seconds" "$peak" "$(( $(stat -c %s "$input") / 1000000 ))"
+}
+run "per-column types (two passes)" "$work/data.csv" "$sheetport" convert "$work/data.csv" -o "$work/out.xlsx" --no-progress
+run "--no-infer (one pass)" "$work/data.csv" "$sheetport" convert "$work/data.csv" -o "$work/out.xlsx" --no-progress --no-infer
+run "standard input (spooled)" "$work/data.csv" sh -c "cat \"$work/data.csv\" | \"$sheetport\" convert - --from csv -o \"$work/out.xlsx\" --no-progress"
+run "cp1252, sniffed ';', decimal comma" "$work/eu.csv" "$sheetport" convert "$work/eu.csv" -o "$work/out.xlsx" --no-progress --encoding cp1252 --decimal-comma
