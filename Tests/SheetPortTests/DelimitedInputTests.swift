@@ -22,6 +22,16 @@ func convertText(_ bytes: [UInt8], name: String, _ extra: [String] = []) throws
     return (result.status, result.stderr, files.sorted(), rows)
 }
 
+/// Expects `convert data.csv` with `options` to exit 2 with `message`, its hostile values
+/// escaped, and to write nothing.
+private func expectUsageError(_ options: [String], _ message: String) throws {
+    let result = try convertText(Array("a,b\n".utf8), name: "data.csv", options)
+    #expect(result.status == 2)
+    #expect(result.stderr.contains(message), "\(result.stderr)")
+    #expect(!result.stderr.dropLast().containsControlCharacters, "\(result.stderr)")
+    #expect(result.files.isEmpty)
+}
+
 /// The values of `rows`, row by row.
 private func values(_ rows: [Row]) -> [[CellValue]] { rows.map { $0.cells.map(\.value) } }
 
@@ -66,11 +76,7 @@ private func values(_ rows: [Row]) -> [[CellValue]] { rows.map { $0.cells.map(\.
 
     @Test(arguments: ["", ";;", "\"", "\n", "\u{1}", "é", "\u{1B}[31m"])
     func aBadDelimiterIsAUsageError(_ delimiter: String) throws {
-        let result = try convertText(Array("a,b\n".utf8), name: "data.csv", ["--delimiter", delimiter])
-        #expect(result.status == 2)
-        #expect(result.stderr.contains("--delimiter takes one character"), "\(result.stderr)")
-        #expect(!result.stderr.dropLast().containsControlCharacters, "\(result.stderr)")
-        #expect(result.files.isEmpty)
+        try expectUsageError(["--delimiter", delimiter], "--delimiter takes one character")
     }
 
     @Test func sniffingStopsAtOneHundredLinesAndLooksPastALongFirstField() {
@@ -148,11 +154,7 @@ private func values(_ rows: [Row]) -> [[CellValue]] { rows.map { $0.cells.map(\.
 
     @Test(arguments: ["nope", "utf-8//IGNORE", "cp1252\u{7F}", "\u{1B}[2J", String(repeating: "x", count: 100), "-"])
     func anUnknownEncodingIsAUsageError(_ name: String) throws {
-        let result = try convertText(Array("a\n".utf8), name: "data.csv", ["--encoding", name])
-        #expect(result.status == 2)
-        #expect(result.stderr.contains("unknown encoding"), "\(result.stderr)")
-        #expect(!result.stderr.dropLast().containsControlCharacters, "\(result.stderr)")
-        #expect(result.files.isEmpty)
+        try expectUsageError(["--encoding", name], "unknown encoding")
     }
 
     @Test func nulBytesAreKeptAsText() throws {
