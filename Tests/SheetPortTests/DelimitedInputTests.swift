@@ -246,6 +246,17 @@ private func values(_ rows: [Row]) -> [[CellValue]] { rows.map { $0.cells.map(\.
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty)
     }
 
+    @Test func anEndlessDeviceStopsAtTheFirstBadFieldNotAtAFullDisk() throws {
+        // The copy for the second pass is made while the first reads, so the first error ends both.
+        let scratch = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let result = try runSheetport(["convert", "/dev/zero", "--from", "csv", "-o", scratch.appendingPathComponent("out.xlsx").path],
+                                      environment: ["TMPDIR": scratch.path])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("/dev/zero: line 1: a field of over 98301 bytes"), "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty)
+    }
+
     @Test func noInferStreamsStandardInputWithoutASpool() throws {
         let scratch = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: scratch) }

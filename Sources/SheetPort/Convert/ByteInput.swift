@@ -8,7 +8,7 @@ import Glibc
 public final class ByteInput {
     /// The name used in errors (`<stdin>` for standard input).
     public let name: String
-    private let descriptor: Int32
+    private let source: DescriptorReader
     private let ownsDescriptor: Bool
     private var buffer = [UInt8](repeating: 0, count: 1 << 16)
     private var position = 0
@@ -19,18 +19,15 @@ public final class ByteInput {
     public private(set) var bytesRead: Int64 = 0
 
     /// Opens `path`, or standard input for `-`; `name`, when given, is used in errors.
-    public init(path: String, name: String? = nil) throws {
+    public convenience init(path: String, name: String? = nil) throws {
         if path == "-" {
-            descriptor = 0
-            ownsDescriptor = false
-            self.name = name ?? "<stdin>"
+            self.init(descriptor: 0, ownsDescriptor: false, name: name ?? "<stdin>")
         } else {
-            descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else {
                 throw ReaderError(.io, file: name ?? path, "cannot open: \(String(cString: strerror(errno)))")
             }
-            ownsDescriptor = true
-            self.name = name ?? path
+            self.init(descriptor: descriptor, ownsDescriptor: true, name: name ?? path)
         }
     }
 
@@ -39,7 +36,28 @@ public final class ByteInput {
     /// `FE FF`); a UTF-8 byte order mark is skipped by the readers.
     public convenience init(path: String, encoding: TextEncoding?, name: String? = nil) throws {
         try self.init(path: path, name: name)
-        var encoding = encoding
+        try decode(encoding)
+    }
+
+    /// Reads `descriptor` as text in `encoding` (as `init(path:encoding:name:)`), writing each
+    /// byte read to `copy` as well.
+    init(descriptor: Int32, ownsDescriptor: Bool, name: String, encoding: TextEncoding?, copy: Int32) throws {
+        self.name = name
+        source = DescriptorReader(descriptor: descriptor, name: name, copy: copy)
+        self.ownsDescriptor = ownsDescriptor
+        try decode(encoding)
+    }
+
+    private init(descriptor: Int32, ownsDescriptor: Bool, name: String) {
+        self.name = name
+        source = DescriptorReader(descriptor: descriptor, name: name)
+        self.ownsDescriptor = ownsDescriptor
+    }
+
+    /// Hands the input to a `Transcoder` unless it is UTF-8 (`encoding`, or with none, the
+    /// byte order mark it starts with).
+    private func decode(_ given: TextEncoding?) throws {
+        var encoding = given
         if encoding == nil, try refill(minimum: 2), end - position >= 2 {
             switch (buffer[position], buffer[position + 1]) {
             case (0xFF, 0xFE): encoding = .utf16LittleEndian
@@ -50,7 +68,7 @@ public final class ByteInput {
         }
         guard let encoding, !encoding.isUTF8 else { return }
         // The bytes already buffered are the transcoder's to convert.
-        transcoder = try Transcoder(encoding: encoding, descriptor: atEnd ? -1 : descriptor, name: self.name,
+        transcoder = try Transcoder(encoding: encoding, source: atEnd ? nil : source, name: name,
                                     pending: buffer[position..<end], offset: Int64(position))
         position = 0
         end = 0
@@ -59,7 +77,7 @@ public final class ByteInput {
 
     /// Reads `bytes` held in memory; `name` is used in errors.
     public init(bytes: [UInt8], name: String) {
-        descriptor = -1
+        source = DescriptorReader(descriptor: -1, name: name)
         ownsDescriptor = false
         self.name = name
         buffer = bytes
@@ -67,7 +85,7 @@ public final class ByteInput {
         atEnd = true
     }
 
-    deinit { if ownsDescriptor { close(descriptor) } }
+    deinit { if ownsDescriptor { close(source.descriptor) } }
 
     /// Bytes of the input itself (before any conversion to UTF-8) read so far, for progress.
     public var sourceBytesRead: Int64 { transcoder?.offset ?? bytesRead }
@@ -82,7 +100,7 @@ public final class ByteInput {
     /// The size of the input when it is a regular file, for progress.
     public var size: Int64? {
         var status = stat()
-        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        guard fstat(source.descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
         return Int64(status.st_size)
     }
 
@@ -125,17 +143,44 @@ public final class ByteInput {
         // A converted character takes up to 4 bytes: a fuller buffer waits for the next refill.
         while !atEnd && end < minimum && (transcoder == nil || buffer.count - end >= 4) {
             let count = try buffer.withUnsafeMutableBytes { bytes in
-                if let transcoder { return try transcoder.read(into: UnsafeMutableRawBufferPointer(rebasing: bytes[end...])) }
-                return read(descriptor, bytes.baseAddress! + end, bytes.count - end)
-            }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw ReaderError(.io, file: name, "cannot read: \(String(cString: strerror(errno)))")
+                let free = UnsafeMutableRawBufferPointer(rebasing: bytes[end...])
+                return try transcoder?.read(into: free) ?? source.read(into: free)
             }
             if count == 0 { atEnd = true }
             end += count
         }
         return end > position
+    }
+}
+
+/// Reads a file descriptor, retrying when a signal interrupts, and writes what it reads to
+/// `copy` too when there is one (the spool of an input that is read twice, `TextSource`).
+struct DescriptorReader {
+    /// The descriptor read.
+    let descriptor: Int32
+    /// The input's name, for errors.
+    let name: String
+    /// Where each byte read is written as well; -1 for nowhere.
+    var copy: Int32 = -1
+
+    /// Fills the start of `buffer`; the count, 0 at the end of the input.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        while true {
+            let count = Glibc.read(descriptor, buffer.baseAddress!, buffer.count)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw ReaderError(.io, file: name, "cannot read: \(String(cString: strerror(errno)))")
+            }
+            var written = 0
+            while copy >= 0 && written < count {
+                let result = write(copy, buffer.baseAddress! + written, count - written)
+                if result < 0 && errno != EINTR {
+                    throw ReaderError(.io, file: name, "cannot copy to a temporary file to read it twice: \(String(cString: strerror(errno)))")
+                }
+                written += max(result, 0)
+            }
+            return count
+        }
     }
 }
 

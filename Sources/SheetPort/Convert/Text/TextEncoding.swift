@@ -45,7 +45,7 @@ public struct TextEncoding: Sendable, Equatable, CustomStringConvertible {
 final class Transcoder {
     private let converter: iconv_t
     private let encoding: TextEncoding
-    private let descriptor: Int32
+    private let source: DescriptorReader?
     private let name: String
     private var raw = [UInt8](repeating: 0, count: 1 << 16)
     private var start = 0
@@ -56,20 +56,20 @@ final class Transcoder {
     private var line = 1
     private var afterCarriageReturn = false
 
-    /// Converts what `descriptor` holds after `pending` (bytes already read from it, which
-    /// start at byte `offset` of the input).
-    init(encoding: TextEncoding, descriptor: Int32, name: String, pending: ArraySlice<UInt8>, offset: Int64) throws {
+    /// Converts `pending` (bytes already read, which start at byte `offset` of the input) and
+    /// then what `source` holds, if anything.
+    init(encoding: TextEncoding, source: DescriptorReader?, name: String, pending: ArraySlice<UInt8>, offset: Int64) throws {
         guard let converter = TextEncoding.open(encoding.name) else {
             throw TextInputError(file: name, line: 1, "iconv cannot convert \(encoding) to UTF-8")
         }
         self.converter = converter
         self.encoding = encoding
-        self.descriptor = descriptor
+        self.source = source
         self.name = name
         self.offset = offset
         raw.replaceSubrange(0..<pending.count, with: pending)
         end = pending.count
-        if descriptor < 0 { atEnd = true }
+        atEnd = source == nil
     }
 
     deinit { iconv_close(converter) }
@@ -130,16 +130,10 @@ final class Transcoder {
             end -= start
             start = 0
         }
-        while !atEnd && end < raw.count {
-            let count = raw.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + end, $0.count - end) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw ReaderError(.io, file: name, "cannot read: \(String(cString: strerror(errno)))")
-            }
-            if count == 0 { atEnd = true }
-            end += count
-            if count > 0 { break }
-        }
+        guard let source, !atEnd, end < raw.count else { return }
+        let count = try raw.withUnsafeMutableBytes { try source.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[end...])) }
+        if count == 0 { atEnd = true }
+        end += count
     }
 
     /// Counts line ends (CRLF, LF or CR) in converted text, for errors.
