@@ -3,13 +3,7 @@
 # `sheetport convert data.csv -o data.xlsx` with types decided over each whole column (two
 # passes), against one pass with --no-infer, from standard input (spooled to a private file
 # first), and the same text in cp1252 with semicolons and decimal commas. Prints one line a run.
-set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
-[ -x /usr/bin/time ] || { apt-get update -qq && apt-get install -y -qq time; } >&2
-swift build -c release --product sheetport >&2
-sheetport="$(swift build -c release --show-bin-path)/sheetport"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 # 640,000 rows x 8 columns, about 50 MB: an ID, a ZIP code column whose one leading-zero code
 # comes last (so it turns text only at the end), decimals, dates, times, booleans, words, and
