@@ -21,7 +21,7 @@ enum ConvertCommand {
     2024-01-31 13:45:00) or times (13:45, 13:45:00; [h]:mm:ss past 24 hours) when every
     field of the column is one (a header name aside); otherwise text. Standard input is
     then copied to a private temporary file to be read twice. CSV may end lines in CRLF,
-    LF or CR; text is UTF-8 unless it starts with a UTF-16 byte order mark.
+    LF or CR; text is UTF-8 unless its byte order mark or zero bytes say UTF-16.
 
     OPTIONS:
       -o, --output OUT     where to write (default: standard output)

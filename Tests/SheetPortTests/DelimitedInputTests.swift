@@ -118,7 +118,17 @@ private func values(_ rows: [Row]) -> [[CellValue]] { rows.map { $0.cells.map(\.
                                         [.string("北京"), .number(2)], [.string("𝄞"), .number(3)]])
     }
 
-    @Test func utf16WithoutAMarkNeedsItsName() throws {
+    @Test(arguments: [false, true])
+    func utf16WithoutAMarkIsToldFromItsZeros(_ bigEndian: Bool) throws {
+        let result = try convertText(utf16("id;name\n1;Zoë\n", bigEndian: bigEndian, mark: false), name: "data.csv")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(values(result.rows) == [[.string("id"), .string("name")], [.number(1), .string("Zoë")]])
+        // Not from text that merely has a NUL in it.
+        let nul = try convertText([0x61, 0x00, 0x62, 0x00, 0x2C, 0x31, 0x0A], name: "data.csv")
+        #expect(values(nul.rows) == [[.string("a\u{0}b\u{0}"), .number(1)]])
+    }
+
+    @Test func utf16WithAMarkOrANameIsRead() throws {
         let result = try convertText(utf16("a\tb\n1\t2\n", mark: false), name: "data.tsv", ["--encoding", "utf-16le"])
         #expect(values(result.rows) == [[.string("a"), .string("b")], [.number(1), .number(2)]])
         let named = try convertText(utf16("a,1\n", bigEndian: true), name: "data.csv", ["--encoding", "UTF-16"])

@@ -54,17 +54,23 @@ public final class ByteInput {
         self.ownsDescriptor = ownsDescriptor
     }
 
-    /// Hands the input to a `Transcoder` unless it is UTF-8 (`encoding`, or with none, the
-    /// byte order mark it starts with).
+    /// Hands the input to a `Transcoder` unless it is UTF-8: `encoding`, or with none, the byte
+    /// order mark it starts with, or UTF-16 with no mark when its first (up to 8) characters are
+    /// ASCII and every other byte is zero, as `bcp -w` and other Windows tools write it.
     private func decode(_ given: TextEncoding?) throws {
         var encoding = given
-        if encoding == nil, try refill(minimum: 2), end - position >= 2 {
-            switch (buffer[position], buffer[position + 1]) {
-            case (0xFF, 0xFE): encoding = .utf16LittleEndian
-            case (0xFE, 0xFF): encoding = .utf16BigEndian
-            default: break
+        if encoding == nil {
+            _ = try refill(minimum: 16)
+            let start = buffer[position..<end]
+            if start.starts(with: [0xFF, 0xFE]) {
+                (encoding, position) = (.utf16LittleEndian, position + 2)
+            } else if start.starts(with: [0xFE, 0xFF]) {
+                (encoding, position) = (.utf16BigEndian, position + 2)
+            } else if start.count >= 4 {
+                let units = stride(from: position, to: position + min(start.count, 16) - 1, by: 2).map { (buffer[$0], buffer[$0 + 1]) }
+                if units.allSatisfy({ $0.0 != 0 && $0.0 < 0x80 && $0.1 == 0 }) { encoding = .utf16LittleEndian }
+                if units.allSatisfy({ $0.0 == 0 && $0.1 != 0 && $0.1 < 0x80 }) { encoding = .utf16BigEndian }
             }
-            if encoding != nil { position += 2 }
         }
         guard let encoding, !encoding.isUTF8 else { return }
         // The bytes already buffered are the transcoder's to convert.
