@@ -117,6 +117,7 @@ enum ConvertCommand {
         settings.writer.zip64 = options.has("--zip64")
         settings.sheetName = options.value("--sheet") ?? TextToWorkbook.sheetName(for: input)
         settings.rules.decimalComma = options.has("--decimal-comma")
+        if format != .csv, options.value("--delimiter") != nil { throw UsageError("--delimiter is for CSV input; \(format.rawValue) has its own") }
         settings.delimiter = try options.value("--delimiter").map { name in
             try DelimitedReader.delimiter(named: name) ?? { throw UsageError("--delimiter takes one character other than a quote or a line break, or \\t; got \"\(name.visibleControlCharacters)\"") }()
         }

@@ -77,6 +77,7 @@ private func values(_ rows: [Row]) -> [[CellValue]] { rows.map { $0.cells.map(\.
     @Test(arguments: ["", ";;", "\"", "\n", "\u{1}", "é", "\u{1B}[31m"])
     func aBadDelimiterIsAUsageError(_ delimiter: String) throws {
         try expectUsageError(["--delimiter", delimiter], "--delimiter takes one character")
+        try expectUsageError(["--delimiter", ";", "--from", "tsv"], "--delimiter is for CSV input")
     }
 
     @Test func sniffingStopsAtOneHundredLinesAndLooksPastALongFirstField() {
