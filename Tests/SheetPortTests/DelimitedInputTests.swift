@@ -119,6 +119,15 @@ private func values(_ rows: [Row]) -> [[CellValue]] { rows.map { $0.cells.map(\.
                                         [.string("北京"), .number(2)], [.string("𝄞"), .number(3)]])
     }
 
+    @Test func utf32ByteOrderMarksAreHonoured() throws {
+        let scalars = [0xFEFF] + "a;é\n𝄞;1\n".unicodeScalars.map { Int($0.value) }
+        for bigEndian in [false, true] {
+            let bytes = scalars.flatMap { value in (bigEndian ? [24, 16, 8, 0] : [0, 8, 16, 24]).map { UInt8((value >> $0) & 0xFF) } }
+            let result = try convertText(bytes, name: "data.csv")
+            #expect(values(result.rows) == [[.string("a"), .string("é")], [.string("𝄞"), .number(1)]], "\(result.stderr)")
+        }
+    }
+
     @Test(arguments: [false, true])
     func utf16WithoutAMarkIsToldFromItsZeros(_ bigEndian: Bool) throws {
         let result = try convertText(utf16("id;name\n1;Zoë\n", bigEndian: bigEndian, mark: false), name: "data.csv")

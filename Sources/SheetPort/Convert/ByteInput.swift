@@ -55,14 +55,18 @@ public final class ByteInput {
     }
 
     /// Hands the input to a `Transcoder` unless it is UTF-8: `encoding`, or with none, the byte
-    /// order mark it starts with, or UTF-16 with no mark when its first (up to 8) characters are
+    /// order mark it starts with (UTF-16 or UTF-32), or UTF-16 with no mark when its first (up to 8) characters are
     /// ASCII and every other byte is zero, as `bcp -w` and other Windows tools write it.
     private func decode(_ given: TextEncoding?) throws {
         var encoding = given
         if encoding == nil {
             _ = try refill(minimum: 16)
             let start = buffer[position..<end]
-            if start.starts(with: [0xFF, 0xFE]) {
+            if start.starts(with: [0xFF, 0xFE, 0, 0]) {
+                (encoding, position) = (TextEncoding(known: "UTF-32LE"), position + 4)
+            } else if start.starts(with: [0, 0, 0xFE, 0xFF]) {
+                (encoding, position) = (TextEncoding(known: "UTF-32BE"), position + 4)
+            } else if start.starts(with: [0xFF, 0xFE]) {
                 (encoding, position) = (.utf16LittleEndian, position + 2)
             } else if start.starts(with: [0xFE, 0xFF]) {
                 (encoding, position) = (.utf16BigEndian, position + 2)

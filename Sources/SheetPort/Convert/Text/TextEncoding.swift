@@ -19,7 +19,8 @@ public struct TextEncoding: Sendable, Equatable, CustomStringConvertible {
         self.name = name
     }
 
-    private init(known name: String) { self.name = name }
+    /// An encoding iconv is known to have.
+    init(known name: String) { self.name = name }
 
     /// UTF-16, little-endian (a file starting with `FF FE`).
     static let utf16LittleEndian = TextEncoding(known: "UTF-16LE")
