@@ -119,6 +119,25 @@ private func values(_ rows: [Row]) -> [[CellValue]] { rows.map { $0.cells.map(\.
                                         [.string("北京"), .number(2)], [.string("𝄞"), .number(3)]])
     }
 
+    @Test func charactersCutByTheReadBuffersAreWhole() throws {
+        // 3,000 rows of pairs and 3-byte characters: the 64 KiB reads and buffers of converted
+        // text end inside characters at many offsets.
+        var text = "id;text\r\n"
+        for row in 1...3000 { text += "\(row);" + String(repeating: "é𝄞€", count: row % 7 + 1) + "x\r\n" }
+        let result = try convertText(utf16(text), name: "long.csv")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.rows.count == 3001)
+        let expected = (1...3000).map { [CellValue.number(Double($0)), .string(String(repeating: "é𝄞€", count: $0 % 7 + 1) + "x")] }
+        #expect(Array(values(result.rows).dropFirst()) == expected)
+    }
+
+    @Test func aBadByteFarInNamesItsLineAndOffset() throws {
+        // 30,000 lines in cp1252 (past several 64 KiB reads), CRLF, LF and CR, then a 0x81.
+        let lines = (0..<30_000).flatMap { [0xE9, 0x3B, 0x31] + ($0 % 3 == 0 ? [0x0D, 0x0A] : $0 % 3 == 1 ? [0x0A] : [0x0D]) as [UInt8] }
+        let result = try convertText(lines + [0x61, 0x81], name: "far.csv", ["--encoding", "cp1252"])
+        #expect(result.stderr.contains("far.csv: line 30001: the text is not valid cp1252 at byte offset \(lines.count + 1) (0x81)"), "\(result.stderr)")
+    }
+
     @Test func utf32ByteOrderMarksAreHonoured() throws {
         let scalars = [0xFEFF] + "a;é\n𝄞;1\n".unicodeScalars.map { Int($0.value) }
         for bigEndian in [false, true] {
