@@ -30,7 +30,7 @@ enum ConvertCommand {
       --sheet NAME|N       xlsx input: the sheet to convert, by name or 1-based position;
                            xlsx output: the name of the sheet written (default: IN's name)
       --no-infer           xlsx output: keep every CSV/TSV field as text
-      --delimiter C        CSV input: the field delimiter (\t for a tab; default: told from
+      --delimiter C        CSV input: the field delimiter (\\t for a tab; default: told from
                            the first lines among , ; tab and |, ties going to the comma)
       --encoding NAME      text input: its encoding, any iconv name (cp1252, latin1, utf-16, ...)
       --decimal-comma      CSV/TSV input: numbers are written 1.234,5 (ties in telling the
