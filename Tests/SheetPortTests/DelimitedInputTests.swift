@@ -253,7 +253,7 @@ private func values(_ rows: [Row]) -> [[CellValue]] { rows.map { $0.cells.map(\.
         // No header: 007 is data, so the column is text; a header name is not.
         let codes = try convertText(Array("007\n12\n34\n".utf8), name: "codes.csv")
         #expect(values(codes.rows) == [[.string("007")], [.string("12")], [.string("34")]])
-        let named = try convertText(Array("Amount (€)\n12\n34\n".utf8), name: "named.csv")
+        let named = try convertText(Array("\n,\nAmount (€)\n12\n34\n".utf8), name: "named.csv")
         #expect(values(named.rows) == [[.string("Amount (€)")], [.number(12)], [.number(34)]])
         let single = try convertText(Array("1,x,2024-01-31\n".utf8), name: "one.csv")
         #expect(values(single.rows) == [[.number(1), .string("x"), .date(serial: 45322)]])

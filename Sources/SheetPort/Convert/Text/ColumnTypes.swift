@@ -4,8 +4,8 @@
 /// time; otherwise text, so that one `007` makes a ZIP-code column text, all of it. It keeps one
 /// state a column, whatever the number of rows.
 ///
-/// The first record is usually a header: a field of it that is text with a letter in it (a name
-/// like `zip` or `Amount`) does not count against its column, and stays text.
+/// The first record that is not blank is usually a header: a field of it that is text with a
+/// letter in it (a name like `zip` or `Amount`) does not count against its column, and stays text.
 struct ColumnTypes {
     private enum State: Equatable {
         /// No field counted yet.
@@ -18,12 +18,14 @@ struct ColumnTypes {
 
     let rules: TypeInference.Rules
     private var states: [State] = []
+    private var isFirst = true
 
     /// Column kinds for fields read with `rules`.
     init(rules: TypeInference.Rules) { self.rules = rules }
 
-    /// Counts the fields of one record, `isFirst` for the first record of the input.
-    mutating func count(_ fields: [String], isFirst: Bool) {
+    /// Counts the fields of the next record.
+    mutating func count(_ fields: [String]) {
+        defer { if isFirst { isFirst = fields.allSatisfy(\.isEmpty) } }
         if fields.count > states.count { states += repeatElement(.unseen, count: fields.count - states.count) }
         for (column, field) in fields.enumerated() where !field.isEmpty {
             switch states[column] {

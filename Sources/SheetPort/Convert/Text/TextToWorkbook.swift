@@ -37,7 +37,7 @@ public enum TextToWorkbook {
             delimiter = reader.delimiter
             var columns = ColumnTypes(rules: options.rules)
             try forEachRecord(of: &reader, in: input) { fields, number, _ in
-                columns.count(fields, isFirst: number == 1)
+                columns.count(fields)
                 if let progress, number & 4095 == 0 {
                     (summary.rows, summary.bytesRead) = (number, input.sourceBytesRead)
                     progress(summary)
