@@ -3,13 +3,7 @@
 # columns, with a unique string per row in the shared-string table (as Excel writes it), with
 # those strings inline (so only the sheet grows), and inline with a shared-formula group per
 # row (masters must not pile up). Prints one line per run.
-set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
-[ -x /usr/bin/time ] || { apt-get update -qq && apt-get install -y -qq time; } >&2
-swift build -c release --product sheetport >&2
-sheetport="$(swift build -c release --show-bin-path)/sheetport"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 printf '%-8s %-9s %-6s %9s %10s %12s\n' rows variant format seconds "peak KiB" "xlsx bytes"
 for strings in shared inline formulas; do

@@ -16,10 +16,12 @@ enum ConvertCommand {
     OUT, output goes to standard output (CSV, or xlsx for text input). Output files are
     built under a temporary name beside OUT and renamed into place only when complete.
 
-    CSV and TSV fields are typed as spreadsheet users expect: numbers (not 007 or IDs
-    over 15 digits), TRUE/FALSE, ISO dates (2024-01-31, 2024-01-31 13:45:00) and times
-    (13:45:00; [h]:mm:ss past 24 hours); everything else stays text. CSV may end lines
-    in CRLF, LF or CR and start with a UTF-8 byte order mark.
+    CSV and TSV columns are typed as spreadsheet users expect, each over the whole column:
+    numbers (not 007 or IDs over 15 digits), TRUE/FALSE, ISO dates (2024-01-31,
+    2024-01-31 13:45:00) or times (13:45, 13:45:00; [h]:mm:ss past 24 hours) when every
+    field of the column is one (a header name aside); otherwise text. Standard input is
+    then copied to a private temporary file to be read twice. CSV may end lines in CRLF,
+    LF or CR; text is UTF-8 unless its byte order mark or zero bytes say UTF-16.
 
     OPTIONS:
       -o, --output OUT     where to write (default: standard output)
@@ -28,6 +30,11 @@ enum ConvertCommand {
       --sheet NAME|N       xlsx input: the sheet to convert, by name or 1-based position;
                            xlsx output: the name of the sheet written (default: IN's name)
       --no-infer           xlsx output: keep every CSV/TSV field as text
+      --delimiter C        CSV input: the field delimiter (\\t for a tab; default: told from
+                           the first lines among , ; tab and |, ties going to the comma)
+      --encoding NAME      text input: its encoding, any iconv name (cp1252, latin1, utf-16, ...)
+      --decimal-comma      CSV/TSV input: numbers are written 1.234,5 (ties in telling the
+                           delimiter go to the semicolon)
       --inline-strings     xlsx output: inline strings instead of a shared-string table
                            (constant memory however much distinct text there is)
       --zip64              xlsx output: allow a worksheet over 4 GiB of XML
@@ -41,8 +48,8 @@ enum ConvertCommand {
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try Arguments(arguments, valued: LimitOptions.names.union(["--output", "--to", "--from", "--sheet"]),
-                                    flags: ["--help", "--no-progress", "--no-infer", "--inline-strings", "--zip64"],
+        let options = try Arguments(arguments, valued: LimitOptions.names.union(["--output", "--to", "--from", "--sheet", "--delimiter", "--encoding"]),
+                                    flags: ["--help", "--no-progress", "--no-infer", "--inline-strings", "--zip64", "--decimal-comma"],
                                     aliases: ["-o": "--output", "-h": "--help"])
         if options.has("--help") { print(help); return 0 }
         guard options.positionals.count == 1, let input = options.positionals.first else {
@@ -109,8 +116,16 @@ enum ConvertCommand {
         settings.writer.sharedStrings = !options.has("--inline-strings")
         settings.writer.zip64 = options.has("--zip64")
         settings.sheetName = options.value("--sheet") ?? TextToWorkbook.sheetName(for: input)
+        settings.rules.decimalComma = options.has("--decimal-comma")
+        if format != .csv, options.value("--delimiter") != nil { throw UsageError("--delimiter is for CSV input; \(format.rawValue) has its own") }
+        settings.delimiter = try options.value("--delimiter").map { name in
+            try DelimitedReader.delimiter(named: name) ?? { throw UsageError("--delimiter takes one character other than a quote or a line break, or \\t; got \"\(name.visibleControlCharacters)\"") }()
+        }
+        let encoding = try options.value("--encoding").map { name in
+            try TextEncoding(name) ?? { throw UsageError("unknown encoding \"\(name.visibleControlCharacters)\"; use a name iconv knows (`iconv -l`), such as cp1252, latin1 or utf-16") }()
+        }
         PendingFiles.removeOnSignals()
-        let source = try ByteInput(path: input)
+        let source = try TextSource(path: input, encoding: encoding, rereadable: settings.inferTypes && format != .jsonl)
         let progress = ProgressLine(label: "writing \(settings.sheetName)", disabled: options.has("--no-progress"))
         defer { progress.finish() }
         let report = reporter(progress)

@@ -126,7 +126,7 @@ import Testing
         let jsonl = folder.appendingPathComponent("cells.jsonl").path
         try Data(first.utf8).write(to: URL(fileURLWithPath: jsonl))
         let rewritten = folder.appendingPathComponent("book.xlsx").path
-        try TextToWorkbook.convert(ByteInput(path: jsonl), format: .jsonl, to: rewritten)
+        try TextToWorkbook.convert(TextSource(path: jsonl), format: .jsonl, to: rewritten)
         let second = try convert(rewritten, to: .jsonl)
         let before = try jsonObjects(first), after = try jsonObjects(second)
         #expect(before.count == after.count, "\(name)")

@@ -44,11 +44,14 @@ func jsonObjects(_ text: String, ignoring: Set<String> = []) throws -> [NSDictio
     }
 }
 
-/// Runs the `sheetport` executable; returns the exit status, standard output and error.
-func runSheetport(_ arguments: [String], input: Data? = nil) throws -> (status: Int32, stdout: Data, stderr: String) {
+/// Runs the `sheetport` executable (with `environment` added to the tests' own); returns the
+/// exit status, standard output and error.
+func runSheetport(_ arguments: [String], input: Data? = nil, environment: [String: String] = [:]) throws
+    -> (status: Int32, stdout: Data, stderr: String) {
     let process = Process()
     process.executableURL = Project.executable
     process.arguments = arguments
+    if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
     let output = Pipe(), error = Pipe(), standardInput = Pipe()
     process.standardOutput = output
     process.standardError = error

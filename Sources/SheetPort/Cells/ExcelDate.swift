@@ -102,7 +102,7 @@ public struct ExcelDateTime: Equatable, Sendable {
     public init?(iso text: String) {
         var scanner = DigitScanner(text)
         var date = Self.timeOnlyDay
-        if text.contains("-") && !text.hasPrefix("T") {
+        if text.utf8.contains(UInt8(ascii: "-")) && !text.hasPrefix("T") { // bytes: Foundation's contains is slow
             guard let year = scanner.number(digits: 4), scanner.skip("-"),
                   let month = scanner.number(digits: 2), scanner.skip("-"),
                   let day = scanner.number(digits: 2), (1...12).contains(month), (1...31).contains(day)

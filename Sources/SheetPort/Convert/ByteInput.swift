@@ -3,38 +3,91 @@ import Glibc
 #endif
 
 /// A buffered reader of a file descriptor, byte by byte, for the text formats
-/// (CSV, TSV, JSONL) that `convert` turns into workbooks.
+/// (CSV, TSV, JSONL) that `convert` turns into workbooks; text in another encoding than
+/// UTF-8 is converted to UTF-8 as it is read (`Transcoder`).
 public final class ByteInput {
     /// The name used in errors (`<stdin>` for standard input).
     public let name: String
-    private let descriptor: Int32
+    private let source: DescriptorReader
     private let ownsDescriptor: Bool
     private var buffer = [UInt8](repeating: 0, count: 1 << 16)
     private var position = 0
     private var end = 0
     private var atEnd = false
-    /// Bytes consumed so far.
+    private var transcoder: Transcoder?
+    /// Bytes consumed so far (of the UTF-8 text, when it is converted).
     public private(set) var bytesRead: Int64 = 0
 
-    /// Opens `path`, or standard input for `-`.
-    public init(path: String) throws {
+    /// Opens `path`, or standard input for `-`; `name`, when given, is used in errors.
+    public convenience init(path: String, name: String? = nil) throws {
         if path == "-" {
-            descriptor = 0
-            ownsDescriptor = false
-            name = "<stdin>"
+            self.init(descriptor: 0, ownsDescriptor: false, name: name ?? "<stdin>")
         } else {
-            descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else {
-                throw ReaderError(.io, file: path, "cannot open: \(String(cString: strerror(errno)))")
+                throw ReaderError(.io, file: name ?? path, "cannot open: \(String(cString: strerror(errno)))")
             }
-            ownsDescriptor = true
-            name = path
+            self.init(descriptor: descriptor, ownsDescriptor: true, name: name ?? path)
         }
+    }
+
+    /// Opens `path` (or standard input for `-`) as text in `encoding`, read as UTF-8. With no
+    /// encoding the text is UTF-8, unless it starts with a UTF-16 byte order mark (`FF FE` or
+    /// `FE FF`); a UTF-8 byte order mark is skipped by the readers.
+    public convenience init(path: String, encoding: TextEncoding?, name: String? = nil) throws {
+        try self.init(path: path, name: name)
+        try decode(encoding)
+    }
+
+    /// Reads `descriptor` as text in `encoding` (as `init(path:encoding:name:)`), writing each
+    /// byte read to `copy` as well.
+    init(descriptor: Int32, ownsDescriptor: Bool, name: String, encoding: TextEncoding?, copy: Int32) throws {
+        self.name = name
+        source = DescriptorReader(descriptor: descriptor, name: name, copy: copy)
+        self.ownsDescriptor = ownsDescriptor
+        try decode(encoding)
+    }
+
+    private init(descriptor: Int32, ownsDescriptor: Bool, name: String) {
+        self.name = name
+        source = DescriptorReader(descriptor: descriptor, name: name)
+        self.ownsDescriptor = ownsDescriptor
+    }
+
+    /// Hands the input to a `Transcoder` unless it is UTF-8: `encoding`, or with none, the byte
+    /// order mark it starts with (UTF-16 or UTF-32), or UTF-16 with no mark when its first (up to 8) characters are
+    /// ASCII and every other byte is zero, as `bcp -w` and other Windows tools write it.
+    private func decode(_ given: TextEncoding?) throws {
+        var encoding = given
+        if encoding == nil {
+            _ = try refill(minimum: 16)
+            let start = buffer[position..<end]
+            if start.starts(with: [0xFF, 0xFE, 0, 0]) {
+                (encoding, position) = (TextEncoding(known: "UTF-32LE"), position + 4)
+            } else if start.starts(with: [0, 0, 0xFE, 0xFF]) {
+                (encoding, position) = (TextEncoding(known: "UTF-32BE"), position + 4)
+            } else if start.starts(with: [0xFF, 0xFE]) {
+                (encoding, position) = (.utf16LittleEndian, position + 2)
+            } else if start.starts(with: [0xFE, 0xFF]) {
+                (encoding, position) = (.utf16BigEndian, position + 2)
+            } else if start.count >= 4 {
+                let units = stride(from: position, to: position + min(start.count, 16) - 1, by: 2).map { (buffer[$0], buffer[$0 + 1]) }
+                if units.allSatisfy({ $0.0 != 0 && $0.0 < 0x80 && $0.1 == 0 }) { encoding = .utf16LittleEndian }
+                if units.allSatisfy({ $0.0 == 0 && $0.1 != 0 && $0.1 < 0x80 }) { encoding = .utf16BigEndian }
+            }
+        }
+        guard let encoding, !encoding.isUTF8 else { return }
+        // The bytes already buffered are the transcoder's to convert.
+        transcoder = try Transcoder(encoding: encoding, source: atEnd ? nil : source, name: name,
+                                    pending: buffer[position..<end], offset: Int64(position))
+        position = 0
+        end = 0
+        atEnd = false
     }
 
     /// Reads `bytes` held in memory; `name` is used in errors.
     public init(bytes: [UInt8], name: String) {
-        descriptor = -1
+        source = DescriptorReader(descriptor: -1, name: name)
         ownsDescriptor = false
         self.name = name
         buffer = bytes
@@ -42,12 +95,22 @@ public final class ByteInput {
         atEnd = true
     }
 
-    deinit { if ownsDescriptor { close(descriptor) } }
+    deinit { if ownsDescriptor { close(source.descriptor) } }
+
+    /// Bytes of the input itself (before any conversion to UTF-8) read so far, for progress.
+    public var sourceBytesRead: Int64 { transcoder?.offset ?? bytesRead }
+
+    /// The bytes at the start of what is left to read, up to the buffer's size (64 KiB), without
+    /// consuming them; `isAll` when they are all that is left.
+    public func lookAhead() throws -> (bytes: ArraySlice<UInt8>, isAll: Bool) {
+        _ = try refill(minimum: buffer.count)
+        return (buffer[position..<end], atEnd)
+    }
 
     /// The size of the input when it is a regular file, for progress.
     public var size: Int64? {
         var status = stat()
-        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        guard fstat(source.descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
         return Int64(status.st_size)
     }
 
@@ -87,16 +150,47 @@ public final class ByteInput {
             end -= position
             position = 0
         }
-        while !atEnd && end < minimum {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + end, $0.count - end) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw ReaderError(.io, file: name, "cannot read: \(String(cString: strerror(errno)))")
+        // A converted character takes up to 4 bytes: a fuller buffer waits for the next refill.
+        while !atEnd && end < minimum && (transcoder == nil || buffer.count - end >= 4) {
+            let count = try buffer.withUnsafeMutableBytes { bytes in
+                let free = UnsafeMutableRawBufferPointer(rebasing: bytes[end...])
+                return try transcoder?.read(into: free) ?? source.read(into: free)
             }
             if count == 0 { atEnd = true }
             end += count
         }
         return end > position
+    }
+}
+
+/// Reads a file descriptor, retrying when a signal interrupts, and writes what it reads to
+/// `copy` too when there is one (the spool of an input that is read twice, `TextSource`).
+struct DescriptorReader {
+    /// The descriptor read.
+    let descriptor: Int32
+    /// The input's name, for errors.
+    let name: String
+    /// Where each byte read is written as well; -1 for nowhere.
+    var copy: Int32 = -1
+
+    /// Fills the start of `buffer`; the count, 0 at the end of the input.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        while true {
+            let count = Glibc.read(descriptor, buffer.baseAddress!, buffer.count)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw ReaderError(.io, file: name, "cannot read: \(String(cString: strerror(errno)))")
+            }
+            var written = 0
+            while copy >= 0 && written < count {
+                let result = write(copy, buffer.baseAddress! + written, count - written)
+                if result < 0 && errno != EINTR {
+                    throw ReaderError(.io, file: name, "cannot copy to a temporary file to read it twice: \(String(cString: strerror(errno)))")
+                }
+                written += max(result, 0)
+            }
+            return count
+        }
     }
 }
 
