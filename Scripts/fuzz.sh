@@ -17,9 +17,9 @@ binary="$out/fuzz-check"
 # The reader, check and writer: the server and the HTTP client (libmicrohttpd, SQLite,
 # libsodium, libcurl) are not part of what is fuzzed.
 sources=(Fuzz/*.swift)
-for file in Sources/SheetPort/*.swift Sources/SheetPort/*/*.swift; do
+while IFS= read -r file; do
     case "$file" in Sources/SheetPort/Server/*|Sources/SheetPort/Client/*) ;; *) sources+=("$file") ;; esac
-done
+done < <(find Sources/SheetPort -name '*.swift' | sort)
 if [ ! -x "$binary" ] || [ -n "$(find "${sources[@]}" -newer "$binary" -print -quit)" ]; then
     echo "fuzz.sh: building $binary" >&2
     swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name SheetPort \
