@@ -106,10 +106,11 @@ public struct ServerConnection: Sendable {
     private static func message(_ error: HTTPClientError) -> String {
         switch error {
         case .connectionFailed(_, let message): "cannot connect: \(message)"
-        case .timedOut: "timed out"
+        case .timedOut(_, let message): message
         case .transfer(_, _, let message): message
         case .unreadableFile(let path, let reason): "\(path): \(reason)"
         case .aborted(_, let underlying): "\(underlying)"
+        case let .answerTooLarge(_, part, limit): "the answer's \(part) is larger than \(limit) bytes; the rest was not read"
         }
     }
 
