@@ -13,7 +13,7 @@ public enum ClientError: Error, CustomStringConvertible, Sendable {
     /// The server's answer is not what CONTRACTS section 4 describes.
     case invalidResponse(url: String, reason: String)
     /// An import job ended without a sheet.
-    case jobFailed(job: String, status: String, code: String, message: String)
+    case jobFailed(job: String, status: ImportJobStatus, code: String, message: String)
     /// A downloaded workbook does not open with the reader.
     case verificationFailed(sheet: String, reason: String)
     /// A local file cannot be read or written.
@@ -28,7 +28,7 @@ public enum ClientError: Error, CustomStringConvertible, Sendable {
         case let .notFound(url, what): "\(url): \(what) not found"
         case let .transport(url, message): "\(url): \(message)"
         case let .invalidResponse(url, reason): "\(url): unexpected answer: \(reason)"
-        case let .jobFailed(job, status, code, message): "import job \(job) \(status)" + (message.isEmpty ? "" : ": \(message)") + (code.isEmpty ? "" : " (\(code))")
+        case let .jobFailed(job, status, code, message): "import job \(job) \(status.rawValue)" + (message.isEmpty ? "" : ": \(message)") + (code.isEmpty ? "" : " (\(code))")
         case let .verificationFailed(sheet, reason): "sheet \(sheet): the downloaded workbook does not open: \(reason)"
         case let .io(file, message): "\(file): \(message)"
         case .cancelled(let signal): signal == 15 ? "terminated" : "interrupted"
