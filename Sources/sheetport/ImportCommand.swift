@@ -54,7 +54,7 @@ enum ImportCommand {
                 FileHandleError.write("sheetport: \(file): not importable; nothing was uploaded")
                 return 1
             }
-            let progress = ProgressLine(label: "uploading \((file as NSString).lastPathComponent)", disabled: options.has("--no-progress"))
+            let progress = ProgressLine(label: "uploading \((file as NSString).lastPathComponent.visibleControlCharacters)", disabled: options.has("--no-progress"))
             let upload = ImportUpload(file: file)
             // A signal while the body is being sent aborts it (the server makes no job of a
             // partial body); once all is sent the job may exist, so its answer is awaited briefly.
@@ -120,7 +120,7 @@ enum ImportCommand {
         let json = options.has("--json")
         // The pre-flight counted the rows the job will import: progress is rows done of those.
         let expectedRows = Double(report.worksheets.first(where: \.imported)?.rows ?? 0)
-        let progress = ProgressLine(label: "importing job \(job.id)", disabled: options.has("--no-progress"))
+        let progress = ProgressLine(label: "importing job \(job.id.visibleControlCharacters)", disabled: options.has("--no-progress"))
         let finished: ImportJob
         do {
             finished = try JobPoller(connection: connection, jobID: job.id).wait(client: client) { state in
@@ -142,9 +142,15 @@ enum ImportCommand {
             if finished.status != .succeeded { object["error"] = ["code": finished.errorCode, "message": finished.errorMessage] }
             ClientOptions.printJSON(object)
         } else if let sheet = finished.sheet, finished.status == .succeeded {
-            print("\(file): imported as sheet \(sheet.id) \"\(sheet.name)\" (job \(finished.id))")
-            print("  only the first worksheet is imported: \"\(imported)\"" + (others.isEmpty ? "" : "; not imported: " + others.map { "\"\($0)\"" }.joined(separator: ", ")))
-            for warning in finished.warnings { print("  warning: \(warning.message)" + (warning.code.isEmpty ? "" : " [\(warning.code)]")) }
+            // Everything from the server (and the workbook's names) is printed with control
+            // characters made visible; --json keeps the raw text, escaped by the JSON writer.
+            print("\(file): imported as sheet \(sheet.id.visibleControlCharacters) \"\(sheet.name.visibleControlCharacters)\""
+                  + " (job \(finished.id.visibleControlCharacters))")
+            print("  only the first worksheet is imported: \"\(imported.visibleControlCharacters)\"" + (others.isEmpty ? "" : "; not imported: "
+                  + others.map { "\"\($0.visibleControlCharacters)\"" }.joined(separator: ", ")))
+            for warning in finished.warnings {
+                print("  warning: \(warning.message.visibleControlCharacters)" + (warning.code.isEmpty ? "" : " [\(warning.code.visibleControlCharacters)]"))
+            }
         }
         guard finished.status == .succeeded else {
             FileHandleError.write("sheetport: " + ClientError.jobFailed(job: finished.id, status: finished.status, code: finished.errorCode,

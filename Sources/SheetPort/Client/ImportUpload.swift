@@ -30,7 +30,8 @@ public struct ImportUpload {
         let name = (file as NSString).lastPathComponent
         let request = connection.request("POST", "/api/imports", headers: [
             ("Content-Type", Self.contentType(of: name)),
-            ("X-Filename", String(name.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "_" : Character($0) })),
+            // A header value carries no control character (CR/LF would split the request).
+            ("X-Filename", String(String.UnicodeScalarView(name.unicodeScalars.map { $0.isUnsafeControl ? "_" : $0 }))),
             ("Idempotency-Key", idempotencyKey),
         ], body: .file(file))
         // Once the whole body is sent the server may have made the job: a cancellation then waits
