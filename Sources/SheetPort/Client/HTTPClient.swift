@@ -193,6 +193,7 @@ public final class HTTPClient {
             if request.method == "HEAD" { set(CURLOPT_NOBODY, 1) }
         case .bytes(let bytes):
             transfer.source = .bytes(bytes, offset: 0)
+            transfer.bodySize = Int64(bytes.count)
             set(CURLOPT_UPLOAD, 1)
             sp_curl_setopt_offset(handle, CURLOPT_INFILESIZE_LARGE, curl_off_t(bytes.count))
         case .file(let path):
@@ -201,6 +202,7 @@ public final class HTTPClient {
             var status = stat()
             fstat(descriptor, &status)
             transfer.source = .file(descriptor)
+            transfer.bodySize = Int64(status.st_size)
             set(CURLOPT_UPLOAD, 1)
             sp_curl_setopt_offset(handle, CURLOPT_INFILESIZE_LARGE, curl_off_t(status.st_size))
         }
@@ -292,7 +294,10 @@ private final class Transfer {
     var source: Source?
     var head = HTTPResponseHead(status: 0, headers: [])
     var failure: (any Error)?
-    /// When the read callback reached the end of the request body (the deadline counts from then).
+    /// The request body's size in bytes.
+    var bodySize: Int64 = 0
+    /// When the whole request body was read for sending (the deadline counts from then): libcurl
+    /// stops reading at the size it was given, so this is by count, or at an early end.
     var bodySentAt: Double?
     /// Bytes of the body sent and of the answer (head and body) received so far.
     var sentBytes: Int64 = 0, receivedBytes: Int64 = 0
@@ -344,7 +349,7 @@ private final class Transfer {
     func read(into buffer: UnsafeMutableRawPointer, count: Int) -> Int {
         let length = readSource(into: buffer, count: count)
         if length > 0 && length <= count { sentBytes += Int64(length) }
-        if length == 0 && bodySentAt == nil { bodySentAt = monotonicSeconds() }
+        if (length == 0 || sentBytes >= bodySize) && bodySentAt == nil { bodySentAt = monotonicSeconds() }
         return length
     }
 

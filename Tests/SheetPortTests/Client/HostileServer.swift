@@ -45,21 +45,7 @@ final class HostileServer: @unchecked Sendable {
 
     init(_ route: @escaping @Sendable (_ method: String, _ path: String) -> Behaviour) throws {
         self.route = route
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) } }
-        guard bound == 0, listen(descriptor, 64) == 0 else {
-            close(descriptor)
-            throw ClientError.io(file: "hostile server", message: "cannot listen")
-        }
-        withUnsafeMutablePointer(to: &address) { pointer in
-            _ = pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        listener = descriptor
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (listener, port) = try listenOnLoopback("hostile server")
         Thread.detachNewThread { [self] in acceptLoop() }
     }
 
