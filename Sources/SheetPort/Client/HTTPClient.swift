@@ -265,7 +265,7 @@ public final class HTTPClient {
             } catch {
                 throw .aborted(url: request.url, underlying: error)
             }
-            if let reason = deadline.check(now: monotonicSeconds(), bodySentAt: transfer.bodySentAt,
+            if let reason = deadline.check(now: monotonicSeconds(), hasBody: transfer.source != nil, bodySentAt: transfer.bodySentAt,
                                            sending: transfer.source != nil && transfer.bodySentAt == nil && transfer.sentBytes > 0,
                                            answerStarted: transfer.answerStarted, moved: transfer.sentBytes + transfer.receivedBytes) {
                 throw .timedOut(url: request.url, message: reason)

@@ -26,15 +26,18 @@ struct RequestDeadline {
         self.start = start
     }
 
-    /// Why the request must end now, or nil. `bodySentAt`: when the request body was sent (nil
-    /// without a body or while it is sent); `sending`: the body is flowing; `answerStarted`:
-    /// the answer's first bytes arrived; `moved`: bytes sent and received so far.
-    mutating func check(now: Double, bodySentAt: Double?, sending: Bool, answerStarted: Bool, moved: Int64) -> String? {
+    /// Why the request must end now, or nil. `hasBody`: the request has a body; `bodySentAt`:
+    /// when it was all sent (nil before); `sending`: the body is flowing; `answerStarted`: the
+    /// answer's first bytes arrived; `moved`: bytes sent and received so far.
+    mutating func check(now: Double, hasBody: Bool = false, bodySentAt: Double?, sending: Bool, answerStarted: Bool,
+                        moved: Int64) -> String? {
         let waitingSince = bodySentAt ?? start
-        if timeout > 0, now - waitingSince > timeout {
+        // A body on its way is bounded by the speed limit alone: a large upload may take long.
+        let waiting = !hasBody || bodySentAt != nil
+        if waiting, timeout > 0, now - waitingSince > timeout {
             return "no complete answer within \(Self.seconds(timeout))" + (bodySentAt == nil ? "" : " of sending the request") + " (timed out)"
         }
-        if !sending, !answerStarted, answerTimeout > 0, now - waitingSince > answerTimeout {
+        if waiting, !answerStarted, answerTimeout > 0, now - waitingSince > answerTimeout {
             return "no answer began within \(Self.seconds(answerTimeout)) (timed out)"
         }
         guard lowSpeedLimit > 0, lowSpeedTime > 0, sending || answerStarted else {

@@ -179,12 +179,14 @@ import Testing
         #expect(deadline.check(now: 5.5, bodySentAt: nil, sending: false, answerStarted: false, moved: 0)?.contains("no answer began") == true)
         // An upload flowing slowly is cut by the speed limit, not the deadline; its answer by the deadline.
         var upload = RequestDeadline(timeout: 10, answerTimeout: 0, lowSpeedLimit: 100, lowSpeedTime: 2, start: 0)
-        #expect(upload.check(now: 1, bodySentAt: nil, sending: true, answerStarted: false, moved: 1_000) == nil)
-        #expect(upload.check(now: 3, bodySentAt: nil, sending: true, answerStarted: false, moved: 2_000) == nil)
-        #expect(upload.check(now: 5, bodySentAt: nil, sending: true, answerStarted: false, moved: 2_100)?.contains("too slow") == true)
+        #expect(upload.check(now: 1, hasBody: true, bodySentAt: nil, sending: true, answerStarted: false, moved: 1_000) == nil)
+        #expect(upload.check(now: 3, hasBody: true, bodySentAt: nil, sending: true, answerStarted: false, moved: 2_000) == nil)
+        #expect(upload.check(now: 50, hasBody: true, bodySentAt: nil, sending: true, answerStarted: false, moved: 20_000) == nil,
+                "past the deadline while the body flows")
+        #expect(upload.check(now: 52, hasBody: true, bodySentAt: nil, sending: true, answerStarted: false, moved: 20_100)?.contains("too slow") == true)
         var answer = RequestDeadline(timeout: 10, answerTimeout: 0, lowSpeedLimit: 100, lowSpeedTime: 2, start: 0)
-        #expect(answer.check(now: 30, bodySentAt: 25, sending: false, answerStarted: false, moved: 9_000) == nil)
-        #expect(answer.check(now: 36, bodySentAt: 25, sending: false, answerStarted: false, moved: 9_000)?.contains("of sending") == true)
+        #expect(answer.check(now: 30, hasBody: true, bodySentAt: 25, sending: false, answerStarted: false, moved: 9_000) == nil)
+        #expect(answer.check(now: 36, hasBody: true, bodySentAt: 25, sending: false, answerStarted: false, moved: 9_000)?.contains("of sending") == true)
         var none = RequestDeadline(timeout: 0, answerTimeout: 0, lowSpeedLimit: 0, lowSpeedTime: 0, start: 0)
         #expect(none.check(now: 1e6, bodySentAt: nil, sending: false, answerStarted: true, moved: 0) == nil)
     }
