@@ -53,7 +53,7 @@ public struct ImportUpload {
         let answer = try connection.json(request, client: client, what: "imports", uploadProgress: { sent, total in
             sentAll = sent == total
             try progress(sent, total)
-        }, shouldStop: { CancellationSignal.received != nil })
+        })
         return try connection.decode(request.url) { try ImportJob(json: answer) }
     }
 
@@ -74,22 +74,16 @@ public struct JobPoller {
         self.jobID = jobID
     }
 
-    /// Polls until the job is finished, or a signal arrives (then `ClientError.cancelled`);
-    /// `update` sees each state.
+    /// Polls until the job is finished, or the client's `cancellation` throws (a signal: then
+    /// `ClientError.cancelled`), also between polls; `update` sees each state.
     public func wait(client: HTTPClient, update: (ImportJob) -> Void = { _ in }) throws -> ImportJob {
         var interval = 0.1
         while true {
-            try CancellationSignal.check()
-            let job: ImportJob
-            do {
-                job = try connection.job(jobID, client: client, shouldStop: { CancellationSignal.received != nil })
-            } catch {
-                try CancellationSignal.check() // a signal that stopped the retries is a cancel, not the poll's error
-                throw error
-            }
+            try client.cancellation()
+            let job = try connection.job(jobID, client: client)
             update(job)
             if job.status.isFinal { return job }
-            RetryPolicy.sleep(interval) { CancellationSignal.received != nil }
+            RetryPolicy.sleep(interval) { (try? client.cancellation()) == nil }
             interval = min(interval * 1.5, 1)
         }
     }

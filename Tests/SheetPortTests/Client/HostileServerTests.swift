@@ -55,6 +55,8 @@ import Testing
     enum ImportStage: String, CaseIterable, CustomTestStringConvertible, Sendable {
         /// The caps request is never answered.
         case limits
+        /// The caps request answers 503 with `Retry-After: 5`: the client is in a retry's backoff.
+        case backoff
         /// The upload's body is never read.
         case upload
         /// The whole upload is read and never answered (after a short grace for the job's answer).
@@ -75,6 +77,7 @@ import Testing
         let server = try HostileServer { method, path in
             switch (stage, method, path) {
             case (.limits, _, _): .stall
+            case (.backoff, _, _): .answer(status: 503, headers: ["Retry-After: 5"], body: Array(#"{"error":{"code":"busy","message":"later"}}"#.utf8))
             case (_, "GET", "/api/limits"): HostileAnswers.limits
             case (.upload, "POST", _): .stallBeforeBody
             case (.answer, "POST", _): .stall
@@ -83,7 +86,7 @@ import Testing
             }
         }
         defer { server.stop() }
-        let ready = ["limits": "GET /api/limits", "upload": "POST /api/imports", "answer": "POST /api/imports", "poll": "GET /api/imports/j1"]
+        let ready = ["limits": "GET /api/limits", "backoff": "GET /api/limits", "upload": "POST /api/imports", "answer": "POST /api/imports", "poll": "GET /api/imports/j1"]
         let result = try signalWhileStalled(setup.client("import", server, [book] + (stage == .poll ? ["--wait"] : [])),
                                             temporary: setup.temporary, signal: signal) { server.received(ready[stage.rawValue]!) }
         print("import, \(stage) stalled: exit \(result.status) \(String(format: "%.2f", result.seconds)) s after the signal")
@@ -92,7 +95,7 @@ import Testing
         switch stage {
         case .answer: #expect(result.stderr.contains("may have started a job"), "\(result.stderr)")
         case .poll: #expect(result.stderr.contains("import job j1 could not be cancelled"), "\(result.stderr)")
-        case .limits, .upload: #expect(result.stderr.contains("no job was started"), "\(result.stderr)")
+        case .limits, .backoff, .upload: #expect(result.stderr.contains("no job was started"), "\(result.stderr)")
         }
         setup.expectNothingLeft()
     }
