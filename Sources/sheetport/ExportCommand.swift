@@ -12,7 +12,10 @@ enum ExportCommand {
     error, a timeout, Ctrl-C or SIGTERM removes the staging file and leaves the destination as
     it was, and staging left by a killed process is swept by the next run. Broken-off downloads
     are retried with backoff, resuming where the server allows ranges. One failed sheet does not
-    stop the others; a table (or with --json one object per sheet) tells each one's fate.
+    stop the others; a table (or with --json one object per sheet) tells each one's fate, with
+    control characters in names and messages from the server shown as \u{1B}-style escapes.
+    File names are made from sheet names on Unicode scalars (no separator, no leading dot, no
+    control character survives), so nothing is written outside DIR.
 
     Exit status: 0 all exported, 1 some export failed, 2 usage, network or I/O error,
     130 interrupted, 143 terminated.
@@ -23,7 +26,9 @@ enum ExportCommand {
       --all                    every sheet the token's subject may read
       --concurrency N          transfers at once (default 4, at most 16)
       --min-version N          wait for each sheet to reach version N (else that sheet fails)
-      --timeout SECONDS        bound each try of a download (default: none)
+      --timeout SECONDS        bound each request, each try of a download included (default:
+                               60 for the sheet list; none for a download, which must begin
+                               within 300 s and then flow at 1 kB/s or more)
       --max-speed SIZE         limit each transfer to SIZE bytes a second (like 500K, 2M)
       --json                   one JSON object per sheet on stdout
       --no-progress            no progress bar
@@ -52,7 +57,7 @@ enum ExportCommand {
         } catch {
             throw ClientError.io(file: folder, message: "cannot create the folder: \(error.localizedDescription)")
         }
-        let client = HTTPClient(connectTimeout: 10, timeout: 60)
+        let client = HTTPClient(connectTimeout: 10, timeout: timeout > 0 ? timeout : 60)
         let available = try connection.sheets(client: client)
         var chosen: [RemoteSheet] = options.has("--all") ? available : []
         var missing: [String] = []
@@ -77,7 +82,7 @@ enum ExportCommand {
         }
         let seconds = Date().timeIntervalSince(start)
         progress.finish()
-        results += missing.map { ExportResult(sheet: $0, sheetID: nil, file: "", error: "no sheet \"\($0)\" that this token's subject may read (not found)") }
+        results += missing.map { ExportResult(sheet: $0, sheetID: nil, file: "", error: "no sheet \"\($0.visibleControlCharacters)\" that this token's subject may read (not found)") }
         print(options.has("--json") ? results.map(json).joined(separator: "\n") : table(results))
         let failed = results.filter { !$0.succeeded }.count
         let bytes = results.reduce(Int64(0)) { $0 + $1.bytes }
@@ -99,7 +104,8 @@ enum ExportCommand {
     static func table(_ results: [ExportResult]) -> String {
         let header = ["SHEET", "FILE", "BYTES", "SECONDS", "STATUS"]
         let rows = results.map { result in
-            [result.sheet, result.file, String(result.bytes), String(format: "%.2f", result.seconds),
+            // Sheet names come from the server: control characters shown, never sent to the terminal.
+            [result.sheet.visibleControlCharacters, result.file.visibleControlCharacters, String(result.bytes), String(format: "%.2f", result.seconds),
              result.error.map { "failed: \($0)" } ?? "ok"]
         }
         let widths = (0..<4).map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }

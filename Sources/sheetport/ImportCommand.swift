@@ -15,11 +15,16 @@ enum ImportCommand {
     With --wait, follows the job until it ends and prints the sheet created and the warnings;
     Ctrl-C (or SIGTERM) then cancels the job, unless --detach is given (the job continues).
 
+    Every wait (connecting, sending, the answer, retries, polling) ends within a second of
+    Ctrl-C or SIGTERM. Each request has a deadline (--timeout; the upload's counts from the end
+    of the body, which must keep flowing at 1 kB/s or more), and answers are capped at 16 MiB.
+
     Exit status: 0 uploaded (with --wait: imported), 1 not importable or the job failed,
     2 usage, network or I/O error, 130 interrupted, 143 terminated.
 
     OPTIONS:
     \(ClientOptions.help)
+      --timeout SECONDS        the most one request may take (default 60)
       --wait                   follow the job until it ends
       --detach                 with --wait: Ctrl-C stops following, the job continues
       --json                   machine output: one JSON object on stdout
@@ -28,7 +33,7 @@ enum ImportCommand {
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try Arguments(arguments, valued: ClientOptions.valued,
+        let options = try Arguments(arguments, valued: ClientOptions.valued.union(["--timeout"]),
                                     flags: ["--help", "--wait", "--detach", "--json", "--no-progress"], aliases: ["-h": "--help"])
         if options.has("--help") { print(help); return 0 }
         guard options.positionals.count == 1, let file = options.positionals.first, file != "-" else {
@@ -37,7 +42,9 @@ enum ImportCommand {
         let connection = try ClientOptions.connection(options)
         CancellationSignal.install()
         let json = options.has("--json")
-        let client = HTTPClient(connectTimeout: 10)
+        let client = HTTPClient(connectTimeout: 10, timeout: try timeout(options))
+        client.cancellation = { try CancellationSignal.check() }
+        var sentAll = false
         do {
             // Pre-flight with the server's real caps: nothing is uploaded that would fail.
             let limits = try connection.limits(client: client)
@@ -47,49 +54,65 @@ enum ImportCommand {
                 FileHandleError.write("sheetport: \(file): not importable; nothing was uploaded")
                 return 1
             }
-            let progress = ProgressLine(label: "uploading \((file as NSString).lastPathComponent)", disabled: options.has("--no-progress"))
-            let job = try ImportUpload(file: file).start(on: connection, client: client) { sent, total in
-                // A signal while the body is being sent aborts it (the server makes no job of a
-                // partial body); once all is sent the job exists, so its answer is awaited.
-                if sent < total { try CancellationSignal.check() }
+            let progress = ProgressLine(label: "uploading \((file as NSString).lastPathComponent.visibleControlCharacters)", disabled: options.has("--no-progress"))
+            let upload = ImportUpload(file: file)
+            // A signal while the body is being sent aborts it (the server makes no job of a
+            // partial body); once all is sent the job may exist, so its answer is awaited briefly.
+            let job = try upload.start(on: connection, client: client) { sent, total in
+                sentAll = sent == total
                 if total > 0 { progress.update(fraction: Double(sent) / Double(total), detail: ClientOptions.size(sent)) }
             }
             progress.finish()
             if let signal = CancellationSignal.received {
-                return cancel(job, signal: signal, detach: options.has("--detach"), connection: connection, client: client)
+                return cancel(job, signal: signal, detach: options.has("--detach"), connection: connection)
             }
             guard options.has("--wait") else {
                 if json {
-                    ClientOptions.printJSON(["file": file, "job": ["id": job.id, "status": job.status]])
+                    ClientOptions.printJSON(["file": file, "job": ["id": job.id, "status": job.status.rawValue]])
                 } else {
-                    print("\(file): uploaded; import job \(job.id) \(job.status)")
+                    print("\(file): uploaded; import job \(job.id.visibleControlCharacters) \(job.status.rawValue)")
                 }
                 return 0
             }
             return try wait(for: job, file: file, report: report, connection: connection, client: client, options: options)
         } catch ClientError.cancelled(let signal) {
             // Other client errors are reported by main, as for every command.
-            FileHandleError.write("sheetport: \(file): upload \(signal == SIGTERM ? "terminated" : "interrupted"); no job was started")
+            let stopped = signal == SIGTERM ? "terminated" : "interrupted"
+            FileHandleError.write("sheetport: \(file): upload \(stopped); " + (sentAll
+                ? "the server had the whole workbook but did not answer in time: it may have started a job (see GET /api/imports)"
+                : "no job was started"))
             return ClientError.cancelled(signal: signal).exitStatus
         }
     }
 
     /// After SIGINT or SIGTERM: cancels the job (no sheet is left behind) unless `detach`;
-    /// returns 130 or 143.
-    private static func cancel(_ job: ImportJob, signal: Int32, detach: Bool, connection: ServerConnection,
-                               client: HTTPClient) -> Int32 {
+    /// returns 130 or 143. The cancel is one try with a short deadline, so that a stalled
+    /// server cannot hold the exit.
+    private static func cancel(_ job: ImportJob, signal: Int32, detach: Bool, connection: ServerConnection) -> Int32 {
         let status = ClientError.cancelled(signal: signal).exitStatus
+        let id = job.id.visibleControlCharacters
         if detach {
-            FileHandleError.write("sheetport: detached; import job \(job.id) continues on the server")
+            FileHandleError.write("sheetport: detached; import job \(id) continues on the server")
             return status
         }
+        var once = connection
+        once.retry = .none
         do {
-            try connection.cancelJob(job.id, client: client)
-            FileHandleError.write("sheetport: import job \(job.id) cancelled; no sheet is left behind")
+            try once.cancelJob(job.id, client: HTTPClient(connectTimeout: 0.5, timeout: 0.5))
+            FileHandleError.write("sheetport: import job \(id) cancelled; no sheet is left behind")
         } catch {
-            FileHandleError.write("sheetport: import job \(job.id) could not be cancelled: \(error)")
+            FileHandleError.write("sheetport: import job \(id) could not be cancelled: \(error)")
         }
         return status
+    }
+
+    /// `--timeout SECONDS`: the deadline of one request (default 60).
+    private static func timeout(_ options: Arguments) throws -> Double {
+        guard let text = options.value("--timeout") else { return 60 }
+        guard let seconds = Double(text), seconds > 0, seconds <= 86_400 else {
+            throw UsageError("--timeout takes a number of seconds above 0, at most 86400")
+        }
+        return seconds
     }
 
     private static func wait(for job: ImportJob, file: String, report: CheckReport, connection: ServerConnection,
@@ -97,33 +120,39 @@ enum ImportCommand {
         let json = options.has("--json")
         // The pre-flight counted the rows the job will import: progress is rows done of those.
         let expectedRows = Double(report.worksheets.first(where: \.imported)?.rows ?? 0)
-        let progress = ProgressLine(label: "importing job \(job.id)", disabled: options.has("--no-progress"))
+        let progress = ProgressLine(label: "importing job \(job.id.visibleControlCharacters)", disabled: options.has("--no-progress"))
         let finished: ImportJob
         do {
             finished = try JobPoller(connection: connection, jobID: job.id).wait(client: client) { state in
-                let fraction = state.status == "succeeded" ? 1 : expectedRows == 0 ? 0 : min(Double(state.rows) / expectedRows, 1)
-                progress.update(fraction: fraction, detail: "\(state.status), \(state.rows) rows, \(state.cells) cells")
+                let fraction = state.status == .succeeded ? 1 : expectedRows == 0 ? 0 : min(Double(state.rows) / expectedRows, 1)
+                progress.update(fraction: fraction, detail: "\(state.status.rawValue), \(state.rows) rows, \(state.cells) cells")
             }
             progress.finish()
         } catch ClientError.cancelled(let signal) {
             progress.finish()
-            return cancel(job, signal: signal, detach: options.has("--detach"), connection: connection, client: client)
+            return cancel(job, signal: signal, detach: options.has("--detach"), connection: connection)
         }
         let imported = report.worksheets.first(where: \.imported)?.name ?? "?"
         let others = report.worksheets.filter { !$0.imported }.map(\.name)
         if json {
-            var object: [String: Any] = ["file": file, "job": ["id": finished.id, "status": finished.status],
+            var object: [String: Any] = ["file": file, "job": ["id": finished.id, "status": finished.status.rawValue],
                                          "importedWorksheet": imported, "notImported": others,
                                          "warnings": finished.warnings.map { ["code": $0.code, "message": $0.message] }]
             if let sheet = finished.sheet { object["sheet"] = ["id": sheet.id, "name": sheet.name] }
-            if finished.status != "succeeded" { object["error"] = ["code": finished.errorCode, "message": finished.errorMessage] }
+            if finished.status != .succeeded { object["error"] = ["code": finished.errorCode, "message": finished.errorMessage] }
             ClientOptions.printJSON(object)
-        } else if let sheet = finished.sheet, finished.status == "succeeded" {
-            print("\(file): imported as sheet \(sheet.id) \"\(sheet.name)\" (job \(finished.id))")
-            print("  only the first worksheet is imported: \"\(imported)\"" + (others.isEmpty ? "" : "; not imported: " + others.map { "\"\($0)\"" }.joined(separator: ", ")))
-            for warning in finished.warnings { print("  warning: \(warning.message)" + (warning.code.isEmpty ? "" : " [\(warning.code)]")) }
+        } else if let sheet = finished.sheet, finished.status == .succeeded {
+            // Everything from the server (and the workbook's names) is printed with control
+            // characters made visible; --json keeps the raw text, escaped by the JSON writer.
+            print("\(file): imported as sheet \(sheet.id.visibleControlCharacters) \"\(sheet.name.visibleControlCharacters)\""
+                  + " (job \(finished.id.visibleControlCharacters))")
+            print("  only the first worksheet is imported: \"\(imported.visibleControlCharacters)\"" + (others.isEmpty ? "" : "; not imported: "
+                  + others.map { "\"\($0.visibleControlCharacters)\"" }.joined(separator: ", ")))
+            for warning in finished.warnings {
+                print("  warning: \(warning.message.visibleControlCharacters)" + (warning.code.isEmpty ? "" : " [\(warning.code.visibleControlCharacters)]"))
+            }
         }
-        guard finished.status == "succeeded" else {
+        guard finished.status == .succeeded else {
             FileHandleError.write("sheetport: " + ClientError.jobFailed(job: finished.id, status: finished.status, code: finished.errorCode,
                                                                        message: finished.errorMessage).description)
             return 1

@@ -15,7 +15,7 @@ public struct ExportResult: Sendable {
     public var seconds: Double = 0
     /// `X-Sheet-Version` of the export.
     public var version: String?
-    /// Why it failed; nil when published.
+    /// Why it failed, with control characters made visible; nil when published.
     public var error: String?
 
     /// Whether the file was published.
@@ -88,7 +88,8 @@ public final class BulkExport: @unchecked Sendable {
                 result.bytes = outcome.bytes
                 result.version = outcome.version
             } catch {
-                result.error = "\(error)"
+                // ClientError escapes what the server sent; anything else is escaped here.
+                result.error = (error as? ClientError)?.description ?? "\(error)".visibleControlCharacters
             }
             result.seconds = Date().timeIntervalSince(start)
             finish(index, result, progress)

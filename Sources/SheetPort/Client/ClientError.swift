@@ -13,7 +13,7 @@ public enum ClientError: Error, CustomStringConvertible, Sendable {
     /// The server's answer is not what CONTRACTS section 4 describes.
     case invalidResponse(url: String, reason: String)
     /// An import job ended without a sheet.
-    case jobFailed(job: String, status: String, code: String, message: String)
+    case jobFailed(job: String, status: ImportJobStatus, code: String, message: String)
     /// A downloaded workbook does not open with the reader.
     case verificationFailed(sheet: String, reason: String)
     /// A local file cannot be read or written.
@@ -21,16 +21,21 @@ public enum ClientError: Error, CustomStringConvertible, Sendable {
     /// SIGINT (130) or SIGTERM (143) asked the operation to stop.
     case cancelled(signal: Int32)
 
+    /// A sentence naming the URL, file or sheet and the reason, safe to print: the text in it
+    /// (a server's codes, messages, ids and names included) has its control characters made
+    /// visible (`visibleControlCharacters`), so a hostile server cannot drive the terminal.
     public var description: String {
         switch self {
-        case .missingToken(let reason): "no token: \(reason)"
-        case let .server(url, status, code, message): "\(url): \(message.isEmpty ? "HTTP \(status)" : message) (\(code.isEmpty ? "HTTP \(status)" : "\(code), HTTP \(status)"))"
-        case let .notFound(url, what): "\(url): \(what) not found"
-        case let .transport(url, message): "\(url): \(message)"
-        case let .invalidResponse(url, reason): "\(url): unexpected answer: \(reason)"
-        case let .jobFailed(job, status, code, message): "import job \(job) \(status)" + (message.isEmpty ? "" : ": \(message)") + (code.isEmpty ? "" : " (\(code))")
-        case let .verificationFailed(sheet, reason): "sheet \(sheet): the downloaded workbook does not open: \(reason)"
-        case let .io(file, message): "\(file): \(message)"
+        case .missingToken(let reason): "no token: \(visible(reason))"
+        case let .server(url, status, code, message):
+            "\(visible(url)): \(message.isEmpty ? "HTTP \(status)" : visible(message)) (\(code.isEmpty ? "HTTP \(status)" : "\(visible(code)), HTTP \(status)"))"
+        case let .notFound(url, what): "\(visible(url)): \(visible(what)) not found"
+        case let .transport(url, message): "\(visible(url)): \(visible(message))"
+        case let .invalidResponse(url, reason): "\(visible(url)): unexpected answer: \(visible(reason))"
+        case let .jobFailed(job, status, code, message):
+            "import job \(visible(job)) \(status.rawValue)" + (message.isEmpty ? "" : ": \(visible(message))") + (code.isEmpty ? "" : " (\(visible(code)))")
+        case let .verificationFailed(sheet, reason): "sheet \(visible(sheet)): the downloaded workbook does not open: \(visible(reason))"
+        case let .io(file, message): "\(visible(file)): \(visible(message))"
         case .cancelled(let signal): signal == 15 ? "terminated" : "interrupted"
         }
     }
@@ -45,3 +50,5 @@ public enum ClientError: Error, CustomStringConvertible, Sendable {
         }
     }
 }
+
+private func visible(_ text: String) -> String { text.visibleControlCharacters }

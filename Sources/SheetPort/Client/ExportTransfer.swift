@@ -51,6 +51,12 @@ public struct ExportTransfer {
             let request = connection.request("GET", path, headers: headers)
             var errorBody: [UInt8] = []
             var accepted: Bool?
+            // An error answer: its first 64 KiB say why; the rest is not read.
+            func failure(_ head: HTTPResponseHead) -> any Error {
+                let failure = ServerConnection.error(HTTPResponse(head: head, body: errorBody), url: request.url, what: "sheet \(sheet.name)")
+                return RetryPolicy.isRetryable(status: head.status)
+                    ? RetryableFailure(failure, retryAfter: ServerConnection.retryAfter(head)) : failure
+            }
             let head: HTTPResponseHead
             do {
                 head = try client.send(request) { head, chunk in
@@ -58,21 +64,16 @@ public struct ExportTransfer {
                     if accepted == true {
                         try staging.write(chunk)
                         progress(staging.size)
-                    } else if errorBody.count < 1 << 16 {
-                        errorBody.append(contentsOf: chunk)
+                    } else {
+                        errorBody.append(contentsOf: chunk.prefix(Self.maxErrorBytes - errorBody.count))
+                        if errorBody.count >= Self.maxErrorBytes { throw failure(head) }
                     }
                 }
             } catch let error as HTTPClientError {
                 throw ServerConnection.failure(error, url: request.url)
             }
             if accepted == nil { accepted = try accept(head, staging: staging, version: &version, validator: &validator) }
-            if accepted == false {
-                let failure = ServerConnection.error(HTTPResponse(head: head, body: errorBody), url: request.url, what: "sheet \(sheet.name)")
-                if RetryPolicy.isRetryable(status: head.status) {
-                    throw RetryableFailure(failure, retryAfter: ServerConnection.retryAfter(head))
-                }
-                throw failure
-            }
+            if accepted == false { throw failure(head) }
         }
         try staging.verify(sheet: sheet.name, limits: limits)
         try staging.publish()
@@ -101,6 +102,9 @@ public struct ExportTransfer {
             return false
         }
     }
+
+    /// The most bytes of an error answer read (the message is in its beginning).
+    static let maxErrorBytes = 64 << 10
 
     /// The first byte of `bytes 100-199/200`.
     static func rangeStart(_ contentRange: String) -> Int64? {

@@ -15,8 +15,12 @@ public struct ImportUpload {
         self.idempotencyKey = idempotencyKey
     }
 
+    /// Seconds a cancellation waits for the answer once the whole workbook has been sent.
+    public static let answerGrace = 0.4
+
     /// Uploads and returns the queued job. `progress` is told the bytes sent and the total;
-    /// it may throw to abort (a signal).
+    /// it may throw to abort. The client's `cancellation` ends the upload at once while the body
+    /// is sent, and within `answerGrace` once it is all sent (then the job, if the answer came).
     public func start(on connection: ServerConnection, client: HTTPClient,
                       progress: @escaping (_ sent: Int64, _ total: Int64) throws -> Void = { _, _ in }) throws -> ImportJob {
         var status = stat()
@@ -26,11 +30,30 @@ public struct ImportUpload {
         let name = (file as NSString).lastPathComponent
         let request = connection.request("POST", "/api/imports", headers: [
             ("Content-Type", Self.contentType(of: name)),
-            ("X-Filename", String(name.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "_" : Character($0) })),
+            // A header value carries no control character (CR/LF would split the request).
+            ("X-Filename", String(String.UnicodeScalarView(name.unicodeScalars.map { $0.isUnsafeControl ? "_" : $0 }))),
             ("Idempotency-Key", idempotencyKey),
         ], body: .file(file))
-        let answer = try connection.json(request, client: client, what: "imports", uploadProgress: progress,
-                                         shouldStop: { CancellationSignal.received != nil })
+        // Once the whole body is sent the server may have made the job: a cancellation then waits
+        // up to `answerGrace` for the answer, so that the caller learns the job and can cancel it.
+        let cancellation = client.cancellation
+        defer { client.cancellation = cancellation }
+        var sentAll = false
+        var graceEnds: Double?
+        client.cancellation = {
+            do {
+                try cancellation()
+            } catch {
+                guard sentAll else { throw error }
+                let now = monotonicSeconds()
+                graceEnds = graceEnds ?? now + Self.answerGrace
+                if now >= graceEnds! { throw error }
+            }
+        }
+        let answer = try connection.json(request, client: client, what: "imports", uploadProgress: { sent, total in
+            sentAll = sent == total
+            try progress(sent, total)
+        })
         return try connection.decode(request.url) { try ImportJob(json: answer) }
     }
 
@@ -51,22 +74,16 @@ public struct JobPoller {
         self.jobID = jobID
     }
 
-    /// Polls until the job is finished, or a signal arrives (then `ClientError.cancelled`);
-    /// `update` sees each state.
+    /// Polls until the job is finished, or the client's `cancellation` throws (a signal: then
+    /// `ClientError.cancelled`), also between polls; `update` sees each state.
     public func wait(client: HTTPClient, update: (ImportJob) -> Void = { _ in }) throws -> ImportJob {
         var interval = 0.1
         while true {
-            try CancellationSignal.check()
-            let job: ImportJob
-            do {
-                job = try connection.job(jobID, client: client, shouldStop: { CancellationSignal.received != nil })
-            } catch {
-                try CancellationSignal.check() // a signal that stopped the retries is a cancel, not the poll's error
-                throw error
-            }
+            try client.cancellation()
+            let job = try connection.job(jobID, client: client)
             update(job)
-            if job.isFinished { return job }
-            RetryPolicy.sleep(interval) { CancellationSignal.received != nil }
+            if job.status.isFinal { return job }
+            RetryPolicy.sleep(interval) { (try? client.cancellation()) == nil }
             interval = min(interval * 1.5, 1)
         }
     }

@@ -51,23 +51,28 @@ public struct ServerConnection: Sendable {
 
     /// Sends a request whose answer is JSON, retrying dropped connections and retryable
     /// statuses; `what` names the resource in a 404 ("import job 12").
-    func json(_ method: String, _ path: String, client: HTTPClient, what: String,
-              shouldStop: () -> Bool = { false }) throws -> JSONObject {
-        try json(request(method, path), client: client, what: what, shouldStop: shouldStop)
+    func json(_ method: String, _ path: String, client: HTTPClient, what: String) throws -> JSONObject {
+        try json(request(method, path), client: client, what: what)
     }
 
     /// Sends `request` (its body streamed, `uploadProgress` told of it) and parses the JSON
-    /// answer, retrying dropped connections and retryable statuses.
+    /// answer, retrying dropped connections and retryable statuses. The client's `cancellation`
+    /// also cuts a retry's backoff short, and is what is thrown when it stopped the retries.
     func json(_ request: HTTPRequest, client: HTTPClient, what: String,
-              uploadProgress: ((Int64, Int64) throws -> Void)? = nil,
-              shouldStop: () -> Bool = { false }) throws -> JSONObject {
-        let response = try retry.run({ _ in
-            let response = try Self.send(request, client: client, uploadProgress: uploadProgress)
-            if RetryPolicy.isRetryable(status: response.status) {
-                throw RetryableFailure(Self.error(response, url: request.url, what: what), retryAfter: Self.retryAfter(response.head))
-            }
-            return response
-        }, shouldStop: shouldStop)
+              uploadProgress: ((Int64, Int64) throws -> Void)? = nil) throws -> JSONObject {
+        let response: HTTPResponse
+        do {
+            response = try retry.run({ _ in
+                let response = try Self.send(request, client: client, uploadProgress: uploadProgress)
+                if RetryPolicy.isRetryable(status: response.status) {
+                    throw RetryableFailure(Self.error(response, url: request.url, what: what), retryAfter: Self.retryAfter(response.head))
+                }
+                return response
+            }, shouldStop: { (try? client.cancellation()) == nil })
+        } catch {
+            try client.cancellation()
+            throw error
+        }
         guard (200..<300).contains(response.status) else { throw Self.error(response, url: request.url, what: what) }
         if response.body.isEmpty { return JSONObject([:]) }
         do {
@@ -106,10 +111,11 @@ public struct ServerConnection: Sendable {
     private static func message(_ error: HTTPClientError) -> String {
         switch error {
         case .connectionFailed(_, let message): "cannot connect: \(message)"
-        case .timedOut: "timed out"
+        case .timedOut(_, let message): message
         case .transfer(_, _, let message): message
         case .unreadableFile(let path, let reason): "\(path): \(reason)"
         case .aborted(_, let underlying): "\(underlying)"
+        case let .answerTooLarge(_, part, limit): "the answer's \(part) is larger than \(limit) bytes; the rest was not read"
         }
     }
 
@@ -144,10 +150,10 @@ public struct ServerConnection: Sendable {
 
     /// One import job of the subject; `ClientError.notFound` for one that does not exist or
     /// is another subject's.
-    public func job(_ id: String, client: HTTPClient, shouldStop: () -> Bool = { false }) throws -> ImportJob {
+    public func job(_ id: String, client: HTTPClient) throws -> ImportJob {
         let path = "/api/imports/" + Self.pathSegment(id)
         return try decode(url(path)) {
-            try ImportJob(json: try json("GET", path, client: client, what: "import job \(id)", shouldStop: shouldStop))
+            try ImportJob(json: try json("GET", path, client: client, what: "import job \(id)"))
         }
     }
 

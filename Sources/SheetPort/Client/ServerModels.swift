@@ -76,8 +76,8 @@ public struct ImportJob: Sendable, Equatable {
     }
 
     public var id: String
-    /// `queued`, `running`, `succeeded`, `failed` or `cancelled`.
-    public var status: String
+    /// Where it is; a status the contract does not name is a decoding error.
+    public var status: ImportJobStatus
     /// Progress so far.
     public var bytes: Int64 = 0, rows: Int64 = 0, cells: Int64 = 0
     /// The sheet created, once succeeded.
@@ -86,13 +86,14 @@ public struct ImportJob: Sendable, Equatable {
     /// Why it failed.
     public var errorCode = "", errorMessage = ""
 
-    /// Whether the job has ended.
-    public var isFinished: Bool { ["succeeded", "failed", "cancelled"].contains(status) }
-
     init(json: JSONObject) throws(JSONShapeError) {
         let job = try json.object("job")
         id = try job.identifier("id")
-        status = try job.string("status")
+        let status = try job.string("status")
+        guard let known = ImportJobStatus(rawValue: status) else {
+            throw JSONShapeError(description: "unknown job status \"\(status)\"")
+        }
+        self.status = known
         if let progress = job.optionalObject("progress") {
             bytes = progress.optionalInt64("bytes") ?? 0
             rows = progress.optionalInt64("rows") ?? 0

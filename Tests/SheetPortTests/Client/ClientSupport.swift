@@ -38,7 +38,7 @@ final class ClientFixture: @unchecked Sendable {
         let client = HTTPClient()
         let job = try ImportUpload(file: file).start(on: connection, client: client)
         let done = try JobPoller(connection: connection, jobID: job.id).wait(client: client)
-        #expect(done.status == "succeeded", "\(done.errorCode): \(done.errorMessage)")
+        #expect(done.status == .succeeded, "\(done.errorCode): \(done.errorMessage)")
         return try #require(done.sheet)
     }
 
@@ -95,13 +95,31 @@ func exportStaging(in folder: URL) -> [URL] {
         .filter { $0.hasPrefix("sheetport-export-") }.map { folder.appendingPathComponent($0) }
 }
 
+/// A listening TCP socket on 127.0.0.1 at an ephemeral port: its descriptor and port.
+func listenOnLoopback(_ what: String) throws -> (descriptor: Int32, port: Int) {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) } }
+    guard bound == 0, listen(descriptor, 64) == 0 else {
+        close(descriptor)
+        throw ClientError.io(file: what, message: "cannot listen on 127.0.0.1")
+    }
+    withUnsafeMutablePointer(to: &address) { pointer in
+        _ = pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+    }
+    return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
+}
+
 /// A TCP relay on 127.0.0.1 in front of a server, with real sockets, that cuts the connection
 /// carrying the first request starting with `requestPrefix` once `afterBytes` bytes of the
 /// answer have been passed on. With `POST /api/imports` and 0: the server has the whole upload
 /// (and made its job) but the client never hears back; with an export and some bytes: the
 /// download breaks off in the middle.
 final class DroppingRelay: @unchecked Sendable {
-    private(set) var port: Int = 0
+    let port: Int
     private let target: Int
     private let listener: Int32
     private let lock = NSLock()
@@ -117,18 +135,7 @@ final class DroppingRelay: @unchecked Sendable {
         target = targetPort
         self.requestPrefix = requestPrefix
         self.afterBytes = afterBytes
-        listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) } }
-        guard bound == 0, listen(listener, 16) == 0 else { throw ClientError.io(file: "relay", message: "cannot listen") }
-        withUnsafeMutablePointer(to: &address) { pointer in
-            _ = pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
-        }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (listener, port) = try listenOnLoopback("relay")
         Thread.detachNewThread { [self] in acceptLoop() }
     }
 

@@ -68,7 +68,7 @@ import Testing
         let setup = try Setup()
         defer { setup.server.stop() }
         let (process, output, errors) = try setup.start()
-        let inFlight = eventually { !process.isRunning || setup.transferInFlight() }
+        let inFlight = eventually(within: 120) { !process.isRunning || setup.transferInFlight() }
         #expect(inFlight && process.isRunning, "the export ended before it could be interrupted")
         kill(process.processIdentifier, signal)
         let result = finish(process, output, errors)
@@ -82,7 +82,7 @@ import Testing
         defer { setup.server.stop() }
         let (process, output, errors) = try setup.start()
         var seen = false
-        _ = eventually { seen = setup.transferInFlight(); return seen || !process.isRunning }
+        _ = eventually(within: 120) { seen = setup.transferInFlight(); return seen || !process.isRunning }
         #expect(seen, "no transfer was seen in flight")
         let result = finish(process, output, errors)
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
@@ -94,7 +94,7 @@ import Testing
         let setup = try Setup()
         defer { setup.server.stop() }
         let (process, output, errors) = try setup.start(setup.arguments + ["--retries", "2"])
-        let inFlight = eventually { !process.isRunning || setup.transferInFlight() }
+        let inFlight = eventually(within: 120) { !process.isRunning || setup.transferInFlight() }
         #expect(inFlight && process.isRunning, "the export ended before the server could be killed")
         setup.server.kill()
         let result = finish(process, output, errors)

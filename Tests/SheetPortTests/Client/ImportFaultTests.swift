@@ -70,7 +70,7 @@ import Testing
         let client = HTTPClient()
         let (process, output, errors) = try startSheetport(["import", book, "--server", server.url, "--token-file", tokenFile,
                                                             "--wait", "--no-progress"] + (detach ? ["--detach"] : []))
-        let waiting = eventually { !process.isRunning || (try? connection.jobs(client: client).first.map { !$0.isFinished }) == true }
+        let waiting = eventually { !process.isRunning || (try? connection.jobs(client: client).first.map { !$0.status.isFinal }) == true }
         #expect(waiting && process.isRunning, "the import ended before it could be interrupted")
         kill(process.processIdentifier, signal)
         let result = finish(process, output, errors)
@@ -79,11 +79,11 @@ import Testing
         if detach {
             #expect(result.stderr.contains("continues"), "\(result.stderr)")
             let done = try JobPoller(connection: connection, jobID: job.id).wait(client: client)
-            #expect(done.status == "succeeded")
+            #expect(done.status == .succeeded)
             #expect(try connection.sheets(client: client).count == 1)
         } else {
             #expect(result.stderr.contains("cancelled"), "\(result.stderr)")
-            #expect(job.status == "cancelled")
+            #expect(job.status == .cancelled)
             #expect(eventually(within: 10) { (try? connection.sheets(client: client).isEmpty) == true })
         }
     }

@@ -2,14 +2,8 @@ import Foundation
 
 /// An import job as stored.
 public struct JobRecord: Sendable, Equatable {
-    /// Where a job is.
-    public enum Status: String, Sendable {
-        /// Waiting for a worker; running; ended well; ended with an error; cancelled by its owner.
-        case queued, running, succeeded, failed, cancelled
-
-        /// Whether the job has ended.
-        public var isFinal: Bool { self == .succeeded || self == .failed || self == .cancelled }
-    }
+    /// Where a job is: the one status type the client decodes too.
+    public typealias Status = ImportJobStatus
 
     /// The job's id (32 hexadecimal digits).
     public var id: String
