@@ -9,47 +9,46 @@ import Glibc
 /// writing it, printing cells/s, MB/s of worksheet XML and peak memory of each phase.
 /// `Benchmarks/run.sh` runs the same subcommands beside the peers.
 enum BenchCommand {
-    static let help = """
-    USAGE: sheetport bench [--rows N] [--keep DIR]
-           sheetport bench generate [--rows N] -o OUT.xlsx
-           sheetport bench read FILE [--to count|csv|jsonl] [limits]
-           sheetport bench check FILE [limits]
-           sheetport bench write [--rows N] [-o OUT.xlsx] [--inline-strings] [--level N]
+    static let spec = CommandSpec(
+        usage: """
+        sheetport bench [--rows N] [--keep DIR]
+               sheetport bench generate [--rows N] -o OUT.xlsx
+               sheetport bench read FILE [--to count|csv|jsonl] [limits]
+               sheetport bench check FILE [limits]
+               sheetport bench write [--rows N] [-o OUT.xlsx] [--inline-strings] [--level N]
+        """,
+        about: """
+        With no subcommand: generates the benchmark workbook (a header and N rows x 10 columns:
+        numbers, repeated and unique strings, dates, booleans, formulas with cached values, in a
+        shared-string table as Excel writes them), then times reading it to a counting sink, to
+        CSV, checking it, and writing it again. Each phase prints cells/s, MB/s of worksheet XML
+        and its peak memory.
 
-    With no subcommand: generates the benchmark workbook (a header and N rows x 10 columns:
-    numbers, repeated and unique strings, dates, booleans, formulas with cached values, in a
-    shared-string table as Excel writes them), then times reading it to a counting sink, to
-    CSV, checking it, and writing it again. Each phase prints cells/s, MB/s of worksheet XML
-    and its peak memory.
-
-      generate   write the benchmark workbook to OUT.xlsx
-      read       read the first worksheet of FILE into a counting sink (or, with --to,
-                 convert it to CSV or JSONL written to /dev/null)
-      check      pre-flight FILE as `sheetport check` does
-      write      write the benchmark sheet through the streaming writer
-
-    OPTIONS:
-      --rows N             data rows (default 200000)
-      -o, --output OUT     the workbook to write (write: default a temporary file, removed)
-      --keep DIR           (no subcommand) keep the generated workbook in DIR
-      --to FORMAT          (read) count (default), csv or jsonl
-      --inline-strings     (write) inline strings instead of a shared-string table
-      --level N            (write) deflate level 1-9 (default 6, zlib's and libxlsxwriter's)
-      --no-progress        no progress bar
-      -h, --help           show this help
-
-    read and check take the reader's limit options, as `sheetport check --help` lists them
-    (a workbook of a million unique strings needs --max-text-size over its 10M default).
-    """
+          generate   write the benchmark workbook to OUT.xlsx
+          read       read the first worksheet of FILE into a counting sink (or, with --to,
+                     convert it to CSV or JSONL written to /dev/null)
+          check      pre-flight FILE as `sheetport check` does
+          write      write the benchmark sheet through the streaming writer
+        """,
+        groups: [
+            OptionGroup(title: "OPTIONS", options: [
+                .valued("--rows", "N", "data rows (default 200000)"),
+                .valued("--output", short: "-o", "OUT", "the workbook to write (write: default a temporary file, removed)"),
+                .valued("--keep", "DIR", "(no subcommand) keep the generated workbook in DIR"),
+                .valued("--to", "FORMAT", "(read) count (default), csv or jsonl"),
+                .flag("--inline-strings", "(write) inline strings instead of a shared-string table"),
+                .valued("--level", "N", "(write) deflate level 1-9 (default 6, zlib's and libxlsxwriter's)"),
+                .noProgress, .help,
+            ]),
+            LimitOptions.group(),
+        ],
+        footer: "read and check take the limits (a workbook of a million unique strings needs --max-text-size).")
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let subcommands = ["generate", "read", "check", "write"]
         let subcommand = arguments.first.flatMap { subcommands.contains($0) ? $0 : nil }
-        let options = try Arguments(subcommand == nil ? arguments : Array(arguments.dropFirst()),
-                                    valued: LimitOptions.names.union(["--rows", "--output", "--level", "--to", "--keep"]),
-                                    flags: ["--help", "--inline-strings", "--no-progress"],
-                                    aliases: ["-o": "--output", "-h": "--help"])
-        if options.has("--help") { print(help); return 0 }
+        let options = try spec.parse(subcommand == nil ? arguments : Array(arguments.dropFirst()))
+        if options.has("--help") { print(spec.help); return 0 }
         PendingFiles.removeOnSignals()
         let quiet = options.has("--no-progress")
         switch subcommand {

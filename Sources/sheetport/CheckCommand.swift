@@ -5,41 +5,32 @@ import Glibc
 
 /// `sheetport check FILE... [--json] [--fail-on warning]` with the limits as options.
 enum CheckCommand {
-    static let help = """
-    USAGE: sheetport check FILE... [--json] [--fail-on warning] [limits]
+    static let spec = CommandSpec(
+        usage: "sheetport check FILE... [--json] [--fail-on warning] [--server URL] [limits]",
+        about: """
+        Pre-flights each workbook before import: whether it can be imported at all, which sheet
+        is imported (only the first worksheet) and which are not, and what will not survive
+        (macros, charts, images, pivot tables, tables, merged cells, conditional formats, data
+        validation, hyperlinks, formatting Sheets does not keep, hard-to-read colours). FILE may
+        be `-` for standard input. With --json, one report object per file, one per line.
 
-    Pre-flights each workbook before import: whether it can be imported at all, which sheet
-    is imported (only the first worksheet) and which are not, and what will not survive
-    (macros, charts, images, pivot tables, tables, merged cells, conditional formats, data
-    validation, hyperlinks, formatting Sheets does not keep, hard-to-read colours). FILE may
-    be `-` for standard input. With --json, one report object per file, one per line.
-
-    Exit status: 0 when every file is importable, 1 when one is not (with --fail-on warning,
-    also when any file has a warning), 2 on usage or I/O errors.
-
-    OPTIONS:
-      --json                   machine output (CONTRACTS section 3), one object per line
-      --fail-on warning        exit 1 on warnings too
-      --server URL             also apply this server's caps (GET /api/limits: upload size, cells,
-                               rows, columns, cell text); needs --token-file FILE or SHEETPORT_TOKEN
-      --token-file FILE        the session token for --server
-      -h, --help               show this help
-
-    LIMITS (defaults at least as strict as Apache POI's ZipSecureFile; sizes take K, M, G):
-      --max-entries N          most zip entries (default 1000)
-      --max-entry-size SIZE    most bytes one entry may inflate to (default 1G)
-      --max-total-size SIZE    most bytes the whole package may inflate to (default 4G)
-      --min-inflate-ratio R    least compressed/inflated ratio of an entry past 100K (default 0.01)
-      --max-text-size SIZE     most bytes of shared-string text (default 10M)
-      --max-cells N            most cells in the imported sheet's used range (default 10000000)
-    """
+        Exit status: 0 when every file is importable, 1 when one is not (with --fail-on warning,
+        also when any file has a warning), 2 on usage or I/O errors.
+        """,
+        groups: [
+            OptionGroup(title: "OPTIONS", options: [
+                .flag("--json", "machine output (CONTRACTS section 3), one object per line"),
+                .valued("--fail-on", "LEVEL", "warning: exit 1 on warnings too (default error)"),
+                .noProgress, .help,
+            ]),
+            OptionGroup(title: "SERVER (apply a server's caps: GET /api/limits)", options: ClientOptions.options),
+            LimitOptions.group(with: [LimitOptions.maxCells]),
+        ])
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try Arguments(arguments,
-                                    valued: LimitOptions.names.union(ClientOptions.valued).union(["--fail-on", "--max-cells"]),
-                                    flags: ["--help", "--json", "--no-progress"], aliases: ["-h": "--help"])
-        if options.has("--help") { print(help); return 0 }
-        guard !options.positionals.isEmpty else { throw UsageError("check takes one or more files\n\n" + help) }
+        let options = try spec.parse(arguments)
+        if options.has("--help") { print(spec.help); return 0 }
+        guard !options.positionals.isEmpty else { throw UsageError("check takes one or more files\n\n" + spec.help) }
         if let level = options.value("--fail-on"), level != "warning", level != "error" {
             throw UsageError("--fail-on takes \"warning\" (or \"error\", the default)")
         }
@@ -116,8 +107,23 @@ enum StandardInput {
 
 /// The `ArchiveLimits` flags that `check` and `convert` share.
 enum LimitOptions {
-    /// The options that take a value.
-    static let names: Set<String> = ["--max-entries", "--max-entry-size", "--max-total-size", "--min-inflate-ratio", "--max-text-size"]
+    /// The reader's limits, declared once for every command that reads packages.
+    static let options: [Option] = [
+        .valued("--max-entries", "N", "most zip entries (default 1000)"),
+        .valued("--max-entry-size", "SIZE", "most bytes one entry may inflate to (default 1G)"),
+        .valued("--max-total-size", "SIZE", "most bytes the whole package may inflate to (default 4G)"),
+        .valued("--min-inflate-ratio", "R", "least compressed/inflated ratio of an entry past 100K (default 0.01)"),
+        .valued("--max-text-size", "SIZE", "most bytes of shared-string text held in memory (default 10M)"),
+    ]
+
+    /// `--max-cells`: the cell cap of an imported sheet (`check` and `serve`).
+    static let maxCells = Option.valued("--max-cells", "N", "most cells in the imported sheet's used range (default 10000000)")
+
+    /// The limits under their heading, with `extra` options of the same kind.
+    static func group(with extra: [Option] = []) -> OptionGroup {
+        OptionGroup(title: "LIMITS (defaults at least as strict as Apache POI's ZipSecureFile; sizes take K, M, G)",
+                    options: options + extra)
+    }
 
     /// The limits, defaults changed by the flags given.
     static func limits(_ options: Arguments) throws -> ArchiveLimits {

@@ -6,47 +6,49 @@ import Glibc
 
 /// `sheetport convert IN [-o OUT] [--to FMT] [--from FMT] [--sheet NAME|N]`.
 enum ConvertCommand {
-    static let help = """
-    USAGE: sheetport convert IN [-o OUT] [--to FMT] [--from FMT] [--sheet NAME|N]
+    static let spec = CommandSpec(
+        usage: "sheetport convert IN [-o OUT] [--to FMT] [--from FMT] [--sheet NAME|N]",
+        about: """
+        Converts the first worksheet of an xlsx/xlsm workbook (or the sheet named, or the
+        N-th sheet in tab order) to CSV (RFC 4180), TSV or cell JSONL; or CSV, TSV or cell
+        JSONL to a one-sheet xlsx workbook. IN and OUT may be `-` for standard input and
+        output. Formats come from the file extensions unless --from/--to are given; with no
+        OUT, output goes to standard output (CSV, or xlsx for text input). Output files are
+        built under a temporary name beside OUT and renamed into place only when complete.
 
-    Converts the first worksheet of an xlsx/xlsm workbook (or the sheet named, or the
-    N-th sheet in tab order) to CSV (RFC 4180), TSV or cell JSONL; or CSV, TSV or cell
-    JSONL to a one-sheet xlsx workbook. IN and OUT may be `-` for standard input and
-    output. Formats come from the file extensions unless --from/--to are given; with no
-    OUT, output goes to standard output (CSV, or xlsx for text input). Output files are
-    built under a temporary name beside OUT and renamed into place only when complete.
-
-    CSV and TSV fields are typed as spreadsheet users expect: numbers (not 007 or IDs
-    over 15 digits), TRUE/FALSE, ISO dates (2024-01-31, 2024-01-31 13:45:00) and times
-    (13:45:00; [h]:mm:ss past 24 hours); everything else stays text. CSV may end lines
-    in CRLF, LF or CR and start with a UTF-8 byte order mark.
-
-    OPTIONS:
-      -o, --output OUT     where to write (default: standard output)
-      --to FMT             csv, tsv, jsonl or xlsx
-      --from FMT           xlsx, csv, tsv or jsonl (from IN's extension when omitted)
-      --sheet NAME|N       xlsx input: the sheet to convert, by name or 1-based position;
-                           xlsx output: the name of the sheet written (default: IN's name)
-      --no-infer           xlsx output: keep every CSV/TSV field as text
-      --inline-strings     xlsx output: inline strings instead of a shared-string table
-                           (constant memory however much distinct text there is)
-      --zip64              xlsx output: allow a worksheet over 4 GiB of XML
-      --no-progress        no progress bar (it is shown only when standard error is a terminal)
-      --max-text-size SIZE, --max-entries N, --max-entry-size SIZE, --max-total-size SIZE,
-      --min-inflate-ratio R
-                           xlsx input: the reader's safety limits, as `sheetport check --help`
-                           describes them (a sheet with over 10M of distinct text needs
-                           --max-text-size)
-      -h, --help           show this help
-    """
+        CSV and TSV fields are typed as spreadsheet users expect: numbers (not 007 or IDs
+        over 15 digits), TRUE/FALSE, ISO dates (2024-01-31, 2024-01-31 13:45:00) and times
+        (13:45:00; [h]:mm:ss past 24 hours); everything else stays text. CSV may end lines
+        in CRLF, LF or CR and start with a UTF-8 byte order mark.
+        """,
+        groups: [
+            OptionGroup(title: "OPTIONS", options: [
+                .valued("--output", short: "-o", "OUT", "where to write (default: standard output)"),
+                .valued("--to", "FMT", "csv, tsv, jsonl or xlsx"),
+                .valued("--from", "FMT", "xlsx, csv, tsv or jsonl (from IN's extension when omitted)"),
+                .valued("--sheet", "NAME|N", """
+                    xlsx input: the sheet to convert, by name or 1-based position;
+                    xlsx output: the name of the sheet written (default: IN's name)
+                    """),
+                .noProgress, .help,
+            ]),
+            OptionGroup(title: "XLSX OUTPUT", options: [
+                .flag("--no-infer", "keep every CSV/TSV field as text"),
+                .flag("--inline-strings", """
+                    inline strings instead of a shared-string table
+                    (constant memory however much distinct text there is)
+                    """),
+                .flag("--zip64", "allow a worksheet over 4 GiB of XML"),
+            ]),
+            LimitOptions.group(),
+        ],
+        footer: "A sheet with over 10M of distinct text needs --max-text-size.")
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try Arguments(arguments, valued: LimitOptions.names.union(["--output", "--to", "--from", "--sheet"]),
-                                    flags: ["--help", "--no-progress", "--no-infer", "--inline-strings", "--zip64"],
-                                    aliases: ["-o": "--output", "-h": "--help"])
-        if options.has("--help") { print(help); return 0 }
+        let options = try spec.parse(arguments)
+        if options.has("--help") { print(spec.help); return 0 }
         guard options.positionals.count == 1, let input = options.positionals.first else {
-            throw UsageError("convert takes one input file\n\n" + help)
+            throw UsageError("convert takes one input file\n\n" + spec.help)
         }
         let outputPath = options.value("--output") ?? "-"
         let inputFormat = options.value("--from")?.lowercased() ?? (input == "-" ? "xlsx" : extensionOf(input))

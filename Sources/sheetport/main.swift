@@ -40,7 +40,10 @@ func main(_ arguments: [String]) -> Int32 {
         case "demo": return try DemoCommand.run(Array(arguments.dropFirst()))
         case "serve": return try ServeCommand.run(Array(arguments.dropFirst()))
         case "token": return try TokenCommand.run(Array(arguments.dropFirst()))
-        default: throw UsageError("unknown command \"\(command)\"\n\n" + usage)
+        default:
+            let commands = ["check", "convert", "import", "export", "demo", "bench", "serve", "token"]
+            let hint = Suggestion.nearest(to: command, among: commands).map { "; did you mean \($0)?" } ?? ""
+            throw UsageError("unknown command \"\(command.visibleControlCharacters)\"\(hint)\n\n" + usage)
         }
     } catch let error as ClientError {
         FileHandleError.write("sheetport: \(error)")
