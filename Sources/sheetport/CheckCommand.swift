@@ -68,16 +68,20 @@ enum CheckCommand {
 
     /// The short report for a person.
     static func humanText(_ report: CheckReport) -> String {
-        var lines = ["\(report.file): " + (report.importable ? "importable" : "NOT importable") + " (\(report.format))"]
+        var lines = ["\(report.file.visibleControlCharacters): " + (report.importable ? "importable" : "NOT importable") + " (\(report.format))"]
+        // Sheet names may hold anything: control characters are shown escaped; hidden ones say so.
+        func named(_ sheet: CheckReport.Worksheet) -> String {
+            "\"\(sheet.name.visibleControlCharacters)\"" + (sheet.state == .visible ? "" : " (\(sheet.state.rawValue))")
+        }
         if let imported = report.worksheets.first(where: \.imported) {
-            lines.append("  imports \"\(imported.name)\": \(imported.rows ?? 0) rows x \(imported.columns ?? 0) columns, \(imported.cells ?? 0) cells")
+            lines.append("  imports \(named(imported)): \(imported.rows ?? 0) rows x \(imported.columns ?? 0) columns, \(imported.cells ?? 0) cells")
         }
         let others = report.worksheets.filter { !$0.imported }
         if !others.isEmpty {
-            lines.append("  not imported: " + others.map { "\"\($0.name)\"" }.joined(separator: ", "))
+            lines.append("  not imported: " + others.map(named).joined(separator: ", "))
         }
         for finding in report.findings {
-            lines.append("  \(finding.severity.rawValue): \(finding.message) [\(finding.code)" + (finding.part.map { ", \($0)" } ?? "") + "]")
+            lines.append("  \(finding.severity.rawValue): \(finding.message.visibleControlCharacters) [\(finding.code)" + (finding.part.map { ", \($0.visibleControlCharacters)" } ?? "") + "]")
         }
         if report.findings.isEmpty { lines.append("  nothing to report") }
         return lines.joined(separator: "\n")

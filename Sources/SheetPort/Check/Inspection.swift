@@ -23,7 +23,7 @@ struct Inspection {
         inspectEntries()
         inspectWorkbook()
         guard let first = workbook.firstWorksheet else {
-            worksheets = workbook.sheets.map { CheckReport.Worksheet(name: $0.name, imported: false) }
+            worksheets = workbook.sheets.map { CheckReport.Worksheet(name: $0.name, imported: false, state: $0.state) }
             findings.append(Finding(ReaderError(.missingPart, file: workbook.file, part: workbook.workbookPart,
                                                 "the workbook has no worksheet to import")))
             return
@@ -100,7 +100,7 @@ struct Inspection {
     }
 
     private mutating func inspectSheets(first: Sheet) {
-        worksheets = workbook.sheets.map { CheckReport.Worksheet(name: $0.name, imported: $0 == first) }
+        worksheets = workbook.sheets.map { CheckReport.Worksheet(name: $0.name, imported: $0 == first, state: $0.state) }
         let others = workbook.sheets.filter { $0 != first }
         guard !others.isEmpty else { return }
         let names = others.map { "\"\($0.name)\"" + ($0.kind == .worksheet ? "" : " (\($0.kind.rawValue))") }
