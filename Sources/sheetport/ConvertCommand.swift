@@ -7,11 +7,15 @@ import Glibc
 /// `sheetport convert IN [-o OUT] [--to FMT] [--from FMT] [--sheet NAME|N]`.
 enum ConvertCommand {
     static let spec = CommandSpec(
-        usage: "sheetport convert IN [-o OUT] [--to FMT] [--from FMT] [--sheet NAME|N]",
+        usage: """
+        sheetport convert IN [-o OUT] [--to FMT] [--from FMT] [--sheet NAME|N] [options]
+               sheetport convert IN --all -o DIR [--to FMT] [--exclude-hidden] [options]
+        """,
         about: """
         Converts the first worksheet of an xlsx/xlsm workbook (or the sheet named, or the
-        N-th sheet in tab order) to CSV (RFC 4180), TSV or cell JSONL; or CSV, TSV or cell
-        JSONL to a one-sheet xlsx workbook. IN and OUT may be `-` for standard input and
+        N-th sheet in tab order, or with --all every worksheet) to CSV (RFC 4180), TSV, cell
+        JSONL or ndjson records (one object per row keyed by the header row); or CSV, TSV or
+        cell JSONL to a one-sheet xlsx workbook. IN and OUT may be `-` for standard input and
         output. Formats come from the file extensions unless --from/--to are given; with no
         OUT, output goes to standard output (CSV, or xlsx for text input). Output files are
         built under a temporary name beside OUT and renamed into place only when complete.
@@ -24,13 +28,28 @@ enum ConvertCommand {
         groups: [
             OptionGroup(title: "OPTIONS", options: [
                 .valued("--output", short: "-o", "OUT", "where to write (default: standard output)"),
-                .valued("--to", "FMT", "csv, tsv, jsonl or xlsx"),
+                .valued("--to", "FMT", "csv, tsv, jsonl, ndjson or xlsx"),
                 .valued("--from", "FMT", "xlsx, csv, tsv or jsonl (from IN's extension when omitted)"),
                 .valued("--sheet", "NAME|N", """
                     xlsx input: the sheet to convert, by name or 1-based position;
                     xlsx output: the name of the sheet written (default: IN's name)
                     """),
+                .flag("--all", """
+                    every worksheet to DIR/<name>.<ext> (-o DIR; names made safe and unique);
+                    all files are published together, or none
+                    """),
+                .flag("--exclude-hidden", "skip hidden and very hidden sheets (with --all; else the first visible one)"),
                 .noProgress, .help,
+            ]),
+            OptionGroup(title: "TEXT OUTPUT (from xlsx)", options: [
+                .valued("--header-row", "N", "ndjson: the row holding the keys (default: the first row with a value)"),
+                .flag("--skip-empty-rows", "leave out rows with no value"),
+                .flag("--skip-empty-columns", "leave out columns with no value in the whole sheet (reads it twice)"),
+                .valued("--line-ending", "lf|crlf", "CSV line ending (default crlf, as RFC 4180)"),
+                .valued("--date-format", "FMT", """
+                    CSV/TSV dates as FMT: %Y %m %d %H %M %S %f (milliseconds) %%
+                    (default ISO: 2024-01-31, 2024-01-31 13:45:00)
+                    """),
             ]),
             OptionGroup(title: "XLSX OUTPUT", options: [
                 .flag("--no-infer", "keep every CSV/TSV field as text"),
@@ -58,31 +77,41 @@ enum ConvertCommand {
         guard ["xlsx", "xlsm", "xltx", "xltm"].contains(inputFormat) else {
             throw UsageError("cannot tell the input format of \(input); use --from xlsx, csv, tsv or jsonl")
         }
-        let formatName = options.value("--to") ?? (outputPath == "-" ? "csv" : extensionOf(outputPath))
+        let all = options.has("--all")
+        if all, outputPath == "-" { throw UsageError("--all writes one file per worksheet: give the folder with -o DIR") }
+        if all, options.value("--sheet") != nil { throw UsageError("--all converts every worksheet; leave out --sheet") }
+        let formatName = options.value("--to") ?? (all || outputPath == "-" ? "csv" : extensionOf(outputPath))
         guard let format = TextFormat(rawValue: formatName.lowercased()) else {
-            throw UsageError("unknown output format \"\(formatName)\"; use --to csv, tsv or jsonl")
+            throw UsageError("unknown output format \"\(formatName.visibleControlCharacters)\"; use --to csv, tsv, jsonl or ndjson")
         }
+        let textOptions = try outputOptions(options, format: format)
 
         let limits = try LimitOptions.limits(options)
         let workbook = input == "-" ? try Workbook(bytes: StandardInput.readAll(limit: limits.maxTotalSize), name: "<stdin>", limits: limits)
                                     : try Workbook(path: input, limits: limits)
+        let visibleOnly = options.has("--exclude-hidden")
+        if all {
+            let sheets = workbook.sheets.filter { $0.kind == .worksheet && (!visibleOnly || $0.state == .visible) }
+            return try convertAll(workbook, sheets: sheets, to: format, folder: outputPath, textOptions: textOptions, options: options)
+        }
         let sheet: Sheet
         if let name = options.value("--sheet") {
             guard let named = workbook.sheet(named: name) else {
-                let names = workbook.sheets.map { "\"\($0.name)\"" }.joined(separator: ", ")
-                throw UsageError("\(input) has no sheet \"\(name)\"; its sheets are \(names)")
+                let names = workbook.sheets.map { "\"\($0.name.visibleControlCharacters)\"" }.joined(separator: ", ")
+                throw UsageError("\(input) has no sheet \"\(name.visibleControlCharacters)\"; its sheets are \(names)")
             }
             sheet = named
         } else {
-            guard let first = workbook.firstWorksheet else {
-                throw ReaderError(.missingPart, file: input, part: workbook.workbookPart, "the workbook has no worksheet")
+            guard let first = workbook.sheets.first(where: { $0.kind == .worksheet && (!visibleOnly || $0.state == .visible) }) else {
+                throw ReaderError(.missingPart, file: input, part: workbook.workbookPart,
+                                  visibleOnly ? "the workbook has no visible worksheet" : "the workbook has no worksheet")
             }
             sheet = first
         }
 
-        let progress = ProgressLine(label: "converting \(sheet.name)", disabled: options.has("--no-progress"))
+        let progress = ProgressLine(label: "converting \(sheet.name.visibleControlCharacters)", disabled: options.has("--no-progress"))
         defer { progress.finish() }
-        let report = reporter(progress)
+        let report = { reporter(progress)($0, "") }
         // Standard output streams; a file is staged beside its destination and published when complete.
         var file: AtomicFile?
         if outputPath != "-" {
@@ -91,13 +120,74 @@ enum ConvertCommand {
         }
         do {
             let output = ByteOutput(descriptor: file?.descriptor ?? 1, name: file == nil ? "<stdout>" : outputPath)
-            try SheetConverter.convert(workbook, sheet: sheet, to: format, output: output, progress: report)
+            try SheetConverter.convert(workbook, sheet: sheet, to: format, output: output, options: textOptions, progress: report)
             try file?.publish()
         } catch {
             file?.discard()
             throw error
         }
         return 0
+    }
+
+    /// `--all`: every chosen worksheet into `folder` (created when missing), all published together.
+    private static func convertAll(_ workbook: Workbook, sheets: [Sheet], to format: TextFormat, folder: String,
+                                   textOptions: TextOutputOptions, options: Arguments) throws -> Int32 {
+        var status = stat()
+        if stat(folder, &status) != 0 {
+            guard errno == ENOENT, mkdir(folder, 0o777) == 0 else {
+                throw ReaderError(.io, file: folder, "cannot create the folder: \(String(cString: strerror(errno)))")
+            }
+        } else if status.st_mode & S_IFMT != S_IFDIR {
+            throw UsageError("--all writes into a folder, and \(folder.visibleControlCharacters) is not one")
+        }
+        PendingFiles.removeOnSignals()
+        let progress = ProgressLine(label: "converting", disabled: options.has("--no-progress"))
+        defer { progress.finish() }
+        let report = reporter(progress)
+        let converted = try SheetConverter.convertAll(workbook, sheets: sheets, to: format, folder: folder, options: textOptions) { index, summary in
+            report(summary, "sheet \(index + 1)/\(sheets.count)")
+        }
+        progress.finish()
+        for sheet in converted {
+            FileHandleError.write("\"\(sheet.sheet.name.visibleControlCharacters)\" -> \((folder as NSString).appendingPathComponent(sheet.fileName).visibleControlCharacters): \(sheet.summary.rows) rows")
+        }
+        if converted.isEmpty { FileHandleError.write("sheetport: \(workbook.file): no worksheet to convert") }
+        return 0
+    }
+
+    /// The text output options given, checked against the output format.
+    private static func outputOptions(_ options: Arguments, format: TextFormat) throws -> TextOutputOptions {
+        var text = TextOutputOptions()
+        text.skipEmptyRows = options.has("--skip-empty-rows")
+        text.skipEmptyColumns = options.has("--skip-empty-columns")
+        if (text.skipEmptyRows || text.skipEmptyColumns), format == .jsonl {
+            throw UsageError("cell JSONL has no empty rows or columns to skip; --skip-empty-rows and --skip-empty-columns are for csv, tsv and ndjson")
+        }
+        if let value = options.value("--header-row") {
+            guard format == .ndjson else { throw UsageError("--header-row is for --to ndjson") }
+            guard let row = Int(value), row >= 1, row <= CellReference.maxRow else {
+                throw UsageError("--header-row takes a row number from 1 to \(CellReference.maxRow), not \"\(value.visibleControlCharacters)\"")
+            }
+            text.headerRow = row
+        }
+        if let value = options.value("--line-ending") {
+            guard let ending = TextOutputOptions.LineEnding(rawValue: value.lowercased()) else {
+                throw UsageError("--line-ending takes lf or crlf, not \"\(value.visibleControlCharacters)\"")
+            }
+            guard format == .csv else { throw UsageError("--line-ending is for --to csv (TSV and JSON lines end in LF)") }
+            text.lineEnding = ending
+        }
+        if let value = options.value("--date-format") {
+            guard format == .csv || format == .tsv else {
+                throw UsageError("--date-format is for csv and tsv (JSON dates are ISO 8601, as CONTRACTS section 2 says)")
+            }
+            do {
+                text.dateFormat = try DateFormat(value)
+            } catch {
+                throw UsageError("--date-format: \(error)")
+            }
+        }
+        return text
     }
 
     /// CSV, TSV or JSONL to xlsx.
@@ -115,7 +205,7 @@ enum ConvertCommand {
         let source = try ByteInput(path: input)
         let progress = ProgressLine(label: "writing \(settings.sheetName)", disabled: options.has("--no-progress"))
         defer { progress.finish() }
-        let report = reporter(progress)
+        let report = { reporter(progress)($0, "") }
         guard output == "-" else {
             try TextToWorkbook.convert(source, format: format, to: output, options: settings, progress: report)
             return 0
@@ -130,10 +220,11 @@ enum ConvertCommand {
     }
 
     /// Shows how far a conversion has read, when the input's size is known (not on a pipe).
-    private static func reporter(_ progress: ProgressLine) -> (ConversionSummary) -> Void {
-        { summary in
+    private static func reporter(_ progress: ProgressLine) -> (ConversionSummary, String) -> Void {
+        { summary, prefix in
             guard summary.totalBytes > 0 else { return }
-            progress.update(fraction: Double(summary.bytesRead) / Double(summary.totalBytes), detail: "\(summary.rows) rows")
+            progress.update(fraction: Double(summary.bytesRead) / Double(summary.totalBytes),
+                            detail: (prefix.isEmpty ? "" : prefix + ", ") + "\(summary.rows) rows")
         }
     }
 

@@ -79,3 +79,33 @@ public enum NumberFormat {
         45: "mm:ss", 46: "[h]:mm:ss", 47: "mmss.0", 48: "##0.0E+0", 49: "@",
     ]
 }
+
+extension NumberFormat {
+    /// Whether a date or time format shows the time of day or elapsed time (an `h` or `s` token,
+    /// or AM/PM, in its first section): such a cell always shows its time, midnight included.
+    public static func showsTime(_ code: String) -> Bool {
+        var bytes = code.utf8.makeIterator()
+        while let byte = bytes.next() {
+            switch byte {
+            case UInt8(ascii: ";"):
+                return false
+            case UInt8(ascii: "\""):
+                while let quoted = bytes.next(), quoted != UInt8(ascii: "\"") {}
+            case UInt8(ascii: "\\"), UInt8(ascii: "_"), UInt8(ascii: "*"):
+                _ = bytes.next()
+            case UInt8(ascii: "["):
+                var inside: [UInt8] = []
+                while let bracketed = bytes.next(), bracketed != UInt8(ascii: "]") { inside.append(bracketed) }
+                if !inside.isEmpty, inside.allSatisfy({ "hHmMsS".utf8.contains($0) }) { return true }
+            case UInt8(ascii: "h"), UInt8(ascii: "H"), UInt8(ascii: "s"), UInt8(ascii: "S"):
+                return true
+            case UInt8(ascii: "A"), UInt8(ascii: "a"):
+                // AM/PM or A/P: a 12-hour clock (a lone `a` is text in some locales' codes: `aaa` is a weekday).
+                if let next = bytes.next(), next == UInt8(ascii: "M") || next == UInt8(ascii: "m") || next == UInt8(ascii: "/") { return true }
+            default:
+                break
+            }
+        }
+        return false
+    }
+}
