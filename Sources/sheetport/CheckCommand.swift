@@ -21,6 +21,7 @@ enum CheckCommand {
             OptionGroup(title: "OPTIONS", options: [
                 .flag("--json", "machine output (CONTRACTS section 3), one object per line"),
                 .valued("--fail-on", "LEVEL", "warning: exit 1 on warnings too (default error)"),
+                .valued("--ignore", "CODE[,CODE...]", "leave these warning or info codes out of --fail-on warning\n(extra-worksheets, unsupported-feature, ...); may repeat"),
                 .noProgress, .help,
             ]),
             OptionGroup(title: "SERVER (apply a server's caps: GET /api/limits)", options: ClientOptions.options),
@@ -41,6 +42,7 @@ enum CheckCommand {
             preflight.apply(try connection.limits(client: HTTPClient(connectTimeout: 10, timeout: 30)))
         }
         let failOnWarning = options.value("--fail-on") == "warning"
+        let ignored = try ignoredCodes(options)
         var status: Int32 = 0
         for file in options.positionals {
             let report: CheckReport
@@ -54,9 +56,27 @@ enum CheckCommand {
                 continue
             }
             print(options.has("--json") ? report.json : humanText(report))
-            if status != 2, !report.importable || (failOnWarning && report.hasWarnings) { status = 1 }
+            if status != 2, !report.importable || (failOnWarning && report.hasWarnings(ignoring: ignored)) { status = 1 }
         }
         return status
+    }
+
+    /// The codes of `--ignore`: warning and info codes only, as an error cannot be waved through.
+    private static func ignoredCodes(_ options: Arguments) throws -> Set<String> {
+        let ignorable = Finding.Code.allCases.map(\.rawValue)
+        let errors = Set(ReaderError.Code.allCases.map(\.rawValue))
+        var codes: Set<String> = []
+        for list in options.values("--ignore") {
+            for code in list.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) {
+                if ignorable.contains(code) { codes.insert(code); continue }
+                if errors.contains(code) {
+                    throw UsageError("--ignore: \(code) is an error (the workbook is not importable), which cannot be ignored")
+                }
+                let hint = Suggestion.nearest(to: code, among: ignorable).map { "; did you mean \($0)?" } ?? "; the codes are " + ignorable.joined(separator: ", ")
+                throw UsageError("--ignore: unknown code \"\(code.visibleControlCharacters)\"\(hint)")
+            }
+        }
+        return codes
     }
 
     private static func preflightOptions(_ options: Arguments) throws -> PreflightOptions {

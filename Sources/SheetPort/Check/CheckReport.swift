@@ -29,7 +29,12 @@ public struct CheckReport: Sendable, Equatable {
     public var importable: Bool { !findings.contains { $0.severity == .error } }
 
     /// Whether any finding is a warning or an error.
-    public var hasWarnings: Bool { findings.contains { $0.severity <= .warning } }
+    public var hasWarnings: Bool { hasWarnings(ignoring: []) }
+
+    /// Whether any finding whose code is not in `ignored` is a warning or an error.
+    public func hasWarnings(ignoring ignored: Set<String>) -> Bool {
+        findings.contains { $0.severity <= .warning && !ignored.contains($0.code) }
+    }
 
     /// The report as one line of JSON, keys in the contract's order.
     public var json: String {
