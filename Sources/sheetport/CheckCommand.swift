@@ -46,14 +46,29 @@ enum CheckCommand {
         var status: Int32 = 0
         for file in options.positionals {
             let report: CheckReport
+            // Large sheets take seconds: the bar shows the rows read, and a summary line follows.
+            let progress = ProgressLine(label: "checking \(file.visibleControlCharacters)", disabled: options.has("--no-progress"))
+            var bytesRead: Int64 = 0
             do {
                 report = file == "-" ? try Preflight.check(bytes: StandardInput.readAll(limit: preflight.limits.maxTotalSize),
                                                                          name: "-", options: preflight)
-                                     : try Preflight.check(path: file, options: preflight)
+                                     : try Preflight.check(path: file, options: preflight) { summary in
+                                         bytesRead = summary.bytesRead
+                                         guard summary.totalBytes > 0 else { return }
+                                         progress.update(fraction: Double(summary.bytesRead) / Double(summary.totalBytes),
+                                                         detail: "\(summary.rows) rows", bytes: summary.bytesRead)
+                                     }
             } catch let error as ReaderError {
+                progress.finish()
                 FileHandleError.write("sheetport: " + error.description)
                 status = 2
                 continue
+            }
+            if progress.wasShown, let sheet = report.worksheets.first(where: \.imported) {
+                progress.finish(summary: "checked \(file.visibleControlCharacters): \(sheet.rows ?? 0) rows x \(sheet.columns ?? 0) columns, "
+                                + "\(sheet.cells ?? 0) cells", bytes: bytesRead)
+            } else {
+                progress.finish()
             }
             print(options.has("--json") ? report.json : humanText(report))
             if status != 2, !report.importable || (failOnWarning && report.hasWarnings(ignoring: ignored)) { status = 1 }
@@ -111,8 +126,9 @@ enum CheckCommand {
 /// Standard input, read whole (a zip's directory is at its end), up to `limit` bytes: a package
 /// is never larger than what it may inflate to.
 enum StandardInput {
-    static func readAll(limit: Int64) throws -> [UInt8] {
-        var bytes: [UInt8] = []
+    /// Everything left on standard input after `prefix`, which was read from it before.
+    static func readAll(limit: Int64, after prefix: [UInt8] = []) throws -> [UInt8] {
+        var bytes = prefix
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = read(0, &chunk, chunk.count)
@@ -122,10 +138,27 @@ enum StandardInput {
             }
             if count == 0 { return bytes }
             bytes += chunk[..<count]
-            if Int64(bytes.count) > limit {
+            guard Int64(bytes.count) <= limit else {
                 throw ReaderError(.io, file: "-", "standard input is larger than \(limit) bytes (--max-total-size)")
             }
         }
+    }
+
+    /// The first `count` bytes of standard input (fewer at its end), to tell what it holds.
+    static func readPrefix(_ count: Int) throws -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let read = bytes.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress! + filled, count - filled) }
+            if read < 0 {
+                if errno == EINTR { continue }
+                throw ReaderError(.io, file: "-", "cannot read: \(String(cString: strerror(errno)))")
+            }
+            if read == 0 { break }
+            filled += read
+        }
+        bytes.removeLast(count - filled)
+        return bytes
     }
 }
 

@@ -70,24 +70,25 @@ enum ConvertCommand {
             throw UsageError("convert takes one input file\n\n" + spec.help)
         }
         let outputPath = options.value("--output") ?? "-"
-        let inputFormat = options.value("--from")?.lowercased() ?? (input == "-" ? "xlsx" : extensionOf(input))
-        if let textFormat = TextFormat(rawValue: inputFormat) {
-            return try toWorkbook(input, format: textFormat, output: outputPath, options: options)
-        }
-        guard ["xlsx", "xlsm", "xltx", "xltm"].contains(inputFormat) else {
-            throw UsageError("cannot tell the input format of \(input); use --from xlsx, csv, tsv or jsonl")
-        }
         let all = options.has("--all")
         if all, outputPath == "-" { throw UsageError("--all writes one file per worksheet: give the folder with -o DIR") }
         if all, options.value("--sheet") != nil { throw UsageError("--all converts every worksheet; leave out --sheet") }
-        let formatName = options.value("--to") ?? (all || outputPath == "-" ? "csv" : extensionOf(outputPath))
+        let (source, prefix) = try source(of: input, options: options)
+        if case .text(let textFormat) = source {
+            if all { throw UsageError("--all converts the worksheets of a workbook; \(input.visibleControlCharacters) is \(textFormat.rawValue.uppercased()) text") }
+            return try toWorkbook(input, format: textFormat, prefix: prefix, output: outputPath, options: options)
+        }
+        // No extension (`-o /dev/null`, `-o out`) means the default, as standard output does.
+        let formatName = options.value("--to") ?? (all || outputPath == "-" ? "csv" : extensionOf(outputPath).nonEmpty ?? "csv")
         guard let format = TextFormat(rawValue: formatName.lowercased()) else {
-            throw UsageError("unknown output format \"\(formatName.visibleControlCharacters)\"; use --to csv, tsv, jsonl or ndjson")
+            let hint = options.value("--to") == nil ? " (from the extension of \(outputPath.visibleControlCharacters))" : ""
+            throw UsageError("unknown output format \"\(formatName.visibleControlCharacters)\"\(hint); use --to csv, tsv, jsonl or ndjson")
         }
         let textOptions = try outputOptions(options, format: format)
 
         let limits = try LimitOptions.limits(options)
-        let workbook = input == "-" ? try Workbook(bytes: StandardInput.readAll(limit: limits.maxTotalSize), name: "<stdin>", limits: limits)
+        let workbook = input == "-" ? try Workbook(bytes: StandardInput.readAll(limit: limits.maxTotalSize, after: prefix ?? []),
+                                                   name: "<stdin>", limits: limits)
                                     : try Workbook(path: input, limits: limits)
         let visibleOnly = options.has("--exclude-hidden")
         if all {
@@ -109,7 +110,8 @@ enum ConvertCommand {
             sheet = first
         }
 
-        let progress = ProgressLine(label: "converting \(sheet.name.visibleControlCharacters)", disabled: options.has("--no-progress"))
+        let progress = ProgressLine(label: "converting \(sheet.name.visibleControlCharacters)", disabled: options.has("--no-progress"),
+                                    dataOnStandardOutput: outputPath == "-")
         defer { progress.finish() }
         let report = { reporter(progress)($0, "") }
         // Standard output streams; a file is staged beside its destination and published when complete.
@@ -120,13 +122,76 @@ enum ConvertCommand {
         }
         do {
             let output = ByteOutput(descriptor: file?.descriptor ?? 1, name: file == nil ? "<stdout>" : outputPath)
-            try SheetConverter.convert(workbook, sheet: sheet, to: format, output: output, options: textOptions, progress: report)
+            let summary = try SheetConverter.convert(workbook, sheet: sheet, to: format, output: output, options: textOptions, progress: report)
             try file?.publish()
+            progress.finish(summary: "converted \"\(sheet.name.visibleControlCharacters)\": \(summary.rows) rows, \(summary.cells) cells, "
+                            + ClientOptions.size(summary.bytesRead) + " of XML", bytes: summary.bytesRead)
         } catch {
             file?.discard()
             throw error
         }
         return 0
+    }
+
+    /// What `convert` reads.
+    private enum Source { case workbook, text(TextFormat) }
+
+    /// What IN holds: `--from` when given, else told from its first bytes (the extension only
+    /// chooses among text formats), with the bytes already taken from standard input.
+    private static func source(of input: String, options: Arguments) throws -> (Source, prefix: [UInt8]?) {
+        let workbookFormats = ["xlsx", "xlsm", "xltx", "xltm"]
+        let textFormats: [TextFormat] = [.csv, .tsv, .jsonl]
+        if let from = options.value("--from")?.lowercased() {
+            if workbookFormats.contains(from) { return (.workbook, nil) }
+            if let format = TextFormat(rawValue: from), textFormats.contains(format) { return (.text(format), nil) }
+            throw UsageError("--from takes xlsx, xlsm, csv, tsv or jsonl, not \"\(from.visibleControlCharacters)\"")
+        }
+        let prefix = input == "-" ? try StandardInput.readPrefix(InputKind.sniffLength) : try filePrefix(input)
+        let kind = InputKind.sniff(prefix)
+        let named = TextFormat(rawValue: input == "-" ? "" : extensionOf(input)).flatMap { textFormats.contains($0) ? $0 : nil }
+        let kept = input == "-" ? prefix : nil
+        switch kind {
+        case .zip, .compoundFile:
+            // The reader names what the package is: ODS, legacy-xls, encrypted-workbook, ...
+            return (.workbook, kept)
+        case .text(let sniffed):
+            if let named { return (.text(named), kept) }
+            let written = input == "-" ? "" : extensionOf(input)
+            if workbookFormats.contains(written) {
+                throw ReaderError(.notAZip, file: input, "\(kind.description), not an \(written) workbook; "
+                                  + "to convert it to xlsx, give --from \(sniffed.rawValue)")
+            }
+            return (.text(sniffed), kept)
+        case .empty:
+            if let named { return (.text(named), kept) }
+            throw ReaderError(.notAZip, file: input, "an empty file: no workbook and no text to convert")
+        case .binary:
+            throw ReaderError(.notAZip, file: input, "\(kind.description): not an xlsx/xlsm workbook, CSV, TSV or cell JSONL")
+        }
+    }
+
+    /// The first bytes of a file; a directory or an unreadable file is an I/O error.
+    private static func filePrefix(_ path: String) throws -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw ReaderError(.io, file: path, "cannot open: \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        var status = stat()
+        if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+            throw ReaderError(.io, file: path, "a directory, not a workbook or a text file")
+        }
+        var bytes = [UInt8](repeating: 0, count: InputKind.sniffLength)
+        var filled = 0
+        while filled < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, $0.count - filled) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw ReaderError(.io, file: path, "cannot read: \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { break }
+            filled += count
+        }
+        bytes.removeLast(bytes.count - filled)
+        return bytes
     }
 
     /// `--all`: every chosen worksheet into `folder` (created when missing), all published together.
@@ -147,7 +212,8 @@ enum ConvertCommand {
         let converted = try SheetConverter.convertAll(workbook, sheets: sheets, to: format, folder: folder, options: textOptions) { index, summary in
             report(summary, "sheet \(index + 1)/\(sheets.count)")
         }
-        progress.finish()
+        progress.finish(summary: "converted \(converted.count) worksheet\(converted.count == 1 ? "" : "s"), "
+                        + "\(converted.reduce(0) { $0 + $1.summary.rows }) rows", bytes: converted.reduce(Int64(0)) { $0 + $1.summary.bytesRead })
         for sheet in converted {
             FileHandleError.write("\"\(sheet.sheet.name.visibleControlCharacters)\" -> \((folder as NSString).appendingPathComponent(sheet.fileName).visibleControlCharacters): \(sheet.summary.rows) rows")
         }
@@ -191,10 +257,15 @@ enum ConvertCommand {
     }
 
     /// CSV, TSV or JSONL to xlsx.
-    private static func toWorkbook(_ input: String, format: TextFormat, output: String, options: Arguments) throws -> Int32 {
-        let target = options.value("--to")?.lowercased() ?? (output == "-" ? "xlsx" : extensionOf(output))
+    private static func toWorkbook(_ input: String, format: TextFormat, prefix: [UInt8]?, output: String,
+                                   options: Arguments) throws -> Int32 {
+        let target = options.value("--to")?.lowercased() ?? (output == "-" ? "xlsx" : extensionOf(output).nonEmpty ?? "xlsx")
         guard target == "xlsx" else {
-            throw UsageError("\(format.rawValue) input converts to xlsx only (got --to \(target))")
+            throw UsageError("\(format.rawValue) input converts to xlsx only (got \(target.visibleControlCharacters))")
+        }
+        // A zip is binary: written to a terminal it is noise that can drive the terminal.
+        if output == "-", isatty(1) == 1 {
+            throw UsageError("an xlsx workbook is not written to a terminal; give -o OUT.xlsx or redirect standard output (> OUT.xlsx)")
         }
         var settings = TextToWorkbook.Options()
         settings.inferTypes = !options.has("--no-infer")
@@ -202,12 +273,14 @@ enum ConvertCommand {
         settings.writer.zip64 = options.has("--zip64")
         settings.sheetName = options.value("--sheet") ?? TextToWorkbook.sheetName(for: input)
         PendingFiles.removeOnSignals()
-        let source = try ByteInput(path: input)
-        let progress = ProgressLine(label: "writing \(settings.sheetName)", disabled: options.has("--no-progress"))
+        let source = try prefix.map { ByteInput(descriptor: 0, name: "<stdin>", prefix: $0) } ?? ByteInput(path: input)
+        let progress = ProgressLine(label: "writing \(settings.sheetName.visibleControlCharacters)", disabled: options.has("--no-progress"),
+                                    dataOnStandardOutput: output == "-")
         defer { progress.finish() }
         let report = { reporter(progress)($0, "") }
         guard output == "-" else {
-            try TextToWorkbook.convert(source, format: format, to: output, options: settings, progress: report)
+            let summary = try TextToWorkbook.convert(source, format: format, to: output, options: settings, progress: report)
+            progress.finish(summary: "wrote \(output.visibleControlCharacters): \(summary.rows) rows, \(summary.cells) cells", bytes: summary.bytesRead)
             return 0
         }
         // A zip cannot be streamed to a pipe as it is written (libzip seeks back to finish
@@ -224,12 +297,17 @@ enum ConvertCommand {
         { summary, prefix in
             guard summary.totalBytes > 0 else { return }
             progress.update(fraction: Double(summary.bytesRead) / Double(summary.totalBytes),
-                            detail: (prefix.isEmpty ? "" : prefix + ", ") + "\(summary.rows) rows")
+                            detail: (prefix.isEmpty ? "" : prefix + ", ") + "\(summary.rows) rows", bytes: summary.bytesRead)
         }
     }
 
-    private static func extensionOf(_ path: String) -> String {
+    static func extensionOf(_ path: String) -> String {
         guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return "" }
         return path[path.index(after: dot)...].lowercased()
     }
+}
+
+private extension String {
+    /// The string, or nil when it is empty.
+    var nonEmpty: String? { isEmpty ? nil : self }
 }

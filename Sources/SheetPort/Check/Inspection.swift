@@ -3,6 +3,8 @@
 struct Inspection {
     let workbook: Workbook
     let options: PreflightOptions
+    /// Hears how far the first worksheet's read is, every 4,096 rows.
+    var progress: ((ConversionSummary) -> Void)?
     private(set) var findings: [Finding] = []
     private(set) var worksheets: [CheckReport.Worksheet] = []
     /// The package features found among the parts (`PackageFeature.name`).
@@ -167,8 +169,14 @@ struct Inspection {
         let reader = try workbook.rows(of: sheet)
         let part = sheet.part
         var stats = SheetStatistics(styleCount: styles.cellFormats.count, maxTextLength: options.maxCellTextLength)
+        var rows = 0
         while let row = try reader.nextRow() {
             for cell in row.cells { stats.add(cell, row: row.index) }
+            rows += 1
+            if let progress, rows & 4095 == 0 {
+                let (bytesRead, totalBytes) = reader.progress
+                progress(ConversionSummary(rows: rows, cells: stats.cells, bytesRead: bytesRead, totalBytes: totalBytes))
+            }
         }
         // Comments are imported: their part must read (a missing one is already a finding).
         if danglingRelationships["comments"] == nil { _ = try workbook.comments(of: sheet) }

@@ -32,6 +32,16 @@ public final class ByteInput {
         }
     }
 
+    /// Reads `descriptor` (left open), starting with `prefix`: bytes already read from it to
+    /// tell what it holds (standard input, which cannot be read again).
+    public init(descriptor: Int32, name: String, prefix: [UInt8]) {
+        self.descriptor = descriptor
+        ownsDescriptor = false
+        self.name = name
+        buffer = prefix + [UInt8](repeating: 0, count: max(1 << 16, prefix.count))
+        end = prefix.count
+    }
+
     /// Reads `bytes` held in memory; `name` is used in errors.
     public init(bytes: [UInt8], name: String) {
         descriptor = -1
