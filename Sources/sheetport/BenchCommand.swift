@@ -12,7 +12,7 @@ enum BenchCommand {
     static let spec = CommandSpec(
         usage: """
         sheetport bench [--rows N] [--keep DIR]
-               sheetport bench generate [--rows N] -o OUT.xlsx
+               sheetport bench generate [--rows N] [--sheets N] -o OUT.xlsx
                sheetport bench read FILE [--to count|csv|jsonl] [limits]
                sheetport bench check FILE [limits]
                sheetport bench write [--rows N] [-o OUT.xlsx] [--inline-strings] [--level N]
@@ -35,6 +35,7 @@ enum BenchCommand {
                 .valued("--rows", "N", "data rows (default 200000)"),
                 .valued("--output", short: "-o", "OUT", "the workbook to write (write: default a temporary file, removed)"),
                 .valued("--keep", "DIR", "(no subcommand) keep the generated workbook in DIR"),
+                .valued("--sheets", "N", "(generate) that many copies of the sheet, Data 1 to Data N (default 1: Data)"),
                 .valued("--to", "FORMAT", "(read) count (default), csv or jsonl"),
                 .flag("--inline-strings", "(write) inline strings instead of a shared-string table"),
                 .valued("--level", "N", "(write) deflate level 1-9 (default 6, zlib's and libxlsxwriter's)"),
@@ -54,7 +55,10 @@ enum BenchCommand {
         switch subcommand {
         case "generate":
             guard let output = options.value("--output") else { throw UsageError("bench generate needs -o OUT.xlsx") }
-            print(try write(rows: rows(options), to: output, options: WriterOptions(), quiet: quiet))
+            guard let sheets = Int(options.value("--sheets") ?? "1"), (1...1000).contains(sheets) else {
+                throw UsageError("--sheets takes a whole number from 1 to 1000")
+            }
+            print(try write(rows: rows(options), to: output, options: WriterOptions(), quiet: quiet, sheets: sheets))
         case "write":
             try write(options)
         case "read":
@@ -104,13 +108,15 @@ enum BenchCommand {
     }
 
     /// Writes the benchmark sheet of `rows` data rows to `path`.
-    static func write(rows: Int, to path: String, options: WriterOptions, quiet: Bool) throws -> Measurement {
+    static func write(rows: Int, to path: String, options: WriterOptions, quiet: Bool, sheets: Int = 1) throws -> Measurement {
         let progress = ProgressLine(label: "writing", disabled: quiet)
         let clock = PhaseClock()
         let writer = try WorkbookWriter(path: path, options: options)
         do {
-            try SyntheticSheet(rows: rows).write(into: writer) { written in
-                progress.update(fraction: Double(written) / Double(max(rows, 1)), detail: "\(written) rows")
+            for number in 1...sheets {
+                try SyntheticSheet(rows: rows).write(into: writer, named: sheets == 1 ? "Data" : "Data \(number)") { written in
+                    progress.update(fraction: Double(written) / Double(max(rows, 1)), detail: "\(written) rows")
+                }
             }
             try writer.close()
         } catch {
@@ -122,7 +128,7 @@ enum BenchCommand {
         var limits = ArchiveLimits()
         limits.maxTextSize = Int.max // our own output, however many strings it shares
         let xml = try Workbook(path: path, limits: limits).firstWorksheetSize
-        return Measurement(phase: "write", cells: rows * 10 + 10, xmlBytes: xml, seconds: seconds, peakKiB: clock.peakKiB)
+        return Measurement(phase: "write", cells: (rows * 10 + 10) * sheets, xmlBytes: xml * Int64(sheets), seconds: seconds, peakKiB: clock.peakKiB)
     }
 
     /// Reads the first worksheet of `path` into a counting sink, or converts it to CSV or
