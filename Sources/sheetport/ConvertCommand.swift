@@ -16,9 +16,11 @@ enum ConvertCommand {
         N-th sheet in tab order, or with --all every worksheet) to CSV (RFC 4180), TSV, cell
         JSONL or ndjson records (one object per row keyed by the header row); or CSV, TSV or
         cell JSONL to a one-sheet xlsx workbook. IN and OUT may be `-` for standard input and
-        output. Formats come from the file extensions unless --from/--to are given; with no
-        OUT, output goes to standard output (CSV, or xlsx for text input). Output files are
-        built under a temporary name beside OUT and renamed into place only when complete.
+        output. IN's format is told from its content (a workbook, or text: CSV, TSV or cell
+        JSONL, the extension choosing among them) unless --from is given; OUT's from its
+        extension unless --to is given, and with no extension, or no OUT (standard output),
+        CSV, or xlsx for text input (never written to a terminal). Output files are built
+        under a temporary name beside OUT and renamed into place only when complete.
 
         CSV and TSV fields are typed as spreadsheet users expect: numbers (not 007 or IDs
         over 15 digits), TRUE/FALSE, ISO dates (2024-01-31, 2024-01-31 13:45:00) and times
@@ -29,7 +31,7 @@ enum ConvertCommand {
             OptionGroup(title: "OPTIONS", options: [
                 .valued("--output", short: "-o", "OUT", "where to write (default: standard output)"),
                 .valued("--to", "FMT", "csv, tsv, jsonl, ndjson or xlsx"),
-                .valued("--from", "FMT", "xlsx, csv, tsv or jsonl (from IN's extension when omitted)"),
+                .valued("--from", "FMT", "xlsx, csv, tsv or jsonl (told from IN's content when omitted)"),
                 .valued("--sheet", "NAME|N", """
                     xlsx input: the sheet to convert, by name or 1-based position;
                     xlsx output: the name of the sheet written (default: IN's name)
