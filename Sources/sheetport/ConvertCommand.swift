@@ -168,6 +168,8 @@ enum ConvertCommand {
             if let named { return (.text(named), kept) }
             throw ReaderError(.notAZip, file: input, "an empty file: no workbook and no text to convert")
         case .binary:
+            // Named as a workbook: the reader tells a damaged package (`corrupt-zip`) from others.
+            if workbookFormats.contains(input == "-" ? "" : extensionOf(input)) { return (.workbook, kept) }
             throw ReaderError(.notAZip, file: input, "\(kind.description): not an xlsx/xlsm workbook, CSV, TSV or cell JSONL")
         }
     }
