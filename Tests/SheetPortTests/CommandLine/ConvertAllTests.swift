@@ -103,4 +103,23 @@ import Testing
         #expect(result.status == 2 && result.stderr.contains("not one"))
         #expect(try String(contentsOf: file, encoding: .utf8) == "x")
     }
+
+    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
+    func aSignalLeavesNoNewFile(_ signal: Int32, _ status: Int32) throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let book = try makeLargeWorkbook(rows: 150_000, in: folder)
+        let out = folder.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        // Interrupt once the sheet's temporary file in DIR has grown.
+        let result = try interruptSheetport(["convert", book, "--all", "-o", out.path, "--to", "ndjson"], with: signal) {
+            try files(out).contains { name in
+                name.hasPrefix(".Data.ndjson.sheetport-")
+                    && (try? FileManager.default.attributesOfItem(atPath: out.appendingPathComponent(name).path)[.size] as? Int) ?? 0 > 0
+            }
+        }
+        #expect(result.wasReady, "the conversion ended before it could be interrupted")
+        #expect(result.status == status)
+        #expect(try files(out).isEmpty)
+    }
 }
