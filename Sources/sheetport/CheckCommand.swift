@@ -146,13 +146,18 @@ enum StandardInput {
 
     /// The first `count` bytes of standard input (fewer at its end), to tell what it holds.
     static func readPrefix(_ count: Int) throws -> [UInt8] {
+        try readPrefix(count, of: 0, name: "-")
+    }
+
+    /// The first `count` bytes readable from `descriptor` (fewer at its end); `name` is used in errors.
+    static func readPrefix(_ count: Int, of descriptor: Int32, name: String) throws -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         var filled = 0
         while filled < count {
-            let read = bytes.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress! + filled, count - filled) }
+            let read = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + filled, count - filled) }
             if read < 0 {
                 if errno == EINTR { continue }
-                throw ReaderError(.io, file: "-", "cannot read: \(String(cString: strerror(errno)))")
+                throw ReaderError(.io, file: name, "cannot read: \(String(cString: strerror(errno)))")
             }
             if read == 0 { break }
             filled += read

@@ -148,9 +148,14 @@ enum ConvertCommand {
             if let format = TextFormat(rawValue: from), textFormats.contains(format) { return (.text(format), nil) }
             throw UsageError("--from takes xlsx, xlsm, csv, tsv or jsonl, not \"\(from.visibleControlCharacters)\"")
         }
-        let prefix = input == "-" ? try StandardInput.readPrefix(InputKind.sniffLength) : try filePrefix(input)
-        let kind = InputKind.sniff(prefix)
         let named = TextFormat(rawValue: input == "-" ? "" : extensionOf(input)).flatMap { textFormats.contains($0) ? $0 : nil }
+        guard let prefix = input == "-" ? try StandardInput.readPrefix(InputKind.sniffLength) : try filePrefix(input) else {
+            // A pipe or device named as a path (`<(cat data.csv)`) cannot be read twice: its name decides.
+            if let named { return (.text(named), nil) }
+            if workbookFormats.contains(extensionOf(input)) { return (.workbook, nil) }
+            throw UsageError("\(input.visibleControlCharacters) is not a regular file, so its format cannot be told from its content; give --from")
+        }
+        let kind = InputKind.sniff(prefix)
         let kept = input == "-" ? prefix : nil
         switch kind {
         case .zip, .compoundFile:
@@ -174,28 +179,17 @@ enum ConvertCommand {
         }
     }
 
-    /// The first bytes of a file; a directory or an unreadable file is an I/O error.
-    private static func filePrefix(_ path: String) throws -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    /// The first bytes of a regular file, nil for a pipe or a device (reading would consume them);
+    /// a directory or an unreadable file is an I/O error.
+    private static func filePrefix(_ path: String) throws -> [UInt8]? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw ReaderError(.io, file: path, "cannot open: \(String(cString: strerror(errno)))") }
+        if status.st_mode & S_IFMT == S_IFDIR { throw ReaderError(.io, file: path, "a directory, not a workbook or a text file") }
+        guard status.st_mode & S_IFMT == S_IFREG else { return nil }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw ReaderError(.io, file: path, "cannot open: \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
-        var status = stat()
-        if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
-            throw ReaderError(.io, file: path, "a directory, not a workbook or a text file")
-        }
-        var bytes = [UInt8](repeating: 0, count: InputKind.sniffLength)
-        var filled = 0
-        while filled < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, $0.count - filled) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw ReaderError(.io, file: path, "cannot read: \(String(cString: strerror(errno)))")
-            }
-            if count == 0 { break }
-            filled += count
-        }
-        bytes.removeLast(bytes.count - filled)
-        return bytes
+        return try StandardInput.readPrefix(InputKind.sniffLength, of: descriptor, name: path)
     }
 
     /// `--all`: every chosen worksheet into `folder` (created when missing), all published together.

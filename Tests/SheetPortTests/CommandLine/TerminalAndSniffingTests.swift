@@ -132,4 +132,14 @@ func runOnTerminal(_ arguments: [String]) throws -> (status: Int32, output: Stri
         #expect(piped.stderr.isEmpty)
     }
 
+
+    @Test func aPipeIsNotReadToTellItsFormat() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fifo = folder.appendingPathComponent("pipe.bin").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // Nothing opens the FIFO (that would block): its name cannot tell, so --from is asked for.
+        let result = try runSheetport(["convert", fifo])
+        #expect(result.status == 2 && result.stderr.contains("not a regular file") && result.stderr.contains("--from"), "\(result.stderr)")
+    }
 }
