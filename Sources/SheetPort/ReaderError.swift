@@ -4,7 +4,7 @@
 /// can report a reader failure without translating it.
 public struct ReaderError: Error, CustomStringConvertible, Sendable, Equatable {
     /// What went wrong, as a stable finding code.
-    public enum Code: String, Sendable {
+    public enum Code: String, Sendable, CaseIterable {
         case notAZip = "not-a-zip"
         case legacyXLS = "legacy-xls"
         case encryptedWorkbook = "encrypted-workbook"

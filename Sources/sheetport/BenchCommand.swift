@@ -9,53 +9,56 @@ import Glibc
 /// writing it, printing cells/s, MB/s of worksheet XML and peak memory of each phase.
 /// `Benchmarks/run.sh` runs the same subcommands beside the peers.
 enum BenchCommand {
-    static let help = """
-    USAGE: sheetport bench [--rows N] [--keep DIR]
-           sheetport bench generate [--rows N] -o OUT.xlsx
-           sheetport bench read FILE [--to count|csv|jsonl] [limits]
-           sheetport bench check FILE [limits]
-           sheetport bench write [--rows N] [-o OUT.xlsx] [--inline-strings] [--level N]
+    static let spec = CommandSpec(
+        usage: """
+        sheetport bench [--rows N] [--keep DIR]
+               sheetport bench generate [--rows N] [--sheets N] -o OUT.xlsx
+               sheetport bench read FILE [--to count|csv|jsonl] [limits]
+               sheetport bench check FILE [limits]
+               sheetport bench write [--rows N] [-o OUT.xlsx] [--inline-strings] [--level N]
+        """,
+        about: """
+        With no subcommand: generates the benchmark workbook (a header and N rows x 10 columns:
+        numbers, repeated and unique strings, dates, booleans, formulas with cached values, in a
+        shared-string table as Excel writes them), then times reading it to a counting sink, to
+        CSV, checking it, and writing it again. Each phase prints cells/s, MB/s of worksheet XML
+        and its peak memory.
 
-    With no subcommand: generates the benchmark workbook (a header and N rows x 10 columns:
-    numbers, repeated and unique strings, dates, booleans, formulas with cached values, in a
-    shared-string table as Excel writes them), then times reading it to a counting sink, to
-    CSV, checking it, and writing it again. Each phase prints cells/s, MB/s of worksheet XML
-    and its peak memory.
-
-      generate   write the benchmark workbook to OUT.xlsx
-      read       read the first worksheet of FILE into a counting sink (or, with --to,
-                 convert it to CSV or JSONL written to /dev/null)
-      check      pre-flight FILE as `sheetport check` does
-      write      write the benchmark sheet through the streaming writer
-
-    OPTIONS:
-      --rows N             data rows (default 200000)
-      -o, --output OUT     the workbook to write (write: default a temporary file, removed)
-      --keep DIR           (no subcommand) keep the generated workbook in DIR
-      --to FORMAT          (read) count (default), csv or jsonl
-      --inline-strings     (write) inline strings instead of a shared-string table
-      --level N            (write) deflate level 1-9 (default 6, zlib's and libxlsxwriter's)
-      --no-progress        no progress bar
-      -h, --help           show this help
-
-    read and check take the reader's limit options, as `sheetport check --help` lists them
-    (a workbook of a million unique strings needs --max-text-size over its 10M default).
-    """
+          generate   write the benchmark workbook to OUT.xlsx
+          read       read the first worksheet of FILE into a counting sink (or, with --to,
+                     convert it to CSV or JSONL written to /dev/null)
+          check      pre-flight FILE as `sheetport check` does
+          write      write the benchmark sheet through the streaming writer
+        """,
+        groups: [
+            OptionGroup(title: "OPTIONS", options: [
+                .valued("--rows", "N", "data rows (default 200000)"),
+                .valued("--output", short: "-o", "OUT", "the workbook to write (write: default a temporary file, removed)"),
+                .valued("--keep", "DIR", "(no subcommand) keep the generated workbook in DIR"),
+                .valued("--sheets", "N", "(generate) that many copies of the sheet, Data 1 to Data N (default 1: Data)"),
+                .valued("--to", "FORMAT", "(read) count (default), csv or jsonl"),
+                .flag("--inline-strings", "(write) inline strings instead of a shared-string table"),
+                .valued("--level", "N", "(write) deflate level 1-9 (default 6, zlib's and libxlsxwriter's)"),
+                .noProgress, .help,
+            ]),
+            LimitOptions.group(),
+        ],
+        footer: "read and check take the limits (a workbook of a million unique strings needs --max-text-size).")
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let subcommands = ["generate", "read", "check", "write"]
         let subcommand = arguments.first.flatMap { subcommands.contains($0) ? $0 : nil }
-        let options = try Arguments(subcommand == nil ? arguments : Array(arguments.dropFirst()),
-                                    valued: LimitOptions.names.union(["--rows", "--output", "--level", "--to", "--keep"]),
-                                    flags: ["--help", "--inline-strings", "--no-progress"],
-                                    aliases: ["-o": "--output", "-h": "--help"])
-        if options.has("--help") { print(help); return 0 }
+        let options = try spec.parse(subcommand == nil ? arguments : Array(arguments.dropFirst()))
+        if options.has("--help") { print(spec.help); return 0 }
         PendingFiles.removeOnSignals()
         let quiet = options.has("--no-progress")
         switch subcommand {
         case "generate":
             guard let output = options.value("--output") else { throw UsageError("bench generate needs -o OUT.xlsx") }
-            print(try write(rows: rows(options), to: output, options: WriterOptions(), quiet: quiet))
+            guard let sheets = Int(options.value("--sheets") ?? "1"), (1...1000).contains(sheets) else {
+                throw UsageError("--sheets takes a whole number from 1 to 1000")
+            }
+            print(try write(rows: rows(options), to: output, options: WriterOptions(), quiet: quiet, sheets: sheets))
         case "write":
             try write(options)
         case "read":
@@ -105,13 +108,15 @@ enum BenchCommand {
     }
 
     /// Writes the benchmark sheet of `rows` data rows to `path`.
-    static func write(rows: Int, to path: String, options: WriterOptions, quiet: Bool) throws -> Measurement {
+    static func write(rows: Int, to path: String, options: WriterOptions, quiet: Bool, sheets: Int = 1) throws -> Measurement {
         let progress = ProgressLine(label: "writing", disabled: quiet)
         let clock = PhaseClock()
         let writer = try WorkbookWriter(path: path, options: options)
         do {
-            try SyntheticSheet(rows: rows).write(into: writer) { written in
-                progress.update(fraction: Double(written) / Double(max(rows, 1)), detail: "\(written) rows")
+            for number in 1...sheets {
+                try SyntheticSheet(rows: rows).write(into: writer, named: sheets == 1 ? "Data" : "Data \(number)") { written in
+                    progress.update(fraction: Double(written) / Double(max(rows, 1)), detail: "\(written) rows")
+                }
             }
             try writer.close()
         } catch {
@@ -123,7 +128,7 @@ enum BenchCommand {
         var limits = ArchiveLimits()
         limits.maxTextSize = Int.max // our own output, however many strings it shares
         let xml = try Workbook(path: path, limits: limits).firstWorksheetSize
-        return Measurement(phase: "write", cells: rows * 10 + 10, xmlBytes: xml, seconds: seconds, peakKiB: clock.peakKiB)
+        return Measurement(phase: "write", cells: (rows * 10 + 10) * sheets, xmlBytes: xml * Int64(sheets), seconds: seconds, peakKiB: clock.peakKiB)
     }
 
     /// Reads the first worksheet of `path` into a counting sink, or converts it to CSV or

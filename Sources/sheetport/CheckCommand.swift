@@ -5,41 +5,33 @@ import Glibc
 
 /// `sheetport check FILE... [--json] [--fail-on warning]` with the limits as options.
 enum CheckCommand {
-    static let help = """
-    USAGE: sheetport check FILE... [--json] [--fail-on warning] [limits]
+    static let spec = CommandSpec(
+        usage: "sheetport check FILE... [--json] [--fail-on warning] [--server URL] [limits]",
+        about: """
+        Pre-flights each workbook before import: whether it can be imported at all, which sheet
+        is imported (only the first worksheet) and which are not, and what will not survive
+        (macros, charts, images, pivot tables, tables, merged cells, conditional formats, data
+        validation, hyperlinks, formatting Sheets does not keep, hard-to-read colours). FILE may
+        be `-` for standard input. With --json, one report object per file, one per line.
 
-    Pre-flights each workbook before import: whether it can be imported at all, which sheet
-    is imported (only the first worksheet) and which are not, and what will not survive
-    (macros, charts, images, pivot tables, tables, merged cells, conditional formats, data
-    validation, hyperlinks, formatting Sheets does not keep, hard-to-read colours). FILE may
-    be `-` for standard input. With --json, one report object per file, one per line.
-
-    Exit status: 0 when every file is importable, 1 when one is not (with --fail-on warning,
-    also when any file has a warning), 2 on usage or I/O errors.
-
-    OPTIONS:
-      --json                   machine output (CONTRACTS section 3), one object per line
-      --fail-on warning        exit 1 on warnings too
-      --server URL             also apply this server's caps (GET /api/limits: upload size, cells,
-                               rows, columns, cell text); needs --token-file FILE or SHEETPORT_TOKEN
-      --token-file FILE        the session token for --server
-      -h, --help               show this help
-
-    LIMITS (defaults at least as strict as Apache POI's ZipSecureFile; sizes take K, M, G):
-      --max-entries N          most zip entries (default 1000)
-      --max-entry-size SIZE    most bytes one entry may inflate to (default 1G)
-      --max-total-size SIZE    most bytes the whole package may inflate to (default 4G)
-      --min-inflate-ratio R    least compressed/inflated ratio of an entry past 100K (default 0.01)
-      --max-text-size SIZE     most bytes of shared-string text (default 10M)
-      --max-cells N            most cells in the imported sheet's used range (default 10000000)
-    """
+        Exit status: 0 when every file is importable, 1 when one is not (with --fail-on warning,
+        also when any file has a warning), 2 on usage or I/O errors.
+        """,
+        groups: [
+            OptionGroup(title: "OPTIONS", options: [
+                .flag("--json", "machine output (CONTRACTS section 3), one object per line"),
+                .valued("--fail-on", "LEVEL", "warning: exit 1 on warnings too (default error)"),
+                .valued("--ignore", "CODE[,CODE...]", "leave these warning or info codes out of --fail-on warning\n(extra-worksheets, unsupported-feature, ...); may repeat"),
+                .noProgress, .help,
+            ]),
+            OptionGroup(title: "SERVER (apply a server's caps: GET /api/limits)", options: ClientOptions.options),
+            LimitOptions.group(with: [LimitOptions.maxCells]),
+        ])
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try Arguments(arguments,
-                                    valued: LimitOptions.names.union(ClientOptions.valued).union(["--fail-on", "--max-cells"]),
-                                    flags: ["--help", "--json", "--no-progress"], aliases: ["-h": "--help"])
-        if options.has("--help") { print(help); return 0 }
-        guard !options.positionals.isEmpty else { throw UsageError("check takes one or more files\n\n" + help) }
+        let options = try spec.parse(arguments)
+        if options.has("--help") { print(spec.help); return 0 }
+        guard !options.positionals.isEmpty else { throw UsageError("check takes one or more files\n\n" + spec.help) }
         if let level = options.value("--fail-on"), level != "warning", level != "error" {
             throw UsageError("--fail-on takes \"warning\" (or \"error\", the default)")
         }
@@ -50,22 +42,56 @@ enum CheckCommand {
             preflight.apply(try connection.limits(client: HTTPClient(connectTimeout: 10, timeout: 30)))
         }
         let failOnWarning = options.value("--fail-on") == "warning"
+        let ignored = try ignoredCodes(options)
         var status: Int32 = 0
         for file in options.positionals {
             let report: CheckReport
+            // Large sheets take seconds: the bar shows the rows read, and a summary line follows.
+            let progress = ProgressLine(label: "checking \(file.visibleControlCharacters)", disabled: options.has("--no-progress"))
+            var bytesRead: Int64 = 0
             do {
                 report = file == "-" ? try Preflight.check(bytes: StandardInput.readAll(limit: preflight.limits.maxTotalSize),
                                                                          name: "-", options: preflight)
-                                     : try Preflight.check(path: file, options: preflight)
+                                     : try Preflight.check(path: file, options: preflight) { summary in
+                                         bytesRead = summary.bytesRead
+                                         guard summary.totalBytes > 0 else { return }
+                                         progress.update(fraction: Double(summary.bytesRead) / Double(summary.totalBytes),
+                                                         detail: "\(summary.rows) rows", bytes: summary.bytesRead)
+                                     }
             } catch let error as ReaderError {
+                progress.finish()
                 FileHandleError.write("sheetport: " + error.description)
                 status = 2
                 continue
             }
+            if progress.wasShown, let sheet = report.worksheets.first(where: \.imported) {
+                progress.finish(summary: "checked \(file.visibleControlCharacters): \(sheet.rows ?? 0) rows x \(sheet.columns ?? 0) columns, "
+                                + "\(sheet.cells ?? 0) cells", bytes: bytesRead)
+            } else {
+                progress.finish()
+            }
             print(options.has("--json") ? report.json : humanText(report))
-            if status != 2, !report.importable || (failOnWarning && report.hasWarnings) { status = 1 }
+            if status != 2, !report.importable || (failOnWarning && report.hasWarnings(ignoring: ignored)) { status = 1 }
         }
         return status
+    }
+
+    /// The codes of `--ignore`: warning and info codes only, as an error cannot be waved through.
+    private static func ignoredCodes(_ options: Arguments) throws -> Set<String> {
+        let ignorable = Finding.Code.allCases.map(\.rawValue)
+        let errors = Set(ReaderError.Code.allCases.map(\.rawValue))
+        var codes: Set<String> = []
+        for list in options.values("--ignore") {
+            for code in list.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) {
+                if ignorable.contains(code) { codes.insert(code); continue }
+                if errors.contains(code) {
+                    throw UsageError("--ignore: \(code) is an error (the workbook is not importable), which cannot be ignored")
+                }
+                let hint = Suggestion.nearest(to: code, among: ignorable).map { "; did you mean \($0)?" } ?? "; the codes are " + ignorable.joined(separator: ", ")
+                throw UsageError("--ignore: unknown code \"\(code.visibleControlCharacters)\"\(hint)")
+            }
+        }
+        return codes
     }
 
     private static func preflightOptions(_ options: Arguments) throws -> PreflightOptions {
@@ -77,16 +103,20 @@ enum CheckCommand {
 
     /// The short report for a person.
     static func humanText(_ report: CheckReport) -> String {
-        var lines = ["\(report.file): " + (report.importable ? "importable" : "NOT importable") + " (\(report.format))"]
+        var lines = ["\(report.file.visibleControlCharacters): " + (report.importable ? "importable" : "NOT importable") + " (\(report.format))"]
+        // Sheet names may hold anything: control characters are shown escaped; hidden ones say so.
+        func named(_ sheet: CheckReport.Worksheet) -> String {
+            "\"\(sheet.name.visibleControlCharacters)\"" + (sheet.state == .visible ? "" : " (\(sheet.state.rawValue))")
+        }
         if let imported = report.worksheets.first(where: \.imported) {
-            lines.append("  imports \"\(imported.name)\": \(imported.rows ?? 0) rows x \(imported.columns ?? 0) columns, \(imported.cells ?? 0) cells")
+            lines.append("  imports \(named(imported)): \(imported.rows ?? 0) rows x \(imported.columns ?? 0) columns, \(imported.cells ?? 0) cells")
         }
         let others = report.worksheets.filter { !$0.imported }
         if !others.isEmpty {
-            lines.append("  not imported: " + others.map { "\"\($0.name)\"" }.joined(separator: ", "))
+            lines.append("  not imported: " + others.map(named).joined(separator: ", "))
         }
         for finding in report.findings {
-            lines.append("  \(finding.severity.rawValue): \(finding.message) [\(finding.code)" + (finding.part.map { ", \($0)" } ?? "") + "]")
+            lines.append("  \(finding.severity.rawValue): \(finding.message.visibleControlCharacters) [\(finding.code)" + (finding.part.map { ", \($0.visibleControlCharacters)" } ?? "") + "]")
         }
         if report.findings.isEmpty { lines.append("  nothing to report") }
         return lines.joined(separator: "\n")
@@ -96,8 +126,9 @@ enum CheckCommand {
 /// Standard input, read whole (a zip's directory is at its end), up to `limit` bytes: a package
 /// is never larger than what it may inflate to.
 enum StandardInput {
-    static func readAll(limit: Int64) throws -> [UInt8] {
-        var bytes: [UInt8] = []
+    /// Everything left on standard input after `prefix`, which was read from it before.
+    static func readAll(limit: Int64, after prefix: [UInt8] = []) throws -> [UInt8] {
+        var bytes = prefix
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = read(0, &chunk, chunk.count)
@@ -107,17 +138,54 @@ enum StandardInput {
             }
             if count == 0 { return bytes }
             bytes += chunk[..<count]
-            if Int64(bytes.count) > limit {
+            guard Int64(bytes.count) <= limit else {
                 throw ReaderError(.io, file: "-", "standard input is larger than \(limit) bytes (--max-total-size)")
             }
         }
+    }
+
+    /// The first `count` bytes of standard input (fewer at its end), to tell what it holds.
+    static func readPrefix(_ count: Int) throws -> [UInt8] {
+        try readPrefix(count, of: 0, name: "-")
+    }
+
+    /// The first `count` bytes readable from `descriptor` (fewer at its end); `name` is used in errors.
+    static func readPrefix(_ count: Int, of descriptor: Int32, name: String) throws -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let read = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + filled, count - filled) }
+            if read < 0 {
+                if errno == EINTR { continue }
+                throw ReaderError(.io, file: name, "cannot read: \(String(cString: strerror(errno)))")
+            }
+            if read == 0 { break }
+            filled += read
+        }
+        bytes.removeLast(count - filled)
+        return bytes
     }
 }
 
 /// The `ArchiveLimits` flags that `check` and `convert` share.
 enum LimitOptions {
-    /// The options that take a value.
-    static let names: Set<String> = ["--max-entries", "--max-entry-size", "--max-total-size", "--min-inflate-ratio", "--max-text-size"]
+    /// The reader's limits, declared once for every command that reads packages.
+    static let options: [Option] = [
+        .valued("--max-entries", "N", "most zip entries (default 1000)"),
+        .valued("--max-entry-size", "SIZE", "most bytes one entry may inflate to (default 1G)"),
+        .valued("--max-total-size", "SIZE", "most bytes the whole package may inflate to (default 4G)"),
+        .valued("--min-inflate-ratio", "R", "least compressed/inflated ratio of an entry past 100K (default 0.01)"),
+        .valued("--max-text-size", "SIZE", "most bytes of shared-string text held in memory (default 10M)"),
+    ]
+
+    /// `--max-cells`: the cell cap of an imported sheet (`check` and `serve`).
+    static let maxCells = Option.valued("--max-cells", "N", "most cells in the imported sheet's used range (default 10000000)")
+
+    /// The limits under their heading, with `extra` options of the same kind.
+    static func group(with extra: [Option] = []) -> OptionGroup {
+        OptionGroup(title: "LIMITS (defaults at least as strict as Apache POI's ZipSecureFile; sizes take K, M, G)",
+                    options: options + extra)
+    }
 
     /// The limits, defaults changed by the flags given.
     static func limits(_ options: Arguments) throws -> ArchiveLimits {

@@ -3,15 +3,12 @@ import SheetPort
 
 /// The options `import`, `export` and `check --server` share: the server, the token and retries.
 enum ClientOptions {
-    /// The options that take a value.
-    static let valued: Set<String> = ["--server", "--token-file", "--retries"]
-
-    /// Help lines for them.
-    static let help = """
-      --server URL             the server, e.g. http://127.0.0.1:8080
-      --token-file FILE        the session token (else the SHEETPORT_TOKEN environment variable)
-      --retries N              tries after a dropped connection or a 5xx answer (default 4)
-    """
+    /// The options, declared once for every command that talks to a server.
+    static let options: [Option] = [
+        .valued("--server", "URL", "the server, e.g. http://127.0.0.1:8080"),
+        .valued("--token-file", "FILE", "the session token (else the SHEETPORT_TOKEN environment variable)"),
+        .valued("--retries", "N", "tries after a dropped connection or a 5xx answer (default 4)"),
+    ]
 
     /// The connection the options describe; `--server` is required.
     static func connection(_ options: Arguments) throws -> ServerConnection {

@@ -6,88 +6,127 @@ import Glibc
 
 /// `sheetport convert IN [-o OUT] [--to FMT] [--from FMT] [--sheet NAME|N]`.
 enum ConvertCommand {
-    static let help = """
-    USAGE: sheetport convert IN [-o OUT] [--to FMT] [--from FMT] [--sheet NAME|N]
+    static let spec = CommandSpec(
+        usage: """
+        sheetport convert IN [-o OUT] [--to FMT] [--from FMT] [--sheet NAME|N] [options]
+               sheetport convert IN --all -o DIR [--to FMT] [--exclude-hidden] [options]
+        """,
+        about: """
+        Converts the first worksheet of an xlsx/xlsm workbook (or the sheet named, or the
+        N-th sheet in tab order, or with --all every worksheet) to CSV (RFC 4180), TSV, cell
+        JSONL or ndjson records (one object per row keyed by the header row); or CSV, TSV or
+        cell JSONL to a one-sheet xlsx workbook. IN and OUT may be `-` for standard input and
+        output. IN's format is told from its content (a workbook, or text: CSV, TSV or cell
+        JSONL, the extension choosing among them) unless --from is given; OUT's from its
+        extension unless --to is given, and with no extension, or no OUT (standard output),
+        CSV, or xlsx for text input (never written to a terminal). Output files are built
+        under a temporary name beside OUT and renamed into place only when complete.
 
-    Converts the first worksheet of an xlsx/xlsm workbook (or the sheet named, or the
-    N-th sheet in tab order) to CSV (RFC 4180), TSV or cell JSONL; or CSV, TSV or cell
-    JSONL to a one-sheet xlsx workbook. IN and OUT may be `-` for standard input and
-    output. Formats come from the file extensions unless --from/--to are given; with no
-    OUT, output goes to standard output (CSV, or xlsx for text input). Output files are
-    built under a temporary name beside OUT and renamed into place only when complete.
-
-    CSV and TSV columns are typed as spreadsheet users expect, each over the whole column:
-    numbers (not 007 or IDs over 15 digits), TRUE/FALSE, ISO dates (2024-01-31,
-    2024-01-31 13:45:00) or times (13:45, 13:45:00; [h]:mm:ss past 24 hours) when every
-    field of the column is one (a header name aside); otherwise text. Standard input is
-    then copied to a private temporary file to be read twice. CSV may end lines in CRLF,
-    LF or CR; text is UTF-8 unless its byte order mark or zero bytes say UTF-16.
-
-    OPTIONS:
-      -o, --output OUT     where to write (default: standard output)
-      --to FMT             csv, tsv, jsonl or xlsx
-      --from FMT           xlsx, csv, tsv or jsonl (from IN's extension when omitted)
-      --sheet NAME|N       xlsx input: the sheet to convert, by name or 1-based position;
-                           xlsx output: the name of the sheet written (default: IN's name)
-      --no-infer           xlsx output: keep every CSV/TSV field as text
-      --delimiter C        CSV input: the field delimiter (\\t for a tab; default: told from
-                           the first lines among , ; tab and |, ties going to the comma)
-      --encoding NAME      text input: its encoding, any iconv name (cp1252, latin1, utf-16, ...)
-      --decimal-comma      CSV/TSV input: numbers are written 1.234,5 (ties in telling the
-                           delimiter go to the semicolon)
-      --inline-strings     xlsx output: inline strings instead of a shared-string table
-                           (constant memory however much distinct text there is)
-      --zip64              xlsx output: allow a worksheet over 4 GiB of XML
-      --no-progress        no progress bar (it is shown only when standard error is a terminal)
-      --max-text-size SIZE, --max-entries N, --max-entry-size SIZE, --max-total-size SIZE,
-      --min-inflate-ratio R
-                           xlsx input: the reader's safety limits, as `sheetport check --help`
-                           describes them (a sheet with over 10M of distinct text needs
-                           --max-text-size)
-      -h, --help           show this help
-    """
+        CSV and TSV columns are typed as spreadsheet users expect, each over the whole column:
+        numbers (not 007 or IDs over 15 digits), TRUE/FALSE, ISO dates (2024-01-31,
+        2024-01-31 13:45:00) or times (13:45, 13:45:00; [h]:mm:ss past 24 hours) when every
+        field of the column is one (a header name aside); otherwise text. Standard input is
+        then copied to a private temporary file to be read twice. CSV may end lines in CRLF,
+        LF or CR; text is UTF-8 unless --encoding, its byte order mark or zero bytes say otherwise.
+        """,
+        groups: [
+            OptionGroup(title: "OPTIONS", options: [
+                .valued("--output", short: "-o", "OUT", "where to write (default: standard output)"),
+                .valued("--to", "FMT", "csv, tsv, jsonl, ndjson or xlsx"),
+                .valued("--from", "FMT", "xlsx, csv, tsv or jsonl (told from IN's content when omitted)"),
+                .valued("--sheet", "NAME|N", """
+                    xlsx input: the sheet to convert, by name or 1-based position;
+                    xlsx output: the name of the sheet written (default: IN's name)
+                    """),
+                .flag("--all", """
+                    every worksheet to DIR/<name>.<ext> (-o DIR; names made safe and unique);
+                    all files are published together, or none
+                    """),
+                .flag("--exclude-hidden", "skip hidden and very hidden sheets (with --all; else the first visible one)"),
+                .noProgress, .help,
+            ]),
+            OptionGroup(title: "TEXT OUTPUT (from xlsx)", options: [
+                .valued("--header-row", "N", "ndjson: the row holding the keys (default: the first row with a value)"),
+                .flag("--skip-empty-rows", "leave out rows with no value"),
+                .flag("--skip-empty-columns", "leave out columns with no value in the whole sheet (reads it twice)"),
+                .valued("--line-ending", "lf|crlf", "CSV line ending (default crlf, as RFC 4180)"),
+                .valued("--date-format", "FMT", """
+                    CSV/TSV dates as FMT: %Y %m %d %H %M %S %f (milliseconds) %%
+                    (default ISO: 2024-01-31, 2024-01-31 13:45:00)
+                    """),
+            ]),
+            OptionGroup(title: "XLSX OUTPUT (from CSV, TSV or cell JSONL)", options: [
+                .flag("--no-infer", "keep every CSV/TSV field as text"),
+                .valued("--delimiter", "C", """
+                    CSV input: the field delimiter (\\t for a tab; default: told from
+                    the first lines among , ; tab and |, ties going to the comma)
+                    """),
+                .valued("--encoding", "NAME", "text input: its encoding, any iconv name (cp1252, latin1, utf-16, ...)"),
+                .flag("--decimal-comma", """
+                    CSV/TSV input: numbers are written 1.234,5 (ties in telling the
+                    delimiter go to the semicolon)
+                    """),
+                .flag("--inline-strings", """
+                    inline strings instead of a shared-string table
+                    (constant memory however much distinct text there is)
+                    """),
+                .flag("--zip64", "allow a worksheet over 4 GiB of XML"),
+            ]),
+            LimitOptions.group(),
+        ],
+        footer: "A sheet with over 10M of distinct text needs --max-text-size.")
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try Arguments(arguments, valued: LimitOptions.names.union(["--output", "--to", "--from", "--sheet", "--delimiter", "--encoding"]),
-                                    flags: ["--help", "--no-progress", "--no-infer", "--inline-strings", "--zip64", "--decimal-comma"],
-                                    aliases: ["-o": "--output", "-h": "--help"])
-        if options.has("--help") { print(help); return 0 }
+        let options = try spec.parse(arguments)
+        if options.has("--help") { print(spec.help); return 0 }
         guard options.positionals.count == 1, let input = options.positionals.first else {
-            throw UsageError("convert takes one input file\n\n" + help)
+            throw UsageError("convert takes one input file\n\n" + spec.help)
         }
         let outputPath = options.value("--output") ?? "-"
-        let inputFormat = options.value("--from")?.lowercased() ?? (input == "-" ? "xlsx" : extensionOf(input))
-        if let textFormat = TextFormat(rawValue: inputFormat) {
-            return try toWorkbook(input, format: textFormat, output: outputPath, options: options)
+        let all = options.has("--all")
+        if all, outputPath == "-" { throw UsageError("--all writes one file per worksheet: give the folder with -o DIR") }
+        if all, options.value("--sheet") != nil { throw UsageError("--all converts every worksheet; leave out --sheet") }
+        let (source, prefix) = try source(of: input, options: options)
+        if case .text(let textFormat) = source {
+            if all { throw UsageError("--all converts the worksheets of a workbook; \(input.visibleControlCharacters) is \(textFormat.rawValue.uppercased()) text") }
+            return try toWorkbook(input, format: textFormat, prefix: prefix, output: outputPath, options: options)
         }
-        guard ["xlsx", "xlsm", "xltx", "xltm"].contains(inputFormat) else {
-            throw UsageError("cannot tell the input format of \(input); use --from xlsx, csv, tsv or jsonl")
-        }
-        let formatName = options.value("--to") ?? (outputPath == "-" ? "csv" : extensionOf(outputPath))
+        // No extension (`-o /dev/null`, `-o out`) means the default, as standard output does.
+        let formatName = options.value("--to") ?? (all || outputPath == "-" ? "csv" : extensionOf(outputPath).nonEmpty ?? "csv")
         guard let format = TextFormat(rawValue: formatName.lowercased()) else {
-            throw UsageError("unknown output format \"\(formatName)\"; use --to csv, tsv or jsonl")
+            let hint = options.value("--to") == nil ? " (from the extension of \(outputPath.visibleControlCharacters))" : ""
+            throw UsageError("unknown output format \"\(formatName.visibleControlCharacters)\"\(hint); use --to csv, tsv, jsonl or ndjson")
         }
+        let textOptions = try outputOptions(options, format: format)
 
         let limits = try LimitOptions.limits(options)
-        let workbook = input == "-" ? try Workbook(bytes: StandardInput.readAll(limit: limits.maxTotalSize), name: "<stdin>", limits: limits)
+        let workbook = input == "-" ? try Workbook(bytes: StandardInput.readAll(limit: limits.maxTotalSize, after: prefix ?? []),
+                                                   name: "<stdin>", limits: limits)
                                     : try Workbook(path: input, limits: limits)
+        let visibleOnly = options.has("--exclude-hidden")
+        if all {
+            let sheets = workbook.sheets.filter { $0.kind == .worksheet && (!visibleOnly || $0.state == .visible) }
+            return try convertAll(workbook, sheets: sheets, to: format, folder: outputPath, textOptions: textOptions, options: options)
+        }
         let sheet: Sheet
         if let name = options.value("--sheet") {
             guard let named = workbook.sheet(named: name) else {
-                let names = workbook.sheets.map { "\"\($0.name)\"" }.joined(separator: ", ")
-                throw UsageError("\(input) has no sheet \"\(name)\"; its sheets are \(names)")
+                let names = workbook.sheets.map { "\"\($0.name.visibleControlCharacters)\"" }.joined(separator: ", ")
+                throw UsageError("\(input) has no sheet \"\(name.visibleControlCharacters)\"; its sheets are \(names)")
             }
             sheet = named
         } else {
-            guard let first = workbook.firstWorksheet else {
-                throw ReaderError(.missingPart, file: input, part: workbook.workbookPart, "the workbook has no worksheet")
+            guard let first = workbook.sheets.first(where: { $0.kind == .worksheet && (!visibleOnly || $0.state == .visible) }) else {
+                throw ReaderError(.missingPart, file: input, part: workbook.workbookPart,
+                                  visibleOnly ? "the workbook has no visible worksheet" : "the workbook has no worksheet")
             }
             sheet = first
         }
 
-        let progress = ProgressLine(label: "converting \(sheet.name)", disabled: options.has("--no-progress"))
+        let progress = ProgressLine(label: "converting \(sheet.name.visibleControlCharacters)", disabled: options.has("--no-progress"),
+                                    dataOnStandardOutput: outputPath == "-")
         defer { progress.finish() }
-        let report = reporter(progress)
+        let report = { reporter(progress)($0, "") }
         // Standard output streams; a file is staged beside its destination and published when complete.
         var file: AtomicFile?
         if outputPath != "-" {
@@ -96,8 +135,10 @@ enum ConvertCommand {
         }
         do {
             let output = ByteOutput(descriptor: file?.descriptor ?? 1, name: file == nil ? "<stdout>" : outputPath)
-            try SheetConverter.convert(workbook, sheet: sheet, to: format, output: output, progress: report)
+            let summary = try SheetConverter.convert(workbook, sheet: sheet, to: format, output: output, options: textOptions, progress: report)
             try file?.publish()
+            progress.finish(summary: "converted \"\(sheet.name.visibleControlCharacters)\": \(summary.rows) rows, \(summary.cells) cells, "
+                            + ClientOptions.size(summary.bytesRead) + " of XML", bytes: summary.bytesRead)
         } catch {
             file?.discard()
             throw error
@@ -105,11 +146,135 @@ enum ConvertCommand {
         return 0
     }
 
+    /// What `convert` reads.
+    private enum Source { case workbook, text(TextFormat) }
+
+    /// What IN holds: `--from` when given, else told from its first bytes (the extension only
+    /// chooses among text formats), with the bytes already taken from standard input.
+    private static func source(of input: String, options: Arguments) throws -> (Source, prefix: [UInt8]?) {
+        let workbookFormats = ["xlsx", "xlsm", "xltx", "xltm"]
+        let textFormats: [TextFormat] = [.csv, .tsv, .jsonl]
+        if let from = options.value("--from")?.lowercased() {
+            if workbookFormats.contains(from) { return (.workbook, nil) }
+            if let format = TextFormat(rawValue: from), textFormats.contains(format) { return (.text(format), nil) }
+            throw UsageError("--from takes xlsx, xlsm, csv, tsv or jsonl, not \"\(from.visibleControlCharacters)\"")
+        }
+        let named = TextFormat(rawValue: input == "-" ? "" : extensionOf(input)).flatMap { textFormats.contains($0) ? $0 : nil }
+        guard let prefix = input == "-" ? try StandardInput.readPrefix(InputKind.sniffLength) : try filePrefix(input) else {
+            // A pipe or device named as a path (`<(cat data.csv)`) cannot be read twice: its name decides.
+            if let named { return (.text(named), nil) }
+            if workbookFormats.contains(extensionOf(input)) { return (.workbook, nil) }
+            throw UsageError("\(input.visibleControlCharacters) is not a regular file, so its format cannot be told from its content; give --from")
+        }
+        let kind = InputKind.sniff(prefix)
+        let kept = input == "-" ? prefix : nil
+        switch kind {
+        case .zip, .compoundFile:
+            // The reader names what the package is: ODS, legacy-xls, encrypted-workbook, ...
+            return (.workbook, kept)
+        case .text(let sniffed):
+            if let named { return (.text(named), kept) }
+            let written = input == "-" ? "" : extensionOf(input)
+            if workbookFormats.contains(written) {
+                throw ReaderError(.notAZip, file: input, "\(kind.description), not an \(written) workbook; "
+                                  + "to convert it to xlsx, give --from \(sniffed.rawValue)")
+            }
+            return (.text(sniffed), kept)
+        case .empty:
+            if let named { return (.text(named), kept) }
+            throw ReaderError(.notAZip, file: input, "an empty file: no workbook and no text to convert")
+        case .binary:
+            // Named as a workbook: the reader tells a damaged package (`corrupt-zip`) from others.
+            if workbookFormats.contains(input == "-" ? "" : extensionOf(input)) { return (.workbook, kept) }
+            throw ReaderError(.notAZip, file: input, "\(kind.description): not an xlsx/xlsm workbook, CSV, TSV or cell JSONL")
+        }
+    }
+
+    /// The first bytes of a regular file, nil for a pipe or a device (reading would consume them);
+    /// a directory or an unreadable file is an I/O error.
+    private static func filePrefix(_ path: String) throws -> [UInt8]? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw ReaderError(.io, file: path, "cannot open: \(String(cString: strerror(errno)))") }
+        if status.st_mode & S_IFMT == S_IFDIR { throw ReaderError(.io, file: path, "a directory, not a workbook or a text file") }
+        guard status.st_mode & S_IFMT == S_IFREG else { return nil }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { throw ReaderError(.io, file: path, "cannot open: \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        return try StandardInput.readPrefix(InputKind.sniffLength, of: descriptor, name: path)
+    }
+
+    /// `--all`: every chosen worksheet into `folder` (created when missing), all published together.
+    private static func convertAll(_ workbook: Workbook, sheets: [Sheet], to format: TextFormat, folder: String,
+                                   textOptions: TextOutputOptions, options: Arguments) throws -> Int32 {
+        var status = stat()
+        if stat(folder, &status) != 0 {
+            guard errno == ENOENT, mkdir(folder, 0o777) == 0 else {
+                throw ReaderError(.io, file: folder, "cannot create the folder: \(String(cString: strerror(errno)))")
+            }
+        } else if status.st_mode & S_IFMT != S_IFDIR {
+            throw UsageError("--all writes into a folder, and \(folder.visibleControlCharacters) is not one")
+        }
+        PendingFiles.removeOnSignals()
+        let progress = ProgressLine(label: "converting", disabled: options.has("--no-progress"))
+        defer { progress.finish() }
+        let report = reporter(progress)
+        let converted = try SheetConverter.convertAll(workbook, sheets: sheets, to: format, folder: folder, options: textOptions) { index, summary in
+            report(summary, "sheet \(index + 1)/\(sheets.count)")
+        }
+        progress.finish(summary: "converted \(converted.count) worksheet\(converted.count == 1 ? "" : "s"), "
+                        + "\(converted.reduce(0) { $0 + $1.summary.rows }) rows", bytes: converted.reduce(Int64(0)) { $0 + $1.summary.bytesRead })
+        for sheet in converted {
+            FileHandleError.write("\"\(sheet.sheet.name.visibleControlCharacters)\" -> \((folder as NSString).appendingPathComponent(sheet.fileName).visibleControlCharacters): \(sheet.summary.rows) rows")
+        }
+        if converted.isEmpty { FileHandleError.write("sheetport: \(workbook.file): no worksheet to convert") }
+        return 0
+    }
+
+    /// The text output options given, checked against the output format.
+    private static func outputOptions(_ options: Arguments, format: TextFormat) throws -> TextOutputOptions {
+        var text = TextOutputOptions()
+        text.skipEmptyRows = options.has("--skip-empty-rows")
+        text.skipEmptyColumns = options.has("--skip-empty-columns")
+        if (text.skipEmptyRows || text.skipEmptyColumns), format == .jsonl {
+            throw UsageError("cell JSONL has no empty rows or columns to skip; --skip-empty-rows and --skip-empty-columns are for csv, tsv and ndjson")
+        }
+        if let value = options.value("--header-row") {
+            guard format == .ndjson else { throw UsageError("--header-row is for --to ndjson") }
+            guard let row = Int(value), row >= 1, row <= CellReference.maxRow else {
+                throw UsageError("--header-row takes a row number from 1 to \(CellReference.maxRow), not \"\(value.visibleControlCharacters)\"")
+            }
+            text.headerRow = row
+        }
+        if let value = options.value("--line-ending") {
+            guard let ending = TextOutputOptions.LineEnding(rawValue: value.lowercased()) else {
+                throw UsageError("--line-ending takes lf or crlf, not \"\(value.visibleControlCharacters)\"")
+            }
+            guard format == .csv else { throw UsageError("--line-ending is for --to csv (TSV and JSON lines end in LF)") }
+            text.lineEnding = ending
+        }
+        if let value = options.value("--date-format") {
+            guard format == .csv || format == .tsv else {
+                throw UsageError("--date-format is for csv and tsv (JSON dates are ISO 8601, as CONTRACTS section 2 says)")
+            }
+            do {
+                text.dateFormat = try DateFormat(value)
+            } catch {
+                throw UsageError("--date-format: \(error)")
+            }
+        }
+        return text
+    }
+
     /// CSV, TSV or JSONL to xlsx.
-    private static func toWorkbook(_ input: String, format: TextFormat, output: String, options: Arguments) throws -> Int32 {
-        let target = options.value("--to")?.lowercased() ?? (output == "-" ? "xlsx" : extensionOf(output))
+    private static func toWorkbook(_ input: String, format: TextFormat, prefix: [UInt8]?, output: String,
+                                   options: Arguments) throws -> Int32 {
+        let target = options.value("--to")?.lowercased() ?? (output == "-" ? "xlsx" : extensionOf(output).nonEmpty ?? "xlsx")
         guard target == "xlsx" else {
-            throw UsageError("\(format.rawValue) input converts to xlsx only (got --to \(target))")
+            throw UsageError("\(format.rawValue) input converts to xlsx only (got \(target.visibleControlCharacters))")
+        }
+        // A zip is binary: written to a terminal it is noise that can drive the terminal.
+        if output == "-", isatty(1) == 1 {
+            throw UsageError("an xlsx workbook is not written to a terminal; give -o OUT.xlsx or redirect standard output (> OUT.xlsx)")
         }
         var settings = TextToWorkbook.Options()
         settings.inferTypes = !options.has("--no-infer")
@@ -125,12 +290,15 @@ enum ConvertCommand {
             try TextEncoding(name) ?? { throw UsageError("unknown encoding \"\(name.visibleControlCharacters)\"; use a name iconv knows (`iconv -l`), such as cp1252, latin1 or utf-16") }()
         }
         PendingFiles.removeOnSignals()
-        let source = try TextSource(path: input, encoding: encoding, rereadable: settings.inferTypes && format != .jsonl)
-        let progress = ProgressLine(label: "writing \(settings.sheetName)", disabled: options.has("--no-progress"))
+        let source = try TextSource(path: input, prefix: prefix ?? [], encoding: encoding,
+                                    rereadable: settings.inferTypes && format != .jsonl)
+        let progress = ProgressLine(label: "writing \(settings.sheetName.visibleControlCharacters)", disabled: options.has("--no-progress"),
+                                    dataOnStandardOutput: output == "-")
         defer { progress.finish() }
-        let report = reporter(progress)
+        let report = { reporter(progress)($0, "") }
         guard output == "-" else {
-            try TextToWorkbook.convert(source, format: format, to: output, options: settings, progress: report)
+            let summary = try TextToWorkbook.convert(source, format: format, to: output, options: settings, progress: report)
+            progress.finish(summary: "wrote \(output.visibleControlCharacters): \(summary.rows) rows, \(summary.cells) cells", bytes: summary.bytesRead)
             return 0
         }
         // A zip cannot be streamed to a pipe as it is written (libzip seeks back to finish
@@ -143,15 +311,21 @@ enum ConvertCommand {
     }
 
     /// Shows how far a conversion has read, when the input's size is known (not on a pipe).
-    private static func reporter(_ progress: ProgressLine) -> (ConversionSummary) -> Void {
-        { summary in
+    private static func reporter(_ progress: ProgressLine) -> (ConversionSummary, String) -> Void {
+        { summary, prefix in
             guard summary.totalBytes > 0 else { return }
-            progress.update(fraction: Double(summary.bytesRead) / Double(summary.totalBytes), detail: "\(summary.rows) rows")
+            progress.update(fraction: Double(summary.bytesRead) / Double(summary.totalBytes),
+                            detail: (prefix.isEmpty ? "" : prefix + ", ") + "\(summary.rows) rows", bytes: summary.bytesRead)
         }
     }
 
-    private static func extensionOf(_ path: String) -> String {
+    static func extensionOf(_ path: String) -> String {
         guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return "" }
         return path[path.index(after: dot)...].lowercased()
     }
+}
+
+private extension String {
+    /// The string, or nil when it is empty.
+    var nonEmpty: String? { isEmpty ? nil : self }
 }

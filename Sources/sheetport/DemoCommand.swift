@@ -6,20 +6,21 @@ import SheetPort
 /// data folder, issues a token, imports with progress, exports back through private staging,
 /// checks the exported file against the upload, prints a summary and removes everything.
 enum DemoCommand {
-    static let help = """
-    USAGE: sheetport demo [--no-progress]
+    static let spec = CommandSpec(
+        usage: "sheetport demo [--no-progress]",
+        about: """
+        Runs the whole path on this machine with nothing left behind: pre-flight a bundled
+        three-sheet workbook, start an embedded server on 127.0.0.1 (an ephemeral port, a temporary
+        data folder), issue a token, import the workbook (only its first worksheet), export the
+        sheet back through a private staging file, check the exported file, and print a summary.
 
-    Runs the whole path on this machine with nothing left behind: pre-flight a bundled
-    three-sheet workbook, start an embedded server on 127.0.0.1 (an ephemeral port, a temporary
-    data folder), issue a token, import the workbook (only its first worksheet), export the
-    sheet back through a private staging file, check the exported file, and print a summary.
-
-    Exit status: 0 when every step worked, 1 when one failed, 2 on usage or I/O errors.
-    """
+        Exit status: 0 when every step worked, 1 when one failed, 2 on usage or I/O errors.
+        """,
+        groups: [OptionGroup(title: "OPTIONS", options: [.noProgress, .help])])
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try Arguments(arguments, valued: [], flags: ["--help", "--no-progress"], aliases: ["-h": "--help"])
-        if options.has("--help") { print(help); return 0 }
+        let options = try spec.parse(arguments)
+        if options.has("--help") { print(spec.help); return 0 }
         let progressFlag = options.has("--no-progress") ? ["--no-progress"] : []
         let started = Date()
         // Ctrl-C or SIGTERM stops the server (a process group of its own) and removes staging.

@@ -3,48 +3,47 @@ import SheetPort
 
 /// `sheetport export SHEET... --server URL --out DIR [--all] [--concurrency N] [--min-version N]`.
 enum ExportCommand {
-    static let help = """
-    USAGE: sheetport export SHEET... --server URL --out DIR [--all] [--concurrency N] [--json]
+    static let spec = CommandSpec(
+        usage: "sheetport export SHEET... --server URL --out DIR [--all] [--concurrency N] [--json]",
+        about: """
+        Exports sheets (by id or by name) to DIR/<name>.xlsx, N at a time. Each download streams
+        into a private staging file (a directory of its own under $TMPDIR, mode 0700, the file
+        0600), is verified by opening it with the reader, and is then published atomically; an
+        error, a timeout, Ctrl-C or SIGTERM removes the staging file and leaves the destination as
+        it was, and staging left by a killed process is swept by the next run. Broken-off downloads
+        are retried with backoff, resuming where the server allows ranges. One failed sheet does not
+        stop the others; a table (or with --json one object per sheet) tells each one's fate, with
+        control characters in names and messages from the server shown as \\u{1B}-style escapes.
+        File names are made from sheet names on Unicode scalars (no separator, no leading dot, no
+        control character survives), so nothing is written outside DIR.
 
-    Exports sheets (by id or by name) to DIR/<name>.xlsx, N at a time. Each download streams
-    into a private staging file (a directory of its own under $TMPDIR, mode 0700, the file
-    0600), is verified by opening it with the reader, and is then published atomically; an
-    error, a timeout, Ctrl-C or SIGTERM removes the staging file and leaves the destination as
-    it was, and staging left by a killed process is swept by the next run. Broken-off downloads
-    are retried with backoff, resuming where the server allows ranges. One failed sheet does not
-    stop the others; a table (or with --json one object per sheet) tells each one's fate, with
-    control characters in names and messages from the server shown as \u{1B}-style escapes.
-    File names are made from sheet names on Unicode scalars (no separator, no leading dot, no
-    control character survives), so nothing is written outside DIR.
-
-    Exit status: 0 all exported, 1 some export failed, 2 usage, network or I/O error,
-    130 interrupted, 143 terminated.
-
-    OPTIONS:
-    \(ClientOptions.help)
-      --out DIR                the folder to export to (created when missing)
-      --all                    every sheet the token's subject may read
-      --concurrency N          transfers at once (default 4, at most 16)
-      --min-version N          wait for each sheet to reach version N (else that sheet fails)
-      --timeout SECONDS        bound each request, each try of a download included (default:
-                               60 for the sheet list; none for a download, which must begin
-                               within 300 s and then flow at 1 kB/s or more)
-      --max-speed SIZE         limit each transfer to SIZE bytes a second (like 500K, 2M)
-      --json                   one JSON object per sheet on stdout
-      --no-progress            no progress bar
-      -h, --help               show this help
-
-    LIMITS the downloads are verified with (as `check` and `convert` take them):
-      --max-entries N, --max-entry-size SIZE, --max-total-size SIZE, --min-inflate-ratio R,
-      --max-text-size SIZE (shared-string text held in memory, default 10M)
-    """
+        Exit status: 0 all exported, 1 some export failed, 2 usage, network or I/O error,
+        130 interrupted, 143 terminated.
+        """,
+        groups: [
+            OptionGroup(title: "OPTIONS", options: ClientOptions.options + [
+                .valued("--out", "DIR", "the folder to export to (created when missing)"),
+                .flag("--all", "every sheet the token's subject may read"),
+                .valued("--concurrency", "N", "transfers at once (default 4, at most 16)"),
+                .valued("--min-version", "N", "wait for each sheet to reach version N (else that sheet fails)"),
+                .valued("--timeout", "SECONDS", """
+                    bound each request, each try of a download included (default: 60 for
+                    the sheet list; none for a download, which must begin within 300 s and
+                    then flow at 1 kB/s or more)
+                    """),
+                .valued("--max-speed", "SIZE", "limit each transfer to SIZE bytes a second (like 500K, 2M)"),
+                .flag("--json", "one JSON object per sheet on stdout"),
+                .noProgress, .help,
+            ]),
+            LimitOptions.group(),
+        ],
+        footer: "The limits apply to verifying each download, as `check` and `convert` apply them.")
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try Arguments(arguments, valued: ClientOptions.valued.union(LimitOptions.names).union(["--out", "--concurrency", "--min-version", "--timeout", "--max-speed"]),
-                                    flags: ["--help", "--all", "--json", "--no-progress"], aliases: ["-h": "--help"])
-        if options.has("--help") { print(help); return 0 }
-        guard let folder = options.value("--out") else { throw UsageError("--out DIR is required\n\n" + help) }
-        guard options.has("--all") || !options.positionals.isEmpty else { throw UsageError("name sheets to export, or give --all\n\n" + help) }
+        let options = try spec.parse(arguments)
+        if options.has("--help") { print(spec.help); return 0 }
+        guard let folder = options.value("--out") else { throw UsageError("--out DIR is required\n\n" + spec.help) }
+        guard options.has("--all") || !options.positionals.isEmpty else { throw UsageError("name sheets to export, or give --all\n\n" + spec.help) }
         let concurrency = try number(options, "--concurrency", default: 4, in: 1...16)
         let minVersion = try options.value("--min-version").map { _ in try number(options, "--min-version", default: 0, in: 0...Int.max) }
         let timeout = Double(try number(options, "--timeout", default: 0, in: 0...86_400))

@@ -4,40 +4,37 @@ import SheetPort
 /// `sheetport import FILE --server URL [--wait] [--detach] [--json]`: pre-flight against the
 /// server's caps, upload through an import job, and with `--wait` follow it to the end.
 enum ImportCommand {
-    static let help = """
-    USAGE: sheetport import FILE --server URL [--wait [--detach]] [--json] [--token-file FILE]
+    static let spec = CommandSpec(
+        usage: "sheetport import FILE --server URL [--wait [--detach]] [--json] [--token-file FILE]",
+        about: """
+        Pre-flights FILE against the server's caps (GET /api/limits) and stops before uploading
+        when it is not importable (exit 1, with the findings). Otherwise streams it to the server
+        as an import job, with an Idempotency-Key so that retries after a dropped connection or a
+        5xx answer cannot create a second job. Only the first worksheet is imported.
 
-    Pre-flights FILE against the server's caps (GET /api/limits) and stops before uploading
-    when it is not importable (exit 1, with the findings). Otherwise streams it to the server
-    as an import job, with an Idempotency-Key so that retries after a dropped connection or a
-    5xx answer cannot create a second job. Only the first worksheet is imported.
+        With --wait, follows the job until it ends and prints the sheet created and the warnings;
+        Ctrl-C (or SIGTERM) then cancels the job, unless --detach is given (the job continues).
 
-    With --wait, follows the job until it ends and prints the sheet created and the warnings;
-    Ctrl-C (or SIGTERM) then cancels the job, unless --detach is given (the job continues).
+        Every wait (connecting, sending, the answer, retries, polling) ends within a second of
+        Ctrl-C or SIGTERM. Each request has a deadline (--timeout; the upload's counts from the end
+        of the body, which must keep flowing at 1 kB/s or more), and answers are capped at 16 MiB.
 
-    Every wait (connecting, sending, the answer, retries, polling) ends within a second of
-    Ctrl-C or SIGTERM. Each request has a deadline (--timeout; the upload's counts from the end
-    of the body, which must keep flowing at 1 kB/s or more), and answers are capped at 16 MiB.
-
-    Exit status: 0 uploaded (with --wait: imported), 1 not importable or the job failed,
-    2 usage, network or I/O error, 130 interrupted, 143 terminated.
-
-    OPTIONS:
-    \(ClientOptions.help)
-      --timeout SECONDS        the most one request may take (default 60)
-      --wait                   follow the job until it ends
-      --detach                 with --wait: Ctrl-C stops following, the job continues
-      --json                   machine output: one JSON object on stdout
-      --no-progress            no progress bars
-      -h, --help               show this help
-    """
+        Exit status: 0 uploaded (with --wait: imported), 1 not importable or the job failed,
+        2 usage, network or I/O error, 130 interrupted, 143 terminated.
+        """,
+        groups: [OptionGroup(title: "OPTIONS", options: ClientOptions.options + [
+            .valued("--timeout", "SECONDS", "the most one request may take (default 60)"),
+            .flag("--wait", "follow the job until it ends"),
+            .flag("--detach", "with --wait: Ctrl-C stops following, the job continues"),
+            .flag("--json", "machine output: one JSON object on stdout"),
+            .noProgress, .help,
+        ])])
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try Arguments(arguments, valued: ClientOptions.valued.union(["--timeout"]),
-                                    flags: ["--help", "--wait", "--detach", "--json", "--no-progress"], aliases: ["-h": "--help"])
-        if options.has("--help") { print(help); return 0 }
+        let options = try spec.parse(arguments)
+        if options.has("--help") { print(spec.help); return 0 }
         guard options.positionals.count == 1, let file = options.positionals.first, file != "-" else {
-            throw UsageError("import takes one workbook file\n\n" + help)
+            throw UsageError("import takes one workbook file\n\n" + spec.help)
         }
         let connection = try ClientOptions.connection(options)
         CancellationSignal.install()

@@ -6,42 +6,36 @@ import Glibc
 
 /// `sheetport serve --data DIR [--listen 127.0.0.1:8080]`: the embedded import/export server.
 enum ServeCommand {
-    static let help = """
-    USAGE: sheetport serve --data DIR [--listen HOST:PORT] [options] [limits]
-
-    Runs the embedded Sheets import/export server (CONTRACTS section 4) on libmicrohttpd, with
-    its data in DIR (created, mode 0700): a SQLite database in WAL mode whose cells, comments
-    and layouts are sealed with XChaCha20-Poly1305 under DIR/seal.key (created on first start,
-    mode 0600), and uploads staged sealed. Prints `listening on http://HOST:PORT` once bound
-    (port 0 picks a free port). SIGINT or SIGTERM stops it cleanly; a running import resumes
-    at the next start. Sessions come from `sheetport token issue`.
-
-    OPTIONS:
-      --data DIR               the data directory (required)
-      --listen HOST:PORT       the IPv4 address to listen on (default 127.0.0.1:8080)
-      --max-upload-bytes SIZE  the largest upload accepted (default 256M; K, M, G)
-      --max-cells N            the most cells an imported sheet may span (default 10000000)
-      --threads N              HTTP threads, a bounded pool (default 4)
-      --workers N              import workers (default 2)
-      --connections N          connections served at once (default 512)
-      --connections-per-client N
-                               connections at once from one client address (default 256)
-      --idle-timeout SECONDS   close a connection silent this long between requests (default 10)
-      -h, --help               show this help
-
-    LIMITS on imported packages (as `check`): --max-entries, --max-entry-size,
-      --max-total-size, --min-inflate-ratio, --max-text-size
-    """
+    static let spec = CommandSpec(
+        usage: "sheetport serve --data DIR [--listen HOST:PORT] [options] [limits]",
+        about: """
+        Runs the embedded Sheets import/export server (CONTRACTS section 4) on libmicrohttpd, with
+        its data in DIR (created, mode 0700): a SQLite database in WAL mode whose cells, comments
+        and layouts are sealed with XChaCha20-Poly1305 under DIR/seal.key (created on first start,
+        mode 0600), and uploads staged sealed. Prints `listening on http://HOST:PORT` once bound
+        (port 0 picks a free port). SIGINT or SIGTERM stops it cleanly; a running import resumes
+        at the next start. Sessions come from `sheetport token issue`.
+        """,
+        groups: [
+            OptionGroup(title: "OPTIONS", options: [
+                .valued("--data", "DIR", "the data directory (required)"),
+                .valued("--listen", "HOST:PORT", "the IPv4 address to listen on (default 127.0.0.1:8080)"),
+                .valued("--max-upload-bytes", "SIZE", "the largest upload accepted (default 256M; K, M, G)"),
+                .valued("--threads", "N", "HTTP threads, a bounded pool (default 4)"),
+                .valued("--workers", "N", "import workers (default 2)"),
+                .valued("--connections", "N", "connections served at once (default 512)"),
+                .valued("--connections-per-client", "N", "connections at once from one client address (default 256)"),
+                .valued("--idle-timeout", "SECONDS", "close a connection silent this long between requests (default 10)"),
+                .help,
+            ]),
+            LimitOptions.group(with: [LimitOptions.maxCells]),
+        ])
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try Arguments(arguments,
-                                    valued: LimitOptions.names.union(["--data", "--listen", "--max-upload-bytes", "--max-cells",
-                                                                      "--threads", "--workers", "--connections",
-                                                                      "--connections-per-client", "--idle-timeout"]),
-                                    flags: ["--help"], aliases: ["-h": "--help"])
-        if options.has("--help") { print(help); return 0 }
-        guard options.positionals.isEmpty else { throw UsageError("serve takes no file arguments\n\n" + help) }
-        guard let data = options.value("--data") else { throw UsageError("serve needs --data DIR\n\n" + help) }
+        let options = try spec.parse(arguments)
+        if options.has("--help") { print(spec.help); return 0 }
+        guard options.positionals.isEmpty else { throw UsageError("serve takes no file arguments\n\n" + spec.help) }
+        guard let data = options.value("--data") else { throw UsageError("serve needs --data DIR\n\n" + spec.help) }
         var configuration = ServerConfiguration(dataDirectory: data,
                                                 address: try HTTPDaemon.Address(parsing: options.value("--listen") ?? "127.0.0.1:8080"))
         configuration.archiveLimits = try LimitOptions.limits(options)

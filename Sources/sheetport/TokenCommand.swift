@@ -6,27 +6,29 @@ import Glibc
 
 /// `sheetport token issue --data DIR --subject S` / `token revoke --data DIR (--subject S | --token-file F)`.
 enum TokenCommand {
-    static let help = """
-    USAGE: sheetport token issue --data DIR --subject S
-           sheetport token revoke --data DIR (--subject S | --token-file F)
-
-    Issues a session token for a subject (the signed-in person) and prints it on standard
-    output, once: the server keeps only its hash. Revokes every token of a subject, or one
-    token read from a file (or the SHEETPORT_TOKEN environment variable); a revoked token is
-    refused (401) from its next request on.
-
-    OPTIONS:
-      --data DIR         the server's data directory
-      --subject S        who the session belongs to
-      --token-file F     a file holding the token to revoke
-      -h, --help         show this help
-    """
+    static let spec = CommandSpec(
+        usage: """
+        sheetport token issue --data DIR --subject S
+               sheetport token revoke --data DIR (--subject S | --token-file F)
+        """,
+        about: """
+        Issues a session token for a subject (the signed-in person) and prints it on standard
+        output, once: the server keeps only its hash. Revokes every token of a subject, or one
+        token read from a file (or the SHEETPORT_TOKEN environment variable); a revoked token is
+        refused (401) from its next request on.
+        """,
+        groups: [OptionGroup(title: "OPTIONS", options: [
+            .valued("--data", "DIR", "the server's data directory"),
+            .valued("--subject", "S", "who the session belongs to"),
+            .valued("--token-file", "F", "a file holding the token to revoke"),
+            .help,
+        ])])
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try Arguments(arguments, valued: ["--data", "--subject", "--token-file"], flags: ["--help"], aliases: ["-h": "--help"])
-        if options.has("--help") { print(help); return 0 }
+        let options = try spec.parse(arguments)
+        if options.has("--help") { print(spec.help); return 0 }
         guard let action = options.positionals.first, options.positionals.count == 1, ["issue", "revoke"].contains(action) else {
-            throw UsageError("token takes issue or revoke\n\n" + help)
+            throw UsageError("token takes issue or revoke\n\n" + spec.help)
         }
         guard let data = options.value("--data") else { throw UsageError("token needs --data DIR") }
         if action == "issue", options.value("--subject") == nil { throw UsageError("token issue needs --subject S") }

@@ -11,7 +11,8 @@ USAGE: sheetport <command> [options]
 
 COMMANDS:
   check      pre-flight workbooks before import: importable or not, and what will not survive
-  convert    convert a worksheet of an xlsx/xlsm workbook to CSV, TSV or JSONL, or those to xlsx
+  convert    convert worksheets of an xlsx/xlsm workbook to CSV, TSV, JSONL or NDJSON records, or text to xlsx
+  sheets     list a workbook's sheets in tab order: kind, hidden or not, rows and columns
   import     upload a workbook to a server as an import job (`--wait` follows it)
   export     export sheets from a server to xlsx files through private staging
   demo       the main job: check, serve, import and export a bundled workbook, all on loopback
@@ -35,12 +36,16 @@ func main(_ arguments: [String]) -> Int32 {
         case "convert": return try ConvertCommand.run(Array(arguments.dropFirst()))
         case "bench": return try BenchCommand.run(Array(arguments.dropFirst()))
         case "check": return try CheckCommand.run(Array(arguments.dropFirst()))
+        case "sheets": return try SheetsCommand.run(Array(arguments.dropFirst()))
         case "import": return try ImportCommand.run(Array(arguments.dropFirst()))
         case "export": return try ExportCommand.run(Array(arguments.dropFirst()))
         case "demo": return try DemoCommand.run(Array(arguments.dropFirst()))
         case "serve": return try ServeCommand.run(Array(arguments.dropFirst()))
         case "token": return try TokenCommand.run(Array(arguments.dropFirst()))
-        default: throw UsageError("unknown command \"\(command)\"\n\n" + usage)
+        default:
+            let commands = ["check", "convert", "sheets", "import", "export", "demo", "bench", "serve", "token"]
+            let hint = Suggestion.nearest(to: command, among: commands).map { "; did you mean \($0)?" } ?? ""
+            throw UsageError("unknown command \"\(command.visibleControlCharacters)\"\(hint)\n\n" + usage)
         }
     } catch let error as ClientError {
         FileHandleError.write("sheetport: \(error)")

@@ -109,9 +109,10 @@ import Testing
         let sheets = try #require(object["worksheets"] as? [[String: Any]])
         #expect(sheets.first?["name"] as? String == "Visible")
         #expect(sheets.first?["imported"] as? Bool == true)
+        #expect(sheets.map { $0["state"] as? String } == ["visible", "hidden", "veryHidden", "visible"])
         #expect(sheets.first?["rows"] is Int && sheets.first?["columns"] is Int && sheets.first?["cells"] is Int)
         for sheet in sheets.dropFirst() {
-            #expect(Set(sheet.keys) == ["name", "imported"])
+            #expect(Set(sheet.keys) == ["name", "state", "imported"])
             #expect(sheet["imported"] as? Bool == false)
         }
         let findings = try #require(object["findings"] as? [[String: Any]])

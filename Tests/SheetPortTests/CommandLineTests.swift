@@ -110,18 +110,9 @@ import Testing
 @Suite struct ProgressTests {
     /// Runs `sheetport ARGS` under `script`, so that standard error is a terminal.
     private func onTerminal(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        let command = ([Project.executable.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
-        process.arguments = ["-qec", command, "/dev/null"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        return String(decoding: data, as: UTF8.self)
+        let result = try runOnTerminal(arguments)
+        #expect(result.status == 0)
+        return result.output
     }
 
     @Test func showsProgressOnATerminalOnly() throws {

@@ -30,11 +30,32 @@ public enum NumberFormat {
     /// escapes, `_` spacing and `*` fill characters are not tokens, and bracketed parts are
     /// colours, conditions or locales, except the elapsed-time tokens `[h]`, `[mm]`, `[ss]`.
     public static func isDateFormat(_ code: String) -> Bool {
+        let section = firstSection(code)
+        return section.hasElapsedTime || section.tokens.contains { "dDmMyYhHsS".utf8.contains($0) }
+    }
+
+    /// Whether a date or time format shows the time of day or elapsed time (an `h` or `s`
+    /// token, AM/PM or A/P, or `[h]`, `[mm]`, `[ss]`, in its first section): such a cell always
+    /// shows its time, midnight included.
+    public static func showsTime(_ code: String) -> Bool {
+        let section = firstSection(code)
+        if section.hasElapsedTime || section.tokens.contains(where: { "hHsS".utf8.contains($0) }) { return true }
+        let lowered = section.tokens.map { $0 | 0x20 }
+        return lowered.indices.dropLast().contains { lowered[$0] == UInt8(ascii: "a")
+            && (lowered[$0 + 1] == UInt8(ascii: "m") || lowered[$0 + 1] == UInt8(ascii: "/")) }
+    }
+
+    /// The first section of a format code as it formats: the bytes outside quoted text, `\`
+    /// escapes, `_` spacing and `*` fills and brackets, and whether a bracket held an
+    /// elapsed-time token (`[h]`, `[mm]`, `[ss]`).
+    private static func firstSection(_ code: String) -> (tokens: [UInt8], hasElapsedTime: Bool) {
+        var tokens: [UInt8] = []
+        var hasElapsedTime = false
         var bytes = code.utf8.makeIterator()
         while let byte = bytes.next() {
             switch byte {
             case UInt8(ascii: ";"):
-                return false
+                return (tokens, hasElapsedTime)
             case UInt8(ascii: "\""):
                 while let quoted = bytes.next(), quoted != UInt8(ascii: "\"") {}
             case UInt8(ascii: "\\"), UInt8(ascii: "_"), UInt8(ascii: "*"):
@@ -42,12 +63,12 @@ public enum NumberFormat {
             case UInt8(ascii: "["):
                 var inside: [UInt8] = []
                 while let bracketed = bytes.next(), bracketed != UInt8(ascii: "]") { inside.append(bracketed) }
-                if !inside.isEmpty, inside.allSatisfy({ "hHmMsS".utf8.contains($0) }) { return true }
+                if !inside.isEmpty, inside.allSatisfy({ "hHmMsS".utf8.contains($0) }) { hasElapsedTime = true }
             default:
-                if "dDmMyYhHsS".utf8.contains(byte) { return true }
+                tokens.append(byte)
             }
         }
-        return false
+        return (tokens, hasElapsedTime)
     }
 
     /// The built-in id whose code is `code`, for the ids whose meaning does not depend on

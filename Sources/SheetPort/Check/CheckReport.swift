@@ -6,6 +6,8 @@ public struct CheckReport: Sendable, Equatable {
         public var name: String
         /// Whether the import takes this sheet (only the first worksheet).
         public var imported: Bool
+        /// Whether the sheet's tab is shown.
+        public var state: SheetState = .visible
         /// Rows of the used range (the last row with a cell), for the imported sheet.
         public var rows: Int?
         /// Columns of the used range (the last column with a cell), for the imported sheet.
@@ -27,14 +29,19 @@ public struct CheckReport: Sendable, Equatable {
     public var importable: Bool { !findings.contains { $0.severity == .error } }
 
     /// Whether any finding is a warning or an error.
-    public var hasWarnings: Bool { findings.contains { $0.severity <= .warning } }
+    public var hasWarnings: Bool { hasWarnings(ignoring: []) }
+
+    /// Whether any finding whose code is not in `ignored` is a warning or an error.
+    public func hasWarnings(ignoring ignored: Set<String>) -> Bool {
+        findings.contains { $0.severity <= .warning && !ignored.contains($0.code) }
+    }
 
     /// The report as one line of JSON, keys in the contract's order.
     public var json: String {
         JSON.object([
             ("file", .string(file)), ("format", .string(format)), ("importable", .bool(importable)),
             ("worksheets", .array(worksheets.map { sheet in
-                var members: [(String, JSON)] = [("name", .string(sheet.name))]
+                var members: [(String, JSON)] = [("name", .string(sheet.name)), ("state", .string(sheet.state.rawValue))]
                 if let rows = sheet.rows { members.append(("rows", .int(rows))) }
                 if let columns = sheet.columns { members.append(("columns", .int(columns))) }
                 if let cells = sheet.cells { members.append(("cells", .int(cells))) }

@@ -22,7 +22,7 @@ public enum Severity: String, Sendable, Comparable {
 /// One thing `check` found in a workbook, with a stable code, a severity and where it is.
 public struct Finding: Sendable, Equatable {
     /// The stable finding codes of CONTRACTS section 3 that are not reader errors.
-    public enum Code: String, Sendable {
+    public enum Code: String, Sendable, CaseIterable {
         case extraWorksheets = "extra-worksheets"
         case macrosDropped = "macros-dropped"
         case unsupportedFeature = "unsupported-feature"

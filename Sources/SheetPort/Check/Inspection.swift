@@ -3,6 +3,8 @@
 struct Inspection {
     let workbook: Workbook
     let options: PreflightOptions
+    /// Hears how far the first worksheet's read is, every 4,096 rows.
+    var progress: ((ConversionSummary) -> Void)?
     private(set) var findings: [Finding] = []
     private(set) var worksheets: [CheckReport.Worksheet] = []
     /// The package features found among the parts (`PackageFeature.name`).
@@ -23,7 +25,7 @@ struct Inspection {
         inspectEntries()
         inspectWorkbook()
         guard let first = workbook.firstWorksheet else {
-            worksheets = workbook.sheets.map { CheckReport.Worksheet(name: $0.name, imported: false) }
+            worksheets = workbook.sheets.map { CheckReport.Worksheet(name: $0.name, imported: false, state: $0.state) }
             findings.append(Finding(ReaderError(.missingPart, file: workbook.file, part: workbook.workbookPart,
                                                 "the workbook has no worksheet to import")))
             return
@@ -100,7 +102,7 @@ struct Inspection {
     }
 
     private mutating func inspectSheets(first: Sheet) {
-        worksheets = workbook.sheets.map { CheckReport.Worksheet(name: $0.name, imported: $0 == first) }
+        worksheets = workbook.sheets.map { CheckReport.Worksheet(name: $0.name, imported: $0 == first, state: $0.state) }
         let others = workbook.sheets.filter { $0 != first }
         guard !others.isEmpty else { return }
         let names = others.map { "\"\($0.name)\"" + ($0.kind == .worksheet ? "" : " (\($0.kind.rawValue))") }
@@ -167,8 +169,14 @@ struct Inspection {
         let reader = try workbook.rows(of: sheet)
         let part = sheet.part
         var stats = SheetStatistics(styleCount: styles.cellFormats.count, maxTextLength: options.maxCellTextLength)
+        var rows = 0
         while let row = try reader.nextRow() {
             for cell in row.cells { stats.add(cell, row: row.index) }
+            rows += 1
+            if let progress, rows & 4095 == 0 {
+                let (bytesRead, totalBytes) = reader.progress
+                progress(ConversionSummary(rows: rows, cells: stats.cells, bytesRead: bytesRead, totalBytes: totalBytes))
+            }
         }
         // Comments are imported: their part must read (a missing one is already a finding).
         if danglingRelationships["comments"] == nil { _ = try workbook.comments(of: sheet) }

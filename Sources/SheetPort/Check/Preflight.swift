@@ -29,8 +29,10 @@ public struct PreflightOptions: Sendable, Equatable {
 public enum Preflight {
     /// Checks the workbook at `path`. Throws only I/O errors (the file cannot be read);
     /// everything wrong with the file itself is a finding.
-    public static func check(path: String, options: PreflightOptions = PreflightOptions()) throws -> CheckReport {
-        try check(name: path, options: options, size: fileSize(path)) { try Workbook(path: path, limits: options.limits) }
+    /// `progress`, when given, hears how far the read of the first worksheet is every 4,096 rows.
+    public static func check(path: String, options: PreflightOptions = PreflightOptions(),
+                             progress: ((ConversionSummary) -> Void)? = nil) throws -> CheckReport {
+        try check(name: path, options: options, size: fileSize(path), progress: progress) { try Workbook(path: path, limits: options.limits) }
     }
 
     /// Checks a workbook held in memory; `name` is used in the report.
@@ -44,6 +46,7 @@ public enum Preflight {
     /// sealed upload); `name` is used in the report, `size` (the file's bytes, when known) is
     /// held against `maxUploadBytes`. Errors `open` throws become findings.
     public static func check(name: String, options: PreflightOptions, size: Int64? = nil,
+                             progress: ((ConversionSummary) -> Void)? = nil,
                              open: () throws -> Workbook) throws -> CheckReport {
         var report = CheckReport(file: name, format: "xlsx")
         let workbook: Workbook
@@ -59,6 +62,7 @@ public enum Preflight {
             report.findings.append(Finding(ReaderError(.exceedsLimit, file: name, "the file is \(size) bytes, over the server's upload limit of \(cap) bytes")))
         }
         var inspection = Inspection(workbook: workbook, options: options)
+        inspection.progress = progress
         try inspection.run()
         report.worksheets = inspection.worksheets
         report.findings = (report.findings + inspection.findings).enumerated()

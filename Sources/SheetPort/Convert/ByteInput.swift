@@ -39,12 +39,18 @@ public final class ByteInput {
         try decode(encoding)
     }
 
-    /// Reads `descriptor` as text in `encoding` (as `init(path:encoding:name:)`), writing each
-    /// byte read to `copy` as well.
-    init(descriptor: Int32, ownsDescriptor: Bool, name: String, encoding: TextEncoding?, copy: Int32) throws {
+    /// Reads `descriptor` as text in `encoding` (as `init(path:encoding:name:)`), starting with
+    /// `prefix` (bytes already taken from it to tell what it holds: standard input cannot be read
+    /// again), and writing each byte to `copy` as well (-1: nowhere).
+    init(descriptor: Int32, ownsDescriptor: Bool, name: String, prefix: [UInt8] = [], encoding: TextEncoding?, copy: Int32) throws {
         self.name = name
         source = DescriptorReader(descriptor: descriptor, name: name, copy: copy)
         self.ownsDescriptor = ownsDescriptor
+        if !prefix.isEmpty {
+            try prefix.withUnsafeBytes { try source.writeCopy($0) }
+            buffer = prefix + [UInt8](repeating: 0, count: max(1 << 16, prefix.count))
+            end = prefix.count
+        }
         try decode(encoding)
     }
 
@@ -181,15 +187,21 @@ struct DescriptorReader {
                 if errno == EINTR { continue }
                 throw ReaderError(.io, file: name, "cannot read: \(String(cString: strerror(errno)))")
             }
-            var written = 0
-            while copy >= 0 && written < count {
-                let result = write(copy, buffer.baseAddress! + written, count - written)
-                if result < 0 && errno != EINTR {
-                    throw ReaderError(.io, file: name, "cannot copy to a temporary file to read it twice: \(String(cString: strerror(errno)))")
-                }
-                written += max(result, 0)
-            }
+            try writeCopy(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
             return count
+        }
+    }
+
+    /// Writes `bytes` to `copy`, when there is one.
+    func writeCopy(_ bytes: UnsafeRawBufferPointer) throws {
+        guard copy >= 0 else { return }
+        var written = 0
+        while written < bytes.count {
+            let result = write(copy, bytes.baseAddress! + written, bytes.count - written)
+            if result < 0 && errno != EINTR {
+                throw ReaderError(.io, file: name, "cannot copy to a temporary file to read it twice: \(String(cString: strerror(errno)))")
+            }
+            written += max(result, 0)
         }
     }
 }

@@ -6,6 +6,8 @@ public enum TextFormat: String, Sendable, CaseIterable {
     case tsv
     /// Cell JSON Lines (CONTRACTS section 2).
     case jsonl
+    /// Records: one JSON object per data row, keyed by the header row (CONTRACTS section 6).
+    case ndjson
 
     /// The format named by a file's extension, if any.
     public init?(fileName: String) {
@@ -26,13 +28,17 @@ public struct ConversionSummary: Sendable, Equatable {
     public var totalBytes: Int64 = 0
 }
 
-/// Streams one worksheet into CSV, TSV or JSONL.
+/// Streams one worksheet into CSV, TSV, cell JSONL or ndjson records.
 public enum SheetConverter {
     /// Converts `sheet` of `workbook` to `format`, writing to `output` row by row;
-    /// `progress`, when given, hears how far the read is every 4,096 rows.
+    /// `progress`, when given, hears how far the read is every 4,096 rows. With
+    /// `options.skipEmptyColumns` the sheet is read twice: once to find the columns with values.
     @discardableResult
     public static func convert(_ workbook: Workbook, sheet: Sheet, to format: TextFormat, output: ByteOutput,
+                               options: TextOutputOptions = TextOutputOptions(),
                                progress: ((ConversionSummary) -> Void)? = nil) throws -> ConversionSummary {
+        let columns = options.skipEmptyColumns && format != .jsonl
+            ? ColumnSelection(keeping: try workbook.usedRange(of: sheet).columnsWithValues) : ColumnSelection()
         let reader = try workbook.rows(of: sheet)
         var summary = ConversionSummary()
         let write: (Row) throws -> Void
@@ -40,9 +46,12 @@ public enum SheetConverter {
         case .jsonl:
             let writer = try JSONLWriter(output: output, styles: workbook.styles(), dateSystem: workbook.dateSystem)
             write = writer.write
+        case .ndjson:
+            var writer = RecordWriter(output: output, dateSystem: workbook.dateSystem, options: options, columns: columns)
+            write = { try writer.write($0) }
         case .csv, .tsv:
-            var writer = DelimitedWriter(output: output, dialect: format == .csv ? .csv : .tsv,
-                                         dateSystem: workbook.dateSystem)
+            var writer = DelimitedWriter(output: output, dialect: format == .csv ? .csv : .tsv, dateSystem: workbook.dateSystem,
+                                         styles: try workbook.styles(), options: options, columns: columns)
             write = { try writer.write($0, dimension: reader.metadata.dimension) }
         }
         while let row = try reader.nextRow() {

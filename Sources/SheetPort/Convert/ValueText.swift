@@ -35,7 +35,10 @@ public enum ValueText {
 
     /// A value as a CSV/TSV field: dates as `YYYY-MM-DD`, `YYYY-MM-DD HH:MM:SS` or a bare
     /// time, elapsed times as `[h]:mm:ss`, booleans as `TRUE`/`FALSE`, errors as their code.
-    public static func field(_ value: CellValue, system: DateSystem) -> String {
+    /// `showsTime` (the cell's number format shows a time) keeps the time at midnight too;
+    /// `dateFormat` spells dates with a time or a calendar day in the user's pattern.
+    public static func field(_ value: CellValue, system: DateSystem, showsTime: Bool = false,
+                             dateFormat: DateFormat? = nil) -> String {
         switch value {
         case .empty: return ""
         case .number(let number): return Self.number(number)
@@ -44,16 +47,20 @@ public enum ValueText {
         case .error(let code): return code
         case .date(let serial):
             guard let dateTime = dateTime(value, system: system) else { return Self.number(serial) }
-            return serial < 1 ? dateTime.timeText(milliseconds: false) : calendarText(dateTime)
+            if serial < 1 { return dateTime.timeText(milliseconds: false) } // a time of day alone
+            if let dateFormat { return dateFormat.text(dateTime) }
+            return calendarText(dateTime, showsTime: showsTime)
         case .duration(let days):
             return elapsed(days)
         case .isoDate(let text):
-            return dateTime(value, system: system).map(calendarText) ?? text
+            guard let dateTime = dateTime(value, system: system) else { return text }
+            if let dateFormat { return dateFormat.text(dateTime) }
+            return calendarText(dateTime, showsTime: showsTime)
         }
     }
 
-    /// `YYYY-MM-DD`, with ` HH:MM:SS` when there is a time of day.
-    private static func calendarText(_ dateTime: ExcelDateTime) -> String {
-        dateTime.hasTime ? dateTime.dateText + " " + dateTime.timeText(milliseconds: false) : dateTime.dateText
+    /// `YYYY-MM-DD`, with ` HH:MM:SS` when there is a time of day or the format shows one.
+    private static func calendarText(_ dateTime: ExcelDateTime, showsTime: Bool) -> String {
+        dateTime.hasTime || showsTime ? dateTime.dateText + " " + dateTime.timeText(milliseconds: false) : dateTime.dateText
     }
 }

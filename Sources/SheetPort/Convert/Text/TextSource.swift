@@ -14,6 +14,8 @@ public final class TextSource {
     /// The input's encoding; nil for UTF-8, with byte order marks honoured.
     public let encoding: TextEncoding?
     private let path: String
+    /// Bytes already read from standard input, read again first.
+    private let prefix: [UInt8]
     /// The input and the spool it is copied to, until the first pass takes them.
     private var firstPass: (input: Int32, spool: Int32)?
     private var folder: TemporaryFolder?
@@ -21,10 +23,12 @@ public final class TextSource {
     private var slot = -1
 
     /// The text at `path` (`-` for standard input) in `encoding`; when `rereadable`, input
-    /// that cannot be opened twice is spooled as it is first read.
-    public init(path: String, encoding: TextEncoding? = nil, rereadable: Bool = true) throws {
+    /// that cannot be opened twice is spooled as it is first read. `prefix` holds the bytes
+    /// already taken from standard input to tell what it holds; they are read first.
+    public init(path: String, prefix: [UInt8] = [], encoding: TextEncoding? = nil, rereadable: Bool = true) throws {
         name = path == "-" ? "<stdin>" : path
         self.encoding = encoding
+        self.prefix = path == "-" ? prefix : []
         var status = stat()
         guard rereadable, path == "-" || stat(path, &status) != 0 || (status.st_mode & S_IFMT) != S_IFREG else {
             self.path = path
@@ -68,8 +72,11 @@ public final class TextSource {
     /// A reader of the text from its start. Spooled input is read from the copy only after
     /// a first reader has read it to the end.
     public func open() throws -> ByteInput {
-        guard let (input, spool) = firstPass else { return try ByteInput(path: path, encoding: encoding, name: name) }
+        guard let (input, spool) = firstPass else {
+            guard path == "-" else { return try ByteInput(path: path, encoding: encoding, name: name) }
+            return try ByteInput(descriptor: 0, ownsDescriptor: false, name: name, prefix: prefix, encoding: encoding, copy: -1)
+        }
         firstPass = nil
-        return try ByteInput(descriptor: input, ownsDescriptor: input != 0, name: name, encoding: encoding, copy: spool)
+        return try ByteInput(descriptor: input, ownsDescriptor: input != 0, name: name, prefix: prefix, encoding: encoding, copy: spool)
     }
 }

@@ -1,0 +1,123 @@
+import Foundation
+
+/// A workbook written part by part into a stored (uncompressed) zip, for tests that need what
+/// the writer refuses to make: hostile sheet names, hidden and chart sheets, lying dimensions.
+struct RawWorkbook {
+    /// One sheet: its tab name, state and kind, and for worksheets the XML of `<sheetData>`.
+    struct Sheet {
+        var name: String
+        var state: String? = nil
+        var kind = "worksheet"
+        var sheetData = ""
+        var dimension: String? = nil
+    }
+
+    var sheets: [Sheet]
+    var sharedStrings: [String] = []
+    /// Extra `<cellXfs>` number formats: (numFmtId, code), giving style indexes 1, 2, ...
+    var numberFormats: [(Int, String)] = []
+
+    /// `<c>` of an inline string, a number or a shared string, for building `sheetData`.
+    static func text(_ ref: String, _ text: String) -> String {
+        "<c r=\"\(ref)\" t=\"inlineStr\"><is><t xml:space=\"preserve\">\(escaped(text))</t></is></c>"
+    }
+    static func number(_ ref: String, _ value: String, style: Int = 0) -> String {
+        "<c r=\"\(ref)\"" + (style > 0 ? " s=\"\(style)\"" : "") + "><v>\(value)</v></c>"
+    }
+    static func row(_ index: Int, _ cells: String...) -> String { "<row r=\"\(index)\">" + cells.joined() + "</row>" }
+
+    static func escaped(_ text: String) -> String {
+        text.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;").replacing("\"", with: "&quot;")
+            .replacing("\t", with: "&#9;").replacing("\n", with: "&#10;").replacing("\r", with: "&#13;")
+    }
+
+    /// The parts of the package, by name.
+    var parts: [(String, String)] {
+        let main = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+        let rel = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+        var types = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Types xmlns=\"http://schemas.openxmlformats.org/package/2006/content-types\">"
+            + "<Default Extension=\"rels\" ContentType=\"application/vnd.openxmlformats-package.relationships+xml\"/>"
+            + "<Default Extension=\"xml\" ContentType=\"application/xml\"/>"
+            + "<Override PartName=\"/xl/workbook.xml\" ContentType=\"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml\"/>"
+        var workbook = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><workbook xmlns=\"\(main)\" xmlns:r=\"\(rel)\"><sheets>"
+        var relationships = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Relationships xmlns=\"http://schemas.openxmlformats.org/package/2006/relationships\">"
+        var result: [(String, String)] = []
+        for (offset, sheet) in sheets.enumerated() {
+            let number = offset + 1
+            let folder = sheet.kind == "chartsheet" ? "chartsheets" : "worksheets"
+            let type = sheet.kind == "chartsheet" ? "chartsheet" : "worksheet"
+            workbook += "<sheet name=\"\(Self.escaped(sheet.name))\" sheetId=\"\(number)\" r:id=\"rId\(number)\""
+                + (sheet.state.map { " state=\"\($0)\"" } ?? "") + "/>"
+            relationships += "<Relationship Id=\"rId\(number)\" Type=\"\(rel)/\(type)\" Target=\"\(folder)/sheet\(number).xml\"/>"
+            types += "<Override PartName=\"/xl/\(folder)/sheet\(number).xml\" ContentType=\"application/vnd.openxmlformats-officedocument.spreadsheetml.\(type)+xml\"/>"
+            if sheet.kind == "chartsheet" {
+                result.append(("xl/chartsheets/sheet\(number).xml", "<?xml version=\"1.0\" encoding=\"UTF-8\"?><chartsheet xmlns=\"\(main)\"/>"))
+            } else {
+                result.append(("xl/worksheets/sheet\(number).xml", "<?xml version=\"1.0\" encoding=\"UTF-8\"?><worksheet xmlns=\"\(main)\">"
+                    + (sheet.dimension.map { "<dimension ref=\"\($0)\"/>" } ?? "")
+                    + "<sheetData>\(sheet.sheetData)</sheetData></worksheet>"))
+            }
+        }
+        let stylesID = sheets.count + 1
+        relationships += "<Relationship Id=\"rId\(stylesID)\" Type=\"\(rel)/styles\" Target=\"styles.xml\"/>"
+        types += "<Override PartName=\"/xl/styles.xml\" ContentType=\"application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml\"/>"
+        var custom = "", xfs = "<xf numFmtId=\"0\"/>"
+        for (id, code) in numberFormats {
+            if id >= 164 { custom += "<numFmt numFmtId=\"\(id)\" formatCode=\"\(Self.escaped(code))\"/>" }
+            xfs += "<xf numFmtId=\"\(id)\" applyNumberFormat=\"1\"/>"
+        }
+        result.append(("xl/styles.xml", "<?xml version=\"1.0\" encoding=\"UTF-8\"?><styleSheet xmlns=\"\(main)\">"
+            + (custom.isEmpty ? "" : "<numFmts>\(custom)</numFmts>")
+            + "<cellXfs count=\"\(numberFormats.count + 1)\">\(xfs)</cellXfs></styleSheet>"))
+        if !sharedStrings.isEmpty {
+            relationships += "<Relationship Id=\"rId\(stylesID + 1)\" Type=\"\(rel)/sharedStrings\" Target=\"sharedStrings.xml\"/>"
+            types += "<Override PartName=\"/xl/sharedStrings.xml\" ContentType=\"application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml\"/>"
+            result.append(("xl/sharedStrings.xml", "<?xml version=\"1.0\" encoding=\"UTF-8\"?><sst xmlns=\"\(main)\">"
+                + sharedStrings.map { "<si><t xml:space=\"preserve\">\(Self.escaped($0))</t></si>" }.joined() + "</sst>"))
+        }
+        result.append(("[Content_Types].xml", types + "</Types>"))
+        result.append(("_rels/.rels", "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Relationships xmlns=\"http://schemas.openxmlformats.org/package/2006/relationships\">"
+            + "<Relationship Id=\"rId1\" Type=\"\(rel)/officeDocument\" Target=\"xl/workbook.xml\"/></Relationships>"))
+        result.append(("xl/workbook.xml", workbook + "</sheets></workbook>"))
+        result.append(("xl/_rels/workbook.xml.rels", relationships + "</Relationships>"))
+        return result
+    }
+
+    /// Writes the package to `path`.
+    func write(to path: String) throws {
+        try StoredZip.bytes(parts.map { ($0.0, Array($0.1.utf8)) }).write(to: URL(fileURLWithPath: path))
+    }
+}
+
+/// A zip of stored (uncompressed) entries: enough for test packages.
+enum StoredZip {
+    static func bytes(_ entries: [(name: String, data: [UInt8])]) -> Data {
+        var out: [UInt8] = [], central: [UInt8] = []
+        func le16(_ value: Int, _ bytes: inout [UInt8]) { bytes += [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF)] }
+        func le32(_ value: UInt32, _ bytes: inout [UInt8]) { for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(value >> UInt32(shift) & 0xFF)) } }
+        for (name, data) in entries {
+            let offset = UInt32(out.count), crc = crc32(data), nameBytes = Array(name.utf8)
+            le32(0x0403_4B50, &out); le16(20, &out); le16(0x0800, &out); le16(0, &out); le16(0, &out); le16(0x21, &out)
+            le32(crc, &out); le32(UInt32(data.count), &out); le32(UInt32(data.count), &out)
+            le16(nameBytes.count, &out); le16(0, &out); out += nameBytes; out += data
+            le32(0x0201_4B50, &central); le16(20, &central); le16(20, &central); le16(0x0800, &central); le16(0, &central)
+            le16(0, &central); le16(0x21, &central); le32(crc, &central); le32(UInt32(data.count), &central)
+            le32(UInt32(data.count), &central); le16(nameBytes.count, &central); le16(0, &central); le16(0, &central)
+            le16(0, &central); le16(0, &central); le32(0, &central); le32(offset, &central); central += nameBytes
+        }
+        let centralOffset = UInt32(out.count)
+        out += central
+        le32(0x0605_4B50, &out); le16(0, &out); le16(0, &out); le16(entries.count, &out); le16(entries.count, &out)
+        le32(UInt32(central.count), &out); le32(centralOffset, &out); le16(0, &out)
+        return Data(out)
+    }
+
+    static func crc32(_ data: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in data {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
+}
