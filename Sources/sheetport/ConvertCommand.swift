@@ -184,6 +184,9 @@ enum ConvertCommand {
             if let named { return (.text(named), kept) }
             throw ReaderError(.notAZip, file: input, "an empty file: no workbook and no text to convert")
         case .binary:
+            // Named as text, or given an encoding: the text reader decides, line by line.
+            if let named { return (.text(named), kept) }
+            if options.value("--encoding") != nil { return (.text(.csv), kept) }
             // Named as a workbook: the reader tells a damaged package (`corrupt-zip`) from others.
             if workbookFormats.contains(input == "-" ? "" : extensionOf(input)) { return (.workbook, kept) }
             throw ReaderError(.notAZip, file: input, "\(kind.description): not an xlsx/xlsm workbook, CSV, TSV or cell JSONL")

@@ -24,12 +24,16 @@ public enum InputKind: Equatable, Sendable {
         let sample = bytes.prefix(sniffLength)
         // UTF-16 with a byte order mark is text (its NULs are half of each ASCII character).
         if sample.starts(with: [0xFF, 0xFE]) || sample.starts(with: [0xFE, 0xFF]) { return .text(.csv) }
+        // UTF-16 without a mark (as `bcp -w` writes it): ASCII characters with a zero byte each.
+        let units = stride(from: 0, to: min(sample.count, 16) - 1, by: 2).map { (sample[$0], sample[$0 + 1]) }
+        if units.count >= 2, units.allSatisfy({ ($0.0 == 0) != ($0.1 == 0) && max($0.0, $0.1) < 0x80 }) { return .text(.csv) }
         var body = sample[...]
         if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
-        // Text: no NUL and no C0 control other than tab, line feed, form feed, carriage return
-        // and (DOS text) SUB; any other byte may be UTF-8 or a single-byte encoding.
+        // Text: hardly any NUL or C0 control other than tab, line feed, form feed, carriage
+        // return and (DOS text) SUB; any other byte may be UTF-8 or a single-byte encoding. A
+        // stray control inside a field (1 byte in 100 or fewer) does not make text binary.
         let controls = body.filter { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0C && $0 != 0x0D && $0 != 0x1A }
-        guard controls.isEmpty else {
+        guard controls.count <= body.count / 100 else {
             return .binary(prefix: bytes.prefix(8).map { String($0, radix: 16, uppercase: true).leftPadded(2) }.joined(separator: " "))
         }
         let firstLine = body.prefix { $0 != 0x0A && $0 != 0x0D }
