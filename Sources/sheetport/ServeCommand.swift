@@ -27,6 +27,11 @@ enum ServeCommand {
       --connections-per-client N
                                connections at once from one client address (default 256)
       --idle-timeout SECONDS   close a connection silent this long between requests (default 10)
+      --event-streams N        event streams open at once (default 256; past it 503)
+      --event-streams-per-subject N
+                               event streams open at once per subject (default 16; past it 429)
+      --event-heartbeat SECONDS
+                               a `: ping` comment on an idle event stream this often (default 15)
       -h, --help               show this help
 
     LIMITS on imported packages (as `check`): --max-entries, --max-entry-size,
@@ -37,7 +42,8 @@ enum ServeCommand {
         let options = try Arguments(arguments,
                                     valued: LimitOptions.names.union(["--data", "--listen", "--max-upload-bytes", "--max-cells",
                                                                       "--threads", "--workers", "--connections",
-                                                                      "--connections-per-client", "--idle-timeout"]),
+                                                                      "--connections-per-client", "--idle-timeout", "--event-streams",
+                                                                      "--event-streams-per-subject", "--event-heartbeat"]),
                                     flags: ["--help"], aliases: ["-h": "--help"])
         if options.has("--help") { print(help); return 0 }
         guard options.positionals.isEmpty else { throw UsageError("serve takes no file arguments\n\n" + help) }
@@ -54,6 +60,13 @@ enum ServeCommand {
             configuration.http.connectionsPerClient = try positive(value, "--connections-per-client")
         }
         if let value = options.value("--idle-timeout") { configuration.http.idleTimeout = try positive(value, "--idle-timeout") }
+        if let value = options.value("--event-streams") { configuration.eventStreams.total = try positive(value, "--event-streams") }
+        if let value = options.value("--event-streams-per-subject") {
+            configuration.eventStreams.perSubject = try positive(value, "--event-streams-per-subject")
+        }
+        if let value = options.value("--event-heartbeat") {
+            configuration.eventStreams.heartbeat = Double(try positive(value, "--event-heartbeat"))
+        }
 
         // Signals are taken synchronously by this thread, so none interrupts the server's threads.
         var signals = sigset_t()
