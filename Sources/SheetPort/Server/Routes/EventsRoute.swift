@@ -2,10 +2,11 @@
 /// answers (CONTRACTS section 4), resumed after a `Last-Event-ID`. The access check here is
 /// the one every other route makes; each delivery then makes it again (`EventStream`).
 enum EventsRoute {
-    /// A sheet's `version` events; 404 when the subject may not read it.
+    /// A sheet's `version` events after `Last-Event-ID`, or without one after the version it
+    /// is at now; 404 when the subject may not read it.
     static func sheet(_ id: String, _ request: Request, _ context: ServerContext) throws -> Reply {
-        try Router.sheet(id, request, context, needs: .viewer)
-        return try open(.sheet(id), request, context)
+        let sheet = try Router.sheet(id, request, context, needs: .viewer)
+        return try open(.sheet(id), request, context, from: sheet.version)
     }
 
     /// A job's `progress` events and its `done`; 404 for a job of another subject, exactly as
@@ -15,9 +16,9 @@ enum EventsRoute {
         return try open(.job(id), request, context)
     }
 
-    private static func open(_ source: EventStream.Source, _ request: Request, _ context: ServerContext) throws -> Reply {
+    private static func open(_ source: EventStream.Source, _ request: Request, _ context: ServerContext, from current: Int? = nil) throws -> Reply {
         guard let token = Tokens.bearer(request.header("Authorization")), let subject = request.subject else { throw Refusal.notFound }
-        let lastID = try lastEventID(request.header("Last-Event-ID"))
+        let lastID = try lastEventID(request.header("Last-Event-ID")) ?? current
         let stream = EventStream(source, subject: subject, token: token, after: lastID, context)
         if let refusal = context.events.admit(stream) { return refusal }
         return Reply(status: 200, headers: [("Content-Type", "text/event-stream"), ("X-Accel-Buffering", "no")], body: .live(stream))
