@@ -31,7 +31,7 @@ enum ServeCommand {
       --event-streams-per-subject N
                                event streams open at once per subject (default 16; past it 429)
       --event-heartbeat SECONDS
-                               a `: ping` comment on an idle event stream this often (default 15)
+                               a `: ping` comment on an idle event stream this often (default 15, at most 30)
       -h, --help               show this help
 
     LIMITS on imported packages (as `check`): --max-entries, --max-entry-size,

@@ -97,7 +97,7 @@ final class EventStream: LiveReplyStream, @unchecked Sendable {
             guard try isStillAllowed() else { return .end }
             let now = DispatchTime.now()
             if text.isEmpty {
-                let heartbeat = UInt64(context.events.limits.heartbeat * 1e9)
+                let heartbeat = UInt64(min(max(context.events.limits.heartbeat, 0.1), 30) * 1e9)
                 // The first delivery is a heartbeat too: the client knows the stream is open.
                 if let lastDelivery, now.uptimeNanoseconds - lastDelivery.uptimeNanoseconds < heartbeat { return .waiting }
                 text = ": ping\n\n"

@@ -7,7 +7,8 @@ public struct EventStreamLimits: Sendable {
     public var total = 256
     /// Streams open at once of one subject (past it: 429).
     public var perSubject = 16
-    /// Seconds between heartbeat comments (`: ping`) on a stream with nothing else to say.
+    /// Seconds between heartbeat comments (`: ping`) on a stream with nothing else to say; at
+    /// most 30, so an open stream never stalls as long as a streamed answer may (60 s).
     public var heartbeat = 15.0
     /// Seconds between the looks every open stream takes at its token and grant even when
     /// nothing happens: a revocation made straight in the database (`sheetport token revoke`)

@@ -153,14 +153,15 @@ private final class StreamBox {
 /// A live body and its connection, kept alive by MHD until its free callback. Its connection
 /// is parked whenever the stream has nothing to send and resumed by the stream's wake; the
 /// lock makes "park unless woken meanwhile" and "resume if parked" exclusive, so a wake is
-/// never lost, and no resume reaches a connection after it ended.
+/// never lost. Only a parked connection is resumed, and a parked one cannot end (MHD does not
+/// touch it; the server wakes every stream before it stops), so no resume reaches a connection
+/// after it ended, and the free callback needs no lock (none held while MHD may hold its own).
 private final class LiveBox: @unchecked Sendable {
     let stream: any LiveReplyStream
     private let connection: OpaquePointer
     private let lock = NSLock()
     private var isParked = false
     private var wasWoken = false
-    private var isFinished = false
 
     init(_ stream: any LiveReplyStream, _ connection: OpaquePointer) {
         self.stream = stream
@@ -181,7 +182,6 @@ private final class LiveBox: @unchecked Sendable {
 
     func wake() {
         lock.withLock {
-            guard !isFinished else { return }
             if isParked {
                 isParked = false
                 MHD_resume_connection(connection)
@@ -191,10 +191,7 @@ private final class LiveBox: @unchecked Sendable {
         }
     }
 
-    func finish() {
-        lock.withLock { isFinished = true }
-        stream.finish()
-    }
+    func finish() { stream.finish() }
 }
 
 /// The header fields (names lower-cased) or query arguments (names as sent) of a request.
