@@ -385,6 +385,21 @@ struct EventStreamTests {
         #expect(text.contains("\"succeeded\""))
     }
 
+    @Test func importWaitFallsBackToPollingWhenTheStreamBreaks() throws {
+        let setup = try Setup()
+        defer { setup.close() }
+        // The job's stream is cut a few bytes into its answer; polling takes the job to its end.
+        let relay = try DroppingRelay(targetPort: Int(setup.port), cutting: "GET /api/imports/", afterBytes: 300)
+        let book = try makeLargeWorkbook(rows: 20_000, in: setup.fixture.folder)
+        let tokenFile = setup.fixture.folder.appendingPathComponent("ann.token").path
+        try setup.fixture.api.token!.write(toFile: tokenFile, atomically: true, encoding: .utf8)
+        let result = try runSheetport(["import", book, "--server", "http://127.0.0.1:\(relay.port)", "--token-file", tokenFile,
+                                       "--wait", "--json"])
+        #expect(relay.dropped)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(String(decoding: result.stdout, as: UTF8.self).contains("\"succeeded\""))
+    }
+
     @Test func importWaitFallsBackToPollingWhenTheStreamIsRefused() throws {
         let setup = try Setup(["--event-streams", "1"])
         defer { setup.close() }
