@@ -26,6 +26,9 @@ enum ServeCommand {
                 .valued("--connections", "N", "connections served at once (default 512)"),
                 .valued("--connections-per-client", "N", "connections at once from one client address (default 256)"),
                 .valued("--idle-timeout", "SECONDS", "close a connection silent this long between requests (default 10)"),
+                .valued("--event-streams", "N", "event streams open at once (default 256; past it 503)"),
+                .valued("--event-streams-per-subject", "N", "event streams open at once per subject (default 16; past it 429)"),
+                .valued("--event-heartbeat", "SECONDS", "a `: ping` comment on an idle event stream this often (default 15, at most 30)"),
                 .help,
             ]),
             LimitOptions.group(with: [LimitOptions.maxCells]),
@@ -48,6 +51,13 @@ enum ServeCommand {
             configuration.http.connectionsPerClient = try positive(value, "--connections-per-client")
         }
         if let value = options.value("--idle-timeout") { configuration.http.idleTimeout = try positive(value, "--idle-timeout") }
+        if let value = options.value("--event-streams") { configuration.eventStreams.total = try positive(value, "--event-streams") }
+        if let value = options.value("--event-streams-per-subject") {
+            configuration.eventStreams.perSubject = try positive(value, "--event-streams-per-subject")
+        }
+        if let value = options.value("--event-heartbeat") {
+            configuration.eventStreams.heartbeat = Double(try positive(value, "--event-heartbeat"))
+        }
 
         // Signals are taken synchronously by this thread, so none interrupts the server's threads.
         var signals = sigset_t()

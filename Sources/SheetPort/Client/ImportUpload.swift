@@ -64,7 +64,8 @@ public struct ImportUpload {
     }
 }
 
-/// Polls an import job until it ends, backing off from 0.1 s to 1 s between polls.
+/// Follows an import job until it ends: through its event stream, and by polling (backing
+/// off from 0.1 s to 1 s) when the stream is refused or breaks.
 public struct JobPoller {
     public let connection: ServerConnection
     public let jobID: String
@@ -74,9 +75,20 @@ public struct JobPoller {
         self.jobID = jobID
     }
 
-    /// Polls until the job is finished, or the client's `cancellation` throws (a signal: then
-    /// `ClientError.cancelled`), also between polls; `update` sees each state.
+    /// Follows the job until it is finished, or the client's `cancellation` throws (a signal:
+    /// then `ClientError.cancelled`), also between polls; `update` sees each state. The event
+    /// stream first; polling once it is refused or breaks.
     public func wait(client: HTTPClient, update: (ImportJob) -> Void = { _ in }) throws -> ImportJob {
+        var lastEventID: String?
+        do {
+            return try JobEvents(connection: connection, jobID: jobID).follow(client: client, lastEventID: &lastEventID, update: update)
+        } catch is JobEvents.Unavailable {
+            return try poll(client: client, update: update)
+        }
+    }
+
+    /// Polls until the job is finished (see `wait`).
+    public func poll(client: HTTPClient, update: (ImportJob) -> Void = { _ in }) throws -> ImportJob {
         var interval = 0.1
         while true {
             try client.cancellation()

@@ -22,6 +22,8 @@ public struct ServerConfiguration: Sendable {
         get { http.connections }
         set { http.connections = newValue }
     }
+    /// Event streams: caps, heartbeat and recheck intervals.
+    public var eventStreams = EventStreamLimits()
     /// The archive limits imports read with.
     public var archiveLimits = ArchiveLimits()
 

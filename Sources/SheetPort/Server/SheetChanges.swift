@@ -15,24 +15,32 @@ public struct SheetChange: Sendable, Equatable {
     }
 }
 
-/// The server's one "sheet changed (id, version)" signal. Renames, comments, grants and
-/// finished imports send it; whatever waits for a sheet watches it: a parked `minVersion`
-/// export today, an event stream or a relay from another instance later (each only calls
-/// `signal` or `watch`). Watchers are callbacks, never threads, so no thread waits for a
-/// change; a watch with a deadline ends with `nil` when the deadline passes first.
+/// The server's one "sheet changed (id, version)" signal, and "job advanced (id)" too.
+/// Renames, comments, grants and finished imports send the first, import workers and cancels
+/// the second; whatever waits watches it: a parked `minVersion` export, an event stream, a
+/// relay from another instance later (each only calls `signal` or `watch`). Watchers are
+/// callbacks, never threads, so no thread waits for a change; a watch with a deadline ends
+/// with `nil` when the deadline passes first. A job's watchers get a `SheetChange` whose
+/// `sheet` is the job's id and `version` 0: what changed is read from the store.
 public final class SheetChanges: @unchecked Sendable {
     /// A registration, for `cancel(_:)`.
     public final class Watch: @unchecked Sendable {
-        fileprivate let sheet: String
+        fileprivate let topic: Topic
         fileprivate let handler: @Sendable (SheetChange?) -> Void
-        fileprivate init(sheet: String, handler: @escaping @Sendable (SheetChange?) -> Void) {
-            self.sheet = sheet
+        fileprivate init(topic: Topic, handler: @escaping @Sendable (SheetChange?) -> Void) {
+            self.topic = topic
             self.handler = handler
         }
     }
 
     private let lock = NSLock()
-    private var watches: [String: [ObjectIdentifier: Watch]] = [:]
+    /// What a watch follows: a sheet or an import job (ids of both are random, but kept apart).
+    fileprivate enum Topic: Hashable {
+        case sheet(String)
+        case job(String)
+    }
+
+    private var watches: [Topic: [ObjectIdentifier: Watch]] = [:]
     private var isClosed = false
     private let timers = DispatchQueue(label: "sheetport.sheet-changes.deadlines")
 
@@ -45,14 +53,25 @@ public final class SheetChanges: @unchecked Sendable {
     @discardableResult
     public func watch(_ sheet: String, until deadline: DispatchTime? = nil,
                       _ handler: @escaping @Sendable (SheetChange?) -> Void) -> Watch {
-        let watch = Watch(sheet: sheet, handler: handler)
+        watch(.sheet(sheet), until: deadline, handler)
+    }
+
+    /// Calls `handler` each time the import job `id` advances (progress, its end), as
+    /// `watch(_:until:_:)` does for a sheet.
+    @discardableResult
+    public func watch(job id: String, _ handler: @escaping @Sendable (SheetChange?) -> Void) -> Watch {
+        watch(.job(id), until: nil, handler)
+    }
+
+    private func watch(_ topic: Topic, until deadline: DispatchTime?, _ handler: @escaping @Sendable (SheetChange?) -> Void) -> Watch {
+        let watch = Watch(topic: topic, handler: handler)
         lock.lock()
         guard !isClosed else {
             lock.unlock()
             handler(nil)
             return watch
         }
-        watches[sheet, default: [:]][ObjectIdentifier(watch)] = watch
+        watches[topic, default: [:]][ObjectIdentifier(watch)] = watch
         lock.unlock()
         if let deadline {
             timers.asyncAfter(deadline: deadline) { [weak self, weak watch] in
@@ -67,9 +86,14 @@ public final class SheetChanges: @unchecked Sendable {
     public func cancel(_ watch: Watch) { _ = remove(watch) }
 
     /// Tells every watch of `change.sheet`.
-    public func signal(_ change: SheetChange) {
+    public func signal(_ change: SheetChange) { signal(.sheet(change.sheet), change) }
+
+    /// Tells every watch of the import job `id` that it advanced.
+    public func signal(job id: String) { signal(.job(id), SheetChange(sheet: id, version: 0)) }
+
+    private func signal(_ topic: Topic, _ change: SheetChange) {
         lock.lock()
-        let current = watches[change.sheet].map { Array($0.values) } ?? []
+        let current = watches[topic].map { Array($0.values) } ?? []
         lock.unlock()
         for watch in current { watch.handler(change) }
     }
@@ -89,8 +113,8 @@ public final class SheetChanges: @unchecked Sendable {
     private func remove(_ watch: Watch) -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        guard watches[watch.sheet]?.removeValue(forKey: ObjectIdentifier(watch)) != nil else { return false }
-        if watches[watch.sheet]?.isEmpty == true { watches[watch.sheet] = nil }
+        guard watches[watch.topic]?.removeValue(forKey: ObjectIdentifier(watch)) != nil else { return false }
+        if watches[watch.topic]?.isEmpty == true { watches[watch.topic] = nil }
         return true
     }
 }

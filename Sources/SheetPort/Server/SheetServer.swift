@@ -25,7 +25,9 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
     /// Stops listening, then stops the workers (a running import stops at its next batch and
     /// is resumed by the next start).
     public func stop() {
-        // Parked requests answer first: libmicrohttpd cannot stop with a connection suspended.
+        // Parked requests and event streams answer (end) first: libmicrohttpd cannot stop with
+        // a connection suspended.
+        context.events.close()
         context.changes.close()
         daemon?.stop()
         daemon = nil
@@ -133,6 +135,8 @@ enum Router {
         case ("GET", "sheets", 3, "comments"): return try CommentsRoute.list(id, request, context)
         case ("POST", "sheets", 3, "comments"): return try CommentsRoute.add(id, request, context)
         case ("GET", "sheets", 3, "export.xlsx"): return try ExportRoute.get(id, request, context)
+        case ("GET", "sheets", 3, "events"): return try EventsRoute.sheet(id, request, context)
+        case ("GET", "imports", 3, "events"): return try EventsRoute.job(id, request, context)
         case ("POST", "imports", 1, _): return try ImportsRoute.finish(&request, context)
         case ("GET", "imports", 1, _): return try ImportsRoute.list(request, context)
         case ("GET", "imports", 2, _): return try ImportsRoute.get(id, request, context)

@@ -150,6 +150,50 @@ private final class StreamBox {
     init(_ stream: any ReplyStream) { self.stream = stream }
 }
 
+/// A live body and its connection, kept alive by MHD until its free callback. Its connection
+/// is parked whenever the stream has nothing to send and resumed by the stream's wake; the
+/// lock makes "park unless woken meanwhile" and "resume if parked" exclusive, so a wake is
+/// never lost. Only a parked connection is resumed, and a parked one cannot end (MHD does not
+/// touch it; the server wakes every stream before it stops), so no resume reaches a connection
+/// after it ended, and the free callback needs no lock (none held while MHD may hold its own).
+private final class LiveBox: @unchecked Sendable {
+    let stream: any LiveReplyStream
+    private let connection: OpaquePointer
+    private let lock = NSLock()
+    private var isParked = false
+    private var wasWoken = false
+
+    init(_ stream: any LiveReplyStream, _ connection: OpaquePointer) {
+        self.stream = stream
+        self.connection = connection
+    }
+
+    /// From the content reader callback (the one place MHD allows a suspend in a response).
+    func park() {
+        lock.withLock {
+            if wasWoken {
+                wasWoken = false // read again at once
+            } else {
+                isParked = true
+                MHD_suspend_connection(connection)
+            }
+        }
+    }
+
+    func wake() {
+        lock.withLock {
+            if isParked {
+                isParked = false
+                MHD_resume_connection(connection)
+            } else {
+                wasWoken = true
+            }
+        }
+    }
+
+    func finish() { stream.finish() }
+}
+
 /// The header fields (names lower-cased) or query arguments (names as sent) of a request.
 private func values(_ connection: OpaquePointer?, _ kind: MHD_ValueKind) -> [String: String] {
     final class Collected { var values: [String: String] = [:] }
@@ -184,7 +228,10 @@ private func respond(_ reply: Reply, _ exchange: Exchange, on connection: Opaque
 
 private func queue(_ reply: Reply, on connection: OpaquePointer?, transferTimeout: UInt32) -> MHD_Result {
     // A streamed answer may stall longer than an idle connection may stay silent.
-    if case .stream = reply.body, let connection { sp_mhd_set_timeout(connection, transferTimeout) }
+    switch reply.body {
+    case .stream, .live: if let connection { sp_mhd_set_timeout(connection, transferTimeout) }
+    default: break
+    }
     return queue(reply, on: connection)
 }
 
@@ -194,6 +241,25 @@ private func queue(_ reply: Reply, on connection: OpaquePointer?) -> MHD_Result 
     case .pending:
         // Only a complete request can be parked (see `Reply.Body.pending`).
         return queue(.error(500, "internal", "the server failed to answer this request"), on: connection)
+    case .live(let stream):
+        guard let connection else { stream.finish(); return sp_mhd_no }
+        let live = LiveBox(stream, connection)
+        stream.start(wake: live.wake)
+        let box = Unmanaged.passRetained(live).toOpaque()
+        response = MHD_create_response_from_callback(UInt64.max, 16 * 1024, { context, _, buffer, count in
+            let live = Unmanaged<LiveBox>.fromOpaque(context!).takeUnretainedValue()
+            switch live.stream.read(into: UnsafeMutableRawPointer(buffer!), count: count) {
+            case .bytes(let count) where count > 0: return count
+            case .bytes, .waiting:
+                live.park()
+                return 0 // nothing yet: MHD calls again once resumed
+            case .end: return -1 // MHD_CONTENT_READER_END_OF_STREAM
+            }
+        }, box, { context in
+            let live = Unmanaged<LiveBox>.fromOpaque(context!).takeRetainedValue()
+            live.finish()
+        })
+        if response == nil { Unmanaged<LiveBox>.fromOpaque(box).takeRetainedValue().finish() }
     case .bytes(let bytes):
         response = bytes.withUnsafeBytes {
             MHD_create_response_from_buffer($0.count, UnsafeMutableRawPointer(mutating: $0.baseAddress), sp_mhd_must_copy)

@@ -21,6 +21,30 @@ public protocol PendingReply: AnyObject, Sendable {
     func answer() -> Reply
 }
 
+/// What a live stream has for the daemon at one read.
+public enum LiveRead: Equatable {
+    /// This many bytes were filled (more than 0).
+    case bytes(Int)
+    /// Nothing yet: the daemon parks the connection until the stream's `wake` is called.
+    case waiting
+    /// The body is complete: the connection ends.
+    case end
+}
+
+/// A body produced as things happen, open for as long as it has more to say (an event
+/// stream). Between deliveries its connection is parked (suspended), so it holds no thread.
+public protocol LiveReplyStream: AnyObject, Sendable {
+    /// Called once, before the first read: `wake` (callable any number of times, from any
+    /// thread, cheap) tells the daemon to read again because there may be more to send.
+    func start(wake: @escaping @Sendable () -> Void)
+    /// Fills up to `count` bytes at `buffer`, or says there is nothing yet, or that it ended.
+    /// Called on a request thread; it may do quick work but must not wait.
+    func read(into buffer: UnsafeMutableRawPointer, count: Int) -> LiveRead
+    /// The connection ended (the body complete, the client gone, the server stopping):
+    /// release what the stream holds. Calls of `wake` after it do nothing.
+    func finish()
+}
+
 /// An HTTP response: status, headers and a body held in memory or streamed.
 public struct Reply {
     /// The body.
@@ -29,6 +53,8 @@ public struct Reply {
         case bytes([UInt8])
         /// Streamed, of this length when known (nil: chunked).
         case stream(any ReplyStream, length: Int64?)
+        /// Produced as things happen, chunked, for as long as the stream lasts.
+        case live(any LiveReplyStream)
         /// Not ready yet: the daemon parks the connection until the pending reply wakes it,
         /// then sends its `answer()` (status and headers included). Only `finish` may return it.
         case pending(any PendingReply)

@@ -46,6 +46,9 @@ public final class ImportWorker: @unchecked Sendable {
             unlink(staging) // cancelled while waiting, or gone
             return
         }
+        context.changes.signal(job: id)
+        // Whatever the end (or a return to the queue), the job's streams look again.
+        defer { context.changes.signal(job: id) }
         var sheetID: String?
         do {
             try importJob(job, staging: staging, database, sheetID: &sheetID)
@@ -148,6 +151,7 @@ public final class ImportWorker: @unchecked Sendable {
                 try database.updateProgress(job: job.id, bytes: Int(reader.progress.bytesRead), rows: rows, cells: cells)
             }
             sealedBlocks.removeAll()
+            context.changes.signal(job: job.id)
         }
 
         while let row = try reader.nextRow() {
@@ -197,6 +201,7 @@ public final class ImportWorker: @unchecked Sendable {
                                [.text(result), .integer(Int64(rows)), .integer(Int64(cells)), .integer(Int64(reader.progress.bytesRead)), .text(job.id)])
             // Cancelled meanwhile: nothing of this commit may stand.
             guard database.changes > 0 else { throw ImportInterruption.cancelled }
+            try database.record(SheetEvent(version: 1, change: .import), of: id)
         }
         context.changes.signal(SheetChange(sheet: id, version: 1))
     }

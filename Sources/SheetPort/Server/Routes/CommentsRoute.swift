@@ -7,7 +7,7 @@ enum CommentsRoute {
     }
 
     static func add(_ id: String, _ request: Request, _ context: ServerContext) throws -> Reply {
-        let sheet = try Router.sheet(id, request, context, needs: .commenter)
+        try Router.sheet(id, request, context, needs: .commenter)
         let body = JSON.parseObject(request.body)
         guard let reference = body?["ref"] as? String, CellReference(reference) != nil,
               let text = body?["text"] as? String, !text.isEmpty, text.utf16.count <= ServerConfiguration.maxCellTextLength else {
@@ -15,13 +15,14 @@ enum CommentsRoute {
         }
         try BoundaryText.check(text, "text")
         let comment = CommentRecord(reference: reference, author: request.subject!, text: text)
-        try context.database { database in
+        let version = try context.database { database in
             try database.transaction {
                 let seq = try database.nextCommentSequence(of: id)
                 try database.insertComment(sheet: id, seq: seq, data: comment.sealed(sheet: id, seq: seq, context.sealer))
+                return try database.advance(sheet: id, for: .comment)
             }
         }
-        context.changes.signal(SheetChange(sheet: id, version: sheet.version))
+        context.changes.signal(SheetChange(sheet: id, version: version))
         return .json(comment.json, status: 201)
     }
 }

@@ -17,15 +17,24 @@ enum GrantsRoute {
         try BoundaryText.check(subject, "subject")
         if let violation = Subject.violation(of: subject) { return .error(400, "bad-request", violation) }
         guard subject != sheet.owner else { return .error(400, "bad-request", "the owner's role cannot change") }
-        try context.database { try $0.grant(role, on: id, to: subject) }
-        context.changes.signal(SheetChange(sheet: id, version: sheet.version))
+        let version = try context.database { database in
+            try database.transaction {
+                try database.grant(role, on: id, to: subject)
+                return try database.advance(sheet: id, for: .grant)
+            }
+        }
+        context.changes.signal(SheetChange(sheet: id, version: version))
         return .json(.object([("subject", .string(subject)), ("role", .string(role.rawValue))]), status: 201)
     }
 
     static func revoke(_ id: String, _ subject: String, _ request: Request, _ context: ServerContext) throws -> Reply {
-        let sheet = try Router.sheet(id, request, context, needs: .owner)
-        let existed = try context.database { try $0.revokeGrant(on: id, from: subject) }
-        if existed { context.changes.signal(SheetChange(sheet: id, version: sheet.version)) }
-        return existed ? Reply(status: 204) : .error(404, "not-found", "\(subject) has no grant on this sheet")
+        try Router.sheet(id, request, context, needs: .owner)
+        let version: Int? = try context.database { database in
+            try database.transaction {
+                try database.revokeGrant(on: id, from: subject) ? try database.advance(sheet: id, for: .grant) : nil
+            }
+        }
+        if let version { context.changes.signal(SheetChange(sheet: id, version: version)) }
+        return version != nil ? Reply(status: 204) : .error(404, "not-found", "\(subject) has no grant on this sheet")
     }
 }

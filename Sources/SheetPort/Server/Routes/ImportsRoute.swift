@@ -92,6 +92,7 @@ enum ImportsRoute {
             // worker reading on through the descriptor it holds. Either way the staging goes now.
             context.imports.cancel(id)
             unlink(context.directory.stagingFile(job: id))
+            context.changes.signal(job: id)
             job.status = .cancelled
             return .json(.object([("job", job.json)]))
         case .cancelled:

@@ -43,6 +43,12 @@ enum Schema {
             data BLOB NOT NULL,
             PRIMARY KEY (sheet_id, seq)
         );
+        CREATE TABLE IF NOT EXISTS sheet_events (
+            sheet_id TEXT NOT NULL REFERENCES sheets(id) ON DELETE CASCADE,
+            version INTEGER NOT NULL,
+            change TEXT NOT NULL,
+            PRIMARY KEY (sheet_id, version)
+        );
         CREATE TABLE IF NOT EXISTS jobs (
             id TEXT PRIMARY KEY,
             subject TEXT NOT NULL,
