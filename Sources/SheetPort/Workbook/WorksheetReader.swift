@@ -1,27 +1,63 @@
+import Foundation
+
 /// Reads one worksheet row by row, inflating and parsing only as far as the rows asked for.
 ///
-/// Three threads share the work: zlib inflates the part (`BackgroundInflater`), libxml2
-/// parses it (`XMLEventThread`), and the caller's thread turns the events into rows. Memory
-/// is bounded by a few inflated chunks (64 KiB each), a few event buffers (256 KiB each) and
-/// the rows one buffer holds, whatever the size of the sheet.
+/// zlib inflates the part on a second thread (`BackgroundInflater`) while the caller's thread
+/// tokenizes it with the worksheet fast path (`WorksheetTokenizer`), which decodes cells
+/// straight from the inflated bytes. Whatever the fast path does not handle, it hands over:
+/// the part is then read again from its start by libxml2 (`XMLEventThread`, on a third
+/// thread), the rows already returned are skipped, and libxml2 decides on the rest (errors
+/// included). Memory is bounded by a few inflated chunks (64 KiB each), the tokenizer's
+/// buffer (256 KiB, up to 4 MiB for one huge token) and the rows of one batch.
 public final class WorksheetReader {
+    /// How the worksheet XML is parsed.
+    enum Engine: Sendable {
+        /// The fast path, handing over to libxml2 when it must.
+        case automatic
+        /// libxml2 from the start (the reference the fast path is tested against).
+        case libxml2
+
+        /// `SHEETPORT_WORKSHEET_XML=libxml2` selects libxml2, to compare the two in benchmarks.
+        static let standard: Engine = ProcessInfo.processInfo.environment["SHEETPORT_WORKSHEET_XML"] == "libxml2" ? .libxml2 : .automatic
+    }
+
     /// The sheet being read.
     public let sheet: Sheet
-    private let handler: WorksheetPart
-    private let events: XMLEventThread
+    private var handler: WorksheetPart
+    private var tokenizer: WorksheetTokenizer?
+    private var events: XMLEventThread?
     private var nextIndex = 0
     private var finished = false
-    private let entrySize: Int64
+    /// Rows returned so far, and rows libxml2 still has to skip after a hand-over.
+    private var returned = 0
+    private var skipping = 0
+    private let entry: ZipArchive.Entry
+    private let archive: ZipArchive
+    private let sharedStrings: SharedStrings
+    private let styles: Styles
 
-    init(sheet: Sheet, entry: ZipArchive.Entry, archive: ZipArchive, sharedStrings: SharedStrings, styles: Styles) throws {
+    /// Whether the fast path handed the part over to libxml2 (for tests).
+    private(set) var handedOver = false
+
+    init(sheet: Sheet, entry: ZipArchive.Entry, archive: ZipArchive, sharedStrings: SharedStrings, styles: Styles,
+         engine: Engine = .standard) throws {
         self.sheet = sheet
+        self.entry = entry
+        self.archive = archive
+        self.sharedStrings = sharedStrings
+        self.styles = styles
         handler = WorksheetPart(sharedStrings: sharedStrings, styles: styles, file: archive.file, part: entry.name)
-        events = XMLEventThread(source: BackgroundInflater(try archive.stream(entry)), file: archive.file, part: entry.name)
-        entrySize = entry.size
+        let source = BackgroundInflater(try archive.stream(entry))
+        switch engine {
+        case .automatic: tokenizer = WorksheetTokenizer(source: source, handler: handler)
+        case .libxml2: events = XMLEventThread(source: source, file: archive.file, part: entry.name)
+        }
     }
 
     /// Bytes of the worksheet part parsed so far, and its declared size: how far the read is.
-    public var progress: (bytesRead: Int64, totalBytes: Int64) { (events.bytesRead, entrySize) }
+    public var progress: (bytesRead: Int64, totalBytes: Int64) {
+        (tokenizer?.bytesRead ?? events?.bytesRead ?? 0, entry.size)
+    }
 
     /// Everything but the cells; complete after `nextRow()` has returned nil.
     public var metadata: WorksheetMetadata { handler.metadata }
@@ -33,14 +69,35 @@ public final class WorksheetReader {
             handler.completedRows.removeAll(keepingCapacity: true)
             nextIndex = 0
             if finished { return nil }
-            if try !events.replay(into: handler) { finished = true }
+            if let tokenizer {
+                switch tokenizer.advance() {
+                case .rows: break
+                case .end: finished = true
+                case .handOver: try handOver()
+                }
+            } else if try !events!.replay(into: handler) {
+                finished = true
+            }
+            if skipping > 0 { // rows the fast path returned before it handed over
+                nextIndex = min(skipping, handler.completedRows.count)
+                skipping -= nextIndex
+            }
         }
-        defer { nextIndex += 1 }
+        defer { nextIndex += 1; returned += 1 }
         return handler.completedRows[nextIndex]
     }
 
     /// Calls `body` with every remaining row.
     public func forEachRow(_ body: (Row) throws -> Void) throws {
         while let row = try nextRow() { try body(row) }
+    }
+
+    /// Reads the part again from its start with libxml2, skipping the rows already returned.
+    private func handOver() throws {
+        tokenizer = nil // stops its inflating thread
+        handedOver = true
+        handler = WorksheetPart(sharedStrings: sharedStrings, styles: styles, file: archive.file, part: entry.name)
+        events = XMLEventThread(source: BackgroundInflater(try archive.stream(entry)), file: archive.file, part: entry.name)
+        skipping = returned
     }
 }
