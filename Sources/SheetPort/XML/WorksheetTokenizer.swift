@@ -49,10 +49,14 @@ final class WorksheetTokenizer {
     @exclusivity(unchecked) private var started = false
     @exclusivity(unchecked) private var rootClosed = false
 
-    /// Open elements: qualified names end to end, where each ends, and their namespaces.
-    @exclusivity(unchecked) private var openNames: [UInt8] = []
-    @exclusivity(unchecked) private var openEnds: [Int] = []
-    @exclusivity(unchecked) private var openNamespaces: [Namespace] = []
+    /// Open elements: their qualified names, NUL-terminated, end to end in `openNames`, where
+    /// each starts and where its local name starts, and their namespaces (raw storage: this
+    /// stack changes on every tag).
+    @exclusivity(unchecked) private var depth = 0
+    @exclusivity(unchecked) private var openNames: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var openStarts: UnsafeMutablePointer<Int>
+    @exclusivity(unchecked) private var openLocals: UnsafeMutablePointer<Int>
+    @exclusivity(unchecked) private var openNamespaces: UnsafeMutablePointer<Namespace>
 
     /// Namespace declarations in scope; `depth` is that of the element declaring them.
     private struct Binding {
@@ -63,14 +67,16 @@ final class WorksheetTokenizer {
     @exclusivity(unchecked) private var bindings: [Binding] = []
     @exclusivity(unchecked) private var defaultNamespace = Namespace.none
 
-    /// The attributes of the tag at hand: offsets into `buffer` (qualified name, colon or -1, value).
+    /// The attributes of the tag at hand: offsets into `buffer` (qualified name start and end,
+    /// colon or -1, value start and end).
     @exclusivity(unchecked) private var attributeCount = 0
     @exclusivity(unchecked) private var attributeOffsets: UnsafeMutablePointer<Int>
     /// libxml2's layout for `XMLAttributes` (localname, prefix, URI, value, end) and the namespaces.
     @exclusivity(unchecked) private var fields: UnsafeMutablePointer<UnsafePointer<UInt8>?>
     @exclusivity(unchecked) private var fieldNamespaces: UnsafeMutablePointer<Namespace>
-    /// NUL-terminated local names of the element and its attributes.
-    @exclusivity(unchecked) private var names: UnsafeMutablePointer<UInt8>
+    /// Stands for "has a namespace" in an attribute's URI field: `XMLAttributes` reads the
+    /// resolved namespace from `namespaces`, and only whether the field is nil from here.
+    private let someURI: UnsafeMutablePointer<UInt8>
     /// Text with references decoded.
     @exclusivity(unchecked) private var decoded: [UInt8] = []
 
@@ -78,23 +84,27 @@ final class WorksheetTokenizer {
     private static let maxAttributes = 64
     private static let maxDepth = 128
     private static let maxName = 1_000
-    private static let namesCapacity = (maxAttributes + 1) * (maxName + 1) + 64
-    /// Stands for "has a namespace" in an attribute's URI field: `XMLAttributes` reads the
-    /// resolved namespace from `namespaces`, and only whether the field is nil from here.
-    /// (The byte past the names, which no name reaches.)
-    private var someURI: UnsafePointer<UInt8> { UnsafePointer(names + Self.namesCapacity) }
+    /// Past the bytes read: `XMLAttributes` compares names with `memcmp`, which may read a
+    /// little past a short name's NUL.
+    private static let slack = 64
 
     /// A tokenizer over the bytes of `source`, calling `handler`.
     init(source: BackgroundInflater, handler: WorksheetPart) {
         self.source = source
         self.handler = handler
-        buffer = .allocate(capacity: capacity)
-        attributeOffsets = .allocate(capacity: Self.maxAttributes * 4)
+        buffer = .allocate(capacity: capacity + Self.slack)
+        attributeOffsets = .allocate(capacity: Self.maxAttributes * 5)
         fields = .allocate(capacity: Self.maxAttributes * 5)
         fieldNamespaces = .allocate(capacity: Self.maxAttributes)
         fieldNamespaces.initialize(repeating: .none, count: Self.maxAttributes)
-        names = .allocate(capacity: Self.namesCapacity + 1)
-        names[Self.namesCapacity] = 0
+        someURI = .allocate(capacity: 1)
+        someURI.initialize(to: 0)
+        openNames = .allocate(capacity: Self.maxDepth * (Self.maxName + 1) + Self.slack)
+        openStarts = .allocate(capacity: Self.maxDepth + 1)
+        openStarts[0] = 0
+        openLocals = .allocate(capacity: Self.maxDepth)
+        openNamespaces = .allocate(capacity: Self.maxDepth)
+        openNamespaces.initialize(repeating: .none, count: Self.maxDepth)
     }
 
     deinit {
@@ -102,7 +112,11 @@ final class WorksheetTokenizer {
         attributeOffsets.deallocate()
         fields.deallocate()
         fieldNamespaces.deallocate()
-        names.deallocate()
+        someURI.deallocate()
+        openNames.deallocate()
+        openStarts.deallocate()
+        openLocals.deallocate()
+        openNamespaces.deallocate()
     }
 
     /// Bytes of the part consumed from the inflater so far.
@@ -137,7 +151,7 @@ final class WorksheetTokenizer {
         }
         if limit == capacity {
             guard capacity < Self.maxToken else { return false }
-            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2 + Self.slack)
             grown.update(from: buffer, count: limit)
             buffer.deallocate()
             buffer = grown
@@ -263,7 +277,7 @@ final class WorksheetTokenizer {
             }
         }
         if p == limit, !sourceEnded { return .more }
-        if openEnds.isEmpty {
+        if depth == 0 {
             // Outside the root: white space only, and nothing for the handler.
             for index in position..<p where !isSpace(buffer[index]) { return .refuse }
         } else if references {
@@ -388,7 +402,7 @@ final class WorksheetTokenizer {
             position = end + 3
             return .done
         }
-        if matches(position, "<![CDATA["), !openEnds.isEmpty {
+        if matches(position, "<![CDATA["), depth > 0 {
             let (end, scan) = content(from: position + 9, until: "]]>")
             guard let end else { return scan }
             if end > position + 9 { handler.characters(UnsafeBufferPointer(start: buffer + position + 9, count: end - position - 9)) }
@@ -400,12 +414,13 @@ final class WorksheetTokenizer {
 
     /// `<?target ...?>`, skipped as libxml2 is told to; a target `xml` past the start is malformed.
     private func processingInstruction() -> Scan {
-        let nameEnd = scanName(from: position + 2)
+        var colon = -1
+        let nameEnd = scanName(from: position + 2, colon: &colon)
         guard nameEnd > 0 else { return nameEnd == Self.needMore ? .more : .refuse }
         let length = nameEnd - position - 2
         if length == 3, buffer[position + 2] | 0x20 == UInt8(ascii: "x"), buffer[position + 3] | 0x20 == UInt8(ascii: "m"),
            buffer[position + 4] | 0x20 == UInt8(ascii: "l") { return .refuse }
-        guard memchr(buffer + position + 2, Int32(UInt8(ascii: ":")), length) == nil else { return .refuse }
+        guard colon < 0 else { return .refuse }
         guard nameEnd + 1 < limit else { return sourceEnded ? .refuse : .more }
         if buffer[nameEnd] == UInt8(ascii: "?") {
             guard buffer[nameEnd + 1] == UInt8(ascii: ">") else { return .refuse }
@@ -423,38 +438,36 @@ final class WorksheetTokenizer {
     private static let needMore = -1
     private static let refused = -2
 
-    /// The end of the ASCII name at `p`, `needMore` or `refused`.
+    /// The end of the ASCII name at `p`, `needMore` or `refused` (a name over `maxName`, an
+    /// empty prefix or local part, two colons); `colon` is where its colon is, or -1.
     @inline(__always)
-    private func scanName(from start: Int) -> Int {
+    private func scanName(from start: Int, colon: inout Int) -> Int {
         guard start < limit else { return Self.needMore }
-        let first = buffer[start]
-        guard isNameStart(first) else { return Self.refused }
+        guard isNameStart(buffer[start]) else { return Self.refused }
+        colon = -1
         var p = start + 1
-        while p < limit, isNameByte(buffer[p]) { p += 1 }
+        while p < limit {
+            let byte = buffer[p]
+            if byte == UInt8(ascii: ":") {
+                guard colon < 0 else { return Self.refused }
+                colon = p
+            } else if !isNameByte(byte) {
+                break
+            }
+            p += 1
+        }
         guard p < limit else { return Self.needMore }
-        guard p - start <= Self.maxName, buffer[p] < 0x80 else { return Self.refused }
+        guard p - start <= Self.maxName, buffer[p] < 0x80, colon != p - 1 else { return Self.refused }
         return p
     }
 
-    /// The colon of a qualified name in `start..<end`, -1 without one; `refused` for an empty
-    /// prefix or local part, or more than one colon.
-    @inline(__always)
-    private func colon(_ start: Int, _ end: Int) -> Int {
-        guard let found = memchr(buffer + start, Int32(UInt8(ascii: ":")), end - start) else { return -1 }
-        let index = start + (UnsafeMutablePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - (buffer + start))
-        guard index > start, index + 1 < end,
-              memchr(buffer + index + 1, Int32(UInt8(ascii: ":")), end - index - 1) == nil else { return Self.refused }
-        return index
-    }
-
     private func startTag() -> Scan {
-        guard openEnds.count < Self.maxDepth, !(openEnds.isEmpty && rootClosed) else { return .refuse }
+        guard depth < Self.maxDepth, !(depth == 0 && rootClosed) else { return .refuse }
         let nameStart = position + 1
-        var p = scanName(from: nameStart)
+        var nameColon = -1
+        var p = scanName(from: nameStart, colon: &nameColon)
         guard p > 0 else { return p == Self.needMore ? .more : .refuse }
         let nameEnd = p
-        let nameColon = colon(nameStart, nameEnd)
-        guard nameColon != Self.refused else { return .refuse }
         attributeCount = 0
         var selfClosing = false
         while true {
@@ -472,11 +485,10 @@ final class WorksheetTokenizer {
             }
             guard p > spaceStart, attributeCount < Self.maxAttributes else { return .refuse }
             let attributeStart = p
-            p = scanName(from: p)
+            var attributeColon = -1
+            p = scanName(from: p, colon: &attributeColon)
             guard p > 0 else { return p == Self.needMore ? .more : .refuse }
             let attributeEnd = p
-            let attributeColon = colon(attributeStart, attributeEnd)
-            guard attributeColon != Self.refused else { return .refuse }
             while p < limit, isSpace(buffer[p]) { p += 1 }
             guard p < limit else { return .more }
             guard buffer[p] == UInt8(ascii: "=") else { return .refuse }
@@ -495,11 +507,12 @@ final class WorksheetTokenizer {
                 p += 1
             }
             guard p < limit else { return .more }
-            let offsets = attributeOffsets + attributeCount * 4
+            let offsets = attributeOffsets + attributeCount * 5
             offsets[0] = attributeStart
             offsets[1] = attributeEnd
             offsets[2] = attributeColon
             offsets[3] = valueStart
+            offsets[4] = p
             attributeCount += 1
             p += 1
             if p - position > Self.maxToken { return .refuse }
@@ -510,19 +523,19 @@ final class WorksheetTokenizer {
     /// Declares the tag's namespaces, resolves its names, checks its attributes are distinct
     /// and calls the handler.
     private func openElement(nameStart: Int, nameEnd: Int, nameColon: Int, selfClosing: Bool, end: Int) -> Scan {
-        let depth = openEnds.count + 1
+        let depth = self.depth + 1
         let bindingsBefore = bindings.count
         var attributes = 0
         // Namespace declarations first: they apply to the tag's own names.
         for index in 0..<attributeCount {
-            let offsets = attributeOffsets + index * 4
-            let (start, stop, colon, value) = (offsets[0], offsets[1], offsets[2], offsets[3])
+            let offsets = attributeOffsets + index * 5
+            let (start, stop, colon, value, valueEnd) = (offsets[0], offsets[1], offsets[2], offsets[3], offsets[4])
             let prefix: [UInt8]
             if colon < 0, stop - start == 5, matches(start, "xmlns") {
                 prefix = []
             } else if colon == start + 5, matches(start, "xmlns") {
                 prefix = Array(UnsafeBufferPointer(start: buffer + colon + 1, count: stop - colon - 1))
-                guard prefix != Array("xml".utf8), prefix != Array("xmlns".utf8), value < valueEnd(value) else {
+                guard prefix != Array("xml".utf8), prefix != Array("xmlns".utf8), value < valueEnd else {
                     bindings.removeLast(bindings.count - bindingsBefore)
                     return .refuse
                 }
@@ -534,7 +547,7 @@ final class WorksheetTokenizer {
                 bindings.removeLast(bindings.count - bindingsBefore)
                 return .refuse
             }
-            let uri = String(decoding: UnsafeBufferPointer(start: buffer + value, count: valueEnd(value) - value), as: UTF8.self)
+            let uri = String(decoding: UnsafeBufferPointer(start: buffer + value, count: valueEnd - value), as: UTF8.self)
             bindings.append(Binding(prefix: prefix, namespace: uri.isEmpty ? .none : Namespace(uri: uri), depth: depth))
         }
         if bindings.count > bindingsBefore { updateDefaultNamespace() }
@@ -546,17 +559,12 @@ final class WorksheetTokenizer {
             return .refuse
         }
         guard let namespace = resolve(nameStart, nameColon) else { return refuse() }
-        // Local names, NUL-terminated, and libxml2's attribute layout.
-        var cursor = names
-        let local = cursor
+        // libxml2's attribute layout, local names NUL-terminated in place: the tag is parsed.
         let localStart = nameColon < 0 ? nameStart : nameColon + 1
-        cursor.update(from: buffer + localStart, count: nameEnd - localStart)
-        cursor[nameEnd - localStart] = 0
-        cursor += nameEnd - localStart + 1
         var field = 0
         for index in 0..<attributeCount where attributes > 0 {
-            let offsets = attributeOffsets + index * 4
-            let (start, stop, colon, value) = (offsets[0], offsets[1], offsets[2], offsets[3])
+            let offsets = attributeOffsets + index * 5
+            let (start, stop, colon, value, valueEnd) = (offsets[0], offsets[1], offsets[2], offsets[3], offsets[4])
             if (colon < 0 && stop - start == 5 && matches(start, "xmlns")) || (colon == start + 5 && matches(start, "xmlns")) { continue }
             let attributeNamespace: Namespace
             if colon < 0 {
@@ -570,7 +578,7 @@ final class WorksheetTokenizer {
             let localStart = colon < 0 ? start : colon + 1
             // Distinct: by qualified name, and by local name and namespace.
             for other in 0..<index {
-                let earlier = attributeOffsets + other * 4
+                let earlier = attributeOffsets + other * 5
                 if earlier[1] - earlier[0] == stop - start, memcmp(buffer + earlier[0], buffer + start, stop - start) == 0 { return refuse() }
             }
             if colon >= 0 {
@@ -580,19 +588,18 @@ final class WorksheetTokenizer {
                     }
                 }
             }
-            cursor.update(from: buffer + localStart, count: stop - localStart)
-            cursor[stop - localStart] = 0
+            buffer[stop] = 0
             let slot = fields + field * 5
-            slot[0] = UnsafePointer(cursor)
+            slot[0] = UnsafePointer(buffer + localStart)
             slot[1] = nil
-            slot[2] = colon < 0 ? nil : someURI
+            slot[2] = colon < 0 ? nil : UnsafePointer(someURI)
             slot[3] = UnsafePointer(buffer + value)
-            slot[4] = UnsafePointer(buffer + valueEnd(value))
+            slot[4] = UnsafePointer(buffer + valueEnd)
             fieldNamespaces[field] = attributeNamespace
-            cursor += stop - localStart + 1
             field += 1
         }
-        let name = XMLName(namespace: namespace, local: UnsafePointer(local))
+        buffer[nameEnd] = 0
+        let name = XMLName(namespace: namespace, local: UnsafePointer(buffer + localStart))
         do {
             try handler.startElement(name, attributes: XMLAttributes(base: fields, count: field, namespaces: fieldNamespaces))
             if selfClosing { try handler.endElement(name) }
@@ -606,21 +613,16 @@ final class WorksheetTokenizer {
             }
             if depth == 1 { rootClosed = true }
         } else {
-            openNames.append(contentsOf: UnsafeBufferPointer(start: buffer + nameStart, count: nameEnd - nameStart))
-            openEnds.append(openNames.count)
-            openNamespaces.append(namespace)
+            let start = openStarts[self.depth]
+            (openNames + start).update(from: buffer + nameStart, count: nameEnd - nameStart)
+            openNames[start + nameEnd - nameStart] = 0
+            openLocals[self.depth] = start + localStart - nameStart
+            openNamespaces[self.depth] = namespace
+            openStarts[depth] = start + nameEnd - nameStart + 1
+            self.depth = depth
         }
         position = end
         return .done
-    }
-
-    /// The index of the closing quote of the attribute value starting at `value`.
-    @inline(__always)
-    private func valueEnd(_ value: Int) -> Int {
-        let quote = buffer[value - 1]
-        var p = value
-        while buffer[p] != quote { p += 1 }
-        return p
     }
 
     /// The namespace of a qualified name's prefix (`colon` < 0: the default namespace); nil
@@ -643,35 +645,29 @@ final class WorksheetTokenizer {
 
     private func endTag() -> Scan {
         let nameStart = position + 2
-        var p = scanName(from: nameStart)
+        var colon = -1
+        var p = scanName(from: nameStart, colon: &colon)
         guard p > 0 else { return p == Self.needMore ? .more : .refuse }
         let nameEnd = p
         while p < limit, isSpace(buffer[p]) { p += 1 }
         guard p < limit else { return .more }
-        guard buffer[p] == UInt8(ascii: ">"), let openEnd = openEnds.last else { return .refuse }
-        let openStart = openEnds.count > 1 ? openEnds[openEnds.count - 2] : 0
+        guard buffer[p] == UInt8(ascii: ">"), depth > 0 else { return .refuse }
+        let top = depth - 1
         let length = nameEnd - nameStart
-        guard openEnd - openStart == length else { return .refuse }
-        let same = openNames.withUnsafeBufferPointer { memcmp($0.baseAddress! + openStart, buffer + nameStart, length) == 0 }
-        guard same else { return .refuse }
-        let nameColon = colon(nameStart, nameEnd)
-        let localStart = nameColon < 0 ? nameStart : nameColon + 1
-        names.update(from: buffer + localStart, count: nameEnd - localStart)
-        names[nameEnd - localStart] = 0
+        guard openStarts[depth] - openStarts[top] == length + 1,
+              memcmp(openNames + openStarts[top], buffer + nameStart, length) == 0 else { return .refuse }
         do {
-            try handler.endElement(XMLName(namespace: openNamespaces.last!, local: UnsafePointer(names)))
+            try handler.endElement(XMLName(namespace: openNamespaces[top], local: UnsafePointer(openNames + openLocals[top])))
         } catch {
             return .refuse
         }
-        let depth = openEnds.count
-        openNames.removeLast(length)
-        openEnds.removeLast()
-        openNamespaces.removeLast()
+        let depth = self.depth
+        self.depth = top
         if let last = bindings.last, last.depth == depth {
             while let last = bindings.last, last.depth == depth { bindings.removeLast() }
             updateDefaultNamespace()
         }
-        if openEnds.isEmpty { rootClosed = true }
+        if top == 0 { rootClosed = true }
         position = p + 1
         return .done
     }
