@@ -248,6 +248,8 @@ final class WorksheetTokenizer {
     /// Character data up to the next `<`: checked, references decoded, handed to the handler
     /// inside the root element; outside it only white space is allowed.
     private func text() -> Scan {
+        // Locals, not properties, in the byte loops: the compiler keeps them in registers.
+        let buffer = self.buffer, limit = self.limit
         var p = position
         var references = false
         while p < limit {
@@ -442,6 +444,8 @@ final class WorksheetTokenizer {
     /// empty prefix or local part, two colons); `colon` is where its colon is, or -1.
     @inline(__always)
     private func scanName(from start: Int, colon: inout Int) -> Int {
+        // Locals, not properties, in the byte loops: the compiler keeps them in registers.
+        let buffer = self.buffer, limit = self.limit
         guard start < limit else { return Self.needMore }
         guard isNameStart(buffer[start]) else { return Self.refused }
         colon = -1
@@ -462,6 +466,8 @@ final class WorksheetTokenizer {
     }
 
     private func startTag() -> Scan {
+        // Locals, not properties, in the byte loops: the compiler keeps them in registers.
+        let buffer = self.buffer, limit = self.limit
         guard depth < Self.maxDepth, !(depth == 0 && rootClosed) else { return .refuse }
         let nameStart = position + 1
         var nameColon = -1
@@ -523,6 +529,7 @@ final class WorksheetTokenizer {
     /// Declares the tag's namespaces, resolves its names, checks its attributes are distinct
     /// and calls the handler.
     private func openElement(nameStart: Int, nameEnd: Int, nameColon: Int, selfClosing: Bool, end: Int) -> Scan {
+        let buffer = self.buffer
         let depth = self.depth + 1
         let bindingsBefore = bindings.count
         var attributes = 0
@@ -579,7 +586,8 @@ final class WorksheetTokenizer {
             // Distinct: by qualified name, and by local name and namespace.
             for other in 0..<index {
                 let earlier = attributeOffsets + other * 5
-                if earlier[1] - earlier[0] == stop - start, memcmp(buffer + earlier[0], buffer + start, stop - start) == 0 { return refuse() }
+                if earlier[1] - earlier[0] == stop - start, buffer[earlier[0]] == buffer[start],
+                   stop - start == 1 || memcmp(buffer + earlier[0], buffer + start, stop - start) == 0 { return refuse() }
             }
             if colon >= 0 {
                 for other in 0..<field where fieldNamespaces[other] == attributeNamespace && fields[other * 5 + 2] != nil {
@@ -644,6 +652,8 @@ final class WorksheetTokenizer {
     }
 
     private func endTag() -> Scan {
+        // Locals, not properties, in the byte loops: the compiler keeps them in registers.
+        let buffer = self.buffer, limit = self.limit
         let nameStart = position + 2
         var colon = -1
         var p = scanName(from: nameStart, colon: &colon)
