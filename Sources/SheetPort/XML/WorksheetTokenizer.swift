@@ -80,6 +80,10 @@ final class WorksheetTokenizer {
     /// Text with references decoded.
     @exclusivity(unchecked) private var decoded: [UInt8] = []
 
+    /// Byte classes, one table lookup per byte in the hot loops.
+    private let classes: UnsafeMutablePointer<UInt8>
+    private static let nameByte: UInt8 = 1, nameStart: UInt8 = 2, space: UInt8 = 4, plainValue: UInt8 = 8, plainText: UInt8 = 16
+
     private static let maxToken = 4 << 20
     private static let maxAttributes = 64
     private static let maxDepth = 128
@@ -97,6 +101,19 @@ final class WorksheetTokenizer {
         fields = .allocate(capacity: Self.maxAttributes * 5)
         fieldNamespaces = .allocate(capacity: Self.maxAttributes)
         fieldNamespaces.initialize(repeating: .none, count: Self.maxAttributes)
+        classes = .allocate(capacity: 256)
+        for byte in 0...255 {
+            let value = UInt8(byte), folded = value | 0x20
+            let letter = folded >= UInt8(ascii: "a") && folded <= UInt8(ascii: "z")
+            var bits: UInt8 = 0
+            if letter || value == UInt8(ascii: "_") { bits |= Self.nameStart | Self.nameByte }
+            if (value >= 0x30 && value <= 0x39) || value == UInt8(ascii: "-") || value == UInt8(ascii: ".") { bits |= Self.nameByte }
+            if value == 0x20 || value == 0x09 || value == 0x0A { bits |= Self.space }
+            let printable = value >= 0x20 && value < 0x80
+            if printable, !"<&\"'".utf8.contains(value) { bits |= Self.plainValue }
+            if (printable || value == 0x09 || value == 0x0A), !"<&]".utf8.contains(value) { bits |= Self.plainText }
+            classes[byte] = bits
+        }
         someURI = .allocate(capacity: 1)
         someURI.initialize(to: 0)
         openNames = .allocate(capacity: Self.maxDepth * (Self.maxName + 1) + Self.slack)
@@ -113,6 +130,7 @@ final class WorksheetTokenizer {
         fields.deallocate()
         fieldNamespaces.deallocate()
         someURI.deallocate()
+        classes.deallocate()
         openNames.deallocate()
         openStarts.deallocate()
         openLocals.deallocate()
@@ -250,9 +268,12 @@ final class WorksheetTokenizer {
     private func text() -> Scan {
         // Locals, not properties, in the byte loops: the compiler keeps them in registers.
         let buffer = self.buffer, limit = self.limit
+        let classes = self.classes
         var p = position
         var references = false
         while p < limit {
+            while p < limit, classes[Int(buffer[p])] & Self.plainText != 0 { p += 1 }
+            guard p < limit else { break }
             let byte = buffer[p]
             if byte >= 0x20, byte < 0x80 {
                 if byte == UInt8(ascii: "<") { break }
@@ -446,18 +467,16 @@ final class WorksheetTokenizer {
     private func scanName(from start: Int, colon: inout Int) -> Int {
         // Locals, not properties, in the byte loops: the compiler keeps them in registers.
         let buffer = self.buffer, limit = self.limit
+        let classes = self.classes
         guard start < limit else { return Self.needMore }
-        guard isNameStart(buffer[start]) else { return Self.refused }
+        guard classes[Int(buffer[start])] & Self.nameStart != 0 else { return Self.refused }
         colon = -1
         var p = start + 1
         while p < limit {
-            let byte = buffer[p]
-            if byte == UInt8(ascii: ":") {
-                guard colon < 0 else { return Self.refused }
-                colon = p
-            } else if !isNameByte(byte) {
-                break
-            }
+            while p < limit, classes[Int(buffer[p])] & Self.nameByte != 0 { p += 1 }
+            guard p < limit, buffer[p] == UInt8(ascii: ":") else { break }
+            guard colon < 0 else { return Self.refused }
+            colon = p
             p += 1
         }
         guard p < limit else { return Self.needMore }
@@ -467,7 +486,7 @@ final class WorksheetTokenizer {
 
     private func startTag() -> Scan {
         // Locals, not properties, in the byte loops: the compiler keeps them in registers.
-        let buffer = self.buffer, limit = self.limit
+        let buffer = self.buffer, limit = self.limit, classes = self.classes
         guard depth < Self.maxDepth, !(depth == 0 && rootClosed) else { return .refuse }
         let nameStart = position + 1
         var nameColon = -1
@@ -478,7 +497,7 @@ final class WorksheetTokenizer {
         var selfClosing = false
         while true {
             let spaceStart = p
-            while p < limit, buffer[p] == 0x20 || buffer[p] == 0x0A || buffer[p] == 0x09 { p += 1 }
+            while p < limit, classes[Int(buffer[p])] & Self.space != 0 { p += 1 }
             guard p < limit else { return .more }
             let byte = buffer[p]
             if byte == UInt8(ascii: ">") { p += 1; break }
@@ -506,10 +525,12 @@ final class WorksheetTokenizer {
             p += 1
             let valueStart = p
             while p < limit {
+                while p < limit, classes[Int(buffer[p])] & Self.plainValue != 0 { p += 1 }
+                guard p < limit else { break }
                 let byte = buffer[p]
                 if byte == quote { break }
                 // `<` is malformed; `&`, tab, line ends and non-ASCII are libxml2's to normalise.
-                guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "<"), byte != UInt8(ascii: "&") else { return .refuse }
+                guard byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") else { return .refuse }
                 p += 1
             }
             guard p < limit else { return .more }
@@ -693,17 +714,4 @@ final class WorksheetTokenizer {
     /// XML white space without the carriage return, which the fast path hands over.
     @inline(__always)
     private func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x09 }
-
-    @inline(__always)
-    private func isNameStart(_ byte: UInt8) -> Bool {
-        let folded = byte | 0x20
-        return (folded >= UInt8(ascii: "a") && folded <= UInt8(ascii: "z")) || byte == UInt8(ascii: "_")
-    }
-
-    @inline(__always)
-    private func isNameByte(_ byte: UInt8) -> Bool {
-        let folded = byte | 0x20
-        return (folded >= UInt8(ascii: "a") && folded <= UInt8(ascii: "z")) || (byte >= 0x30 && byte <= 0x3A)
-            || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
-    }
 }
