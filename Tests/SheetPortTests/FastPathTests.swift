@@ -101,6 +101,16 @@ import Testing
         ("<worksheet><sheetData><row><c><v>a\u{1}b</v></c></row></sheetData></worksheet>", "malformedXML"),
         ("<y:worksheet><sheetData/></y:worksheet>", nil),
         ("<worksheet><sheetData><row><c r=\"A1\" t=\"inlineStr\"><is><t>a&amp;b</t></is></c><c r=\"XFE1\"/></row></sheetData></worksheet>", "exceedsLimit"),
+        ("<worksheet><sheetData><row r=\"-1\"><c><v>1</v></c></row></sheetData></worksheet>", "exceedsLimit"),
+        ("<worksheet><sheetData><row r=\"99999999999999999999999\"><c><v>1</v></c></row></sheetData></worksheet>", "malformedXML"),
+        ("<worksheet><sheetData><row><c><v>1\u{0}2</v></c></row></sheetData></worksheet>", "malformedXML"),
+        ("<worksheet><sheetData><row><c a=\"x\ty\"><v>1</v></c></row></sheetData></worksheet>", nil),
+        ("<worksheet><sheetData><row><c><v>1</v></c></row></sheetData></worksheet><worksheet/>", "malformedXML"),
+        ("<worksheet><sheetData><row><c" + (0..<65).map { " a\($0)=\"1\"" }.joined() + "><v>1</v></c></row></sheetData></worksheet>", nil),
+        ("<worksheet><sheetData>" + String(repeating: "<x>", count: 200) + String(repeating: "</x>", count: 200) + "</sheetData></worksheet>", nil),
+        ("<worksheet><sheetData><row><c><v>1</v></c></row></sheetData><!--" + String(repeating: "-x", count: 3 << 20) + "--></worksheet>", nil),
+        ("", "malformedXML"),
+        ("\u{FEFF}\u{FEFF}<worksheet/>", "malformedXML"),
     ] as [(String, String?)])
     func handsOverAndMatches(_ xml: String, _ code: String?) throws {
         let readings = compare(try workbook(xml), xml)
