@@ -2,9 +2,9 @@ import Foundation
 
 /// Reads one worksheet row by row, inflating and parsing only as far as the rows asked for.
 ///
-/// zlib inflates the part on a second thread (`BackgroundInflater`) while the caller's thread
-/// tokenizes it with the worksheet fast path (`WorksheetTokenizer`), which decodes cells
-/// straight from the inflated bytes. Whatever the fast path does not handle, it hands over:
+/// zlib inflates the part on one thread (`BackgroundInflater`), the worksheet fast path
+/// (`WorksheetTokenizer`) decodes cells straight from the inflated bytes on another
+/// (`RowProducer`), and the caller's thread takes the rows in batches. Whatever the fast path does not handle, it hands over:
 /// the part is then read again from its start by libxml2 (`XMLEventThread`, on a third
 /// thread), the rows already returned are skipped, and libxml2 decides on the rest (errors
 /// included). Memory is bounded by a few inflated chunks (64 KiB each), the tokenizer's
@@ -24,8 +24,13 @@ public final class WorksheetReader {
     /// The sheet being read.
     public let sheet: Sheet
     private var handler: WorksheetPart
-    private var tokenizer: WorksheetTokenizer?
+    private var producer: RowProducer?
     private var events: XMLEventThread?
+    /// The fast path's current batch, and its metadata and progress (the producing thread's
+    /// own copies change under it).
+    private var batch: [Row] = []
+    private var batchMetadata = WorksheetMetadata()
+    private var batchBytesRead: Int64 = 0
     private var nextIndex = 0
     private var finished = false
     /// Rows returned so far, and rows libxml2 still has to skip after a hand-over.
@@ -49,33 +54,44 @@ public final class WorksheetReader {
         handler = WorksheetPart(sharedStrings: sharedStrings, styles: styles, file: archive.file, part: entry.name)
         let source = BackgroundInflater(try archive.stream(entry))
         switch engine {
-        case .automatic: tokenizer = WorksheetTokenizer(source: source, handler: handler)
+        case .automatic: producer = RowProducer(source: source, handler: handler)
         case .libxml2: events = XMLEventThread(source: source, file: archive.file, part: entry.name)
         }
     }
 
     /// Bytes of the worksheet part parsed so far, and its declared size: how far the read is.
     public var progress: (bytesRead: Int64, totalBytes: Int64) {
-        (tokenizer?.bytesRead ?? events?.bytesRead ?? 0, entry.size)
+        (producer != nil ? batchBytesRead : events?.bytesRead ?? 0, entry.size)
     }
 
     /// Everything but the cells; complete after `nextRow()` has returned nil.
-    public var metadata: WorksheetMetadata { handler.metadata }
+    public var metadata: WorksheetMetadata { producer != nil ? batchMetadata : handler.metadata }
 
     /// The next row in document order (rows with no cells included, for their heights),
     /// or nil at the end of the sheet.
     public func nextRow() throws -> Row? {
+        if let producer {
+            while nextIndex == batch.count {
+                nextIndex = 0
+                batch = []
+                if finished { return nil }
+                let next = producer.next()
+                batchMetadata = next.metadata
+                batchBytesRead = next.bytesRead
+                switch next.step {
+                case .rows: batch = next.rows
+                case .end: batch = next.rows; finished = true
+                case .handOver: try handOver(); return try nextRow()
+                }
+            }
+            defer { nextIndex += 1; returned += 1 }
+            return batch[nextIndex]
+        }
         while nextIndex == handler.completedRows.count {
             handler.completedRows.removeAll(keepingCapacity: true)
             nextIndex = 0
             if finished { return nil }
-            if let tokenizer {
-                switch tokenizer.advance() {
-                case .rows: break
-                case .end: finished = true
-                case .handOver: try handOver()
-                }
-            } else if try !events!.replay(into: handler) {
+            if try !events!.replay(into: handler) {
                 finished = true
             }
             if skipping > 0 { // rows the fast path returned before it handed over
@@ -94,7 +110,9 @@ public final class WorksheetReader {
 
     /// Reads the part again from its start with libxml2, skipping the rows already returned.
     private func handOver() throws {
-        tokenizer = nil // stops its inflating thread
+        producer = nil // stops its threads
+        batch = []
+        nextIndex = 0
         handedOver = true
         handler = WorksheetPart(sharedStrings: sharedStrings, styles: styles, file: archive.file, part: entry.name)
         events = XMLEventThread(source: BackgroundInflater(try archive.stream(entry)), file: archive.file, part: entry.name)
