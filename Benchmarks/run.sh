@@ -7,6 +7,8 @@
 # Usage: Benchmarks/run.sh [ROWS...]        (default: 20000 200000 1000000)
 #   RUNS=3       runs per tool (median)
 #   SLOW_RUNS=1  runs for a tool whose median is over 10 s (openpyxl, xlsx2csv at 1M rows)
+#   ONLY=REGEX   only the tools whose name matches (a reduced run), e.g.
+#                ONLY='SheetPort|fastexcel|libxlsxwriter|floor' RUNS=1 Benchmarks/run.sh
 # Run it on an otherwise idle machine: every figure is wall-clock time.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -25,4 +27,4 @@ gcc -O2 -Wall -o "$BUILD/libxml2_parse" "$HERE/read/libxml2_parse.c" $(pkg-confi
 
 exec "$ROOT/.venv/bin/python" "$HERE/run.py" --sheetport "$ROOT/.build/release/sheetport" \
     --xml-floor "$BUILD/libxml2_parse" --libxlsxwriter "$BUILD/libxlsxwriter_write" \
-    --runs "${RUNS:-3}" --slow-runs "${SLOW_RUNS:-1}" --rows "$@"
+    --runs "${RUNS:-3}" --slow-runs "${SLOW_RUNS:-1}" ${ONLY:+--only "$ONLY"} --rows "$@"

@@ -1,25 +1,33 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer target (Fuzz/FuzzCheck.swift with the SheetPort library sources, under
-# -sanitize=fuzzer,address) and runs it on a corpus seeded from Fixtures and ../shared/corpus.
+# Builds a libFuzzer target with the SheetPort library sources (under -sanitize=fuzzer,address)
+# and runs it on a corpus seeded from Fixtures and ../shared/corpus.
 #
 #   Scripts/fuzz.sh [SECONDS] [extra libFuzzer options...]     (default 60 seconds)
 #
-# New inputs collect in .build/fuzz/corpus; crashes are written to .build/fuzz/artifacts.
+# FUZZ_TARGET chooses the target:
+#   check      (default) Fuzz/FuzzCheck.swift: whole packages, pre-flighted and read.
+#              New inputs collect in .build/fuzz/corpus, crashes in .build/fuzz/artifacts.
+#   worksheet  Fuzz/Worksheet/: worksheet XML read by the fast path and by libxml2, which must
+#              agree (differential). Seeds are the worksheet parts of the same files; inputs
+#              collect in .build/fuzz-worksheet/corpus, disagreements in .build/fuzz-worksheet/artifacts.
 # Keep every crash's input in Fixtures/fuzz-regressions/ once fixed (FuzzRegressionTests reads it).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 seconds="${1:-60}"
 shift || true
 
-out=.build/fuzz
+target="${FUZZ_TARGET:-check}"
+case "$target" in
+    check) out=.build/fuzz; sources=(Fuzz/*.swift) ;;
+    worksheet) out=.build/fuzz-worksheet; sources=(Fuzz/Worksheet/*.swift) ;;
+    *) echo "fuzz.sh: FUZZ_TARGET is check or worksheet, not $target" >&2; exit 2 ;;
+esac
 mkdir -p "$out/corpus" "$out/artifacts"
-binary="$out/fuzz-check"
-# The reader, check and writer: the server and the HTTP client (libmicrohttpd, SQLite,
-# libsodium, libcurl) are not part of what is fuzzed.
-sources=(Fuzz/*.swift)
-while IFS= read -r file; do
-    case "$file" in Sources/SheetPort/Server/*|Sources/SheetPort/Client/*) ;; *) sources+=("$file") ;; esac
-done < <(find Sources/SheetPort -name '*.swift' | sort)
+binary="$out/fuzz-$target"
+# The reader, check and writer, at any folder depth: the server and the HTTP client
+# (libmicrohttpd, SQLite, libsodium, libcurl) are not part of what is fuzzed.
+while IFS= read -r file; do sources+=("$file"); done < <(find Sources/SheetPort -name '*.swift' \
+    -not -path 'Sources/SheetPort/Server/*' -not -path 'Sources/SheetPort/Client/*' | sort)
 if [ ! -x "$binary" ] || [ -n "$(find "${sources[@]}" -newer "$binary" -print -quit)" ]; then
     echo "fuzz.sh: building $binary" >&2
     swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name SheetPort \
@@ -27,11 +35,20 @@ if [ ! -x "$binary" ] || [ -n "$(find "${sources[@]}" -newer "$binary" -print -q
         "${sources[@]}" -lzip -lxml2 -o "$binary"
 fi
 
-# Seeds: small workbooks of Fixtures and the corpus, and the regression inputs.
+# Seeds: small workbooks of Fixtures and the corpus, and the regression inputs; for the
+# worksheet target, their worksheet parts.
 seeds="$out/seeds"
 mkdir -p "$seeds"
 for file in Fixtures/*/*.xlsx Fixtures/*/*.xlsm Fixtures/fuzz-regressions/* ../shared/corpus/files/*; do
-    [ -f "$file" ] && [ "$(stat -c %s "$file")" -le 262144 ] && cp -n "$file" "$seeds/" 2>/dev/null || true
+    [ -f "$file" ] && [ "$(stat -c %s "$file")" -le 262144 ] || continue
+    if [ "$target" = check ]; then
+        cp -n "$file" "$seeds/" 2>/dev/null || true
+    else
+        for part in $(unzip -Z1 "$file" 2>/dev/null | grep -E '^xl/worksheets/[^/]+\.xml$' | head -4); do
+            seed="$seeds/$(basename "$file")-$(basename "$part")"
+            [ -f "$seed" ] || unzip -p "$file" "$part" 2>/dev/null | head -c 262144 > "$seed" || true
+        done
+    fi
 done
 
 exec "$binary" "$out/corpus" "$seeds" -max_total_time="$seconds" -max_len=262144 -timeout=10 \

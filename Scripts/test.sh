@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # All the tests: unit, fixture, corpus, writer round-trip and command-line tests (swift test),
 # the mutation smoke test (damaged workbooks never crash or hang the reader or check), `check`
-# over the hostile fixtures, the fuzz target for a minute, the value-agreement test against
+# over the hostile fixtures, the fuzz targets for a minute each, the value-agreement test against
 # openpyxl and python-calamine over ../shared/corpus and Fixtures/producers, and the
 # real-client test of the writer (openpyxl, python-calamine, LibreOffice and Gnumeric open what
 # SheetPort writes and read the same values).
@@ -15,10 +15,12 @@ SHEETPORT_REAL_CLIENTS=1 swift test
 sheetport="$(swift build --show-bin-path)/sheetport"
 python3 Tests/Mutation/mutate.py --sheetport "$sheetport" --seed 1 --cases 500
 # check: every hostile file gives its code in bounded time and memory (a table of each),
-# then a short fuzz smoke run (libFuzzer + ASan) over the reader and check.
+# then short fuzz smoke runs (libFuzzer + ASan): the reader and check, and the worksheet fast
+# path against libxml2 (differential).
 hostile="$(mktemp -d)"
 python3 Fixtures/hostile/make_hostile.py "$hostile" --check "$sheetport"
 rm -rf "$hostile"
 Scripts/fuzz.sh 60
+FUZZ_TARGET=worksheet Scripts/fuzz.sh 60
 SHEETPORT="$sheetport" Tests/ValueAgreement/run.sh --jobs 2
 Tests/RealClients/roundtrip.sh "$sheetport"

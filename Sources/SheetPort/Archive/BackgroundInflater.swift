@@ -33,6 +33,9 @@ final class BackgroundInflater {
         done.wait()
     }
 
+    /// Stops the inflating thread; a `read` waiting for a chunk, or the next one, throws.
+    func abort() { pipe.abort() }
+
     /// Copies up to `count` inflated bytes into `buffer`, from the chunk at hand or the next
     /// one; 0 at the end of the entry.
     func read(into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int {

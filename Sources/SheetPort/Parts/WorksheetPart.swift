@@ -75,6 +75,7 @@ final class WorksheetPart: XMLHandler {
     @exclusivity(unchecked) private var previousRow = 0
     @exclusivity(unchecked) private var previousColumn = 0
     @exclusivity(unchecked) private var rowIndexIsImplicit = false
+    @exclusivity(unchecked) private var previousCellCount = 0
 
     @exclusivity(unchecked) private var column = 0
     @exclusivity(unchecked) private var cellType = CellType.number
@@ -191,6 +192,8 @@ final class WorksheetPart: XMLHandler {
             rowIndexIsImplicit = false
         }
         row = Row(index: index, height: attributes.double("ht"), isHidden: attributes.bool("hidden"))
+        // Room for as many cells as the row before had: no regrowing the array cell by cell.
+        row!.cells.reserveCapacity(previousCellCount)
         previousColumn = 0
     }
 
@@ -198,6 +201,7 @@ final class WorksheetPart: XMLHandler {
         guard var finished = row else { return }
         row = nil
         previousRow = finished.index
+        previousCellCount = min(finished.cells.count, 1_024)
         // Masters whose range is behind us are done: memory stays flat when every row has its own.
         if sharedFormulas.count > sharedFormulaSweep {
             sharedFormulas = sharedFormulas.filter { $0.value.lastRow >= finished.index }

@@ -109,9 +109,14 @@ public final class Workbook {
 
     /// A row-by-row reader of a worksheet.
     public func rows(of sheet: Sheet) throws -> WorksheetReader {
+        try rows(of: sheet, engine: .standard)
+    }
+
+    /// A row-by-row reader of a worksheet parsed by `engine` (tests compare the two).
+    func rows(of sheet: Sheet, engine: WorksheetReader.Engine) throws -> WorksheetReader {
         let entry = try worksheetEntry(sheet)
         return try WorksheetReader(sheet: sheet, entry: entry, archive: archive,
-                                   sharedStrings: sharedStrings(), styles: styles())
+                                   sharedStrings: sharedStrings(), styles: styles(), engine: engine)
     }
 
     /// The legacy comments (notes) of a worksheet, from its comments part.

@@ -1,50 +1,123 @@
+import Foundation
+
 /// Reads one worksheet row by row, inflating and parsing only as far as the rows asked for.
 ///
-/// Three threads share the work: zlib inflates the part (`BackgroundInflater`), libxml2
-/// parses it (`XMLEventThread`), and the caller's thread turns the events into rows. Memory
-/// is bounded by a few inflated chunks (64 KiB each), a few event buffers (256 KiB each) and
-/// the rows one buffer holds, whatever the size of the sheet.
+/// zlib inflates the part on one thread (`BackgroundInflater`), the worksheet fast path
+/// (`WorksheetTokenizer`) decodes cells straight from the inflated bytes on another
+/// (`RowProducer`), and the caller's thread takes the rows in batches. Whatever the fast path does not handle, it hands over:
+/// the part is then read again from its start by libxml2 (`XMLEventThread`, on a third
+/// thread), the rows already returned are skipped, and libxml2 decides on the rest (errors
+/// included). Memory is bounded by a few inflated chunks (64 KiB each), the tokenizer's
+/// buffer (256 KiB, up to 4 MiB for one huge token) and the rows of one batch.
 public final class WorksheetReader {
+    /// How the worksheet XML is parsed.
+    enum Engine: Sendable {
+        /// The fast path, handing over to libxml2 when it must.
+        case automatic
+        /// libxml2 from the start (the reference the fast path is tested against).
+        case libxml2
+
+        /// `SHEETPORT_WORKSHEET_XML=libxml2` selects libxml2, to compare the two in benchmarks.
+        static let standard: Engine = ProcessInfo.processInfo.environment["SHEETPORT_WORKSHEET_XML"] == "libxml2" ? .libxml2 : .automatic
+    }
+
     /// The sheet being read.
     public let sheet: Sheet
-    private let handler: WorksheetPart
-    private let events: XMLEventThread
+    private var handler: WorksheetPart
+    private var producer: RowProducer?
+    private var events: XMLEventThread?
+    /// The fast path's current batch, and its metadata and progress (the producing thread's
+    /// own copies change under it).
+    private var batch: [Row] = []
+    private var batchMetadata = WorksheetMetadata()
+    private var batchBytesRead: Int64 = 0
     private var nextIndex = 0
     private var finished = false
-    private let entrySize: Int64
+    /// Rows returned so far, and rows libxml2 still has to skip after a hand-over.
+    private var returned = 0
+    private var skipping = 0
     private let entry: ZipArchive.Entry
     private let archive: ZipArchive
+    private let sharedStrings: SharedStrings
+    private let styles: Styles
 
-    init(sheet: Sheet, entry: ZipArchive.Entry, archive: ZipArchive, sharedStrings: SharedStrings, styles: Styles) throws {
+    /// Whether the fast path handed the part over to libxml2 (for tests).
+    private(set) var handedOver = false
+
+    init(sheet: Sheet, entry: ZipArchive.Entry, archive: ZipArchive, sharedStrings: SharedStrings, styles: Styles,
+         engine: Engine = .standard) throws {
         self.sheet = sheet
-        handler = WorksheetPart(sharedStrings: sharedStrings, styles: styles, file: archive.file, part: entry.name)
-        events = XMLEventThread(source: BackgroundInflater(try archive.stream(entry)), file: archive.file, part: entry.name)
-        entrySize = entry.size
         self.entry = entry
         self.archive = archive
+        self.sharedStrings = sharedStrings
+        self.styles = styles
+        handler = WorksheetPart(sharedStrings: sharedStrings, styles: styles, file: archive.file, part: entry.name)
+        let source = BackgroundInflater(try archive.stream(entry))
+        switch engine {
+        case .automatic: producer = RowProducer(source: source, handler: handler)
+        case .libxml2: events = XMLEventThread(source: source, file: archive.file, part: entry.name)
+        }
     }
 
     /// Bytes of the worksheet part parsed so far, and its declared size: how far the read is.
-    public var progress: (bytesRead: Int64, totalBytes: Int64) { (events.bytesRead, entrySize) }
+    public var progress: (bytesRead: Int64, totalBytes: Int64) {
+        (producer != nil ? batchBytesRead : events?.bytesRead ?? 0, entry.size)
+    }
 
     /// Everything but the cells; complete after `nextRow()` has returned nil.
-    public var metadata: WorksheetMetadata { handler.metadata }
+    public var metadata: WorksheetMetadata { producer != nil ? batchMetadata : handler.metadata }
 
     /// The next row in document order (rows with no cells included, for their heights),
     /// or nil at the end of the sheet.
     public func nextRow() throws -> Row? {
+        if let producer {
+            while nextIndex == batch.count {
+                nextIndex = 0
+                batch = []
+                if finished { return nil }
+                let next = producer.next()
+                batchMetadata = next.metadata
+                batchBytesRead = next.bytesRead
+                switch next.step {
+                case .rows: batch = next.rows
+                case .end: batch = next.rows; finished = true
+                case .handOver: try handOver(); return try nextRow()
+                }
+            }
+            defer { nextIndex += 1; returned += 1 }
+            return batch[nextIndex]
+        }
         while nextIndex == handler.completedRows.count {
             handler.completedRows.removeAll(keepingCapacity: true)
             nextIndex = 0
             if finished { return nil }
-            if try !archive.parsing(entry, { try events.replay(into: handler) }) { finished = true }
+            // A parse error caused by damaged compressed data is reported as the damage (`corrupt-zip`).
+            let events = self.events!
+            if try !archive.parsing(entry, { try events.replay(into: handler) }) {
+                finished = true
+            }
+            if skipping > 0 { // rows the fast path returned before it handed over
+                nextIndex = min(skipping, handler.completedRows.count)
+                skipping -= nextIndex
+            }
         }
-        defer { nextIndex += 1 }
+        defer { nextIndex += 1; returned += 1 }
         return handler.completedRows[nextIndex]
     }
 
     /// Calls `body` with every remaining row.
     public func forEachRow(_ body: (Row) throws -> Void) throws {
         while let row = try nextRow() { try body(row) }
+    }
+
+    /// Reads the part again from its start with libxml2, skipping the rows already returned.
+    private func handOver() throws {
+        producer = nil // stops its threads
+        batch = []
+        nextIndex = 0
+        handedOver = true
+        handler = WorksheetPart(sharedStrings: sharedStrings, styles: styles, file: archive.file, part: entry.name)
+        events = XMLEventThread(source: BackgroundInflater(try archive.stream(entry)), file: archive.file, part: entry.name)
+        skipping = returned
     }
 }
