@@ -10,11 +10,11 @@ enum StoredZip {
             let offset = UInt32(output.count)
             let crc = crc32(bytes)
             let nameBytes = Array(name.utf8)
-            // Local file header: version 2.0, no flags, stored, no time, CRC, sizes, name.
-            output += le32(0x0403_4B50) + le16(20) + le16(0) + le16(0) + le16(0) + le16(0x21)
+            // Local file header: version 2.0, UTF-8 names, stored, no time, CRC, sizes, name.
+            output += le32(0x0403_4B50) + le16(20) + le16(0x0800) + le16(0) + le16(0) + le16(0x21)
             output += le32(crc) + le32(UInt32(bytes.count)) + le32(UInt32(bytes.count))
             output += le16(UInt16(nameBytes.count)) + le16(0) + nameBytes + bytes
-            directory += le32(0x0201_4B50) + le16(20) + le16(20) + le16(0) + le16(0) + le16(0) + le16(0x21)
+            directory += le32(0x0201_4B50) + le16(20) + le16(20) + le16(0x0800) + le16(0) + le16(0) + le16(0x21)
             directory += le32(crc) + le32(UInt32(bytes.count)) + le32(UInt32(bytes.count))
             directory += le16(UInt16(nameBytes.count)) + le16(0) + le16(0) + le16(0) + le16(0) + le32(0) + le32(offset)
             directory += nameBytes

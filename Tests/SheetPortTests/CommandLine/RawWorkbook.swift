@@ -1,4 +1,5 @@
 import Foundation
+@testable import SheetPort
 
 /// A workbook written part by part into a stored (uncompressed) zip, for tests that need what
 /// the writer refuses to make: hostile sheet names, hidden and chart sheets, lying dimensions.
@@ -85,39 +86,6 @@ struct RawWorkbook {
 
     /// Writes the package to `path`.
     func write(to path: String) throws {
-        try StoredZip.bytes(parts.map { ($0.0, Array($0.1.utf8)) }).write(to: URL(fileURLWithPath: path))
-    }
-}
-
-/// A zip of stored (uncompressed) entries: enough for test packages.
-enum StoredZip {
-    static func bytes(_ entries: [(name: String, data: [UInt8])]) -> Data {
-        var out: [UInt8] = [], central: [UInt8] = []
-        func le16(_ value: Int, _ bytes: inout [UInt8]) { bytes += [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF)] }
-        func le32(_ value: UInt32, _ bytes: inout [UInt8]) { for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(value >> UInt32(shift) & 0xFF)) } }
-        for (name, data) in entries {
-            let offset = UInt32(out.count), crc = crc32(data), nameBytes = Array(name.utf8)
-            le32(0x0403_4B50, &out); le16(20, &out); le16(0x0800, &out); le16(0, &out); le16(0, &out); le16(0x21, &out)
-            le32(crc, &out); le32(UInt32(data.count), &out); le32(UInt32(data.count), &out)
-            le16(nameBytes.count, &out); le16(0, &out); out += nameBytes; out += data
-            le32(0x0201_4B50, &central); le16(20, &central); le16(20, &central); le16(0x0800, &central); le16(0, &central)
-            le16(0, &central); le16(0x21, &central); le32(crc, &central); le32(UInt32(data.count), &central)
-            le32(UInt32(data.count), &central); le16(nameBytes.count, &central); le16(0, &central); le16(0, &central)
-            le16(0, &central); le16(0, &central); le32(0, &central); le32(offset, &central); central += nameBytes
-        }
-        let centralOffset = UInt32(out.count)
-        out += central
-        le32(0x0605_4B50, &out); le16(0, &out); le16(0, &out); le16(entries.count, &out); le16(entries.count, &out)
-        le32(UInt32(central.count), &out); le32(centralOffset, &out); le16(0, &out)
-        return Data(out)
-    }
-
-    static func crc32(_ data: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in data {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
+        try Data(StoredZip.make(parts.map { ($0.0, Array($0.1.utf8)) })).write(to: URL(fileURLWithPath: path))
     }
 }

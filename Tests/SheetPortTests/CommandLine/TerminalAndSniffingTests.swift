@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import SheetPort
 
 /// Runs `sheetport arguments` under `script`, so that standard output and standard error are a
 /// terminal (what a person sees); returns the exit status and everything the terminal showed.
@@ -51,8 +52,8 @@ func runOnTerminal(_ arguments: [String]) throws -> (status: Int32, output: Stri
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let ods = folder.appendingPathComponent("sheet.ods")
-        try StoredZip.bytes([("mimetype", Array("application/vnd.oasis.opendocument.spreadsheet".utf8)),
-                             ("content.xml", Array("<office:document-content/>".utf8))]).write(to: ods)
+        try Data(StoredZip.make([("mimetype", Array("application/vnd.oasis.opendocument.spreadsheet".utf8)),
+                                      ("content.xml", Array("<office:document-content/>".utf8))])).write(to: ods)
         let text = folder.appendingPathComponent("text.xlsx")
         try Data("a,b\n1,2\n".utf8).write(to: text)
         let binary = folder.appendingPathComponent("program")
