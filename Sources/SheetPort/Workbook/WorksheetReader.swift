@@ -25,7 +25,9 @@ public final class WorksheetReader {
     }
 
     /// Bytes of the worksheet part parsed so far, and its declared size: how far the read is.
-    public var progress: (bytesRead: Int64, totalBytes: Int64) { (events.bytesRead, entrySize) }
+    /// Each event buffer carries the count from its start, so once the part is read to its end
+    /// the whole part counts (a small part, one buffer, would otherwise read 0).
+    public var progress: (bytesRead: Int64, totalBytes: Int64) { (finished ? entrySize : events.bytesRead, entrySize) }
 
     /// Everything but the cells; complete after `nextRow()` has returned nil.
     public var metadata: WorksheetMetadata { handler.metadata }
