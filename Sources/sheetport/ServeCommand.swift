@@ -23,6 +23,7 @@ enum ServeCommand {
       --max-cells N            the most cells an imported sheet may span (default 10000000)
       --threads N              HTTP threads, a bounded pool (default 4)
       --workers N              import workers (default 2)
+      --exports N              exports built or streamed at once; past it 503 (default 4)
       --connections N          connections served at once (default 512)
       --connections-per-client N
                                connections at once from one client address (default 256)
@@ -36,7 +37,7 @@ enum ServeCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let options = try Arguments(arguments,
                                     valued: LimitOptions.names.union(["--data", "--listen", "--max-upload-bytes", "--max-cells",
-                                                                      "--threads", "--workers", "--connections",
+                                                                      "--threads", "--workers", "--exports", "--connections",
                                                                       "--connections-per-client", "--idle-timeout"]),
                                     flags: ["--help"], aliases: ["-h": "--help"])
         if options.has("--help") { print(help); return 0 }
@@ -49,6 +50,7 @@ enum ServeCommand {
         if let value = options.value("--max-cells") { configuration.maxCells = Int(try LimitOptions.count(value, "--max-cells")) }
         if let value = options.value("--threads") { configuration.threads = try positive(value, "--threads") }
         if let value = options.value("--workers") { configuration.workers = try positive(value, "--workers") }
+        if let value = options.value("--exports") { configuration.exportsAtOnce = try positive(value, "--exports") }
         if let value = options.value("--connections") { configuration.connections = try positive(value, "--connections") }
         if let value = options.value("--connections-per-client") {
             configuration.http.connectionsPerClient = try positive(value, "--connections-per-client")

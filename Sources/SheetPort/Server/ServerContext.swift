@@ -13,6 +13,8 @@ public final class ServerContext: Sendable {
     public let imports: ImportQueue
     /// Every sheet's "changed (id, version)" signal.
     public let changes = SheetChanges()
+    /// The cap on exports at once.
+    public let exports: ExportSlots
 
     init(configuration: ServerConfiguration) throws {
         self.configuration = configuration
@@ -21,6 +23,7 @@ public final class ServerContext: Sendable {
         _ = try directory.openDatabase() // creates the tables
         connections = try ConnectionPool(path: directory.database, count: configuration.threads + 2)
         imports = ImportQueue()
+        exports = ExportSlots(limit: configuration.exportsAtOnce)
     }
 
     /// Runs `body` with a database connection.
