@@ -123,9 +123,8 @@ enum ExportRoute {
             }
             for reference in order {
                 guard let cell = CellReference(reference), let comments = byCell[reference] else { continue }
-                // The writer keeps one note per cell: a thread becomes one note, each entry with its author.
-                let text = comments.count == 1 ? comments[0].text : comments.map { "\($0.author): \($0.text)" }.joined(separator: "\n")
-                try worksheet.addComment(text, author: comments[0].author, row: cell.row, column: cell.column)
+                // Several comments on a cell are a thread: Excel's threaded comments, with the legacy note.
+                try worksheet.addThread(comments.map { ($0.author, $0.text) }, row: cell.row, column: cell.column)
             }
             try writer.close()
             return comments.count
