@@ -21,8 +21,7 @@ extension ServerTests {
         }
         try writer.close()
 
-        let job = try fixture.api.importWorkbook(path)
-        let id = try #require(((job["result"] as? [String: Any])?["sheet"] as? [String: Any])?["id"] as? String)
+        let id = try fixture.api.importSheet(path)
         let exported = fixture.folder.appendingPathComponent("exported.xlsx")
         let answer = try fixture.api.call("GET", "/api/sheets/\(id)/export.xlsx")
         #expect(answer.status == 200)

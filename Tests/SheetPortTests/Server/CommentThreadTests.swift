@@ -12,8 +12,7 @@ extension ServerTests {
         let fixture = try ServerFixture()
         defer { fixture.close() }
         let api = fixture.api
-        let job = try api.importWorkbook(try makeStyledWorkbook(in: fixture.folder, rows: 5)) // one note on B2, by Ann
-        let sheet = try #require(((job["result"] as? [String: Any])?["sheet"] as? [String: Any])?["id"] as? String)
+        let sheet = try api.importSheet(try makeStyledWorkbook(in: fixture.folder, rows: 5)) // one note on B2, by Ann
         let imported = "NARWHAL-COMMENT-SECRET-9X" // makeStyledWorkbook's note
         let reply = "second </text><x:evil/> & \"quoted\""
         #expect(try api.call("POST", "/api/sheets/\(sheet)/comments", json: ["ref": "B2", "text": reply]).status == 201)

@@ -11,8 +11,7 @@ extension ServerTests {
         let fixture = try ServerFixture()
         defer { fixture.close() }
         let api = fixture.api
-        let job = try api.importWorkbook(try makeStyledWorkbook(in: fixture.folder, rows: 400))
-        let sheet = try #require(((job["result"] as? [String: Any])?["sheet"] as? [String: Any])?["id"] as? String)
+        let sheet = try api.importSheet(try makeStyledWorkbook(in: fixture.folder, rows: 400))
         let path = "/api/sheets/\(sheet)/export.xlsx"
         let full = try api.call("GET", path)
         #expect(full.status == 200 && full.header("Accept-Ranges") == "bytes")
@@ -63,8 +62,7 @@ extension ServerTests {
         defer { fixture.close() }
         let api = fixture.api
         // About 6.7 MB of xlsx: more than the kernel buffers on the server's side (tcp_wmem's 4 MB at most).
-        let job = try api.importWorkbook(try makeTextWorkbook(rows: 4_500, in: fixture.folder))
-        let sheet = try #require(((job["result"] as? [String: Any])?["sheet"] as? [String: Any])?["id"] as? String)
+        let sheet = try api.importSheet(try makeTextWorkbook(rows: 4_500, in: fixture.folder))
         let path = "/api/sheets/\(sheet)/export.xlsx"
 
         let stalled = try RawConnection(port: RawConnection.port(of: api.base), timeout: 60, receiveBuffer: 4_096)
