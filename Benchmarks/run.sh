@@ -9,6 +9,7 @@
 #   SLOW_RUNS=1  runs for a tool whose median is over 10 s (openpyxl, xlsx2csv at 1M rows)
 #   ONLY=REGEX   only the tools whose name matches (a reduced run), e.g.
 #                ONLY='SheetPort|fastexcel|libxlsxwriter|floor' RUNS=1 Benchmarks/run.sh
+#   SERVER_ROWS=200000 BULK_SHEETS=50 BULK_ROWS=20000   the server path (Benchmarks/server/path.py)
 # Run it on an otherwise idle machine: every figure is wall-clock time.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -25,6 +26,11 @@ gcc -O2 -Wall -o "$BUILD/libxlsxwriter_write" "$HERE/write/libxlsxwriter_write.c
 # shellcheck disable=SC2046
 gcc -O2 -Wall -o "$BUILD/libxml2_parse" "$HERE/read/libxml2_parse.c" $(pkg-config --cflags --libs libxml-2.0)
 
-exec "$ROOT/.venv/bin/python" "$HERE/run.py" --sheetport "$ROOT/.build/release/sheetport" \
+"$ROOT/.venv/bin/python" "$HERE/run.py" --sheetport "$ROOT/.build/release/sheetport" \
     --xml-floor "$BUILD/libxml2_parse" --libxlsxwriter "$BUILD/libxlsxwriter_write" \
     --runs "${RUNS:-3}" --slow-runs "${SLOW_RUNS:-1}" ${ONLY:+--only "$ONLY"} --rows "$@"
+# The server path (issue 14) beside the local read and write, appended to RESULTS.md.
+"$ROOT/.venv/bin/python" "$HERE/server/path.py" --sheetport "$ROOT/.build/release/sheetport" \
+    --rows "${SERVER_ROWS:-200000}" --bulk-sheets "${BULK_SHEETS:-50}" --bulk-rows "${BULK_ROWS:-20000}" \
+    --markdown "$BUILD/server.md"
+cat "$BUILD/server.md" >> "$HERE/RESULTS.md"

@@ -23,6 +23,7 @@ enum ServeCommand {
                 .valued("--max-upload-bytes", "SIZE", "the largest upload accepted (default 256M; K, M, G)"),
                 .valued("--threads", "N", "HTTP threads, a bounded pool (default 4)"),
                 .valued("--workers", "N", "import workers (default 2)"),
+                .valued("--exports", "N", "exports built or streamed at once; past it 503 (default 4)"),
                 .valued("--connections", "N", "connections served at once (default 512)"),
                 .valued("--connections-per-client", "N", "connections at once from one client address (default 256)"),
                 .valued("--idle-timeout", "SECONDS", "close a connection silent this long between requests (default 10)"),
@@ -46,6 +47,7 @@ enum ServeCommand {
         if let value = options.value("--max-cells") { configuration.maxCells = Int(try LimitOptions.count(value, "--max-cells")) }
         if let value = options.value("--threads") { configuration.threads = try positive(value, "--threads") }
         if let value = options.value("--workers") { configuration.workers = try positive(value, "--workers") }
+        if let value = options.value("--exports") { configuration.exportsAtOnce = try positive(value, "--exports") }
         if let value = options.value("--connections") { configuration.connections = try positive(value, "--connections") }
         if let value = options.value("--connections-per-client") {
             configuration.http.connectionsPerClient = try positive(value, "--connections-per-client")

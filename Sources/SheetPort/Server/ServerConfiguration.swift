@@ -17,6 +17,8 @@ public struct ServerConfiguration: Sendable {
     }
     /// Import workers.
     public var workers = 2
+    /// Exports built or streamed at once; past it an export answers 503 with `Retry-After`.
+    public var exportsAtOnce = 4
     /// Connections served at once.
     public var connections: Int {
         get { http.connections }

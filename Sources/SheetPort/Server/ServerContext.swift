@@ -15,6 +15,8 @@ public final class ServerContext: Sendable {
     public let changes = SheetChanges()
     /// The open event streams and their caps.
     let events: EventStreams
+    /// The cap on exports at once.
+    public let exports: ExportSlots
 
     init(configuration: ServerConfiguration) throws {
         self.configuration = configuration
@@ -24,6 +26,7 @@ public final class ServerContext: Sendable {
         connections = try ConnectionPool(path: directory.database, count: configuration.threads + 2)
         imports = ImportQueue()
         events = EventStreams(limits: configuration.eventStreams)
+        exports = ExportSlots(limit: configuration.exportsAtOnce)
     }
 
     /// Runs `body` with a database connection.

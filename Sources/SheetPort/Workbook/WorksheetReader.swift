@@ -60,8 +60,10 @@ public final class WorksheetReader {
     }
 
     /// Bytes of the worksheet part parsed so far, and its declared size: how far the read is.
+    /// Once the part is read to its end the whole part counts (a small part's one event buffer,
+    /// or batch, would otherwise read 0 after a job ends).
     public var progress: (bytesRead: Int64, totalBytes: Int64) {
-        (producer != nil ? batchBytesRead : events?.bytesRead ?? 0, entry.size)
+        (finished ? entry.size : producer != nil ? batchBytesRead : events?.bytesRead ?? 0, entry.size)
     }
 
     /// Everything but the cells; complete after `nextRow()` has returned nil.

@@ -105,6 +105,17 @@ public final class WorkbookWriter {
         let relationship = RelationshipsWriter.officeDocument
         contentTypes.add("xl/workbook.xml", type: main + "sheet.main+xml")
         var workbookRelationships = RelationshipsWriter()
+        // One person per author of a threaded comment, for the whole workbook.
+        var authors: [String] = []
+        var people: [String: String] = [:]
+        for sheet in sheets {
+            for thread in sheet.threads {
+                for entry in thread.entries where people[entry.author] == nil {
+                    authors.append(entry.author)
+                    people[entry.author] = ThreadedCommentsWriter.identifier(scope: 0, authors.count)
+                }
+            }
+        }
         for sheet in sheets {
             contentTypes.add("xl/worksheets/sheet\(sheet.number).xml", type: main + "worksheet+xml")
             workbookRelationships.add(type: relationship + "worksheet", target: "worksheets/sheet\(sheet.number).xml")
@@ -112,12 +123,23 @@ public final class WorkbookWriter {
             var sheetRelationships = RelationshipsWriter()
             sheetRelationships.add(type: relationship + "comments", target: "../comments\(sheet.number).xml")
             sheetRelationships.add(type: relationship + "vmlDrawing", target: "../drawings/vmlDrawing\(sheet.number).vml")
+            if !sheet.threads.isEmpty {
+                let name = "threadedComments/threadedComment\(sheet.number).xml"
+                sheetRelationships.add(type: ThreadedCommentsWriter.threadRelationship, target: "../" + name)
+                parts.append(("xl/" + name, ThreadedCommentsWriter.part(sheet: sheet.number, threads: sheet.threads, people: people)))
+                contentTypes.add("xl/" + name, type: ThreadedCommentsWriter.threadType)
+            }
             parts.append(("xl/worksheets/_rels/sheet\(sheet.number).xml.rels", sheetRelationships.part()))
             parts.append(("xl/comments\(sheet.number).xml", CommentsWriter.part(sheet.comments)))
             let cells = sheet.comments.compactMap { CellReference($0.reference) }.map { (row: $0.row - 1, column: $0.column - 1) }
             parts.append(("xl/drawings/vmlDrawing\(sheet.number).vml", VMLDrawingWriter.part(sheetNumber: sheet.number, cells: cells)))
             contentTypes.add("xl/comments\(sheet.number).xml", type: main + "comments+xml")
             contentTypes.addVML()
+        }
+        if !authors.isEmpty {
+            workbookRelationships.add(type: ThreadedCommentsWriter.personRelationship, target: "persons/person.xml")
+            parts.append(("xl/persons/person.xml", ThreadedCommentsWriter.personsPart(authors, people: people)))
+            contentTypes.add("xl/persons/person.xml", type: ThreadedCommentsWriter.personType)
         }
         workbookRelationships.add(type: relationship + "styles", target: "styles.xml")
         contentTypes.add("xl/styles.xml", type: main + "styles+xml")

@@ -15,6 +15,8 @@ public final class WorksheetWriter {
     @exclusivity(unchecked) private var xml = XMLWriter(capacity: WorksheetWriter.chunkSize + 64 * 1024)
     private var columns: [(first: Int, last: Int, width: Double)] = []
     private(set) var comments: [Comment] = []
+    private(set) var threads: [CommentThread] = []
+    private var threadedComments = 0
     private var commentCells: Set<Int> = []
     private var lastRow = 0
     private var started = false
@@ -64,6 +66,22 @@ public final class WorksheetWriter {
             throw WriterError.invalidArgument("\(name)!\(reference) already has a comment")
         }
         comments.append(Comment(reference: reference, author: author, text: text))
+    }
+
+    /// Adds a comment thread on a cell (its first comment, then the replies, each with its
+    /// author), written as Excel's threaded comments with the legacy note older readers show.
+    public func addThread(_ entries: [(author: String, text: String)], row: Int, column: Int) throws {
+        guard let first = entries.first else { throw WriterError.invalidArgument("\(name): a comment thread needs a comment") }
+        guard entries.count > 1 else { return try addComment(first.text, author: first.author, row: row, column: column) }
+        for entry in entries where entry.text.utf16.count > 32_767 {
+            throw WriterError.textTooLong(sheet: name, reference: CellReference(row: row, column: column).description,
+                                          length: entry.text.utf16.count)
+        }
+        let firstID = threadedComments + 1
+        try addComment(ThreadedCommentsWriter.legacyText(entries), author: "tc=" + ThreadedCommentsWriter.identifier(scope: number, firstID),
+                       row: row, column: column)
+        threads.append(CommentThread(reference: comments[comments.count - 1].reference, entries: entries, firstID: firstID))
+        threadedComments += entries.count
     }
 
     /// Appends a row below the rows written so far. The row's `height` (points, 0 to 409)

@@ -10,11 +10,13 @@ final class RawConnection {
 
     /// Connects to `127.0.0.1:port`, from `source` (any 127.x.y.z: another client) when given.
     /// `sendBuffer` shrinks the socket's send buffer, so bytes sent are close to bytes the
-    /// server took.
-    init(port: UInt16, source: String? = nil, timeout: Double = 5, sendBuffer: Int32? = nil) throws {
+    /// server took; `receiveBuffer` shrinks the receive buffer (and so the window the server
+    /// may fill), so an answer not read stays mostly on the server's side.
+    init(port: UInt16, source: String? = nil, timeout: Double = 5, sendBuffer: Int32? = nil, receiveBuffer: Int32? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw RawConnectionError.failed("socket", errno) }
         if var sendBuffer { setsockopt(descriptor, SOL_SOCKET, SO_SNDBUF, &sendBuffer, socklen_t(MemoryLayout<Int32>.size)) }
+        if var receiveBuffer { setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &receiveBuffer, socklen_t(MemoryLayout<Int32>.size)) }
         var time = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - Double(Int(timeout))) * 1_000_000))
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))

@@ -137,6 +137,12 @@ struct API {
         return try wait(for: job["id"] as! String)
     }
 
+    /// Imports the workbook at `path`; returns the id of the sheet created (the job must succeed).
+    func importSheet(_ path: String) throws -> String {
+        let job = try importWorkbook(path)
+        return try #require(((job["result"] as? [String: Any])?["sheet"] as? [String: Any])?["id"] as? String, "\(job)")
+    }
+
     /// Polls a job until it ends (60 s at most).
     func wait(for id: String, timeout: Double = 60) throws -> [String: Any] {
         let deadline = Date().addingTimeInterval(timeout)

@@ -75,6 +75,14 @@ public struct CellJSONLReader {
         if fields["formula"] != nil && formula == nil && !(fields["formula"] is NSNull) {
             throw failure("\"formula\" must be a string")
         }
+        var kind = FormulaKind.normal
+        if let member = fields["arrayRange"], !(member is NSNull) {
+            guard formula != nil, let text = member as? String, let range = CellRange(text),
+                  range.start == reference else {
+                throw failure("\"arrayRange\" must be a range such as \"B2:B4\" starting at the cell of a formula")
+            }
+            kind = .array(range: range.description)
+        }
         let raw = fields["value"]
         let value: CellValue
         switch fields["type"] as? String {
@@ -103,7 +111,7 @@ public struct CellJSONLReader {
         default:
             throw failure("\"type\" must be number, string, boolean, error, date or empty")
         }
-        return (reference.row, Cell(column: reference.column, value: value, formula: formula), style)
+        return (reference.row, Cell(column: reference.column, value: value, formula: formula, formulaKind: kind), style)
     }
 
     private func style(_ raw: Any?) throws -> CellStyle? {

@@ -1,5 +1,6 @@
 /// Writes cells as JSON Lines, one object per non-empty cell (CONTRACTS section 2):
-/// `{"ref":"B2","type":"number","value":1.5,"formula":"A1*2","style":{...}}`.
+/// `{"ref":"B2","type":"number","value":1.5,"formula":"A1*2","style":{...}}`; an array
+/// formula's cell adds `"arrayRange":"B2:B4"` (a key CONTRACTS lets readers add).
 public struct JSONLWriter {
     private let output: ByteOutput
     private let styleMembers: [String?]
@@ -46,6 +47,14 @@ public struct JSONLWriter {
         if let formula = cell.formula {
             try output.write(",\"formula\":" as StaticString)
             try Self.writeString(formula, to: output)
+            // An array formula keeps its kind and range, so a workbook written back has it as one
+            // (a range that does not start at its cell is not Excel's and is left out).
+            if case .array(let text) = cell.formulaKind, let range = CellRange(text),
+               range.start.column == cell.column, String(range.start.row) == rowDigits {
+                try output.write(",\"arrayRange\":\"" as StaticString)
+                try output.write(range.description)
+                try output.write(byte: UInt8(ascii: "\""))
+            }
         }
         try writeStyle(cell.styleIndex)
         try output.write("}\n" as StaticString)

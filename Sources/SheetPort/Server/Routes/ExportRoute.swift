@@ -5,6 +5,11 @@ import Foundation
 /// client, unsealed block by block; the sealed file is unlinked as soon as it is open, so an
 /// export leaves nothing behind. `minVersion` waits briefly for the sheet to reach that
 /// version, its connection parked rather than a thread held, else 409 `version-not-reached`.
+///
+/// The same version and comments give the same bytes (the writer's output is deterministic),
+/// so the answer carries `ETag: "SHEET.VERSION.COMMENTS"` and `Range: bytes=N-` answers 206
+/// from byte N while `If-Range` (when sent) is that tag (adding a comment keeps the version,
+/// so the tag counts the comments written). Exports at once are capped (`ExportSlots`).
 enum ExportRoute {
     /// How long `minVersion` waits.
     static let versionWait: Double = 2
@@ -13,12 +18,12 @@ enum ExportRoute {
 
     static func get(_ id: String, _ request: Request, _ context: ServerContext) throws -> Reply {
         let sheet = try Router.sheet(id, request, context, needs: .viewer)
-        guard let text = request.query["minVersion"] else { return try export(sheet, context) }
+        guard let text = request.query["minVersion"] else { return try export(sheet, request, context) }
         guard let wanted = Int(text) else { return .error(400, "bad-request", "minVersion is an integer") }
         guard sheet.version >= wanted else {
             return .later(VersionWait(sheet: id, wanted: wanted, request: request, context: context))
         }
-        return try export(sheet, context)
+        return try export(sheet, request, context)
     }
 
     /// The answer of a parked `minVersion` wait: access and version looked up again.
@@ -27,27 +32,68 @@ enum ExportRoute {
         guard sheet.version >= wanted else {
             return .error(409, "version-not-reached", "the sheet is at version \(sheet.version), not yet \(wanted)")
         }
-        return try export(sheet, context)
+        return try export(sheet, request, context)
     }
 
-    /// Builds the sheet's workbook and streams it.
-    private static func export(_ sheet: SheetRecord, _ context: ServerContext) throws -> Reply {
+    /// Seconds a client is asked to wait when every export slot is taken.
+    static let retryAfter = 1
+
+    /// Builds the sheet's workbook and streams it, whole or from the requested byte.
+    private static func export(_ sheet: SheetRecord, _ request: Request, _ context: ServerContext) throws -> Reply {
+        guard let slot = context.exports.take() else {
+            var reply = Reply.error(503, "busy", "the server is exporting \(context.exports.limit) sheets already; try again shortly")
+            reply.headers.append(("Retry-After", String(retryAfter)))
+            return reply
+        }
         let identity = Sodium.identifier()
         let destination = context.directory.exports + "/" + identity + ".xlsx"
-        try write(sheet, to: destination, identity: identity, context)
+        let comments = try write(sheet, to: destination, identity: identity, context)
+        let tag = entityTag(sheet, comments: comments)
+        let start = resumeOffset(request, entityTag: tag)
         let file = try SealedBlockFile(opening: destination, identity: identity, sealer: context.sealer)
         unlink(destination) // the open descriptor keeps it readable; nothing stays on disk
         // A quoted-string holds printable ASCII only; FileNames.safe has removed quotes, backslashes and controls.
         let name = FileNames.safe(sheet.name).unicodeScalars.filter { $0.value >= 0x20 && $0.value < 0x7F }
-        return Reply(status: 200, headers: [
+        var headers: [(name: String, value: String)] = [
             ("Content-Type", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
             ("Content-Disposition", "attachment; filename=\"\(String(String.UnicodeScalarView(name))).xlsx\""),
             ("X-Sheet-Version", String(sheet.version)),
-        ], body: .stream(ExportStream(file: file), length: file.size))
+            ("ETag", tag),
+            ("Accept-Ranges", "bytes"),
+        ]
+        guard let start else {
+            return Reply(status: 200, headers: headers, body: .stream(ExportStream(file: file, from: 0, slot: slot), length: file.size))
+        }
+        guard start < file.size else {
+            var reply = Reply.error(416, "range-not-satisfiable", "the export is \(file.size) bytes long; the range starts at \(start)")
+            reply.headers.append(("Content-Range", "bytes */\(file.size)"))
+            return reply
+        }
+        headers.append(("Content-Range", "bytes \(start)-\(file.size - 1)/\(file.size)"))
+        return Reply(status: 206, headers: headers, body: .stream(ExportStream(file: file, from: start, slot: slot), length: file.size - start))
     }
 
-    /// Writes the sheet's cells, row heights, column widths and comments as a workbook.
-    private static func write(_ sheet: SheetRecord, to destination: String, identity: String, _ context: ServerContext) throws {
+    /// The export's validator: the sheet, its version and its comments written (comments are
+    /// only added), which fix the bytes.
+    static func entityTag(_ sheet: SheetRecord, comments: Int) -> String { "\"\(sheet.id).\(sheet.version).\(comments)\"" }
+
+    /// The first byte asked for by `Range: bytes=N-`, when the request may resume: a single
+    /// open-ended range of plain digits, and `If-Range`, when sent, equal to `entityTag`.
+    /// Anything else (other range forms, several ranges, a date or another tag in `If-Range`)
+    /// gets the whole workbook, as HTTP allows.
+    static func resumeOffset(_ request: Request, entityTag: String) -> Int64? {
+        guard let range = request.header("Range") else { return nil }
+        if let condition = request.header("If-Range"), condition != entityTag { return nil }
+        let text = range.trimmingCharacters(in: .whitespaces)
+        guard text.hasPrefix("bytes="), text.hasSuffix("-") else { return nil }
+        let digits = text.dropFirst(6).dropLast()
+        guard !digits.isEmpty, digits.count <= 19, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return Int64(digits)
+    }
+
+    /// Writes the sheet's cells, row heights, column widths and comments as a workbook;
+    /// returns how many comments it wrote.
+    private static func write(_ sheet: SheetRecord, to destination: String, identity: String, _ context: ServerContext) throws -> Int {
         let writer = try WorkbookWriter(path: destination, options: WriterOptions(),
                                         storage: SealedPackageStorage(sealer: context.sealer, identity: identity))
         do {
@@ -70,17 +116,18 @@ enum ExportRoute {
             }
             var byCell: [String: [CommentRecord]] = [:]
             var order: [String] = []
-            for comment in try CommentRecord.all(sheet: sheet.id, context) {
+            let comments = try CommentRecord.all(sheet: sheet.id, context)
+            for comment in comments {
                 if byCell[comment.reference] == nil { order.append(comment.reference) }
                 byCell[comment.reference, default: []].append(comment)
             }
             for reference in order {
                 guard let cell = CellReference(reference), let comments = byCell[reference] else { continue }
-                // The writer keeps one note per cell: a thread becomes one note, each entry with its author.
-                let text = comments.count == 1 ? comments[0].text : comments.map { "\($0.author): \($0.text)" }.joined(separator: "\n")
-                try worksheet.addComment(text, author: comments[0].author, row: cell.row, column: cell.column)
+                // Several comments on a cell are a thread: Excel's threaded comments, with the legacy note.
+                try worksheet.addThread(comments.map { ($0.author, $0.text) }, row: cell.row, column: cell.column)
             }
             try writer.close()
+            return comments.count
         } catch {
             writer.discard()
             throw error
@@ -143,12 +190,18 @@ private final class VersionWait: PendingReply, @unchecked Sendable {
     }
 }
 
-/// Streams a sealed file from its start, unsealing one block at a time.
+/// Streams a sealed file from a byte on, unsealing one block at a time; holds its export
+/// slot until the daemon frees it.
 final class ExportStream: ReplyStream {
     private let file: SealedBlockFile
-    private var position: Int64 = 0
+    private var position: Int64
+    private let slot: ExportSlots.Slot
 
-    init(file: SealedBlockFile) { self.file = file }
+    init(file: SealedBlockFile, from start: Int64, slot: ExportSlots.Slot) {
+        self.file = file
+        position = start
+        self.slot = slot
+    }
 
     func read(into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int {
         let read = try file.read(into: buffer, count: count, at: position)

@@ -1,0 +1,229 @@
+#!/usr/bin/env python3
+"""The server path beside the local path (issue 14), in one run on one machine.
+
+    python3 Benchmarks/server/path.py --sheetport .build/release/sheetport [--rows 200000]
+        [--bulk-sheets 50] [--bulk-rows 20000] [--concurrency 4] [--markdown OUT.md]
+
+Generates the benchmark workbook (`sheetport bench generate`), then measures:
+- local read: `convert BOOK --to csv`; local write: `convert BOOK.csv -o OUT.xlsx` (the same cells);
+- import through a real `sheetport serve` (upload, pre-flight, store sealed: until the job ends);
+- export of that sheet: time to the first body byte and to the last, and `sheetport export`;
+- bulk: BULK_SHEETS imports of a BULK_ROWS workbook, then `sheetport export --all --concurrency N`:
+  sheets/s and MB/s;
+- CPU seconds (user+sys) of each step (the server's from /proc/PID/stat), and the server's peak
+  resident memory (VmHWM).
+Wall time depends on the machine's load; the CPU seconds much less: both are printed, with
+the load average. Loopback only, every wait bounded. Prints a Markdown section (and writes it
+to --markdown).
+"""
+
+import argparse
+import http.client
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def server_cpu(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def server_peak_mib(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def run(argv, timeout=1800):
+    """Runs argv; returns (wall seconds, CPU seconds of it and its children)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.monotonic()
+    subprocess.run(argv, check=True, timeout=timeout, stdout=subprocess.DEVNULL)
+    wall = time.monotonic() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+class Server:
+    def __init__(self, sheetport, folder):
+        self.data = os.path.join(folder, "data")
+        self.log = open(os.path.join(folder, "server.log"), "w")
+        self.process = subprocess.Popen([sheetport, "serve", "--data", self.data, "--listen", "127.0.0.1:0"],
+                                        stdout=subprocess.PIPE, stderr=self.log, text=True)
+        deadline = time.monotonic() + 60
+        self.port = None
+        while self.port is None and time.monotonic() < deadline:
+            line = self.process.stdout.readline()
+            if not line:
+                break
+            for word in line.split():
+                if word.startswith("http://127.0.0.1:"):
+                    self.port = int(word.rsplit(":", 1)[1].rstrip("/"))
+        if self.port is None:
+            raise SystemExit("path.py: the server did not print its address")
+        token = subprocess.run([sheetport, "token", "issue", "--data", self.data, "--subject", "bench"],
+                               check=True, capture_output=True, text=True, timeout=60).stdout.strip()
+        self.token = token
+        self.token_file = os.path.join(folder, "token")
+        with open(self.token_file, "w") as f:
+            f.write(token)
+        os.chmod(self.token_file, 0o600)
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def request(self, method, path, body=None, headers=None, timeout=600):
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        all_headers = {"Authorization": f"Bearer {self.token}"}
+        all_headers.update(headers or {})
+        connection.request(method, path, body=body, headers=all_headers)
+        return connection, connection.getresponse()
+
+    def import_file(self, path):
+        """Uploads and waits for the job; returns the sheet id."""
+        with open(path, "rb") as f:
+            connection, response = self.request("POST", "/api/imports", body=f,
+                                                headers={"X-Filename": os.path.basename(path),
+                                                         "Content-Length": str(os.path.getsize(path))})
+            job = json.loads(response.read())["job"]
+            connection.close()
+        deadline = time.monotonic() + 1800
+        while time.monotonic() < deadline:
+            connection, response = self.request("GET", f"/api/imports/{job['id']}")
+            job = json.loads(response.read())["job"]
+            connection.close()
+            if job["status"] in ("succeeded", "failed", "cancelled"):
+                break
+            time.sleep(0.02)
+        if job["status"] != "succeeded":
+            raise SystemExit(f"path.py: import of {path} ended {job['status']}: {job.get('error')}")
+        return job["result"]["sheet"]["id"]
+
+    def export(self, sheet):
+        """GET the export: (seconds to the first body byte, seconds to the last, bytes)."""
+        start = time.monotonic()
+        connection, response = self.request("GET", f"/api/sheets/{sheet}/export.xlsx")
+        first = response.read(1)
+        first_byte = time.monotonic() - start
+        size = len(first)
+        while True:
+            chunk = response.read(1 << 16)
+            if not chunk:
+                break
+            size += len(chunk)
+        connection.close()
+        if response.status != 200:
+            raise SystemExit(f"path.py: export answered {response.status}")
+        return first_byte, time.monotonic() - start, size
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        self.log.close()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sheetport", required=True)
+    parser.add_argument("--rows", type=int, default=200000)
+    parser.add_argument("--bulk-sheets", type=int, default=50)
+    parser.add_argument("--bulk-rows", type=int, default=20000)
+    parser.add_argument("--concurrency", type=int, default=4)
+    parser.add_argument("--markdown")
+    args = parser.parse_args()
+    sheetport = os.path.abspath(args.sheetport)
+    folder = tempfile.mkdtemp(prefix="sheetport-path-")
+    lines = []
+    try:
+        book = os.path.join(folder, "book.xlsx")
+        subprocess.run([sheetport, "bench", "generate", "--rows", str(args.rows), "-o", book, "--no-progress"],
+                       check=True, timeout=1800, stdout=subprocess.DEVNULL)
+        csv = os.path.join(folder, "book.csv")
+        read_wall, read_cpu = run([sheetport, "convert", book, "--to", "csv", "-o", csv])
+        write_wall, write_cpu = run([sheetport, "convert", csv, "-o", os.path.join(folder, "local.xlsx")])
+
+        server = Server(sheetport, folder)
+        try:
+            cpu = server_cpu(server.process.pid)
+            start = time.monotonic()
+            sheet = server.import_file(book)
+            import_wall = time.monotonic() - start
+            import_cpu = server_cpu(server.process.pid) - cpu
+
+            cpu = server_cpu(server.process.pid)
+            first_byte, export_wall, export_bytes = server.export(sheet)
+            export_cpu = server_cpu(server.process.pid) - cpu
+            out = os.path.join(folder, "out")
+            cli_wall, cli_cpu = run([sheetport, "export", sheet, "--server", server.url, "--token-file", server.token_file,
+                                     "--out", out, "--no-progress"])
+
+            bulk_book = os.path.join(folder, "bulk.xlsx")
+            subprocess.run([sheetport, "bench", "generate", "--rows", str(args.bulk_rows), "-o", bulk_book, "--no-progress"],
+                           check=True, timeout=1800, stdout=subprocess.DEVNULL)
+            # A server of the bulk sheets only, so that --all exports exactly them.
+            peak = server_peak_mib(server.process.pid)
+        finally:
+            server.stop()
+        bulk_folder = os.path.join(folder, "bulk")
+        os.makedirs(bulk_folder)
+        bulk = Server(sheetport, bulk_folder)
+        try:
+            for _ in range(args.bulk_sheets):
+                bulk.import_file(bulk_book)
+            bulk_out = os.path.join(bulk_folder, "out")
+            cpu = server_cpu(bulk.process.pid)
+            bulk_wall, _ = run([sheetport, "export", "--all", "--concurrency", str(args.concurrency), "--server", bulk.url,
+                                "--token-file", bulk.token_file, "--out", bulk_out, "--no-progress"])
+            bulk_cpu = server_cpu(bulk.process.pid) - cpu
+            bulk_bytes = sum(os.path.getsize(os.path.join(bulk_out, name)) for name in os.listdir(bulk_out))
+            bulk_files = len(os.listdir(bulk_out))
+            bulk_peak = server_peak_mib(bulk.process.pid)
+        finally:
+            bulk.stop()
+
+        cells = args.rows * 10
+        load = os.getloadavg()
+        lines += [
+            "## The server path (issue 14)",
+            "",
+            f"{args.rows:,} rows x 10 columns ({cells / 1e6:.1f} M cells, {os.path.getsize(book) / 1e6:.1f} MB), "
+            f"load average at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cores; "
+            "CPU is user+sys seconds (the server's own for the server steps).",
+            "",
+            "| step | wall s | CPU s | ratio (wall) | ratio (CPU) |",
+            "|---|---:|---:|---:|---:|",
+            f"| local read (`convert --to csv`) | {read_wall:.2f} | {read_cpu:.2f} | 1 | 1 |",
+            f"| server import (upload to job end) | {import_wall:.2f} | {import_cpu:.2f} | {import_wall / read_wall:.2f} | {import_cpu / read_cpu:.2f} |",
+            f"| local write (`convert CSV -o xlsx`) | {write_wall:.2f} | {write_cpu:.2f} | 1 | 1 |",
+            f"| server export (GET, whole body) | {export_wall:.2f} | {export_cpu:.2f} | {export_wall / write_wall:.2f} | {export_cpu / write_cpu:.2f} |",
+            f"| `sheetport export` (client, verify, publish) | {cli_wall:.2f} | {cli_cpu:.2f} (client) | {cli_wall / write_wall:.2f} | |",
+            "",
+            f"- export: first byte after {first_byte:.2f} s, {export_bytes / 1e6:.1f} MB; server peak memory {peak:.0f} MiB",
+            f"- bulk: {bulk_files} sheets x {args.bulk_rows:,} rows, `export --all --concurrency {args.concurrency}`: "
+            f"{bulk_wall:.2f} s, {bulk_files / bulk_wall:.1f} sheets/s, {bulk_bytes / 1e6 / bulk_wall:.1f} MB/s, "
+            f"server CPU {bulk_cpu:.2f} s, server peak memory {bulk_peak:.0f} MiB",
+            "",
+        ]
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    text = "\n".join(lines)
+    print(text)
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write(text + "\n")
+
+
+if __name__ == "__main__":
+    main()
