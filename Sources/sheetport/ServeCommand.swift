@@ -4,10 +4,12 @@ import SheetPort
 import Glibc
 #endif
 
-/// `sheetport serve --data DIR [--listen 127.0.0.1:8080]`: the embedded import/export server.
+/// `sheetport serve --data DIR [--listen 127.0.0.1:8080] [--database URL --key-file F]`: the
+/// embedded import/export server, alone or one of several on a shared PostgreSQL database.
 enum ServeCommand {
     static let help = """
     USAGE: sheetport serve --data DIR [--listen HOST:PORT] [options] [limits]
+           sheetport serve --data DIR --database postgresql://... --key-file F [--lease SECONDS] ...
 
     Runs the embedded Sheets import/export server (CONTRACTS section 4) on libmicrohttpd, with
     its data in DIR (created, mode 0700): a SQLite database in WAL mode whose cells, comments
@@ -16,8 +18,20 @@ enum ServeCommand {
     (port 0 picks a free port). SIGINT or SIGTERM stops it cleanly; a running import resumes
     at the next start. Sessions come from `sheetport token issue`.
 
+    With --database, several instances (on one machine or many, behind a load balancer) share
+    one PostgreSQL database and one sealing key (--key-file, the same file for all; created
+    mode 0600 when missing): sessions, grants, sheets, comments, jobs and the sealed staged
+    uploads live in the database, so any instance answers any request and runs any job. A
+    job is claimed by one instance at a time under a lease its worker renews; when an
+    instance dies, another takes its jobs over once the lease runs out. DIR is then only this
+    instance's local scratch (uploads streaming in, exports being built).
+
     OPTIONS:
-      --data DIR               the data directory (required)
+      --data DIR               the data directory (required; with --database, local scratch)
+      --database URL           a shared PostgreSQL database (postgresql://USER@HOST/DB, libpq syntax)
+      --key-file F             the sealing key shared by every instance (required with --database)
+      --lease SECONDS          how long a job's claim holds unrenewed before another instance
+                               takes it over (default 30; 1 to 3600)
       --listen HOST:PORT       the IPv4 address to listen on (default 127.0.0.1:8080)
       --max-upload-bytes SIZE  the largest upload accepted (default 256M; K, M, G)
       --max-cells N            the most cells an imported sheet may span (default 10000000)
@@ -33,7 +47,8 @@ enum ServeCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let options = try Arguments(arguments,
                                     valued: LimitOptions.names.union(["--data", "--listen", "--max-upload-bytes", "--max-cells",
-                                                                      "--threads", "--workers", "--connections"]),
+                                                                      "--threads", "--workers", "--connections",
+                                                                      "--database", "--key-file", "--lease"]),
                                     flags: ["--help"], aliases: ["-h": "--help"])
         if options.has("--help") { print(help); return 0 }
         guard options.positionals.isEmpty else { throw UsageError("serve takes no file arguments\n\n" + help) }
@@ -46,6 +61,17 @@ enum ServeCommand {
         if let value = options.value("--threads") { configuration.threads = try positive(value, "--threads") }
         if let value = options.value("--workers") { configuration.workers = try positive(value, "--workers") }
         if let value = options.value("--connections") { configuration.connections = try positive(value, "--connections") }
+        configuration.databaseURL = try options.value("--database").map(databaseURL)
+        configuration.keyFile = options.value("--key-file")
+        if configuration.databaseURL != nil, configuration.keyFile == nil {
+            throw UsageError("serve --database needs --key-file F: every instance seals with the same key")
+        }
+        if let value = options.value("--lease") {
+            guard let seconds = Double(value), seconds.isFinite, seconds >= 1, seconds <= 3600 else {
+                throw UsageError("--lease takes seconds from 1 to 3600")
+            }
+            configuration.lease = seconds
+        }
 
         // Signals are taken synchronously by this thread, so none interrupts the server's threads.
         var signals = sigset_t()
@@ -64,6 +90,16 @@ enum ServeCommand {
         ServerLog.write("stopping")
         server.stop()
         return received == SIGINT ? 130 : 143
+    }
+
+    /// A PostgreSQL URL or connection string: text without control characters (it reaches
+    /// libpq and, on an error, the log).
+    static func databaseURL(_ text: String) throws -> String {
+        guard !text.isEmpty, !text.containsControlCharacters else { throw UsageError("--database takes a postgresql:// URL without control characters") }
+        guard text.hasPrefix("postgresql://") || text.hasPrefix("postgres://") || text.contains("=") else {
+            throw UsageError("--database takes a postgresql:// URL (or a libpq key=value connection string)")
+        }
+        return text
     }
 
     private static func positive(_ text: String, _ option: String) throws -> Int {

@@ -4,11 +4,12 @@ import SheetPort
 import Glibc
 #endif
 
-/// `sheetport token issue --data DIR --subject S` / `token revoke --data DIR (--subject S | --token-file F)`.
+/// `sheetport token issue (--data DIR | --database URL) --subject S` /
+/// `token revoke (--data DIR | --database URL) (--subject S | --token-file F)`.
 enum TokenCommand {
     static let help = """
-    USAGE: sheetport token issue --data DIR --subject S
-           sheetport token revoke --data DIR (--subject S | --token-file F)
+    USAGE: sheetport token issue (--data DIR | --database URL) --subject S
+           sheetport token revoke (--data DIR | --database URL) (--subject S | --token-file F)
 
     Issues a session token for a subject (the signed-in person) and prints it on standard
     output, once: the server keeps only its hash. Revokes every token of a subject, or one
@@ -17,24 +18,28 @@ enum TokenCommand {
 
     OPTIONS:
       --data DIR         the server's data directory
+      --database URL     the shared PostgreSQL database of `serve --database` (revoked on
+                         every instance at once)
       --subject S        who the session belongs to
       --token-file F     a file holding the token to revoke
       -h, --help         show this help
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try Arguments(arguments, valued: ["--data", "--subject", "--token-file"], flags: ["--help"], aliases: ["-h": "--help"])
+        let options = try Arguments(arguments, valued: ["--data", "--database", "--subject", "--token-file"], flags: ["--help"], aliases: ["-h": "--help"])
         if options.has("--help") { print(help); return 0 }
         guard let action = options.positionals.first, options.positionals.count == 1, ["issue", "revoke"].contains(action) else {
             throw UsageError("token takes issue or revoke\n\n" + help)
         }
-        guard let data = options.value("--data") else { throw UsageError("token needs --data DIR") }
+        let data = options.value("--data"), url = options.value("--database")
+        guard (data == nil) != (url == nil) else { throw UsageError("token needs --data DIR or --database URL (one of them)") }
         if action == "issue", options.value("--subject") == nil { throw UsageError("token issue needs --subject S") }
         if let subject = options.value("--subject"), let violation = Subject.violation(of: subject) {
             throw UsageError("--subject: \(violation)")
         }
         umask(0o077)
-        let database = try DataDirectory(path: data).openDatabase()
+        let database = try url.map { try StoreLocation.postgres(url: ServeCommand.databaseURL($0)).open() }
+            ?? DataDirectory(path: data!).openDatabase()
         if action == "issue" {
             print(try Tokens.issue(subject: options.value("--subject")!, in: database))
             return 0
