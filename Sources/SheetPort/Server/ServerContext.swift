@@ -13,6 +13,8 @@ public final class ServerContext: Sendable {
     public let connections: ConnectionPool
     /// The import queue.
     public let imports: ImportQueue
+    /// Renews the leases of the jobs this instance runs (a shared store's).
+    let leases: LeaseKeeper
 
     init(configuration: ServerConfiguration) throws {
         self.configuration = configuration
@@ -28,6 +30,7 @@ public final class ServerContext: Sendable {
         _ = try store.open() // creates or migrates the tables
         connections = try ConnectionPool(store, count: configuration.threads + 2)
         imports = ImportQueue()
+        leases = LeaseKeeper(store: store, lease: configuration.lease)
     }
 
     /// Runs `body` with a database connection.

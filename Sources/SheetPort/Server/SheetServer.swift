@@ -15,6 +15,7 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
         self.context = context
         try Recovery.run(context)
         workers = (0..<max(1, configuration.workers)).map { _ in ImportWorker(context: context) }
+        if context.store.kind == .postgres { context.leases.start() }
         workers.forEach { $0.start() }
         daemon = try HTTPDaemon(address: configuration.address, threads: configuration.threads,
                                 connections: configuration.connections, handler: self)
@@ -30,6 +31,7 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
         daemon = nil
         context.imports.shutDown()
         workers.forEach { $0.join() }
+        context.leases.stop()
     }
 
     // MARK: RequestHandler

@@ -28,7 +28,9 @@ public final class ImportWorker: @unchecked Sendable {
                 return
             }
             while let claim = context.nextClaim(database) {
+                context.leases.keep(claim)
                 run(claim, database)
+                context.leases.release(claim)
                 context.imports.finished(claim.job.id)
             }
         }

@@ -21,7 +21,7 @@ extension Database {
                     SELECT id, sheet_id FROM jobs
                     WHERE status = 'queued' OR (status = 'running' AND lease_until < \(nowMilliseconds))
                     ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED)
-                UPDATE jobs SET status = 'running', claim = ?, lease_until = \(nowMilliseconds) + ?,
+                UPDATE jobs SET status = 'running', claim = ?, lease_until = \(nowMilliseconds) + ?, attempts = jobs.attempts + 1,
                     bytes = 0, rows = 0, cells = 0, sheet_id = NULL
                 FROM next WHERE jobs.id = next.id
                 RETURNING jobs.id, next.sheet_id

@@ -65,6 +65,7 @@ enum PostgresSchema {
             body_digest BYTEA,
             claim TEXT,
             lease_until BIGINT,
+            attempts BIGINT NOT NULL DEFAULT 0,
             UNIQUE (subject, idempotency_key)
         );
         CREATE INDEX jobs_status ON jobs(status, seq);
