@@ -13,6 +13,8 @@ public final class ServerContext: Sendable {
     public let connections: ConnectionPool
     /// The import queue.
     public let imports: ImportQueue
+    /// "Sheet (id) changed to version N", heard from every instance (`onChange` is the hook).
+    public let sheetChanges: SheetChangeFeed
     /// Renews the leases of the jobs this instance runs (a shared store's).
     let leases: LeaseKeeper
 
@@ -31,6 +33,7 @@ public final class ServerContext: Sendable {
         connections = try ConnectionPool(store, count: configuration.threads + 2)
         imports = ImportQueue()
         leases = LeaseKeeper(store: store, lease: configuration.lease)
+        sheetChanges = SheetChangeFeed(store: store)
     }
 
     /// Runs `body` with a database connection.

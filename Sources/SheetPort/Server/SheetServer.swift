@@ -16,6 +16,7 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
         try Recovery.run(context)
         workers = (0..<max(1, configuration.workers)).map { _ in ImportWorker(context: context) }
         if context.store.kind == .postgres { context.leases.start() }
+        context.sheetChanges.start()
         workers.forEach { $0.start() }
         daemon = try HTTPDaemon(address: configuration.address, threads: configuration.threads,
                                 connections: configuration.connections, handler: self)
@@ -32,6 +33,7 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
         context.imports.shutDown()
         workers.forEach { $0.join() }
         context.leases.stop()
+        context.sheetChanges.stop()
     }
 
     // MARK: RequestHandler

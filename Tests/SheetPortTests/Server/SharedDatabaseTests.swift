@@ -119,6 +119,37 @@ struct SharedDatabaseTests {
         #expect(filesUnder(b.data + "/staging").isEmpty)
     }
 
+    /// A cancel through B of a job running on A stops it at A's next batch: the job ends
+    /// cancelled, with no sheet and no staged upload left.
+    @Test func cancelThroughAnotherInstance() throws {
+        let deployment = try SharedDeployment()
+        defer { deployment.close() }
+        let a = try deployment.start("a", ["--workers", "1"])
+        let token = try deployment.token("ann")
+        let upload = try a.api(token).upload(try makeLargeWorkbook(rows: 60_000, in: deployment.folder))
+        try #require(upload.status == 202, "\(upload.text)")
+        let id = try #require(API.job(upload.body)?["id"] as? String)
+        var running = false
+        for _ in 0..<3000 where !running {
+            let job = try #require(API.job(try a.api(token).call("GET", "/api/imports/\(id)").body))
+            running = ((job["progress"] as? [String: Any])?["rows"] as? Int ?? 0) > 0
+            if !running { usleep(10_000) }
+        }
+        try #require(running)
+        let b = try deployment.start("b")
+        #expect(try b.api(token).call("DELETE", "/api/imports/\(id)").status == 200)
+        let database = try deployment.database()
+        var sheets = -1
+        for _ in 0..<1000 where sheets != 0 {
+            sheets = try database.query("SELECT COUNT(*) FROM sheets").first?.first?.int ?? -1
+            if sheets != 0 { usleep(20_000) }
+        }
+        #expect(sheets == 0)
+        #expect(try a.api(token).wait(for: id)["status"] as? String == "cancelled")
+        #expect(try database.query("SELECT COUNT(*) FROM staged_uploads").first?.first?.int == 0)
+        #expect(try database.query("SELECT COUNT(*) FROM row_blocks").first?.first?.int == 0)
+    }
+
     /// Two instances claiming from 20 queued jobs: every job runs exactly once.
     @Test func twentyJobsRunOnceEachAcrossTwoInstances() throws {
         let deployment = try SharedDeployment()

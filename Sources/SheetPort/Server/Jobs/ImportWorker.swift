@@ -103,6 +103,7 @@ public final class ImportWorker: @unchecked Sendable {
         let job = claim.job
         let configuration = context.configuration
         let file = try SealedBlockFile(opening: staging, identity: job.id, sealer: context.sealer)
+        StagedUploads.opened(staging, database)
         var options = PreflightOptions()
         options.limits = configuration.archiveLimits
         options.maxCells = configuration.maxCells
@@ -212,6 +213,7 @@ public final class ImportWorker: @unchecked Sendable {
             // Cancelled or taken over meanwhile (the claim held a moment ago): nothing of this commit may stand.
             guard database.changes > 0 else { throw ImportInterruption.cancelled }
             try database.deleteStagedUpload(job: job.id)
+            try context.sheetChanges.publish(sheet: id, version: 1, database)
         }
     }
 

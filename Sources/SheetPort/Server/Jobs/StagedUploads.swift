@@ -47,6 +47,12 @@ enum StagedUploads {
         return path
     }
 
+    /// A scratch copy goes as soon as the reader holds it open: nothing of it stays on disk,
+    /// whatever ends the job (a cancel through another instance, a kill).
+    static func opened(_ path: String, _ database: Database) {
+        if database.kind == .postgres { unlink(path) }
+    }
+
     /// Removes what a claim used locally (the store's pieces go when the job ends, in the
     /// transaction that ends it).
     static func removeLocal(job: String, claim: String, _ database: Database, _ context: ServerContext) {

@@ -20,7 +20,8 @@ enum ExportRoute {
                 guard Date() < deadline else {
                     return .error(409, "version-not-reached", "the sheet is at version \(sheet.version), not yet \(wanted)")
                 }
-                usleep(50_000)
+                // Woken by a notice of the change from any instance; read again at least every 50 ms.
+                _ = context.sheetChanges.wait(sheet: id, version: wanted, until: min(deadline, Date().addingTimeInterval(0.05)))
                 sheet.version = try context.database { try $0.version(of: id) }
             }
         }

@@ -72,10 +72,8 @@ extension Database {
 
     /// Renames a sheet, moving it to the next version; returns the new version.
     public func rename(sheet: String, to name: String) throws -> Int {
-        try transaction {
-            try query("UPDATE sheets SET name = ?, version = version + 1 WHERE id = ?", [.text(name), .text(sheet)])
-            return try query("SELECT version FROM sheets WHERE id = ?", [.text(sheet)]).first?.first?.int ?? 0
-        }
+        try query("UPDATE sheets SET name = ?, version = version + 1 WHERE id = ? RETURNING version", [.text(name), .text(sheet)])
+            .first?.first?.int ?? 0
     }
 
     /// The sheet's current version.
