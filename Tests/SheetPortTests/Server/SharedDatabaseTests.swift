@@ -44,6 +44,14 @@ struct SharedDatabaseTests {
         #expect(try a.api(bob).call("GET", "/api/sheets/\(sheet)").status == 200)
         #expect(try a.api(bob).call("POST", "/api/sheets/\(sheet)/comments", json: ["ref": "A1", "text": "from A"]).status == 201)
         #expect(try b.api(token).call("GET", "/api/sheets/\(sheet)/comments").text.contains("from A"))
+        // Comments added at once through both instances take turns on the sheet: each gets its own number.
+        let statuses = (0..<12).map { _ in LockedBox(0) }
+        let (baseA, baseB) = (a.base, b.base)
+        DispatchQueue.concurrentPerform(iterations: 12) { index in
+            let api = API(base: index % 2 == 0 ? baseA : baseB, token: bob)
+            statuses[index].value = (try? api.call("POST", "/api/sheets/\(sheet)/comments", json: ["ref": "B\(index + 1)", "text": "c\(index)"]).status) ?? 0
+        }
+        #expect(statuses.allSatisfy { $0.value == 201 }, "\(statuses.map(\.value))")
 
         // Revoked through the shared database: refused at once on both instances.
         #expect(try a.api(bob).call("GET", "/api/sheets").status == 200)

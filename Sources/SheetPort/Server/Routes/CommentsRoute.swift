@@ -17,6 +17,7 @@ enum CommentsRoute {
         let comment = CommentRecord(reference: reference, author: request.subject!, text: text)
         try context.database { database in
             try database.transaction {
+                try database.lockSheet(id)
                 let seq = try database.nextCommentSequence(of: id)
                 try database.insertComment(sheet: id, seq: seq, data: comment.sealed(sheet: id, seq: seq, context.sealer))
             }

@@ -65,7 +65,6 @@ enum PostgresSchema {
             body_digest BYTEA,
             claim TEXT,
             lease_until BIGINT,
-            attempts BIGINT NOT NULL DEFAULT 0,
             UNIQUE (subject, idempotency_key)
         );
         CREATE INDEX jobs_status ON jobs(status, seq);
@@ -79,6 +78,8 @@ enum PostgresSchema {
         ALTER TABLE row_blocks ALTER COLUMN data SET STORAGE EXTERNAL;
         ALTER TABLE staged_uploads ALTER COLUMN data SET STORAGE EXTERNAL;
         """,
+        // Version 2: how many times a job was claimed (1, or more after takeovers).
+        "ALTER TABLE jobs ADD COLUMN attempts BIGINT NOT NULL DEFAULT 0",
     ]
 
     /// Creates or migrates the schema to the newest version.

@@ -104,6 +104,12 @@ extension Database {
             .map { ($0[0].int ?? 0, $0[1].bytes ?? []) }
     }
 
+    /// Locks a sheet's row until the transaction ends, so two instances adding to it take
+    /// turns (SQLite's immediate transactions already do).
+    func lockSheet(_ id: String) throws {
+        if kind == .postgres { try query("SELECT id FROM sheets WHERE id = ? FOR UPDATE", [.text(id)]) }
+    }
+
     /// The next comment sequence number of a sheet.
     public func nextCommentSequence(of sheet: String) throws -> Int {
         (try query("SELECT COALESCE(MAX(seq), 0) + 1 FROM comments WHERE sheet_id = ?", [.text(sheet)]).first?.first?.int) ?? 1
