@@ -41,9 +41,14 @@ let package = Package(
             pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]
         ),
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
+        ),
         .target(
             name: "SheetPort",
-            dependencies: ["CLibZip", "CLibXML2", "CCurl", "CMicroHTTPD", "CSQLite", "CSodium"],
+            dependencies: ["CLibZip", "CLibXML2", "CCurl", "CMicroHTTPD", "CSQLite", "CSodium", "CLibPQ"],
         ),
         .executableTarget(
             name: "sheetport",

@@ -2,10 +2,12 @@
 # Installs the Debian packages SheetPort builds and tests with, only when missing.
 # Used by Scripts/demo.sh and Scripts/test.sh; safe to run repeatedly; quiet when all is there.
 #   Scripts/setup.sh             to build: pkg-config, libzip, libxml2, libcurl, libmicrohttpd,
-#                                SQLite, libsodium, python3-venv
+#                                SQLite, libsodium, libpq, python3-venv
 #   Scripts/setup.sh --clients   also the real clients the writer is tested with (LibreOffice
 #                                `soffice`, Gnumeric `ssconvert`) and what the write benchmark
-#                                and Benchmarks/run.sh need (libxlsxwriter, gcc, /usr/bin/time, unzip)
+#                                and Benchmarks/run.sh need (libxlsxwriter, gcc, /usr/bin/time, unzip),
+#                                and Debian's PostgreSQL server for the shared-database tests
+#   Scripts/setup.sh --postgres  to build, and the PostgreSQL server only
 set -euo pipefail
 
 # A package counts as present when dpkg says it is installed or its command already exists.
@@ -19,6 +21,10 @@ pkg-config --exists libcurl 2>/dev/null || missing+=(libcurl4-openssl-dev)
 pkg-config --exists libmicrohttpd 2>/dev/null || missing+=(libmicrohttpd-dev)
 pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)
 pkg-config --exists libsodium 2>/dev/null || missing+=(libsodium-dev)
+pkg-config --exists libpq 2>/dev/null || missing+=(libpq-dev)
+if [ "${1:-}" = "--clients" ] || [ "${1:-}" = "--postgres" ]; then
+    ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
+fi
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
 if [ "${1:-}" = "--clients" ]; then
     if ! command -v soffice >/dev/null 2>&1 && ! installed libreoffice-calc-nogui && ! installed libreoffice-calc; then

@@ -4,14 +4,19 @@
 # over the hostile fixtures, the fuzz targets for a minute each, the value-agreement test against
 # openpyxl and python-calamine over ../shared/corpus and Fixtures/producers, and the
 # real-client test of the writer (openpyxl, python-calamine, LibreOffice and Gnumeric open what
-# SheetPort writes and read the same values).
+# SheetPort writes and read the same values). The shared-database tests and a second run of the
+# server suite use a throwaway PostgreSQL cluster (Scripts/postgres.sh), stopped at the end.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 Scripts/setup.sh --clients        # also LibreOffice, Gnumeric, libxlsxwriter: the writer's tests
 Scripts/venv.sh
 swift build                       # the CLI tests run .build/debug/sheetport
-SHEETPORT_REAL_CLIENTS=1 swift test
+eval "$(Scripts/postgres.sh start)"
+trap 'Scripts/postgres.sh stop "$SHEETPORT_PG_DIR"' EXIT
+SHEETPORT_REAL_CLIENTS=1 swift test # SharedDatabaseTests run on the cluster
+# The server suite again, each test server on a new database of the cluster.
+SHEETPORT_TEST_STORE=postgres swift test --filter 'ServerTests|AdversarialDataTests|BulkExportTests|ImportFaultTests|ExportFaultTests|PreflightAgainstServerTests'
 sheetport="$(swift build --show-bin-path)/sheetport"
 python3 Tests/Mutation/mutate.py --sheetport "$sheetport" --seed 1 --cases 500
 # check: every hostile file gives its code in bounded time and memory (a table of each),

@@ -4,10 +4,14 @@ import SheetPort
 import Glibc
 #endif
 
-/// `sheetport serve --data DIR [--listen 127.0.0.1:8080]`: the embedded import/export server.
+/// `sheetport serve --data DIR [--listen 127.0.0.1:8080] [--database URL --key-file F]`: the
+/// embedded import/export server, alone or one of several on a shared PostgreSQL database.
 enum ServeCommand {
     static let spec = CommandSpec(
-        usage: "sheetport serve --data DIR [--listen HOST:PORT] [options] [limits]",
+        usage: """
+        sheetport serve --data DIR [--listen HOST:PORT] [options] [limits]
+               sheetport serve --data DIR --database postgresql://... --key-file F [--lease SECONDS] ...
+        """,
         about: """
         Runs the embedded Sheets import/export server (CONTRACTS section 4) on libmicrohttpd, with
         its data in DIR (created, mode 0700): a SQLite database in WAL mode whose cells, comments
@@ -15,10 +19,24 @@ enum ServeCommand {
         mode 0600), and uploads staged sealed. Prints `listening on http://HOST:PORT` once bound
         (port 0 picks a free port). SIGINT or SIGTERM stops it cleanly; a running import resumes
         at the next start. Sessions come from `sheetport token issue`.
+
+        With --database, several instances (on one machine or many, behind a load balancer) share
+        one PostgreSQL database and one sealing key (--key-file, the same file for all; created
+        mode 0600 when missing): sessions, grants, sheets, comments, jobs and the sealed staged
+        uploads live in the database, so any instance answers any request and runs any job. A
+        job is claimed by one instance at a time under a lease its worker renews; when an
+        instance dies, another takes its jobs over once the lease runs out. DIR is then only this
+        instance's local scratch (uploads streaming in, exports being built).
         """,
         groups: [
             OptionGroup(title: "OPTIONS", options: [
-                .valued("--data", "DIR", "the data directory (required)"),
+                .valued("--data", "DIR", "the data directory (required; with --database, local scratch)"),
+                .valued("--database", "URL", "a shared PostgreSQL database (postgresql://USER@HOST/DB, libpq syntax)"),
+                .valued("--key-file", "F", "the sealing key shared by every instance (required with --database)"),
+                .valued("--lease", "SECONDS", """
+                    how long a job's claim holds unrenewed before another instance
+                    takes it over (default 30; 1 to 3600)
+                    """),
                 .valued("--listen", "HOST:PORT", "the IPv4 address to listen on (default 127.0.0.1:8080)"),
                 .valued("--max-upload-bytes", "SIZE", "the largest upload accepted (default 256M; K, M, G)"),
                 .valued("--threads", "N", "HTTP threads, a bounded pool (default 4)"),
@@ -60,6 +78,17 @@ enum ServeCommand {
         if let value = options.value("--event-heartbeat") {
             configuration.eventStreams.heartbeat = Double(try positive(value, "--event-heartbeat"))
         }
+        configuration.databaseURL = try options.value("--database").map(databaseURL)
+        configuration.keyFile = options.value("--key-file")
+        if configuration.databaseURL != nil, configuration.keyFile == nil {
+            throw UsageError("serve --database needs --key-file F: every instance seals with the same key")
+        }
+        if let value = options.value("--lease") {
+            guard let seconds = Double(value), seconds.isFinite, seconds >= 1, seconds <= 3600 else {
+                throw UsageError("--lease takes seconds from 1 to 3600")
+            }
+            configuration.lease = seconds
+        }
 
         // Signals are taken synchronously by this thread, so none interrupts the server's threads.
         var signals = sigset_t()
@@ -84,6 +113,16 @@ enum ServeCommand {
         ServerLog.write("stopping")
         server.stop()
         return received == SIGINT ? 130 : 143
+    }
+
+    /// A PostgreSQL URL or connection string: text without control characters (it reaches
+    /// libpq and, on an error, the log).
+    static func databaseURL(_ text: String) throws -> String {
+        guard !text.isEmpty, !text.containsControlCharacters else { throw UsageError("--database takes a postgresql:// URL without control characters") }
+        guard text.hasPrefix("postgresql://") || text.hasPrefix("postgres://") || text.contains("=") else {
+            throw UsageError("--database takes a postgresql:// URL (or a libpq key=value connection string)")
+        }
+        return text
     }
 
     private static func positive(_ text: String, _ option: String) throws -> Int {

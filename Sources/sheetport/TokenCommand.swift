@@ -4,12 +4,13 @@ import SheetPort
 import Glibc
 #endif
 
-/// `sheetport token issue --data DIR --subject S` / `token revoke --data DIR (--subject S | --token-file F)`.
+/// `sheetport token issue (--data DIR | --database URL) --subject S` /
+/// `token revoke (--data DIR | --database URL) (--subject S | --token-file F)`.
 enum TokenCommand {
     static let spec = CommandSpec(
         usage: """
-        sheetport token issue --data DIR --subject S
-               sheetport token revoke --data DIR (--subject S | --token-file F)
+        sheetport token issue (--data DIR | --database URL) --subject S
+               sheetport token revoke (--data DIR | --database URL) (--subject S | --token-file F)
         """,
         about: """
         Issues a session token for a subject (the signed-in person) and prints it on standard
@@ -19,6 +20,7 @@ enum TokenCommand {
         """,
         groups: [OptionGroup(title: "OPTIONS", options: [
             .valued("--data", "DIR", "the server's data directory"),
+            .valued("--database", "URL", "the shared PostgreSQL database of `serve --database` (revoked on every instance at once)"),
             .valued("--subject", "S", "who the session belongs to"),
             .valued("--token-file", "F", "a file holding the token to revoke"),
             .help,
@@ -30,13 +32,15 @@ enum TokenCommand {
         guard let action = options.positionals.first, options.positionals.count == 1, ["issue", "revoke"].contains(action) else {
             throw UsageError("token takes issue or revoke\n\n" + spec.help)
         }
-        guard let data = options.value("--data") else { throw UsageError("token needs --data DIR") }
+        let data = options.value("--data"), url = options.value("--database")
+        guard (data == nil) != (url == nil) else { throw UsageError("token needs --data DIR or --database URL (one of them)") }
         if action == "issue", options.value("--subject") == nil { throw UsageError("token issue needs --subject S") }
         if let subject = options.value("--subject"), let violation = Subject.violation(of: subject) {
             throw UsageError("--subject: \(violation)")
         }
         umask(0o077)
-        let database = try DataDirectory(path: data).openDatabase()
+        let database = try url.map { try StoreLocation.postgres(url: ServeCommand.databaseURL($0)).open() }
+            ?? DataDirectory(path: data!).openDatabase()
         if action == "issue" {
             print(try Tokens.issue(subject: options.value("--subject")!, in: database))
             return 0

@@ -28,6 +28,13 @@ public struct ServerConfiguration: Sendable {
     public var eventStreams = EventStreamLimits()
     /// The archive limits imports read with.
     public var archiveLimits = ArchiveLimits()
+    /// A shared PostgreSQL database (`postgresql://...`) instead of the data directory's
+    /// SQLite file: the data directory is then this instance's local scratch only.
+    public var databaseURL: String?
+    /// The sealing key file shared by every instance (default: `seal.key` in the data directory).
+    public var keyFile: String?
+    /// Seconds a job's claim holds without renewal before another instance may take it over.
+    public var lease: Double = 30
 
     /// A configuration with the defaults.
     public init(dataDirectory: String, address: HTTPDaemon.Address) {

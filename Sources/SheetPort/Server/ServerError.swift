@@ -4,6 +4,8 @@ public enum ServerError: Error, CustomStringConvertible {
     case io(path: String, message: String)
     /// SQLite failed (`code` is SQLite's result code).
     case database(code: Int32, message: String)
+    /// PostgreSQL failed (`state` is its SQLSTATE).
+    case postgres(state: String, message: String)
     /// A sealed record or block failed authentication: tampered with, swapped or truncated.
     case unsealFailed(what: String)
     /// libsodium or libmicrohttpd could not start.
@@ -16,6 +18,7 @@ public enum ServerError: Error, CustomStringConvertible {
         switch self {
         case let .io(path, message): return "\(path): \(message)"
         case let .database(code, message): return "SQLite error \(code): \(message)"
+        case let .postgres(state, message): return "PostgreSQL error \(state): \(message)"
         case let .unsealFailed(what): return "\(what) failed authentication: tampered with or not ours"
         case let .startFailed(message): return "cannot start: \(message)"
         case let .configuration(message): return message

@@ -15,6 +15,8 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
         self.context = context
         try Recovery.run(context)
         workers = (0..<max(1, configuration.workers)).map { _ in ImportWorker(context: context) }
+        if context.store.kind == .postgres { context.leases.start() }
+        context.sheetChanges.start()
         workers.forEach { $0.start() }
         daemon = try HTTPDaemon(address: configuration.address, limits: configuration.http, handler: self)
     }
@@ -33,6 +35,8 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
         daemon = nil
         context.imports.shutDown()
         workers.forEach { $0.join() }
+        context.leases.stop()
+        context.sheetChanges.stop()
     }
 
     // MARK: RequestHandler

@@ -60,7 +60,7 @@ import Testing
                 #expect(filename.status == 400 && filename.text.contains("X-Filename"), "\(text.debugDescription): \(filename.text)")
                 let key = try api.upload(workbook, key: "key\(text)")
                 #expect(key.status == 400 && key.text.contains("Idempotency-Key"), "\(text.debugDescription): \(key.text)")
-                let token = try runSheetport(["token", "issue", "--data", server.data, "--subject", "eve" + text])
+                let token = try runSheetport(["token", "issue"] + server.storeArguments + ["--subject", "eve" + text])
                 #expect(token.status != 0 && token.stdout.isEmpty, "\(text.debugDescription)")
             }
         }
@@ -102,8 +102,9 @@ import Testing
         }
 
         // A name stored by an earlier version, before the rule: the export makes it valid.
-        try Database(path: fixture.server.data + "/sheetport.db").query("UPDATE sheets SET name = ? WHERE id = ?",
-                                                                        [.text("old/\u{0}name History 0123456789012345678"), .text(sheet)])
+        // (PostgreSQL text holds no NUL: there the old name has every other fault.)
+        let old = fixture.server.databaseURL == nil ? "old/\u{0}name History 0123456789012345678" : "old/\u{1}name History 0123456789012345678"
+        try fixture.server.store().query("UPDATE sheets SET name = ? WHERE id = ?", [.text(old), .text(sheet)])
         #expect(try exportedSheetName(api, sheet).map { SheetName.violation(of: $0) == nil } == true)
 
         // A comment author is a name too: its control characters do not survive the import.
@@ -217,7 +218,7 @@ import Testing
         let forged = "x\r\nsheetport serve: FORGED \u{1B}[2J\u{9B}31m\u{202E}"
         #expect(try api.call("PATCH", "/api/sheets/\(sheet)", json: ["name": forged]).status == 400)
         #expect(try api.call("POST", "/api/sheets/\(sheet)/grants", json: ["subject": forged, "role": "viewer"]).status == 400)
-        try Database(path: server.data + "/sheetport.db").query("UPDATE row_blocks SET data = ?", [.blob([0])])
+        try server.store().query("UPDATE row_blocks SET data = ?", [.blob([0])])
         let failure = try api.call("GET", "/api/sheets/\(sheet)/rows")
         let incident = try #require((failure.object["error"] as? [String: Any])?["incident"] as? String, "\(failure.text)")
         server.stop()
@@ -235,7 +236,8 @@ import Testing
     /// The same Idempotency-Key with the same bytes gives the same job; with other bytes 422
     /// `idempotency-key-reused`; keys are per subject. A data directory made before digests
     /// were kept is migrated.
-    @Test func idempotencyKeyComparesTheBytes() throws {
+    @Test(.enabled(if: !PostgresCluster.runsServerSuite, "migrates a SQLite data directory of an earlier version"))
+    func idempotencyKeyComparesTheBytes() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         // An existing data directory of the version without digests, with a job under key "old".
@@ -300,7 +302,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let server = try TestServer(folder: folder)
         server.stop()
-        let key = server.data + "/seal.key"
+        // With a shared database (the server suite's second run) the key is the --key-file.
+        let key = server.databaseURL == nil ? server.data + "/seal.key" : folder.appendingPathComponent("seal.key").path
         for mode: mode_t in [0o640, 0o604, 0o620, 0o602, 0o660, 0o644, 0o610] {
             chmod(key, mode)
             #expect(throws: ServerError.self, "mode \(String(mode, radix: 8))") { try server.restart() }
@@ -315,7 +318,8 @@ import Testing
 
     /// A restart sweeps every leftover of a killed run, directories included; a failed import
     /// leaves no sheet, visible or hidden, once it reports failed.
-    @Test func leftoversAreSweptAndFailedJobsLeaveNoSheet() throws {
+    @Test(.enabled(if: !PostgresCluster.runsServerSuite, "a SQLite trigger holds the sheet's delete"))
+    func leftoversAreSweptAndFailedJobsLeaveNoSheet() throws {
         let fixture = try ServerFixture()
         defer { fixture.close() }
         let (folder, server) = (fixture.folder, fixture.server)
@@ -334,7 +338,7 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("server.log").path)) // not followed
         let api = server.api(fixture.api.token) // the restarted server has another port
 
-        let database = try Database(path: server.data + "/sheetport.db")
+        let database = try server.store()
         for attempt in 0..<3 {
             let unordered = folder.appendingPathComponent("unordered\(attempt).xlsx").path
             try makeRawWorkbook(at: unordered, sheetName: "U", rows: [1, 200, 2])

@@ -23,7 +23,7 @@ extension ServerTests {
         for moment in ["running", "stopped"] {
             if moment == "stopped" { server.stop() }
             let files = filesUnder(server.data)
-            #expect(files.contains { $0.hasSuffix("sheetport.db") })
+            #expect(files.contains { $0.hasSuffix("sheetport.db") } || server.databaseURL != nil)
             var scanned = 0
             for file in files {
                 let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
@@ -41,7 +41,8 @@ extension ServerTests {
         var status = stat()
         stat(server.data, &status)
         #expect(status.st_mode & 0o777 == 0o700)
-        stat(server.data + "/seal.key", &status)
+        // With a shared database the key is the --key-file, beside the scratch folder.
+        stat(server.databaseURL == nil ? server.data + "/seal.key" : folder.appendingPathComponent("seal.key").path, &status)
         #expect(status.st_mode & 0o777 == 0o600)
     }
 

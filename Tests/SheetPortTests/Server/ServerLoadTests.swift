@@ -144,7 +144,7 @@ extension ServerTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: server.data + "/staging").isEmpty)
         server.stop()
         // In the store itself: no sheet that is not visible, no rows of one.
-        let database = try Database(path: server.data + "/sheetport.db")
+        let database = try server.store()
         #expect(try database.query("SELECT COUNT(*) FROM sheets WHERE visible = 0").first?.first?.int == 0)
         #expect(try database.query("SELECT COUNT(*) FROM row_blocks WHERE sheet_id NOT IN (SELECT id FROM sheets)").first?.first?.int == 0)
         print("crash-restart: kill -9 at \(rowsAtKill) of 60,000 rows stored (\(stagedAtKill) staged upload left by the kill); after restart the job \(status), "

@@ -2,11 +2,15 @@ import Foundation
 import Testing
 @testable import SheetPort
 
-/// A real `sheetport serve` on a loopback ephemeral port with its own data directory.
+/// A real `sheetport serve` on a loopback ephemeral port with its own data directory; with
+/// SHEETPORT_TEST_STORE=postgres (Scripts/test.sh's second run of the server suite), on a new
+/// database of the test cluster of its own, the data directory then its local scratch.
 final class TestServer {
     let folder: URL
     let data: String
     let arguments: [String]
+    /// The shared database this server runs on, or nil for the data directory's SQLite file.
+    let databaseURL: String?
     private(set) var process: Process
     private(set) var base: String
 
@@ -14,8 +18,23 @@ final class TestServer {
     init(folder: URL, arguments: [String] = []) throws {
         self.folder = folder
         data = folder.appendingPathComponent("data").path
-        self.arguments = arguments
-        (process, base) = try Self.launch(data: data, log: folder.appendingPathComponent("server.log").path, arguments: arguments)
+        if PostgresCluster.runsServerSuite && !arguments.contains("--database") {
+            let url = try PostgresCluster.createDatabase()
+            databaseURL = url
+            self.arguments = arguments + ["--database", url, "--key-file", folder.appendingPathComponent("seal.key").path]
+        } else {
+            databaseURL = arguments.firstIndex(of: "--database").map { arguments[$0 + 1] }
+            self.arguments = arguments
+        }
+        (process, base) = try Self.launch(data: data, log: folder.appendingPathComponent("server.log").path, arguments: self.arguments)
+    }
+
+    /// `--data DIR` or `--database URL`: where `sheetport token` finds this server's sessions.
+    var storeArguments: [String] { databaseURL.map { ["--database", $0] } ?? ["--data", data] }
+
+    /// A connection to the server's store (its SQLite file, or its PostgreSQL database).
+    func store() throws -> Database {
+        try databaseURL.map { try StoreLocation.postgres(url: $0).connect() } ?? Database(path: data + "/sheetport.db")
     }
 
     private static func launch(data: String, log: String, arguments: [String]) throws -> (Process, String) {
@@ -49,7 +68,7 @@ final class TestServer {
 
     /// Issues a token with `sheetport token issue`.
     func token(_ subject: String) throws -> String {
-        let result = try runSheetport(["token", "issue", "--data", data, "--subject", subject])
+        let result = try runSheetport(["token", "issue"] + storeArguments + ["--subject", subject])
         #expect(result.status == 0, "\(result.stderr)")
         return String(decoding: result.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }

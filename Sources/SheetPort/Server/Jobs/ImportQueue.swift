@@ -27,6 +27,24 @@ public final class ImportQueue: @unchecked Sendable {
         return id
     }
 
+    /// Waits until a job is added, the server stops or `timeout` seconds pass (a shared
+    /// store's workers claim from the database; an addition here only wakes them early);
+    /// returns false when the server stops.
+    func waitForWork(timeout: Double) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        if pending.isEmpty && !stopping { _ = condition.wait(until: Date().addingTimeInterval(timeout)) }
+        pending.removeAll()
+        return !stopping
+    }
+
+    /// A job claimed from a shared store runs here: a cancel through this instance reaches it.
+    func running(_ id: String) {
+        condition.lock()
+        running.insert(id)
+        condition.unlock()
+    }
+
     /// Cancels a job: one still waiting is removed (no worker will see it); a running one's
     /// worker sees `shouldStop` at its next batch.
     func cancel(_ id: String) {
@@ -77,4 +95,7 @@ enum ImportInterruption: Error {
     case cancelled
     /// The server is stopping: the job goes back to the queue for the next start.
     case shuttingDown
+    /// The job's claim no longer holds (this instance stalled past its lease and another
+    /// took the job over): it stops without touching the job.
+    case claimLost
 }

@@ -4,7 +4,9 @@ import Foundation
 /// worksheet, both on the sealed staged upload opened through a decrypting libzip source.
 /// Cells are stored in sealed blocks of rows, in batches, with the job's progress; the sheet
 /// becomes visible, and the job succeeded, in one transaction at the end. A failure or a
-/// cancel removes everything the job wrote, and the staging file goes when the job ends.
+/// cancel removes everything the job wrote, and the staged upload goes when the job ends.
+/// Every batch and the end hold the job's claim (`JobClaim`): a job whose claim went (its
+/// lease ran out and another instance took it over) stops without touching the job.
 public final class ImportWorker: @unchecked Sendable {
     private let context: ServerContext
     private var thread: Thread?
@@ -21,10 +23,15 @@ public final class ImportWorker: @unchecked Sendable {
     func start() {
         let thread = Thread { [self] in
             defer { done.signal() }
-            guard let database = try? context.directory.openDatabase() else { return }
-            while let id = context.imports.next() {
-                run(id, database)
-                context.imports.finished(id)
+            guard let database = try? context.store.connect() else {
+                ServerLog.write("an import worker cannot connect to the store")
+                return
+            }
+            while let claim = context.nextClaim(database) {
+                context.leases.keep(claim)
+                run(claim, database)
+                context.leases.release(claim)
+                context.imports.finished(claim.job.id)
             }
         }
         thread.name = "import worker"
@@ -38,40 +45,42 @@ public final class ImportWorker: @unchecked Sendable {
         thread = nil
     }
 
-    /// Runs one job to its end.
-    func run(_ id: String, _ database: Database) {
-        let staging = context.directory.stagingFile(job: id)
-        guard let job = try? database.job(id), job.status == .queued,
-              (try? database.transition(job: id, from: .queued, to: .running)) == true else {
-            unlink(staging) // cancelled while waiting, or gone
-            return
-        }
+    /// Runs one claimed job to its end.
+    func run(_ claim: JobClaim, _ database: Database) {
+        let id = claim.job.id
         context.changes.signal(job: id)
         // Whatever the end (or a return to the queue), the job's streams look again.
         defer { context.changes.signal(job: id) }
         var sheetID: String?
         do {
-            try importJob(job, staging: staging, database, sheetID: &sheetID)
+            let staging = try StagedUploads.file(for: id, claim: claim.token, database, context)
+            try importJob(claim, staging: staging, database, sheetID: &sheetID)
         } catch ImportInterruption.shuttingDown {
             removeSheet(sheetID, database)
-            _ = try? database.transition(job: id, from: .running, to: .queued) // resumed by the next start
+            try? database.release(job: id, claim: claim.token) // resumed by the next start, or another instance
+            if database.kind == .postgres { StagedUploads.removeLocal(job: id, claim: claim.token, database, context) }
             return
         } catch ImportInterruption.cancelled {
             removeSheet(sheetID, database)
+        } catch ImportInterruption.claimLost {
+            removeSheet(sheetID, database)
+            ServerLog.write("import job \(id) was taken over by another instance; stopped here")
+            if database.kind == .postgres { StagedUploads.removeLocal(job: id, claim: claim.token, database, context) }
+            return
         } catch let failure as ImportFailure {
             removeSheet(sheetID, database)
-            try? database.fail(job: id, error: failure.json)
+            try? database.fail(job: id, claim: claim.token, error: failure.json)
         } catch let error as ReaderError {
             removeSheet(sheetID, database)
-            try? database.fail(job: id, error: Self.errorJSON(code: error.code.rawValue, message: error.description.visibleControlCharacters))
+            try? database.fail(job: id, claim: claim.token, error: Self.errorJSON(code: error.code.rawValue, message: error.description.visibleControlCharacters))
         } catch {
             removeSheet(sheetID, database)
-            // The detail (a path, SQLite's text) goes to the log only; the job carries the incident.
+            // The detail (a path, the database's text) goes to the log only; the job carries the incident.
             let incident = ServerLog.incident(error, during: "import job \(id)")
-            try? database.fail(job: id, error: Self.errorJSON(code: "internal",
+            try? database.fail(job: id, claim: claim.token, error: Self.errorJSON(code: "internal",
                 message: "the server could not complete the import; report incident \(incident) to its operator", incident: incident))
         }
-        unlink(staging)
+        StagedUploads.removeLocal(job: id, claim: claim.token, database, context)
     }
 
     /// Removes the sheet a job wrote before the job is marked ended, retried until it goes (a
@@ -93,9 +102,11 @@ public final class ImportWorker: @unchecked Sendable {
         }
     }
 
-    private func importJob(_ job: JobRecord, staging: String, _ database: Database, sheetID: inout String?) throws {
+    private func importJob(_ claim: JobClaim, staging: String, _ database: Database, sheetID: inout String?) throws {
+        let job = claim.job
         let configuration = context.configuration
         let file = try SealedBlockFile(opening: staging, identity: job.id, sealer: context.sealer)
+        StagedUploads.opened(staging, database)
         var options = PreflightOptions()
         options.limits = configuration.archiveLimits
         options.maxCells = configuration.maxCells
@@ -106,7 +117,7 @@ public final class ImportWorker: @unchecked Sendable {
             throw ImportFailure(code: error.code, message: error.message.visibleControlCharacters,
                                 findings: report.findings.filter { $0.severity == .error }.map(Self.storable))
         }
-        try checkStop(job.id)
+        try context.hold(claim, database)
 
         let workbook = try open()
         guard let sheet = workbook.firstWorksheet else {
@@ -122,6 +133,7 @@ public final class ImportWorker: @unchecked Sendable {
         }
         let id = Sodium.identifier()
         try database.transaction {
+            try context.hold(claim, database)
             try database.query("INSERT INTO sheets (id, owner, name, job_id, created) VALUES (?, ?, ?, ?, ?)",
                                [.text(id), .text(job.subject), .text(name), .text(job.id), .integer(Int64(Date().timeIntervalSince1970))])
             try database.setSheet(job: job.id, sheet: id)
@@ -143,8 +155,8 @@ public final class ImportWorker: @unchecked Sendable {
             block = nil
         }
         func storeBatch() throws {
-            try checkStop(job.id)
             try database.transaction {
+                try context.hold(claim, database)
                 for sealed in sealedBlocks {
                     try database.insertRowBlock(sheet: id, block: sealed.number, firstRow: sealed.first, lastRow: sealed.last, data: sealed.data)
                 }
@@ -187,8 +199,8 @@ public final class ImportWorker: @unchecked Sendable {
         let comments = try workbook.comments(of: sheet)
         let result = JSON.object([("sheet", .object([("id", .string(id)), ("name", .string(name))])),
                                   ("warnings", .array(warnings.map(JSON.raw)))]).text
-        try checkStop(job.id)
         try database.transaction {
+            try context.hold(claim, database)
             for (offset, comment) in comments.enumerated() {
                 // An author is a name like a subject: no control characters (a comment's text may hold line breaks).
                 let author = String(String.UnicodeScalarView(comment.author.unicodeScalars.map { $0.isUnsafeControl ? " " : $0 }))
@@ -197,17 +209,18 @@ public final class ImportWorker: @unchecked Sendable {
             }
             try database.query("UPDATE sheets SET visible = 1, version = 1, rows = ?, columns = ?, layout = ? WHERE id = ?",
                                [.integer(Int64(lastRow)), .integer(Int64(lastColumn)), .blob(layout.sealed(sheet: id, context.sealer)), .text(id)])
-            try database.query("UPDATE jobs SET status = 'succeeded', result = ?, rows = ?, cells = ?, bytes = ? WHERE id = ? AND status = 'running'",
-                               [.text(result), .integer(Int64(rows)), .integer(Int64(cells)), .integer(Int64(reader.progress.bytesRead)), .text(job.id)])
-            // Cancelled meanwhile: nothing of this commit may stand.
+            try database.query("""
+                UPDATE jobs SET status = 'succeeded', result = ?, rows = ?, cells = ?, bytes = ?, lease_until = NULL
+                WHERE id = ? AND claim = ? AND status = 'running'
+                """, [.text(result), .integer(Int64(rows)), .integer(Int64(cells)), .integer(Int64(reader.progress.bytesRead)),
+                      .text(job.id), .text(claim.token)])
+            // Cancelled or taken over meanwhile (the claim held a moment ago): nothing of this commit may stand.
             guard database.changes > 0 else { throw ImportInterruption.cancelled }
             try database.record(SheetEvent(version: 1, change: .import), of: id)
+            try database.deleteStagedUpload(job: job.id)
+            try context.sheetChanges.publish(sheet: id, version: 1, database)
         }
         context.changes.signal(SheetChange(sheet: id, version: 1))
-    }
-
-    private func checkStop(_ id: String) throws {
-        if let reason = context.imports.stopReason(id) { throw reason }
     }
 
     /// Opens the staged workbook: through the decrypting libzip source, or, for a Compound

@@ -7,7 +7,8 @@ import Foundation
 /// jobs are removed. No half-imported sheet survives a restart.
 enum Recovery {
     static func run(_ context: ServerContext) throws {
-        let database = try context.directory.openDatabase()
+        let database = try context.store.connect()
+        guard database.kind == .sqlite else { return try sweepScratch(context) }
         var queued: Set<String> = []
         try database.transaction {
             for status in [JobRecord.Status.running, .queued] {
@@ -33,6 +34,15 @@ enum Recovery {
             try sweep(context.directory.exports + "/" + name)
         }
         for job in try database.jobs(in: .queued) where queued.contains(job.id) { context.imports.enqueue(job.id) }
+    }
+
+    /// A shared store's jobs are other instances' too: a job this instance was running when it
+    /// died is taken over once its lease runs out (`claimNextJob`). Only the local scratch is
+    /// swept: scratch copies of staged uploads and exports being built.
+    private static func sweepScratch(_ context: ServerContext) throws {
+        for folder in [context.directory.staging, context.directory.exports] {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] { try sweep(folder + "/" + name) }
+        }
     }
 
     /// Removes a leftover file or directory tree (a symbolic link itself, never its target); a

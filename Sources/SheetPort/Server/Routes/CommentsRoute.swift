@@ -17,9 +17,12 @@ enum CommentsRoute {
         let comment = CommentRecord(reference: reference, author: request.subject!, text: text)
         let version = try context.database { database in
             try database.transaction {
+                try database.lockSheet(id)
                 let seq = try database.nextCommentSequence(of: id)
                 try database.insertComment(sheet: id, seq: seq, data: comment.sealed(sheet: id, seq: seq, context.sealer))
-                return try database.advance(sheet: id, for: .comment)
+                let version = try database.advance(sheet: id, for: .comment)
+                try context.sheetChanges.publish(sheet: id, version: version, database)
+                return version
             }
         }
         context.changes.signal(SheetChange(sheet: id, version: version))

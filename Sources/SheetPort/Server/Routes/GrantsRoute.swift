@@ -20,7 +20,9 @@ enum GrantsRoute {
         let version = try context.database { database in
             try database.transaction {
                 try database.grant(role, on: id, to: subject)
-                return try database.advance(sheet: id, for: .grant)
+                let version = try database.advance(sheet: id, for: .grant)
+                try context.sheetChanges.publish(sheet: id, version: version, database)
+                return version
             }
         }
         context.changes.signal(SheetChange(sheet: id, version: version))
@@ -31,7 +33,10 @@ enum GrantsRoute {
         try Router.sheet(id, request, context, needs: .owner)
         let version: Int? = try context.database { database in
             try database.transaction {
-                try database.revokeGrant(on: id, from: subject) ? try database.advance(sheet: id, for: .grant) : nil
+                guard try database.revokeGrant(on: id, from: subject) else { return nil }
+                let version = try database.advance(sheet: id, for: .grant)
+                try context.sheetChanges.publish(sheet: id, version: version, database)
+                return version
             }
         }
         if let version { context.changes.signal(SheetChange(sheet: id, version: version)) }

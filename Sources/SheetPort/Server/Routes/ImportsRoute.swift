@@ -56,10 +56,17 @@ enum ImportsRoute {
         try upload.complete()
         let subject = request.subject!
         if upload.repeating != nil { return try repeated(upload, subject, context) }
-        let inserted = try context.database {
-            try $0.insertJob(id: upload.jobID, subject: subject, filename: upload.filename, uploadBytes: upload.received,
-                             idempotencyKey: upload.idempotencyKey, bodyDigest: upload.digest)
+        // The job and (on a shared store) its staged upload are recorded together: no
+        // instance sees the job without its upload.
+        let inserted = try context.database { database in
+            try database.transaction {
+                let inserted = try database.insertJob(id: upload.jobID, subject: subject, filename: upload.filename, uploadBytes: upload.received,
+                                                      idempotencyKey: upload.idempotencyKey, bodyDigest: upload.digest)
+                if inserted { try StagedUploads.publish(upload, database) }
+                return inserted
+            }
         }
+        if context.store.kind == .postgres { upload.discard() } // the store holds it now
         guard inserted else {
             // The same key raced in on another connection: that job is the answer if the bytes match.
             upload.discard()
@@ -86,7 +93,13 @@ enum ImportsRoute {
         guard var job = try context.database({ try $0.job(id, for: request.subject!) }) else { return .notFound }
         switch job.status {
         case .queued, .running:
-            let cancelled = try context.database { try $0.transition(job: id, from: job.status, to: .cancelled) }
+            let cancelled = try context.database { database in
+                try database.transaction {
+                    let cancelled = try database.transition(job: id, from: job.status, to: .cancelled)
+                    if cancelled { try database.deleteStagedUpload(job: id) }
+                    return cancelled
+                }
+            }
             guard cancelled else { return try cancel(id, request, context) } // it moved on meanwhile: look again
             // A waiting job never reaches a worker; a running one stops at its next batch, its
             // worker reading on through the descriptor it holds. Either way the staging goes now.

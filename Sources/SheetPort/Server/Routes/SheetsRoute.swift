@@ -32,7 +32,13 @@ enum SheetsRoute {
         try BoundaryText.check(name, "name")
         // Only names the writer accepts, so the sheet can always be exported.
         if let violation = SheetName.violation(of: name) { return .error(400, "invalid-sheet-name", violation.description) }
-        sheet.version = try context.database { try $0.rename(sheet: id, to: name) }
+        sheet.version = try context.database { database in
+            try database.transaction {
+                let version = try database.rename(sheet: id, to: name)
+                try context.sheetChanges.publish(sheet: id, version: version, database)
+                return version
+            }
+        }
         sheet.name = name
         context.changes.signal(SheetChange(sheet: id, version: sheet.version))
         return .json(json(sheet))

@@ -10,7 +10,12 @@ public enum KeyFile {
 
     /// Reads the key in `directory`, creating it first when there is none.
     public static func loadOrCreate(in directory: String) throws -> [UInt8] {
-        let path = directory + "/" + name
+        try loadOrCreate(at: directory + "/" + name)
+    }
+
+    /// Reads the key file at `path` (`serve --key-file`, one file shared by every instance),
+    /// creating it first when there is none; the same permission rules hold.
+    public static func loadOrCreate(at path: String) throws -> [UInt8] {
         let created = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         if created >= 0 {
             let key = Sodium.randomBytes(Sealer.keyLength)

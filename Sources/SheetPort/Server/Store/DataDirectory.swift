@@ -33,9 +33,7 @@ public struct DataDirectory: Sendable {
 
     /// Opens a connection to the database, creating the tables.
     public func openDatabase() throws -> Database {
-        let database = try Database(path: database)
-        try Schema.create(database)
-        return database
+        try StoreLocation.sqlite(path: database).open()
     }
 
     /// The sealer with the directory's key (created on first use).

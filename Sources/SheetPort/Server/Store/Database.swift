@@ -1,218 +1,110 @@
-import CSQLite
 import Foundation
 
-/// One SQLite connection in WAL mode with a busy timeout and a cache of prepared statements.
+/// Which store a `Database` talks to.
+public enum StoreKind: Sendable {
+    /// The embedded default: one SQLite file in the data directory, one server process.
+    case sqlite
+    /// A PostgreSQL database shared by several server processes (CONTRACTS section 7).
+    case postgres
+}
+
+/// What a store's connection does: the same SQL (`?` and `?N` parameters, bound by length,
+/// never spliced into the text) on SQLite or PostgreSQL. `Database` wraps one, so routes,
+/// jobs and queries do not know which store runs.
+protocol StoreConnection: AnyObject {
+    /// Which store this is.
+    var kind: StoreKind { get }
+    /// Runs SQL with no parameters and no rows (several statements allowed).
+    func execute(_ sql: String) throws
+    /// Runs `sql` with `values` bound and returns the rows.
+    func query(_ sql: String, _ values: [SQLValue]) throws -> [[SQLValue]]
+    /// Starts a transaction that writes (SQLite takes its write lock at once).
+    func begin() throws
+    /// Rows changed by the last statement.
+    var changes: Int { get }
+    /// The store's clock in milliseconds since 1970, as an SQL expression (leases use the
+    /// database's clock, so instances on machines whose clocks differ agree).
+    var nowMilliseconds: String { get }
+    /// The column that orders a table's rows by insertion.
+    var insertionOrder: String { get }
+}
+
+/// Where the store is: a SQLite file, or a PostgreSQL connection URL.
+public enum StoreLocation: Sendable, Equatable {
+    /// The embedded SQLite database file.
+    case sqlite(path: String)
+    /// A `postgresql://` (or `postgres://`) URL, or a libpq `key=value` connection string.
+    case postgres(url: String)
+
+    /// Opens a connection (the schema is made by `Schema.prepare`).
+    public func connect() throws -> Database {
+        switch self {
+        case .sqlite(let path): return Database(try SQLiteConnection(path: path))
+        case .postgres(let url): return Database(try PostgresConnection(url: url))
+        }
+    }
+
+    /// Opens a connection and creates or migrates the schema (once, however many processes
+    /// start at once).
+    public func open() throws -> Database {
+        let database = try connect()
+        try Schema.prepare(database)
+        return database
+    }
+
+    /// Which store this is.
+    public var kind: StoreKind {
+        if case .sqlite = self { return .sqlite }
+        return .postgres
+    }
+}
+
+/// One connection to the store, SQLite or PostgreSQL.
 ///
 /// Not thread-safe: a connection is used by one thread at a time (`ConnectionPool` hands them out).
 public final class Database {
-    /// The database file.
-    public let path: String
-    private var handle: OpaquePointer?
-    private var statements: [String: Statement] = [:]
+    let connection: any StoreConnection
 
-    /// Opens (creating) the database at `path`, in WAL mode, with foreign keys on.
-    public init(path: String) throws {
-        self.path = path
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        guard sqlite3_open_v2(path, &handle, flags, nil) == SQLITE_OK else {
-            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
-            sqlite3_close(handle)
-            throw ServerError.database(code: SQLITE_CANTOPEN, message: "\(path): \(message)")
-        }
-        sqlite3_busy_timeout(handle, 10_000)
-        try execute("PRAGMA journal_mode=WAL")
-        try execute("PRAGMA synchronous=NORMAL")
-        try execute("PRAGMA foreign_keys=ON")
-        // Freed pages are zeroed, so deleted sealed blocks leave nothing behind either.
-        try execute("PRAGMA secure_delete=ON")
+    init(_ connection: any StoreConnection) {
+        self.connection = connection
     }
 
-    deinit {
-        statements.removeAll()
-        sqlite3_close_v2(handle)
+    /// Opens (creating) the SQLite database at `path`, in WAL mode, with foreign keys on.
+    public convenience init(path: String) throws {
+        self.init(try SQLiteConnection(path: path))
     }
+
+    /// Which store this is.
+    public var kind: StoreKind { connection.kind }
 
     /// Runs SQL with no parameters and no rows (several statements allowed).
-    public func execute(_ sql: String) throws {
-        var message: UnsafeMutablePointer<CChar>?
-        let code = sqlite3_exec(handle, sql, nil, nil, &message)
-        if code != SQLITE_OK {
-            let text = message.map { String(cString: $0) } ?? "error"
-            sqlite3_free(message)
-            throw ServerError.database(code: code, message: text)
-        }
-    }
-
-    /// The prepared statement for `sql` (prepared once per connection), reset and unbound.
-    public func statement(_ sql: String) throws -> Statement {
-        if let cached = statements[sql] {
-            cached.reset()
-            return cached
-        }
-        var prepared: OpaquePointer?
-        guard sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil) == SQLITE_OK, let prepared else {
-            throw error()
-        }
-        let statement = Statement(handle: prepared, database: self)
-        statements[sql] = statement
-        return statement
-    }
+    public func execute(_ sql: String) throws { try connection.execute(sql) }
 
     /// Runs `sql` with `values` bound and returns the rows.
     @discardableResult
     public func query(_ sql: String, _ values: [SQLValue] = []) throws -> [[SQLValue]] {
-        let statement = try statement(sql)
-        try statement.bind(values)
-        var rows: [[SQLValue]] = []
-        while try statement.step() { rows.append(statement.columns()) }
-        statement.reset()
-        return rows
+        try connection.query(sql, values)
     }
 
-    /// Runs `body` in an immediate transaction: committed when it returns, rolled back when it throws.
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN IMMEDIATE")
+        try connection.begin()
         do {
             let result = try body()
-            try execute("COMMIT")
+            try connection.execute("COMMIT")
             return result
         } catch {
-            try? execute("ROLLBACK")
+            try? connection.execute("ROLLBACK")
             throw error
         }
     }
 
     /// Rows changed by the last statement.
-    public var changes: Int { Int(sqlite3_changes(handle)) }
+    public var changes: Int { connection.changes }
 
-    func error() -> ServerError {
-        ServerError.database(code: sqlite3_errcode(handle), message: String(cString: sqlite3_errmsg(handle)))
-    }
-}
+    /// The store's clock in milliseconds since 1970, as SQL.
+    var nowMilliseconds: String { connection.nowMilliseconds }
 
-/// A value bound to or read from SQLite.
-public enum SQLValue: Equatable, Sendable {
-    /// SQL NULL.
-    case null
-    /// An integer.
-    case integer(Int64)
-    /// A floating-point number.
-    case real(Double)
-    /// UTF-8 text.
-    case text(String)
-    /// Bytes (every sealed record).
-    case blob([UInt8])
-
-    /// The integer, or nil.
-    public var int: Int? { if case .integer(let value) = self { return Int(value) }; return nil }
-    /// The text, or nil.
-    public var string: String? { if case .text(let value) = self { return value }; return nil }
-    /// The bytes, or nil.
-    public var bytes: [UInt8]? { if case .blob(let value) = self { return value }; return nil }
-}
-
-/// A prepared statement.
-public final class Statement {
-    private let handle: OpaquePointer
-    private unowned let database: Database
-
-    init(handle: OpaquePointer, database: Database) {
-        self.handle = handle
-        self.database = database
-    }
-
-    deinit { sqlite3_finalize(handle) }
-
-    /// A non-null pointer for empty text: SQLite binds a null pointer as SQL NULL.
-    private static var emptyText: UnsafePointer<CChar> {
-        UnsafeRawPointer(("" as StaticString).utf8Start).assumingMemoryBound(to: CChar.self)
-    }
-
-    /// Binds `values` to the parameters 1, 2, ...
-    public func bind(_ values: [SQLValue]) throws {
-        for (offset, value) in values.enumerated() {
-            let index = Int32(offset + 1)
-            let code: Int32
-            switch value {
-            case .null: code = sqlite3_bind_null(handle, index)
-            case .integer(let number): code = sqlite3_bind_int64(handle, index, number)
-            case .real(let number): code = sqlite3_bind_double(handle, index, number)
-            case .text(let text):
-                // By byte count: a NUL inside the text is stored, never a place where it ends.
-                var text = text
-                code = text.withUTF8 { bytes in
-                    bytes.withMemoryRebound(to: CChar.self) {
-                        sp_sqlite3_bind_text64_transient(handle, index, $0.baseAddress ?? Self.emptyText, sqlite3_uint64($0.count))
-                    }
-                }
-            case .blob(let bytes): code = bytes.withUnsafeBytes { sp_sqlite3_bind_blob_transient(handle, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count)) }
-            }
-            guard code == SQLITE_OK else { throw database.error() }
-        }
-    }
-
-    /// Steps once: true when a row is ready.
-    public func step() throws -> Bool {
-        switch sqlite3_step(handle) {
-        case SQLITE_ROW: return true
-        case SQLITE_DONE: return false
-        default:
-            let error = database.error()
-            reset()
-            throw error
-        }
-    }
-
-    /// The current row's columns.
-    public func columns() -> [SQLValue] {
-        (0..<sqlite3_column_count(handle)).map { index in
-            switch sqlite3_column_type(handle, index) {
-            case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, index))
-            case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, index))
-            case SQLITE_TEXT:
-                // By byte count, as bound: a stored NUL comes back, it does not cut the text.
-                let count = Int(sqlite3_column_bytes(handle, index))
-                guard count > 0, let text = sqlite3_column_text(handle, index) else { return .text("") }
-                return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
-            case SQLITE_BLOB:
-                let count = Int(sqlite3_column_bytes(handle, index))
-                guard count > 0, let bytes = sqlite3_column_blob(handle, index) else { return .blob([]) }
-                return .blob(Array(UnsafeRawBufferPointer(start: bytes, count: count)))
-            default: return .null
-            }
-        }
-    }
-
-    /// Resets the statement and clears its bindings.
-    public func reset() {
-        sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
-    }
-}
-
-/// A fixed set of connections handed out one thread at a time, so readers run in parallel
-/// under WAL while a worker writes.
-public final class ConnectionPool: @unchecked Sendable {
-    private var idle: [Database]
-    private let condition = NSCondition()
-
-    /// `count` connections to the database at `path`.
-    public init(path: String, count: Int) throws {
-        idle = try (0..<max(1, count)).map { _ in try Database(path: path) }
-    }
-
-    /// Runs `body` with a connection of its own.
-    public func with<T>(_ body: (Database) throws -> T) throws -> T {
-        condition.lock()
-        while idle.isEmpty { condition.wait() }
-        let database = idle.removeLast()
-        condition.unlock()
-        defer {
-            condition.lock()
-            idle.append(database)
-            condition.signal()
-            condition.unlock()
-        }
-        return try body(database)
-    }
+    /// The column that orders rows by insertion.
+    var insertionOrder: String { connection.insertionOrder }
 }

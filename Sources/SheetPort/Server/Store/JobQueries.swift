@@ -64,12 +64,12 @@ extension Database {
 
     /// `subject`'s jobs, newest first.
     public func jobs(for subject: String) throws -> [JobRecord] {
-        try query("SELECT \(Self.jobColumns) FROM jobs WHERE subject = ? ORDER BY created DESC, rowid DESC", [.text(subject)]).map(jobRecord)
+        try query("SELECT \(Self.jobColumns) FROM jobs WHERE subject = ? ORDER BY created DESC, \(insertionOrder) DESC", [.text(subject)]).map(jobRecord)
     }
 
     /// Jobs in a status.
     public func jobs(in status: JobRecord.Status) throws -> [JobRecord] {
-        try query("SELECT \(Self.jobColumns) FROM jobs WHERE status = ? ORDER BY rowid", [.text(status.rawValue)]).map(jobRecord)
+        try query("SELECT \(Self.jobColumns) FROM jobs WHERE status = ? ORDER BY \(insertionOrder)", [.text(status.rawValue)]).map(jobRecord)
     }
 
     /// The job `subject` started with an idempotency key, with the digest of its upload (nil

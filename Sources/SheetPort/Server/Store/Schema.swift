@@ -2,7 +2,15 @@
 /// comments, column widths) is stored only in sealed blobs; ids, names, counts and statuses are
 /// plain so they can be queried.
 enum Schema {
-    /// Creates the tables when missing.
+    /// Creates the tables when missing and migrates older ones, on either store.
+    static func prepare(_ database: Database) throws {
+        switch database.kind {
+        case .sqlite: try create(database)
+        case .postgres: try PostgresSchema.prepare(database)
+        }
+    }
+
+    /// Creates the SQLite tables when missing.
     static func create(_ database: Database) throws {
         try database.execute("""
         CREATE TABLE IF NOT EXISTS sessions (
@@ -64,7 +72,15 @@ enum Schema {
             error TEXT,
             created INTEGER NOT NULL,
             body_digest BLOB,
+            claim TEXT,
+            lease_until INTEGER,
             UNIQUE (subject, idempotency_key)
+        );
+        CREATE TABLE IF NOT EXISTS staged_uploads (
+            job_id TEXT NOT NULL,
+            piece INTEGER NOT NULL,
+            data BLOB NOT NULL,
+            PRIMARY KEY (job_id, piece)
         );
         """)
         try migrate(database)
@@ -73,13 +89,16 @@ enum Schema {
     /// Brings a data directory of an earlier version up to date, in one transaction so that
     /// two processes opening it at once migrate it once.
     static func migrate(_ database: Database) throws {
-        func hasDigest() throws -> Bool {
-            try database.query("SELECT name FROM pragma_table_info('jobs')").contains { $0.first?.string == "body_digest" }
+        func columns() throws -> Set<String> {
+            Set(try database.query("SELECT name FROM pragma_table_info('jobs')").compactMap { $0.first?.string })
         }
-        guard try !hasDigest() else { return }
+        guard try !columns().isSuperset(of: ["body_digest", "claim"]) else { return }
         try database.transaction {
+            let present = try columns()
             // Version 2: the digest of an upload, to tell an idempotent repeat from a reused key.
-            if try !hasDigest() { try database.execute("ALTER TABLE jobs ADD COLUMN body_digest BLOB") }
+            if !present.contains("body_digest") { try database.execute("ALTER TABLE jobs ADD COLUMN body_digest BLOB") }
+            // Version 3: the claim of the worker running a job (and, shared stores only, its lease).
+            if !present.contains("claim") { try database.execute("ALTER TABLE jobs ADD COLUMN claim TEXT; ALTER TABLE jobs ADD COLUMN lease_until INTEGER") }
         }
     }
 }

@@ -36,8 +36,11 @@ extension Database {
 
     /// Records that `sheet` reached `event.version`, dropping events older than the history keeps.
     func record(_ event: SheetEvent, of sheet: String) throws {
-        try query("INSERT OR REPLACE INTO sheet_events (sheet_id, version, change) VALUES (?, ?, ?)",
-                  [.text(sheet), .integer(Int64(event.version)), .text(event.change.rawValue)])
+        // An upsert both SQLite and PostgreSQL take.
+        try query("""
+            INSERT INTO sheet_events (sheet_id, version, change) VALUES (?, ?, ?)
+            ON CONFLICT (sheet_id, version) DO UPDATE SET change = excluded.change
+            """, [.text(sheet), .integer(Int64(event.version)), .text(event.change.rawValue)])
         try query("DELETE FROM sheet_events WHERE sheet_id = ? AND version <= ?",
                   [.text(sheet), .integer(Int64(event.version - Self.sheetEventHistory))])
     }

@@ -72,10 +72,9 @@ extension Database {
 
     /// Renames a sheet, moving it to the next version; returns the new version.
     public func rename(sheet: String, to name: String) throws -> Int {
-        try transaction {
-            try query("UPDATE sheets SET name = ? WHERE id = ?", [.text(name), .text(sheet)])
-            return try advance(sheet: sheet, for: .rename)
-        }
+        // The caller's transaction holds the rename, its event and the notice to other instances.
+        try query("UPDATE sheets SET name = ? WHERE id = ?", [.text(name), .text(sheet)])
+        return try advance(sheet: sheet, for: .rename)
     }
 
     /// The sheet's current version.
@@ -104,6 +103,12 @@ extension Database {
     public func comments(of sheet: String) throws -> [(seq: Int, data: [UInt8])] {
         try query("SELECT seq, data FROM comments WHERE sheet_id = ? ORDER BY seq", [.text(sheet)])
             .map { ($0[0].int ?? 0, $0[1].bytes ?? []) }
+    }
+
+    /// Locks a sheet's row until the transaction ends, so two instances adding to it take
+    /// turns (SQLite's immediate transactions already do).
+    func lockSheet(_ id: String) throws {
+        if kind == .postgres { try query("SELECT id FROM sheets WHERE id = ? FOR UPDATE", [.text(id)]) }
     }
 
     /// The next comment sequence number of a sheet.
