@@ -15,8 +15,8 @@ swift build                       # the CLI tests run .build/debug/sheetport
 eval "$(Scripts/postgres.sh start)"
 trap 'Scripts/postgres.sh stop "$SHEETPORT_PG_DIR"' EXIT
 SHEETPORT_REAL_CLIENTS=1 swift test # SharedDatabaseTests run on the cluster
-# The server suite again, each test server on a new database of the cluster (the export fault
-# tests are the client's faults against any store, and race a kill against the last bytes: once is enough).
+# The server suite again, each test server on a new database of the cluster (the client's fault
+# tests are about the client, whatever the store: once is enough).
 SHEETPORT_TEST_STORE=postgres swift test --filter 'ServerTests|AdversarialDataTests|AdversarialHTTPTests|BulkExportTests|ImportFaultTests|PreflightAgainstServerTests'
 sheetport="$(swift build --show-bin-path)/sheetport"
 python3 Tests/Mutation/mutate.py --sheetport "$sheetport" --seed 1 --cases 500

@@ -113,28 +113,45 @@ func listenOnLoopback(_ what: String) throws -> (descriptor: Int32, port: Int) {
     return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
 }
 
-/// A TCP relay on 127.0.0.1 in front of a server, with real sockets, that cuts the connection
-/// carrying the first request starting with `requestPrefix` once `afterBytes` bytes of the
-/// answer have been passed on. With `POST /api/imports` and 0: the server has the whole upload
-/// (and made its job) but the client never hears back; with an export and some bytes: the
-/// download breaks off in the middle.
+/// A TCP relay on 127.0.0.1 in front of a server, with real sockets, that breaks the answer to
+/// a request starting with `requestPrefix` once `afterBytes` bytes of it have been passed on,
+/// in one of three ways (`Fault`). Faults made here are exact to the byte, whatever the kernel's
+/// socket buffers hold (killing a real server, or limiting the client's speed, races them: a
+/// whole answer may already sit in a send buffer).
 final class DroppingRelay: @unchecked Sendable {
+    /// What happens at the cut.
+    enum Fault {
+        /// The first such request's connection is cut; later ones pass. With `POST /api/imports`
+        /// and 0 bytes: the server has the whole upload (and made its job) but the client never
+        /// hears back; with an export and some bytes: the download breaks off in the middle.
+        case cut
+        /// As `cut`, and the relay stops listening as it cuts, so every later connection is
+        /// refused: to the client, a server that died in the middle of its answer.
+        case cutAndRefuse
+        /// Every such answer stops after `afterBytes` with its connection held open: a server
+        /// that stalls in the middle of its answer, for deadlines to end.
+        case stall
+    }
+
     let port: Int
     private let target: Int
     private let listener: Int32
     private let lock = NSLock()
     private var armed = true
-    private var dropping: Set<Int32> = []
-    private var passed = 0
+    /// Bytes of the answer passed on, by client socket, for the connections being broken.
+    private var passed: [Int32: Int] = [:]
     private let requestPrefix: String
     private let afterBytes: Int
-    /// Whether a connection was cut.
-    private(set) var dropped = false
+    private let fault: Fault
+    private var broken = false
+    /// Whether an answer was broken off.
+    var dropped: Bool { lock.withLock { broken } }
 
-    init(targetPort: Int, cutting requestPrefix: String = "POST /api/imports", afterBytes: Int = 0) throws {
+    init(targetPort: Int, cutting requestPrefix: String = "POST /api/imports", afterBytes: Int = 0, fault: Fault = .cut) throws {
         target = targetPort
         self.requestPrefix = requestPrefix
         self.afterBytes = afterBytes
+        self.fault = fault
         (listener, port) = try listenOnLoopback("relay")
         Thread.detachNewThread { [self] in acceptLoop() }
     }
@@ -164,16 +181,22 @@ final class DroppingRelay: @unchecked Sendable {
             if count <= 0 { break }
             lock.lock()
             if upstream, armed, String(decoding: buffer[..<min(count, 256)], as: UTF8.self).hasPrefix(requestPrefix) {
-                armed = false
-                dropping.insert(pair)
+                armed = fault == .stall
+                passed[pair] = 0
             }
             var forward = count
-            if !upstream && dropping.contains(pair) {
-                forward = max(0, min(count, afterBytes - passed))
-                passed += forward
+            if !upstream, let before = passed[pair] {
+                forward = max(0, min(count, afterBytes - before))
+                passed[pair] = before + forward
             }
-            let cut = forward < count
-            if cut { dropped = true; dropping.remove(pair) }
+            let cut = forward < count && fault != .stall
+            if forward < count {
+                broken = true
+                // Before the cut is seen: a retry must find nobody listening. (shutdown on a
+                // listening socket stops it and wakes the accept loop, which then ends.)
+                if fault == .cutAndRefuse { shutdown(listener, Int32(SHUT_RDWR)) }
+            }
+            if cut { passed[pair] = nil }
             lock.unlock()
             var offset = 0
             while offset < forward {
@@ -184,6 +207,8 @@ final class DroppingRelay: @unchecked Sendable {
             }
             if cut { break }
         }
+        // A stalled answer's connection stays open, whatever the server does next.
+        if !upstream, fault == .stall, lock.withLock({ (passed[pair] ?? 0) >= afterBytes }) { return }
         shutdown(source, Int32(SHUT_RDWR))
         shutdown(destination, Int32(SHUT_RDWR))
     }

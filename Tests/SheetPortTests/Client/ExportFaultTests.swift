@@ -36,6 +36,17 @@ import Testing
              "--max-speed", "2M"]
         }
 
+        /// The export, through `relay` instead of straight to the server.
+        func arguments(through relay: DroppingRelay) -> [String] {
+            arguments.map { $0 == server.url ? "http://127.0.0.1:\(relay.port)" : $0 }
+        }
+
+        /// A relay in front of the server that breaks the export's download at 300 KB.
+        func relay(_ fault: DroppingRelay.Fault) throws -> DroppingRelay {
+            try DroppingRelay(targetPort: server.port, cutting: "GET /api/sheets/\(sheet.id)/export.xlsx", afterBytes: 300_000,
+                              fault: fault)
+        }
+
         /// Starts `sheetport` (the export unless `arguments` are given) with the private $TMPDIR.
         func start(_ arguments: [String]? = nil, shell: String? = nil) throws -> (Process, Pipe, Pipe) {
             try startSheetport(arguments ?? self.arguments, environment: ["TMPDIR": temporary.path], shell: shell)
@@ -65,9 +76,11 @@ import Testing
 
     @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
     func signalDuringExportLeavesNoStagingAndTheDestinationUnchanged(_ signal: Int32, _ status: Int32) throws {
-        let setup = try Setup()
+        let setup = try Setup(rows: 1_000)
         defer { setup.server.stop() }
-        let (process, output, errors) = try setup.start()
+        // The download stalls at 300 KB, so it is surely in flight when the signal comes.
+        let stalling = try setup.relay(.stall)
+        let (process, output, errors) = try setup.start(setup.arguments(through: stalling))
         let inFlight = eventually(within: 120) { !process.isRunning || setup.transferInFlight() }
         #expect(inFlight && process.isRunning, "the export ended before it could be interrupted")
         kill(process.processIdentifier, signal)
@@ -90,22 +103,26 @@ import Testing
         #expect(try Workbook(path: setup.destination.path).firstWorksheet != nil)
     }
 
+    /// The server dies 300 KB into the download: the connection is cut there and every retry is
+    /// refused (a relay that stops listening as it cuts, the real server killed too). The sheet
+    /// fails after its retries, and nothing staged is left.
     @Test func serverKilledMidDownloadLeavesNoStagingAndTheDestinationUnchanged() throws {
-        let setup = try Setup()
+        let setup = try Setup(rows: 1_000)
         defer { setup.server.stop() }
-        let (process, output, errors) = try setup.start(setup.arguments + ["--retries", "2"])
-        let inFlight = eventually(within: 120) { !process.isRunning || setup.transferInFlight() }
-        #expect(inFlight && process.isRunning, "the export ended before the server could be killed")
+        let relay = try setup.relay(.cutAndRefuse)
+        let (process, output, errors) = try setup.start(setup.arguments(through: relay) + ["--retries", "2"])
+        #expect(eventually(within: 120) { relay.dropped || !process.isRunning }, "the relay never cut the download")
         setup.server.kill()
         let result = finish(process, output, errors)
+        #expect(relay.dropped, "the relay never cut the download")
         #expect(result.status == 1, "\(result.stdout)\n\(result.stderr)")
         #expect(result.stdout.contains("failed"), "\(result.stdout)")
         try setup.expectCleanedUp()
     }
 
     /// Faults that fail the transfer itself: a full disk, as `ulimit -f` makes one (SIGXFSZ
-    /// ignored, so writes fail with EFBIG), and a download outlasting `--timeout` (after its
-    /// retries). The sheet fails (exit 1) saying why, and nothing staged is left.
+    /// ignored, so writes fail with EFBIG), and a download outlasting `--timeout` (it stalls at
+    /// 300 KB, every try). The sheet fails (exit 1) saying why, and nothing staged is left.
     enum TransferFault: String, CaseIterable, CustomTestStringConvertible {
         case fullDisk, timeout
         var testDescription: String { rawValue }
@@ -115,9 +132,10 @@ import Testing
     func failedTransferLeavesNoStagingAndTheDestinationUnchanged(_ fault: TransferFault) throws {
         let setup = try Setup(rows: 1_000)
         defer { setup.server.stop() }
+        let stalling = try setup.relay(.stall)
         let (process, output, errors) = switch fault {
         case .fullDisk: try setup.start(shell: "ulimit -f 256 && exec \"$0\" \"$@\"")
-        case .timeout: try setup.start(setup.arguments + ["--timeout", "1", "--max-speed", "100K", "--retries", "1"])
+        case .timeout: try setup.start(setup.arguments(through: stalling) + ["--timeout", "1", "--retries", "1"])
         }
         let result = finish(process, output, errors)
         #expect(result.status == 1, "\(result.stdout)\n\(result.stderr)")
@@ -130,11 +148,8 @@ import Testing
     @Test func aDownloadBrokenOffMidwayIsRetriedAndCompletes() throws {
         let setup = try Setup(rows: 1_000)
         defer { setup.server.stop() }
-        let relay = try DroppingRelay(targetPort: setup.server.port, cutting: "GET /api/sheets/\(setup.sheet.id)/export.xlsx",
-                                      afterBytes: 300_000)
-        var arguments = setup.arguments
-        arguments[arguments.firstIndex(of: setup.server.url)!] = "http://127.0.0.1:\(relay.port)"
-        let (process, output, errors) = try setup.start(arguments)
+        let relay = try setup.relay(.cut)
+        let (process, output, errors) = try setup.start(setup.arguments(through: relay))
         let result = finish(process, output, errors)
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
         #expect(relay.dropped, "the relay never cut the download")
