@@ -2,7 +2,7 @@
 import PackageDescription
 
 // The data path, one folder a stage:
-// Archive (libzip) -> XML (libxml2 SAX) -> Parts (workbook, styles, strings, sheets)
+// Archive (libzip; libarchive writes the packages streamed to a client) -> XML (libxml2 SAX) -> Parts (workbook, styles, strings, sheets)
 // -> Cells -> Convert -> the `sheetport` CLI.
 let package = Package(
     name: "SheetPort",
@@ -15,6 +15,11 @@ let package = Package(
             name: "CLibZip",
             pkgConfig: "libzip",
             providers: [.apt(["libzip-dev"]), .brew(["libzip"])]
+        ),
+        .systemLibrary(
+            name: "CLibArchive",
+            pkgConfig: "libarchive",
+            providers: [.apt(["libarchive-dev"]), .brew(["libarchive"])]
         ),
         .systemLibrary(
             name: "CLibXML2",
@@ -48,7 +53,7 @@ let package = Package(
         ),
         .target(
             name: "SheetPort",
-            dependencies: ["CLibZip", "CLibXML2", "CCurl", "CMicroHTTPD", "CSQLite", "CSodium", "CLibPQ"],
+            dependencies: ["CLibZip", "CLibArchive", "CLibXML2", "CCurl", "CMicroHTTPD", "CSQLite", "CSodium", "CLibPQ"],
         ),
         .executableTarget(
             name: "sheetport",

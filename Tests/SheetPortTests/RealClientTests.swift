@@ -8,11 +8,15 @@ import Testing
 /// `SHEETPORT_REAL_CLIENTS=1` (Scripts/test.sh sets it after installing the clients).
 @Suite(.enabled(if: ProcessInfo.processInfo.environment["SHEETPORT_REAL_CLIENTS"] == "1"))
 struct RealClientTests {
-    @Test func commentsWidthsHeightsAndStylesShowInRealClients() throws {
+    /// Both packagings: a file through libzip, and the stream (data descriptors, libarchive)
+    /// that the server sends.
+    @Test(arguments: [false, true])
+    func commentsWidthsHeightsAndStylesShowInRealClients(streamed: Bool) throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let book = folder.appendingPathComponent("features.xlsx").path
-        let writer = try WorkbookWriter(path: book)
+        let streamedBytes = ByteCollector()
+        let writer = streamed ? try WorkbookWriter(streamingTo: streamedBytes.append, name: book) : try WorkbookWriter(path: book)
         let title = try writer.style(CellStyle(isBold: true, horizontalAlignment: "center", fillColor: "#1F4E78", textColor: "#FFFFFF"))
         let money = try writer.style(CellStyle(isItalic: true, horizontalAlignment: "right", numberFormat: "#,##0.00", textColor: "#C00000"))
         let sheet = try writer.addWorksheet(named: "Features")
@@ -29,6 +33,7 @@ struct RealClientTests {
         let other = try writer.addWorksheet(named: "Other")
         try other.addComment("on the second sheet", row: 3, column: 3)
         try writer.close()
+        if streamed { try Data(streamedBytes.bytes).write(to: URL(fileURLWithPath: book)) }
 
         let expected: [String: Any] = [
             "comments": ["B2": ["text": "Checked by finance\nsecond line", "author": "Ann Smith"],
@@ -53,4 +58,10 @@ struct RealClientTests {
         #expect(process.terminationStatus == 0, "\(text)")
         #expect(text.components(separatedBy: " ok").count == 4, "\(text)")
     }
+}
+
+/// Collects what a streaming `WorkbookWriter` sends.
+final class ByteCollector: @unchecked Sendable {
+    private(set) var bytes: [UInt8] = []
+    func append(_ chunk: UnsafeRawBufferPointer) { bytes += chunk }
 }

@@ -12,7 +12,7 @@ import Glibc
 /// so neither the rows nor an uncompressed copy of the sheet are kept. The small parts
 /// that depend on every sheet (workbook, styles, shared strings, content types, ...) are
 /// added in a last pass, which copies the deflated sheets across without recompressing.
-final class Packager {
+final class Packager: Packaging {
     /// Deflate level; 6 is zlib's default, as libxlsxwriter uses.
     let compressionLevel: UInt32
     /// Whether streamed entries may grow past 4 GiB (ZIP64 headers on them).
@@ -36,7 +36,7 @@ final class Packager {
 
     /// Starts a pass that streams the entry `name`; write its bytes to the returned stream
     /// and call `finish()` on it before starting another pass.
-    func beginStreamedEntry(_ name: String) throws -> StreamedEntry {
+    func beginStreamedEntry(_ name: String) throws -> any EntryStream {
         guard !finished else { throw WriterError.finished }
         let archive = try output.openArchive()
         let stream = StreamedEntry(name: name, claimsSize: !zip64, file: output.name)
@@ -97,7 +97,7 @@ final class Packager {
 }
 
 /// One entry's bytes, written on the caller's thread while `zip_close` deflates them on another.
-final class StreamedEntry: @unchecked Sendable {
+final class StreamedEntry: EntryStream, @unchecked Sendable {
     /// The part name.
     let name: String
     /// The pipe the caller writes into.

@@ -30,7 +30,7 @@ public final class WorkbookWriter {
     public let options: WriterOptions
     @exclusivity(unchecked) var styles = StylesWriter()
     @exclusivity(unchecked) var sharedStrings = SharedStringsWriter()
-    private let packager: Packager
+    private let packager: any Packaging
     private var sheets: [WorksheetWriter] = []
     private var sheetNames: Set<String> = []
     private(set) var isClosed = false
@@ -45,6 +45,18 @@ public final class WorkbookWriter {
         self.path = path
         self.options = options
         packager = try Packager(destination: path, compressionLevel: options.compressionLevel, zip64: options.zip64, storage: storage)
+    }
+
+    /// Starts a workbook written front to back to `sink` as it is made, with no file and no
+    /// seeking back (zip entries with data descriptors), so its first bytes can be sent while
+    /// the rest is written; `name` names it in errors. The bytes are a workbook only once
+    /// `close()` returns: after an error or `discard()`, what the sink has is to be dropped.
+    /// The same calls give the same bytes.
+    public init(streamingTo sink: @escaping (UnsafeRawBufferPointer) throws -> Void, name: String,
+                options: WriterOptions = WriterOptions()) throws {
+        path = name
+        self.options = options
+        packager = try StreamPackager(name: name, compressionLevel: options.compressionLevel, zip64: options.zip64, sink: sink)
     }
 
     deinit { if !isClosed { discard() } }
