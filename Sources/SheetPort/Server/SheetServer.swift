@@ -31,6 +31,7 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
         // a connection suspended.
         context.events.close()
         context.changes.close()
+        context.exports.close()
         daemon?.stop()
         daemon = nil
         context.imports.shutDown()

@@ -36,15 +36,10 @@ public final class WorkbookWriter {
     private(set) var isClosed = false
 
     /// Starts a workbook that will be published at `path`.
-    public convenience init(path: String, options: WriterOptions = WriterOptions()) throws {
-        try self.init(path: path, options: options, storage: PlainPackageStorage())
-    }
-
-    /// Starts a workbook built in `storage`'s files (the server's sealed ones) and published at `path`.
-    init(path: String, options: WriterOptions, storage: any PackageStorage) throws {
+    public init(path: String, options: WriterOptions = WriterOptions()) throws {
         self.path = path
         self.options = options
-        packager = try Packager(destination: path, compressionLevel: options.compressionLevel, zip64: options.zip64, storage: storage)
+        packager = try Packager(destination: path, compressionLevel: options.compressionLevel, zip64: options.zip64)
     }
 
     /// Starts a workbook written front to back to `sink` as it is made, with no file and no

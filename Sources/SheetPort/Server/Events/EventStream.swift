@@ -71,6 +71,7 @@ final class EventStream: LiveReplyStream, @unchecked Sendable {
             switch next() {
             case .end: return .end
             case .waiting: return .waiting
+            case .failed: return .failed
             case .bytes: break
             }
         }

@@ -254,6 +254,7 @@ private func queue(_ reply: Reply, on connection: OpaquePointer?) -> MHD_Result 
                 live.park()
                 return 0 // nothing yet: MHD calls again once resumed
             case .end: return -1 // MHD_CONTENT_READER_END_OF_STREAM
+            case .failed: return -2 // MHD_CONTENT_READER_END_WITH_ERROR
             }
         }, box, { context in
             let live = Unmanaged<LiveBox>.fromOpaque(context!).takeRetainedValue()

@@ -29,6 +29,9 @@ public enum LiveRead: Equatable {
     case waiting
     /// The body is complete: the connection ends.
     case end
+    /// The body cannot be completed: the connection is cut without the chunked body's end,
+    /// so the client sees a broken answer, never a short one that looks whole.
+    case failed
 }
 
 /// A body produced as things happen, open for as long as it has more to say (an event

@@ -1,20 +1,20 @@
 import Foundation
 
 /// `GET /api/sheets/{id}/export.xlsx[?minVersion=N]`: the sheet written by the project's
-/// `WorkbookWriter` into sealed block files (`SealedPackageStorage`), then streamed to the
-/// client, unsealed block by block; the sealed file is unlinked as soon as it is open, so an
-/// export leaves nothing behind. `minVersion` waits briefly for the sheet to reach that
-/// version, its connection parked rather than a thread held, else 409 `version-not-reached`.
+/// `WorkbookWriter` and sent as it is written (`LiveExport`, chunked): the answer leaves once
+/// the first rows are deflated, and nothing is put on disk. `minVersion` waits briefly for
+/// the sheet to reach that version, its connection parked rather than a thread held, else 409
+/// `version-not-reached`.
 ///
 /// The same version and comments give the same bytes (the writer's output is deterministic),
 /// so the answer carries `ETag: "SHEET.VERSION.COMMENTS"` and `Range: bytes=N-` answers 206
 /// from byte N while `If-Range` (when sent) is that tag (adding a comment keeps the version,
-/// so the tag counts the comments written). Exports at once are capped (`ExportSlots`).
+/// so the tag counts the comments written). A 206 states the whole length, so a resumed
+/// export is built first, into a sealed scratch file unlinked as soon as it is made, then sent
+/// from byte N. Exports at once are capped (`ExportSlots`).
 enum ExportRoute {
     /// How long `minVersion` waits.
     static let versionWait: Double = 2
-    /// Blocks unsealed per database read.
-    static let blocksPerRead = 64
 
     static func get(_ id: String, _ request: Request, _ context: ServerContext) throws -> Reply {
         let sheet = try Router.sheet(id, request, context, needs: .viewer)
@@ -38,32 +38,27 @@ enum ExportRoute {
     /// Seconds a client is asked to wait when every export slot is taken.
     static let retryAfter = 1
 
-    /// Builds the sheet's workbook and streams it, whole or from the requested byte.
+    /// Sends the sheet's workbook as it is written, or from the requested byte once built.
     private static func export(_ sheet: SheetRecord, _ request: Request, _ context: ServerContext) throws -> Reply {
         guard let slot = context.exports.take() else {
             var reply = Reply.error(503, "busy", "the server is exporting \(context.exports.limit) sheets already; try again shortly")
             reply.headers.append(("Retry-After", String(retryAfter)))
             return reply
         }
-        let identity = Sodium.identifier()
-        let destination = context.directory.exports + "/" + identity + ".xlsx"
-        let comments = try write(sheet, to: destination, identity: identity, context)
-        let tag = entityTag(sheet, comments: comments)
-        let start = resumeOffset(request, entityTag: tag)
-        let file = try SealedBlockFile(opening: destination, identity: identity, sealer: context.sealer)
-        unlink(destination) // the open descriptor keeps it readable; nothing stays on disk
+        let build = try ExportBuild(sheet: sheet, context)
         // A quoted-string holds printable ASCII only; FileNames.safe has removed quotes, backslashes and controls.
         let name = FileNames.safe(sheet.name).unicodeScalars.filter { $0.value >= 0x20 && $0.value < 0x7F }
         var headers: [(name: String, value: String)] = [
             ("Content-Type", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
             ("Content-Disposition", "attachment; filename=\"\(String(String.UnicodeScalarView(name))).xlsx\""),
             ("X-Sheet-Version", String(sheet.version)),
-            ("ETag", tag),
+            ("ETag", build.entityTag),
             ("Accept-Ranges", "bytes"),
         ]
-        guard let start else {
-            return Reply(status: 200, headers: headers, body: .stream(ExportStream(file: file, from: 0, slot: slot), length: file.size))
+        guard let start = resumeOffset(request, entityTag: build.entityTag) else {
+            return .later(ExportStart(LiveExport(build, slot: slot, context), headers: headers, request: request))
         }
+        let file = try scratch(build, context)
         guard start < file.size else {
             var reply = Reply.error(416, "range-not-satisfiable", "the export is \(file.size) bytes long; the range starts at \(start)")
             reply.headers.append(("Content-Range", "bytes */\(file.size)"))
@@ -73,9 +68,17 @@ enum ExportRoute {
         return Reply(status: 206, headers: headers, body: .stream(ExportStream(file: file, from: start, slot: slot), length: file.size - start))
     }
 
-    /// The export's validator: the sheet, its version and its comments written (comments are
-    /// only added), which fix the bytes.
-    static func entityTag(_ sheet: SheetRecord, comments: Int) -> String { "\"\(sheet.id).\(sheet.version).\(comments)\"" }
+    /// The whole workbook in a sealed scratch file, already unlinked: its open descriptor keeps
+    /// it readable, and nothing stays on disk whatever happens next.
+    private static func scratch(_ build: ExportBuild, _ context: ServerContext) throws -> SealedBlockFile {
+        let identity = Sodium.identifier()
+        let path = context.directory.exports + "/" + identity + ".xlsx"
+        let file = try SealedBlockFile(creating: path, identity: identity, sealer: context.sealer)
+        unlink(path)
+        try build.write(to: { try file.append($0) }, context)
+        try file.flush()
+        return file
+    }
 
     /// The first byte asked for by `Range: bytes=N-`, when the request may resume: a single
     /// open-ended range of plain digits, and `If-Range`, when sent, equal to `entityTag`.
@@ -89,68 +92,6 @@ enum ExportRoute {
         let digits = text.dropFirst(6).dropLast()
         guard !digits.isEmpty, digits.count <= 19, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
         return Int64(digits)
-    }
-
-    /// Writes the sheet's cells, row heights, column widths and comments as a workbook;
-    /// returns how many comments it wrote.
-    private static func write(_ sheet: SheetRecord, to destination: String, identity: String, _ context: ServerContext) throws -> Int {
-        let writer = try WorkbookWriter(path: destination, options: WriterOptions(),
-                                        storage: SealedPackageStorage(sealer: context.sealer, identity: identity))
-        do {
-            // Names are made valid when stored; one stored by an earlier version is made valid here.
-            let worksheet = try writer.addWorksheet(named: SheetName.valid(sheet.name))
-            for column in try SheetLayout.load(sheet: sheet.id, context).columns {
-                if let width = column.width { try worksheet.setColumnWidth(width, for: column.first...column.last) }
-            }
-            var nextBlock = 0
-            while true {
-                let blocks = try context.database {
-                    try $0.rowBlocks(of: sheet.id, from: nextBlock, to: nextBlock + blocksPerRead - 1)
-                }
-                for block in blocks {
-                    let plaintext = try context.sealer.open(block.data, context: RowBlock.context(sheet: sheet.id, block: block.block), what: "row block")
-                    try append(RowBlock.entries(plaintext), to: worksheet, writer)
-                }
-                nextBlock += blocksPerRead
-                if nextBlock > RowBlock.block(of: max(sheet.rows, 1)) { break }
-            }
-            var byCell: [String: [CommentRecord]] = [:]
-            var order: [String] = []
-            let comments = try CommentRecord.all(sheet: sheet.id, context)
-            for comment in comments {
-                if byCell[comment.reference] == nil { order.append(comment.reference) }
-                byCell[comment.reference, default: []].append(comment)
-            }
-            for reference in order {
-                guard let cell = CellReference(reference), let comments = byCell[reference] else { continue }
-                // Several comments on a cell are a thread: Excel's threaded comments, with the legacy note.
-                try worksheet.addThread(comments.map { ($0.author, $0.text) }, row: cell.row, column: cell.column)
-            }
-            try writer.close()
-            return comments.count
-        } catch {
-            writer.discard()
-            throw error
-        }
-    }
-
-    /// Appends a block's rows, reading each cell's object back with `CellJSONLReader`.
-    private static func append(_ entries: [RowBlock.Entry], to worksheet: WorksheetWriter, _ writer: WorkbookWriter) throws {
-        var jsonl: [UInt8] = []
-        for entry in entries {
-            for cell in entry.cells { jsonl += cell; jsonl.append(0x0A) }
-        }
-        var reader = try CellJSONLReader(input: ByteInput(bytes: jsonl, name: "row block"))
-        var pending = try reader.nextRow()
-        for entry in entries {
-            var row = Row(index: entry.row, height: entry.height, isHidden: entry.isHidden)
-            if let (read, styles) = pending, read.index == entry.row {
-                row.cells = read.cells
-                for index in row.cells.indices { row.cells[index].styleIndex = try styles[index].map(writer.style) ?? 0 }
-                pending = try reader.nextRow()
-            }
-            try worksheet.append(row)
-        }
     }
 }
 

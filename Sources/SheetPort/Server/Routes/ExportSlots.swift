@@ -1,13 +1,19 @@
 import Foundation
 
 /// The cap on exports at once: each holds a slot from before its workbook is built until its
-/// stream is freed, so the server's memory and its sealed scratch files stay bounded whatever
-/// the number of clients. Past the cap an export answers 503 with `Retry-After`.
+/// stream is freed, so the server's memory and threads stay bounded whatever the number of
+/// clients. Past the cap an export answers 503 with `Retry-After`. It also knows the exports
+/// being sent as they are built, to end them when the server stops (libmicrohttpd cannot stop
+/// with a connection parked).
 public final class ExportSlots: @unchecked Sendable {
     /// The most exports at once.
     public let limit: Int
     private let lock = NSLock()
     private var taken = 0
+    private var isClosed = false
+    private var live: [ObjectIdentifier: LiveExport] = [:]
+    /// The builds of live exports, each in from its start to its thread's end.
+    let builds = DispatchGroup()
 
     /// A cap of `limit` exports (at least one).
     init(limit: Int) { self.limit = max(1, limit) }
@@ -19,10 +25,10 @@ public final class ExportSlots: @unchecked Sendable {
         deinit { slots.lock.withLock { slots.taken -= 1 } }
     }
 
-    /// A slot, or nil when every one is taken.
+    /// A slot, or nil when every one is taken or the server is stopping.
     func take() -> Slot? {
         lock.withLock {
-            guard taken < limit else { return false }
+            guard taken < limit, !isClosed else { return false }
             taken += 1
             return true
         } ? Slot(self) : nil
@@ -30,4 +36,29 @@ public final class ExportSlots: @unchecked Sendable {
 
     /// Slots taken now.
     var inUse: Int { lock.withLock { taken } }
+
+    /// Keeps `export` until `forget`, to stop it on `close()`; false when already closed.
+    func track(_ export: LiveExport) -> Bool {
+        lock.withLock {
+            guard !isClosed else { return false }
+            live[ObjectIdentifier(export)] = export
+            return true
+        }
+    }
+
+    /// No longer keeps `export`.
+    func forget(_ export: LiveExport) {
+        _ = lock.withLock { live.removeValue(forKey: ObjectIdentifier(export)) }
+    }
+
+    /// Stops every export being sent (each cut, its build ended at its next buffer) and takes
+    /// no more; waits a while for the builds to end, as they use the store.
+    func close() {
+        let exports = lock.withLock {
+            isClosed = true
+            return Array(live.values)
+        }
+        exports.forEach { $0.stop() }
+        _ = builds.wait(timeout: .now() + 10)
+    }
 }

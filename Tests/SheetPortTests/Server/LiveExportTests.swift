@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+@testable import SheetPort
+
+extension ServerTests {
+    /// The export threads of the server with process id `pid` (`export <sheet id>`, cut to the
+    /// 15 bytes Linux keeps of a thread's name).
+    private func exportThreads(_ pid: Int32) -> Int {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.filter {
+            ((try? String(contentsOfFile: "/proc/\(pid)/task/\($0)/comm", encoding: .utf8)) ?? "").hasPrefix("export ")
+        }.count
+    }
+
+    /// An export is sent as it is written: a client that reads nothing (a 4 KiB receive window;
+    /// 6.7 MB of workbook, more than the socket buffers and the server's queue hold) already
+    /// has the answer's head while the build still runs, held back by that client alone; when
+    /// the client goes, the build stops and its slot is free again.
+    @Test func anExportIsAnsweredWhileItIsWritten() throws {
+        let fixture = try ServerFixture(["--exports", "1"])
+        defer { fixture.close() }
+        let api = fixture.api
+        let sheet = try api.importSheet(try makeTextWorkbook(rows: 4_500, in: fixture.folder))
+        let path = "/api/sheets/\(sheet)/export.xlsx"
+        let stalled = try RawConnection(port: RawConnection.port(of: api.base), timeout: 60, receiveBuffer: 4_096)
+        _ = stalled.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(api.token!)\r\n\r\n")
+        #expect(eventually(within: 60) { stalled.hasAnswered }, "the export never answered")
+        let head = RawAnswer(bytes: stalled.receiveAll(limit: 1_024))
+        #expect(head.status == 200 && head.header("Transfer-Encoding")?.lowercased() == "chunked", "\(head.text.prefix(300))")
+        #expect(head.header("Content-Length") == nil)
+        // Still being built: the build waits for this client.
+        usleep(300_000)
+        #expect(exportThreads(fixture.server.pid) >= 1) // the build and its deflating thread
+        stalled.close()
+        #expect(eventually(within: 30) { exportThreads(fixture.server.pid) == 0 }, "the build outlived its client")
+        #expect(try eventually(within: 30) { try api.call("GET", path).status == 200 })
+    }
+
+    /// A build that fails after its first bytes left cuts the connection (no chunked end), so no
+    /// client takes a short body for a workbook; the log has the incident and the server goes on.
+    /// One that fails before (its first block damaged) answers 500 with an incident.
+    @Test func aBuildThatFailsMidwayCutsTheConnection() throws {
+        let fixture = try ServerFixture()
+        defer { fixture.close() }
+        let api = fixture.api
+        let sheet = try api.importSheet(try makeTextWorkbook(rows: 4_500, in: fixture.folder))
+        let path = "/api/sheets/\(sheet)/export.xlsx"
+        let database = try fixture.server.store()
+        try database.query("UPDATE row_blocks SET data = ? WHERE sheet_id = ? AND block = (SELECT MAX(block) FROM row_blocks WHERE sheet_id = ?)",
+                           [.blob([1, 2, 3]), .text(sheet), .text(sheet)])
+        var received = 0
+        var status = 0
+        #expect(throws: HTTPClientError.self) {
+            _ = try HTTPClient().send(HTTPRequest(url: api.base + path, headers: [("Authorization", "Bearer \(api.token!)")])) { head, chunk in
+                status = head.status
+                received += chunk.count
+            }
+        }
+        #expect(status == 200 && received > 64 * 1024, "\(status), \(received) bytes")
+        #expect(try api.call("GET", "/api/limits").status == 200)
+
+        try database.query("UPDATE row_blocks SET data = ? WHERE sheet_id = ? AND block = 0", [.blob([1, 2, 3]), .text(sheet)])
+        let early = try api.call("GET", path)
+        #expect(early.status == 500 && (early.object["error"] as? [String: Any])?["incident"] is String, "\(early.text.prefix(300))")
+        fixture.server.stop()
+        let log = try String(contentsOf: fixture.folder.appendingPathComponent("server.log"), encoding: .utf8)
+        #expect(log.contains("export of sheet \(sheet)"), "\(log)")
+    }
+
+    /// Stopping the server while an export is being sent to a client that reads nothing ends
+    /// it: the server exits, cleanly (143, as on any SIGTERM), without waiting for that client.
+    @Test func stoppingTheServerEndsExportsInFlight() throws {
+        let fixture = try ServerFixture()
+        defer { fixture.close() }
+        let api = fixture.api
+        let sheet = try api.importSheet(try makeTextWorkbook(rows: 4_500, in: fixture.folder))
+        let stalled = try RawConnection(port: RawConnection.port(of: api.base), timeout: 60, receiveBuffer: 4_096)
+        defer { stalled.close() }
+        _ = stalled.send("GET /api/sheets/\(sheet)/export.xlsx HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(api.token!)\r\n\r\n")
+        #expect(eventually(within: 60) { stalled.hasAnswered }, "the export never answered")
+        let process = fixture.server.process
+        kill(process.processIdentifier, SIGTERM)
+        let exited = eventually(within: 30) { !process.isRunning }
+        if !exited { fixture.server.kill9() }
+        #expect(exited, "the server did not stop with an export in flight")
+        #expect(process.terminationStatus == 143) // its clean end on SIGTERM
+    }
+}
