@@ -13,6 +13,7 @@ public struct CellJSONLReader {
     private var lineBytes: [UInt8] = []
     private var pending: (row: Int, cell: Cell, style: CellStyle?)?
     private var previous: (row: Int, column: Int) = (0, 0)
+    private var lastFormat: (format: String, isElapsed: Bool)?
 
     /// A reader of `input`.
     public init(input: ByteInput) throws {
@@ -49,9 +50,8 @@ public struct CellJSONLReader {
 
     private mutating func readLine() throws -> Bool {
         lineBytes.removeAll(keepingCapacity: true)
-        guard try input.peek() != nil else { return false }
+        guard try input.appendLine(to: &lineBytes) else { return false }
         line += 1
-        while let byte = try input.next(), byte != 0x0A { lineBytes.append(byte) }
         if lineBytes.last == 0x0D { lineBytes.removeLast() }
         return true
     }
@@ -99,7 +99,7 @@ public struct CellJSONLReader {
             guard let text = raw.string, let dateTime = ExcelDateTime(iso: text), dateTime.isValidDay else {
                 throw failure("a date cell needs a value YYYY-MM-DDTHH:MM:SS.sss")
             }
-            let elapsed = style.map { NumberFormat.isElapsedTimeFormat($0.numberFormat) } ?? false
+            let elapsed = style.map { isElapsedTimeFormat($0.numberFormat) } ?? false
             value = elapsed ? .duration(days: dateTime.elapsedDays) : .date(serial: dateTime.serial(in: .excel1900))
         case "empty":
             guard formula != nil else { throw failure("an empty cell is written only for a formula with no cached value") }
@@ -108,6 +108,15 @@ public struct CellJSONLReader {
             throw failure("\"type\" must be number, string, boolean, error, date or empty")
         }
         return (reference.row, Cell(column: reference.column, value: value, formula: formula, formulaKind: kind), style)
+    }
+
+    /// `NumberFormat.isElapsedTimeFormat`, remembered for the last format asked about: a
+    /// column of dates repeats one format on every line.
+    private mutating func isElapsedTimeFormat(_ format: String) -> Bool {
+        if let known = lastFormat, known.format == format { return known.isElapsed }
+        let isElapsed = NumberFormat.isElapsedTimeFormat(format)
+        lastFormat = (format, isElapsed)
+        return isElapsed
     }
 
     private func style(_ fields: CellObject) throws -> CellStyle? {
