@@ -10,6 +10,9 @@
 #   worksheet  Fuzz/Worksheet/: worksheet XML read by the fast path and by libxml2, which must
 #              agree (differential). Seeds are the worksheet parts of the same files; inputs
 #              collect in .build/fuzz-worksheet/corpus, disagreements in .build/fuzz-worksheet/artifacts.
+#   jsonl      Fuzz/JSONL/: cell JSON Lines read by CellJSONLReader; a line its parser takes must be
+#              an object to JSONSerialization too. Seeds are the CONTRACTS section 2 lines; inputs collect
+#              in .build/fuzz-jsonl/corpus, crashes and disagreements in .build/fuzz-jsonl/artifacts.
 # Keep every crash's input in Fixtures/fuzz-regressions/ once fixed (FuzzRegressionTests reads it).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -20,7 +23,8 @@ target="${FUZZ_TARGET:-check}"
 case "$target" in
     check) out=.build/fuzz; sources=(Fuzz/*.swift) ;;
     worksheet) out=.build/fuzz-worksheet; sources=(Fuzz/Worksheet/*.swift) ;;
-    *) echo "fuzz.sh: FUZZ_TARGET is check or worksheet, not $target" >&2; exit 2 ;;
+    jsonl) out=.build/fuzz-jsonl; sources=(Fuzz/JSONL/*.swift) ;;
+    *) echo "fuzz.sh: FUZZ_TARGET is check, worksheet or jsonl, not $target" >&2; exit 2 ;;
 esac
 mkdir -p "$out/corpus" "$out/artifacts"
 binary="$out/fuzz-$target"
@@ -39,9 +43,23 @@ fi
 # worksheet target, their worksheet parts.
 seeds="$out/seeds"
 mkdir -p "$seeds"
+if [ "$target" = jsonl ]; then
+    cat > "$seeds/contracts.jsonl" <<'JSONL'
+{"ref":"B2","type":"number","value":1.5}
+{"ref":"C2","type":"string","value":"na\u00efve \ud83d\ude00 \"q\" \\ \/ \b\f\n\r\t"}
+{"ref":"D2","type":"boolean","value":true}
+{"ref":"E2","type":"error","value":"#DIV/0!"}
+{"ref":"F2","type":"date","value":"2024-01-31T13:45:00.000","style":{"numFmt":"yyyy-mm-dd hh:mm"}}
+{"ref":"G2","type":"number","value":-3e-7,"formula":"B2*2","style":{"bold":true,"italic":false,"horizontal":"center","fill":"#FFEE00","color":"#112233"}}
+{"col":8,"input":"=NOW()","ref":"H2","type":"empty","value":null,"formula":"NOW()","x":[{"y":[null,1e300]}]}
+{"ref":"A3","type":"number","value":4,"formula":"SUM(A1:A2)","arrayRange":"A3:A4"}
+JSONL
+fi
 for file in Fixtures/*/*.xlsx Fixtures/*/*.xlsm Fixtures/fuzz-regressions/* ../shared/corpus/files/*; do
     [ -f "$file" ] && [ "$(stat -c %s "$file")" -le 262144 ] || continue
-    if [ "$target" = check ]; then
+    if [ "$target" = jsonl ]; then
+        continue
+    elif [ "$target" = check ]; then
         cp -n "$file" "$seeds/" 2>/dev/null || true
     else
         for part in $(unzip -Z1 "$file" 2>/dev/null | grep -E '^xl/worksheets/[^/]+\.xml$' | head -4); do

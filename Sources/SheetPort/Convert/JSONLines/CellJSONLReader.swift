@@ -1,10 +1,9 @@
-import Foundation
-
 /// Reads cell JSON Lines (CONTRACTS section 2) back into rows: the objects that
 /// `convert --to jsonl` writes, with their optional `style` key.
 ///
 /// Rows must come top to bottom and cells left to right, as the reader writes them: the
-/// input is streamed, never sorted in memory.
+/// input is streamed, never sorted in memory. Each line is parsed by `CellObjectParser`,
+/// straight into the members a cell uses.
 public struct CellJSONLReader {
     private let input: ByteInput
     private var line = 0
@@ -14,6 +13,7 @@ public struct CellJSONLReader {
     private var lineBytes: [UInt8] = []
     private var pending: (row: Int, cell: Cell, style: CellStyle?)?
     private var previous: (row: Int, column: Int) = (0, 0)
+    private var lastFormat: (format: String, isElapsed: Bool)?
 
     /// A reader of `input`.
     public init(input: ByteInput) throws {
@@ -40,29 +40,24 @@ public struct CellJSONLReader {
     private mutating func nextCell() throws -> (row: Int, cell: Cell, style: CellStyle?)? {
         while try readLine() {
             guard lineBytes.contains(where: { !ASCII.isSpace($0) }) else { continue }
-            let object: Any
-            do {
-                object = try JSONSerialization.jsonObject(with: Data(lineBytes))
-            } catch {
+            guard let object = lineBytes.withUnsafeBufferPointer(CellObjectParser.parse) else {
                 throw failure("not a JSON object")
             }
-            guard let fields = object as? [String: Any] else { throw failure("not a JSON object") }
-            return try cell(fields)
+            return try cell(object)
         }
         return nil
     }
 
     private mutating func readLine() throws -> Bool {
         lineBytes.removeAll(keepingCapacity: true)
-        guard try input.peek() != nil else { return false }
+        guard try input.appendLine(to: &lineBytes) else { return false }
         line += 1
-        while let byte = try input.next(), byte != 0x0A { lineBytes.append(byte) }
         if lineBytes.last == 0x0D { lineBytes.removeLast() }
         return true
     }
 
-    private mutating func cell(_ fields: [String: Any]) throws -> (row: Int, cell: Cell, style: CellStyle?) {
-        guard let referenceText = fields["ref"] as? String, let reference = CellReference(referenceText) else {
+    private mutating func cell(_ fields: CellObject) throws -> (row: Int, cell: Cell, style: CellStyle?) {
+        guard let referenceText = fields.ref.string, let reference = CellReference(referenceText) else {
             throw failure("\"ref\" must be a cell reference such as \"B2\"")
         }
         guard reference.row > previous.row || (reference.row == previous.row && reference.column > previous.column) else {
@@ -70,40 +65,41 @@ public struct CellJSONLReader {
                           + "cells must be ordered by row, then column, each once")
         }
         previous = (reference.row, reference.column)
-        let style = try self.style(fields["style"])
-        let formula = fields["formula"] as? String
-        if fields["formula"] != nil && formula == nil && !(fields["formula"] is NSNull) {
+        let style = try self.style(fields)
+        let formula = fields.formula.string
+        if fields.formula.isPresent && formula == nil {
             throw failure("\"formula\" must be a string")
         }
         var kind = FormulaKind.normal
-        if let member = fields["arrayRange"], !(member is NSNull) {
-            guard formula != nil, let text = member as? String, let range = CellRange(text),
+        if fields.arrayRange.isPresent {
+            guard formula != nil, let text = fields.arrayRange.string, let range = CellRange(text),
                   range.start == reference else {
                 throw failure("\"arrayRange\" must be a range such as \"B2:B4\" starting at the cell of a formula")
             }
             kind = .array(range: range.description)
         }
-        let raw = fields["value"]
+        let raw = fields.value
         let value: CellValue
-        switch fields["type"] as? String {
+        switch fields.type.string {
         case "number":
-            guard let number = raw as? NSNumber else { throw failure("a number cell needs a numeric \"value\"") }
-            // Foundation's JSON numbers do not always round-trip; the text is read exactly.
-            value = .number(exactNumber(member: "value") ?? number.doubleValue)
+            // The parser reads numbers exactly; true and false count as 1 and 0, as they did
+            // when this reader took its values from JSONSerialization.
+            guard let number = raw.number else { throw failure("a number cell needs a numeric \"value\"") }
+            value = .number(number)
         case "string":
-            guard let text = raw as? String else { throw failure("a string cell needs a string \"value\"") }
+            guard let text = raw.string else { throw failure("a string cell needs a string \"value\"") }
             value = .string(text)
         case "boolean":
-            guard let flag = raw as? Bool else { throw failure("a boolean cell needs true or false") }
+            guard let flag = raw.bool else { throw failure("a boolean cell needs true or false") }
             value = .boolean(flag)
         case "error":
-            guard let code = raw as? String, code.hasPrefix("#") else { throw failure("an error cell needs a value such as \"#N/A\"") }
+            guard let code = raw.string, code.hasPrefix("#") else { throw failure("an error cell needs a value such as \"#N/A\"") }
             value = .error(code)
         case "date":
-            guard let text = raw as? String, let dateTime = ExcelDateTime(iso: text), dateTime.isValidDay else {
+            guard let text = raw.string, let dateTime = ExcelDateTime(iso: text), dateTime.isValidDay else {
                 throw failure("a date cell needs a value YYYY-MM-DDTHH:MM:SS.sss")
             }
-            let elapsed = style.map { NumberFormat.isElapsedTimeFormat($0.numberFormat) } ?? false
+            let elapsed = style.map { isElapsedTimeFormat($0.numberFormat) } ?? false
             value = elapsed ? .duration(days: dateTime.elapsedDays) : .date(serial: dateTime.serial(in: .excel1900))
         case "empty":
             guard formula != nil else { throw failure("an empty cell is written only for a formula with no cached value") }
@@ -114,52 +110,27 @@ public struct CellJSONLReader {
         return (reference.row, Cell(column: reference.column, value: value, formula: formula, formulaKind: kind), style)
     }
 
-    private func style(_ raw: Any?) throws -> CellStyle? {
-        guard let raw, !(raw is NSNull) else { return nil }
-        guard let members = raw as? [String: Any] else { throw failure("\"style\" must be an object") }
-        var style = CellStyle()
-        style.isBold = members["bold"] as? Bool ?? false
-        style.isItalic = members["italic"] as? Bool ?? false
-        style.horizontalAlignment = members["horizontal"] as? String
-        style.numberFormat = members["numFmt"] as? String ?? "General"
-        style.fillColor = members["fill"] as? String
-        style.textColor = members["color"] as? String
-        return style == .plain ? nil : style
+    /// `NumberFormat.isElapsedTimeFormat`, remembered for the last format asked about: a
+    /// column of dates repeats one format on every line.
+    private mutating func isElapsedTimeFormat(_ format: String) -> Bool {
+        if let known = lastFormat, known.format == format { return known.isElapsed }
+        let isElapsed = NumberFormat.isElapsedTimeFormat(format)
+        lastFormat = (format, isElapsed)
+        return isElapsed
     }
 
-    /// The number of a top-level member of the current line, parsed from its text with
-    /// correct rounding (JSONSerialization can be one unit off in the last place).
-    private func exactNumber(member: String) -> Double? {
-        let key = Array(("\"" + member + "\"").utf8)
-        var depth = 0
-        var index = 0
-        let bytes = lineBytes
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") {
-                if depth == 1, bytes[index...].starts(with: key) {
-                    var cursor = index + key.count
-                    while cursor < bytes.count, ASCII.isSpace(bytes[cursor]) { cursor += 1 }
-                    if cursor < bytes.count, bytes[cursor] == UInt8(ascii: ":") {
-                        cursor += 1
-                        while cursor < bytes.count, ASCII.isSpace(bytes[cursor]) { cursor += 1 }
-                        let start = cursor
-                        while cursor < bytes.count, "+-.eE0123456789".utf8.contains(bytes[cursor]) { cursor += 1 }
-                        return bytes[start..<cursor].withUnsafeBufferPointer { ASCII.parseDouble($0) }
-                    }
-                }
-                index += 1 // skip the string, escapes included
-                while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
-                    index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
-                }
-            } else if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
-                depth += 1
-            } else if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") {
-                depth -= 1
-            }
-            index += 1
-        }
-        return nil
+    private func style(_ fields: CellObject) throws -> CellStyle? {
+        guard fields.style.isPresent else { return nil }
+        guard fields.style == .object else { throw failure("\"style\" must be an object") }
+        let members = fields.styleMembers
+        var style = CellStyle()
+        style.isBold = members.bold.bool ?? false
+        style.isItalic = members.italic.bool ?? false
+        style.horizontalAlignment = members.horizontal.string
+        style.numberFormat = members.numFmt.string ?? "General"
+        style.fillColor = members.fill.string
+        style.textColor = members.color.string
+        return style == .plain ? nil : style
     }
 
     private func failure(_ message: String) -> TextInputError {
