@@ -21,12 +21,13 @@ SHEETPORT_TEST_STORE=postgres swift test --filter 'ServerTests|AdversarialDataTe
 sheetport="$(swift build --show-bin-path)/sheetport"
 python3 Tests/Mutation/mutate.py --sheetport "$sheetport" --seed 1 --cases 500
 # check: every hostile file gives its code in bounded time and memory (a table of each),
-# then short fuzz smoke runs (libFuzzer + ASan): the reader and check, and the worksheet fast
-# path against libxml2 (differential).
+# then short fuzz smoke runs (libFuzzer + ASan): the reader and check, the worksheet fast
+# path against libxml2 (differential), and the cell JSON Lines parser.
 hostile="$(mktemp -d)"
 python3 Fixtures/hostile/make_hostile.py "$hostile" --check "$sheetport"
 rm -rf "$hostile"
 Scripts/fuzz.sh 60
 FUZZ_TARGET=worksheet Scripts/fuzz.sh 60
+FUZZ_TARGET=jsonl Scripts/fuzz.sh 30
 SHEETPORT="$sheetport" Tests/ValueAgreement/run.sh --jobs 2
 Tests/RealClients/roundtrip.sh "$sheetport"
