@@ -32,5 +32,5 @@ gcc -O2 -Wall -o "$BUILD/libxml2_parse" "$HERE/read/libxml2_parse.c" $(pkg-confi
 # The server path (issue 14) beside the local read and write, appended to RESULTS.md.
 "$ROOT/.venv/bin/python" "$HERE/server/path.py" --sheetport "$ROOT/.build/release/sheetport" \
     --rows "${SERVER_ROWS:-200000}" --bulk-sheets "${BULK_SHEETS:-50}" --bulk-rows "${BULK_ROWS:-20000}" \
-    --markdown "$BUILD/server.md"
+    --markdown "$BUILD/server.md" --plot "$HERE/server.png"
 cat "$BUILD/server.md" >> "$HERE/RESULTS.md"

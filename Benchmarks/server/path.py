@@ -2,7 +2,8 @@
 """The server path beside the local path (issue 14), in one run on one machine.
 
     python3 Benchmarks/server/path.py --sheetport .build/release/sheetport [--rows 200000]
-        [--bulk-sheets 50] [--bulk-rows 20000] [--concurrency 4] [--markdown OUT.md]
+        [--bulk-sheets 50] [--bulk-rows 20000] [--concurrency 4] [--memory-rows 1000000]
+        [--markdown OUT.md] [--plot OUT.png]
 
 Generates the benchmark workbook (`sheetport bench generate`), then measures:
 - local read: `convert BOOK --to csv`; local write: `convert BOOK.csv -o OUT.xlsx` (the same cells);
@@ -26,6 +27,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -134,6 +136,25 @@ class Server:
         self.log.close()
 
 
+def plot(path, steps, first_byte, rows):
+    """Wall and CPU seconds of each step, local beside server, and the export's first byte."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    figure, axis = plt.subplots(figsize=(9, 4.5))
+    names = [name for name, _, _ in steps]
+    positions = range(len(steps))
+    axis.bar([p - 0.2 for p in positions], [wall for _, wall, _ in steps], width=0.4, label="wall s")
+    axis.bar([p + 0.2 for p in positions], [cpu for _, _, cpu in steps], width=0.4, label="CPU s")
+    axis.set_xticks(list(positions), names)
+    axis.set_ylabel("seconds")
+    axis.set_title(f"{rows:,} rows x 10 columns: the server path beside the local path "
+                   f"(export's first byte after {first_byte:.2f} s)")
+    axis.legend()
+    figure.tight_layout()
+    figure.savefig(path, dpi=90)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sheetport", required=True)
@@ -141,7 +162,9 @@ def main():
     parser.add_argument("--bulk-sheets", type=int, default=50)
     parser.add_argument("--bulk-rows", type=int, default=20000)
     parser.add_argument("--concurrency", type=int, default=4)
+    parser.add_argument("--memory-rows", type=int, default=1000000)
     parser.add_argument("--markdown")
+    parser.add_argument("--plot")
     args = parser.parse_args()
     sheetport = os.path.abspath(args.sheetport)
     folder = tempfile.mkdtemp(prefix="sheetport-path-")
@@ -193,8 +216,39 @@ def main():
         finally:
             bulk.stop()
 
+        memory_peak = None
+        if args.memory_rows > 0:
+            memory_book = os.path.join(folder, "memory.xlsx")
+            subprocess.run([sheetport, "bench", "generate", "--rows", str(args.memory_rows), "-o", memory_book, "--no-progress"],
+                           check=True, timeout=3600, stdout=subprocess.DEVNULL)
+            memory_folder = os.path.join(folder, "memory")
+            os.makedirs(memory_folder)
+            memory = Server(sheetport, memory_folder)
+            try:
+                memory_sheet = memory.import_file(memory_book)
+                import_peak = server_peak_mib(memory.process.pid)
+                threads = [threading.Thread(target=memory.export, args=(memory_sheet,)) for _ in range(args.concurrency)]
+                for thread in threads:
+                    thread.start()
+                for thread in threads:
+                    thread.join()
+                memory_peak = server_peak_mib(memory.process.pid)
+            finally:
+                memory.stop()
+
         cells = args.rows * 10
         load = os.getloadavg()
+        import_ratio, export_ratio = import_wall / read_wall, export_wall / write_wall
+        goals = [
+            ("import <= 2 x local read (wall)", f"{import_ratio:.2f}", import_ratio <= 2),
+            ("import <= 2 x local read (CPU)", f"{import_cpu / read_cpu:.2f}", import_cpu / read_cpu <= 2),
+            ("export <= 1.5 x local write (wall)", f"{export_ratio:.2f}", export_ratio <= 1.5),
+            ("export <= 1.5 x local write (CPU)", f"{export_cpu / write_cpu:.2f}", export_cpu / write_cpu <= 1.5),
+            ("first byte of an export <= 1 s", f"{first_byte:.2f} s", first_byte <= 1),
+        ]
+        if memory_peak is not None:
+            goals.append((f"server peak <= 128 MiB, {args.memory_rows:,} rows imported, {args.concurrency} exports of it at once",
+                          f"{memory_peak:.0f} MiB (import alone {import_peak:.0f})", memory_peak <= 128))
         lines += [
             "## The server path (issue 14)",
             "",
@@ -215,7 +269,14 @@ def main():
             f"{bulk_wall:.2f} s, {bulk_files / bulk_wall:.1f} sheets/s, {bulk_bytes / 1e6 / bulk_wall:.1f} MB/s, "
             f"server CPU {bulk_cpu:.2f} s, server peak memory {bulk_peak:.0f} MiB",
             "",
-        ]
+            "| goal | measured | met |",
+            "|---|---:|---|",
+        ] + [f"| {goal} | {value} | {'yes' if met else '**no**'} |" for goal, value, met in goals] + [""]
+        if args.plot:
+            plot(args.plot, [("local read", read_wall, read_cpu), ("server import", import_wall, import_cpu),
+                             ("local write", write_wall, write_cpu), ("server export", export_wall, export_cpu)],
+                 first_byte, args.rows)
+            lines += [f"![the server path beside the local path]({os.path.basename(args.plot)})", ""]
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     text = "\n".join(lines)
