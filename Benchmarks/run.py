@@ -72,6 +72,8 @@ def tools(args):
         Tool("openpyxl read-only", "read", [py, os.path.join(PEERS, "read.py"), "openpyxl", "@FILE@"]),
         Tool("xlsx2csv", "read", [os.path.join(os.path.dirname(py), "xlsx2csv"), "@FILE@", "@OUT@.csv"]),
         Tool("floor: inflate (unzip -p)", "read", ["sh", "-c", 'unzip -p "$0" xl/worksheets/sheet1.xml > /dev/null', "@FILE@"], floor=True),
+        Tool("floor: inflate, zlib (with CRC)", "read", [args.inflate_floor, "zlib", "@FILE@"], floor=True),
+        Tool("floor: inflate, ISA-L (with CRC)", "read", [args.inflate_floor, "isal", "@FILE@"], floor=True),
         Tool("floor: libxml2 SAX parse", "read", [args.xml_floor, "@XML@"], floor=True),
         Tool("SheetPort write (shared strings)", "write", [sp, "bench", "write", "--rows", "@ROWS@", "-o", "@OUT@.xlsx", "--no-progress"]),
         Tool("SheetPort write (inline strings)", "write", [sp, "bench", "write", "--rows", "@ROWS@", "-o", "@OUT@.xlsx", "--no-progress", "--inline-strings"]),
@@ -269,6 +271,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sheetport", required=True)
     parser.add_argument("--xml-floor", required=True)
+    parser.add_argument("--inflate-floor", required=True)
     parser.add_argument("--libxlsxwriter", required=True)
     parser.add_argument("--rows", type=int, nargs="+", default=[20000, 200000, 1000000])
     parser.add_argument("--runs", type=int, default=3)

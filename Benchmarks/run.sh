@@ -25,9 +25,11 @@ mkdir -p "$BUILD"
 gcc -O2 -Wall -o "$BUILD/libxlsxwriter_write" "$HERE/write/libxlsxwriter_write.c" $(pkg-config --cflags --libs xlsxwriter)
 # shellcheck disable=SC2046
 gcc -O2 -Wall -o "$BUILD/libxml2_parse" "$HERE/read/libxml2_parse.c" $(pkg-config --cflags --libs libxml-2.0)
+# shellcheck disable=SC2046
+gcc -O2 -Wall -o "$BUILD/inflate_floor" "$HERE/read/inflate_floor.c" $(pkg-config --cflags --libs libzip zlib libisal)
 
 "$ROOT/.venv/bin/python" "$HERE/run.py" --sheetport "$ROOT/.build/release/sheetport" \
-    --xml-floor "$BUILD/libxml2_parse" --libxlsxwriter "$BUILD/libxlsxwriter_write" \
+    --xml-floor "$BUILD/libxml2_parse" --inflate-floor "$BUILD/inflate_floor" --libxlsxwriter "$BUILD/libxlsxwriter_write" \
     --runs "${RUNS:-3}" --slow-runs "${SLOW_RUNS:-1}" ${ONLY:+--only "$ONLY"} --rows "$@"
 # The server path (issue 14) beside the local read and write, appended to RESULTS.md.
 "$ROOT/.venv/bin/python" "$HERE/server/path.py" --sheetport "$ROOT/.build/release/sheetport" \

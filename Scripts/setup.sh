@@ -5,7 +5,7 @@
 #                                SQLite, libsodium, libpq, python3-venv
 #   Scripts/setup.sh --clients   also the real clients the writer is tested with (LibreOffice
 #                                `soffice`, Gnumeric `ssconvert`) and what the write benchmark
-#                                and Benchmarks/run.sh need (libxlsxwriter, gcc, /usr/bin/time, unzip),
+#                                and Benchmarks/run.sh need (libxlsxwriter, ISA-L, gcc, /usr/bin/time, unzip),
 #                                and Debian's PostgreSQL server for the shared-database tests
 #   Scripts/setup.sh --postgres  to build, and the PostgreSQL server only
 set -euo pipefail
@@ -33,6 +33,7 @@ if [ "${1:-}" = "--clients" ]; then
     fi
     command -v ssconvert >/dev/null 2>&1 || installed gnumeric || missing+=(gnumeric)
     installed libxlsxwriter-dev || missing+=(libxlsxwriter-dev)
+    installed libisal-dev || missing+=(libisal-dev)   # the inflate floor of Benchmarks/run.sh
     [ -x /usr/bin/time ] || missing+=(time)
     command -v gcc >/dev/null 2>&1 || missing+=(gcc)
     command -v unzip >/dev/null 2>&1 || missing+=(unzip)
