@@ -136,9 +136,7 @@ public final class ImportWorker: @unchecked Sendable {
         }
         sheetID = id
 
-        let styles = try workbook.styles()
-        let output = ByteOutput(collectingAs: job.filename)
-        let cellWriter = JSONLWriter(output: output, styles: styles, dateSystem: workbook.dateSystem)
+        let cellWriter = StoredCellWriter(styles: try workbook.styles(), dateSystem: workbook.dateSystem)
         var block: (number: Int, first: Int, last: Int, bytes: [UInt8])?
         var sealedBlocks: [(number: Int, first: Int, last: Int, data: [UInt8])] = []
         var rows = 0, cells = 0, lastRow = 0, lastColumn = 0
@@ -180,11 +178,8 @@ public final class ImportWorker: @unchecked Sendable {
                 if block == nil { block = (number, row.index, row.index, []) }
                 block!.last = row.index
                 block!.bytes += RowBlock.header(row: row.index, height: row.height, isHidden: row.isHidden)
-                try cellWriter.write(row) { cell in
-                    cell.formula.map { "=" + $0 } ?? ValueText.field(cell.value, system: workbook.dateSystem)
-                }
+                cellWriter.append(row, to: &block!.bytes)
                 lastColumn = max(lastColumn, row.cells.last?.column ?? 0) // cells come ordered by column
-                block!.bytes += output.takeBytes()
                 rows += 1
                 cells += row.cells.count
                 lastRow = row.index
