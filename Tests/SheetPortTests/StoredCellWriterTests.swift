@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import SheetPort
 
-/// The import's cell encoding (`StoredCellWriter`) writes the same bytes as
-/// `JSONLWriter.write(_:input:)` with the input the import stored before it: over every
+/// The import's row encoding (`StoredCellWriter`) writes the same bytes as `RowBlock.header`
+/// and `JSONLWriter.write(_:input:)` with the input the import stored before it: over every
 /// corpus workbook's first worksheet, and over hostile values made here.
 @Suite struct StoredCellWriterTests {
     /// The bytes of `rows` both ways, with the reference's input: `=` and the formula, else the value as a CSV field.
@@ -13,7 +13,9 @@ import Testing
         let stored = StoredCellWriter(styles: styles, dateSystem: system)
         var bytes: [UInt8] = []
         for row in rows {
+            try output.write(RowBlock.header(row: row.index, height: row.height, isHidden: row.isHidden))
             try reference.write(row) { cell in cell.formula.map { "=" + $0 } ?? ValueText.field(cell.value, system: system) }
+            stored.appendHeader(row, to: &bytes)
             stored.append(row, to: &bytes)
         }
         return (output.takeBytes(), bytes)
@@ -49,7 +51,7 @@ import Testing
         var values: [CellValue] = [.empty, .boolean(true), .boolean(false), .error("#N/A"), .error("#DIV/0!"),
                                    .isoDate("2024-02-29T12:30:00"), .isoDate("not a date"), .isoDate("")]
         values += texts.map { .string($0) } + numbers.map { .number($0) }
-        values += [45000.5, 0, 0.25, -1, 1e7, 60, 61, .nan, 2_958_465.999].flatMap { [CellValue.date(serial: $0), .duration(days: $0)] }
+        values += [45000.5, 0, 0.25, -1, 1e7, 60, 61, .nan, 2_958_465.999, 2_958_465.999_999_999, 45000.123456, 0.999_999_999_99, 1.5, 59, 1462.000_01, 0.000_5].flatMap { [CellValue.date(serial: $0), .duration(days: $0)] }
         let formulas: [(String?, FormulaKind)] = [(nil, .normal), ("A1*2", .normal), ("\"q\"&\"\\\"", .normal), ("SUM(B1:B3)", .array(range: "C7:C9")),
                                                    ("SEQUENCE(3)", .array(range: "B7:B9")), ("X", .array(range: "not a range")), ("line\nbreak", .normal)]
         var rows: [Row] = []
@@ -58,7 +60,8 @@ import Testing
             let (formula, kind) = formulas[offset % formulas.count]
             let style = [-1, 0, 1, 2, styles.cellFormats.count - 1, styles.cellFormats.count, 1_000_000][offset % 7]
             let column = [1, 2, 3, 26, 27, 702, 703, 16_384][offset % 8]
-            rows.append(Row(index: index, cells: [Cell(column: column, value: value, formula: formula, formulaKind: kind, styleIndex: style),
+            let height: Double? = [nil, 15, 0, 12.75, 409.5, 1e-7, -3][offset % 7]
+            rows.append(Row(index: index, height: height, isHidden: offset % 3 == 0, cells: [Cell(column: column, value: value, formula: formula, formulaKind: kind, styleIndex: style),
                                                   Cell(column: column + 1, value: value, styleIndex: style)]))
             index = index == 7 ? 1_048_576 : offset + 1
         }

@@ -1,4 +1,5 @@
-/// The server's stored cells (CONTRACTS section 4), appended straight to a row block's bytes:
+/// The server's stored rows (CONTRACTS section 4), appended straight to a row block's bytes:
+/// each row's header as `RowBlock.header` writes it, then its cells, in
 /// the same bytes as `JSONLWriter.write(_:input:)` given the input the import stores (`=` and
 /// the formula, else the value as a CSV field), built with no `String` per cell and with each
 /// number formatted, and each string scanned for escapes, once for both of its members.
@@ -18,6 +19,25 @@ struct StoredCellWriter {
         cell.formula.map { "=" + $0 } ?? ValueText.field(cell.value, system: dateSystem)
     }
 
+    /// Appends `RowBlock.header` of `row`: `#ROW HEIGHT HIDDEN` and a line break.
+    func appendHeader(_ row: Row, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "#"))
+        Self.appendDecimal(Int64(row.index), to: &bytes)
+        bytes.append(UInt8(ascii: " "))
+        if let height = row.height {
+            if let integral = Self.integral(height) {
+                Self.appendDecimal(integral, to: &bytes)
+            } else {
+                bytes.append(contentsOf: height.description.utf8)
+            }
+        } else {
+            bytes.append(UInt8(ascii: "-"))
+        }
+        bytes.append(UInt8(ascii: " "))
+        bytes.append(row.isHidden ? UInt8(ascii: "1") : UInt8(ascii: "0"))
+        bytes.append(UInt8(ascii: "\n"))
+    }
+
     /// Appends one JSON object, and a line break, for every cell of `row`.
     func append(_ row: Row, to bytes: inout [UInt8]) {
         for cell in row.cells {
@@ -26,21 +46,21 @@ struct StoredCellWriter {
     }
 
     private func append(_ cell: Cell, row: Int, to bytes: inout [UInt8]) {
-        bytes.append(contentsOf: Literal.openColumn)
+        Self.append(Literal.openColumn, to: &bytes)
         Self.appendDecimal(Int64(cell.column), to: &bytes)
-        bytes.append(contentsOf: Literal.input)
+        Self.append(Literal.input, to: &bytes)
         if let formula = cell.formula {
-            bytes.append(contentsOf: Literal.quoteEquals) // "=" needs no escape: `"=` and the formula's escaped text
+            Self.append(Literal.quoteEquals, to: &bytes) // "=" needs no escape: `"=` and the formula's escaped text
             Self.appendEscaped(formula, to: &bytes, quoted: false)
             bytes.append(UInt8(ascii: "\""))
             appendReference(cell.column, row: row, to: &bytes)
             appendValue(cell.value, to: &bytes)
-            bytes.append(contentsOf: Literal.formula)
+            Self.append(Literal.formula, to: &bytes)
             Self.appendEscaped(formula, to: &bytes)
             // As JSONLWriter: an array formula's range, when it starts at this cell.
             if case .array(let text) = cell.formulaKind, let range = CellRange(text),
                range.start.column == cell.column, range.start.row == row {
-                bytes.append(contentsOf: Literal.arrayRange)
+                Self.append(Literal.arrayRange, to: &bytes)
                 bytes.append(contentsOf: range.description.utf8)
                 bytes.append(UInt8(ascii: "\""))
             }
@@ -53,7 +73,7 @@ struct StoredCellWriter {
                     Self.appendDecimal(integral, to: &bytes)
                     bytes.append(UInt8(ascii: "\""))
                     appendReference(cell.column, row: row, to: &bytes)
-                    bytes.append(contentsOf: Literal.numberValue)
+                    Self.append(Literal.numberValue, to: &bytes)
                     Self.appendDecimal(integral, to: &bytes)
                 } else {
                     let text = number.description
@@ -61,14 +81,30 @@ struct StoredCellWriter {
                     bytes.append(contentsOf: text.utf8)
                     bytes.append(UInt8(ascii: "\""))
                     appendReference(cell.column, row: row, to: &bytes)
-                    bytes.append(contentsOf: Literal.numberValue)
+                    Self.append(Literal.numberValue, to: &bytes)
                     bytes.append(contentsOf: text.utf8)
                 }
             case .string(let text):
                 Self.appendEscaped(text, to: &bytes)
                 appendReference(cell.column, row: row, to: &bytes)
-                bytes.append(contentsOf: Literal.stringValue)
+                Self.append(Literal.stringValue, to: &bytes)
                 Self.appendEscaped(text, to: &bytes)
+            case .date(let serial):
+                // The calendar's date-time, worked out once for the field and the value.
+                guard let dateTime = ExcelDateTime(serial: serial, system: dateSystem) else { fallthrough }
+                bytes.append(UInt8(ascii: "\""))
+                if serial < 1 { // a time of day alone
+                    Self.appendTime(dateTime, milliseconds: false, to: &bytes)
+                } else {
+                    Self.appendDay(dateTime, to: &bytes)
+                    if dateTime.hasTime {
+                        bytes.append(UInt8(ascii: " "))
+                        Self.appendTime(dateTime, milliseconds: false, to: &bytes)
+                    }
+                }
+                bytes.append(UInt8(ascii: "\""))
+                appendReference(cell.column, row: row, to: &bytes)
+                appendDate(dateTime, to: &bytes)
             default:
                 Self.appendEscaped(ValueText.field(cell.value, system: dateSystem), to: &bytes)
                 appendReference(cell.column, row: row, to: &bytes)
@@ -78,31 +114,31 @@ struct StoredCellWriter {
         if cell.styleIndex > 0, cell.styleIndex < styleMembers.count, let members = styleMembers[cell.styleIndex] {
             bytes.append(contentsOf: members)
         }
-        bytes.append(contentsOf: Literal.close)
+        Self.append(Literal.close, to: &bytes)
     }
 
     /// `,"ref":"B2",`
     private func appendReference(_ column: Int, row: Int, to bytes: inout [UInt8]) {
-        bytes.append(contentsOf: Literal.reference)
+        Self.append(Literal.reference, to: &bytes)
         CellReference.appendColumnName(column, to: &bytes)
         Self.appendDecimal(Int64(row), to: &bytes)
-        bytes.append(contentsOf: Literal.quoteComma)
+        Self.append(Literal.quoteComma, to: &bytes)
     }
 
     /// `"type":...,"value":...` as `JSONLWriter.writeValue` spells it.
     private func appendValue(_ value: CellValue, to bytes: inout [UInt8]) {
         switch value {
         case .empty:
-            bytes.append(contentsOf: Literal.emptyValue)
+            Self.append(Literal.emptyValue, to: &bytes)
         case .number(let number):
             appendNumber(number, to: &bytes)
         case .string(let text):
-            bytes.append(contentsOf: Literal.stringValue)
+            Self.append(Literal.stringValue, to: &bytes)
             Self.appendEscaped(text, to: &bytes)
         case .boolean(let flag):
-            bytes.append(contentsOf: flag ? Literal.trueValue : Literal.falseValue)
+            Self.append(flag ? Literal.trueValue : Literal.falseValue, to: &bytes)
         case .error(let code):
-            bytes.append(contentsOf: Literal.errorValue)
+            Self.append(Literal.errorValue, to: &bytes)
             Self.appendEscaped(code, to: &bytes)
         case .date(let number), .duration(let number):
             if let dateTime = ValueText.dateTime(value, system: dateSystem) {
@@ -114,14 +150,14 @@ struct StoredCellWriter {
             if let dateTime = ValueText.dateTime(value, system: dateSystem) {
                 appendDate(dateTime, to: &bytes)
             } else {
-                bytes.append(contentsOf: Literal.stringValue)
+                Self.append(Literal.stringValue, to: &bytes)
                 Self.appendEscaped(text, to: &bytes)
             }
         }
     }
 
     private func appendNumber(_ number: Double, to bytes: inout [UInt8]) {
-        bytes.append(contentsOf: Literal.numberValue)
+        Self.append(Literal.numberValue, to: &bytes)
         if let integral = Self.integral(number) {
             Self.appendDecimal(integral, to: &bytes)
         } else {
@@ -129,10 +165,46 @@ struct StoredCellWriter {
         }
     }
 
+    /// `"type":"date","value":"YYYY-MM-DDTHH:MM:SS.sss"` (`ExcelDateTime.iso8601`).
     private func appendDate(_ dateTime: ExcelDateTime, to bytes: inout [UInt8]) {
-        bytes.append(contentsOf: Literal.dateValue)
-        bytes.append(contentsOf: dateTime.iso8601.utf8)
+        Self.append(Literal.dateValue, to: &bytes)
+        Self.appendDay(dateTime, to: &bytes)
+        bytes.append(UInt8(ascii: "T"))
+        Self.appendTime(dateTime, milliseconds: true, to: &bytes)
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// `YYYY-MM-DD` (`ExcelDateTime.dateText`).
+    private static func appendDay(_ dateTime: ExcelDateTime, to bytes: inout [UInt8]) {
+        appendPadded(dateTime.year, width: 4, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendPadded(dateTime.month, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendPadded(dateTime.day, width: 2, to: &bytes)
+    }
+
+    /// `HH:MM:SS`, with `.sss` when asked for or when there are milliseconds (`ExcelDateTime.timeText`).
+    private static func appendTime(_ dateTime: ExcelDateTime, milliseconds: Bool, to bytes: inout [UInt8]) {
+        let ms = dateTime.millisecondOfDay % 1000
+        let seconds = dateTime.millisecondOfDay / 1000
+        appendPadded(seconds / 3600, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        appendPadded(seconds / 60 % 60, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        appendPadded(seconds % 60, width: 2, to: &bytes)
+        if milliseconds || ms != 0 {
+            bytes.append(UInt8(ascii: "."))
+            appendPadded(ms, width: 3, to: &bytes)
+        }
+    }
+
+    /// `value` (a date or time part: never negative) with zeros before it up to `width` digits,
+    /// as `ExcelDateTime` pads.
+    private static func appendPadded(_ value: Int, width: Int, to bytes: inout [UInt8]) {
+        var digits = 1, rest = value
+        while rest >= 10 { rest /= 10; digits += 1 }
+        for _ in digits..<max(digits, width) { bytes.append(UInt8(ascii: "0")) }
+        appendDecimal(Int64(value), to: &bytes)
     }
 
     /// The number as the integer `ValueText.number` writes for it, nil when it writes the double.
@@ -179,22 +251,28 @@ struct StoredCellWriter {
         }
     }
 
+    /// Appends a literal's UTF-8 (no array of its own to retain).
+    @inline(__always)
+    private static func append(_ literal: StaticString, to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
     /// The fixed parts of an object.
     private enum Literal {
-        static let openColumn = Array("{\"col\":".utf8)
-        static let input = Array(",\"input\":".utf8)
-        static let quoteEquals = Array("\"=".utf8)
-        static let reference = Array(",\"ref\":\"".utf8)
-        static let quoteComma = Array("\",".utf8)
-        static let formula = Array(",\"formula\":".utf8)
-        static let arrayRange = Array(",\"arrayRange\":\"".utf8)
-        static let numberValue = Array("\"type\":\"number\",\"value\":".utf8)
-        static let stringValue = Array("\"type\":\"string\",\"value\":".utf8)
-        static let emptyValue = Array("\"type\":\"empty\",\"value\":null".utf8)
-        static let trueValue = Array("\"type\":\"boolean\",\"value\":true".utf8)
-        static let falseValue = Array("\"type\":\"boolean\",\"value\":false".utf8)
-        static let errorValue = Array("\"type\":\"error\",\"value\":".utf8)
-        static let dateValue = Array("\"type\":\"date\",\"value\":\"".utf8)
-        static let close = Array("}\n".utf8)
+        static let openColumn: StaticString = "{\"col\":"
+        static let input: StaticString = ",\"input\":"
+        static let quoteEquals: StaticString = "\"="
+        static let reference: StaticString = ",\"ref\":\""
+        static let quoteComma: StaticString = "\","
+        static let formula: StaticString = ",\"formula\":"
+        static let arrayRange: StaticString = ",\"arrayRange\":\""
+        static let numberValue: StaticString = "\"type\":\"number\",\"value\":"
+        static let stringValue: StaticString = "\"type\":\"string\",\"value\":"
+        static let emptyValue: StaticString = "\"type\":\"empty\",\"value\":null"
+        static let trueValue: StaticString = "\"type\":\"boolean\",\"value\":true"
+        static let falseValue: StaticString = "\"type\":\"boolean\",\"value\":false"
+        static let errorValue: StaticString = "\"type\":\"error\",\"value\":"
+        static let dateValue: StaticString = "\"type\":\"date\",\"value\":\""
+        static let close: StaticString = "}\n"
     }
 }

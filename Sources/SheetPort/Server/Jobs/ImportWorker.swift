@@ -177,7 +177,7 @@ public final class ImportWorker: @unchecked Sendable {
                 }
                 if block == nil { block = (number, row.index, row.index, []) }
                 block!.last = row.index
-                block!.bytes += RowBlock.header(row: row.index, height: row.height, isHidden: row.isHidden)
+                cellWriter.appendHeader(row, to: &block!.bytes)
                 cellWriter.append(row, to: &block!.bytes)
                 lastColumn = max(lastColumn, row.cells.last?.column ?? 0) // cells come ordered by column
                 rows += 1
