@@ -45,7 +45,7 @@ import Testing
         let styles = try workbook.styles()
         #expect(styles.cellFormats.count > 2)
         let texts = ["", "plain", "quote \" and \\ back", "back\\slash alone", "C:\\path\\", "line\nbreak\r\ttab", "\u{0}\u{1}\u{1F}\u{7F}", "é ü 漢字 😀",
-                     "\u{8}\u{C}", String(repeating: "x\"", count: 300), "=not a formula", "1e-05"]
+                     "\u{8}\u{C}", String(repeating: "x\"", count: 300), String(repeating: "long ", count: 20_000), "=not a formula", "1e-05"]
         let numbers: [Double] = [0, -0.0, 1, -1, 0.1, 1e-05, 123456789012, 9_007_199_254_740_991, 9_007_199_254_740_992,
                                  -9_007_199_254_740_993, 1e300, -1e-300, .nan, .infinity, -.infinity, 2.5, 1.0 / 3]
         var values: [CellValue] = [.empty, .boolean(true), .boolean(false), .error("#N/A"), .error("#DIV/0!"),
@@ -71,12 +71,22 @@ import Testing
         #expect(same, "\(Self.firstDifference(reference, stored))")
     }
 
-    @Test func decimalDigitsAreStringOfTheInteger() {
+    @Test func sinkDigitsAndColumnsAreTheStringOnes() {
+        let sink = ByteSink(capacity: 1)
         for value: Int64 in [0, 1, -1, 9, 10, 99, 100, -100, 1_048_576, Int64.max, Int64.min + 1, Int64.min] {
-            var bytes: [UInt8] = []
-            StoredCellWriter.appendDecimal(value, to: &bytes)
-            #expect(String(decoding: bytes, as: UTF8.self) == String(value))
+            sink.removeAll()
+            sink.putDecimal(value)
+            #expect(String(decoding: Array(sink.bytes), as: UTF8.self) == String(value))
         }
+        for column in [-1, 0, 1, 25, 26, 27, 52, 701, 702, 703, 18_278, 18_279, 16_384, 475_254, 475_255, 1 << 40] {
+            sink.removeAll()
+            sink.putColumnName(column)
+            #expect(String(decoding: Array(sink.bytes), as: UTF8.self) == CellReference.columnName(column), "\(column)")
+        }
+        // Growth keeps what was written: 100,000 bytes through a buffer that starts at 64.
+        sink.removeAll()
+        for index in 0..<100_000 { sink.put(UInt8(truncatingIfNeeded: index)) }
+        #expect(sink.count == 100_000 && Array(sink.bytes) == (0..<100_000).map { UInt8(truncatingIfNeeded: $0) })
     }
 
     /// Where two byte strings part, with some text around it.
