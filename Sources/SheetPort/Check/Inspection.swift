@@ -1,12 +1,13 @@
-/// The findings of one open workbook, gathered in one pass: package parts, workbook
-/// settings, then the first worksheet streamed row by row.
+/// The findings of one open workbook, gathered in one pass: package parts and workbook
+/// settings (`inspectPackage`), then the first worksheet streamed row by row
+/// (`inspectFirstWorksheet`: by `check` itself, or by the server's import as it stores the rows).
 struct Inspection {
     let workbook: Workbook
     let options: PreflightOptions
-    /// Hears how far the first worksheet's read is, every 4,096 rows.
-    var progress: ((ConversionSummary) -> Void)?
     private(set) var findings: [Finding] = []
     private(set) var worksheets: [CheckReport.Worksheet] = []
+    /// The first worksheet's comments, once read whole (the import stores them).
+    private(set) var comments: [Comment]?
     /// The package features found among the parts (`PackageFeature.name`).
     private var packageFeatures: Set<String> = []
     /// Relationships the import follows that point to no part, by type, with their source part.
@@ -20,20 +21,33 @@ struct Inspection {
         self.options = options
     }
 
-    /// Gathers everything; throws only I/O errors (the rest become error findings).
-    mutating func run() throws {
+    /// Everything that needs no pass over the worksheet's cells: package entries and parts,
+    /// workbook settings, the sheets and the relationships the import follows. Returns the
+    /// first worksheet, or nil when there is none (that is a finding).
+    mutating func inspectPackage() -> Sheet? {
         inspectEntries()
         inspectWorkbook()
         guard let first = workbook.firstWorksheet else {
             worksheets = workbook.sheets.map { CheckReport.Worksheet(name: $0.name, imported: false, state: $0.state) }
             findings.append(Finding(ReaderError(.missingPart, file: workbook.file, part: workbook.workbookPart,
                                                 "the workbook has no worksheet to import")))
-            return
+            return nil
         }
         inspectSheets(first: first)
         inspectRelationships(first: first)
+        return first
+    }
+
+    /// The findings of the first worksheet's cells, from the pass `read` drives over it (to
+    /// its end: `check` only counts, the import stores the rows as well). A reader error
+    /// other than I/O, from the pass or from `read`, is a finding; anything else `read` throws
+    /// passes through.
+    mutating func inspectFirstWorksheet(_ sheet: Sheet, read: (inout WorksheetPass) throws -> Void) throws {
         do {
-            try inspectFirstWorksheet(first)
+            var pass = try WorksheetPass(workbook: workbook, sheet: sheet, options: options)
+            try read(&pass)
+            while try pass.nextRow() != nil {} // the findings count every cell, should `read` stop early
+            try reportFirstWorksheet(pass)
         } catch let error as ReaderError where error.code != .io {
             findings.append(Finding(error))
         }
@@ -163,23 +177,13 @@ struct Inspection {
 
     // MARK: the first worksheet
 
-    private mutating func inspectFirstWorksheet(_ sheet: Sheet) throws {
+    private mutating func reportFirstWorksheet(_ pass: WorksheetPass) throws {
+        let sheet = pass.sheet, reader = pass.reader, stats = pass.statistics
         let styles = try workbook.styles()
         let strings = try workbook.sharedStrings()
-        let reader = try workbook.rows(of: sheet)
         let part = sheet.part
-        var stats = SheetStatistics(styleCount: styles.cellFormats.count, maxTextLength: options.maxCellTextLength)
-        var rows = 0
-        while let row = try reader.nextRow() {
-            for cell in row.cells { stats.add(cell, row: row.index) }
-            rows += 1
-            if let progress, rows & 4095 == 0 {
-                let (bytesRead, totalBytes) = reader.progress
-                progress(ConversionSummary(rows: rows, cells: stats.cells, bytesRead: bytesRead, totalBytes: totalBytes))
-            }
-        }
         // Comments are imported: their part must read (a missing one is already a finding).
-        if danglingRelationships["comments"] == nil { _ = try workbook.comments(of: sheet) }
+        if danglingRelationships["comments"] == nil { comments = try workbook.comments(of: sheet) }
         if let index = worksheets.firstIndex(where: { $0.imported }) {
             worksheets[index].rows = stats.lastRow
             worksheets[index].columns = stats.lastColumn

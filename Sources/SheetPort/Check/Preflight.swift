@@ -48,35 +48,17 @@ public enum Preflight {
     public static func check(name: String, options: PreflightOptions, size: Int64? = nil,
                              progress: ((ConversionSummary) -> Void)? = nil,
                              open: () throws -> Workbook) throws -> CheckReport {
-        var report = CheckReport(file: name, format: "xlsx")
-        let workbook: Workbook
-        do {
-            workbook = try open()
-        } catch let error as ReaderError where error.code != .io && error.code != .usage {
-            report.format = format(of: error)
-            report.findings = [Finding(error)]
-            return report
-        }
-        report.format = format(of: workbook)
-        if let cap = options.maxUploadBytes, let size, size > cap {
-            report.findings.append(Finding(ReaderError(.exceedsLimit, file: name, "the file is \(size) bytes, over the server's upload limit of \(cap) bytes")))
-        }
-        var inspection = Inspection(workbook: workbook, options: options)
-        inspection.progress = progress
-        try inspection.run()
-        report.worksheets = inspection.worksheets
-        report.findings = (report.findings + inspection.findings).enumerated()
-            .sorted { $0.element.severity == $1.element.severity ? $0.offset < $1.offset : $0.element.severity < $1.element.severity }
-            .map(\.element)
-        return report
+        var run = try PreflightRun(name: name, options: options, size: size, open: open)
+        try run.readFirstWorksheet(progress: progress)
+        return run.report
     }
 
-    private static func fileSize(_ path: String) -> Int64? {
+    static func fileSize(_ path: String) -> Int64? {
         var status = stat()
         return stat(path, &status) == 0 ? Int64(status.st_size) : nil
     }
 
-    private static func format(of error: ReaderError) -> String {
+    static func format(of error: ReaderError) -> String {
         switch error.code {
         case .legacyXLS: "xls"
         case .encryptedWorkbook: "encrypted"
@@ -85,7 +67,7 @@ public enum Preflight {
         }
     }
 
-    private static func format(of workbook: Workbook) -> String {
+    static func format(of workbook: Workbook) -> String {
         let type = workbook.contentTypes.type(of: workbook.workbookPart) ?? ""
         if type.contains("template.macroEnabled") { return "xltm" }
         if type.contains("macroEnabled") { return "xlsm" }

@@ -9,7 +9,8 @@ struct SheetStatistics {
     var firstLongText: CellReference?
     /// Cells per cell format (out-of-range indexes count as the default, as they render).
     var cellsByStyle: [Int]
-    var firstCellByStyle: [Int: CellReference] = [:]
+    /// The first cell of each cell format (an array: looked up for every cell).
+    var firstCellByStyle: [CellReference?]
     /// Cells with a cell format other than the default (`s` above 0), whether or not it exists.
     var styledCells = 0
 
@@ -18,6 +19,7 @@ struct SheetStatistics {
 
     init(styleCount: Int, maxTextLength: Int = PreflightOptions.maxCellTextLength) {
         cellsByStyle = Array(repeating: 0, count: max(styleCount, 1))
+        firstCellByStyle = Array(repeating: nil, count: cellsByStyle.count)
         self.maxTextLength = maxTextLength
     }
 

@@ -23,6 +23,8 @@ public final class ServerContext: Sendable {
     public let sheetChanges: SheetChangeFeed
     /// Renews the leases of the jobs this instance runs (a shared store's).
     let leases: LeaseKeeper
+    /// Passes over worksheets the import jobs of this instance made (one a job: tests hold it there).
+    let worksheetPasses = PassCount()
 
     init(configuration: ServerConfiguration) throws {
         self.configuration = configuration
@@ -49,3 +51,4 @@ public final class ServerContext: Sendable {
     /// Runs `body` with a database connection.
     public func database<T>(_ body: (Database) throws -> T) throws -> T { try connections.with(body) }
 }
+

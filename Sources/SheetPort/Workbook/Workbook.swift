@@ -28,6 +28,9 @@ public final class Workbook {
 
     private var loadedStyles: Styles?
     private var loadedSharedStrings: SharedStrings?
+    /// How many row readers were opened on this workbook's worksheets: tests hold the
+    /// server's import to one pass over its worksheet.
+    private(set) var worksheetPasses = 0
 
     /// The file name used in errors.
     public var file: String { archive.file }
@@ -115,6 +118,7 @@ public final class Workbook {
     /// A row-by-row reader of a worksheet parsed by `engine` (tests compare the two).
     func rows(of sheet: Sheet, engine: WorksheetReader.Engine) throws -> WorksheetReader {
         let entry = try worksheetEntry(sheet)
+        worksheetPasses += 1
         return try WorksheetReader(sheet: sheet, entry: entry, archive: archive,
                                    sharedStrings: sharedStrings(), styles: styles(), engine: engine)
     }

@@ -110,27 +110,23 @@ public final class ImportWorker: @unchecked Sendable {
         var options = PreflightOptions()
         options.limits = configuration.archiveLimits
         options.maxCells = configuration.maxCells
-        let open = { try self.openWorkbook(file, name: job.filename, limits: options.limits) }
 
-        let report = try Preflight.check(name: job.filename, options: options, open: open)
-        if let error = report.findings.first(where: { $0.severity == .error }) {
-            throw ImportFailure(code: error.code, message: error.message.visibleControlCharacters,
-                                findings: report.findings.filter { $0.severity == .error }.map(Self.storable))
+        // The pre-flight's package findings first; the first worksheet's come from the pass below that stores it.
+        var preflight = try PreflightRun(name: job.filename, options: options) {
+            try self.openWorkbook(file, name: job.filename, limits: options.limits)
+        }
+        // Counted before the job's end is visible (a test reads the count once the job ended).
+        var passesCounted = false
+        defer { if !passesCounted { context.worksheetPasses.add(preflight.workbook?.worksheetPasses ?? 0) } }
+        guard let workbook = preflight.workbook, let sheet = preflight.firstWorksheet, !preflight.hasError else {
+            // Refused already: the worksheet's own findings still join the job's, as they always did.
+            try preflight.readFirstWorksheet()
+            throw Self.refusal(preflight.report)
         }
         try context.hold(claim, database)
 
-        let workbook = try open()
-        guard let sheet = workbook.firstWorksheet else {
-            throw ImportFailure(code: "missing-part", message: "the workbook has no worksheet", findings: [])
-        }
         // Every stored name is one the writer accepts, so the sheet can always be exported.
         let name = SheetName.valid(sheet.name)
-        var warnings = report.findings.filter { $0.severity != .error }.map(Self.storable)
-        if let violation = SheetName.violation(of: sheet.name) {
-            warnings.append(Finding(.sheetNameChanged, .warning,
-                                    "the sheet \"\(sheet.name.visibleControlCharacters)\" is imported as \"\(name)\": \(violation)",
-                                    part: "xl/workbook.xml").json)
-        }
         let id = Sodium.identifier()
         try database.transaction {
             try context.hold(claim, database)
@@ -140,13 +136,12 @@ public final class ImportWorker: @unchecked Sendable {
         }
         sheetID = id
 
-        let styles = try workbook.styles()
-        let output = ByteOutput(collectingAs: job.filename)
-        let cellWriter = JSONLWriter(output: output, styles: styles, dateSystem: workbook.dateSystem)
-        let reader = try workbook.rows(of: sheet)
+        let cellWriter = StoredCellWriter(styles: try workbook.styles(), dateSystem: workbook.dateSystem)
         var block: (number: Int, first: Int, last: Int, bytes: [UInt8])?
         var sealedBlocks: [(number: Int, first: Int, last: Int, data: [UInt8])] = []
         var rows = 0, cells = 0, lastRow = 0, lastColumn = 0
+        var metadata = WorksheetMetadata()
+        var bytesRead: Int64 = 0
 
         func sealBlock() {
             guard let current = block else { return }
@@ -154,7 +149,7 @@ public final class ImportWorker: @unchecked Sendable {
                                  context.sealer.seal(current.bytes, context: RowBlock.context(sheet: id, block: current.number))))
             block = nil
         }
-        func storeBatch() throws {
+        func storeBatch(_ reader: WorksheetReader) throws {
             try database.transaction {
                 try context.hold(claim, database)
                 for sealed in sealedBlocks {
@@ -166,37 +161,52 @@ public final class ImportWorker: @unchecked Sendable {
             context.changes.signal(job: job.id)
         }
 
-        while let row = try reader.nextRow() {
-            guard row.index <= ServerConfiguration.maxRows else {
-                throw ImportFailure(code: "exceeds-limit", message: "row \(row.index) is outside the grid", findings: [])
+        try preflight.readFirstWorksheet { pass in
+            while let row = try pass.nextRow() {
+                // An error finding is certain (a cap passed): the job fails once the pass has counted
+                // the rest for the findings; nothing more is stored.
+                if pass.refuses { continue }
+                guard row.index <= ServerConfiguration.maxRows else {
+                    throw ImportFailure(code: "exceeds-limit", message: "row \(row.index) is outside the grid", findings: [])
+                }
+                if row.cells.isEmpty && row.height == nil && !row.isHidden { continue }
+                let number = RowBlock.block(of: row.index)
+                if let current = block, current.number != number {
+                    sealBlock()
+                    if sealedBlocks.count >= Self.blocksPerBatch { try storeBatch(pass.reader) }
+                }
+                if block == nil { block = (number, row.index, row.index, []) }
+                block!.last = row.index
+                cellWriter.appendHeader(row, to: &block!.bytes)
+                cellWriter.append(row, to: &block!.bytes)
+                lastColumn = max(lastColumn, row.cells.last?.column ?? 0) // cells come ordered by column
+                rows += 1
+                cells += row.cells.count
+                lastRow = row.index
+                guard cells <= configuration.maxCells else {
+                    throw ImportFailure(code: "exceeds-limit", message: "over the server's limit of \(configuration.maxCells) cells", findings: [])
+                }
             }
-            if row.cells.isEmpty && row.height == nil && !row.isHidden { continue }
-            let number = RowBlock.block(of: row.index)
-            if let current = block, current.number != number {
-                sealBlock()
-                if sealedBlocks.count >= Self.blocksPerBatch { try storeBatch() }
-            }
-            if block == nil { block = (number, row.index, row.index, []) }
-            block!.last = row.index
-            block!.bytes += RowBlock.header(row: row.index, height: row.height, isHidden: row.isHidden)
-            try cellWriter.write(row) { cell in
-                cell.formula.map { "=" + $0 } ?? ValueText.field(cell.value, system: workbook.dateSystem)
-            }
-            lastColumn = max(lastColumn, row.cells.last?.column ?? 0) // cells come ordered by column
-            block!.bytes += output.takeBytes()
-            rows += 1
-            cells += row.cells.count
-            lastRow = row.index
-            guard cells <= configuration.maxCells else {
-                throw ImportFailure(code: "exceeds-limit", message: "over the server's limit of \(configuration.maxCells) cells", findings: [])
-            }
+            guard !pass.refuses else { return }
+            sealBlock()
+            try storeBatch(pass.reader)
+            metadata = pass.reader.metadata
+            bytesRead = pass.reader.progress.bytesRead
         }
-        sealBlock()
-        try storeBatch()
+        // The same refusals as the pre-flight's: its findings are complete now.
+        let report = preflight.report
+        guard !preflight.hasError else { throw Self.refusal(report) }
+        var warnings = report.findings.filter { $0.severity != .error }.map(Self.storable)
+        if let violation = SheetName.violation(of: sheet.name) {
+            warnings.append(Finding(.sheetNameChanged, .warning,
+                                    "the sheet \"\(sheet.name.visibleControlCharacters)\" is imported as \"\(name)\": \(violation)",
+                                    part: "xl/workbook.xml").json)
+        }
 
-        let metadata = reader.metadata
         let layout = SheetLayout(columns: metadata.columns, defaultRowHeight: metadata.defaultRowHeight)
-        let comments = try workbook.comments(of: sheet)
+        let comments = try preflight.comments ?? workbook.comments(of: sheet)
+        context.worksheetPasses.add(workbook.worksheetPasses)
+        passesCounted = true
         let result = JSON.object([("sheet", .object([("id", .string(id)), ("name", .string(name))])),
                                   ("warnings", .array(warnings.map(JSON.raw)))]).text
         try database.transaction {
@@ -212,7 +222,7 @@ public final class ImportWorker: @unchecked Sendable {
             try database.query("""
                 UPDATE jobs SET status = 'succeeded', result = ?, rows = ?, cells = ?, bytes = ?, lease_until = NULL
                 WHERE id = ? AND claim = ? AND status = 'running'
-                """, [.text(result), .integer(Int64(rows)), .integer(Int64(cells)), .integer(Int64(reader.progress.bytesRead)),
+                """, [.text(result), .integer(Int64(rows)), .integer(Int64(cells)), .integer(Int64(bytesRead)),
                       .text(job.id), .text(claim.token)])
             // Cancelled or taken over meanwhile (the claim held a moment ago): nothing of this commit may stand.
             guard database.changes > 0 else { throw ImportInterruption.cancelled }
@@ -237,6 +247,16 @@ public final class ImportWorker: @unchecked Sendable {
         }
         let source = try SealedZipSource(file: file).makeSource()
         return try Workbook(archive: ZipArchive(source: source, name: name, prefix: prefix, limits: limits))
+    }
+
+    /// The failure of a job whose pre-flight `report` holds an error: the first error's code
+    /// and message, with every error finding.
+    static func refusal(_ report: CheckReport) -> ImportFailure {
+        let errors = report.findings.filter { $0.severity == .error }
+        guard let error = errors.first else {
+            return ImportFailure(code: "missing-part", message: "the workbook has no worksheet", findings: [])
+        }
+        return ImportFailure(code: error.code, message: error.message.visibleControlCharacters, findings: errors.map(Self.storable))
     }
 
     /// A finding as a job stores it: its message names parts of the workbook (other sheets'

@@ -1,0 +1,148 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A growable byte buffer written through a pointer, for text built a byte at a time (the
+/// import's stored cells): each write checks the room left and grows when needed, with none
+/// of an array's uniqueness checks. One thread writes it.
+final class ByteSink {
+    // One writer thread, its own memory: dynamic exclusivity checks buy nothing here.
+    @exclusivity(unchecked) private var base: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var capacity: Int
+    /// Bytes written since the last `removeAll()`.
+    @exclusivity(unchecked) private(set) var count = 0
+
+    /// An empty buffer with room for `capacity` bytes before it grows.
+    init(capacity: Int = 1 << 12) {
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// The bytes written.
+    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+
+    /// Forgets the bytes written, keeping the room.
+    func removeAll() { count = 0 }
+
+    /// Makes room for `extra` more bytes.
+    @inline(__always)
+    func reserve(_ extra: Int) {
+        if count + extra > capacity { grow(to: count + extra) }
+    }
+
+    private func grow(to needed: Int) {
+        let larger = max(needed, capacity * 2)
+        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+        moved.update(from: base, count: count)
+        base.deallocate()
+        base = moved
+        capacity = larger
+    }
+
+    /// Appends one byte.
+    @inline(__always)
+    func put(_ byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count += 1
+    }
+
+    /// Appends bytes.
+    @inline(__always)
+    func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let start = bytes.baseAddress else { return }
+        reserve(bytes.count)
+        (base + count).update(from: start, count: bytes.count)
+        count += bytes.count
+    }
+
+    /// Appends a literal's UTF-8.
+    @inline(__always)
+    func put(_ literal: StaticString) {
+        put(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    /// Appends a string's UTF-8.
+    @inline(__always)
+    func put(_ text: String) {
+        var text = text
+        text.withUTF8 { put($0) }
+    }
+
+    /// Appends the bytes of an array.
+    @inline(__always)
+    func put(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { put($0) }
+    }
+
+    /// Appends the decimal digits of `value`, with `-` when negative (as `String(value)`).
+    func putDecimal(_ value: Int64) {
+        reserve(20) // "-9223372036854775808"
+        if value < 0 {
+            base[count] = UInt8(ascii: "-")
+            count += 1
+        }
+        var magnitude = value.magnitude
+        var digits = 1
+        var rest = magnitude
+        while rest >= 10 { rest /= 10; digits += 1 }
+        var index = count + digits
+        count = index
+        repeat {
+            index -= 1
+            base[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
+    }
+
+    /// Appends `value` (not negative) with zeros before it up to `width` digits.
+    func putPadded(_ value: Int, width: Int) {
+        var digits = 1, rest = value
+        while rest >= 10 { rest /= 10; digits += 1 }
+        for _ in digits..<max(digits, width) { put(UInt8(ascii: "0")) }
+        putDecimal(Int64(value))
+    }
+
+    /// Appends the letters of a 1-based column (nothing below 1), as `CellReference.appendColumnName`.
+    func putColumnName(_ column: Int) {
+        guard column > 0 else { return }
+        // Names of `width` letters follow the 26 + 26^2 + ... names that are shorter.
+        var offset = column - 1
+        var width = 1
+        var names = 26
+        while offset >= names {
+            offset -= names
+            names *= 26
+            width += 1
+        }
+        reserve(width)
+        var index = count + width
+        count = index
+        for _ in 0..<width {
+            index -= 1
+            base[index] = UInt8(ascii: "A") &+ UInt8(truncatingIfNeeded: offset % 26)
+            offset /= 26
+        }
+    }
+
+    /// Appends `text` as a JSON string literal (`JSONLWriter.writeString`), or its inside
+    /// alone when not `quoted`; text with nothing to escape is copied whole.
+    func putEscaped(_ text: String, quoted: Bool = true) {
+        var text = text
+        let copied = text.withUTF8 { utf8 -> Bool in
+            guard !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
+            if quoted { put(UInt8(ascii: "\"")) }
+            put(utf8)
+            if quoted { put(UInt8(ascii: "\"")) }
+            return true
+        }
+        guard !copied else { return }
+        var escaped: [UInt8] = []
+        JSONLWriter.appendString(text, to: &escaped)
+        escaped.withUnsafeBufferPointer { all in
+            put(quoted ? all : UnsafeBufferPointer(rebasing: all.dropFirst().dropLast())) // appendString's quotes dropped
+        }
+    }
+}
