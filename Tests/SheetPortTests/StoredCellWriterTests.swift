@@ -47,7 +47,7 @@ import Testing
         let texts = ["", "plain", "quote \" and \\ back", "back\\slash alone", "C:\\path\\", "line\nbreak\r\ttab", "\u{0}\u{1}\u{1F}\u{7F}", "é ü 漢字 😀",
                      "\u{8}\u{C}", String(repeating: "x\"", count: 300), String(repeating: "long ", count: 20_000), "=not a formula", "1e-05"]
         let numbers: [Double] = [0, -0.0, 1, -1, 0.1, 1e-05, 123456789012, 9_007_199_254_740_991, 9_007_199_254_740_992,
-                                 -9_007_199_254_740_993, 1e300, -1e-300, .nan, .infinity, -.infinity, 2.5, 1.0 / 3]
+                                 -9_007_199_254_740_992, 1e300, -1e-300, .nan, .infinity, -.infinity, 2.5, 1.0 / 3]
         var values: [CellValue] = [.empty, .boolean(true), .boolean(false), .error("#N/A"), .error("#DIV/0!"),
                                    .isoDate("2024-02-29T12:30:00"), .isoDate("not a date"), .isoDate("")]
         values += texts.map { .string($0) } + numbers.map { .number($0) }
