@@ -58,10 +58,10 @@ def run(argv, timeout=1800):
 
 
 class Server:
-    def __init__(self, sheetport, folder):
+    def __init__(self, sheetport, folder, extra=()):
         self.data = os.path.join(folder, "data")
         self.log = open(os.path.join(folder, "server.log"), "w")
-        self.process = subprocess.Popen([sheetport, "serve", "--data", self.data, "--listen", "127.0.0.1:0"],
+        self.process = subprocess.Popen([sheetport, "serve", "--data", self.data, "--listen", "127.0.0.1:0", *extra],
                                         stdout=subprocess.PIPE, stderr=self.log, text=True)
         deadline = time.monotonic() + 60
         self.port = None
@@ -223,7 +223,8 @@ def main():
                            check=True, timeout=3600, stdout=subprocess.DEVNULL)
             memory_folder = os.path.join(folder, "memory")
             os.makedirs(memory_folder)
-            memory = Server(sheetport, memory_folder)
+            # The generated book's million unique strings and 10 M cells pass the default caps.
+            memory = Server(sheetport, memory_folder, ["--max-text-size", "1G", "--max-cells", "20000000"])
             try:
                 memory_sheet = memory.import_file(memory_book)
                 import_peak = server_peak_mib(memory.process.pid)

@@ -26,17 +26,17 @@ public struct Sealer: Sendable {
 
     /// Seals `plaintext` bound to `context`.
     public func seal(_ plaintext: UnsafeRawBufferPointer, context: [UInt8]) -> [UInt8] {
-        var sealed = [UInt8](repeating: 0, count: plaintext.count + Self.overhead)
-        sealed.withUnsafeMutableBytes { output in
-            let nonce = output.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        // Every byte is written (nonce, ciphertext, tag): no zeroing first.
+        [UInt8](unsafeUninitializedCapacity: plaintext.count + Self.overhead) { output, count in
+            let nonce = output.baseAddress!
             randombytes_buf(nonce, Self.nonceLength)
             var length: UInt64 = 0
             _ = crypto_aead_xchacha20poly1305_ietf_encrypt(
                 nonce + Self.nonceLength, &length,
                 plaintext.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(plaintext.count),
                 context, UInt64(context.count), nil, nonce, key)
+            count = Self.nonceLength + Int(length)
         }
-        return sealed
     }
 
     /// Seals `plaintext` bound to `context`.
@@ -48,14 +48,16 @@ public struct Sealer: Sendable {
     /// authenticate. `what` names it in the error.
     public func open(_ sealed: UnsafeRawBufferPointer, context: [UInt8], what: String) throws -> [UInt8] {
         guard sealed.count >= Self.overhead else { throw ServerError.unsealFailed(what: what) }
-        var plaintext = [UInt8](repeating: 0, count: sealed.count - Self.overhead)
-        let status = plaintext.withUnsafeMutableBytes { output -> Int32 in
+        var status: Int32 = -1
+        // On success every byte is written; on failure the array is dropped.
+        let plaintext = [UInt8](unsafeUninitializedCapacity: max(1, sealed.count - Self.overhead)) { output, count in
             let nonce = sealed.baseAddress!.assumingMemoryBound(to: UInt8.self)
             var length: UInt64 = 0
-            return crypto_aead_xchacha20poly1305_ietf_decrypt(
-                output.baseAddress?.assumingMemoryBound(to: UInt8.self), &length, nil,
+            status = crypto_aead_xchacha20poly1305_ietf_decrypt(
+                output.baseAddress, &length, nil,
                 nonce + Self.nonceLength, UInt64(sealed.count - Self.nonceLength),
                 context, UInt64(context.count), nonce, key)
+            count = status == 0 ? Int(length) : 0
         }
         guard status == 0 else { throw ServerError.unsealFailed(what: what) }
         return plaintext
