@@ -28,28 +28,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import path as P  # noqa: E402  (Server, run, server_cpu)
 
 
-class CallgrindServer(P.Server):
+def callgrind_server(sheetport, folder, out):
     """`sheetport serve` under callgrind, instrumentation off until asked."""
-
-    def __init__(self, sheetport, folder, out):
-        self.data = os.path.join(folder, "data")
-        self.log = open(os.path.join(folder, "server.log"), "w")
-        self.process = subprocess.Popen(["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}",
-                                         sheetport, "serve", "--data", self.data, "--listen", "127.0.0.1:0"],
-                                        stdout=subprocess.PIPE, stderr=self.log, text=True)
-        self.port = None
-        deadline = time.monotonic() + 300
-        while self.port is None and time.monotonic() < deadline:
-            line = self.process.stdout.readline()
-            if not line:
-                break
-            for word in line.split():
-                if word.startswith("http://127.0.0.1:"):
-                    self.port = int(word.rsplit(":", 1)[1].rstrip("/"))
-        if self.port is None:
-            raise SystemExit("import_compare.py: the server did not print its address")
-        self.token = subprocess.run([sheetport, "token", "issue", "--data", self.data, "--subject", "bench"],
-                                    check=True, capture_output=True, text=True, timeout=120).stdout.strip()
+    return P.Server(sheetport, folder, launcher=["valgrind", "--tool=callgrind", "--instr-atstart=no",
+                                                 f"--callgrind-out-file={out}"], wait=300)
 
 
 def summary(pattern):
@@ -71,7 +53,7 @@ def callgrind(binaries, book, folder):
         sub = os.path.join(folder, f"cg{index}")
         os.makedirs(sub)
         out = os.path.join(sub, "callgrind.out")
-        server = CallgrindServer(sheetport, sub, out)
+        server = callgrind_server(sheetport, sub, out)
         try:
             pid = str(server.process.pid)
             subprocess.run(["callgrind_control", "-i", "on", pid], check=True, capture_output=True)

@@ -58,12 +58,14 @@ def run(argv, timeout=1800):
 
 
 class Server:
-    def __init__(self, sheetport, folder, extra=()):
+    def __init__(self, sheetport, folder, extra=(), launcher=(), wait=60):
+        """`sheetport serve` with `extra` options, run through `launcher` (a valgrind command
+        line, say) when given; waits up to `wait` seconds for its address."""
         self.data = os.path.join(folder, "data")
         self.log = open(os.path.join(folder, "server.log"), "w")
-        self.process = subprocess.Popen([sheetport, "serve", "--data", self.data, "--listen", "127.0.0.1:0", *extra],
+        self.process = subprocess.Popen([*launcher, sheetport, "serve", "--data", self.data, "--listen", "127.0.0.1:0", *extra],
                                         stdout=subprocess.PIPE, stderr=self.log, text=True)
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + wait
         self.port = None
         while self.port is None and time.monotonic() < deadline:
             line = self.process.stdout.readline()

@@ -67,3 +67,28 @@ final class ChunkPipe: @unchecked Sendable {
         condition.unlock()
     }
 }
+
+/// The thread on the far side of a `ChunkPipe` that packs what the pipe brings (libzip's
+/// `zip_close`, libarchive's writes), with a 1 MiB stack; `join()` waits for its end, once.
+final class PackingThread: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    /// Whether it has been joined (so it has ended).
+    private(set) var isJoined = false
+
+    /// Starts `body` on a new thread.
+    init(_ body: @escaping @Sendable () -> Void) {
+        let thread = Thread { [done] in
+            body()
+            done.signal()
+        }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
+    /// Waits until the thread has ended; at once after the first call.
+    func join() {
+        guard !isJoined else { return }
+        done.wait()
+        isJoined = true
+    }
+}

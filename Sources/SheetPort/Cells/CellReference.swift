@@ -38,7 +38,21 @@ public struct CellReference: Equatable, Hashable, Sendable, CustomStringConverti
     /// with no allocation of its own: the writer calls it for every cell.
     static func appendColumnName(_ column: Int, to bytes: inout [UInt8]) {
         guard column > 0 else { return }
-        // Names of `width` letters follow the 26 + 26^2 + ... names that are shorter.
+        let (width, first) = columnNameShape(column)
+        var offset = first
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: "A"), count: width))
+        var index = bytes.count - 1
+        while offset > 0 {
+            bytes[index] += UInt8(offset % 26)
+            offset /= 26
+            index -= 1
+        }
+    }
+
+    /// How many letters the name of `column` (1-based, above 0) has, and its offset among the
+    /// names of that many letters: names of `width` letters follow the 26 + 26^2 + ... that are
+    /// shorter, and the offset's base-26 digits are the letters.
+    static func columnNameShape(_ column: Int) -> (width: Int, offset: Int) {
         var offset = column - 1
         var width = 1
         var names = 26
@@ -47,13 +61,7 @@ public struct CellReference: Equatable, Hashable, Sendable, CustomStringConverti
             names *= 26
             width += 1
         }
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: "A"), count: width))
-        var index = bytes.count - 1
-        while offset > 0 {
-            bytes[index] += UInt8(offset % 26)
-            offset /= 26
-            index -= 1
-        }
+        return (width, offset)
     }
 
     /// The column of letters (case-insensitive), or nil when not letters or past XFD.

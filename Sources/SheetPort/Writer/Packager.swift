@@ -108,7 +108,7 @@ final class StreamedEntry: EntryStream, @unchecked Sendable {
     private var offset = 0
     private var produced: UInt64 = 0
     private var sourceError = zip_error_t()
-    private let done = DispatchSemaphore(value: 0)
+    private var thread: PackingThread?
     private var closeMessage: String?
     private var archive: OpaquePointer?
 
@@ -136,17 +136,14 @@ final class StreamedEntry: EntryStream, @unchecked Sendable {
 
     fileprivate func start(closing archive: OpaquePointer) {
         self.archive = archive
-        let thread = Thread { [self] in
+        thread = PackingThread { [self] in
             guard let archive = self.archive else { return }
             if zip_close(archive) != 0 {
                 closeMessage = String(cString: zip_strerror(archive))
                 zip_discard(archive)
                 pipe.abort()
             }
-            done.signal()
         }
-        thread.stackSize = 1 << 20
-        thread.start()
     }
 
     /// Ends the entry and waits until libzip has written the pass.
@@ -165,13 +162,7 @@ final class StreamedEntry: EntryStream, @unchecked Sendable {
         waitForPass()
     }
 
-    private var passEnded = false
-
-    private func waitForPass() {
-        guard !passEnded else { return }
-        done.wait()
-        passEnded = true
-    }
+    private func waitForPass() { thread?.join() }
 
     /// libzip's pull: copies from the current chunk, taking the next one when it is drained.
     fileprivate func read(into buffer: UnsafeMutableRawPointer, count: Int) -> Int64 {

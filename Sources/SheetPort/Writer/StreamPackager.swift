@@ -156,11 +156,10 @@ private final class ArchiveEntryStream: EntryStream, @unchecked Sendable {
     let pipe = ChunkPipe()
     let name: String
     private unowned let packager: StreamPackager
-    private let done = DispatchSemaphore(value: 0)
+    private var thread: PackingThread?
     private var failure: (any Error)?
-    private var waited = false
-    /// Whether its thread has ended (finished or given up).
-    private(set) var isDone = false
+    /// Whether its thread has ended (finished or given up) and been waited for.
+    var isDone: Bool { thread?.isJoined ?? false }
 
     init(name: String, packager: StreamPackager) {
         self.name = name
@@ -168,7 +167,7 @@ private final class ArchiveEntryStream: EntryStream, @unchecked Sendable {
     }
 
     func start() {
-        let thread = Thread { [self] in
+        thread = PackingThread { [self] in
             do {
                 while let chunk = try pipe.receive() {
                     try chunk.withUnsafeBytes { try packager.write($0, entry: name) }
@@ -181,10 +180,7 @@ private final class ArchiveEntryStream: EntryStream, @unchecked Sendable {
                 failure = error
                 pipe.abort()
             }
-            done.signal()
         }
-        thread.stackSize = 1 << 20
-        thread.start()
     }
 
     func finish() throws {
@@ -198,10 +194,5 @@ private final class ArchiveEntryStream: EntryStream, @unchecked Sendable {
         waitForThread()
     }
 
-    private func waitForThread() {
-        guard !waited else { return }
-        done.wait()
-        waited = true
-        isDone = true
-    }
+    private func waitForThread() { thread?.join() }
 }

@@ -108,15 +108,8 @@ final class ByteSink {
     /// Appends the letters of a 1-based column (nothing below 1), as `CellReference.appendColumnName`.
     func putColumnName(_ column: Int) {
         guard column > 0 else { return }
-        // Names of `width` letters follow the 26 + 26^2 + ... names that are shorter.
-        var offset = column - 1
-        var width = 1
-        var names = 26
-        while offset >= names {
-            offset -= names
-            names *= 26
-            width += 1
-        }
+        let (width, first) = CellReference.columnNameShape(column)
+        var offset = first
         reserve(width)
         var index = count + width
         count = index
