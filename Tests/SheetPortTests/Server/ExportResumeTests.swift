@@ -61,13 +61,7 @@ extension ServerTests {
         let fixture = try ServerFixture(["--exports", "1"])
         defer { fixture.close() }
         let api = fixture.api
-        // About 6.7 MB of xlsx: more than the kernel buffers on the server's side (tcp_wmem's 4 MB at most).
-        let sheet = try api.importSheet(try makeTextWorkbook(rows: 4_500, in: fixture.folder))
-        let path = "/api/sheets/\(sheet)/export.xlsx"
-
-        let stalled = try RawConnection(port: RawConnection.port(of: api.base), timeout: 60, receiveBuffer: 4_096)
-        _ = stalled.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(api.token!)\r\n\r\n")
-        #expect(eventually(within: 60) { stalled.hasAnswered }, "the first export never started")
+        let (stalled, path) = try stalledExport(fixture)
 
         let refused = try api.call("GET", path)
         #expect(refused.status == 503, "\(refused.status) \(refused.text.prefix(200))")

@@ -12,6 +12,19 @@ extension ServerTests {
         }.count
     }
 
+    /// Imports a 6.7 MB-export sheet (more than the kernel buffers on the server's side,
+    /// tcp_wmem's 4 MB at most, and its queue of buffers hold) and starts its export on a
+    /// connection that reads nothing (a 4 KiB receive window); returns it once answered.
+    func stalledExport(_ fixture: ServerFixture) throws -> (connection: RawConnection, path: String) {
+        let api = fixture.api
+        let sheet = try api.importSheet(try makeTextWorkbook(rows: 4_500, in: fixture.folder))
+        let path = "/api/sheets/\(sheet)/export.xlsx"
+        let stalled = try RawConnection(port: RawConnection.port(of: api.base), timeout: 60, receiveBuffer: 4_096)
+        _ = stalled.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(api.token!)\r\n\r\n")
+        #expect(eventually(within: 60) { stalled.hasAnswered }, "the export never answered")
+        return (stalled, path)
+    }
+
     /// An export is sent as it is written: a client that reads nothing (a 4 KiB receive window;
     /// 6.7 MB of workbook, more than the socket buffers and the server's queue hold) already
     /// has the answer's head while the build still runs, held back by that client alone; when
@@ -20,11 +33,7 @@ extension ServerTests {
         let fixture = try ServerFixture(["--exports", "1"])
         defer { fixture.close() }
         let api = fixture.api
-        let sheet = try api.importSheet(try makeTextWorkbook(rows: 4_500, in: fixture.folder))
-        let path = "/api/sheets/\(sheet)/export.xlsx"
-        let stalled = try RawConnection(port: RawConnection.port(of: api.base), timeout: 60, receiveBuffer: 4_096)
-        _ = stalled.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(api.token!)\r\n\r\n")
-        #expect(eventually(within: 60) { stalled.hasAnswered }, "the export never answered")
+        let (stalled, path) = try stalledExport(fixture)
         let head = RawAnswer(bytes: stalled.receiveAll(limit: 1_024))
         #expect(head.status == 200 && head.header("Transfer-Encoding")?.lowercased() == "chunked", "\(head.text.prefix(300))")
         #expect(head.header("Content-Length") == nil)
@@ -72,12 +81,8 @@ extension ServerTests {
     @Test func stoppingTheServerEndsExportsInFlight() throws {
         let fixture = try ServerFixture()
         defer { fixture.close() }
-        let api = fixture.api
-        let sheet = try api.importSheet(try makeTextWorkbook(rows: 4_500, in: fixture.folder))
-        let stalled = try RawConnection(port: RawConnection.port(of: api.base), timeout: 60, receiveBuffer: 4_096)
+        let (stalled, _) = try stalledExport(fixture)
         defer { stalled.close() }
-        _ = stalled.send("GET /api/sheets/\(sheet)/export.xlsx HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(api.token!)\r\n\r\n")
-        #expect(eventually(within: 60) { stalled.hasAnswered }, "the export never answered")
         let process = fixture.server.process
         kill(process.processIdentifier, SIGTERM)
         let exited = eventually(within: 30) { !process.isRunning }
