@@ -311,6 +311,12 @@ def run_instances(args, sheetport, cluster, book, count, attempt, folder):
     }
 
 
+def shown(argument):
+    """A command-line argument as the report shows it: paths in the project relative to its root."""
+    path = os.path.abspath(argument)
+    return os.path.relpath(path, ROOT) if os.path.exists(path) and path.startswith(ROOT + os.sep) else argument
+
+
 def seconds_list(values):
     return " + ".join(f"{v:.1f}" for v in values)
 
@@ -354,7 +360,7 @@ def main():
         f"{os.cpu_count()} cores, load average {load_before[0]:.2f} before the runs. CPU is user+sys seconds, "
         "per instance; PostgreSQL's is the whole cluster's.",
         "",
-        f"`{' '.join(['python3', os.path.relpath(sys.argv[0], ROOT)] + [os.path.relpath(a, ROOT) if os.path.isabs(a) else a for a in sys.argv[1:]])}`",
+        f"`{' '.join(['python3'] + [shown(argument) for argument in sys.argv])}`",
         "",
         "| instances | run | imports/s | cells/s | import CPU s (instances / PostgreSQL) | exports/s | MB/s | "
         "export CPU s (instances / PostgreSQL) | peak RSS MiB | load avg after | failures |",

@@ -1,12 +1,12 @@
 import Foundation
 
 /// An export sent as it is written: a thread of its own runs the `ExportBuild` into a few
-/// buffers (`ExportPipe`), and the connection takes them as they fill, parked while it waits (no request
-/// thread held). The answer waits, parked too, only for the first buffer (`ExportStart`), so a
-/// build that fails at once still gets its 500; after that a failure cuts the connection
-/// (`LiveRead.failed`), so no client takes a short body for a whole workbook. Memory stays
-/// bounded: the build waits while `depth` buffers are queued; a client that goes stops it.
-/// Holds its export slot until both ends are done.
+/// buffers (`ExportPipe`), and the connection takes them as they fill, parked while it waits
+/// (no request thread held). The answer waits, parked too, only for the first buffer
+/// (`ExportStart`), so a build that fails at once still gets its 500; after that a failure cuts
+/// the connection (`LiveRead.failed`), so no client takes a short body for a whole workbook.
+/// Memory stays bounded: the build waits while `depth` buffers are queued; a client that goes
+/// stops it. Holds its export slot until both ends are done.
 final class LiveExport: LiveReplyStream, @unchecked Sendable {
     /// Bytes per queued buffer.
     static let bufferSize = 64 * 1024
