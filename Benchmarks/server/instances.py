@@ -211,8 +211,11 @@ def export(instance, token, sheet, failures_folder):
             if not chunk:
                 break
             parts.append(chunk)
-    except (http.client.IncompleteRead, http.client.HTTPException, OSError) as error:
-        # http.client raises here when the chunked body ends without its last chunk.
+    except http.client.IncompleteRead as error:
+        # http.client raises this when the chunked body ends without its last chunk.
+        parts.append(error.partial)
+        problem = f"body cut without the chunked body's last chunk ({sum(map(len, parts))} bytes read before)"
+    except (http.client.HTTPException, OSError) as error:
         problem = f"body cut after {sum(map(len, parts))} bytes ({type(error).__name__}: {error})"
     connection.close()
     body = b"".join(parts)
