@@ -17,7 +17,7 @@ trap 'Scripts/postgres.sh stop "$SHEETPORT_PG_DIR"' EXIT
 SHEETPORT_REAL_CLIENTS=1 swift test # SharedDatabaseTests run on the cluster
 # The server suite again, each test server on a new database of the cluster (the client's fault
 # tests are about the client, whatever the store: once is enough).
-SHEETPORT_TEST_STORE=postgres swift test --filter 'ServerTests|AdversarialDataTests|AdversarialHTTPTests|BulkExportTests|ImportFaultTests|PreflightAgainstServerTests'
+SHEETPORT_TEST_STORE=postgres swift test --filter 'ServerTests|AdversarialDataTests|AdversarialHTTPTests|BulkExportTests|ImportFaultTests|PreflightAgainstServerTests|EventStreamTests'
 sheetport="$(swift build --show-bin-path)/sheetport"
 python3 Tests/Mutation/mutate.py --sheetport "$sheetport" --seed 1 --cases 500
 # check: every hostile file gives its code in bounded time and memory (a table of each),

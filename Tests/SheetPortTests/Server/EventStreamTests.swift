@@ -201,7 +201,7 @@ struct EventStreamTests {
 
     @Test func tokenRevokedBySubjectEndsTheStream() throws {
         let delay = try revocationEndsTheStream { (setup: Setup) throws in
-            #expect(try runSheetport(["token", "revoke", "--data", setup.server.data, "--subject", "bob"]).status == 0)
+            #expect(try runSheetport(["token", "revoke"] + setup.server.storeArguments + ["--subject", "bob"]).status == 0)
         }
         print("revocation (token revoke --subject) to stream end: \(String(format: "%.3f", delay)) s")
         #expect(delay < 3)
@@ -211,7 +211,7 @@ struct EventStreamTests {
         let delay = try revocationEndsTheStream { (setup: Setup) throws in
             let file = setup.fixture.folder.appendingPathComponent("bob.token").path
             try setup.bobToken.write(toFile: file, atomically: true, encoding: .utf8)
-            #expect(try runSheetport(["token", "revoke", "--data", setup.server.data, "--token-file", file]).status == 0)
+            #expect(try runSheetport(["token", "revoke"] + setup.server.storeArguments + ["--token-file", file]).status == 0)
         }
         print("revocation (token revoke --token-file) to stream end: \(String(format: "%.3f", delay)) s")
         #expect(delay < 3)
@@ -231,7 +231,7 @@ struct EventStreamTests {
         let reader = try setup.stream(setup.bobToken)
         #expect(reader.status == 200)
         let revoked = Date()
-        #expect(try runSheetport(["token", "revoke", "--data", setup.server.data, "--subject", "bob"]).status == 0)
+        #expect(try runSheetport(["token", "revoke"] + setup.server.storeArguments + ["--subject", "bob"]).status == 0)
         let (ended, events) = reader.end(within: 5)
         #expect(ended && events.isEmpty)
         print("idle revocation to stream end: \(String(format: "%.3f", Date().timeIntervalSince(revoked))) s")
