@@ -12,12 +12,12 @@ extension ServerTests {
         }.count
     }
 
-    /// Imports a 6.7 MB-export sheet (more than the kernel buffers on the server's side,
-    /// tcp_wmem's 4 MB at most, and its queue of buffers hold) and starts its export on a
-    /// connection that reads nothing (a 4 KiB receive window); returns it once answered.
+    /// Imports a sheet whose export is about 13 MB (far more than the kernel buffers on the
+    /// server's side, tcp_wmem's 4 MB at most, and its queue of buffers hold) and starts its
+    /// export on a connection that reads nothing (a 4 KiB receive window); returns it once answered.
     func stalledExport(_ fixture: ServerFixture) throws -> (connection: RawConnection, path: String) {
         let api = fixture.api
-        let sheet = try api.importSheet(try makeTextWorkbook(rows: 4_500, in: fixture.folder))
+        let sheet = try api.importSheet(try makeTextWorkbook(rows: 9_000, in: fixture.folder))
         let path = "/api/sheets/\(sheet)/export.xlsx"
         let stalled = try RawConnection(port: RawConnection.port(of: api.base), timeout: 60, receiveBuffer: 4_096)
         _ = stalled.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(api.token!)\r\n\r\n")
@@ -26,7 +26,7 @@ extension ServerTests {
     }
 
     /// An export is sent as it is written: a client that reads nothing (a 4 KiB receive window;
-    /// 6.7 MB of workbook, more than the socket buffers and the server's queue hold) already
+    /// 13 MB of workbook, more than the socket buffers and the server's queue hold) already
     /// has the answer's head while the build still runs, held back by that client alone; when
     /// the client goes, the build stops and its slot is free again.
     @Test func anExportIsAnsweredWhileItIsWritten() throws {
@@ -39,10 +39,10 @@ extension ServerTests {
         #expect(head.header("Content-Length") == nil)
         // Still being built: the build waits for this client.
         usleep(300_000)
-        #expect(exportThreads(fixture.server.pid) >= 1) // the build and its deflating thread
+        #expect(exportThreads(fixture.server.pid) >= 1, "the build ended while its client read nothing")
         stalled.close()
         #expect(eventually(within: 30) { exportThreads(fixture.server.pid) == 0 }, "the build outlived its client")
-        #expect(try eventually(within: 30) { try api.call("GET", path).status == 200 })
+        #expect(try eventually(within: 60) { try api.call("GET", path).status == 200 }, "the slot stayed taken")
     }
 
     /// A build that fails after its first bytes left cuts the connection (no chunked end), so no
