@@ -255,6 +255,10 @@ def main():
         lines += [
             "## The server path (issue 14)",
             "",
+            f"Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} by `Benchmarks/server/path.py --rows {args.rows} "
+            f"--bulk-sheets {args.bulk_sheets} --bulk-rows {args.bulk_rows} --concurrency {args.concurrency} "
+            f"--memory-rows {args.memory_rows}` (release build), one run.",
+            "",
             f"{args.rows:,} rows x 10 columns ({cells / 1e6:.1f} M cells, {os.path.getsize(book) / 1e6:.1f} MB), "
             f"load average at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cores; "
             "CPU is user+sys seconds (the server's own for the server steps).",
