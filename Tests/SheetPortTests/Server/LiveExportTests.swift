@@ -76,6 +76,20 @@ extension ServerTests {
         #expect(log.contains("export of sheet \(sheet)"), "\(log)")
     }
 
+    /// A sheet deleted while its export is held back by a client that reads nothing: once the
+    /// client reads on, the body ends cut (no chunked end), not as a workbook missing rows.
+    @Test func aSheetDeletedDuringItsExportCutsTheConnection() throws {
+        let fixture = try ServerFixture()
+        defer { fixture.close() }
+        let (stalled, path) = try stalledExport(fixture)
+        defer { stalled.close() }
+        let sheet = path.split(separator: "/")[2]
+        #expect(try fixture.api.call("DELETE", "/api/sheets/\(sheet)").status == 204)
+        let body = stalled.receiveAll(limit: 64 << 20)
+        #expect(body.count > 1 << 20, "\(body.count) bytes")
+        #expect(!body.suffix(5).elementsEqual(Array("0\r\n\r\n".utf8)), "the body ended as if whole")
+    }
+
     /// Stopping the server while an export is being sent to a client that reads nothing ends
     /// it: the server exits, cleanly (143, as on any SIGTERM), without waiting for that client.
     @Test func stoppingTheServerEndsExportsInFlight() throws {

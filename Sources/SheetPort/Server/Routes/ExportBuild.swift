@@ -47,8 +47,13 @@ struct ExportBuild {
         }
         var nextBlock = 0
         while true {
-            let blocks = try context.database {
-                try $0.rowBlocks(of: sheet.id, from: nextBlock, to: nextBlock + Self.blocksPerRead - 1)
+            // Each batch with the sheet still there, in one transaction: a sheet deleted while its
+            // export runs fails the export (a cut connection), never a workbook missing its rows.
+            let blocks = try context.database { database in
+                try database.transaction {
+                    guard try database.version(of: sheet.id) > 0 else { throw ExportFailure.sheetDeleted(sheet.id) }
+                    return try database.rowBlocks(of: sheet.id, from: nextBlock, to: nextBlock + Self.blocksPerRead - 1)
+                }
             }
             for block in blocks {
                 let plaintext = try context.sealer.open(block.data, context: RowBlock.context(sheet: sheet.id, block: block.block), what: "row block")
@@ -86,6 +91,18 @@ struct ExportBuild {
                 pending = try reader.nextRow()
             }
             try worksheet.append(row)
+        }
+    }
+}
+
+/// Why an export could not be completed.
+enum ExportFailure: Error, CustomStringConvertible {
+    /// The sheet was deleted while its export ran.
+    case sheetDeleted(String)
+
+    var description: String {
+        switch self {
+        case .sheetDeleted(let id): "sheet \(id) was deleted while its export ran"
         }
     }
 }
