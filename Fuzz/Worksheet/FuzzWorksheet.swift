@@ -22,6 +22,7 @@ public func fuzzWorksheet(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
             print("first different row:\n  \(left)\n  \(right)")
         }
         if fast.metadata != reference.metadata { print("metadata:\n  \(fast.metadata)\n  \(reference.metadata)") }
+        fflush(stdout) // abort() does not flush: the readings would be lost in a pipe or file
         abort()
     }
     return 0

@@ -41,6 +41,9 @@ public final class WorksheetReader {
     private let sharedStrings: SharedStrings
     private let styles: Styles
 
+    /// The libxml2 path's error, thrown once the rows completed before it are returned.
+    private var pendingFailure: (any Error)?
+
     /// Whether the fast path handed the part over to libxml2 (for tests).
     private(set) var handedOver = false
 
@@ -92,11 +95,20 @@ public final class WorksheetReader {
         while nextIndex == handler.completedRows.count {
             handler.completedRows.removeAll(keepingCapacity: true)
             nextIndex = 0
-            if finished { return nil }
+            if finished {
+                if let failure = pendingFailure { pendingFailure = nil; throw failure }
+                return nil
+            }
             // A parse error caused by damaged compressed data is reported as the damage (`corrupt-zip`).
             let events = self.events!
-            if try !archive.parsing(entry, { try events.replay(into: handler) }) {
+            do {
+                if try !archive.parsing(entry, { try events.replay(into: handler) }) {
+                    finished = true
+                }
+            } catch {
+                // The rows completed before the error come first, as on the fast path, then the error.
                 finished = true
+                pendingFailure = error
             }
             if skipping > 0 { // rows the fast path returned before it handed over
                 nextIndex = min(skipping, handler.completedRows.count)
