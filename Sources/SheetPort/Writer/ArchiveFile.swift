@@ -14,16 +14,14 @@ final class ArchiveFile {
     let nextPath: String
     /// The file name used in errors (the destination).
     let name: String
-    private let storage: any PackageStorage
-    private var reader: (any PackageFile)?
-    private var writer: (any PackageFile)?
+    private var reader: PackageFile?
+    private var writer: PackageFile?
     private var lastError = zip_error_t()
 
-    init(path: String, nextPath: String, name: String, storage: any PackageStorage = PlainPackageStorage()) {
+    init(path: String, nextPath: String, name: String) {
         self.path = path
         self.nextPath = nextPath
         self.name = name
-        self.storage = storage
         zip_error_init(&lastError)
     }
 
@@ -56,14 +54,14 @@ final class ArchiveFile {
     fileprivate func handle(_ data: UnsafeMutableRawPointer?, _ length: UInt64, _ command: zip_source_cmd_t) -> Int64 {
         switch command {
         case ZIP_SOURCE_STAT:
-            guard let size = storage.size(path) else { return fail(ZIP_ER_READ) } // ENOENT: a new archive
+            guard let size = PackageFile.size(path) else { return fail(ZIP_ER_READ) } // ENOENT: a new archive
             let zipStatus = data!.assumingMemoryBound(to: zip_stat_t.self)
             zip_stat_init(zipStatus)
             zipStatus.pointee.valid = UInt64(ZIP_STAT_SIZE)
             zipStatus.pointee.size = UInt64(size)
             return Int64(MemoryLayout<zip_stat_t>.size)
         case ZIP_SOURCE_OPEN:
-            reader = storage.openForReading(path)
+            reader = PackageFile.openForReading(path)
             return reader != nil ? 0 : fail(ZIP_ER_OPEN)
         case ZIP_SOURCE_READ:
             let count = reader?.read(into: data!, count: Int(min(length, 1 << 30))) ?? -1
@@ -77,7 +75,7 @@ final class ArchiveFile {
         case ZIP_SOURCE_TELL:
             return tell(reader)
         case ZIP_SOURCE_BEGIN_WRITE:
-            writer = storage.create(nextPath)
+            writer = PackageFile.create(nextPath)
             return writer != nil ? 0 : fail(ZIP_ER_TMPOPEN)
         case ZIP_SOURCE_WRITE:
             let written = writer?.write(data!, count: Int(length)) ?? -1
@@ -115,12 +113,12 @@ final class ArchiveFile {
         }
     }
 
-    private func tell(_ file: (any PackageFile)?) -> Int64 {
+    private func tell(_ file: PackageFile?) -> Int64 {
         let offset = file?.tell() ?? -1
         return offset >= 0 ? offset : fail(ZIP_ER_TELL)
     }
 
-    private func seek(_ file: (any PackageFile)?, _ data: UnsafeMutableRawPointer?, _ length: UInt64, _ code: Int32) -> Int64 {
+    private func seek(_ file: PackageFile?, _ data: UnsafeMutableRawPointer?, _ length: UInt64, _ code: Int32) -> Int64 {
         guard let file, let data, length >= UInt64(MemoryLayout<zip_source_args_seek_t>.size) else { return fail(ZIP_ER_INVAL, 0) }
         let arguments = data.assumingMemoryBound(to: zip_source_args_seek_t.self).pointee
         return file.seek(to: arguments.offset, whence: arguments.whence) ? 0 : fail(code)

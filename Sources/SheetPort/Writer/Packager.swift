@@ -25,13 +25,13 @@ final class Packager: Packaging {
     private static let dosDate: UInt16 = (0 << 9) | (1 << 5) | 1
 
     /// A packager for the workbook that will be published at `destination`.
-    init(destination: String, compressionLevel: Int, zip64: Bool, storage: any PackageStorage = PlainPackageStorage()) throws {
+    init(destination: String, compressionLevel: Int, zip64: Bool) throws {
         self.compressionLevel = UInt32(max(1, min(9, compressionLevel)))
         self.zip64 = zip64
         staging = try Staging(destination: destination)
         output = ArchiveFile(path: staging.path(String(describing: PendingFiles.stagedFileNames.0)),
                              nextPath: staging.path(String(describing: PendingFiles.stagedFileNames.1)),
-                             name: destination, storage: storage)
+                             name: destination)
     }
 
     /// Starts a pass that streams the entry `name`; write its bytes to the returned stream
