@@ -39,26 +39,9 @@ import threading
 import time
 import zipfile
 
-TICKS = os.sysconf("SC_CLK_TCK")
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-
-
-def process_cpu(pid, children=False):
-    """User+sys seconds of a process (and, with children, of its ended children it waited for)."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    ticks = int(fields[11]) + int(fields[12])
-    if children:
-        ticks += int(fields[13]) + int(fields[14])
-    return ticks / TICKS
-
-
-def peak_mib(pid):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from path import server_cpu as process_cpu, server_peak_mib as peak_mib  # noqa: E402
 
 
 class Cluster:
@@ -102,9 +85,9 @@ class Cluster:
                 if entry.isdigit():
                     try:
                         with open(f"/proc/{entry}/stat") as f:
-                            fields = f.read().rsplit(")", 1)[1].split()
-                        if int(fields[1]) == postmaster:
-                            total += (int(fields[11]) + int(fields[12])) / TICKS
+                            parent = int(f.read().rsplit(")", 1)[1].split()[1])
+                        if parent == postmaster:
+                            total += process_cpu(int(entry))
                     except OSError:
                         pass  # ended meanwhile: counted in the postmaster's children
             return total

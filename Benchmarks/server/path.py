@@ -33,10 +33,14 @@ import time
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
-def server_cpu(pid):
+def server_cpu(pid, children=False):
+    """User+sys seconds of a process (and, with children, of its ended children it waited for)."""
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS
+    ticks = int(fields[11]) + int(fields[12])
+    if children:
+        ticks += int(fields[13]) + int(fields[14])
+    return ticks / TICKS
 
 
 def server_peak_mib(pid):
