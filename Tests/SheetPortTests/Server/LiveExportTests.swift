@@ -3,13 +3,33 @@ import Testing
 @testable import SheetPort
 
 extension ServerTests {
-    /// The export threads of the server with process id `pid` (`export <sheet id>`, cut to the
-    /// 15 bytes Linux keeps of a thread's name).
-    private func exportThreads(_ pid: Int32) -> Int {
+    /// The build threads of the server with process id `pid` whose name starts with `prefix`
+    /// (`export <sheet id>`, `resume <sheet id>`, cut to the 15 bytes Linux keeps of a name).
+    private func exportThreads(_ pid: Int32, named prefix: String = "export ") -> Int {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
         return tasks.filter {
-            ((try? String(contentsOfFile: "/proc/\(pid)/task/\($0)/comm", encoding: .utf8)) ?? "").hasPrefix("export ")
+            ((try? String(contentsOfFile: "/proc/\(pid)/task/\($0)/comm", encoding: .utf8)) ?? "").hasPrefix(prefix)
         }.count
+    }
+
+    /// A resumed export (`Range`) is built whole before its 206, on a build thread with its
+    /// connection parked: with one HTTP thread, another request is answered while it builds.
+    @Test func aResumedExportIsBuiltOffTheRequestThreads() throws {
+        let fixture = try ServerFixture(["--threads", "1"])
+        defer { fixture.close() }
+        let api = fixture.api
+        let sheet = try api.importSheet(try makeTextWorkbook(rows: 9_000, in: fixture.folder))
+        let path = "/api/sheets/\(sheet)/export.xlsx"
+        let tag = try #require(try api.call("GET", path).header("ETag"))
+        let resumed = try RawConnection(port: RawConnection.port(of: api.base), timeout: 120)
+        defer { resumed.close() }
+        _ = resumed.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(api.token!)\r\n"
+                         + "Range: bytes=100-\r\nIf-Range: \(tag)\r\n\r\n")
+        #expect(eventually(within: 60) { exportThreads(fixture.server.pid, named: "resume ") == 1 }, "no resume build was seen")
+        #expect(try api.call("GET", "/api/limits").status == 200)
+        #expect(exportThreads(fixture.server.pid, named: "resume ") == 1, "the other request waited for the build")
+        let answer = RawAnswer(bytes: resumed.receiveAll(limit: 1_024))
+        #expect(answer.status == 206, "\(answer.text.prefix(300))")
     }
 
     /// Imports a sheet whose export is about 13 MB (far more than the kernel buffers on the

@@ -10,8 +10,8 @@ import Foundation
 /// so the answer carries `ETag: "SHEET.VERSION.COMMENTS"` and `Range: bytes=N-` answers 206
 /// from byte N while `If-Range` (when sent) is that tag (adding a comment keeps the version,
 /// so the tag counts the comments written). A 206 states the whole length, so a resumed
-/// export is built first, into a sealed scratch file unlinked as soon as it is made, then sent
-/// from byte N. Exports at once are capped (`ExportSlots`).
+/// export is built first (`ResumedExport`), then sent from byte N. Exports at once are capped
+/// (`ExportSlots`).
 enum ExportRoute {
     /// How long `minVersion` waits.
     static let versionWait: Double = 2
@@ -48,7 +48,7 @@ enum ExportRoute {
         let build = try ExportBuild(sheet: sheet, context)
         // A quoted-string holds printable ASCII only; FileNames.safe has removed quotes, backslashes and controls.
         let name = FileNames.safe(sheet.name).unicodeScalars.filter { $0.value >= 0x20 && $0.value < 0x7F }
-        var headers: [(name: String, value: String)] = [
+        let headers: [(name: String, value: String)] = [
             ("Content-Type", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
             ("Content-Disposition", "attachment; filename=\"\(String(String.UnicodeScalarView(name))).xlsx\""),
             ("X-Sheet-Version", String(sheet.version)),
@@ -58,26 +58,7 @@ enum ExportRoute {
         guard let start = resumeOffset(request, entityTag: build.entityTag) else {
             return .later(ExportStart(LiveExport(build, slot: slot, context), headers: headers, request: request))
         }
-        let file = try scratch(build, context)
-        guard start < file.size else {
-            var reply = Reply.error(416, "range-not-satisfiable", "the export is \(file.size) bytes long; the range starts at \(start)")
-            reply.headers.append(("Content-Range", "bytes */\(file.size)"))
-            return reply
-        }
-        headers.append(("Content-Range", "bytes \(start)-\(file.size - 1)/\(file.size)"))
-        return Reply(status: 206, headers: headers, body: .stream(ExportStream(file: file, from: start, slot: slot), length: file.size - start))
-    }
-
-    /// The whole workbook in a sealed scratch file, already unlinked: its open descriptor keeps
-    /// it readable, and nothing stays on disk whatever happens next.
-    private static func scratch(_ build: ExportBuild, _ context: ServerContext) throws -> SealedBlockFile {
-        let identity = Sodium.identifier()
-        let path = context.directory.exports + "/" + identity + ".xlsx"
-        let file = try SealedBlockFile(creating: path, identity: identity, sealer: context.sealer)
-        unlink(path)
-        try build.write(to: { try file.append($0) }, context)
-        try file.flush()
-        return file
+        return .later(ResumedExport(build, from: start, headers: headers, slot: slot, request: request, context))
     }
 
     /// The first byte asked for by `Range: bytes=N-`, when the request may resume: a single
@@ -128,25 +109,5 @@ private final class VersionWait: PendingReply, @unchecked Sendable {
     func answer() -> Reply {
         if let watch = lock.withLock({ self.watch }) { context.changes.cancel(watch) }
         return SheetServer.answer(for: request) { try ExportRoute.afterWait(sheet, wanted: wanted, request, context) }
-    }
-}
-
-/// Streams a sealed file from a byte on, unsealing one block at a time; holds its export
-/// slot until the daemon frees it.
-final class ExportStream: ReplyStream {
-    private let file: SealedBlockFile
-    private var position: Int64
-    private let slot: ExportSlots.Slot
-
-    init(file: SealedBlockFile, from start: Int64, slot: ExportSlots.Slot) {
-        self.file = file
-        position = start
-        self.slot = slot
-    }
-
-    func read(into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int {
-        let read = try file.read(into: buffer, count: count, at: position)
-        position += Int64(read)
-        return read
     }
 }

@@ -10,10 +10,13 @@ public final class ExportSlots: @unchecked Sendable {
     public let limit: Int
     private let lock = NSLock()
     private var taken = 0
-    private var isClosed = false
+    private var closed = false
     private var live: [ObjectIdentifier: LiveExport] = [:]
-    /// The builds of live exports, each in from its start to its thread's end.
-    let builds = DispatchGroup()
+    /// The export builds running, each in from its start to its thread's end.
+    private let builds = DispatchGroup()
+
+    /// What a build's sink throws once the server is stopping.
+    struct Stopping: Error {}
 
     /// A cap of `limit` exports (at least one).
     init(limit: Int) { self.limit = max(1, limit) }
@@ -28,7 +31,7 @@ public final class ExportSlots: @unchecked Sendable {
     /// A slot, or nil when every one is taken or the server is stopping.
     func take() -> Slot? {
         lock.withLock {
-            guard taken < limit, !isClosed else { return false }
+            guard taken < limit, !closed else { return false }
             taken += 1
             return true
         } ? Slot(self) : nil
@@ -37,10 +40,27 @@ public final class ExportSlots: @unchecked Sendable {
     /// Slots taken now.
     var inUse: Int { lock.withLock { taken } }
 
+    /// Whether the server is stopping (`close()` was called).
+    var isClosed: Bool { lock.withLock { closed } }
+
+    /// Runs an export's build on a thread of its own (1 MiB stack) named `name` (15 bytes are
+    /// kept), counted so that `close()` waits for it: the request threads never build.
+    func startBuild(named name: String, _ body: @escaping @Sendable () -> Void) {
+        builds.enter()
+        let thread = Thread { [builds] in
+            // Named from inside: Foundation names the system thread only for the current one.
+            Thread.current.name = name
+            body()
+            builds.leave()
+        }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
     /// Keeps `export` until `forget`, to stop it on `close()`; false when already closed.
     func track(_ export: LiveExport) -> Bool {
         lock.withLock {
-            guard !isClosed else { return false }
+            guard !closed else { return false }
             live[ObjectIdentifier(export)] = export
             return true
         }
@@ -55,7 +75,7 @@ public final class ExportSlots: @unchecked Sendable {
     /// no more; waits a while for the builds to end, as they use the store.
     func close() {
         let exports = lock.withLock {
-            isClosed = true
+            closed = true
             return Array(live.values)
         }
         exports.forEach { $0.stop() }

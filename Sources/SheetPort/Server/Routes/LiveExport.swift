@@ -32,15 +32,7 @@ final class LiveExport: LiveReplyStream, @unchecked Sendable {
     func begin(ready: @escaping @Sendable () -> Void) {
         pipe.onReady(ready)
         guard context.exports.track(self) else { return stop() }
-        context.exports.builds.enter()
-        let thread = Thread { [self] in
-            // Named from inside: Foundation names the system thread only for the current one.
-            Thread.current.name = "export \(build.sheet.id.prefix(8))"
-            produce()
-            context.exports.builds.leave()
-        }
-        thread.stackSize = 1 << 20
-        thread.start()
+        context.exports.startBuild(named: "export \(build.sheet.id.prefix(8))") { [self] in produce() }
     }
 
     /// The build's error when it failed before its first byte was queued (it is the answer then).
