@@ -27,7 +27,8 @@ final class StreamPackager: Packaging {
         guard let archive = archive_write_new() else { throw WriterError.io(file: name, message: "libarchive: out of memory") }
         self.archive = archive
         let level = String(max(1, min(9, compressionLevel)))
-        // No blocking: libarchive would otherwise pad the last block with zeros after the zip's end.
+        // 64 KiB blocks to the sink, the last one not padded: libarchive pads it with zeros by
+        // default, which would put bytes after the zip's end.
         guard archive_write_set_format_zip(archive) == ARCHIVE_OK,
               archive_write_set_bytes_per_block(archive, 64 * 1024) == ARCHIVE_OK,
               archive_write_set_bytes_in_last_block(archive, 1) == ARCHIVE_OK,
