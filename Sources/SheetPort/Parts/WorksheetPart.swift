@@ -54,28 +54,25 @@ public struct WorksheetMetadata: Sendable, Equatable {
 }
 
 /// Reads a worksheet part as events arrive: rows go to `completedRows` as each `</row>`
-/// is seen, so memory holds one chunk's rows, never the sheet.
+/// is seen, so memory holds one chunk's rows, never the sheet. Their values are decoded
+/// afterwards by a `CellDecoder` (on another thread on the fast path).
 final class WorksheetPart: XMLHandler {
-    private enum CellType { case number, sharedString, formulaString, inlineString, boolean, error, isoDate }
+    private typealias CellType = UndecodedRows.ValueType
     private enum FormulaType { case normal, shared, array, dataTable }
 
     // The parse state is touched several times per cell; this class is used by one thread
     // and never re-entered, so dynamic exclusivity checks buy nothing here.
-    /// Rows read and not yet taken.
-    @exclusivity(unchecked) var completedRows: [Row] = []
+    /// Rows read and not yet taken, their values undecoded.
+    @exclusivity(unchecked) var completedRows = UndecodedRows(reservingRows: 256)
     @exclusivity(unchecked) private(set) var metadata = WorksheetMetadata()
 
-    private let sharedStrings: SharedStrings
-    private let styles: Styles
     private let file: String
     private let part: String
 
     @exclusivity(unchecked) private var inSheetData = false
-    @exclusivity(unchecked) private var row: Row?
     @exclusivity(unchecked) private var previousRow = 0
     @exclusivity(unchecked) private var previousColumn = 0
     @exclusivity(unchecked) private var rowIndexIsImplicit = false
-    @exclusivity(unchecked) private var previousCellCount = 0
 
     @exclusivity(unchecked) private var column = 0
     @exclusivity(unchecked) private var cellType = CellType.number
@@ -101,9 +98,7 @@ final class WorksheetPart: XMLHandler {
         var lastRow: Int
     }
 
-    init(sharedStrings: SharedStrings, styles: Styles, file: String, part: String) {
-        self.sharedStrings = sharedStrings
-        self.styles = styles
+    init(file: String, part: String) {
         self.file = file
         self.part = part
     }
@@ -178,7 +173,7 @@ final class WorksheetPart: XMLHandler {
     // MARK: rows
 
     private func startRow(_ attributes: XMLAttributes) throws {
-        if row != nil { endRow() } // an unclosed row cannot happen in well-formed XML; be safe
+        if completedRows.hasOpenRow { endRow() } // an unclosed row cannot happen in well-formed XML; be safe
         var index = previousRow + 1
         rowIndexIsImplicit = true
         if let bytes = attributes.bytes("r") {
@@ -191,31 +186,27 @@ final class WorksheetPart: XMLHandler {
             index = number
             rowIndexIsImplicit = false
         }
-        row = Row(index: index, height: attributes.double("ht"), isHidden: attributes.bool("hidden"))
-        // Room for as many cells as the row before had: no regrowing the array cell by cell.
-        row!.cells.reserveCapacity(previousCellCount)
+        completedRows.openRow(index: index, height: attributes.double("ht"), isHidden: attributes.bool("hidden"))
         previousColumn = 0
     }
 
     private func endRow() {
-        guard var finished = row else { return }
-        row = nil
-        previousRow = finished.index
-        previousCellCount = min(finished.cells.count, 1_024)
+        guard completedRows.hasOpenRow else { return }
+        let index = completedRows.lastRowIndex
+        completedRows.closeRow()
+        previousRow = index
         // Masters whose range is behind us are done: memory stays flat when every row has its own.
         if sharedFormulas.count > sharedFormulaSweep {
-            sharedFormulas = sharedFormulas.filter { $0.value.lastRow >= finished.index }
+            sharedFormulas = sharedFormulas.filter { $0.value.lastRow >= index }
             sharedFormulaSweep = max(256, sharedFormulas.count * 2) // amortised: no sweep per row
         }
-        if !finished.cells.isSorted { finished.cells = finished.cells.sortedKeepingLast() }
-        completedRows.append(finished)
     }
 
     // MARK: cells
 
     private func startCell(_ attributes: XMLAttributes) throws {
-        if row == nil { // a cell outside any row: give it the next row
-            row = Row(index: previousRow + 1)
+        if !completedRows.hasOpenRow { // a cell outside any row: give it the next row
+            completedRows.openRow(index: previousRow + 1, height: nil, isHidden: false)
             previousColumn = 0
             rowIndexIsImplicit = true
         }
@@ -224,12 +215,12 @@ final class WorksheetPart: XMLHandler {
             let (parsedColumn, parsedRow) = try reference(bytes)
             column = parsedColumn
             if rowIndexIsImplicit {
-                row!.index = parsedRow // a row without `r` takes its cells' row
+                completedRows.lastRowIndex = parsedRow // a row without `r` takes its cells' row
                 rowIndexIsImplicit = false
             }
         }
         guard column <= CellReference.maxColumn else {
-            throw ReaderError(.exceedsLimit, file: file, part: part, "a cell past column XFD in row \(row!.index)")
+            throw ReaderError(.exceedsLimit, file: file, part: part, "a cell past column XFD in row \(completedRows.lastRowIndex)")
         }
         previousColumn = column
         styleIndex = attributes.int("s") ?? 0
@@ -265,56 +256,16 @@ final class WorksheetPart: XMLHandler {
     }
 
     private func endCell() throws {
-        guard row != nil else { return }
+        guard completedRows.hasOpenRow else { return }
         var formulaText: String?
         var kind = FormulaKind.normal
         if hasFormula {
             (formulaText, kind) = resolveFormula()
         }
-        let cellValue = decodeValue(hasFormula: formulaText != nil)
-        guard cellValue != nil || formulaText != nil else { return }
-        row!.cells.append(Cell(column: column, value: cellValue ?? .empty, formula: formulaText,
-                               formulaKind: kind, styleIndex: styleIndex))
-    }
-
-    /// The cell's cached value; nil when it has none (or only an empty string).
-    private func decodeValue(hasFormula: Bool) -> CellValue? {
-        switch cellType {
-        case .sharedString:
-            guard hasValue, let index = value.withBytes(ASCII.parseInt) else { return nil }
-            guard index >= 0, index < sharedStrings.count else { metadata.missingSharedStringCount += 1; return nil }
-            guard !sharedStrings.isEmpty(at: index), let text = sharedStrings[index] else { return nil }
-            if sharedStrings.richTextCount > 0, sharedStrings.isRich(at: index) { metadata.richTextCellCount += 1 }
-            return .string(text)
-        case .inlineString:
-            let text = hasInlineString ? inlineString.string : value.decodedString
-            return text.isEmpty ? nil : .string(text)
-        case .formulaString:
-            guard hasValue else { return nil }
-            let text = value.decodedString
-            return text.isEmpty && !hasFormula ? nil : .string(text)
-        case .boolean:
-            guard let first = value.withBytes({ $0.first(where: { !ASCII.isSpace($0) }) }) else { return nil }
-            return .boolean(first == UInt8(ascii: "1") || first == UInt8(ascii: "t") || first == UInt8(ascii: "T"))
-        case .error:
-            let text = value.string.trimmingSpaces
-            return text.isEmpty ? nil : .error(text)
-        case .isoDate:
-            let text = value.string.trimmingSpaces
-            return text.isEmpty ? nil : .isoDate(text)
-        case .number:
-            if hasInlineString { let text = inlineString.string; return text.isEmpty ? nil : .string(text) }
-            guard !value.isEmpty else { return nil }
-            guard let number = value.withBytes(ASCII.parseDouble) else {
-                let text = value.string.trimmingSpaces
-                return text.isEmpty ? nil : .string(text)
-            }
-            switch styles.numberKind(styleIndex) {
-            case .number: return .number(number)
-            case .date: return .date(serial: number)
-            case .duration: return .duration(days: number)
-            }
-        }
+        let extra = formulaText != nil || hasInlineString
+            ? UndecodedRows.Extra(formula: formulaText, formulaKind: kind, inlineString: hasInlineString ? inlineString.string : nil)
+            : nil
+        completedRows.appendCell(column: column, styleIndex: styleIndex, type: cellType, value: hasValue ? value : nil, extra: extra)
     }
 
     // MARK: formulas
@@ -335,7 +286,7 @@ final class WorksheetPart: XMLHandler {
     /// The formula of the current cell: its own text, or the shared master's moved here.
     private func resolveFormula() -> (String?, FormulaKind) {
         let text = formula.string
-        let rowIndex = row!.index
+        let rowIndex = completedRows.lastRowIndex
         switch formulaType {
         case .dataTable:
             return (nil, .normal)
@@ -353,35 +304,5 @@ final class WorksheetPart: XMLHandler {
         case .normal:
             return (text.isEmpty ? nil : text, .normal)
         }
-    }
-}
-
-extension String {
-    /// The string without leading and trailing ASCII white space.
-    var trimmingSpaces: String {
-        let bytes = utf8
-        guard let first = bytes.firstIndex(where: { !ASCII.isSpace($0) }),
-              let last = bytes.lastIndex(where: { !ASCII.isSpace($0) }) else { return "" }
-        return String(self[first...last])
-    }
-}
-
-extension Array where Element == Cell {
-    fileprivate var isSorted: Bool {
-        withUnsafeBufferPointer { cells in
-            var index = 1
-            while index < cells.count {
-                guard cells[index - 1].column < cells[index].column else { return false }
-                index += 1
-            }
-            return true
-        }
-    }
-
-    /// Sorted by column; of two cells in one column the later one wins, as in Excel.
-    fileprivate func sortedKeepingLast() -> [Cell] {
-        var byColumn: [Int: Cell] = [:]
-        for cell in self { byColumn[cell.column] = cell }
-        return byColumn.values.sorted { $0.column < $1.column }
     }
 }

@@ -3,8 +3,8 @@ import Foundation
 /// Reads one worksheet row by row, inflating and parsing only as far as the rows asked for.
 ///
 /// zlib inflates the part on one thread (`BackgroundInflater`), the worksheet fast path
-/// (`WorksheetTokenizer`) decodes cells straight from the inflated bytes on another
-/// (`RowProducer`), and the caller's thread takes the rows in batches. Whatever the fast path does not handle, it hands over:
+/// (`WorksheetTokenizer`) tokenizes the inflated bytes on another and a third decodes the
+/// cells' values (`RowProducer`), and the caller's thread takes the rows in batches. Whatever the fast path does not handle, it hands over:
 /// the part is then read again from its start by libxml2 (`XMLEventThread`, on a third
 /// thread), the rows already returned are skipped, and libxml2 decides on the rest (errors
 /// included). Memory is bounded by a few inflated chunks (64 KiB each), the tokenizer's
@@ -26,9 +26,11 @@ public final class WorksheetReader {
     private var handler: WorksheetPart
     private var producer: RowProducer?
     private var events: XMLEventThread?
-    /// The fast path's current batch, and its metadata and progress (the producing thread's
-    /// own copies change under it).
+    /// The current batch of rows, and on the fast path its metadata and progress (the
+    /// producing threads' own copies change under them).
     private var batch: [Row] = []
+    /// Decodes the libxml2 path's rows (the fast path decodes on a thread of its own).
+    private var decoder: CellDecoder
     private var batchMetadata = WorksheetMetadata()
     private var batchBytesRead: Int64 = 0
     private var nextIndex = 0
@@ -54,10 +56,11 @@ public final class WorksheetReader {
         self.archive = archive
         self.sharedStrings = sharedStrings
         self.styles = styles
-        handler = WorksheetPart(sharedStrings: sharedStrings, styles: styles, file: archive.file, part: entry.name)
+        handler = WorksheetPart(file: archive.file, part: entry.name)
+        decoder = CellDecoder(sharedStrings: sharedStrings, styles: styles)
         let source = BackgroundInflater(try archive.stream(entry))
         switch engine {
-        case .automatic: producer = RowProducer(source: source, handler: handler)
+        case .automatic: producer = RowProducer(source: source, handler: handler, decoder: decoder)
         case .libxml2: events = XMLEventThread(source: source, file: archive.file, part: entry.name)
         }
     }
@@ -70,7 +73,7 @@ public final class WorksheetReader {
     }
 
     /// Everything but the cells; complete after `nextRow()` has returned nil.
-    public var metadata: WorksheetMetadata { producer != nil ? batchMetadata : handler.metadata }
+    public var metadata: WorksheetMetadata { producer != nil ? batchMetadata : decoder.completing(handler.metadata) }
 
     /// The next row in document order (rows with no cells included, for their heights),
     /// or nil at the end of the sheet.
@@ -92,8 +95,8 @@ public final class WorksheetReader {
             defer { nextIndex += 1; returned += 1 }
             return batch[nextIndex]
         }
-        while nextIndex == handler.completedRows.count {
-            handler.completedRows.removeAll(keepingCapacity: true)
+        while nextIndex == batch.count {
+            batch.removeAll(keepingCapacity: true)
             nextIndex = 0
             if finished {
                 if let failure = pendingFailure { pendingFailure = nil; throw failure }
@@ -110,13 +113,14 @@ public final class WorksheetReader {
                 finished = true
                 pendingFailure = error
             }
+            decoder.decode(handler.completedRows.takeComplete(), into: &batch)
             if skipping > 0 { // rows the fast path returned before it handed over
-                nextIndex = min(skipping, handler.completedRows.count)
+                nextIndex = min(skipping, batch.count)
                 skipping -= nextIndex
             }
         }
         defer { nextIndex += 1; returned += 1 }
-        return handler.completedRows[nextIndex]
+        return batch[nextIndex]
     }
 
     /// Calls `body` with every remaining row.
@@ -130,7 +134,8 @@ public final class WorksheetReader {
         batch = []
         nextIndex = 0
         handedOver = true
-        handler = WorksheetPart(sharedStrings: sharedStrings, styles: styles, file: archive.file, part: entry.name)
+        handler = WorksheetPart(file: archive.file, part: entry.name)
+        decoder = CellDecoder(sharedStrings: sharedStrings, styles: styles)
         events = XMLEventThread(source: BackgroundInflater(try archive.stream(entry)), file: archive.file, part: entry.name)
         skipping = returned
     }

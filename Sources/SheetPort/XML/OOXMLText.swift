@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Text content of SpreadsheetML: collecting character events and decoding the
 /// `_xHHHH_` escapes Excel uses for characters XML cannot carry (ECMA-376 §22.9.2.19).
 enum OOXMLText {
@@ -5,7 +9,12 @@ enum OOXMLText {
     /// return and `_x005F_` a literal `_`, so `_x005F_x0041_` reads `_x0041_`.
     /// UTF-16 surrogate pairs written as two escapes are joined; anything else is kept.
     static func decode(_ bytes: ArraySlice<UInt8>) -> String {
-        guard bytes.contains(UInt8(ascii: "_")) else { return String(decoding: bytes, as: UTF8.self) }
+        bytes.withUnsafeBufferPointer { decode($0) }
+    }
+
+    /// Decodes the escapes in `bytes`, as `decode(_:)` of a slice.
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        guard let base = bytes.baseAddress, memchr(base, Int32(UInt8(ascii: "_")), bytes.count) != nil else { return String(decoding: bytes, as: UTF8.self) }
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
         var index = 0
@@ -27,7 +36,7 @@ enum OOXMLText {
     }
 
     /// The code unit of an escape `_xHHHH_` starting at `index`, if there is one.
-    private static func escape(_ bytes: ArraySlice<UInt8>, at index: Int) -> UInt16? {
+    private static func escape(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> UInt16? {
         guard index + 7 <= bytes.count, bytes[index] == UInt8(ascii: "_"),
               bytes[index + 1] == UInt8(ascii: "x"), bytes[index + 6] == UInt8(ascii: "_") else { return nil }
         var unit: UInt16 = 0
