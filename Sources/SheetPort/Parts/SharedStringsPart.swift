@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The shared-string table, stored compactly: all strings' UTF-8 in one buffer, with offsets.
 public struct SharedStrings: Sendable {
     private var storage: [UInt8] = []
@@ -40,6 +44,20 @@ public struct SharedStrings: Sendable {
 
     mutating func append(_ text: String, isRich: Bool) {
         storage.append(contentsOf: text.utf8)
+        ends.append(storage.count)
+        if isRich { richIndexes.append(ends.count - 1) }
+    }
+
+    /// Appends an item's collected text, `_xHHHH_` escapes decoded, without making a `String`
+    /// of it: both XML parsers hand over valid UTF-8 only, so the bytes are the string's.
+    mutating func append(_ text: TextCollector, isRich: Bool) {
+        text.withBytes { bytes in
+            if let base = bytes.baseAddress, memchr(base, Int32(UInt8(ascii: "_")), bytes.count) != nil {
+                storage.append(contentsOf: OOXMLText.decode(bytes).utf8)
+            } else {
+                storage.append(contentsOf: bytes)
+            }
+        }
         ends.append(storage.count)
         if isRich { richIndexes.append(ends.count - 1) }
     }
@@ -103,10 +121,12 @@ final class SharedStringsPart: XMLHandler {
     /// The table grew past the text limit.
     struct TooMuchText: Error {}
 
-    private(set) var table = SharedStrings()
+    // Touched on every event by the one thread replaying them, never re-entered: dynamic
+    // exclusivity checks cost a tenth of the table's reading and buy nothing.
+    @exclusivity(unchecked) private(set) var table = SharedStrings()
     private let maxTextSize: Int
-    private var item = StringItemReader()
-    private var inItem = false
+    @exclusivity(unchecked) private var item = StringItemReader()
+    @exclusivity(unchecked) private var inItem = false
 
     init(maxTextSize: Int = .max) { self.maxTextSize = maxTextSize }
 
@@ -122,7 +142,7 @@ final class SharedStringsPart: XMLHandler {
     func endElement(_ name: XMLName) throws {
         if name.isSpreadsheet("si") {
             try item.finish()
-            table.append(item.string, isRich: item.isRich)
+            table.append(item.text, isRich: item.isRich)
             if table.textSize > maxTextSize { throw TooMuchText() }
             inItem = false
         } else if inItem {
