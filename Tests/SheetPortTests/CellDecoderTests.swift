@@ -4,13 +4,16 @@ import Testing
 /// The hand-over between the worksheet's XML and the decoding of its cells (`UndecodedRows`,
 /// `CellDecoder`): batches may end inside a row, and decoding keeps what the reader did before.
 @Suite struct CellDecoderTests {
-    private static func text(_ string: String) -> TextCollector {
-        var collector = TextCollector()
-        collector.begin()
-        var bytes = Array(string.utf8)
-        bytes.withUnsafeMutableBufferPointer { collector.append(UnsafeBufferPointer($0)) }
-        try? collector.end()
-        return collector
+    /// Reads a cell into `rows` as `WorksheetPart` does: its `<v>` text, then the cell.
+    private static func append(_ rows: inout UndecodedRows, column: Int, styleIndex: Int = 0, _ type: UndecodedRows.ValueType,
+                               _ value: String?, extra: UndecodedRows.Extra? = nil) {
+        rows.beginCell()
+        if let value {
+            rows.beginValue()
+            Array(value.utf8).withUnsafeBufferPointer { rows.appendValue($0) }
+            try? rows.endValue()
+        }
+        rows.appendCell(column: column, styleIndex: styleIndex, type: type, hasValue: value != nil, extra: extra)
     }
 
     private static func decoder(_ strings: [String] = ["zero", "", "two"]) -> CellDecoder {
@@ -22,21 +25,20 @@ import Testing
     @Test func aBatchEndingInsideARowKeepsTheRowWhole() {
         var rows = UndecodedRows()
         rows.openRow(index: 1, height: 12.5, isHidden: false)
-        rows.appendCell(column: 1, styleIndex: 0, type: .number, value: Self.text("1.5"), extra: nil)
-        rows.appendCell(column: 2, styleIndex: 0, type: .inlineString, value: nil,
-                        extra: .init(formula: nil, formulaKind: .normal, inlineString: "inline"))
+        Self.append(&rows, column: 1, .number, "1.5")
+        Self.append(&rows, column: 2, .inlineString, nil,
+                    extra: .init(formula: nil, formulaKind: .normal, inlineString: "inline"))
         rows.closeRow()
         rows.openRow(index: 3, height: nil, isHidden: true)
-        rows.appendCell(column: 1, styleIndex: 0, type: .sharedString, value: Self.text("2"), extra: nil)
-        rows.appendCell(column: 3, styleIndex: 0, type: .number, value: Self.text("3"),
-                        extra: .init(formula: "A1*2", formulaKind: .normal, inlineString: nil))
+        Self.append(&rows, column: 1, .sharedString, "2")
+        Self.append(&rows, column: 3, .number, "3",
+                    extra: .init(formula: "A1*2", formulaKind: .normal, inlineString: nil))
 
         // The batch ends inside row 3: only row 1 goes; row 3 keeps its cells and takes more.
         let first = rows.takeComplete()
         #expect(first.count == 1)
         #expect(rows.count == 0 && rows.hasOpenRow)
-        rows.appendCell(column: 4, styleIndex: 0, type: .formulaString, value: Self.text("x_x0041_"),
-                        extra: .init(formula: "\"x\"&\"A\"", formulaKind: .array(range: "D3"), inlineString: nil))
+        Self.append(&rows, column: 4, .formulaString, "x_x0041_", extra: .init(formula: "\"x\"&\"A\"", formulaKind: .array(range: "D3"), inlineString: nil))
         rows.closeRow()
         let second = rows.takeComplete()
         #expect(second.count == 1 && !rows.hasOpenRow && rows.isEmpty)
@@ -60,7 +62,7 @@ import Testing
         rows.openRow(index: 7, height: nil, isHidden: false)
         let first = rows.takeComplete()
         #expect(first.isEmpty && rows.hasOpenRow)
-        rows.appendCell(column: 2, styleIndex: 0, type: .boolean, value: Self.text("1"), extra: nil)
+        Self.append(&rows, column: 2, .boolean, "1")
         rows.closeRow()
         var decoder = Self.decoder()
         var decoded: [Row] = []
@@ -73,17 +75,17 @@ import Testing
         rows.openRow(index: 1, height: nil, isHidden: false)
         // Out of the table, negative, not a number, an empty string, past Int: no value; misses counted.
         for (column, index) in ["3", "-1", "x", "1", "99999999999999999999"].enumerated() {
-            rows.appendCell(column: column + 1, styleIndex: 0, type: .sharedString, value: Self.text(index), extra: nil)
+            Self.append(&rows, column: column + 1, .sharedString, index)
         }
-        rows.appendCell(column: 6, styleIndex: 0, type: .number, value: Self.text("  12e3 "), extra: nil)
-        rows.appendCell(column: 7, styleIndex: 0, type: .number, value: Self.text("1,5"), extra: nil)
-        rows.appendCell(column: 8, styleIndex: 0, type: .error, value: Self.text(" #N/A "), extra: nil)
-        rows.appendCell(column: 9, styleIndex: -5, type: .number, value: Self.text("2"), extra: nil)
-        rows.appendCell(column: 10, styleIndex: 0, type: .number, value: nil, extra: nil)
+        Self.append(&rows, column: 6, .number, "  12e3 ")
+        Self.append(&rows, column: 7, .number, "1,5")
+        Self.append(&rows, column: 8, .error, " #N/A ")
+        Self.append(&rows, column: 9, styleIndex: -5, .number, "2")
+        Self.append(&rows, column: 10, .number, nil)
         // Two cells in one column, out of order: sorted, the later one wins.
-        rows.appendCell(column: 12, styleIndex: 0, type: .number, value: Self.text("1"), extra: nil)
-        rows.appendCell(column: 11, styleIndex: 0, type: .number, value: Self.text("2"), extra: nil)
-        rows.appendCell(column: 12, styleIndex: 0, type: .number, value: Self.text("3"), extra: nil)
+        Self.append(&rows, column: 12, .number, "1")
+        Self.append(&rows, column: 11, .number, "2")
+        Self.append(&rows, column: 12, .number, "3")
         rows.closeRow()
         var decoder = Self.decoder()
         var decoded: [Row] = []
@@ -98,5 +100,50 @@ import Testing
         ])
         let metadata = decoder.completing(WorksheetMetadata())
         #expect(metadata.missingSharedStringCount == 2) // 3 and -1; "x" and the overflowing one are no index
+    }
+
+    @Test func aBatchEndingInsideACellsTextKeepsTheText() {
+        var rows = UndecodedRows()
+        rows.openRow(index: 1, height: nil, isHidden: false)
+        Self.append(&rows, column: 1, .number, "1")
+        rows.closeRow()
+        rows.openRow(index: 2, height: nil, isHidden: false)
+        Self.append(&rows, column: 1, .number, "2")
+        // Cell B2's `<v>` is cut by the end of the batch: "12" then "34".
+        rows.beginCell()
+        rows.beginValue()
+        Array("12".utf8).withUnsafeBufferPointer { rows.appendValue($0) }
+        let first = rows.takeComplete()
+        #expect(rows.isCollectingValue)
+        Array("34".utf8).withUnsafeBufferPointer { rows.appendValue($0) }
+        try? rows.endValue()
+        rows.appendCell(column: 2, styleIndex: 0, type: .number, hasValue: true, extra: nil)
+        rows.closeRow()
+        // A `<v>` outside any cell leaves nothing behind.
+        rows.beginValue()
+        Array("99".utf8).withUnsafeBufferPointer { rows.appendValue($0) }
+        try? rows.endValue()
+        rows.openRow(index: 3, height: nil, isHidden: false)
+        Self.append(&rows, column: 3, .number, "3")
+        rows.closeRow()
+        var decoder = Self.decoder()
+        var decoded: [Row] = []
+        decoder.decode(first, into: &decoded)
+        decoder.decode(rows.takeComplete(), into: &decoded)
+        #expect(decoded == [
+            Row(index: 1, cells: [Cell(column: 1, value: .number(1))]),
+            Row(index: 2, cells: [Cell(column: 1, value: .number(2)), Cell(column: 2, value: .number(1234))]),
+            Row(index: 3, cells: [Cell(column: 3, value: .number(3))]),
+        ])
+    }
+
+    @Test func aValueOverTheTextLimitIsRefused() {
+        var rows = UndecodedRows()
+        rows.openRow(index: 1, height: nil, isHidden: false)
+        rows.beginCell()
+        rows.beginValue()
+        let chunk = [UInt8](repeating: UInt8(ascii: "1"), count: 1 << 16)
+        for _ in 0...(TextCollector.limit >> 16) { chunk.withUnsafeBufferPointer { rows.appendValue($0) } }
+        #expect(throws: TextTooLong.self) { try rows.endValue() }
     }
 }

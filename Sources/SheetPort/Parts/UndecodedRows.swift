@@ -43,6 +43,11 @@ struct UndecodedRows {
     private(set) var extras: [Extra] = []
     /// Whether the last row is still open.
     private(set) var hasOpenRow = false
+    /// Where the `<v>` text of the cell being read starts in `text` (its end when no cell is).
+    private var cellTextStart = 0
+    /// Whether `<v>` text is being collected, and whether some was past `TextCollector.limit`.
+    private(set) var isCollectingValue = false
+    private var valueOverflowed = false
 
     /// Complete rows held.
     var count: Int { rows.count - (hasOpenRow ? 1 : 0) }
@@ -66,32 +71,37 @@ struct UndecodedRows {
     /// Closes the open row: it is complete.
     mutating func closeRow() { hasOpenRow = false }
 
-    /// The complete rows, leaving only the open row, if any, to collect the rest of its cells.
+    /// The complete rows, leaving only the open row, if any, to collect the rest of its cells
+    /// (a batch may end inside a row, or inside a cell's text).
     mutating func takeComplete() -> UndecodedRows {
         var complete = UndecodedRows(reservingRows: max(256, rows.count))
         swap(&complete, &self)
-        guard complete.hasOpenRow else { return complete }
-        // The open row moves over with its cells so far (a batch may end inside a row).
-        let open = complete.rows.removeLast()
-        complete.hasOpenRow = false
-        let firstCell = complete.rows.last?.cellEnd ?? 0
-        openRow(index: open.index, height: open.height, isHidden: open.isHidden)
-        for cell in complete.cells[firstCell...] {
-            var moved = cell
-            moved.textStart = text.count
-            text.append(contentsOf: complete.text[cell.textStart..<cell.textEnd])
-            moved.textEnd = text.count
-            if cell.extra >= 0 {
-                moved.extra = extras.count
-                extras.append(complete.extras[cell.extra])
+        // What stays: the open row's cells so far, and the text of those and of the cell being read.
+        let firstCell = complete.hasOpenRow && complete.rows.count > 1 ? complete.rows[complete.rows.count - 2].cellEnd : 0
+        let movedCells = complete.hasOpenRow ? firstCell..<complete.cells.count : complete.cells.count..<complete.cells.count
+        let textStart = movedCells.isEmpty ? complete.cellTextStart : complete.cells[firstCell].textStart
+        text.append(contentsOf: complete.text[textStart...])
+        cellTextStart = complete.cellTextStart - textStart
+        isCollectingValue = complete.isCollectingValue
+        valueOverflowed = complete.valueOverflowed
+        if complete.hasOpenRow {
+            let open = complete.rows.removeLast()
+            complete.hasOpenRow = false
+            openRow(index: open.index, height: open.height, isHidden: open.isHidden)
+            for cell in complete.cells[movedCells] {
+                var moved = cell
+                moved.textStart -= textStart
+                moved.textEnd -= textStart
+                if cell.extra >= 0 {
+                    moved.extra = extras.count
+                    extras.append(complete.extras[cell.extra])
+                }
+                cells.append(moved)
             }
-            cells.append(moved)
+            rows[0].cellEnd = cells.count
+            complete.cells.removeSubrange(movedCells)
         }
-        rows[0].cellEnd = cells.count
-        if firstCell < complete.cells.count {
-            complete.text.removeSubrange(complete.cells[firstCell].textStart...)
-            complete.cells.removeSubrange(firstCell...)
-        }
+        complete.text.removeSubrange(textStart...)
         return complete
     }
 
@@ -101,16 +111,45 @@ struct UndecodedRows {
         set { rows[rows.count - 1].index = newValue }
     }
 
-    /// Appends a cell to the last row: `value` is its `<v>` text when it had one.
-    mutating func appendCell(column: Int, styleIndex: Int, type: ValueType, value: TextCollector?, extra: Extra?) {
-        let start = text.count
-        if let value { value.withBytes { text.append(contentsOf: $0) } }
+    /// A cell starts: its `<v>` text will be collected straight into `text`.
+    mutating func beginCell() {
+        cellTextStart = text.count
+        isCollectingValue = false
+    }
+
+    /// A `<v>` starts: the text of an earlier `<v>` of the cell is dropped.
+    mutating func beginValue() {
+        text.removeSubrange(cellTextStart...)
+        isCollectingValue = true
+        valueOverflowed = false
+    }
+
+    /// Adds character data to the `<v>` being read, up to `TextCollector.limit` bytes.
+    @inline(__always)
+    mutating func appendValue(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard text.count - cellTextStart + bytes.count <= TextCollector.limit else { valueOverflowed = true; return }
+        text.append(contentsOf: bytes)
+    }
+
+    /// The `<v>` ends; throws when its text was longer than `TextCollector.limit`.
+    mutating func endValue() throws {
+        isCollectingValue = false
+        if valueOverflowed { throw TextTooLong(limit: TextCollector.limit) }
+    }
+
+    /// Appends the cell being read to the open row, with the `<v>` text collected since
+    /// `beginCell()` when `hasValue`.
+    mutating func appendCell(column: Int, styleIndex: Int, type: ValueType, hasValue: Bool, extra: Extra?) {
+        let start = cellTextStart
+        if !hasValue { text.removeSubrange(start...) }
+        cellTextStart = text.count
+        isCollectingValue = false
         var extraIndex = -1
         if let extra {
             extraIndex = extras.count
             extras.append(extra)
         }
-        cells.append(CellHeader(column: column, styleIndex: styleIndex, type: type, hasValue: value != nil,
+        cells.append(CellHeader(column: column, styleIndex: styleIndex, type: type, hasValue: hasValue,
                                 textStart: start, textEnd: text.count, extra: extraIndex))
         rows[rows.count - 1].cellEnd = cells.count
     }

@@ -77,7 +77,6 @@ final class WorksheetPart: XMLHandler {
     @exclusivity(unchecked) private var column = 0
     @exclusivity(unchecked) private var cellType = CellType.number
     @exclusivity(unchecked) private var styleIndex = 0
-    @exclusivity(unchecked) private var value = TextCollector()
     @exclusivity(unchecked) private var hasValue = false
     @exclusivity(unchecked) private var formula = TextCollector()
     @exclusivity(unchecked) private var hasFormula = false
@@ -113,7 +112,7 @@ final class WorksheetPart: XMLHandler {
         if inSheetData {
             if inInlineString { inlineString.start(name) }
             else if name.is("c") { try startCell(attributes) }
-            else if name.is("v") { value.begin(); hasValue = true }
+            else if name.is("v") { completedRows.beginValue(); hasValue = true }
             else if name.is("f") { startFormula(attributes) }
             else if name.is("row") { try startRow(attributes) }
             else if name.is("is") { inlineString.begin(); inInlineString = true; hasInlineString = true }
@@ -156,7 +155,7 @@ final class WorksheetPart: XMLHandler {
         if inInlineString {
             if name.is("is") { inInlineString = false; try inlineString.finish() } else { try inlineString.end(name) }
         }
-        else if name.is("v") { try value.end() }
+        else if name.is("v") { try completedRows.endValue() }
         else if name.is("c") { try endCell() }
         else if name.is("f") { try formula.end() }
         else if name.is("row") { endRow() }
@@ -165,7 +164,7 @@ final class WorksheetPart: XMLHandler {
 
     @inline(__always)
     func characters(_ text: UnsafeBufferPointer<UInt8>) {
-        if value.isActive { value.append(text) }
+        if completedRows.isCollectingValue { completedRows.appendValue(text) }
         else if formula.isActive { formula.append(text) }
         else if inInlineString { inlineString.characters(text) }
     }
@@ -228,7 +227,7 @@ final class WorksheetPart: XMLHandler {
         hasValue = false
         hasFormula = false
         hasInlineString = false
-        value.clear()
+        completedRows.beginCell()
         formula.clear()
     }
 
@@ -265,7 +264,7 @@ final class WorksheetPart: XMLHandler {
         let extra = formulaText != nil || hasInlineString
             ? UndecodedRows.Extra(formula: formulaText, formulaKind: kind, inlineString: hasInlineString ? inlineString.string : nil)
             : nil
-        completedRows.appendCell(column: column, styleIndex: styleIndex, type: cellType, value: hasValue ? value : nil, extra: extra)
+        completedRows.appendCell(column: column, styleIndex: styleIndex, type: cellType, hasValue: hasValue, extra: extra)
     }
 
     // MARK: formulas

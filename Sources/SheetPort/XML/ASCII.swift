@@ -6,6 +6,18 @@ import Glibc
 enum ASCII {
     /// A decimal integer (optionally signed, surrounding spaces allowed).
     static func parseInt(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        // Most are a few plain digits (style indexes, row numbers, shared-string indexes):
+        // 18 digits cannot overflow, so no checks but the digit test.
+        if let base = bytes.baseAddress, bytes.count <= 18 {
+            var value = 0, index = 0
+            while index < bytes.count {
+                let digit = base[index] &- 0x30
+                guard digit < 10 else { break }
+                value = value &* 10 &+ Int(digit)
+                index += 1
+            }
+            if index == bytes.count, index > 0 { return value }
+        }
         var value = 0
         var negative = false
         var digits = 0
