@@ -32,4 +32,26 @@ import Testing
             #expect(Self.parse(text) == Self.oracle(text), "\(text.debugDescription)")
         }
     }
+
+    /// `parseDouble` against strtod (through `Double(String)`), bit for bit, on decimals around
+    /// the fast path's bounds: 15 to 19 digits, mantissas near 2^53, up to 22 and more decimals.
+    @Test func parseDoubleIsCorrectlyRounded() {
+        var cases = ["0", "-0", "1", "0.1", "9007199254740992", "9007199254740993", "0.9007199254740993",
+                     "900719925474099.3", "0.2857142857142857", "0.42857142857142855", "1.7976931348623157",
+                     "0.0000000000000000000001", "0.00000000000000000000001", "123456789012345678901234",
+                     "18446744073709551615", "18446744073709551616", "1e5", "-2.5E-3", ".5", "5.", "-.5"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<50_000 {
+            let digits = Int.random(in: 1...20, using: &generator)
+            var text = String((0..<digits).map { _ in Character(String(Int.random(in: 0...9, using: &generator))) })
+            let point = Int.random(in: 0...digits, using: &generator)
+            if point < digits { text.insert(".", at: text.index(text.startIndex, offsetBy: point)) }
+            if Bool.random(using: &generator) { text = "-" + text }
+            cases.append(text)
+        }
+        for text in cases {
+            let parsed = Array(text.utf8).withUnsafeBufferPointer { ASCII.parseDouble($0) }
+            #expect(parsed?.bitPattern == Double(text)?.bitPattern, "\(text)")
+        }
+    }
 }

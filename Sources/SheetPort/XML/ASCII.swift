@@ -72,10 +72,10 @@ enum ASCII {
         (0..<exponent).reduce(1.0) { value, _ in value * 10 }
     }
 
-    /// Clinger's fast path: `[-]digits[.digits]` with at most 15 significant digits and at
-    /// most 22 after the point is an exact integer divided by an exact power of ten, which
-    /// IEEE division rounds correctly. Anything else (exponents, long mantissas) returns nil
-    /// and goes to strtod.
+    /// Clinger's fast path: `[-]digits[.digits]` whose digits make an integer of at most 2^53
+    /// with at most 22 after the point is an exact integer divided by an exact power of ten,
+    /// which IEEE division rounds correctly. Anything else (exponents, longer mantissas)
+    /// returns nil and goes to strtod.
     @inline(__always)
     private static func parseSimpleDecimal(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
         var index = start
@@ -101,7 +101,8 @@ enum ASCII {
             }
             index += 1
         }
-        guard seenDigit, digits <= 15, fractionDigits <= 22 else { return nil }
+        // 19 significant digits cannot overflow; 2^53 and below are exact doubles.
+        guard seenDigit, digits <= 19, mantissa <= 1 << 53, fractionDigits <= 22 else { return nil }
         let value = Double(mantissa) / exactPowersOfTen[fractionDigits]
         return negative ? -value : value
     }
