@@ -113,7 +113,7 @@ public final class WorksheetWriter {
     }
 
     private func writeRow(_ row: Row) throws {
-        xml.raw("<row r=\""); xml.int(row.index); xml.raw("\"")
+        xml.compose(capacity: 32) { markup in markup.raw("<row r=\""); markup.int(row.index); markup.raw("\"") }
         if let height = row.height { xml.raw(" ht=\""); xml.double(height); xml.raw("\" customHeight=\"1\"") }
         if row.isHidden { xml.raw(" hidden=\"1\"") }
         guard !row.cells.isEmpty else { xml.raw("/>"); return }
@@ -177,12 +177,14 @@ public final class WorksheetWriter {
             throw WriterError.formulaTooLong(sheet: name, reference: reference(row, cell.column), length: formula.utf16.count)
         }
 
-        xml.raw("<c r=\"")
-        xml.reference(column: cell.column, row: row)
-        xml.raw("\"")
-        if style != 0 { xml.raw(" s=\""); xml.int(style); xml.raw("\"") }
-        if let type { xml.raw(" t=\""); xml.raw(type); xml.raw("\"") }
-        xml.raw(">")
+        xml.compose(capacity: 64) { markup in
+            markup.raw("<c r=\"")
+            markup.reference(column: cell.column, row: row)
+            markup.raw("\"")
+            if style != 0 { markup.raw(" s=\""); markup.int(style); markup.raw("\"") }
+            if let type { markup.raw(" t=\""); markup.raw(type); markup.raw("\"") }
+            markup.raw(">")
+        }
         if let formula = cell.formula {
             if case .array(let range) = cell.formulaKind {
                 xml.raw("<f t=\"array\" ref=\""); xml.attribute(range); xml.raw("\">")
@@ -194,10 +196,19 @@ public final class WorksheetWriter {
             if case .empty = cell.value { hasUncachedFormula = true }
         }
         if let number {
+            if number == number.rounded(.towardZero), abs(number) < 1e15 { // integers, as `XMLWriter.double` writes them
+                xml.compose(capacity: 40) { markup in
+                    markup.raw(number < 0 ? "<v>-" : "<v>"); markup.int(Int(abs(number))); markup.raw("</v></c>")
+                }
+                return
+            }
             xml.raw("<v>"); xml.double(number); xml.raw("</v>")
         } else if let text {
             switch textKind {
-            case .shared: xml.raw("<v>"); xml.int(workbook.sharedStrings.index(of: text)); xml.raw("</v>")
+            case .shared:
+                let index = workbook.sharedStrings.index(of: text)
+                xml.compose(capacity: 40) { markup in markup.raw("<v>"); markup.int(index); markup.raw("</v></c>") }
+                return
             case .inline: xml.raw("<is>"); xml.textElement(text); xml.raw("</is>")
             case .value: xml.raw("<v>"); xml.text(text); xml.raw("</v>")
             }

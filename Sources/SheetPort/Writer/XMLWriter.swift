@@ -63,6 +63,65 @@ struct XMLWriter {
         }
     }
 
+    /// Appends markup of at most `capacity` bytes that `body` writes into a buffer on the stack:
+    /// one append for the many small pieces of a cell's markup, each an append of its own otherwise.
+    @inline(__always)
+    mutating func compose(capacity: Int, _ body: (inout Markup) -> Void) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            var markup = Markup(base: buffer.baseAddress!, capacity: capacity)
+            body(&markup)
+            bytes.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress!, count: markup.count))
+        }
+    }
+
+    /// Markup built in place by `compose`; the caller keeps within its capacity (a cell's
+    /// reference, style and type take at most 40 bytes).
+    struct Markup {
+        fileprivate let base: UnsafeMutablePointer<UInt8>
+        fileprivate let capacity: Int
+        fileprivate(set) var count = 0
+
+        /// Appends markup as it is.
+        @inline(__always)
+        mutating func raw(_ text: StaticString) {
+            precondition(count + text.utf8CodeUnitCount <= capacity)
+            (base + count).update(from: text.utf8Start, count: text.utf8CodeUnitCount)
+            count += text.utf8CodeUnitCount
+        }
+
+        /// Appends a decimal integer of 0 or more.
+        @inline(__always)
+        mutating func int(_ value: Int) {
+            precondition(value >= 0 && count + 19 <= capacity)
+            var digits = 1, rest = value / 10
+            while rest > 0 { digits += 1; rest /= 10 }
+            rest = value
+            var index = count + digits - 1
+            repeat {
+                base[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+                index -= 1
+            } while rest > 0
+            count += digits
+        }
+
+        /// Appends a cell reference `B12` (a column of 1 to XFD, a row of 1 or more).
+        @inline(__always)
+        mutating func reference(column: Int, row: Int) {
+            precondition(column >= 1 && count + 3 <= capacity)
+            let (width, first) = CellReference.columnNameShape(column)
+            var offset = first
+            var index = count + width - 1
+            for _ in 0..<width {
+                base[index] = UInt8(ascii: "A") &+ UInt8(truncatingIfNeeded: offset % 26)
+                offset /= 26
+                index -= 1
+            }
+            count += width
+            int(row)
+        }
+    }
+
     /// Appends a column name and row number: `B12`.
     mutating func reference(column: Int, row: Int) {
         CellReference.appendColumnName(column, to: &bytes)
