@@ -21,6 +21,11 @@ import Glibc
 /// - duplicate attributes or namespace declarations, unbound or reserved prefixes;
 /// - an error of the handler (a bad row number, text over the limit), and a failure of the source
 ///   (archive limits, corrupt data): libxml2's path reports them after the same rows.
+///
+/// The hot tokens of a sheet (`<c r="A1" t="s">`, `<v>`, `1.5`, `</v>`, `</c>`, `</row>`) take
+/// fast paths (`fastText`, `fastEndTag`, `fastStartTag`) that accept only what the general
+/// code would accept the same way, with the same handler calls, and otherwise change nothing
+/// and let the general code decide: they narrow what is read quickly, never what is accepted.
 final class WorksheetTokenizer {
     /// What `advance()` ended with.
     enum Step {
