@@ -21,6 +21,11 @@ import Glibc
 /// - duplicate attributes or namespace declarations, unbound or reserved prefixes;
 /// - an error of the handler (a bad row number, text over the limit), and a failure of the source
 ///   (archive limits, corrupt data): libxml2's path reports them after the same rows.
+///
+/// The hot tokens of a sheet (`<c r="A1" t="s">`, `<v>`, `1.5`, `</v>`, `</c>`, `</row>`) take
+/// fast paths (`fastText`, `fastEndTag`, `fastStartTag`) that accept only what the general
+/// code would accept the same way, with the same handler calls, and otherwise change nothing
+/// and let the general code decide: they narrow what is read quickly, never what is accepted.
 final class WorksheetTokenizer {
     /// What `advance()` ended with.
     enum Step {
@@ -57,6 +62,11 @@ final class WorksheetTokenizer {
     @exclusivity(unchecked) private var openStarts: UnsafeMutablePointer<Int>
     @exclusivity(unchecked) private var openLocals: UnsafeMutablePointer<Int>
     @exclusivity(unchecked) private var openNamespaces: UnsafeMutablePointer<Namespace>
+    /// For an open element whose qualified name is at most 7 bytes: its end tag's bytes after
+    /// `</` (the name and `>`) as a little-endian word, and the mask of those bytes; for a
+    /// longer name, a key no masked word equals (1) and mask 0. The fast end tag is one compare.
+    @exclusivity(unchecked) private var openKeys: UnsafeMutablePointer<UInt64>
+    @exclusivity(unchecked) private var openMasks: UnsafeMutablePointer<UInt64>
 
     /// Namespace declarations in scope; `depth` is that of the element declaring them.
     private struct Binding {
@@ -66,6 +76,8 @@ final class WorksheetTokenizer {
     }
     @exclusivity(unchecked) private var bindings: [Binding] = []
     @exclusivity(unchecked) private var defaultNamespace = Namespace.none
+    /// The depth of the last binding, -1 with none: an end tag at another depth pops nothing.
+    @exclusivity(unchecked) private var lastBindingDepth = -1
 
     /// The attributes of the tag at hand: offsets into `buffer` (qualified name start and end,
     /// colon or -1, value start and end).
@@ -89,16 +101,21 @@ final class WorksheetTokenizer {
     private static let maxDepth = 128
     private static let maxName = 1_000
     /// Past the bytes read: `XMLAttributes` compares names with `memcmp`, which may read a
-    /// little past a short name's NUL.
+    /// little past a short name's NUL; the fast paths load 8-byte words and find a NUL
+    /// sentinel at `limit`.
     private static let slack = 64
+    /// The fast start tag takes at most this many attributes (more: the general path).
+    private static let fastAttributes = 8
 
     /// A tokenizer over the bytes of `source`, calling `handler`.
     init(source: BackgroundInflater, handler: WorksheetPart) {
         self.source = source
         self.handler = handler
         buffer = .allocate(capacity: capacity + Self.slack)
+        buffer.initialize(repeating: 0, count: capacity + Self.slack)
         attributeOffsets = .allocate(capacity: Self.maxAttributes * 5)
         fields = .allocate(capacity: Self.maxAttributes * 5)
+        fields.initialize(repeating: nil, count: Self.maxAttributes * 5)
         fieldNamespaces = .allocate(capacity: Self.maxAttributes)
         fieldNamespaces.initialize(repeating: .none, count: Self.maxAttributes)
         classes = .allocate(capacity: 256)
@@ -122,6 +139,8 @@ final class WorksheetTokenizer {
         openLocals = .allocate(capacity: Self.maxDepth)
         openNamespaces = .allocate(capacity: Self.maxDepth)
         openNamespaces.initialize(repeating: .none, count: Self.maxDepth)
+        openKeys = .allocate(capacity: Self.maxDepth)
+        openMasks = .allocate(capacity: Self.maxDepth)
     }
 
     deinit {
@@ -135,6 +154,8 @@ final class WorksheetTokenizer {
         openStarts.deallocate()
         openLocals.deallocate()
         openNamespaces.deallocate()
+        openKeys.deallocate()
+        openMasks.deallocate()
     }
 
     /// Bytes of the part consumed from the inflater so far.
@@ -171,31 +192,169 @@ final class WorksheetTokenizer {
             guard capacity < Self.maxToken else { return false }
             let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2 + Self.slack)
             grown.update(from: buffer, count: limit)
+            (grown + limit).initialize(repeating: 0, count: capacity * 2 + Self.slack - limit)
             buffer.deallocate()
             buffer = grown
             capacity *= 2
         }
         while limit < capacity {
             let count: Int
-            do { count = try source.read(into: buffer + limit, count: capacity - limit) } catch { return false }
+            do { count = try source.read(into: buffer + limit, count: capacity - limit) } catch { buffer[limit] = 0; return false }
             if count == 0 { sourceEnded = true; break }
             limit += count
         }
+        // The sentinel: byte loops stop at `limit` without comparing against it (0 is in no class).
+        buffer[limit] = 0
         return true
     }
 
     // MARK: tokens
 
+    @inline(__always)
     private func token() -> Scan {
         if !started { return prolog() }
-        guard buffer[position] == UInt8(ascii: "<") else { return text() }
+        // The hot tokens first, each on a fast path that takes only what it can prove the
+        // general path would take the same way and leaves anything else to it, unchanged.
+        guard buffer[position] == UInt8(ascii: "<") else { return fastText() ?? text() }
+        // `position + 1` is at most `limit`, where the sentinel is: no bounds check needed.
+        let next = buffer[position + 1]
+        if next == UInt8(ascii: "/") { return fastEndTag() ?? endTag() }
+        if classes[Int(next)] & Self.nameStart != 0 { return fastStartTag() ?? startTag() }
         guard position + 1 < limit else { return .more }
-        switch buffer[position + 1] {
+        switch next {
         case UInt8(ascii: "/"): return endTag()
         case UInt8(ascii: "?"): return processingInstruction()
         case UInt8(ascii: "!"): return markup()
         default: return startTag()
         }
+    }
+
+    // MARK: fast paths
+
+    /// Plain character data (ASCII without `&`, `]`, controls other than tab and line feed)
+    /// inside the root up to a `<`; nil for anything else, which `text()` decides.
+    @inline(__always)
+    private func fastText() -> Scan? {
+        let buffer = self.buffer, classes = self.classes
+        var p = position
+        // The sentinel at `limit` is not plain text: the loop needs no bound.
+        while classes[Int(buffer[p])] & Self.plainText != 0 { p &+= 1 }
+        guard p < limit, buffer[p] == UInt8(ascii: "<"), depth > 0 else { return nil }
+        handler.characters(UnsafeBufferPointer(start: buffer + position, count: p - position))
+        position = p
+        return .done
+    }
+
+    /// `</name>` closing the innermost element when its name is at most 7 bytes and no
+    /// namespace declaration ends with it: one masked word compare; nil for anything else,
+    /// which `endTag()` decides.
+    @inline(__always)
+    private func fastEndTag() -> Scan? {
+        let depth = self.depth
+        guard depth > 0, lastBindingDepth != depth else { return nil }
+        let top = depth - 1
+        // The name and `>`; bytes past `limit` never match (the sentinel is 0, a key byte never).
+        let word = UnsafeRawPointer(buffer + position + 2).loadUnaligned(as: UInt64.self)
+        guard word & openMasks[top] == openKeys[top] else { return nil }
+        do {
+            try handler.endElement(XMLName(namespace: openNamespaces[top], local: UnsafePointer(openNames + openLocals[top])))
+        } catch {
+            return .refuse
+        }
+        self.depth = top
+        if top == 0 { rootClosed = true }
+        // `</`, the name (its slot less the NUL) and `>`; wrapping: all are small.
+        position = position &+ 2 &+ (openStarts[depth] &- openStarts[top])
+        return .done
+    }
+
+    /// A start tag without prefixes or namespace declarations: a name of at most 7 bytes, at
+    /// most `fastAttributes` attributes written `name="value"` (no white space around `=`)
+    /// with plain values. It checks what `startTag()` and `openElement` check (distinct
+    /// attributes, the depth, one root) and calls the handler the same way; nil, with nothing
+    /// changed, for anything else, which the general path decides.
+    @inline(__always)
+    private func fastStartTag() -> Scan? {
+        let buffer = self.buffer, classes = self.classes, fields = self.fields
+        guard depth < Self.maxDepth, !(depth == 0 && rootClosed) else { return nil }
+        let nameStart = position + 1
+        // Every loop stops at the sentinel at `limit`: no bounds in the byte loops.
+        // Wrapping arithmetic: offsets stay below the buffer's capacity.
+        var p = nameStart &+ 1
+        while classes[Int(buffer[p])] & Self.nameByte != 0 { p &+= 1 }
+        let nameEnd = p
+        guard nameEnd - nameStart <= 7 else { return nil }
+        var count = 0
+        var selfClosing = false
+        while true {
+            let spaceStart = p
+            while classes[Int(buffer[p])] & Self.space != 0 { p &+= 1 }
+            let byte = buffer[p]
+            if byte == UInt8(ascii: ">") { p &+= 1; break }
+            if byte == UInt8(ascii: "/") {
+                guard buffer[p &+ 1] == UInt8(ascii: ">") else { return nil }
+                p &+= 2
+                selfClosing = true
+                break
+            }
+            // A colon, a byte that ends no name, or the end of the bytes read: the general path.
+            guard p > spaceStart, count < Self.fastAttributes, classes[Int(byte)] & Self.nameStart != 0 else { return nil }
+            let attributeStart = p
+            p &+= 1
+            while classes[Int(buffer[p])] & Self.nameByte != 0 { p &+= 1 }
+            let attributeEnd = p
+            let length = attributeEnd &- attributeStart
+            guard buffer[p] == UInt8(ascii: "="), length <= Self.maxName else { return nil }
+            if length == 5, matches(attributeStart, "xmlns") { return nil }
+            let quote = buffer[p &+ 1]
+            guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { return nil }
+            p &+= 2
+            let valueStart = p
+            while true {
+                while classes[Int(buffer[p])] & Self.plainValue != 0 { p &+= 1 }
+                let byte = buffer[p]
+                if byte == quote { break }
+                // `<`, `&`, tab, line ends, non-ASCII, the sentinel: the general path decides.
+                guard byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") else { return nil }
+                p &+= 1
+            }
+            // Distinct qualified names (without prefixes, the only rule that applies); an
+            // earlier name ends 2 bytes before its value (`="`).
+            let name = UnsafePointer(buffer + attributeStart)
+            for other in 0..<count {
+                let earlier = fields + other &* 5
+                let earlierName = earlier[0].unsafelyUnwrapped
+                if earlier[3].unsafelyUnwrapped - earlierName == length &+ 2, earlierName.pointee == name.pointee,
+                   length == 1 || memcmp(earlierName, name, length) == 0 { return nil }
+            }
+            // The prefix and URI fields stay nil: `openElement` leaves them so.
+            let slot = fields + count &* 5
+            slot[0] = name
+            slot[3] = UnsafePointer(buffer + valueStart)
+            slot[4] = UnsafePointer(buffer + p)
+            count &+= 1
+            p &+= 1
+        }
+        guard p - position <= Self.maxToken else { return nil }
+        // The tag is parsed: names NUL-terminated in place (on their `=`), as `openElement`
+        // does (the attributes' namespaces are all `.none` already: `openElement` leaves them so).
+        for index in 0..<count { UnsafeMutablePointer(mutating: fields[index &* 5 &+ 3].unsafelyUnwrapped - 2).pointee = 0 }
+        buffer[nameEnd] = 0
+        let namespace = defaultNamespace
+        let name = XMLName(namespace: namespace, local: UnsafePointer(buffer + nameStart))
+        do {
+            try handler.startElement(name, attributes: XMLAttributes(base: fields, count: count, namespaces: fieldNamespaces))
+            if selfClosing { try handler.endElement(name) }
+        } catch {
+            return .refuse
+        }
+        if selfClosing {
+            if depth == 0 { rootClosed = true }
+        } else {
+            push(nameStart: nameStart, nameEnd: nameEnd, localStart: nameStart, namespace: namespace)
+        }
+        position = p
+        return .done
     }
 
     /// An optional UTF-8 byte order mark and XML declaration (version 1.0, UTF-8).
@@ -629,12 +788,18 @@ final class WorksheetTokenizer {
         }
         buffer[nameEnd] = 0
         let name = XMLName(namespace: namespace, local: UnsafePointer(buffer + localStart))
+        var handled = true
         do {
             try handler.startElement(name, attributes: XMLAttributes(base: fields, count: field, namespaces: fieldNamespaces))
             if selfClosing { try handler.endElement(name) }
         } catch {
-            return .refuse
+            handled = false
         }
+        // The fast start tag writes neither the namespaces of its attributes (all `.none`)
+        // nor their URI fields (nil).
+        fieldNamespaces.update(repeating: .none, count: field)
+        for index in 0..<field { fields[index * 5 + 2] = nil }
+        guard handled else { return .refuse }
         if selfClosing {
             if bindings.count > bindingsBefore {
                 bindings.removeLast(bindings.count - bindingsBefore)
@@ -642,16 +807,37 @@ final class WorksheetTokenizer {
             }
             if depth == 1 { rootClosed = true }
         } else {
-            let start = openStarts[self.depth]
-            (openNames + start).update(from: buffer + nameStart, count: nameEnd - nameStart)
-            openNames[start + nameEnd - nameStart] = 0
-            openLocals[self.depth] = start + localStart - nameStart
-            openNamespaces[self.depth] = namespace
-            openStarts[depth] = start + nameEnd - nameStart + 1
-            self.depth = depth
+            push(nameStart: nameStart, nameEnd: nameEnd, localStart: localStart, namespace: namespace)
         }
         position = end
         return .done
+    }
+
+    /// Opens an element whose tag is parsed (its name NUL-terminated in `buffer`): its name,
+    /// local name and namespace go on the stack, with the key of its end tag.
+    @inline(__always)
+    private func push(nameStart: Int, nameEnd: Int, localStart: Int, namespace: Namespace) {
+        let depth = self.depth
+        let start = openStarts[depth]
+        let length = nameEnd &- nameStart
+        if length <= 7 {
+            // One word: the name and its NUL (and zeros), stored past the slot's end into
+            // space the next slot overwrites (`openNames` has `slack` bytes at its end).
+            let mask = UInt64.max &>> UInt64(truncatingIfNeeded: (7 &- length) &* 8)
+            let word = UnsafeRawPointer(buffer + nameStart).loadUnaligned(as: UInt64.self) & (mask &>> 8)
+            UnsafeMutableRawPointer(openNames + start).storeBytes(of: word, as: UInt64.self)
+            openKeys[depth] = word | UInt64(UInt8(ascii: ">")) &<< UInt64(truncatingIfNeeded: length &* 8)
+            openMasks[depth] = mask
+        } else {
+            (openNames + start).update(from: buffer + nameStart, count: length)
+            openNames[start + length] = 0
+            openKeys[depth] = 1
+            openMasks[depth] = 0
+        }
+        openLocals[depth] = start &+ (localStart &- nameStart)
+        openNamespaces[depth] = namespace
+        openStarts[depth &+ 1] = start &+ length &+ 1
+        self.depth = depth &+ 1
     }
 
     /// The namespace of a qualified name's prefix (`colon` < 0: the default namespace); nil
@@ -668,8 +854,10 @@ final class WorksheetTokenizer {
         return nil
     }
 
+    /// After the bindings changed: the default namespace and the depth of the last binding.
     private func updateDefaultNamespace() {
         defaultNamespace = bindings.last(where: { $0.prefix.isEmpty })?.namespace ?? .none
+        lastBindingDepth = bindings.last?.depth ?? -1
     }
 
     private func endTag() -> Scan {
