@@ -2,7 +2,7 @@ import Foundation
 
 /// Reads one worksheet row by row, inflating and parsing only as far as the rows asked for.
 ///
-/// zlib inflates the part on one thread (`BackgroundInflater`), the worksheet fast path
+/// ISA-L inflates the part on one thread (`BackgroundInflater`), the worksheet fast path
 /// (`WorksheetTokenizer`) decodes cells straight from the inflated bytes on another
 /// (`RowProducer`), and the caller's thread takes the rows in batches. Whatever the fast path does not handle, it hands over:
 /// the part is then read again from its start by libxml2 (`XMLEventThread`, on a third
