@@ -45,37 +45,37 @@ extension ZipArchive {
 
         /// Inflates the next chunk and hands it to `consume`; false at the end of the entry.
         public func read(_ consume: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
-            let count = try nextChunk()
-            if count == 0 { return false }
+            let chunk = try nextChunk()
+            if chunk.isEmpty { return false }
             archive.access.lock()
-            produced += Int64(count)
-            archive.inflatedTotal += Int64(count)
+            produced += Int64(chunk.count)
+            archive.inflatedTotal += Int64(chunk.count)
             let total = archive.inflatedTotal
             archive.access.unlock()
             try archive.checkLimits(entry: entry, produced: produced, total: total)
-            try consume(UnsafeRawBufferPointer(start: buffer, count: count))
+            try consume(chunk)
             return true
         }
 
-        /// Fills `buffer` with the next chunk; its length, 0 at the end.
-        private func nextChunk() throws -> Int {
+        /// The next chunk (ISA-L's output, or `buffer` filled by zlib); empty at the end.
+        private func nextChunk() throws -> UnsafeRawBufferPointer {
             if let isal, let file {
                 let archive = self.archive
-                let count = isal.inflate(into: buffer, capacity: ZipArchive.chunkSize) { input, capacity in
+                let chunk = isal.next(ZipArchive.chunkSize) { input, capacity in
                     archive.access.lock()
                     defer { archive.access.unlock() }
                     return Int(zip_fread(file, input, zip_uint64_t(capacity)))
                 }
-                if let count { return count }
+                if let chunk { return chunk }
                 try handOverToZlib()
             }
             while skipping > 0 {
                 let count = try zlibRead(Int(min(skipping, Int64(ZipArchive.chunkSize))))
                 // zlib ends (soundly) before ISA-L did: nothing more to hand out.
-                if count == 0 { skipping = 0; return 0 }
+                if count == 0 { skipping = 0; return UnsafeRawBufferPointer(start: buffer, count: 0) }
                 skipping -= Int64(count)
             }
-            return try zlibRead(ZipArchive.chunkSize)
+            return UnsafeRawBufferPointer(start: buffer, count: try zlibRead(ZipArchive.chunkSize))
         }
 
         /// Reopens the entry for libzip to inflate, to drop the bytes already handed out.
