@@ -59,7 +59,7 @@ final class IsalInflater {
     /// Fills `output` with up to `capacity` inflated bytes, short only at the end of the
     /// stream; 0 once the stream has ended with the declared CRC and size, nil when it is not sound.
     private func inflate(into output: UnsafeMutableRawPointer, capacity: Int,
-                 read: (UnsafeMutableRawPointer, Int) -> Int) -> Int? {
+                         read: (UnsafeMutableRawPointer, Int) -> Int) -> Int? {
         guard !finished else { return 0 }
         state.pointee.next_out = output.assumingMemoryBound(to: UInt8.self)
         state.pointee.avail_out = UInt32(capacity)
