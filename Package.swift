@@ -2,7 +2,7 @@
 import PackageDescription
 
 // The data path, one folder a stage:
-// Archive (libzip; libarchive writes the packages streamed to a client) -> XML (libxml2 SAX) -> Parts (workbook, styles, strings, sheets)
+// Archive (libzip, ISA-L inflating; libarchive writes the packages streamed to a client) -> XML (libxml2 SAX) -> Parts (workbook, styles, strings, sheets)
 // -> Cells -> Convert -> the `sheetport` CLI.
 let package = Package(
     name: "SheetPort",
@@ -51,9 +51,16 @@ let package = Package(
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
         ),
+        // ISA-L's igzip inflates deflated entries (ZipArchive.EntryStream); libzip keeps the container.
+        .systemLibrary(
+            name: "CISAL",
+            path: "Sources/CISAL",
+            pkgConfig: "libisal",
+            providers: [.apt(["libisal-dev"]), .brew(["isa-l"])]
+        ),
         .target(
             name: "SheetPort",
-            dependencies: ["CLibZip", "CLibArchive", "CLibXML2", "CCurl", "CMicroHTTPD", "CSQLite", "CSodium", "CLibPQ"],
+            dependencies: ["CLibZip", "CLibArchive", "CLibXML2", "CCurl", "CMicroHTTPD", "CSQLite", "CSodium", "CLibPQ", "CISAL"],
         ),
         .executableTarget(
             name: "sheetport",

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Inflates one entry on a second thread, a few 64 KiB chunks ahead of its reader, so that
-/// zlib runs on one core while libxml2 parses on the other (the worksheet is the only part
+/// ISA-L (or zlib) runs on one core while the worksheet is parsed on the other (the worksheet is the only part
 /// big enough for this to pay). The entry's limits are checked on the inflating thread and
 /// a failure reaches the reader where it happened in the bytes.
 final class BackgroundInflater {

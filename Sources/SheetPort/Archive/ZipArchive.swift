@@ -4,8 +4,8 @@ import Foundation
 import Glibc
 #endif
 
-/// A read-only OOXML package: zip entries by part name, inflated in chunks through libzip
-/// with the `ArchiveLimits` enforced while inflating.
+/// A read-only OOXML package: zip entries by part name, inflated in chunks (ISA-L for deflated
+/// entries, libzip's zlib otherwise) with the `ArchiveLimits` enforced while inflating.
 ///
 /// Not thread-safe: one archive is read by one thread at a time.
 public final class ZipArchive {
@@ -19,6 +19,26 @@ public final class ZipArchive {
         public let size: Int64
         /// Declared compressed size in bytes.
         public let compressedSize: Int64
+        /// The central directory's CRC-32, if it has one.
+        let crc: UInt32?
+        /// The compression method (`ZIP_CM_*`).
+        let method: Int32
+        /// The encryption method (`ZIP_EM_*`).
+        let encryption: Int32
+    }
+
+    /// What inflates a deflated entry.
+    enum Inflater: Sendable {
+        /// ISA-L, handing the entry to zlib on anything but sound data (the default).
+        case isal
+        /// libzip's zlib alone.
+        case zlib
+
+        /// `SHEETPORT_INFLATE=zlib` selects zlib, to compare the two; any other value, ISA-L.
+        init(environment value: String?) { self = value == "zlib" ? .zlib : .isal }
+
+        /// The inflater the environment selects.
+        static let standard = Inflater(environment: ProcessInfo.processInfo.environment["SHEETPORT_INFLATE"])
     }
 
     /// The file name used in errors.
@@ -30,14 +50,18 @@ public final class ZipArchive {
     /// Names that occur more than once once case and separators are folded.
     public private(set) var duplicateNames: [String] = []
 
-    private let handle: OpaquePointer
+    /// libzip's archive; guarded by `access` once open.
+    let handle: OpaquePointer
     private var entryByKey: [String: Int] = [:]
-    fileprivate var inflatedTotal: Int64 = 0
+    /// Bytes inflated from all entries so far (the total limit); guarded by `access`.
+    var inflatedTotal: Int64 = 0
     /// libzip's archive is not thread-safe: a worksheet may inflate on a `BackgroundInflater`
     /// thread while the caller reads another part, so every use of `handle` after opening
     /// holds this lock.
-    fileprivate let access = NSLock()
-    fileprivate static let chunkSize = 1 << 16
+    let access = NSLock()
+    static let chunkSize = 1 << 16
+    /// What inflates deflated entries; tests set `.zlib` to compare the two.
+    var inflater: Inflater = .standard
 
     /// Opens the package at `path`.
     public convenience init(path: String, limits: ArchiveLimits = ArchiveLimits()) throws {
@@ -109,7 +133,9 @@ public final class ZipArchive {
             zip_stat_init(&stat)
             guard zip_stat_index(handle, index, 0, &stat) == 0, let cName = stat.name else { continue }
             let entry = Entry(index: index, name: String(cString: cName),
-                              size: Int64(stat.size), compressedSize: Int64(stat.comp_size))
+                              size: Int64(stat.size), compressedSize: Int64(stat.comp_size),
+                              crc: stat.valid & zip_uint64_t(ZIP_STAT_CRC) != 0 ? stat.crc : nil,
+                              method: Int32(stat.comp_method), encryption: Int32(stat.encryption_method))
             let key = PartName.key(entry.name)
             if entryByKey[key] == nil {
                 entryByKey[key] = entries.count
@@ -162,60 +188,23 @@ public final class ZipArchive {
         return nil
     }
 
-    /// Opens `entry` for reading chunk by chunk.
+    /// Opens `entry` for reading chunk by chunk: a plain deflated entry is read raw and inflated
+    /// by ISA-L (unless `inflater` is `.zlib`), anything else inflated by libzip.
     public func stream(_ entry: Entry) throws -> EntryStream {
         access.lock()
         defer { access.unlock() }
+        if inflater == .isal, entry.method == ZIP_CM_DEFLATE, entry.encryption == ZIP_EM_NONE, let crc = entry.crc,
+           let raw = zip_fopen_index(handle, entry.index, zip_flags_t(ZIP_FL_COMPRESSED)) {
+            return EntryStream(archive: self, entry: entry, file: raw, isal: IsalInflater(crc: crc, size: entry.size))
+        }
+        // Also when the raw open failed: libzip's own open then fails, or not, as it always did.
         guard let zipFile = zip_fopen_index(handle, entry.index, 0) else {
             throw failure(zip_get_error(handle), part: entry.name)
         }
-        return EntryStream(archive: self, entry: entry, file: zipFile)
+        return EntryStream(archive: self, entry: entry, file: zipFile, isal: nil)
     }
 
-    /// An open entry, read in chunks with the limits checked on every chunk.
-    public final class EntryStream {
-        private let archive: ZipArchive
-        private let entry: Entry
-        private let file: OpaquePointer
-        private let buffer = UnsafeMutableRawPointer.allocate(byteCount: ZipArchive.chunkSize, alignment: 16)
-        private var produced: Int64 = 0
-
-        fileprivate init(archive: ZipArchive, entry: Entry, file: OpaquePointer) {
-            self.archive = archive
-            self.entry = entry
-            self.file = file
-        }
-
-        deinit {
-            archive.access.lock()
-            zip_fclose(file)
-            archive.access.unlock()
-            buffer.deallocate()
-        }
-
-        /// Inflated bytes read so far.
-        public var bytesRead: Int64 { produced }
-
-        /// Inflates the next chunk and hands it to `consume`; false at the end of the entry.
-        public func read(_ consume: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
-            archive.access.lock()
-            let count = zip_fread(file, buffer, zip_uint64_t(ZipArchive.chunkSize))
-            if count < 0 {
-                defer { archive.access.unlock() }
-                throw archive.failure(zip_file_get_error(file), part: entry.name)
-            }
-            if count == 0 { archive.access.unlock(); return false }
-            produced += count
-            archive.inflatedTotal += count
-            let total = archive.inflatedTotal
-            archive.access.unlock()
-            try archive.checkLimits(entry: entry, produced: produced, total: total)
-            try consume(UnsafeRawBufferPointer(start: buffer, count: Int(count)))
-            return true
-        }
-    }
-
-    fileprivate func checkLimits(entry: Entry, produced: Int64, total: Int64) throws {
+    func checkLimits(entry: Entry, produced: Int64, total: Int64) throws {
         if produced > limits.maxEntrySize {
             throw ReaderError(.zipBomb, file: file, part: entry.name,
                               "inflates past the entry limit of \(limits.maxEntrySize) bytes")
@@ -231,7 +220,7 @@ public final class ZipArchive {
         }
     }
 
-    fileprivate func failure(_ error: UnsafeMutablePointer<zip_error_t>?, part: String) -> ReaderError {
+    func failure(_ error: UnsafeMutablePointer<zip_error_t>?, part: String) -> ReaderError {
         guard let error else { return ReaderError(.corruptZip, file: file, part: part, "unreadable entry") }
         let message = String(cString: zip_error_strerror(error))
         switch zip_error_code_zip(error) {

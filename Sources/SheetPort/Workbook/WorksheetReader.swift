@@ -2,10 +2,11 @@ import Foundation
 
 /// Reads one worksheet row by row, inflating and parsing only as far as the rows asked for.
 ///
-/// zlib inflates the part on one thread (`BackgroundInflater`), the worksheet fast path
-/// (`WorksheetTokenizer`) tokenizes the inflated bytes on another and a third decodes the
-/// cells' values (`RowProducer`), and the caller's thread takes the rows in batches. Whatever the fast path does not handle, it hands over:
-/// the part is then read again from its start by libxml2 (`XMLEventThread`, on a third
+/// ISA-L (zlib as the fallback) inflates the part on one thread (`BackgroundInflater`), the
+/// worksheet fast path (`WorksheetTokenizer`) tokenizes the inflated bytes on another and a
+/// third decodes the cells' values (`RowProducer`), and the caller's thread takes the rows in
+/// batches. Whatever the fast path does not handle, it hands over:
+/// the part is then read again from its start by libxml2 (`XMLEventThread`, on another
 /// thread), the rows already returned are skipped, and libxml2 decides on the rest (errors
 /// included). Memory is bounded by a few inflated chunks (64 KiB each), the tokenizer's
 /// buffer (256 KiB, up to 4 MiB for one huge token) and the rows of one batch.
