@@ -26,8 +26,9 @@ enum StoredZip {
         return output
     }
 
-    /// A workbook of one worksheet whose part is `sheetXML` as given, byte for byte.
-    static func workbook(sheetXML: [UInt8]) -> [UInt8] {
+    /// A workbook of one worksheet whose part is `sheetXML` as given, byte for byte, and a
+    /// shared-string table of three items or `sharedStringsXML`.
+    static func workbook(sheetXML: [UInt8], sharedStringsXML: [UInt8]? = nil) -> [UInt8] {
         let main = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
         let package = "http://schemas.openxmlformats.org/package/2006/relationships"
         let office = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
@@ -44,7 +45,7 @@ enum StoredZip {
             ("xl/_rels/workbook.xml.rels", Array(("<Relationships xmlns=\"\(package)\"><Relationship Id=\"rId1\" "
                 + "Target=\"worksheets/sheet1.xml\" Type=\"\(office)/worksheet\"/>"
                 + "<Relationship Id=\"rId2\" Target=\"sharedStrings.xml\" Type=\"\(office)/sharedStrings\"/></Relationships>").utf8)),
-            ("xl/sharedStrings.xml", Array(("<sst xmlns=\"\(main)\"><si><t>zero</t></si><si><t>one &amp; two</t></si>"
+            ("xl/sharedStrings.xml", sharedStringsXML ?? Array(("<sst xmlns=\"\(main)\"><si><t>zero</t></si><si><t>one &amp; two</t></si>"
                 + "<si><r><t>rich</t></r></si></sst>").utf8)),
             ("xl/worksheets/sheet1.xml", sheetXML),
         ])

@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 /// The shared-string table, stored compactly: all strings' UTF-8 in one buffer, with offsets.
-public struct SharedStrings: Sendable {
+public struct SharedStrings: Sendable, Equatable {
     private var storage: [UInt8] = []
     private var ends: [Int] = []
     /// Indexes of the items with rich-text runs (formatting Sheets does not keep), ascending.
@@ -63,8 +63,24 @@ public struct SharedStrings: Sendable {
     }
 
     /// Reads `sharedStrings.xml`; an empty table when there is none.
-    static func read(_ entry: ZipArchive.Entry?, in archive: ZipArchive) throws -> SharedStrings {
+    ///
+    /// A table is as big as its sheet: the worksheet fast path (`WorksheetTokenizer`) reads it,
+    /// handing over to libxml2, from the start, whatever it does not take (errors included).
+    static func read(_ entry: ZipArchive.Entry?, in archive: ZipArchive,
+                     engine: WorksheetReader.Engine = .standard) throws -> SharedStrings {
         guard let entry else { return SharedStrings() }
+        if engine == .automatic {
+            let fast = SharedStringsPart(maxTextSize: archive.limits.maxTextSize)
+            let tokenizer = WorksheetTokenizer(source: BackgroundInflater(try archive.stream(entry)), handler: fast)
+            while true {
+                switch tokenizer.advance() {
+                case .rows: continue
+                case .end: return fast.table
+                case .handOver: break
+                }
+                break
+            }
+        }
         let handler = SharedStringsPart(maxTextSize: archive.limits.maxTextSize)
         do {
             try XMLEventThread.parse(entry, in: archive, with: handler) // a million strings are tens of MB

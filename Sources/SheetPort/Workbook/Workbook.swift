@@ -104,10 +104,15 @@ public final class Workbook {
     /// The shared-string table (read on first use).
     public func sharedStrings() throws -> SharedStrings {
         if let loadedSharedStrings { return loadedSharedStrings }
-        let part = part(ofType: "sharedStrings", conventionalName: "sharedStrings.xml")
-        let strings = try SharedStrings.read(archive.entry(named: part), in: archive)
+        let strings = try sharedStrings(engine: .standard)
         loadedSharedStrings = strings
         return strings
+    }
+
+    /// The shared-string table read afresh by `engine` (tests compare the two).
+    func sharedStrings(engine: WorksheetReader.Engine) throws -> SharedStrings {
+        let part = part(ofType: "sharedStrings", conventionalName: "sharedStrings.xml")
+        return try SharedStrings.read(archive.entry(named: part), in: archive, engine: engine)
     }
 
     /// A row-by-row reader of a worksheet.

@@ -12,7 +12,7 @@ final class RowProducer {
         var rows: [Row]
         var metadata: WorksheetMetadata
         var bytesRead: Int64
-        var step: WorksheetTokenizer.Step
+        var step: FastPathStep
     }
 
     /// A batch as the tokenizing thread hands it to the decoding thread.
@@ -20,7 +20,7 @@ final class RowProducer {
         var rows: UndecodedRows
         var metadata: WorksheetMetadata
         var bytesRead: Int64
-        var step: WorksheetTokenizer.Step
+        var step: FastPathStep
     }
 
     private let tokenized = BatchQueue<Tokenized>()
@@ -61,7 +61,7 @@ final class RowProducer {
     /// The tokenizing thread's work.
     private struct TokenizeJob: @unchecked Sendable {
         let output: BatchQueue<Tokenized>
-        let tokenizer: WorksheetTokenizer
+        let tokenizer: WorksheetTokenizer<WorksheetPart>
         let handler: WorksheetPart
         let done: DispatchSemaphore
 

@@ -26,22 +26,18 @@ import Glibc
 /// fast paths (`fastText`, `fastEndTag`, `fastStartTag`) that accept only what the general
 /// code would accept the same way, with the same handler calls, and otherwise change nothing
 /// and let the general code decide: they narrow what is read quickly, never what is accepted.
-final class WorksheetTokenizer {
+///
+/// The shared-string table, the other part as big as the sheet, takes the same path
+/// (`SharedStringsPart`): the tokenizer is generic over the part reader it drives.
+final class WorksheetTokenizer<Handler: FastPathPart> {
     /// What `advance()` ended with.
-    enum Step {
-        /// Rows are waiting in the handler's `completedRows`.
-        case rows
-        /// The part ended, well-formed, and every row has been handed out.
-        case end
-        /// The fast path cannot go on: read the part with libxml2 from its start.
-        case handOver
-    }
+    typealias Step = FastPathStep
 
     /// The outcome of scanning one token.
     private enum Scan { case done, more, refuse }
 
     private let source: BackgroundInflater
-    private let handler: WorksheetPart
+    private let handler: Handler
 
     // The scan state is touched on every byte by one thread: no dynamic exclusivity checks.
     @exclusivity(unchecked) private var buffer: UnsafeMutablePointer<UInt8>
@@ -94,21 +90,26 @@ final class WorksheetTokenizer {
 
     /// Byte classes, one table lookup per byte in the hot loops.
     private let classes: UnsafeMutablePointer<UInt8>
-    private static let nameByte: UInt8 = 1, nameStart: UInt8 = 2, space: UInt8 = 4, plainValue: UInt8 = 8, plainText: UInt8 = 16
+    // Constants as computed properties: a generic type has no static stored properties.
+    private static var nameByte: UInt8 { 1 }
+    private static var nameStart: UInt8 { 2 }
+    private static var space: UInt8 { 4 }
+    private static var plainValue: UInt8 { 8 }
+    private static var plainText: UInt8 { 16 }
 
-    private static let maxToken = 4 << 20
-    private static let maxAttributes = 64
-    private static let maxDepth = 128
-    private static let maxName = 1_000
+    private static var maxToken: Int { 4 << 20 }
+    private static var maxAttributes: Int { 64 }
+    private static var maxDepth: Int { 128 }
+    private static var maxName: Int { 1_000 }
     /// Past the bytes read: `XMLAttributes` compares names with `memcmp`, which may read a
     /// little past a short name's NUL; the fast paths load 8-byte words and find a NUL
     /// sentinel at `limit`.
-    private static let slack = 64
+    private static var slack: Int { 64 }
     /// The fast start tag takes at most this many attributes (more: the general path).
-    private static let fastAttributes = 8
+    private static var fastAttributes: Int { 8 }
 
     /// A tokenizer over the bytes of `source`, calling `handler`.
-    init(source: BackgroundInflater, handler: WorksheetPart) {
+    init(source: BackgroundInflater, handler: Handler) {
         self.source = source
         self.handler = handler
         buffer = .allocate(capacity: capacity + Self.slack)
@@ -164,7 +165,7 @@ final class WorksheetTokenizer {
     /// Tokenizes until some rows are complete, the part ends, or the fast path must hand over.
     func advance() -> Step {
         while true {
-            if handler.completedRows.count >= 256 { return .rows }
+            if handler.completedCount >= 256 { return .rows }
             let scan: Scan = position < limit ? token() : .more
             switch scan {
             case .done:
@@ -173,7 +174,7 @@ final class WorksheetTokenizer {
                 return .handOver
             case .more:
                 // Rows first, before waiting on the inflater.
-                if !handler.completedRows.isEmpty { return .rows }
+                if handler.completedCount > 0 { return .rows }
                 if sourceEnded { return position == limit && started && rootClosed ? .end : .handOver }
                 guard refill() else { return .handOver }
             }
@@ -617,8 +618,8 @@ final class WorksheetTokenizer {
 
     // MARK: tags
 
-    private static let needMore = -1
-    private static let refused = -2
+    private static var needMore: Int { -1 }
+    private static var refused: Int { -2 }
 
     /// The end of the ASCII name at `p`, `needMore` or `refused` (a name over `maxName`, an
     /// empty prefix or local part, two colons); `colon` is where its colon is, or -1.
@@ -902,4 +903,28 @@ final class WorksheetTokenizer {
     /// XML white space without the carriage return, which the fast path hands over.
     @inline(__always)
     private func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x09 }
+}
+
+/// What `WorksheetTokenizer.advance()` ended with.
+enum FastPathStep {
+    /// Rows (or whatever the part completes) are waiting in the handler.
+    case rows
+    /// The part ended, well-formed, and everything has been handed out.
+    case end
+    /// The fast path cannot go on: read the part with libxml2 from its start.
+    case handOver
+}
+
+/// A part reader the fast path can drive: the tokenizer returns when it has completed enough.
+protocol FastPathPart: XMLHandler {
+    /// How many items (rows) are complete and waiting to be taken; 0 for a part read whole.
+    var completedCount: Int { get }
+}
+
+extension WorksheetPart: FastPathPart {
+    var completedCount: Int { completedRows.count }
+}
+
+extension SharedStringsPart: FastPathPart {
+    var completedCount: Int { 0 }
 }
