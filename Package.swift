@@ -2,7 +2,7 @@
 import PackageDescription
 
 // The data path, one folder a stage:
-// Archive (libzip; libarchive writes the packages streamed to a client) -> XML (libxml2 SAX) -> Parts (workbook, styles, strings, sheets)
+// Archive (libzip; libarchive writes the packages streamed to a client; zlib deflates a written worksheet's blocks in parallel) -> XML (libxml2 SAX) -> Parts (workbook, styles, strings, sheets)
 // -> Cells -> Convert -> the `sheetport` CLI.
 let package = Package(
     name: "SheetPort",
@@ -51,9 +51,14 @@ let package = Package(
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
         ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
         .target(
             name: "SheetPort",
-            dependencies: ["CLibZip", "CLibArchive", "CLibXML2", "CCurl", "CMicroHTTPD", "CSQLite", "CSodium", "CLibPQ"],
+            dependencies: ["CZlib", "CLibZip", "CLibArchive", "CLibXML2", "CCurl", "CMicroHTTPD", "CSQLite", "CSodium", "CLibPQ"],
         ),
         .executableTarget(
             name: "sheetport",
