@@ -21,8 +21,9 @@ import Testing
 
     /// Packs `bytes` as one streamed entry (sent in `chunk`-sized pieces) plus a small part,
     /// through `Packager` with deflate blocks of `blockSize`; returns the file's bytes.
-    static func pack(_ bytes: [UInt8], blockSize: Int, chunk: Int, level: Int = 6, at path: String) throws -> [UInt8] {
-        let packager = try Packager(destination: path, compressionLevel: level, zip64: false, deflateBlockSize: blockSize)
+    static func pack(_ bytes: [UInt8], blockSize: Int, chunk: Int, level: Int = 6, zip64: Bool = false,
+                     at path: String) throws -> [UInt8] {
+        let packager = try Packager(destination: path, compressionLevel: level, zip64: zip64, deflateBlockSize: blockSize)
         let stream = try packager.beginStreamedEntry("xl/worksheets/sheet1.xml")
         var offset = 0
         while offset < bytes.count {
@@ -120,6 +121,24 @@ import Testing
         let flags = Int(file[6]) | Int(file[7]) << 8
         #expect((flags >> 1) & 3 == (level < 3 ? 2 : level > 7 ? 1 : 0))
         #expect(Int(file[8]) | Int(file[9]) << 8 == 8, "deflate")
+    }
+
+    /// With ZIP64 allowed the sizes are unknown when libzip writes the local header (ZIP64
+    /// extra field), and the final ones come from the source's stat after the data.
+    @Test(arguments: [0, 4097, 100_003])
+    func zip64EntriesCarryTheRightSizesAndCRC(size: Int) throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bytes = Self.payload(size)
+        let expected = folder.appendingPathComponent("expected.xml").path
+        try Data(bytes).write(to: URL(fileURLWithPath: expected))
+        let path = folder.appendingPathComponent("book.xlsx").path
+        _ = try Self.pack(bytes, blockSize: 4096, chunk: 1500, zip64: true, at: path)
+        let unzip = try Self.run("/usr/bin/unzip", ["-t", path])
+        #expect(unzip.status == 0 && unzip.output.contains("No errors detected"), "\(unzip.output)")
+        let python = try Self.zipfileAgrees(path, entry: "xl/worksheets/sheet1.xml", expected: expected)
+        #expect(python.status == 0, "\(python.output)")
+        #expect(try Self.sheetBytes(path) == bytes)
     }
 
     /// A sheet of many blocks, written through `WorkbookWriter`, reads back row for row through
