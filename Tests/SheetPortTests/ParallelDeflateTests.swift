@@ -22,8 +22,9 @@ import Testing
     /// Packs `bytes` as one streamed entry (sent in `chunk`-sized pieces) plus a small part,
     /// through `Packager` with deflate blocks of `blockSize`; returns the file's bytes.
     static func pack(_ bytes: [UInt8], blockSize: Int, chunk: Int, level: Int = 6, zip64: Bool = false,
-                     at path: String) throws -> [UInt8] {
-        let packager = try Packager(destination: path, compressionLevel: level, zip64: zip64, deflateBlockSize: blockSize)
+                     workers: Int = ParallelDeflater.defaultWorkers, at path: String) throws -> [UInt8] {
+        let packager = try Packager(destination: path, compressionLevel: level, zip64: zip64,
+                                    deflateBlockSize: blockSize, deflateWorkers: workers)
         let stream = try packager.beginStreamedEntry("xl/worksheets/sheet1.xml")
         var offset = 0
         while offset < bytes.count {
@@ -121,6 +122,37 @@ import Testing
         let flags = Int(file[6]) | Int(file[7]) << 8
         #expect((flags >> 1) & 3 == (level < 3 ? 2 : level > 7 ? 1 : 0))
         #expect(Int(file[8]) | Int(file[9]) << 8 == 8, "deflate")
+    }
+
+    /// The bytes depend on neither the number of workers (one or many cores give the same
+    /// file) nor a degenerate block size: one byte a block (and 0, taken as 1) is still one
+    /// valid stream.
+    @Test func sameBytesWithAnyWorkersAndTinyBlocks() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bytes = Self.payload(50_000)
+        let one = try Self.pack(bytes, blockSize: 4096, chunk: 1000, workers: 1, at: folder.appendingPathComponent("1.xlsx").path)
+        let five = try Self.pack(bytes, blockSize: 4096, chunk: 1000, workers: 5, at: folder.appendingPathComponent("5.xlsx").path)
+        #expect(one == five)
+
+        let expected = folder.appendingPathComponent("expected.xml").path
+        try Data(bytes.prefix(3000)).write(to: URL(fileURLWithPath: expected))
+        for blockSize in [1, 0] {
+            let path = folder.appendingPathComponent("tiny\(blockSize).xlsx").path
+            _ = try Self.pack(Array(bytes.prefix(3000)), blockSize: blockSize, chunk: 7, at: path)
+            let python = try Self.zipfileAgrees(path, entry: "xl/worksheets/sheet1.xml", expected: expected)
+            #expect(python.status == 0, "\(python.output)")
+        }
+    }
+
+    /// Hostile: a level zlib refuses fails the block with zlib's status instead of producing
+    /// bytes, and the deflater still stops cleanly.
+    @Test func aLevelZlibRefusesFailsTheBlock() throws {
+        let deflater = ParallelDeflater(level: 42, workers: 2)
+        defer { deflater.stop() }
+        deflater.submit(Array("<row/>".utf8), previous: nil, isLast: true)
+        #expect(throws: ParallelDeflater.Failure.self) { _ = try deflater.takeOldest() }
+        #expect(throws: ParallelDeflater.Failure.self) { _ = try deflater.takeOldest() }
     }
 
     /// With ZIP64 allowed the sizes are unknown when libzip writes the local header (ZIP64

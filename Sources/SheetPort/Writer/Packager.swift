@@ -20,6 +20,8 @@ final class Packager: Packaging {
     let zip64: Bool
     /// The size of the blocks a worksheet is cut into for `ParallelDeflater`.
     let deflateBlockSize: Int
+    /// How many threads deflate those blocks (the bytes do not depend on it).
+    let deflateWorkers: Int
     private let staging: Staging
     private let output: ArchiveFile
     private var finished = false
@@ -29,9 +31,11 @@ final class Packager: Packaging {
 
     /// A packager for the workbook that will be published at `destination`.
     init(destination: String, compressionLevel: Int, zip64: Bool,
-         deflateBlockSize: Int = ParallelDeflater.defaultBlockSize) throws {
+         deflateBlockSize: Int = ParallelDeflater.defaultBlockSize,
+         deflateWorkers: Int = ParallelDeflater.defaultWorkers) throws {
         self.compressionLevel = UInt32(max(1, min(9, compressionLevel)))
         self.deflateBlockSize = deflateBlockSize
+        self.deflateWorkers = deflateWorkers
         self.zip64 = zip64
         staging = try Staging(destination: destination)
         output = ArchiveFile(path: staging.path(String(describing: PendingFiles.stagedFileNames.0)),
@@ -45,7 +49,7 @@ final class Packager: Packaging {
         guard !finished else { throw WriterError.finished }
         let archive = try output.openArchive()
         let stream = StreamedEntry(name: name, claimsSize: !zip64, file: output.name, level: compressionLevel,
-                                   blockSize: deflateBlockSize)
+                                   blockSize: deflateBlockSize, workers: deflateWorkers)
         do {
             let source = try stream.makeSource()
             try add(source, named: name, to: archive)
