@@ -2,7 +2,7 @@
 import PackageDescription
 
 // The data path, one folder a stage:
-// Archive (libzip, ISA-L inflating; libarchive writes the packages streamed to a client) -> XML (libxml2 SAX) -> Parts (workbook, styles, strings, sheets)
+// Archive (libzip, ISA-L inflating; zlib deflates a written worksheet's blocks in parallel; libarchive writes the packages streamed to a client) -> XML (libxml2 SAX) -> Parts (workbook, styles, strings, sheets)
 // -> Cells -> Convert -> the `sheetport` CLI.
 let package = Package(
     name: "SheetPort",
@@ -51,6 +51,12 @@ let package = Package(
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
         ),
+        // zlib deflates a written worksheet in blocks on every core (ParallelDeflater); libzip copies them.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
         // ISA-L's igzip inflates deflated entries (ZipArchive.EntryStream); libzip keeps the container.
         .systemLibrary(
             name: "CISAL",
@@ -60,7 +66,7 @@ let package = Package(
         ),
         .target(
             name: "SheetPort",
-            dependencies: ["CLibZip", "CLibArchive", "CLibXML2", "CCurl", "CMicroHTTPD", "CSQLite", "CSodium", "CLibPQ", "CISAL"],
+            dependencies: ["CZlib", "CLibZip", "CLibArchive", "CLibXML2", "CCurl", "CMicroHTTPD", "CSQLite", "CSodium", "CLibPQ", "CISAL"],
         ),
         .executableTarget(
             name: "sheetport",

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages SheetPort builds and tests with, only when missing.
 # Used by Scripts/demo.sh and Scripts/test.sh; safe to run repeatedly; quiet when all is there.
-#   Scripts/setup.sh             to build: pkg-config, libzip, ISA-L, libarchive, libxml2, libcurl, libmicrohttpd,
+#   Scripts/setup.sh             to build: pkg-config, libzip, zlib, ISA-L, libarchive, libxml2, libcurl, libmicrohttpd,
 #                                SQLite, libsodium, libpq, python3-venv
 #   Scripts/setup.sh --clients   also the real clients the writer is tested with (LibreOffice
 #                                `soffice`, Gnumeric `ssconvert`) and what the write benchmark
@@ -17,6 +17,7 @@ missing=()
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 pkg-config --exists libzip 2>/dev/null || missing+=(libzip-dev)
 pkg-config --exists libisal 2>/dev/null || missing+=(libisal-dev)
+pkg-config --exists zlib 2>/dev/null || missing+=(zlib1g-dev)   # the writer's parallel deflate
 pkg-config --exists libarchive 2>/dev/null || missing+=(libarchive-dev)
 pkg-config --exists libxml-2.0 2>/dev/null || missing+=(libxml2-dev)
 pkg-config --exists libcurl 2>/dev/null || missing+=(libcurl4-openssl-dev)
@@ -36,7 +37,7 @@ if [ "${1:-}" = "--clients" ]; then
     installed libxlsxwriter-dev || missing+=(libxlsxwriter-dev)
     [ -x /usr/bin/time ] || missing+=(time)
     command -v gcc >/dev/null 2>&1 || missing+=(gcc)
-    command -v unzip >/dev/null 2>&1 || missing+=(unzip)
+    command -v unzip >/dev/null 2>&1 || missing+=(unzip)   # also `unzip -t` in ParallelDeflateTests
 fi
 
 if [ ${#missing[@]} -gt 0 ]; then

@@ -8,8 +8,9 @@ import Glibc
 ///
 /// libzip writes entry data only when an archive is closed, pulling it through sources.
 /// A worksheet is streamed in a pass of its own: `zip_close` runs on a second thread and
-/// deflates the XML that the caller's thread writes, handed over through a `ChunkPipe`,
-/// so neither the rows nor an uncompressed copy of the sheet are kept. The small parts
+/// takes the XML that the caller's thread writes, handed over through a `ChunkPipe`, deflated
+/// in blocks on worker threads (`ParallelDeflater`), so neither the rows nor an uncompressed
+/// copy of the sheet are kept. The small parts
 /// that depend on every sheet (workbook, styles, shared strings, content types, ...) are
 /// added in a last pass, which copies the deflated sheets across without recompressing.
 final class Packager: Packaging {
@@ -17,6 +18,10 @@ final class Packager: Packaging {
     let compressionLevel: UInt32
     /// Whether streamed entries may grow past 4 GiB (ZIP64 headers on them).
     let zip64: Bool
+    /// The size of the blocks a worksheet is cut into for `ParallelDeflater`.
+    let deflateBlockSize: Int
+    /// How many threads deflate those blocks (the bytes do not depend on it).
+    let deflateWorkers: Int
     private let staging: Staging
     private let output: ArchiveFile
     private var finished = false
@@ -25,8 +30,12 @@ final class Packager: Packaging {
     private static let dosDate: UInt16 = (0 << 9) | (1 << 5) | 1
 
     /// A packager for the workbook that will be published at `destination`.
-    init(destination: String, compressionLevel: Int, zip64: Bool) throws {
+    init(destination: String, compressionLevel: Int, zip64: Bool,
+         deflateBlockSize: Int = ParallelDeflater.defaultBlockSize,
+         deflateWorkers: Int = ParallelDeflater.defaultWorkers) throws {
         self.compressionLevel = UInt32(max(1, min(9, compressionLevel)))
+        self.deflateBlockSize = deflateBlockSize
+        self.deflateWorkers = deflateWorkers
         self.zip64 = zip64
         staging = try Staging(destination: destination)
         output = ArchiveFile(path: staging.path(String(describing: PendingFiles.stagedFileNames.0)),
@@ -39,7 +48,8 @@ final class Packager: Packaging {
     func beginStreamedEntry(_ name: String) throws -> any EntryStream {
         guard !finished else { throw WriterError.finished }
         let archive = try output.openArchive()
-        let stream = StreamedEntry(name: name, claimsSize: !zip64, file: output.name)
+        let stream = StreamedEntry(name: name, claimsSize: !zip64, file: output.name, level: compressionLevel,
+                                   blockSize: deflateBlockSize, workers: deflateWorkers)
         do {
             let source = try stream.makeSource()
             try add(source, named: name, to: archive)
@@ -93,129 +103,6 @@ final class Packager: Packaging {
               zip_file_set_dostime(archive, UInt64(index), 0, Self.dosDate, 0) == 0 else {
             throw WriterError.io(file: output.name, message: "cannot set up \(name): \(String(cString: zip_strerror(archive)))")
         }
-    }
-}
-
-/// One entry's bytes, written on the caller's thread while `zip_close` deflates them on another.
-final class StreamedEntry: EntryStream, @unchecked Sendable {
-    /// The part name.
-    let name: String
-    /// The pipe the caller writes into.
-    let pipe = ChunkPipe()
-    private let claimsSize: Bool
-    private let file: String
-    private var current: [UInt8] = []
-    private var offset = 0
-    private var produced: UInt64 = 0
-    private var sourceError = zip_error_t()
-    private var thread: PackingThread?
-    private var closeMessage: String?
-    private var archive: OpaquePointer?
-
-    init(name: String, claimsSize: Bool, file: String) {
-        self.name = name
-        self.claimsSize = claimsSize
-        self.file = file
-        zip_error_init(&sourceError)
-    }
-
-    deinit { zip_error_fini(&sourceError) }
-
-    /// Bytes handed to libzip so far.
-    var bytesProduced: UInt64 { produced }
-
-    fileprivate func makeSource() throws -> OpaquePointer {
-        var error = zip_error_t()
-        zip_error_init(&error)
-        defer { zip_error_fini(&error) }
-        guard let source = zip_source_function_create(streamCallback, Unmanaged.passUnretained(self).toOpaque(), &error) else {
-            throw WriterError.io(file: file, message: "libzip: \(String(cString: zip_error_strerror(&error)))")
-        }
-        return source
-    }
-
-    fileprivate func start(closing archive: OpaquePointer) {
-        self.archive = archive
-        thread = PackingThread { [self] in
-            guard let archive = self.archive else { return }
-            if zip_close(archive) != 0 {
-                closeMessage = String(cString: zip_strerror(archive))
-                zip_discard(archive)
-                pipe.abort()
-            }
-        }
-    }
-
-    /// Ends the entry and waits until libzip has written the pass.
-    func finish() throws {
-        pipe.finish()
-        waitForPass()
-        if let closeMessage {
-            if claimsSize && produced > UInt64(UInt32.max) { throw WriterError.needsZip64(sheet: name) }
-            throw WriterError.io(file: file, message: "cannot write \(name): \(closeMessage)")
-        }
-    }
-
-    /// Abandons the entry: libzip's pass fails and writes nothing.
-    func abort() {
-        pipe.abort()
-        waitForPass()
-    }
-
-    private func waitForPass() { thread?.join() }
-
-    /// libzip's pull: copies from the current chunk, taking the next one when it is drained.
-    fileprivate func read(into buffer: UnsafeMutableRawPointer, count: Int) -> Int64 {
-        while offset == current.count {
-            if !current.isEmpty { pipe.recycle(current) }
-            current = []
-            offset = 0
-            do {
-                guard let next = try pipe.receive() else { return 0 }
-                current = next
-            } catch {
-                zip_error_set(&sourceError, ZIP_ER_CANCELLED, 0)
-                return -1
-            }
-        }
-        let length = min(count, current.count - offset)
-        current.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress! + offset, byteCount: length) }
-        offset += length
-        produced += UInt64(length)
-        return Int64(length)
-    }
-
-    fileprivate func stat(_ data: UnsafeMutableRawPointer) -> Int64 {
-        let status = data.assumingMemoryBound(to: zip_stat_t.self)
-        zip_stat_init(status)
-        status.pointee.valid = UInt64(ZIP_STAT_COMP_METHOD)
-        status.pointee.comp_method = UInt16(ZIP_CM_STORE)
-        if claimsSize {
-            // Claiming a size (its real value is unknown until the end) keeps libzip from
-            // writing ZIP64 headers; past 4 GiB the pass then fails, asking for ZIP64.
-            status.pointee.valid |= UInt64(ZIP_STAT_SIZE)
-            status.pointee.size = 1
-        }
-        return Int64(MemoryLayout<zip_stat_t>.size)
-    }
-
-    fileprivate func error(_ data: UnsafeMutableRawPointer, _ length: UInt64) -> Int64 {
-        zip_error_to_data(&sourceError, data, length)
-    }
-}
-
-private func streamCallback(_ userdata: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?,
-                            _ length: UInt64, _ command: zip_source_cmd_t) -> Int64 {
-    let stream = Unmanaged<StreamedEntry>.fromOpaque(userdata!).takeUnretainedValue()
-    switch command {
-    case ZIP_SOURCE_OPEN, ZIP_SOURCE_CLOSE, ZIP_SOURCE_FREE: return 0
-    case ZIP_SOURCE_READ: return stream.read(into: data!, count: Int(min(length, UInt64(Int.max))))
-    case ZIP_SOURCE_STAT: return stream.stat(data!)
-    case ZIP_SOURCE_ERROR: return stream.error(data!, length)
-    case ZIP_SOURCE_SUPPORTS:
-        return commandBitmap([ZIP_SOURCE_OPEN, ZIP_SOURCE_READ, ZIP_SOURCE_CLOSE, ZIP_SOURCE_STAT,
-                              ZIP_SOURCE_ERROR, ZIP_SOURCE_FREE, ZIP_SOURCE_SUPPORTS])
-    default: return -1
     }
 }
 
