@@ -75,6 +75,8 @@ def tools(args):
         Tool("floor: inflate, zlib (with CRC)", "read", [args.inflate_floor, "zlib", "@FILE@"], floor=True),
         Tool("floor: inflate, ISA-L (with CRC)", "read", [args.inflate_floor, "isal", "@FILE@"], floor=True),
         Tool("floor: libxml2 SAX parse", "read", [args.xml_floor, "@XML@"], floor=True),
+        # The fast path's tokenizer alone (ISA-L inflating on its own thread, as when reading).
+        Tool("floor: SheetPort tokenizer", "read", [sp, "bench", "read", "@FILE@", "--to", "tokens", "--no-progress"] + limit, floor=True),
         Tool("SheetPort write (shared strings)", "write", [sp, "bench", "write", "--rows", "@ROWS@", "-o", "@OUT@.xlsx", "--no-progress"]),
         Tool("SheetPort write (inline strings)", "write", [sp, "bench", "write", "--rows", "@ROWS@", "-o", "@OUT@.xlsx", "--no-progress", "--inline-strings"]),
         Tool("SheetPort write (shared strings, level 1)", "write", [sp, "bench", "write", "--rows", "@ROWS@", "-o", "@OUT@.xlsx", "--no-progress", "--level", "1"]),

@@ -13,7 +13,7 @@ enum BenchCommand {
         usage: """
         sheetport bench [--rows N] [--keep DIR]
                sheetport bench generate [--rows N] [--sheets N] -o OUT.xlsx
-               sheetport bench read FILE [--to count|csv|jsonl] [limits]
+               sheetport bench read FILE [--to count|csv|jsonl|tokens] [limits]
                sheetport bench check FILE [limits]
                sheetport bench write [--rows N] [-o OUT.xlsx] [--inline-strings] [--level N]
         """,
@@ -26,7 +26,8 @@ enum BenchCommand {
 
           generate   write the benchmark workbook to OUT.xlsx
           read       read the first worksheet of FILE into a counting sink (or, with --to,
-                     convert it to CSV or JSONL written to /dev/null)
+                     convert it to CSV or JSONL written to /dev/null; or only tokenize its
+                     XML, the fast path's floor: tokens)
           check      pre-flight FILE as `sheetport check` does
           write      write the benchmark sheet through the streaming writer
         """,
@@ -36,7 +37,7 @@ enum BenchCommand {
                 .valued("--output", short: "-o", "OUT", "the workbook to write (write: default a temporary file, removed)"),
                 .valued("--keep", "DIR", "(no subcommand) keep the generated workbook in DIR"),
                 .valued("--sheets", "N", "(generate) that many copies of the sheet, Data 1 to Data N (default 1: Data)"),
-                .valued("--to", "FORMAT", "(read) count (default), csv or jsonl"),
+                .valued("--to", "FORMAT", "(read) count (default), csv, jsonl or tokens"),
                 .flag("--inline-strings", "(write) inline strings instead of a shared-string table"),
                 .valued("--level", "N", "(write) deflate level 1-9 (default 6, zlib's and libxlsxwriter's)"),
                 .noProgress, .help,
@@ -153,9 +154,13 @@ enum BenchCommand {
                 if rows & 4095 == 0 { progress.update(reader.progress) }
             }
             xml = reader.progress.totalBytes
+        case "tokens":
+            let floor = try TokenizerFloor.run(workbook, sheet: sheet)
+            cells = floor.elements
+            xml = floor.xmlBytes
         default:
             guard let format = TextFormat(rawValue: sink), format != .jsonl || sink == "jsonl" else {
-                throw UsageError("--to must be count, csv or jsonl")
+                throw UsageError("--to must be count, csv, jsonl or tokens")
             }
             let null = open("/dev/null", O_WRONLY)
             defer { close(null) }

@@ -29,6 +29,25 @@ import Testing
         #expect(bad.status == 2)
     }
 
+    /// `bench read --to tokens`, the fast path's floor, counts the worksheet's elements, and
+    /// says so when the fast path would hand the part over (no floor to measure).
+    @Test func benchTokensCountsElementsOrRefuses() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let main = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+        let plain = folder.appendingPathComponent("plain.xlsx").path
+        let sheet = "<worksheet xmlns=\"\(main)\"><sheetData><row r=\"1\"><c r=\"A1\"><v>1</v></c></row></sheetData></worksheet>"
+        try Data(StoredZip.workbook(sheetXML: Array(sheet.utf8))).write(to: URL(fileURLWithPath: plain))
+        let counted = try runSheetport(["bench", "read", plain, "--to", "tokens", "--no-progress"])
+        #expect(counted.status == 0, "\(counted.stderr)")
+        #expect(String(decoding: counted.stdout, as: UTF8.self).contains("read to tokens: 5 cells in "))
+        let doctype = folder.appendingPathComponent("doctype.xlsx").path
+        try Data(StoredZip.workbook(sheetXML: Array(("<!DOCTYPE worksheet>" + sheet).utf8))).write(to: URL(fileURLWithPath: doctype))
+        let refused = try runSheetport(["bench", "read", doctype, "--to", "tokens", "--no-progress"])
+        #expect(refused.status == 2) // the input could not be processed
+        #expect(refused.stderr.contains("hands this part over to libxml2"), "\(refused.stderr)")
+    }
+
     @Test func convertsStandardInputToStandardOutput() throws {
         let input = try Data(contentsOf: URL(fileURLWithPath: Project.fixture("cell_types.xlsx")))
         let result = try runSheetport(["convert", "-", "--to", "jsonl"], input: input)

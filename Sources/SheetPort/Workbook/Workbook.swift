@@ -150,7 +150,7 @@ public final class Workbook {
         return try RelationshipsPart.read(of: part, in: archive)
     }
 
-    private func worksheetEntry(_ sheet: Sheet) throws -> ZipArchive.Entry {
+    func worksheetEntry(_ sheet: Sheet) throws -> ZipArchive.Entry {
         guard sheet.kind == .worksheet || sheet.kind == .macrosheet || sheet.kind == .dialogsheet else {
             throw ReaderError(.usage, file: file, part: sheet.part,
                               "sheet \"\(sheet.name)\" is a \(sheet.kind.rawValue), not a worksheet")
