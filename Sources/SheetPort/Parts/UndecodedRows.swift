@@ -119,7 +119,7 @@ struct UndecodedRows {
 
     /// A `<v>` starts: the text of an earlier `<v>` of the cell is dropped.
     mutating func beginValue() {
-        text.removeSubrange(cellTextStart...)
+        if text.count > cellTextStart { text.removeSubrange(cellTextStart...) }
         isCollectingValue = true
         valueOverflowed = false
     }
@@ -128,7 +128,12 @@ struct UndecodedRows {
     @inline(__always)
     mutating func appendValue(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard text.count - cellTextStart + bytes.count <= TextCollector.limit else { valueOverflowed = true; return }
-        text.append(contentsOf: bytes)
+        if bytes.count <= 24 {
+            // Byte by byte: most values are a few digits, where `append(contentsOf:)` costs more a call.
+            for byte in bytes { text.append(byte) }
+        } else {
+            text.append(contentsOf: bytes)
+        }
     }
 
     /// The `<v>` ends; throws when its text was longer than `TextCollector.limit`.
@@ -141,7 +146,7 @@ struct UndecodedRows {
     /// `beginCell()` when `hasValue`.
     mutating func appendCell(column: Int, styleIndex: Int, type: ValueType, hasValue: Bool, extra: Extra?) {
         let start = cellTextStart
-        if !hasValue { text.removeSubrange(start...) }
+        if !hasValue, text.count > start { text.removeSubrange(start...) }
         cellTextStart = text.count
         isCollectingValue = false
         var extraIndex = -1
