@@ -17,6 +17,7 @@ public struct DelimitedWriter {
     /// Per cell format: whether its number format shows a time.
     private let showsTime: [Bool]
     private let newline: [UInt8]
+    private let separator: UInt8
     /// Whether dates in `options.dateFormat` are written with no quoting check.
     private let dateFormatIsPlain: Bool
     private var linesWritten = 0
@@ -42,6 +43,7 @@ public struct DelimitedWriter {
         showsTime = styles?.cellFormats.map { $0.isDate && NumberFormat.showsTime($0.numberFormat) } ?? []
         newline = dialect == .csv && options.lineEnding == .crlf ? [0x0D, 0x0A] : [0x0A]
         dateFormatIsPlain = Self.isPlain(options.dateFormat, in: dialect)
+        separator = dialect == .csv ? UInt8(ascii: ",") : 0x09
     }
 
     /// Writes `row` (and empty lines for the rows skipped before it); rows with no cells are deferred.
@@ -62,7 +64,7 @@ public struct DelimitedWriter {
             linesWritten += 1
         }
         var column = 1
-        // Cells are read in place: a `for cell in row.cells` copy retains and releases each value.
+        // Cells are read in place: `for cell in row.cells` copies each whole cell, formula and all.
         try row.cells.withUnsafeBufferPointer { cells in
             for index in cells.indices {
                 let cell = cells.baseAddress! + index
@@ -78,7 +80,6 @@ public struct DelimitedWriter {
         linesWritten = row.index
     }
 
-    private var separator: UInt8 { dialect == .csv ? UInt8(ascii: ",") : 0x09 }
 
     /// Appends the field of `cell`: text through `writeField`, everything else straight into the output.
     @inline(__always)

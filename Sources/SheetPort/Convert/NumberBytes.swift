@@ -8,8 +8,14 @@ extension ByteOutput {
 
     /// Appends `value` with zeros before it up to `width` characters, as the `pad` of
     /// `ExcelDateTime` and `DateFormat` (which never see a negative: it would read `00-5`).
+    @inline(__always)
     func putPadded(_ value: Int, width: Int) {
         if width == 2, value >= 0, value < 100 { return putTwoDigits(value) } // months, days, hours, ...
+        if width == 4, value >= 0, value < 10_000 { putTwoDigits(value / 100); return putTwoDigits(value % 100) } // years
+        putPaddedDigits(value, width: width)
+    }
+
+    private func putPaddedDigits(_ value: Int, width: Int) {
         let magnitude = value.magnitude
         let length = Self.digitCount(UInt64(magnitude)) + (value < 0 ? 1 : 0)
         if width > length { room(width - length).update(repeating: UInt8(ascii: "0"), count: width - length); advance(by: width - length) }
@@ -24,8 +30,42 @@ extension ByteOutput {
         if value.magnitude < 9_007_199_254_740_992, Double(Int64(value)) == value {
             return putDecimal(Int64(value))
         }
-        if putShortest(value) { return }
+        if putExactDecimal(value) || putShortest(value) { return }
         put(value.description)
+    }
+
+    /// Appends a non-integral double from 2^-13 up to 2^52 whose exact value is a short
+    /// decimal (`12.5`, `0.375`), as `Double.description` writes it; false, with nothing
+    /// appended, for any other value. The cheap case of `putShortest`.
+    ///
+    /// Such a value is `N / 2^f` (N odd), exactly `N * 5^f / 10^f`: f decimals, the last not 0.
+    /// Any decimal with fewer significant digits is at least 10^-f away from it; when that is
+    /// more than half an ulp, no shorter decimal reads back as the value, and of those as
+    /// short the exact one is the closest: Swift's choice.
+    private func putExactDecimal(_ value: Double) -> Bool {
+        let bits = value.bitPattern
+        let biasedExponent = Int(truncatingIfNeeded: (bits >> 52) & 0x7FF)
+        guard biasedExponent >= 1023 - 13, biasedExponent < 1023 + 52 else { return false }
+        let significand = (bits & (1 << 52 - 1)) | (1 << 52)
+        let exponent = biasedExponent - 1075 // value = significand * 2^exponent; the ulp is 2^exponent
+        let trailingZeros = significand.trailingZeroBitCount
+        let decimals = -(exponent + trailingZeros)
+        // Integral values are not for this path; 10^19 is the largest power of ten in a UInt64.
+        guard decimals > 0, decimals <= 19 else { return false }
+        let powerOfTen = Self.powersOfTen[decimals]
+        // Half an ulp below 10^-f: 10^f < 2^(1 - exponent), the shift at most 66.
+        let shift = 1 - exponent
+        guard shift >= 64 || powerOfTen < UInt64(1) &<< UInt64(shift) else { return false }
+        // value * 10^f < 2^(53 + exponent) * 2^(1 - exponent) = 2^54: no overflow.
+        let scaled = (significand &>> UInt64(trailingZeros)) &* Self.powersOfFive[decimals]
+        let (whole, fraction) = scaled.quotientAndRemainder(dividingBy: powerOfTen)
+        if value < 0 { put(UInt8(ascii: "-")) }
+        putDigits(whole)
+        put(UInt8(ascii: "."))
+        let zeros = decimals - Self.digitCount(fraction)
+        if zeros > 0 { room(zeros).update(repeating: UInt8(ascii: "0"), count: zeros); advance(by: zeros) }
+        putDigits(fraction)
+        return true
     }
 
     /// Appends a non-integral double from 2^-13 up to 2^52 as `Double.description` writes it:
@@ -56,18 +96,19 @@ extension ByteOutput {
         if whole == 0 {
             lead = -1
             let one = UInt128(1) << shift
-            while UInt128(significand) * Self.powerOfTen(-lead) < one { lead -= 1 } // ends by -4: 2^-13 > 10^-4
+            while UInt128(significand) &* Self.powerOfTen(-lead) < one { lead -= 1 } // ends by -4: 2^-13 > 10^-4
         }
         let tiesIncluded = significand & 1 == 0
         for decimals in max(14 - lead, 1)...(16 - lead) {
             let scale = Self.powerOfTen(decimals)
-            let scaled = UInt128(significand) * scale // < 2^53 * 10^20 < 2^120
-            var digits = scaled >> shift
-            let remainder = scaled - digits << shift
-            let half = UInt128(1) << (shift - 1)
-            if remainder > half || (remainder == half && digits & 1 == 1) { digits += 1 }
-            let candidate = digits << shift
-            let twiceDistance = (candidate > scaled ? candidate - scaled : scaled - candidate) << 1
+            // No step overflows: scaled < 2^53 * 10^20 < 2^120, and the candidate is within 2^shift of it.
+            let scaled = UInt128(significand) &* scale
+            var digits = scaled &>> shift
+            let remainder = scaled &- digits &<< shift
+            let half = UInt128(1) &<< (shift - 1)
+            if remainder > half || (remainder == half && digits & 1 == 1) { digits &+= 1 }
+            let candidate = digits &<< shift
+            let twiceDistance = (candidate > scaled ? candidate &- scaled : scaled &- candidate) &<< 1
             guard twiceDistance < scale || (tiesIncluded && twiceDistance == scale) else { continue }
             return putDecimals(UInt64(truncatingIfNeeded: digits), decimals: decimals, negative: value < 0)
         }
@@ -102,7 +143,7 @@ extension ByteOutput {
     /// 10^exponent, for 0 through 20.
     @inline(__always)
     private static func powerOfTen(_ exponent: Int) -> UInt128 {
-        exponent < 20 ? UInt128(powersOfTen[exponent]) : UInt128(powersOfTen[19]) * 10
+        exponent < 20 ? UInt128(powersOfTen[exponent]) : UInt128(powersOfTen[19]) &* 10
     }
 
     /// Appends `value` (0 to 99) as two digits.
@@ -150,5 +191,15 @@ extension ByteOutput {
         return digits
     }
 
-    private static let powersOfTen: [UInt64] = (0...19).map { (0..<$0).reduce(1) { product, _ in product * 10 } }
+    // Literals, so the tables are built at compile time rather than on first use.
+    private static let powersOfTen: [UInt64] = [
+        1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000, 10_000_000_000,
+        100_000_000_000, 1_000_000_000_000, 10_000_000_000_000, 100_000_000_000_000, 1_000_000_000_000_000,
+        10_000_000_000_000_000, 100_000_000_000_000_000, 1_000_000_000_000_000_000, 10_000_000_000_000_000_000,
+    ]
+    private static let powersOfFive: [UInt64] = [
+        1, 5, 25, 125, 625, 3_125, 15_625, 78_125, 390_625, 1_953_125, 9_765_625, 48_828_125, 244_140_625,
+        1_220_703_125, 6_103_515_625, 30_517_578_125, 152_587_890_625, 762_939_453_125, 3_814_697_265_625,
+        19_073_486_328_125,
+    ]
 }
