@@ -17,6 +17,9 @@ public struct DelimitedWriter {
     /// Per cell format: whether its number format shows a time.
     private let showsTime: [Bool]
     private let newline: [UInt8]
+    private let separator: UInt8
+    /// Whether dates in `options.dateFormat` are written with no quoting check.
+    private let dateFormatIsPlain: Bool
     private var linesWritten = 0
     private var width: Int?
 
@@ -39,59 +42,115 @@ public struct DelimitedWriter {
         self.columns = columns
         showsTime = styles?.cellFormats.map { $0.isDate && NumberFormat.showsTime($0.numberFormat) } ?? []
         newline = dialect == .csv && options.lineEnding == .crlf ? [0x0D, 0x0A] : [0x0A]
+        dateFormatIsPlain = Self.isPlain(options.dateFormat, in: dialect)
+        separator = dialect == .csv ? UInt8(ascii: ",") : 0x09
     }
 
     /// Writes `row` (and empty lines for the rows skipped before it); rows with no cells are deferred.
     public mutating func write(_ row: Row, dimension: String?) throws {
+        try write(row, dimensionOnce: dimension)
+    }
+
+    /// `write(_:dimension:)` with the dimension taken only for the first row written (the
+    /// reader's metadata is a struct copied on every read).
+    mutating func write(_ row: Row, dimensionOnce dimension: @autoclosure () -> String?) throws {
         guard !row.cells.isEmpty else { return }
         if options.skipEmptyRows,
            !row.cells.contains(where: { UsedRange.hasValue($0.value) && columns.position(of: $0.column) != nil }) { return }
-        if width == nil { width = columns.keptCount ?? dimension.flatMap(Self.width(ofDimension:)) ?? 0 }
+        if width == nil { width = columns.keptCount ?? dimension().flatMap(Self.width(ofDimension:)) ?? 0 }
         while !options.skipEmptyRows, linesWritten < row.index - 1 {
-            try output.write(newline)
+            output.put(newline)
+            try output.flushIfFull()
             linesWritten += 1
         }
         var column = 1
-        for cell in row.cells {
-            guard let position = columns.position(of: cell.column) else { continue }
-            while column < position { try output.write(byte: separator); column += 1 }
-            let time = cell.styleIndex >= 0 && cell.styleIndex < showsTime.count && showsTime[cell.styleIndex]
-            try writeField(ValueText.field(cell.value, system: dateSystem, showsTime: time, dateFormat: options.dateFormat))
+        // Cells are read in place: `for cell in row.cells` copies each whole cell, formula and all.
+        try row.cells.withUnsafeBufferPointer { cells in
+            for index in cells.indices {
+                let cell = cells.baseAddress! + index
+                guard let position = columns.position(of: cell.pointee.column) else { continue }
+                if column < position { try output.put(separator, times: position - column); column = position }
+                try writeValue(cell)
+                try output.flushIfFull()
+            }
         }
-        while column < (width ?? 0) { try output.write(byte: separator); column += 1 }
-        try output.write(newline)
+        if column < width ?? 0 { try output.put(separator, times: width! - column) }
+        output.put(newline)
+        try output.flushIfFull()
         linesWritten = row.index
     }
 
-    private var separator: UInt8 { dialect == .csv ? UInt8(ascii: ",") : 0x09 }
 
-    private func writeField(_ text: String) throws {
-        var text = text
+    /// Appends the field of `cell`: text through `writeField`, everything else straight into the output.
+    @inline(__always)
+    private func writeValue(_ cell: UnsafePointer<Cell>) throws {
+        switch cell.pointee.value {
+        case .string(let text), .error(let text):
+            writeField(text)
+        case .number(let number):
+            output.putNumber(number)
+        default:
+            let style = cell.pointee.styleIndex
+            let time = style >= 0 && style < showsTime.count && showsTime[style]
+            if let text = ValueText.putField(cell.pointee.value, system: dateSystem, showsTime: time,
+                                             dateFormat: options.dateFormat, dateFormatIsPlain: dateFormatIsPlain, to: output) {
+                writeField(text)
+            }
+        }
+    }
+
+    /// Appends `text` quoted (CSV) or escaped (TSV) when it must be.
+    private func writeField(_ text: String) {
+        if text.utf8.withContiguousStorageIfAvailable({ writeField(bytes: $0) }) == nil {
+            var text = text
+            text.withUTF8 { writeField(bytes: $0) }
+        }
+    }
+
+    private func writeField(bytes: UnsafeBufferPointer<UInt8>) {
         switch dialect {
         case .csv:
-            let needsQuotes = text.withUTF8 { bytes in
-                bytes.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
+            // `,` `"` LF and CR are all at or below 0x2C: one comparison clears most bytes.
+            guard bytes.contains(where: { $0 <= UInt8(ascii: ",") && Self.isCSVSpecial($0) }) else { return output.put(bytes) }
+            output.put(UInt8(ascii: "\""))
+            for byte in bytes {
+                if byte == UInt8(ascii: "\"") { output.put(byte) }
+                output.put(byte)
             }
-            guard needsQuotes else { return try output.write(text) }
-            try output.write(byte: UInt8(ascii: "\""))
-            try output.write(text.replacing("\"", with: "\"\""))
-            try output.write(byte: UInt8(ascii: "\""))
+            output.put(UInt8(ascii: "\""))
         case .tsv:
-            let needsEscapes = text.withUTF8 { bytes in
-                bytes.contains { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == UInt8(ascii: "\\") }
+            guard bytes.contains(where: { ($0 <= 0x0D || $0 == UInt8(ascii: "\\")) && Self.isTSVSpecial($0) }) else {
+                return output.put(bytes)
             }
-            guard needsEscapes else {
-                return try output.write(text)
-            }
-            for byte in text.utf8 {
+            for byte in bytes {
                 switch byte {
-                case 0x09: try output.write(Array("\\t".utf8))
-                case 0x0A: try output.write(Array("\\n".utf8))
-                case 0x0D: try output.write(Array("\\r".utf8))
-                case UInt8(ascii: "\\"): try output.write(Array("\\\\".utf8))
-                default: try output.write(byte: byte)
+                case 0x09: output.put("\\t" as StaticString)
+                case 0x0A: output.put("\\n" as StaticString)
+                case 0x0D: output.put("\\r" as StaticString)
+                case UInt8(ascii: "\\"): output.put("\\\\" as StaticString)
+                default: output.put(byte)
                 }
             }
+        }
+    }
+
+    @inline(__always)
+    private static func isCSVSpecial(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == 0x0A || byte == 0x0D
+    }
+
+    @inline(__always)
+    private static func isTSVSpecial(_ byte: UInt8) -> Bool {
+        byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == UInt8(ascii: "\\")
+    }
+
+    /// Whether a date written in `format` never needs quoting or escaping in `dialect`: its
+    /// directives are digits, so only its literal text can.
+    private static func isPlain(_ format: DateFormat?, in dialect: Dialect) -> Bool {
+        guard let format else { return true }
+        return format.pieces.allSatisfy { piece in
+            guard case .text(let text) = piece else { return true }
+            return !text.utf8.contains { dialect == .csv ? isCSVSpecial($0) : isTSVSpecial($0) }
         }
     }
 

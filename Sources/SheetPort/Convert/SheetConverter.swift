@@ -41,27 +41,30 @@ public enum SheetConverter {
             ? ColumnSelection(keeping: try workbook.usedRange(of: sheet).columnsWithValues) : ColumnSelection()
         let reader = try workbook.rows(of: sheet)
         var summary = ConversionSummary()
-        let write: (Row) throws -> Void
+        // Each writer is driven through a non-escaping closure: a writer captured by an
+        // escaping one lives in a box with an exclusivity check on every row.
+        func drain(_ write: (Row) throws -> Void) throws {
+            while let row = try reader.nextRow() {
+                try write(row)
+                summary.rows += 1
+                summary.cells += row.cells.count
+                if let progress, summary.rows & 4095 == 0 {
+                    (summary.bytesRead, summary.totalBytes) = reader.progress
+                    progress(summary)
+                }
+            }
+        }
         switch format {
         case .jsonl:
             let writer = try JSONLWriter(output: output, styles: workbook.styles(), dateSystem: workbook.dateSystem)
-            write = writer.write
+            try drain(writer.write)
         case .ndjson:
             var writer = RecordWriter(output: output, dateSystem: workbook.dateSystem, options: options, columns: columns)
-            write = { try writer.write($0) }
+            try drain { try writer.write($0) }
         case .csv, .tsv:
             var writer = DelimitedWriter(output: output, dialect: format == .csv ? .csv : .tsv, dateSystem: workbook.dateSystem,
                                          styles: try workbook.styles(), options: options, columns: columns)
-            write = { try writer.write($0, dimension: reader.metadata.dimension) }
-        }
-        while let row = try reader.nextRow() {
-            try write(row)
-            summary.rows += 1
-            summary.cells += row.cells.count
-            if let progress, summary.rows & 4095 == 0 {
-                (summary.bytesRead, summary.totalBytes) = reader.progress
-                progress(summary)
-            }
+            try drain { try writer.write($0, dimensionOnce: reader.metadata.dimension) }
         }
         try output.flush()
         (summary.bytesRead, summary.totalBytes) = reader.progress

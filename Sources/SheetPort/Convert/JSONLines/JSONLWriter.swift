@@ -93,7 +93,8 @@ public struct JSONLWriter {
 
     private func writeNumber(_ number: Double) throws {
         try output.write("\"type\":\"number\",\"value\":" as StaticString)
-        try output.write(ValueText.number(number))
+        output.putNumber(number) // ValueText.number's text
+        try output.flushIfFull()
     }
 
     private func writeDate(_ dateTime: ExcelDateTime) throws {

@@ -120,6 +120,7 @@ struct RecordWriter {
     /// A JSON number; a value JSON cannot hold (infinite, NaN) as its text.
     private func writeNumber(_ number: Double) throws {
         guard number.isFinite else { return try JSONLWriter.writeString(String(number), to: output) }
-        try output.write(ValueText.number(number))
+        output.putNumber(number) // ValueText.number's text
+        try output.flushIfFull()
     }
 }
