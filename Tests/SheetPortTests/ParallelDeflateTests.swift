@@ -217,6 +217,47 @@ import Testing
         #expect(python.output == "ok \(rows)\n", "\(python.output)")
     }
 
+    /// A shared-string table as big as a sheet (over `WorkbookWriter.streamedPartSize`) is
+    /// streamed and deflated in blocks as a sheet is, before the small parts; it reads back
+    /// whole in SheetPort, `unzip -t` and openpyxl.
+    @Test func aSharedStringTableAsBigAsASheetIsStreamed() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("strings.xlsx").path
+        let rows = 30_000
+        let writer = try WorkbookWriter(path: path)
+        let sheet = try writer.addWorksheet(named: "S")
+        for r in 1...rows {
+            try sheet.append(Row(index: r, cells: [Cell(column: 1, value: .string("a unique string of row \(r) & <more> text"))]))
+        }
+        try writer.close()
+
+        let workbook = try Workbook(path: path)
+        let names = workbook.archive.entries.map(\.name)
+        let strings = try #require(names.firstIndex(of: "xl/sharedStrings.xml"))
+        #expect(workbook.archive.entries[strings].size > WorkbookWriter.streamedPartSize)
+        // Streamed right after the sheet, before the parts of the last pass (styles come first there).
+        #expect(strings == 1 && names.firstIndex(of: "xl/styles.xml") == 2, "\(names)")
+        let reader = try workbook.rows(of: workbook.sheets[0])
+        var count = 0
+        while let row = try reader.nextRow() {
+            count += 1
+            #expect(row.cells.first?.value == .string("a unique string of row \(count) & <more> text"))
+        }
+        #expect(count == rows)
+        let test = try Self.run("/usr/bin/unzip", ["-t", path])
+        #expect(test.status == 0, "\(test.output)")
+        let script = """
+            import sys, openpyxl
+            sheet = openpyxl.load_workbook(sys.argv[1], read_only=True).worksheets[0]
+            values = [row[0] for row in sheet.iter_rows(values_only=True)]
+            assert values == ["a unique string of row %d & <more> text" % r for r in range(1, len(values) + 1)]
+            print("ok", len(values))
+            """
+        let python = try Self.run(Project.root.appendingPathComponent(".venv/bin/python").path, ["-c", script, path])
+        #expect(python.output == "ok \(rows)\n", "\(python.output)")
+    }
+
     /// Hostile: the caller gives up with blocks in flight on every worker; nothing is left
     /// behind, no thread hangs, and the destination is not written.
     @Test func abandonedEntryWithBlocksInFlightLeavesNothing() throws {

@@ -83,11 +83,38 @@ public final class WorkbookWriter {
             if sheets.isEmpty { _ = try addWorksheet(named: "Sheet1") }
             try finishCurrentSheet()
             isClosed = true
-            try packager.finish(parts: parts())
+            let parts = parts()
+            for part in parts where part.bytes.count >= Self.streamedPartSize { try stream(part) }
+            try packager.finish(parts: parts.filter { $0.bytes.count < Self.streamedPartSize })
         } catch {
             discard()
             throw error
         }
+    }
+
+    /// Parts this big (a shared-string table of many unique strings is as big as a sheet) are
+    /// streamed as a sheet is, deflated in blocks on every core, not deflated in the last pass
+    /// on one thread.
+    static let streamedPartSize = 1 << 20
+
+    /// Streams `part` into an entry of its own.
+    private func stream(_ part: (name: String, bytes: [UInt8])) throws {
+        let entry = try packager.beginStreamedEntry(part.name)
+        do {
+            var start = 0
+            while start < part.bytes.count {
+                let end = min(start + WorksheetWriter.chunkSize, part.bytes.count)
+                var chunk = Array(part.bytes[start..<end])
+                try entry.pipe.send(&chunk)
+                start = end
+            }
+        } catch {
+            // The packer gave up: its reason, as for a sheet.
+            entry.abort()
+            try entry.finish()
+            throw WriterError.io(file: path, message: "writing \(part.name) failed")
+        }
+        try entry.finish()
     }
 
     /// Abandons the workbook: the staging directory is removed and `path` is left as it was.
