@@ -38,18 +38,6 @@ import Testing
         return String(decoding: output.takeBytes(), as: UTF8.self)
     }
 
-    /// A reproducible generator (SplitMix64), so a failure can be run again.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let hostileNumbers: [Double] = {
         var numbers: [Double] = [0, -0.0, 1, -1, 0.1, 0.2, 0.3, 0.1 + 0.2, 1.0 / 3, 2.0 / 3, -2.0 / 7, 1e-7, 1e-5, 1e-4,
                                  9.9999e-5, 0.0001220703125, 0x1p-13, 0x1p-14, 1e21, 1e22, 1e23, 1e15 + 0.5, 0x1p52 - 0.5,
@@ -78,7 +66,7 @@ import Testing
     }
 
     @Test func randomNumbersHaveDescriptionsDigits() {
-        var random = SplitMix(state: 16)
+        var random = RoundTripTests.Generator(state: 16)
         let output = ByteOutput(collectingAs: "number")
         var failures = 0
         func check(_ number: Double) {

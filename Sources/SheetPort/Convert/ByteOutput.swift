@@ -12,20 +12,19 @@ public final class ByteOutput {
     private let descriptor: Int32
     private let name: String
     private let collects: Bool
-    // Appended to per cell by one thread: dynamic exclusivity checks buy nothing here.
-    @exclusivity(unchecked) private var base: UnsafeMutablePointer<UInt8>
-    @exclusivity(unchecked) private var capacity: Int
-    /// Bytes buffered and not yet written out.
-    @exclusivity(unchecked) private(set) var count = 0
+    /// The bytes buffered and not yet written out.
+    private let buffer: ByteSink
     static let blockSize = 1 << 16
+
+    /// Bytes buffered and not yet written out.
+    var count: Int { buffer.count }
 
     /// A writer to `descriptor`; `name` is used in errors (`-` for standard output).
     public init(descriptor: Int32, name: String) {
         self.descriptor = descriptor
         self.name = name
         collects = false
-        capacity = Self.blockSize + 4096
-        base = .allocate(capacity: capacity)
+        buffer = ByteSink(capacity: Self.blockSize + 4096)
     }
 
     /// A writer that collects its output in memory, taken with `takeBytes()`.
@@ -33,16 +32,13 @@ public final class ByteOutput {
         descriptor = -1
         self.name = name
         collects = true
-        capacity = 4096
-        base = .allocate(capacity: capacity)
+        buffer = ByteSink(capacity: 4096)
     }
-
-    deinit { base.deallocate() }
 
     /// The bytes collected so far (a collecting writer), leaving it empty.
     public func takeBytes() -> [UInt8] {
-        defer { count = 0 }
-        return Array(UnsafeBufferPointer(start: base, count: count))
+        defer { buffer.removeAll() }
+        return Array(buffer.bytes)
     }
 
     /// Appends bytes.
@@ -84,76 +80,48 @@ public final class ByteOutput {
     /// Writes out what is buffered.
     public func flush() throws {
         if collects { return }
+        let bytes = buffer.bytes
         var offset = 0
-        while offset < count {
-            let written = Glibc.write(descriptor, base + offset, count - offset)
+        while offset < bytes.count {
+            let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
                 throw ReaderError(.io, file: name, "cannot write: \(String(cString: strerror(errno)))")
             }
             offset += written
         }
-        count = 0
+        buffer.removeAll()
     }
 
     // MARK: Appending without writing out
 
     /// Makes room for `extra` more bytes and returns where they go; `advance(by:)` then counts them.
     @inline(__always)
-    func room(_ extra: Int) -> UnsafeMutablePointer<UInt8> {
-        if extra > capacity &- count { grow(to: count + extra) }
-        return base + count
-    }
+    func room(_ extra: Int) -> UnsafeMutablePointer<UInt8> { buffer.room(extra) }
 
     /// Counts `written` bytes stored where `room(_:)` pointed.
     @inline(__always)
-    func advance(by written: Int) { count &+= written }
-
-    @inline(never)
-    private func grow(to needed: Int) {
-        let larger = max(needed, capacity * 2)
-        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
-        moved.update(from: base, count: count)
-        base.deallocate()
-        base = moved
-        capacity = larger
-    }
+    func advance(by written: Int) { buffer.advance(by: written) }
 
     /// Appends one byte.
     @inline(__always)
-    func put(_ byte: UInt8) {
-        room(1).pointee = byte
-        count &+= 1
-    }
+    func put(_ byte: UInt8) { buffer.put(byte) }
 
     /// Appends bytes.
     @inline(__always)
-    func put(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let start = bytes.baseAddress, bytes.count > 0 else { return }
-        room(bytes.count).update(from: start, count: bytes.count)
-        count &+= bytes.count
-    }
+    func put(_ bytes: UnsafeBufferPointer<UInt8>) { buffer.put(bytes) }
 
     /// Appends a literal's UTF-8.
     @inline(__always)
-    func put(_ literal: StaticString) {
-        put(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
-    }
+    func put(_ literal: StaticString) { buffer.put(literal) }
 
     /// Appends a string's UTF-8.
     @inline(__always)
-    func put(_ text: String) {
-        if text.utf8.withContiguousStorageIfAvailable({ put($0) }) == nil {
-            var text = text
-            text.withUTF8 { put($0) }
-        }
-    }
+    func put(_ text: String) { buffer.put(text) }
 
     /// Appends the bytes of an array.
     @inline(__always)
-    func put(_ bytes: [UInt8]) {
-        bytes.withUnsafeBufferPointer { put($0) }
-    }
+    func put(_ bytes: [UInt8]) { buffer.put(bytes) }
 
     /// Appends `byte` `times` times, writing out whole blocks on the way (a row padded far right).
     @inline(__always)
@@ -167,7 +135,7 @@ public final class ByteOutput {
         while left > 0 {
             let run = min(left, Self.blockSize)
             room(run).update(repeating: byte, count: run)
-            count &+= run
+            advance(by: run)
             left -= run
             try flushIfFull()
         }

@@ -3,8 +3,8 @@ import Glibc
 #endif
 
 /// A growable byte buffer written through a pointer, for text built a byte at a time (the
-/// import's stored cells): each write checks the room left and grows when needed, with none
-/// of an array's uniqueness checks. One thread writes it.
+/// import's stored cells, `ByteOutput`'s blocks): each write checks the room left and grows
+/// when needed, with none of an array's uniqueness checks. One thread writes it.
 final class ByteSink {
     // One writer thread, its own memory: dynamic exclusivity checks buy nothing here.
     @exclusivity(unchecked) private var base: UnsafeMutablePointer<UInt8>
@@ -29,9 +29,21 @@ final class ByteSink {
     /// Makes room for `extra` more bytes.
     @inline(__always)
     func reserve(_ extra: Int) {
-        if count + extra > capacity { grow(to: count + extra) }
+        if extra > capacity &- count { grow(to: count + extra) }
     }
 
+    /// Makes room for `extra` more bytes and returns where they go; `advance(by:)` then counts them.
+    @inline(__always)
+    func room(_ extra: Int) -> UnsafeMutablePointer<UInt8> {
+        reserve(extra)
+        return base + count
+    }
+
+    /// Counts `written` bytes stored where `room(_:)` pointed.
+    @inline(__always)
+    func advance(by written: Int) { count &+= written }
+
+    @inline(never)
     private func grow(to needed: Int) {
         let larger = max(needed, capacity * 2)
         let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
@@ -67,8 +79,10 @@ final class ByteSink {
     /// Appends a string's UTF-8.
     @inline(__always)
     func put(_ text: String) {
-        var text = text
-        text.withUTF8 { put($0) }
+        if text.utf8.withContiguousStorageIfAvailable({ put($0) }) == nil {
+            var text = text
+            text.withUTF8 { put($0) }
+        }
     }
 
     /// Appends the bytes of an array.
