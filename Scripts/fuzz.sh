@@ -35,8 +35,8 @@ while IFS= read -r file; do sources+=("$file"); done < <(find Sources/SheetPort 
 if [ ! -x "$binary" ] || [ -n "$(find "${sources[@]}" -newer "$binary" -print -quit)" ]; then
     echo "fuzz.sh: building $binary" >&2
     swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name SheetPort \
-        -I Sources/CLibZip -I Sources/CISAL -I Sources/CLibArchive -I Sources/CLibXML2 $(pkg-config --cflags-only-I libxml-2.0 | sed 's/-I/-Xcc -I/g') \
-        "${sources[@]}" -lzip -lisal -larchive -lxml2 -o "$binary"
+        -I Sources/CLibZip -I Sources/CZlib -I Sources/CISAL -I Sources/CLibArchive -I Sources/CLibXML2 $(pkg-config --cflags-only-I libxml-2.0 | sed 's/-I/-Xcc -I/g') \
+        "${sources[@]}" -lzip -lz -lisal -larchive -lxml2 -o "$binary"
 fi
 
 # Seeds: small workbooks of Fixtures and the corpus, and the regression inputs; for the
