@@ -58,14 +58,8 @@ extension ByteOutput {
         guard shift >= 64 || powerOfTen < UInt64(1) &<< UInt64(shift) else { return false }
         // value * 10^f < 2^(53 + exponent) * 2^(1 - exponent) = 2^54: no overflow.
         let scaled = (significand &>> UInt64(trailingZeros)) &* Self.powersOfFive[decimals]
-        let (whole, fraction) = scaled.quotientAndRemainder(dividingBy: powerOfTen)
-        if value < 0 { put(UInt8(ascii: "-")) }
-        putDigits(whole)
-        put(UInt8(ascii: "."))
-        let zeros = decimals - Self.digitCount(fraction)
-        if zeros > 0 { room(zeros).update(repeating: UInt8(ascii: "0"), count: zeros); advance(by: zeros) }
-        putDigits(fraction)
-        return true
+        // Its last decimal is not 0 and it is no integer: written whole.
+        return putDecimals(scaled, decimals: decimals, negative: value < 0)
     }
 
     /// Appends a non-integral double from 2^-13 up to 2^52 as `Double.description` writes it:
