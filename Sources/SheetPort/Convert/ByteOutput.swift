@@ -12,8 +12,9 @@ public final class ByteOutput {
     private let descriptor: Int32
     private let name: String
     private let collects: Bool
-    /// The bytes buffered and not yet written out.
-    private let buffer: ByteSink
+    /// The bytes buffered and not yet written out; the field writers append to it directly
+    /// (`ValueText.putField`) and call `flushIfFull()` after.
+    let buffer: ByteSink
     static let blockSize = 1 << 16
 
     /// Bytes buffered and not yet written out.
@@ -122,6 +123,10 @@ public final class ByteOutput {
     /// Appends the bytes of an array.
     @inline(__always)
     func put(_ bytes: [UInt8]) { buffer.put(bytes) }
+
+    /// Appends a number as `ValueText.number` spells it (`ByteSink.putNumber`).
+    @inline(__always)
+    func putNumber(_ value: Double) { buffer.putNumber(value) }
 
     /// Appends `byte` `times` times, writing out whole blocks on the way (a row padded far right).
     @inline(__always)

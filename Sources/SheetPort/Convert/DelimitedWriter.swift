@@ -80,7 +80,6 @@ public struct DelimitedWriter {
         linesWritten = row.index
     }
 
-
     /// Appends the field of `cell`: text through `writeField`, everything else straight into the output.
     @inline(__always)
     private func writeValue(_ cell: UnsafePointer<Cell>) throws {
@@ -93,7 +92,7 @@ public struct DelimitedWriter {
             let style = cell.pointee.styleIndex
             let time = style >= 0 && style < showsTime.count && showsTime[style]
             if let text = ValueText.putField(cell.pointee.value, system: dateSystem, showsTime: time,
-                                             dateFormat: options.dateFormat, dateFormatIsPlain: dateFormatIsPlain, to: output) {
+                                             dateFormat: options.dateFormat, dateFormatIsPlain: dateFormatIsPlain, to: output.buffer) {
                 writeField(text)
             }
         }

@@ -1,4 +1,4 @@
-/// Cell values appended to a `ByteOutput` as the CSV/TSV field `ValueText.field` gives,
+/// Cell values appended to a `ByteSink` as the CSV/TSV field `ValueText.field` gives,
 /// without a `String` per field.
 extension ValueText {
     /// Appends the field of `value` when its text is never quoted or escaped (numbers,
@@ -7,7 +7,7 @@ extension ValueText {
     /// calendar, and dates in a `dateFormat` whose literal text has bytes to quote
     /// (`dateFormatIsPlain` false).
     static func putField(_ value: CellValue, system: DateSystem, showsTime: Bool, dateFormat: DateFormat?,
-                         dateFormatIsPlain: Bool, to output: ByteOutput) -> String? {
+                         dateFormatIsPlain: Bool, to output: ByteSink) -> String? {
         switch value {
         case .empty: return nil
         case .number(let number): output.putNumber(number)
@@ -34,7 +34,7 @@ extension ValueText {
 
     /// A date in `dateFormat`, or `YYYY-MM-DD` with ` HH:MM:SS` when it has a time or the format shows one.
     private static func putCalendar(_ dateTime: ExcelDateTime, showsTime: Bool, dateFormat: DateFormat?,
-                                    dateFormatIsPlain: Bool, to output: ByteOutput) -> String? {
+                                    dateFormatIsPlain: Bool, to output: ByteSink) -> String? {
         if let dateFormat {
             guard dateFormatIsPlain else { return dateFormat.text(dateTime) }
             output.put(dateTime, in: dateFormat)
@@ -49,7 +49,7 @@ extension ValueText {
     }
 }
 
-extension ByteOutput {
+extension ByteSink {
     /// `YYYY-MM-DD` (`ExcelDateTime.dateText`).
     func putDate(_ dateTime: ExcelDateTime) {
         putPadded(dateTime.year, width: 4)

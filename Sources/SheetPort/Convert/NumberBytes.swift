@@ -1,5 +1,6 @@
-/// Numbers appended to a `ByteOutput` in the text `ValueText.number` gives, without a `String`.
-extension ByteOutput {
+/// Numbers appended to a `ByteSink` (a `ByteOutput`'s block, the import's stored cells) in the
+/// text `ValueText.number` gives, without a `String`.
+extension ByteSink {
     /// Appends the decimal digits of `value`, with `-` when negative (as `String(value)`).
     func putDecimal(_ value: Int64) {
         if value < 0 { put(UInt8(ascii: "-")) }

@@ -91,34 +91,6 @@ final class ByteSink {
         bytes.withUnsafeBufferPointer { put($0) }
     }
 
-    /// Appends the decimal digits of `value`, with `-` when negative (as `String(value)`).
-    func putDecimal(_ value: Int64) {
-        reserve(20) // "-9223372036854775808"
-        if value < 0 {
-            base[count] = UInt8(ascii: "-")
-            count += 1
-        }
-        var magnitude = value.magnitude
-        var digits = 1
-        var rest = magnitude
-        while rest >= 10 { rest /= 10; digits += 1 }
-        var index = count + digits
-        count = index
-        repeat {
-            index -= 1
-            base[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
-            magnitude /= 10
-        } while magnitude > 0
-    }
-
-    /// Appends `value` (not negative) with zeros before it up to `width` digits.
-    func putPadded(_ value: Int, width: Int) {
-        var digits = 1, rest = value
-        while rest >= 10 { rest /= 10; digits += 1 }
-        for _ in digits..<max(digits, width) { put(UInt8(ascii: "0")) }
-        putDecimal(Int64(value))
-    }
-
     /// Appends the letters of a 1-based column (nothing below 1), as `CellReference.appendColumnName`.
     func putColumnName(_ column: Int) {
         guard column > 0 else { return }

@@ -23,11 +23,7 @@ final class StoredCellWriter {
         sink.putDecimal(Int64(row.index))
         sink.put(UInt8(ascii: " "))
         if let height = row.height {
-            if let integral = Self.integral(height) {
-                sink.putDecimal(integral)
-            } else {
-                sink.put(height.description)
-            }
+            sink.putNumber(height)
         } else {
             sink.put(UInt8(ascii: "-"))
         }
@@ -98,12 +94,12 @@ final class StoredCellWriter {
                 guard let dateTime = ExcelDateTime(serial: serial, system: dateSystem) else { fallthrough }
                 sink.put(UInt8(ascii: "\""))
                 if serial < 1 { // a time of day alone
-                    appendTime(dateTime, milliseconds: false)
+                    sink.putTime(dateTime, milliseconds: false)
                 } else {
-                    appendDay(dateTime)
+                    sink.putDate(dateTime)
                     if dateTime.hasTime {
                         sink.put(UInt8(ascii: " "))
-                        appendTime(dateTime, milliseconds: false)
+                        sink.putTime(dateTime, milliseconds: false)
                     }
                 }
                 sink.put(UInt8(ascii: "\""))
@@ -162,44 +158,16 @@ final class StoredCellWriter {
 
     private func appendNumber(_ number: Double) {
         sink.put(Literal.numberValue)
-        if let integral = Self.integral(number) {
-            sink.putDecimal(integral)
-        } else {
-            sink.put(number.description)
-        }
+        sink.putNumber(number) // an integer, or the shortest text that reads back (`ValueText.number`)
     }
 
     /// `"type":"date","value":"YYYY-MM-DDTHH:MM:SS.sss"` (`ExcelDateTime.iso8601`).
     private func appendDate(_ dateTime: ExcelDateTime) {
         sink.put(Literal.dateValue)
-        appendDay(dateTime)
+        sink.putDate(dateTime)
         sink.put(UInt8(ascii: "T"))
-        appendTime(dateTime, milliseconds: true)
+        sink.putTime(dateTime, milliseconds: true)
         sink.put(UInt8(ascii: "\""))
-    }
-
-    /// `YYYY-MM-DD` (`ExcelDateTime.dateText`).
-    private func appendDay(_ dateTime: ExcelDateTime) {
-        sink.putPadded(dateTime.year, width: 4)
-        sink.put(UInt8(ascii: "-"))
-        sink.putPadded(dateTime.month, width: 2)
-        sink.put(UInt8(ascii: "-"))
-        sink.putPadded(dateTime.day, width: 2)
-    }
-
-    /// `HH:MM:SS`, with `.sss` when asked for or when there are milliseconds (`ExcelDateTime.timeText`).
-    private func appendTime(_ dateTime: ExcelDateTime, milliseconds: Bool) {
-        let ms = dateTime.millisecondOfDay % 1000
-        let seconds = dateTime.millisecondOfDay / 1000
-        sink.putPadded(seconds / 3600, width: 2)
-        sink.put(UInt8(ascii: ":"))
-        sink.putPadded(seconds / 60 % 60, width: 2)
-        sink.put(UInt8(ascii: ":"))
-        sink.putPadded(seconds % 60, width: 2)
-        if milliseconds || ms != 0 {
-            sink.put(UInt8(ascii: "."))
-            sink.putPadded(ms, width: 3)
-        }
     }
 
     /// The number as the integer `ValueText.number` writes for it, nil when it writes the double.
