@@ -198,7 +198,7 @@ extension WriterTests {
             #expect(CellReference.columnName(column) == Self.reference(column), "column \(column)")
         }
         var xml = XMLWriter()
-        xml.reference(column: 16_384, row: 1_048_576)
+        xml.compose(capacity: 32) { $0.reference(column: 16_384, row: 1_048_576) }
         #expect(String(decoding: xml.bytes, as: UTF8.self) == "XFD1048576")
     }
 }

@@ -34,19 +34,30 @@ public struct CellReference: Equatable, Hashable, Sendable, CustomStringConverti
         return String(decoding: letters, as: UTF8.self)
     }
 
-    /// Appends the letters of a 1-based column to `bytes` (nothing for a column below 1),
-    /// with no allocation of its own: the writer calls it for every cell.
+    /// Appends the letters of a 1-based column to `bytes` (nothing for a column below 1).
     static func appendColumnName(_ column: Int, to bytes: inout [UInt8]) {
         guard column > 0 else { return }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: columnNameShape(column).width) { letters in
+            let width = storeColumnName(column, at: letters.baseAddress!)
+            bytes.append(contentsOf: UnsafeBufferPointer(start: letters.baseAddress!, count: width))
+        }
+    }
+
+    /// Stores the letters of a 1-based column at `target`, which has room for
+    /// `columnNameShape(column).width` bytes (nothing for a column below 1); returns how many.
+    /// The writers call it for every cell, straight into their buffers.
+    @inline(__always)
+    static func storeColumnName(_ column: Int, at target: UnsafeMutablePointer<UInt8>) -> Int {
+        guard column > 0 else { return 0 }
         let (width, first) = columnNameShape(column)
         var offset = first
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: "A"), count: width))
-        var index = bytes.count - 1
-        while offset > 0 {
-            bytes[index] += UInt8(offset % 26)
+        var index = width - 1
+        while index >= 0 {
+            target[index] = UInt8(ascii: "A") &+ UInt8(truncatingIfNeeded: offset % 26)
             offset /= 26
             index -= 1
         }
+        return width
     }
 
     /// How many letters the name of `column` (1-based, above 0) has, and its offset among the

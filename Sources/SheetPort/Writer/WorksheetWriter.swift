@@ -196,9 +196,9 @@ public final class WorksheetWriter {
             if case .empty = cell.value { hasUncachedFormula = true }
         }
         if let number {
-            if number == number.rounded(.towardZero), abs(number) < 1e15 { // integers, as `XMLWriter.double` writes them
+            if let integer = XMLWriter.integer(number) { // as `XMLWriter.double` writes it
                 xml.compose(capacity: 40) { markup in
-                    markup.raw(number < 0 ? "<v>-" : "<v>"); markup.int(Int(abs(number))); markup.raw("</v></c>")
+                    markup.raw(integer < 0 ? "<v>-" : "<v>"); markup.int(Int(integer.magnitude)); markup.raw("</v></c>")
                 }
                 return
             }

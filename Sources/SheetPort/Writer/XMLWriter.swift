@@ -37,34 +37,25 @@ struct XMLWriter {
         if value < 0 {
             bytes.append(UInt8(ascii: "-"))
             guard value != .min else { raw(String(value).dropFirst().description); return }
-            int(-value)
-            return
+            return int(-value)
         }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        var rest = value
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[19 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-                count += 1
-            } while rest > 0
-            let start = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self) + (20 - count)
-            // A few digits: byte by byte is cheaper than `append(contentsOf:)` (see `raw`).
-            for byte in UnsafeBufferPointer(start: start, count: count) { bytes.append(byte) }
-        }
+        compose(capacity: 20) { $0.int(value) }
     }
 
     /// Appends a number as `xsd:double` in the shortest form that reads back as the same
     /// double (`3`, `0.1`, `1e-05`).
     mutating func double(_ value: Double) {
-        if value == value.rounded(.towardZero), abs(value) < 1e15 {
-            int(Int(value))
+        if let integer = Self.integer(value) {
+            int(integer)
         } else {
             raw(value.description)
         }
+    }
+
+    /// The integer `double(_:)` writes for `value`, when it writes one.
+    @inline(__always)
+    static func integer(_ value: Double) -> Int? {
+        value == value.rounded(.towardZero) && abs(value) < 1e15 ? Int(value) : nil
     }
 
     /// Appends markup of at most `capacity` bytes that `body` writes into a buffer on the stack:
@@ -109,27 +100,13 @@ struct XMLWriter {
             count += digits
         }
 
-        /// Appends a cell reference `B12` (a column of 1 to XFD, a row of 1 or more).
+        /// Appends a cell reference `B12` (a column of 1 or more, a row of 0 or more).
         @inline(__always)
         mutating func reference(column: Int, row: Int) {
-            precondition(column >= 1 && count + 3 <= capacity)
-            let (width, first) = CellReference.columnNameShape(column)
-            var offset = first
-            var index = count + width - 1
-            for _ in 0..<width {
-                base[index] = UInt8(ascii: "A") &+ UInt8(truncatingIfNeeded: offset % 26)
-                offset /= 26
-                index -= 1
-            }
-            count += width
+            precondition(column >= 1 && count + CellReference.columnNameShape(column).width <= capacity)
+            count += CellReference.storeColumnName(column, at: base + count)
             int(row)
         }
-    }
-
-    /// Appends a column name and row number: `B12`.
-    mutating func reference(column: Int, row: Int) {
-        CellReference.appendColumnName(column, to: &bytes)
-        int(row)
     }
 
     /// Appends element text: `&`, `<` and `>` as entities; characters XML 1.0 cannot carry

@@ -94,16 +94,8 @@ final class ByteSink {
     /// Appends the letters of a 1-based column (nothing below 1), as `CellReference.appendColumnName`.
     func putColumnName(_ column: Int) {
         guard column > 0 else { return }
-        let (width, first) = CellReference.columnNameShape(column)
-        var offset = first
-        reserve(width)
-        var index = count + width
-        count = index
-        for _ in 0..<width {
-            index -= 1
-            base[index] = UInt8(ascii: "A") &+ UInt8(truncatingIfNeeded: offset % 26)
-            offset /= 26
-        }
+        reserve(CellReference.columnNameShape(column).width)
+        count += CellReference.storeColumnName(column, at: base + count)
     }
 
     /// Appends `text` as a JSON string literal (`JSONLWriter.writeString`), or its inside
