@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The shared-string table, stored compactly: all strings' UTF-8 in one buffer, with offsets.
 public struct SharedStrings: Sendable, Equatable {
     private var storage: [UInt8] = []
@@ -51,13 +47,7 @@ public struct SharedStrings: Sendable, Equatable {
     /// Appends an item's collected text, `_xHHHH_` escapes decoded, without making a `String`
     /// of it: both XML parsers hand over valid UTF-8 only, so the bytes are the string's.
     mutating func append(_ text: TextCollector, isRich: Bool) {
-        text.withBytes { bytes in
-            if let base = bytes.baseAddress, memchr(base, Int32(UInt8(ascii: "_")), bytes.count) != nil {
-                storage.append(contentsOf: OOXMLText.decode(bytes).utf8)
-            } else {
-                storage.append(contentsOf: bytes)
-            }
-        }
+        text.withBytes { OOXMLText.append(decoding: $0, to: &storage) }
         ends.append(storage.count)
         if isRich { richIndexes.append(ends.count - 1) }
     }
@@ -72,14 +62,8 @@ public struct SharedStrings: Sendable, Equatable {
         if engine == .automatic {
             let fast = SharedStringsPart(maxTextSize: archive.limits.maxTextSize)
             let tokenizer = WorksheetTokenizer(source: BackgroundInflater(try archive.stream(entry)), handler: fast)
-            while true {
-                switch tokenizer.advance() {
-                case .rows: continue
-                case .end: return fast.table
-                case .handOver: break
-                }
-                break
-            }
+            // The table is taken whole (`completedCount` is 0): the part ends, or is handed over.
+            if case .end = tokenizer.advance() { return fast.table }
         }
         let handler = SharedStringsPart(maxTextSize: archive.limits.maxTextSize)
         do {

@@ -14,7 +14,7 @@ enum OOXMLText {
 
     /// Decodes the escapes in `bytes`, as `decode(_:)` of a slice.
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        guard let base = bytes.baseAddress, memchr(base, Int32(UInt8(ascii: "_")), bytes.count) != nil else { return String(decoding: bytes, as: UTF8.self) }
+        guard mayHaveEscapes(bytes) else { return String(decoding: bytes, as: UTF8.self) }
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
         var index = 0
@@ -33,6 +33,22 @@ enum OOXMLText {
             }
         }
         return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Appends the text of `bytes`, escapes decoded, to `storage` without a `String` when it
+    /// has none: both XML parsers hand over valid UTF-8 only, so the bytes are the string's.
+    static func append(decoding bytes: UnsafeBufferPointer<UInt8>, to storage: inout [UInt8]) {
+        if mayHaveEscapes(bytes) {
+            storage.append(contentsOf: decode(bytes).utf8)
+        } else {
+            storage.append(contentsOf: bytes)
+        }
+    }
+
+    /// Whether `bytes` hold an `_`, with which every escape starts.
+    private static func mayHaveEscapes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        return memchr(base, Int32(UInt8(ascii: "_")), bytes.count) != nil
     }
 
     /// The code unit of an escape `_xHHHH_` starting at `index`, if there is one.
