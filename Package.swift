@@ -7,6 +7,12 @@ import PackageDescription
 let package = Package(
     name: "SheetPort",
     products: [
+        .library(name: "SheetPortCore", targets: ["SheetPortCore"]),
+        .library(name: "SheetPortReader", targets: ["SheetPortReader"]),
+        .library(name: "SheetPortWriter", targets: ["SheetPortWriter"]),
+        .library(name: "SheetPortConvert", targets: ["SheetPortConvert"]),
+        .library(name: "SheetPortClient", targets: ["SheetPortClient"]),
+        .library(name: "SheetPortServer", targets: ["SheetPortServer"]),
         .library(name: "SheetPort", targets: ["SheetPort"]),
         .executable(name: "sheetport", targets: ["sheetport"]),
     ],
@@ -64,17 +70,54 @@ let package = Package(
             pkgConfig: "libisal",
             providers: [.apt(["libisal-dev"]), .brew(["isa-l"])]
         ),
+        // The modules, bottom up: each links only the C libraries it needs.
+        .target(
+            name: "SheetPortCore"
+        ),
+        .target(
+            name: "SheetPortReader",
+            dependencies: [
+                "SheetPortCore", "CLibZip", "CLibXML2",
+                .target(name: "CISAL", condition: .when(platforms: [.linux])),
+            ]
+        ),
+        .target(
+            name: "SheetPortWriter",
+            dependencies: ["SheetPortCore", "CLibZip", "CZlib", "CLibArchive"]
+        ),
+        .target(
+            name: "SheetPortConvert",
+            dependencies: ["SheetPortCore", "SheetPortReader", "SheetPortWriter"]
+        ),
+        .target(
+            name: "SheetPortClient",
+            dependencies: ["SheetPortCore", "SheetPortReader", "SheetPortWriter", "SheetPortConvert", "CCurl"]
+        ),
+        .target(
+            name: "SheetPortServer",
+            dependencies: [
+                "SheetPortCore", "SheetPortReader", "SheetPortWriter", "SheetPortConvert",
+                "CMicroHTTPD", "CSQLite", "CSodium", "CLibPQ",
+            ]
+        ),
+        // The umbrella: `import SheetPort` re-exports every module.
         .target(
             name: "SheetPort",
-            dependencies: ["CZlib", "CLibZip", "CLibArchive", "CLibXML2", "CCurl", "CMicroHTTPD", "CSQLite", "CSodium", "CLibPQ", "CISAL"],
+            dependencies: [
+                "SheetPortCore", "SheetPortReader", "SheetPortWriter", "SheetPortConvert",
+                "SheetPortClient", "SheetPortServer",
+            ]
         ),
         .executableTarget(
             name: "sheetport",
-            dependencies: ["SheetPort"]
+            dependencies: [
+                "SheetPortCore", "SheetPortReader", "SheetPortWriter", "SheetPortConvert",
+                "SheetPortClient", "SheetPortServer",
+            ]
         ),
         .testTarget(
             name: "SheetPortTests",
-            dependencies: ["SheetPort"]
+            dependencies: ["SheetPort", "SheetPortCore", "SheetPortReader", "SheetPortWriter", "SheetPortConvert", "SheetPortClient", "SheetPortServer"]
         ),
     ]
 )

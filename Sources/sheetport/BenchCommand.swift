@@ -1,8 +1,13 @@
 import Foundation
-import SheetPort
 #if canImport(Glibc)
 import Glibc
 #endif
+import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
+import SheetPortClient
+import SheetPortServer
 
 /// `sheetport bench`: the streaming benchmarks. Generates the benchmark workbook
 /// (`SyntheticSheet`) and times reading it (to a counting sink and to CSV), checking it and

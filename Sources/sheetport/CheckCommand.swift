@@ -1,7 +1,12 @@
-import SheetPort
 #if canImport(Glibc)
 import Glibc
 #endif
+import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
+import SheetPortClient
+import SheetPortServer
 
 /// `sheetport check FILE... [--json] [--fail-on warning]` with the limits as options.
 enum CheckCommand {

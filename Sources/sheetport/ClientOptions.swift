@@ -1,5 +1,10 @@
 import Foundation
-import SheetPort
+import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
+import SheetPortClient
+import SheetPortServer
 
 /// The options `import`, `export` and `check --server` share: the server, the token and retries.
 enum ClientOptions {

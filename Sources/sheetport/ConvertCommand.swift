@@ -1,8 +1,13 @@
 import Foundation
-import SheetPort
 #if canImport(Glibc)
 import Glibc
 #endif
+import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
+import SheetPortClient
+import SheetPortServer
 
 /// `sheetport convert IN [-o OUT] [--to FMT] [--from FMT] [--sheet NAME|N]`.
 enum ConvertCommand {

@@ -1,5 +1,10 @@
 import Foundation
-import SheetPort
+import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
+import SheetPortClient
+import SheetPortServer
 
 /// `sheetport export SHEET... --server URL --out DIR [--all] [--concurrency N] [--min-version N]`.
 enum ExportCommand {

@@ -2,6 +2,12 @@
 import Glibc
 #endif
 import Foundation
+import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
+import SheetPortClient
+import SheetPortServer
 
 /// A one-line progress bar on standard error, shown only when standard error is a terminal
 /// and `--no-progress` was not given (CONTRACTS section 1), and never while the command's data

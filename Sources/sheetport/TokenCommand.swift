@@ -1,8 +1,13 @@
 import Foundation
-import SheetPort
 #if canImport(Glibc)
 import Glibc
 #endif
+import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
+import SheetPortClient
+import SheetPortServer
 
 /// `sheetport token issue (--data DIR | --database URL) --subject S` /
 /// `token revoke (--data DIR | --database URL) (--subject S | --token-file F)`.

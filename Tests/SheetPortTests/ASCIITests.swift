@@ -1,5 +1,10 @@
 import Testing
-@testable import SheetPort
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortClient
+@testable import SheetPortServer
 
 /// The number parsers the reader runs on every attribute and value.
 @Suite struct ASCIITests {

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import SheetPort
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortClient
+@testable import SheetPortServer
 
 /// ISA-L against zlib (`SHEETPORT_INFLATE=zlib`): the same chunks, bytes and errors for every
 /// entry of the corpus and the fixtures, and for deflate streams damaged on purpose.

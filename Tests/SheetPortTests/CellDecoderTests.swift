@@ -1,5 +1,10 @@
 import Testing
-@testable import SheetPort
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortClient
+@testable import SheetPortServer
 
 /// The hand-over between the worksheet's XML and the decoding of its cells (`UndecodedRows`,
 /// `CellDecoder`): batches may end inside a row, and decoding keeps what the reader did before.

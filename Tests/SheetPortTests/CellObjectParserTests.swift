@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import SheetPort
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortClient
+@testable import SheetPortServer
 
 /// `CellObjectParser` behind `CellJSONLReader`: differential against the reader it replaced
 /// (`JSONSerialization`), hostile lines, and the choices it makes on purpose.

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import SheetPort
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortClient
+@testable import SheetPortServer
 
 /// `check`: hostile files give their codes in bounded time, every corpus file gives a report,
 /// multi-sheet files name the sheets not imported, and the JSON is the contract's.

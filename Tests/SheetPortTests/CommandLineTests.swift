@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import SheetPort
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortClient
+@testable import SheetPortServer
 
 /// The `sheetport` executable: exit statuses, standard streams, and no partial output.
 @Suite struct CommandLineTests {

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import SheetPort
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortClient
+@testable import SheetPortServer
 
 /// Every workbook of ../shared/corpus is read without a crash or a hang, in bounded memory;
 /// what cannot be read fails with a `ReaderError` that names the file and the reason.

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import SheetPort
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortClient
+@testable import SheetPortServer
 
 /// Converts `bytes` saved as `name` to xlsx with the CLI; returns the exit status, stderr, the
 /// folder's content afterwards (the input aside) and the rows of the written workbook.

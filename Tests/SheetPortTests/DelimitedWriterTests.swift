@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import SheetPort
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortClient
+@testable import SheetPortServer
 
 /// `DelimitedWriter` writes fields straight into its output: the same bytes as the committed
 /// `String`-per-field writer (`ReferenceDelimitedWriter`), over hostile values and every

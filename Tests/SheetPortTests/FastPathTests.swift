@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import SheetPort
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortClient
+@testable import SheetPortServer
 
 /// The worksheet fast path (`WorksheetTokenizer`) against libxml2, the reference: identical
 /// rows, metadata and errors on every corpus file, fixture and mutated worksheet, and a

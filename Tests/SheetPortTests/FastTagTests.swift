@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import SheetPort
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortClient
+@testable import SheetPortServer
 
 /// The fast tags of `WorksheetTokenizer` (plain text, short end tags, prefix-free start tags) at
 /// their edges: every worksheet reads as libxml2 reads it, what the fast path reads itself stays

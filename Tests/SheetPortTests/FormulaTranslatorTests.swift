@@ -1,5 +1,10 @@
 import Testing
-@testable import SheetPort
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortClient
+@testable import SheetPortServer
 
 /// Shared formulas expand as Excel moves references when it copies a formula.
 @Suite struct FormulaTranslatorTests {

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import SheetPort
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortClient
+@testable import SheetPortServer
 
 /// `ByteInput.appendLine` under `CellJSONLReader`, on real files: lines that straddle the 64 KiB
 /// buffer, lines longer than it, CRLF, blank lines, no final line feed, UTF-16 text.

@@ -1,6 +1,11 @@
 import Foundation
 
-@testable import SheetPort
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortClient
+@testable import SheetPortServer
 
 /// The oracle of the differential tests: `CellJSONLReader` as it was before
 /// `CellObjectParser` (commit 6bf8e49), parsing each line with `JSONSerialization` and

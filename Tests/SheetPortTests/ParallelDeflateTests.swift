@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import SheetPort
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortClient
+@testable import SheetPortServer
 
 /// A worksheet deflated in blocks on worker threads (`ParallelDeflater`) and handed to libzip
 /// already deflated: the blocks join into one valid stream whatever the cut, the zip directory's

@@ -1,5 +1,10 @@
 import Testing
-@testable import SheetPort
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortClient
+@testable import SheetPortServer
 
 /// The part readers one by one, on the scripted fixtures.
 @Suite struct PartTests {

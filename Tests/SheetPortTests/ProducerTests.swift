@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import SheetPort
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortClient
+@testable import SheetPortServer
 
 /// Workbooks written by real producers (Fixtures/producers/make_producers.py): sheets, values,
 /// kept formatting and metadata as each producer writes them. Values are also checked against

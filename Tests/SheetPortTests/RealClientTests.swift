@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import SheetPort
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortClient
+@testable import SheetPortServer
 
 /// What the writer writes beyond values (comments, widths, heights, kept formatting) as real
 /// clients see it: openpyxl, LibreOffice and Gnumeric, through Tests/RealClients/features.py.

@@ -1,4 +1,9 @@
-@testable import SheetPort
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortClient
+@testable import SheetPortServer
 
 /// The CSV/TSV writing as committed before fields were written straight into the output
 /// (a `String` per field, `Double.description` for numbers): the oracle the byte-writing

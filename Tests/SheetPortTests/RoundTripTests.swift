@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import SheetPort
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortClient
+@testable import SheetPortServer
 
 /// reader(writer(cells)) == cells: over generated cells (a seeded property test) and over
 /// the cell JSONL of every corpus workbook the reader reads.

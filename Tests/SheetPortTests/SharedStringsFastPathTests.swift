@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import SheetPort
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortClient
+@testable import SheetPortServer
 
 /// The shared-string table read by the worksheet fast path (`WorksheetTokenizer` driving
 /// `SharedStringsPart`) against libxml2: the same table, or the same error, on every corpus

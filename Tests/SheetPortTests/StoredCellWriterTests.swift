@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import SheetPort
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortClient
+@testable import SheetPortServer
 
 /// The import's row encoding (`StoredCellWriter`) writes the same bytes as `RowBlock.header`
 /// and `JSONLWriter.write(_:input:)` with the input the import stored before it: over every

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import SheetPort
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortClient
+@testable import SheetPortServer
 
 /// The writer's streamed packaging (`WorkbookWriter(streamingTo:)`, libarchive, data
 /// descriptors), which the server's exports use: it reads back as the file packaging does,

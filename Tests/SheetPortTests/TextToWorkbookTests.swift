@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import SheetPort
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortClient
+@testable import SheetPortServer
 
 /// `sheetport convert IN.(csv|tsv|jsonl) -o OUT.xlsx`: typing, quoting, line endings,
 /// errors with line numbers, and nothing left behind on failure or cancellation.

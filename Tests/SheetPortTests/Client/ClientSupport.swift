@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import SheetPort
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortClient
+@testable import SheetPortServer
 
 /// The server tests' `TestServer` (a real `sheetport serve` on a loopback ephemeral port) in a
 /// folder of its own, with what the client tests need: token files, library connections,

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import SheetPort
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortClient
+@testable import SheetPortServer
 
 /// Faults in the middle of exporting a large sheet from a real `sheetport serve`: SIGINT,
 /// SIGTERM, the server killed, a full disk. Each time: the right exit status, no staging

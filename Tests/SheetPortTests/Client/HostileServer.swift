@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import SheetPort
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortClient
+@testable import SheetPortServer
 
 /// A misbehaving HTTP/1.1 server on 127.0.0.1 with real sockets, for the client's hostile-server
 /// tests: each request (method and path) gets a scripted `Behaviour` — an answer (with hostile

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import SheetPort
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortClient
+@testable import SheetPortServer
 
 /// The real `sheetport import` and `export` processes against a `HostileServer` (real sockets)
 /// that never answers, trickles, sends without end or sends control characters (issue 12).

@@ -1,5 +1,10 @@
 import Foundation
-@testable import SheetPort
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortClient
+@testable import SheetPortServer
 
 /// A workbook written part by part into a stored (uncompressed) zip, for tests that need what
 /// the writer refuses to make: hostile sheet names, hidden and chart sheets, lying dimensions.

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import SheetPort
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortClient
+@testable import SheetPortServer
 
 /// Runs `sheetport arguments` under `script`, so that standard output and standard error are a
 /// terminal (what a person sees); returns the exit status and everything the terminal showed.

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import SheetPort
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortClient
+@testable import SheetPortServer
 
 /// `--to ndjson`, `--skip-empty-rows`, `--skip-empty-columns`, `--line-ending`, `--date-format`,
 /// and times at midnight.

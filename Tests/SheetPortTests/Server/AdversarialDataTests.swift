@@ -1,7 +1,12 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import SheetPort
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortClient
+@testable import SheetPortServer
 
 /// Issue 12, the server's data boundaries: hostile text, sheet names, error bodies and the log,
 /// idempotency, the key file and leftovers, each against the real `sheetport serve` on loopback.

@@ -3,7 +3,12 @@ import Glibc
 #endif
 import Foundation
 import Testing
-@testable import SheetPort
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortClient
+@testable import SheetPortServer
 
 /// One `text/event-stream` answer read off a raw loopback connection (HTTP/1.0, so the body is
 /// not chunked and its end is the connection's), with the moment each event arrived.

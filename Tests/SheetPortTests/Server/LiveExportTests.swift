@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import SheetPort
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortClient
+@testable import SheetPortServer
 
 extension ServerTests {
     /// The build threads of the server with process id `pid` whose name starts with `prefix`

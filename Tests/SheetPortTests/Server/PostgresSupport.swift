@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import SheetPort
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortClient
+@testable import SheetPortServer
 
 /// The throwaway PostgreSQL cluster of `Scripts/postgres.sh start` (which Scripts/test.sh
 /// runs): its URL in SHEETPORT_TEST_POSTGRES, its folder in SHEETPORT_PG_DIR. Without them the

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import SheetPort
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortClient
+@testable import SheetPortServer
 
 /// The server tests: each starts the real `sheetport serve` binary on a loopback ephemeral
 /// port with a data directory of its own; run one at a time (two cores, shared).

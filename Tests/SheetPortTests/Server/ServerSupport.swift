@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import SheetPort
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortClient
+@testable import SheetPortServer
 
 /// A real `sheetport serve` on a loopback ephemeral port with its own data directory; with
 /// SHEETPORT_TEST_STORE=postgres (Scripts/test.sh's second run of the server suite), on a new

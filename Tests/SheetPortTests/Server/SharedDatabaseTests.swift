@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import SheetPort
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortClient
+@testable import SheetPortServer
 
 /// Several real `sheetport serve` instances on one PostgreSQL database (CONTRACTS section 7),
 /// against the throwaway cluster of Scripts/postgres.sh; skipped, saying so, without one.

@@ -1,0 +1,105 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
+
+/// The private staging file of one export (CONTRACTS section 5): `workbook.xlsx` (mode 0600)
+/// in a directory of its own (mode 0700) under `$TMPDIR`, named with our pid so that the next
+/// run sweeps it if this process is killed. The download is written here; once complete it is
+/// verified with the reader and published to the destination atomically (temporary name in the
+/// destination's folder, fsync, rename). `discard()`, deinit, SIGINT and SIGTERM (through
+/// `PendingFiles`) remove it, leaving the destination as it was.
+public final class ExportStaging {
+    /// Where the workbook is published.
+    public let destination: String
+    /// The staging file.
+    public let path: String
+    private let staging: Staging
+    private var descriptor: Int32
+    /// Bytes written so far.
+    public private(set) var size: Int64 = 0
+
+    /// Creates the staging directory and file for `destination`.
+    public init(destination: String) throws {
+        self.destination = destination
+        do {
+            staging = try Staging(temporaryFor: "export")
+        } catch let WriterError.io(file, message) {
+            throw ClientError.io(file: file, message: message) // Staging's own reason: errno has moved on
+        }
+        path = staging.path(String(describing: PendingFiles.stagedFileNames.0))
+        descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else {
+            let reason = String(cString: strerror(errno))
+            staging.remove()
+            throw ClientError.io(file: path, message: "cannot create the staging file: \(reason)")
+        }
+    }
+
+    deinit { discard() }
+
+    /// Appends downloaded bytes.
+    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw ClientError.io(file: path, message: "cannot write the download: \(String(cString: strerror(errno)))")
+            }
+            offset += written
+        }
+        size += Int64(bytes.count)
+    }
+
+    /// Drops what was written (a server that does not resume sends the whole file again).
+    public func truncate() throws {
+        guard ftruncate(descriptor, 0) == 0, lseek(descriptor, 0, SEEK_SET) == 0 else {
+            throw ClientError.io(file: path, message: "cannot truncate: \(String(cString: strerror(errno)))")
+        }
+        size = 0
+    }
+
+    /// Opens the download with the reader and reads every worksheet's rows (so a truncated
+    /// or corrupt entry shows) within `limits`; throws `ClientError.verificationFailed` naming `sheet`.
+    public func verify(sheet: String, limits: ArchiveLimits = ArchiveLimits()) throws {
+        do {
+            let workbook = try Workbook(path: path, limits: limits)
+            guard workbook.firstWorksheet != nil else {
+                throw ClientError.verificationFailed(sheet: sheet, reason: "it has no worksheet")
+            }
+            for candidate in workbook.sheets where candidate.kind == .worksheet {
+                let rows = try workbook.rows(of: candidate)
+                while try rows.nextRow() != nil {}
+            }
+        } catch let error as ReaderError {
+            throw ClientError.verificationFailed(sheet: sheet, reason: error.description)
+        }
+    }
+
+    /// Copies the staging file to a temporary name beside the destination, flushes it, renames
+    /// it into place and removes the staging directory.
+    public func publish() throws {
+        guard lseek(descriptor, 0, SEEK_SET) == 0 else {
+            throw ClientError.io(file: path, message: "cannot rewind: \(String(cString: strerror(errno)))")
+        }
+        let file = try AtomicFile(destination: destination)
+        do {
+            try ByteOutput(descriptor: file.descriptor, name: destination).copy(from: descriptor, name: path)
+            try file.publish()
+        } catch {
+            file.discard()
+            throw error
+        }
+        discard()
+    }
+
+    /// Removes the staging file and directory; the destination is left as it was.
+    public func discard() {
+        if descriptor >= 0 { close(descriptor); descriptor = -1 }
+        staging.remove()
+    }
+}

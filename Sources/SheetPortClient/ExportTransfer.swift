@@ -1,0 +1,119 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
+
+/// The export of one sheet (`GET /api/sheets/{id}/export.xlsx`) into a private staging file,
+/// verified with the reader and published atomically (CONTRACTS section 5). A broken-off
+/// download is retried with backoff, resuming with a `Range` request where the server allows
+/// it (a 206 of the same sheet version), else from the start.
+public struct ExportTransfer {
+    /// The sheet.
+    public let sheet: RemoteSheet
+    /// Where the workbook is published.
+    public let destination: String
+    /// Wait for the sheet to reach this version (`?minVersion=N`).
+    public var minVersion: Int?
+    /// The limits the download is verified with.
+    public var limits: ArchiveLimits
+
+    public init(sheet: RemoteSheet, destination: String, minVersion: Int? = nil, limits: ArchiveLimits = ArchiveLimits()) {
+        self.sheet = sheet
+        self.destination = destination
+        self.minVersion = minVersion
+        self.limits = limits
+    }
+
+    /// What a finished transfer reports.
+    public struct Outcome: Sendable {
+        /// Bytes published.
+        public var bytes: Int64
+        /// `X-Sheet-Version` of the export.
+        public var version: String?
+    }
+
+    /// Downloads, verifies and publishes; `progress` is told the bytes staged so far. On any
+    /// error the staging file is removed and the destination left as it was.
+    public func run(on connection: ServerConnection, client: HTTPClient,
+                    progress: (Int64) -> Void = { _ in }) throws -> Outcome {
+        let staging = try ExportStaging(destination: destination)
+        defer { staging.discard() }
+        var path = "/api/sheets/" + ServerConnection.pathSegment(sheet.id) + "/export.xlsx"
+        if let minVersion { path += "?minVersion=\(minVersion)" }
+        var version: String?
+        var validator: String?
+        try connection.retry.run { _ in
+            var headers: [(name: String, value: String)] = [("Accept", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")]
+            if staging.size > 0 {
+                headers.append(("Range", "bytes=\(staging.size)-"))
+                if let validator { headers.append(("If-Range", validator)) }
+            }
+            let request = connection.request("GET", path, headers: headers)
+            var errorBody: [UInt8] = []
+            var accepted: Bool?
+            // An error answer: its first 64 KiB say why; the rest is not read.
+            func failure(_ head: HTTPResponseHead) -> any Error {
+                let failure = ServerConnection.error(HTTPResponse(head: head, body: errorBody), url: request.url, what: "sheet \(sheet.name)")
+                return RetryPolicy.isRetryable(status: head.status)
+                    ? RetryableFailure(failure, retryAfter: ServerConnection.retryAfter(head)) : failure
+            }
+            let head: HTTPResponseHead
+            do {
+                head = try client.send(request) { head, chunk in
+                    if accepted == nil { accepted = try accept(head, staging: staging, version: &version, validator: &validator) }
+                    if accepted == true {
+                        try staging.write(chunk)
+                        progress(staging.size)
+                    } else {
+                        errorBody.append(contentsOf: chunk.prefix(Self.maxErrorBytes - errorBody.count))
+                        if errorBody.count >= Self.maxErrorBytes { throw failure(head) }
+                    }
+                }
+            } catch let error as HTTPClientError {
+                throw ServerConnection.failure(error, url: request.url)
+            }
+            if accepted == nil { accepted = try accept(head, staging: staging, version: &version, validator: &validator) }
+            if accepted == false { throw failure(head) }
+        }
+        try staging.verify(sheet: sheet.name, limits: limits)
+        try staging.publish()
+        return Outcome(bytes: staging.size, version: version)
+    }
+
+    /// Whether the answer's body is the workbook (200, or a 206 that continues what is
+    /// staged); false for an error answer. A 206 of another version or offset makes the
+    /// transfer start again from nothing.
+    private func accept(_ head: HTTPResponseHead, staging: ExportStaging, version: inout String?,
+                        validator: inout String?) throws -> Bool {
+        switch head.status {
+        case 200:
+            if staging.size > 0 { try staging.truncate() }
+            version = head.header("X-Sheet-Version")
+            validator = head.header("ETag")
+            return true
+        case 206:
+            let start = head.header("Content-Range").flatMap(Self.rangeStart)
+            guard start == staging.size, head.header("X-Sheet-Version") == version else {
+                try staging.truncate()
+                throw RetryableFailure(ClientError.invalidResponse(url: destination, reason: "a resumed download does not continue the first"))
+            }
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The most bytes of an error answer read (the message is in its beginning).
+    static let maxErrorBytes = 64 << 10
+
+    /// The first byte of `bytes 100-199/200`.
+    static func rangeStart(_ contentRange: String) -> Int64? {
+        let text = contentRange.trimmingCharacters(in: .whitespaces)
+        guard text.hasPrefix("bytes "), let dash = text.firstIndex(of: "-") else { return nil }
+        return Int64(text[text.index(text.startIndex, offsetBy: 6)..<dash])
+    }
+}

@@ -1,0 +1,68 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+
+/// One worksheet written by `SheetConverter.convertAll`.
+public struct ConvertedSheet: Sendable, Equatable {
+    /// The sheet.
+    public var sheet: Sheet
+    /// The file it was written to, in the folder.
+    public var fileName: String
+    /// What was written.
+    public var summary: ConversionSummary
+}
+
+extension SheetConverter {
+    /// Converts each of `sheets` to `folder/<name>.<format>` (names made safe and unique by
+    /// `FileNames.unique`), from one open workbook, so the shared strings and styles are read
+    /// once for all sheets. Every file is built under a temporary name in `folder` and all are
+    /// published only when all are complete: an error leaves no new file in `folder` (a file of
+    /// the same name that was there before is left as it was).
+    /// `progress` hears the sheet being converted (0-based) and how far it is.
+    @discardableResult
+    public static func convertAll(_ workbook: Workbook, sheets: [Sheet], to format: TextFormat, folder: String,
+                                  options: TextOutputOptions = TextOutputOptions(),
+                                  progress: ((Int, ConversionSummary) -> Void)? = nil) throws -> [ConvertedSheet] {
+        let names = FileNames.unique(for: sheets.map(\.name), fileExtension: format.rawValue)
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+        var staged: [AtomicFile] = []
+        var converted: [ConvertedSheet] = []
+        do {
+            for (index, (sheet, name)) in zip(sheets, names).enumerated() {
+                let file = try AtomicFile(destination: prefix + name)
+                staged.append(file)
+                let output = ByteOutput(descriptor: file.descriptor, name: file.destination)
+                let summary = try convert(workbook, sheet: sheet, to: format, output: output, options: options) { summary in
+                    progress?(index, summary)
+                }
+                converted.append(ConvertedSheet(sheet: sheet, fileName: name, summary: summary))
+            }
+        } catch {
+            for file in staged { file.discard() }
+            throw error
+        }
+        try publish(staged)
+        return converted
+    }
+
+    /// Publishes every staged file; when one cannot be, those published before it that were
+    /// new are removed again and the rest discarded, so the folder holds no new file.
+    private static func publish(_ files: [AtomicFile]) throws {
+        var published: [(path: String, isNew: Bool)] = []
+        for (index, file) in files.enumerated() {
+            var status = stat()
+            let existed = lstat(file.destination, &status) == 0
+            do {
+                try file.publish()
+                published.append((file.destination, !existed))
+            } catch {
+                for later in files[(index + 1)...] { later.discard() }
+                for (path, isNew) in published where isNew { unlink(path) }
+                throw error
+            }
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+/// The text formats a worksheet converts to.
+public enum TextFormat: String, Sendable, CaseIterable {
+    /// Comma-separated values, RFC 4180.
+    case csv
+    /// Tab-separated values.
+    case tsv
+    /// Cell JSON Lines (CONTRACTS section 2).
+    case jsonl
+    /// Records: one JSON object per data row, keyed by the header row (CONTRACTS section 6).
+    case ndjson
+
+    /// The format named by a file's extension, if any.
+    public init?(fileName: String) {
+        guard let dot = fileName.lastIndex(of: ".") else { return nil }
+        self.init(rawValue: fileName[fileName.index(after: dot)...].lowercased())
+    }
+}
+
+/// What a conversion wrote, so far or in all.
+public struct ConversionSummary: Sendable, Equatable {
+    /// Rows read from the sheet.
+    public var rows = 0
+    /// Non-empty cells written.
+    public var cells = 0
+    /// Bytes of the worksheet part parsed.
+    public var bytesRead: Int64 = 0
+    /// The worksheet part's size in bytes.
+    public var totalBytes: Int64 = 0
+}
+
+/// Streams one worksheet into CSV, TSV, cell JSONL or ndjson records.
+public enum SheetConverter {
+    /// Converts `sheet` of `workbook` to `format`, writing to `output` row by row;
+    /// `progress`, when given, hears how far the read is every 4,096 rows. With
+    /// `options.skipEmptyColumns` the sheet is read twice: once to find the columns with values.
+    @discardableResult
+    public static func convert(_ workbook: Workbook, sheet: Sheet, to format: TextFormat, output: ByteOutput,
+                               options: TextOutputOptions = TextOutputOptions(),
+                               progress: ((ConversionSummary) -> Void)? = nil) throws -> ConversionSummary {
+        let columns = options.skipEmptyColumns && format != .jsonl
+            ? ColumnSelection(keeping: try workbook.usedRange(of: sheet).columnsWithValues) : ColumnSelection()
+        let reader = try workbook.rows(of: sheet)
+        var summary = ConversionSummary()
+        // Each writer is driven through a non-escaping closure: a writer captured by an
+        // escaping one lives in a box with an exclusivity check on every row.
+        func drain(_ write: (Row) throws -> Void) throws {
+            while let row = try reader.nextRow() {
+                try write(row)
+                summary.rows += 1
+                summary.cells += row.cells.count
+                if let progress, summary.rows & 4095 == 0 {
+                    (summary.bytesRead, summary.totalBytes) = reader.progress
+                    progress(summary)
+                }
+            }
+        }
+        switch format {
+        case .jsonl:
+            let writer = try JSONLWriter(output: output, styles: workbook.styles(), dateSystem: workbook.dateSystem)
+            try drain(writer.write)
+        case .ndjson:
+            var writer = RecordWriter(output: output, dateSystem: workbook.dateSystem, options: options, columns: columns)
+            try drain { try writer.write($0) }
+        case .csv, .tsv:
+            var writer = DelimitedWriter(output: output, dialect: format == .csv ? .csv : .tsv, dateSystem: workbook.dateSystem,
+                                         styles: try workbook.styles(), options: options, columns: columns)
+            try drain { try writer.write($0, dimensionOnce: reader.metadata.dimension) }
+        }
+        try output.flush()
+        (summary.bytesRead, summary.totalBytes) = reader.progress
+        return summary
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
+
+/// An HTTP request as routes see it: method, path, query, the header fields the server uses,
+/// the authenticated subject, and the body (small JSON bodies in memory; uploads staged sealed).
+public struct Request {
+    /// `GET`, `POST`, ...
+    public var method: String
+    /// The path without the query, percent-decoded by the daemon.
+    public var path: String
+    /// The path's segments (`/api/sheets/x` gives `["api", "sheets", "x"]`).
+    public var segments: [String]
+    /// Query arguments.
+    public var query: [String: String]
+    /// Header fields by lower-case name.
+    public var headers: [String: String]
+    /// The session's subject, once the token is resolved.
+    public var subject: String?
+    /// A small body (JSON requests), collected in memory up to `Request.maxBodyBytes`.
+    public var body: [UInt8] = []
+    /// Whether the body went past what the route accepts.
+    public var bodyTooLarge = false
+    /// The staged upload of `POST /api/imports`.
+    public var upload: UploadStaging?
+
+    /// The most a JSON request body may hold.
+    public static let maxBodyBytes = 1 << 16
+
+    /// A request. `path` is as sent, percent-encoded: it is split into segments first and each
+    /// is decoded, so an encoded `/` stays inside its segment and an encoded NUL is kept (and
+    /// refused), not a place where the text ends.
+    public init(method: String, path: String, query: [String: String], headers: [String: String]) {
+        self.method = method
+        self.path = Self.percentDecoded(path)
+        self.segments = path.split(separator: "/").map { Self.percentDecoded(String($0)) }
+        self.query = query
+        self.headers = headers
+    }
+
+    /// `text` with its `%HH` escapes decoded; text whose escapes do not decode to UTF-8 is kept as sent.
+    static func percentDecoded(_ text: String) -> String { text.removingPercentEncoding ?? text }
+
+    /// A header field by name (any case).
+    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+}
+
+/// What a request handler does with requests, in the daemon's three steps.
+public protocol RequestHandler: AnyObject, Sendable {
+    /// The headers are in: authenticate, and answer at once (an error, a refused upload, an
+    /// idempotent repeat) or return nil to read the body.
+    func begin(_ request: inout Request) -> Reply?
+    /// A chunk of the body; an answer (413) ends the request at once, unread body and all.
+    func receive(_ request: inout Request, _ chunk: UnsafeRawBufferPointer) -> Reply?
+    /// The body is complete: the answer.
+    func finish(_ request: inout Request) -> Reply
+    /// The request ended without `finish` (the connection broke): drop what it staged.
+    func abandon(_ request: inout Request)
+}

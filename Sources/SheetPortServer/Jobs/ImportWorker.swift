@@ -1,0 +1,290 @@
+import Foundation
+import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
+
+/// A worker thread that runs import jobs: the pre-flight, then the reader over the first
+/// worksheet, both on the sealed staged upload opened through a decrypting libzip source.
+/// Cells are stored in sealed blocks of rows, in batches, with the job's progress; the sheet
+/// becomes visible, and the job succeeded, in one transaction at the end. A failure or a
+/// cancel removes everything the job wrote, and the staged upload goes when the job ends.
+/// Every batch and the end hold the job's claim (`JobClaim`): a job whose claim went (its
+/// lease ran out and another instance took it over) stops without touching the job.
+public final class ImportWorker: @unchecked Sendable {
+    private let context: ServerContext
+    private var thread: Thread?
+    private let done = DispatchSemaphore(value: 0)
+
+    /// Blocks written per transaction.
+    static let blocksPerBatch = 16
+
+    init(context: ServerContext) {
+        self.context = context
+    }
+
+    /// Starts the thread.
+    func start() {
+        let thread = Thread { [self] in
+            defer { done.signal() }
+            guard let database = try? context.store.connect() else {
+                ServerLog.write("an import worker cannot connect to the store")
+                return
+            }
+            while let claim = context.nextClaim(database) {
+                context.leases.keep(claim)
+                run(claim, database)
+                context.leases.release(claim)
+                context.imports.finished(claim.job.id)
+            }
+        }
+        thread.name = "import worker"
+        thread.start()
+        self.thread = thread
+    }
+
+    /// Waits for the thread to end (after `ImportQueue.shutDown()`).
+    func join() {
+        if thread != nil { done.wait() }
+        thread = nil
+    }
+
+    /// Runs one claimed job to its end.
+    func run(_ claim: JobClaim, _ database: Database) {
+        let id = claim.job.id
+        context.changes.signal(job: id)
+        // Whatever the end (or a return to the queue), the job's streams look again.
+        defer { context.changes.signal(job: id) }
+        var sheetID: String?
+        do {
+            let staging = try StagedUploads.file(for: id, claim: claim.token, database, context)
+            try importJob(claim, staging: staging, database, sheetID: &sheetID)
+        } catch ImportInterruption.shuttingDown {
+            removeSheet(sheetID, database)
+            try? database.release(job: id, claim: claim.token) // resumed by the next start, or another instance
+            if database.kind == .postgres { StagedUploads.removeLocal(job: id, claim: claim.token, database, context) }
+            return
+        } catch ImportInterruption.cancelled {
+            removeSheet(sheetID, database)
+        } catch ImportInterruption.claimLost {
+            removeSheet(sheetID, database)
+            ServerLog.write("import job \(id) was taken over by another instance; stopped here")
+            if database.kind == .postgres { StagedUploads.removeLocal(job: id, claim: claim.token, database, context) }
+            return
+        } catch let failure as ImportFailure {
+            removeSheet(sheetID, database)
+            try? database.fail(job: id, claim: claim.token, error: failure.json)
+        } catch let error as ReaderError {
+            removeSheet(sheetID, database)
+            try? database.fail(job: id, claim: claim.token, error: Self.errorJSON(code: error.code.rawValue, message: error.description.visibleControlCharacters))
+        } catch {
+            removeSheet(sheetID, database)
+            // The detail (a path, the database's text) goes to the log only; the job carries the incident.
+            let incident = ServerLog.incident(error, during: "import job \(id)")
+            try? database.fail(job: id, claim: claim.token, error: Self.errorJSON(code: "internal",
+                message: "the server could not complete the import; report incident \(incident) to its operator", incident: incident))
+        }
+        StagedUploads.removeLocal(job: id, claim: claim.token, database, context)
+    }
+
+    /// Removes the sheet a job wrote before the job is marked ended, retried until it goes (a
+    /// busy database is waited out), so a failed or cancelled job leaves no hidden sheet; only
+    /// a stopping server leaves it, to the next start's sweep.
+    private func removeSheet(_ id: String?, _ database: Database) {
+        guard let id else { return }
+        var pause: UInt32 = 50_000
+        while true {
+            do {
+                try database.deleteSheet(id)
+                return
+            } catch {
+                ServerLog.write("cannot remove the sheet of an ended import yet, retrying: \(error)")
+                if context.imports.isStopping { return }
+                usleep(pause)
+                pause = min(pause * 2, 2_000_000)
+            }
+        }
+    }
+
+    private func importJob(_ claim: JobClaim, staging: String, _ database: Database, sheetID: inout String?) throws {
+        let job = claim.job
+        let configuration = context.configuration
+        let file = try SealedBlockFile(opening: staging, identity: job.id, sealer: context.sealer)
+        StagedUploads.opened(staging, database)
+        var options = PreflightOptions()
+        options.limits = configuration.archiveLimits
+        options.maxCells = configuration.maxCells
+
+        // The pre-flight's package findings first; the first worksheet's come from the pass below that stores it.
+        var preflight = try PreflightRun(name: job.filename, options: options) {
+            try self.openWorkbook(file, name: job.filename, limits: options.limits)
+        }
+        // Counted before the job's end is visible (a test reads the count once the job ended).
+        var passesCounted = false
+        defer { if !passesCounted { context.worksheetPasses.add(preflight.workbook?.worksheetPasses ?? 0) } }
+        guard let workbook = preflight.workbook, let sheet = preflight.firstWorksheet, !preflight.hasError else {
+            // Refused already: the worksheet's own findings still join the job's, as they always did.
+            try preflight.readFirstWorksheet()
+            throw Self.refusal(preflight.report)
+        }
+        try context.hold(claim, database)
+
+        // Every stored name is one the writer accepts, so the sheet can always be exported.
+        let name = SheetName.valid(sheet.name)
+        let id = Sodium.identifier()
+        try database.transaction {
+            try context.hold(claim, database)
+            try database.query("INSERT INTO sheets (id, owner, name, job_id, created) VALUES (?, ?, ?, ?, ?)",
+                               [.text(id), .text(job.subject), .text(name), .text(job.id), .integer(Int64(Date().timeIntervalSince1970))])
+            try database.setSheet(job: job.id, sheet: id)
+        }
+        sheetID = id
+
+        let cellWriter = StoredCellWriter(styles: try workbook.styles(), dateSystem: workbook.dateSystem)
+        var block: (number: Int, first: Int, last: Int, bytes: [UInt8])?
+        var sealedBlocks: [(number: Int, first: Int, last: Int, data: [UInt8])] = []
+        var rows = 0, cells = 0, lastRow = 0, lastColumn = 0
+        var metadata = WorksheetMetadata()
+        var bytesRead: Int64 = 0
+
+        func sealBlock() {
+            guard let current = block else { return }
+            sealedBlocks.append((current.number, current.first, current.last,
+                                 context.sealer.seal(current.bytes, context: RowBlock.context(sheet: id, block: current.number))))
+            block = nil
+        }
+        func storeBatch(_ reader: WorksheetReader) throws {
+            try database.transaction {
+                try context.hold(claim, database)
+                for sealed in sealedBlocks {
+                    try database.insertRowBlock(sheet: id, block: sealed.number, firstRow: sealed.first, lastRow: sealed.last, data: sealed.data)
+                }
+                try database.updateProgress(job: job.id, bytes: Int(reader.progress.bytesRead), rows: rows, cells: cells)
+            }
+            sealedBlocks.removeAll()
+            context.changes.signal(job: job.id)
+        }
+
+        try preflight.readFirstWorksheet { pass in
+            while let row = try pass.nextRow() {
+                // An error finding is certain (a cap passed): the job fails once the pass has counted
+                // the rest for the findings; nothing more is stored.
+                if pass.refuses { continue }
+                guard row.index <= ServerConfiguration.maxRows else {
+                    throw ImportFailure(code: "exceeds-limit", message: "row \(row.index) is outside the grid", findings: [])
+                }
+                if row.cells.isEmpty && row.height == nil && !row.isHidden { continue }
+                let number = RowBlock.block(of: row.index)
+                if let current = block, current.number != number {
+                    sealBlock()
+                    if sealedBlocks.count >= Self.blocksPerBatch { try storeBatch(pass.reader) }
+                }
+                if block == nil { block = (number, row.index, row.index, []) }
+                block!.last = row.index
+                cellWriter.appendHeader(row, to: &block!.bytes)
+                cellWriter.append(row, to: &block!.bytes)
+                lastColumn = max(lastColumn, row.cells.last?.column ?? 0) // cells come ordered by column
+                rows += 1
+                cells += row.cells.count
+                lastRow = row.index
+                guard cells <= configuration.maxCells else {
+                    throw ImportFailure(code: "exceeds-limit", message: "over the server's limit of \(configuration.maxCells) cells", findings: [])
+                }
+            }
+            guard !pass.refuses else { return }
+            sealBlock()
+            try storeBatch(pass.reader)
+            metadata = pass.reader.metadata
+            bytesRead = pass.reader.progress.bytesRead
+        }
+        // The same refusals as the pre-flight's: its findings are complete now.
+        let report = preflight.report
+        guard !preflight.hasError else { throw Self.refusal(report) }
+        var warnings = report.findings.filter { $0.severity != .error }.map(Self.storable)
+        if let violation = SheetName.violation(of: sheet.name) {
+            warnings.append(Finding(.sheetNameChanged, .warning,
+                                    "the sheet \"\(sheet.name.visibleControlCharacters)\" is imported as \"\(name)\": \(violation)",
+                                    part: "xl/workbook.xml").json)
+        }
+
+        let layout = SheetLayout(columns: metadata.columns, defaultRowHeight: metadata.defaultRowHeight)
+        let comments = try preflight.comments ?? workbook.comments(of: sheet)
+        context.worksheetPasses.add(workbook.worksheetPasses)
+        passesCounted = true
+        let result = JSON.object([("sheet", .object([("id", .string(id)), ("name", .string(name))])),
+                                  ("warnings", .array(warnings.map(JSON.raw)))]).text
+        try database.transaction {
+            try context.hold(claim, database)
+            for (offset, comment) in comments.enumerated() {
+                // An author is a name like a subject: no control characters (a comment's text may hold line breaks).
+                let author = String(String.UnicodeScalarView(comment.author.unicodeScalars.map { $0.isUnsafeControl ? " " : $0 }))
+                let record = CommentRecord(reference: comment.reference, author: author, text: comment.text)
+                try database.insertComment(sheet: id, seq: offset + 1, data: record.sealed(sheet: id, seq: offset + 1, context.sealer))
+            }
+            try database.query("UPDATE sheets SET visible = 1, version = 1, rows = ?, columns = ?, layout = ? WHERE id = ?",
+                               [.integer(Int64(lastRow)), .integer(Int64(lastColumn)), .blob(layout.sealed(sheet: id, context.sealer)), .text(id)])
+            try database.query("""
+                UPDATE jobs SET status = 'succeeded', result = ?, rows = ?, cells = ?, bytes = ?, lease_until = NULL
+                WHERE id = ? AND claim = ? AND status = 'running'
+                """, [.text(result), .integer(Int64(rows)), .integer(Int64(cells)), .integer(Int64(bytesRead)),
+                      .text(job.id), .text(claim.token)])
+            // Cancelled or taken over meanwhile (the claim held a moment ago): nothing of this commit may stand.
+            guard database.changes > 0 else { throw ImportInterruption.cancelled }
+            try database.record(SheetEvent(version: 1, change: .import), of: id)
+            try database.deleteStagedUpload(job: job.id)
+            try context.sheetChanges.publish(sheet: id, version: 1, database)
+        }
+        context.changes.signal(SheetChange(sheet: id, version: 1))
+    }
+
+    /// Opens the staged workbook: through the decrypting libzip source, or, for a Compound
+    /// File container (an encrypted workbook, a legacy `.xls`), read whole so the reader can
+    /// say which it is (those are refused, and small).
+    private func openWorkbook(_ file: SealedBlockFile, name: String, limits: ArchiveLimits) throws -> Workbook {
+        var prefix = [UInt8](repeating: 0, count: 8)
+        let count = try prefix.withUnsafeMutableBytes { try file.read(into: $0.baseAddress!, count: 8, at: 0) }
+        prefix.removeLast(8 - count)
+        if prefix == CompoundFile.signature || file.size == 0 {
+            var bytes = [UInt8](repeating: 0, count: Int(file.size))
+            _ = try bytes.withUnsafeMutableBytes { try file.read(into: $0.baseAddress!, count: $0.count, at: 0) }
+            return try Workbook(bytes: bytes, name: name, limits: limits)
+        }
+        let source = try SealedZipSource(file: file).makeSource()
+        return try Workbook(archive: ZipArchive(source: source, name: name, prefix: prefix, limits: limits))
+    }
+
+    /// The failure of a job whose pre-flight `report` holds an error: the first error's code
+    /// and message, with every error finding.
+    static func refusal(_ report: CheckReport) -> ImportFailure {
+        let errors = report.findings.filter { $0.severity == .error }
+        guard let error = errors.first else {
+            return ImportFailure(code: "missing-part", message: "the workbook has no worksheet", findings: [])
+        }
+        return ImportFailure(code: error.code, message: error.message.visibleControlCharacters, findings: errors.map(Self.storable))
+    }
+
+    /// A finding as a job stores it: its message names parts of the workbook (other sheets'
+    /// names, authors), so its control characters are made visible.
+    static func storable(_ finding: Finding) -> String {
+        var finding = finding
+        finding.message = finding.message.visibleControlCharacters
+        finding.part = finding.part?.visibleControlCharacters
+        return finding.json
+    }
+
+    /// An `error` object: `{"code","message","findings":[...]}`.
+    static func errorJSON(code: String, message: String, findings: [String] = [], incident: String? = nil) -> String {
+        var members: [(String, JSON)] = [("code", .string(code)), ("message", .string(message)), ("findings", .array(findings.map(JSON.raw)))]
+        if let incident { members.append(("incident", .string(incident))) }
+        return JSON.object(members).text
+    }
+}
+
+/// A job that fails with a pre-flight code.
+struct ImportFailure: Error {
+    let code: String
+    let message: String
+    let findings: [String]
+
+    var json: String { ImportWorker.errorJSON(code: code, message: message, findings: findings) }
+}

@@ -1,0 +1,32 @@
+import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
+/// Text that arrives in a request (path segments, query arguments, header fields, JSON members)
+/// is refused with 400 when it holds NUL or another control character: a NUL would cut it in C,
+/// CR/LF would forge log lines, ESC would drive a terminal that prints it.
+enum BoundaryText {
+    /// The 400 `bad-request` refusal naming `field` when `value` holds a control character (logged
+    /// with the value's controls made visible), or nil.
+    static func refusal(_ value: String, _ field: String) -> Refusal? {
+        guard let scalar = value.unicodeScalars.first(where: \.isUnsafeControl) else { return nil }
+        let code = "U+" + String(scalar.value, radix: 16, uppercase: true)
+        ServerLog.write("refused \(field) holding a control character (\(code)): \(String(value.prefix(200)))")
+        return Refusal(status: 400, code: "bad-request",
+                       message: "\(field) holds a control character (\(code)); NUL and control characters are refused")
+    }
+
+    /// Throws `refusal(value, field)` when there is one.
+    static func check(_ value: String, _ field: String) throws {
+        if let refusal = refusal(value, field) { throw refusal }
+    }
+
+    /// Checks each path segment and query argument of `request`.
+    static func check(_ request: Request) throws {
+        for segment in request.segments { try check(segment, "the path") }
+        for (name, value) in request.query {
+            try check(name, "a query argument's name")
+            try check(value, "the query argument \(name)")
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
+
+/// Writes a stored sheet as a workbook: its cells (unsealed block by block, each cell's stored
+/// object read back by `CellJSONLReader`), kept formatting, row heights, column widths and
+/// comments (several on one cell as a thread). The writer streams, with inline strings, so the
+/// export's memory stays flat; the same sheet version and comments give the same bytes.
+struct ExportBuild {
+    /// The sheet as it was read when the export began.
+    let sheet: SheetRecord
+    /// Its comments, in the order they were added.
+    let comments: [CommentRecord]
+
+    /// Blocks unsealed per database read.
+    static let blocksPerRead = 64
+
+    /// The export of `sheet`, its comments read now.
+    init(sheet: SheetRecord, _ context: ServerContext) throws {
+        self.sheet = sheet
+        comments = try CommentRecord.all(sheet: sheet.id, context)
+    }
+
+    /// The export's validator: the sheet, its version and its comments written (comments are
+    /// only added), which fix the bytes.
+    var entityTag: String { "\"\(sheet.id).\(sheet.version).\(comments.count)\"" }
+
+    /// Writes the workbook to `sink` as it is made; throws the sink's error or the build's.
+    func write(to sink: @escaping (UnsafeRawBufferPointer) throws -> Void, _ context: ServerContext) throws {
+        // Inline strings: a shared-string table would hold every distinct string in memory
+        // until the end, and hold back the strings' bytes until the last part.
+        var options = WriterOptions()
+        options.sharedStrings = false
+        let writer = try WorkbookWriter(streamingTo: sink, name: "export of sheet \(sheet.id)", options: options)
+        do {
+            try fill(writer, context)
+            try writer.close()
+        } catch {
+            writer.discard()
+            throw error
+        }
+    }
+
+    private func fill(_ writer: WorkbookWriter, _ context: ServerContext) throws {
+        // Names are made valid when stored; one stored by an earlier version is made valid here.
+        let worksheet = try writer.addWorksheet(named: SheetName.valid(sheet.name))
+        for column in try SheetLayout.load(sheet: sheet.id, context).columns {
+            if let width = column.width { try worksheet.setColumnWidth(width, for: column.first...column.last) }
+        }
+        var nextBlock = 0
+        while true {
+            // Each batch with the sheet still there, in one transaction: a sheet deleted while its
+            // export runs fails the export (a cut connection), never a workbook missing its rows.
+            let blocks = try context.database { database in
+                try database.transaction {
+                    guard try database.version(of: sheet.id) > 0 else { throw ExportFailure.sheetDeleted(sheet.id) }
+                    return try database.rowBlocks(of: sheet.id, from: nextBlock, to: nextBlock + Self.blocksPerRead - 1)
+                }
+            }
+            for block in blocks {
+                let plaintext = try context.sealer.open(block.data, context: RowBlock.context(sheet: sheet.id, block: block.block), what: "row block")
+                try append(RowBlock.entries(plaintext), to: worksheet, writer)
+            }
+            nextBlock += Self.blocksPerRead
+            if nextBlock > RowBlock.block(of: max(sheet.rows, 1)) { break }
+        }
+        var byCell: [String: [CommentRecord]] = [:]
+        var order: [String] = []
+        for comment in comments {
+            if byCell[comment.reference] == nil { order.append(comment.reference) }
+            byCell[comment.reference, default: []].append(comment)
+        }
+        for reference in order {
+            guard let cell = CellReference(reference), let comments = byCell[reference] else { continue }
+            // Several comments on a cell are a thread: Excel's threaded comments, with the legacy note.
+            try worksheet.addThread(comments.map { ($0.author, $0.text) }, row: cell.row, column: cell.column)
+        }
+    }
+
+    /// Appends a block's rows, reading each cell's object back with `CellJSONLReader`.
+    private func append(_ entries: [RowBlock.Entry], to worksheet: WorksheetWriter, _ writer: WorkbookWriter) throws {
+        var jsonl: [UInt8] = []
+        for entry in entries {
+            for cell in entry.cells { jsonl += cell; jsonl.append(0x0A) }
+        }
+        var reader = try CellJSONLReader(input: ByteInput(bytes: jsonl, name: "row block"))
+        var pending = try reader.nextRow()
+        for entry in entries {
+            var row = Row(index: entry.row, height: entry.height, isHidden: entry.isHidden)
+            if let (read, styles) = pending, read.index == entry.row {
+                row.cells = read.cells
+                for index in row.cells.indices { row.cells[index].styleIndex = try styles[index].map(writer.style) ?? 0 }
+                pending = try reader.nextRow()
+            }
+            try worksheet.append(row)
+        }
+    }
+}
+
+/// Why an export could not be completed.
+enum ExportFailure: Error, CustomStringConvertible {
+    /// The sheet was deleted while its export ran.
+    case sheetDeleted(String)
+
+    var description: String {
+        switch self {
+        case .sheetDeleted(let id): "sheet \(id) was deleted while its export ran"
+        }
+    }
+}

@@ -1,0 +1,15 @@
+import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
+/// `GET /api/limits`: the server's caps.
+enum LimitsRoute {
+    static func get(_ context: ServerContext) -> Reply {
+        let configuration = context.configuration
+        return .json(.object([
+            ("maxUploadBytes", .int(configuration.maxUploadBytes)), ("maxCells", .int(configuration.maxCells)),
+            ("maxRows", .int(ServerConfiguration.maxRows)), ("maxColumns", .int(ServerConfiguration.maxColumns)),
+            ("maxCellTextLength", .int(ServerConfiguration.maxCellTextLength)),
+        ]))
+    }
+}

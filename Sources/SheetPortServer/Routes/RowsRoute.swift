@@ -1,0 +1,35 @@
+import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
+/// `GET /api/sheets/{id}/rows?start=1&count=500`: an ordered window of rows, cut from the
+/// sealed row blocks it spans (only those are unsealed).
+enum RowsRoute {
+    /// The most rows one window returns.
+    static let maxCount = 5_000
+
+    static func get(_ id: String, _ request: Request, _ context: ServerContext) throws -> Reply {
+        let sheet = try Router.sheet(id, request, context, needs: .viewer)
+        guard let start = Int(request.query["start"] ?? "1"), let count = Int(request.query["count"] ?? "500"),
+              start >= 1, start <= ServerConfiguration.maxRows, count >= 1 else {
+            return .error(400, "bad-request", "start and count are positive integers")
+        }
+        let end = min(start + min(count, maxCount) - 1, ServerConfiguration.maxRows) // inclusive
+        let blocks = try context.database {
+            try $0.rowBlocks(of: id, from: RowBlock.block(of: start), to: RowBlock.block(of: end))
+        }
+        var body = Array("{\"version\":\(sheet.version),\"rows\":[".utf8)
+        var first = true
+        for block in blocks {
+            let plaintext = try context.sealer.open(block.data, context: RowBlock.context(sheet: id, block: block.block), what: "row block")
+            for entry in RowBlock.entries(plaintext) where entry.row >= start && entry.row <= end {
+                if !first { body.append(UInt8(ascii: ",")) }
+                first = false
+                body += RowBlock.apiJSON(entry)
+            }
+        }
+        let next = end < sheet.rows ? String(end + 1) : "null"
+        body += Array("],\"next\":\(next)}".utf8)
+        return Reply(status: 200, headers: [("Content-Type", "application/json")], body: .bytes(body))
+    }
+}

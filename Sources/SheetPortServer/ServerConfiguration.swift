@@ -1,0 +1,55 @@
+import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
+/// How `sheetport serve` runs: where, with what caps and how many threads.
+public struct ServerConfiguration: Sendable {
+    /// The data directory.
+    public var dataDirectory: String
+    /// Where to listen (port 0: the system chooses; the server prints the bound address).
+    public var address: HTTPDaemon.Address
+    /// The largest upload accepted, in bytes.
+    public var maxUploadBytes = 256 << 20
+    /// The most cells an imported sheet's used range may span.
+    public var maxCells = 10_000_000
+    /// The HTTP daemon's threads, connection limits and timeouts.
+    public var http = HTTPDaemon.Limits()
+    /// libmicrohttpd polling threads (the request thread pool).
+    public var threads: Int {
+        get { http.threads }
+        set { http.threads = newValue }
+    }
+    /// Import workers.
+    public var workers = 2
+    /// Exports built or streamed at once; past it an export answers 503 with `Retry-After`.
+    public var exportsAtOnce = 4
+    /// Connections served at once.
+    public var connections: Int {
+        get { http.connections }
+        set { http.connections = newValue }
+    }
+    /// Event streams: caps, heartbeat and recheck intervals.
+    public var eventStreams = EventStreamLimits()
+    /// The archive limits imports read with.
+    public var archiveLimits = ArchiveLimits()
+    /// A shared PostgreSQL database (`postgresql://...`) instead of the data directory's
+    /// SQLite file: the data directory is then this instance's local scratch only.
+    public var databaseURL: String?
+    /// The sealing key file shared by every instance (default: `seal.key` in the data directory).
+    public var keyFile: String?
+    /// Seconds a job's claim holds without renewal before another instance may take it over.
+    public var lease: Double = 30
+
+    /// A configuration with the defaults.
+    public init(dataDirectory: String, address: HTTPDaemon.Address) {
+        self.dataDirectory = dataDirectory
+        self.address = address
+    }
+
+    /// Excel's grid and text limits, reported by `GET /api/limits`.
+    public static let maxRows = CellReference.maxRow
+    /// Columns of Excel's grid.
+    public static let maxColumns = CellReference.maxColumn
+    /// Characters (UTF-16 units) of a cell's text.
+    public static let maxCellTextLength = PreflightOptions.maxCellTextLength
+}

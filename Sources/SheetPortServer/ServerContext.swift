@@ -1,0 +1,58 @@
+import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
+/// What routes and workers share: the configuration, the data directory, the sealer, the
+/// store's connections and the import queue.
+public final class ServerContext: Sendable {
+    /// The configuration.
+    public let configuration: ServerConfiguration
+    /// The data directory.
+    public let directory: DataDirectory
+    /// Seals and opens everything a workbook contributes.
+    public let sealer: Sealer
+    /// The store: the data directory's SQLite file, or a shared PostgreSQL database.
+    public let store: StoreLocation
+    /// Connections for request threads.
+    public let connections: ConnectionPool
+    /// The import queue.
+    public let imports: ImportQueue
+    /// Every sheet's "changed (id, version)" signal.
+    public let changes = SheetChanges()
+    /// The open event streams and their caps.
+    let events: EventStreams
+    /// The cap on exports at once.
+    public let exports: ExportSlots
+    /// "Sheet (id) changed to version N", heard from every instance (`onChange` is the hook).
+    public let sheetChanges: SheetChangeFeed
+    /// Renews the leases of the jobs this instance runs (a shared store's).
+    let leases: LeaseKeeper
+    /// Passes over worksheets the import jobs of this instance made (one a job: tests hold it there).
+    let worksheetPasses = PassCount()
+
+    init(configuration: ServerConfiguration) throws {
+        self.configuration = configuration
+        directory = try DataDirectory(path: configuration.dataDirectory)
+        if let keyFile = configuration.keyFile {
+            sealer = try Sealer(key: KeyFile.loadOrCreate(at: keyFile))
+        } else if configuration.databaseURL != nil {
+            throw ServerError.configuration("--database needs --key-file F: every instance seals with the same key")
+        } else {
+            sealer = try directory.sealer()
+        }
+        store = configuration.databaseURL.map { .postgres(url: $0) } ?? .sqlite(path: directory.database)
+        _ = try store.open() // creates or migrates the tables
+        connections = try ConnectionPool(store, count: configuration.threads + 2)
+        imports = ImportQueue()
+        events = EventStreams(limits: configuration.eventStreams)
+        exports = ExportSlots(limit: configuration.exportsAtOnce)
+        leases = LeaseKeeper(store: store, lease: configuration.lease)
+        sheetChanges = SheetChangeFeed(store: store)
+        // A change heard from any instance wakes this instance's parked waits and event streams.
+        sheetChanges.onChange { [changes] sheet, version in changes.signal(SheetChange(sheet: sheet, version: version)) }
+    }
+
+    /// Runs `body` with a database connection.
+    public func database<T>(_ body: (Database) throws -> T) throws -> T { try connections.with(body) }
+}
+

@@ -1,0 +1,184 @@
+import Foundation
+import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
+
+/// The embedded import/export server (CONTRACTS section 4): the HTTP daemon, the routes, and
+/// the import workers, over a sealed SQLite store in the data directory.
+public final class SheetServer: RequestHandler, @unchecked Sendable {
+    /// Shared state.
+    public let context: ServerContext
+    private let workers: [ImportWorker]
+    private var daemon: HTTPDaemon?
+
+    /// Opens the data directory, recovers jobs a previous run left unfinished, starts the
+    /// import workers and listens.
+    public init(configuration: ServerConfiguration) throws {
+        let context = try ServerContext(configuration: configuration)
+        self.context = context
+        try Recovery.run(context)
+        workers = (0..<max(1, configuration.workers)).map { _ in ImportWorker(context: context) }
+        if context.store.kind == .postgres { context.leases.start() }
+        context.sheetChanges.start()
+        workers.forEach { $0.start() }
+        daemon = try HTTPDaemon(address: configuration.address, limits: configuration.http, handler: self)
+    }
+
+    /// The bound port.
+    public var port: UInt16 { daemon?.port ?? 0 }
+
+    /// Stops listening, then stops the workers (a running import stops at its next batch and
+    /// is resumed by the next start).
+    public func stop() {
+        // Parked requests and event streams answer (end) first: libmicrohttpd cannot stop with
+        // a connection suspended.
+        context.events.close()
+        context.changes.close()
+        context.exports.close()
+        daemon?.stop()
+        daemon = nil
+        context.imports.shutDown()
+        workers.forEach { $0.join() }
+        context.leases.stop()
+        context.sheetChanges.stop()
+    }
+
+    // MARK: RequestHandler
+
+    /// Resolves the token (401 without a live one) and starts an upload's staging.
+    public func begin(_ request: inout Request) -> Reply? {
+        guard request.segments.first == "api" else { return .notFound }
+        if request.segments == ["api", "limits"] { return nil }
+        do {
+            guard let token = Tokens.bearer(request.header("Authorization")),
+                  let subject = try context.database({ try Tokens.subject(of: token, in: $0) }) else {
+                return .error(401, "unauthorized", "a valid session token is required (Authorization: Bearer TOKEN)")
+            }
+            request.subject = subject
+            try BoundaryText.check(request)
+            if request.method == "POST" && request.segments == ["api", "imports"] {
+                return ImportsRoute.begin(&request, context)
+            }
+            return nil
+        } catch let refusal as Refusal {
+            return refusal.reply
+        } catch {
+            return Self.internalError(error, request)
+        }
+    }
+
+    /// Stages an upload chunk, or collects a small JSON body; 413 as soon as either passes its
+    /// cap (a chunked body announces no length, so this is where it is caught).
+    public func receive(_ request: inout Request, _ chunk: UnsafeRawBufferPointer) -> Reply? {
+        if let upload = request.upload {
+            upload.append(chunk)
+            guard upload.isTooLarge else { return nil }
+            request.upload = nil
+            return ImportsRoute.tooLarge(upload.limit)
+        } else if request.body.count + chunk.count <= Request.maxBodyBytes {
+            request.body.append(contentsOf: chunk)
+            return nil
+        } else {
+            request.bodyTooLarge = true
+            return .error(413, "too-large", "a request body holds at most \(Request.maxBodyBytes) bytes")
+        }
+    }
+
+    /// Routes the complete request.
+    public func finish(_ request: inout Request) -> Reply {
+        if request.bodyTooLarge { return .error(413, "too-large", "a request body holds at most \(Request.maxBodyBytes) bytes") }
+        let described = request
+        return Self.answer(for: described) { try Router.route(&request, context) }
+    }
+
+    /// The reply of `route` for `request`, or of what it threw: a refusal's answer, else a 500
+    /// whose log line names the request.
+    static func answer(for request: Request, _ route: () throws -> Reply) -> Reply {
+        do {
+            return try route()
+        } catch let refusal as Refusal {
+            return refusal.reply
+        } catch {
+            return Self.internalError(error, request)
+        }
+    }
+
+    /// Drops the staging of an upload whose connection broke.
+    public func abandon(_ request: inout Request) {
+        request.upload?.discard()
+        request.upload = nil
+    }
+
+    /// 500 `internal`: the detail (paths, SQLite's text) goes to the log under an incident id;
+    /// the answer says what failed in user terms and carries only the id.
+    static func internalError(_ error: any Error, _ request: Request? = nil) -> Reply {
+        let what = request.map { "\($0.method) \($0.path)" } ?? "a request"
+        let incident = ServerLog.incident(error, during: what)
+        return .json(.object([("error", .object([
+            ("code", .string("internal")),
+            ("message", .string("the server could not complete this request; report incident \(incident) to its operator")),
+            ("incident", .string(incident)),
+        ]))]), status: 500)
+    }
+}
+
+/// Routes a request with a resolved subject to its resource.
+enum Router {
+    static func route(_ request: inout Request, _ context: ServerContext) throws -> Reply {
+        let path = Array(request.segments.dropFirst()) // "api"
+        let method = request.method
+        let resource = path.first ?? ""
+        let id = path.count > 1 ? path[1] : ""
+        let sub = path.count > 2 ? path[2] : nil
+        switch (method, resource, path.count, sub) {
+        case ("GET", "limits", 1, _): return LimitsRoute.get(context)
+        case ("GET", "sheets", 1, _): return try SheetsRoute.list(request, context)
+        case ("GET", "sheets", 2, _): return try SheetsRoute.get(id, request, context)
+        case ("PATCH", "sheets", 2, _): return try SheetsRoute.rename(id, request, context)
+        case ("DELETE", "sheets", 2, _): return try SheetsRoute.delete(id, request, context)
+        case ("GET", "sheets", 3, "rows"): return try RowsRoute.get(id, request, context)
+        case ("GET", "sheets", 3, "grants"): return try GrantsRoute.list(id, request, context)
+        case ("POST", "sheets", 3, "grants"): return try GrantsRoute.grant(id, request, context)
+        case ("DELETE", "sheets", 4, "grants"): return try GrantsRoute.revoke(id, path[3], request, context)
+        case ("GET", "sheets", 3, "comments"): return try CommentsRoute.list(id, request, context)
+        case ("POST", "sheets", 3, "comments"): return try CommentsRoute.add(id, request, context)
+        case ("GET", "sheets", 3, "export.xlsx"): return try ExportRoute.get(id, request, context)
+        case ("GET", "sheets", 3, "events"): return try EventsRoute.sheet(id, request, context)
+        case ("GET", "imports", 3, "events"): return try EventsRoute.job(id, request, context)
+        case ("POST", "imports", 1, _): return try ImportsRoute.finish(&request, context)
+        case ("GET", "imports", 1, _): return try ImportsRoute.list(request, context)
+        case ("GET", "imports", 2, _): return try ImportsRoute.get(id, request, context)
+        case ("DELETE", "imports", 2, _): return try ImportsRoute.cancel(id, request, context)
+        default:
+            let known = ["limits", "sheets", "imports"].contains(resource) && path.count <= 4
+            return known ? .error(405, "method-not-allowed", "\(method) is not allowed on \(request.path)") : .notFound
+        }
+    }
+
+    /// The sheet `id` if the request's subject holds at least `role` on it: 404 when it may not
+    /// read it at all (as if it did not exist), 403 when it may read but not do this.
+    /// Throws the `Refusal`, which the router answers.
+    @discardableResult
+    static func sheet(_ id: String, _ request: Request, _ context: ServerContext, needs role: Role) throws -> SheetRecord {
+        guard let subject = request.subject, let sheet = try context.database({ try $0.sheet(id, for: subject) }) else {
+            throw Refusal.notFound
+        }
+        guard sheet.role >= role else {
+            throw Refusal(status: 403, code: "forbidden", message: "this needs the \(role.rawValue) role; you are \(sheet.role.rawValue)")
+        }
+        return sheet
+    }
+}
+
+/// A refused request: its status and error code, answered by the router.
+struct Refusal: Error {
+    let status: Int
+    let code: String
+    let message: String
+
+    /// 404, as for what does not exist.
+    static let notFound = Refusal(status: 404, code: "not-found", message: "no such resource")
+
+    var reply: Reply { .error(status, code, message) }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
+
+/// A fixed set of connections handed out one thread at a time, so readers run in parallel
+/// (under WAL with SQLite) while a worker writes.
+public final class ConnectionPool: @unchecked Sendable {
+    private var idle: [Database]
+    private let condition = NSCondition()
+
+    /// `count` connections to the store at `location`.
+    public init(_ location: StoreLocation, count: Int) throws {
+        idle = try (0..<max(1, count)).map { _ in try location.connect() }
+    }
+
+    /// Runs `body` with a connection of its own.
+    public func with<T>(_ body: (Database) throws -> T) throws -> T {
+        condition.lock()
+        while idle.isEmpty { condition.wait() }
+        let database = idle.removeLast()
+        condition.unlock()
+        defer {
+            condition.lock()
+            idle.append(database)
+            condition.signal()
+            condition.unlock()
+        }
+        return try body(database)
+    }
+}

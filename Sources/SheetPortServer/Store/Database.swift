@@ -1,0 +1,114 @@
+import Foundation
+import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
+
+/// Which store a `Database` talks to.
+public enum StoreKind: Sendable {
+    /// The embedded default: one SQLite file in the data directory, one server process.
+    case sqlite
+    /// A PostgreSQL database shared by several server processes (CONTRACTS section 7).
+    case postgres
+}
+
+/// What a store's connection does: the same SQL (`?` and `?N` parameters, bound by length,
+/// never spliced into the text) on SQLite or PostgreSQL. `Database` wraps one, so routes,
+/// jobs and queries do not know which store runs.
+protocol StoreConnection: AnyObject {
+    /// Which store this is.
+    var kind: StoreKind { get }
+    /// Runs SQL with no parameters and no rows (several statements allowed).
+    func execute(_ sql: String) throws
+    /// Runs `sql` with `values` bound and returns the rows.
+    func query(_ sql: String, _ values: [SQLValue]) throws -> [[SQLValue]]
+    /// Starts a transaction that writes (SQLite takes its write lock at once).
+    func begin() throws
+    /// Rows changed by the last statement.
+    var changes: Int { get }
+    /// The store's clock in milliseconds since 1970, as an SQL expression (leases use the
+    /// database's clock, so instances on machines whose clocks differ agree).
+    var nowMilliseconds: String { get }
+    /// The column that orders a table's rows by insertion.
+    var insertionOrder: String { get }
+}
+
+/// Where the store is: a SQLite file, or a PostgreSQL connection URL.
+public enum StoreLocation: Sendable, Equatable {
+    /// The embedded SQLite database file.
+    case sqlite(path: String)
+    /// A `postgresql://` (or `postgres://`) URL, or a libpq `key=value` connection string.
+    case postgres(url: String)
+
+    /// Opens a connection (the schema is made by `Schema.prepare`).
+    public func connect() throws -> Database {
+        switch self {
+        case .sqlite(let path): return Database(try SQLiteConnection(path: path))
+        case .postgres(let url): return Database(try PostgresConnection(url: url))
+        }
+    }
+
+    /// Opens a connection and creates or migrates the schema (once, however many processes
+    /// start at once).
+    public func open() throws -> Database {
+        let database = try connect()
+        try Schema.prepare(database)
+        return database
+    }
+
+    /// Which store this is.
+    public var kind: StoreKind {
+        if case .sqlite = self { return .sqlite }
+        return .postgres
+    }
+}
+
+/// One connection to the store, SQLite or PostgreSQL.
+///
+/// Not thread-safe: a connection is used by one thread at a time (`ConnectionPool` hands them out).
+public final class Database {
+    let connection: any StoreConnection
+
+    init(_ connection: any StoreConnection) {
+        self.connection = connection
+    }
+
+    /// Opens (creating) the SQLite database at `path`, in WAL mode, with foreign keys on.
+    public convenience init(path: String) throws {
+        self.init(try SQLiteConnection(path: path))
+    }
+
+    /// Which store this is.
+    public var kind: StoreKind { connection.kind }
+
+    /// Runs SQL with no parameters and no rows (several statements allowed).
+    public func execute(_ sql: String) throws { try connection.execute(sql) }
+
+    /// Runs `sql` with `values` bound and returns the rows.
+    @discardableResult
+    public func query(_ sql: String, _ values: [SQLValue] = []) throws -> [[SQLValue]] {
+        try connection.query(sql, values)
+    }
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try connection.begin()
+        do {
+            let result = try body()
+            try connection.execute("COMMIT")
+            return result
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Rows changed by the last statement.
+    public var changes: Int { connection.changes }
+
+    /// The store's clock in milliseconds since 1970, as SQL.
+    var nowMilliseconds: String { connection.nowMilliseconds }
+
+    /// The column that orders rows by insertion.
+    var insertionOrder: String { connection.insertionOrder }
+}

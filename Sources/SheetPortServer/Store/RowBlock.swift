@@ -1,0 +1,70 @@
+import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
+/// The plaintext of one sealed block of rows (`RowBlock.rowsPerBlock` rows of the grid): per
+/// row a header line `#ROW HEIGHT HIDDEN` (`-` for no height), then one line per cell, each
+/// the cell's API object, which is also a CONTRACTS cell JSONL object:
+/// `{"col":2,"input":"=A2*2","ref":"B2","type":"number","value":3,"formula":"A2*2","style":{..}}`.
+/// Row windows are cut from it without parsing the cells; export reads the cells back with
+/// `CellJSONLReader`.
+public struct RowBlock {
+    /// Rows per block: block `b` holds rows `b*64+1 ... b*64+64`.
+    public static let rowsPerBlock = 64
+
+    /// One row of a block.
+    public struct Entry {
+        /// The 1-based row number.
+        public var row: Int
+        /// The row's height in points, when it sets one.
+        public var height: Double?
+        /// Whether the row is hidden.
+        public var isHidden: Bool
+        /// Each cell's JSON object.
+        public var cells: [ArraySlice<UInt8>]
+    }
+
+    /// The block a row is in.
+    public static func block(of row: Int) -> Int { (row - 1) / rowsPerBlock }
+
+    /// The header line of a row.
+    public static func header(row: Int, height: Double?, isHidden: Bool) -> [UInt8] {
+        Array("#\(row) \(height.map(ValueText.number) ?? "-") \(isHidden ? 1 : 0)\n".utf8)
+    }
+
+    /// Parses a block's plaintext.
+    public static func entries(_ bytes: [UInt8]) -> [Entry] {
+        var entries: [Entry] = []
+        var start = 0
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count, bytes[end] != 0x0A { end += 1 }
+            let line = bytes[start..<end]
+            if line.first == UInt8(ascii: "#") {
+                let fields = line.dropFirst().split(separator: UInt8(ascii: " ")).map { String(decoding: $0, as: UTF8.self) }
+                entries.append(Entry(row: Int(fields.first ?? "") ?? 0, height: fields.count > 1 ? Double(fields[1]) : nil,
+                                     isHidden: fields.count > 2 && fields[2] == "1", cells: []))
+            } else if !line.isEmpty, !entries.isEmpty {
+                entries[entries.count - 1].cells.append(line)
+            }
+            start = end + 1
+        }
+        return entries
+    }
+
+    /// A row as the API shows it: `{"row":N,"height":H,"cells":[...]}`.
+    public static func apiJSON(_ entry: Entry) -> [UInt8] {
+        var bytes = Array("{\"row\":\(entry.row),\"height\":\(entry.height.map(ValueText.number) ?? "null")".utf8)
+        if entry.isHidden { bytes += Array(",\"hidden\":true".utf8) }
+        bytes += Array(",\"cells\":[".utf8)
+        for (index, cell) in entry.cells.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes += cell
+        }
+        bytes += Array("]}".utf8)
+        return bytes
+    }
+
+    /// The associated data sealing block `block` of `sheet`.
+    public static func context(sheet: String, block: Int) -> [UInt8] { Sealer.context("rows", sheet, block) }
+}

@@ -1,0 +1,136 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SheetPortCore
+
+/// Temporary files and staging directories in flight, kept where a signal handler can
+/// remove them: fixed C buffers, async-signal-safe to read, unlike Swift strings.
+public enum PendingFiles {
+    private static let slots = 64
+    private static let length = 4096
+    nonisolated(unsafe) private static let paths = UnsafeMutablePointer<CChar>.allocate(capacity: slots * length)
+    nonisolated(unsafe) private static let active: UnsafeMutablePointer<sig_atomic_t> = {
+        let flags = UnsafeMutablePointer<sig_atomic_t>.allocate(capacity: slots)
+        flags.initialize(repeating: 0, count: slots)
+        return flags
+    }()
+    nonisolated(unsafe) private static var lock = pthread_mutex_t()
+    private static let childSlots = 8
+    nonisolated(unsafe) private static let children: UnsafeMutablePointer<pid_t> = {
+        let pids = UnsafeMutablePointer<pid_t>.allocate(capacity: childSlots)
+        pids.initialize(repeating: 0, count: childSlots)
+        return pids
+    }()
+
+    /// Registers a child process (one in a process group of its own, which a terminal's Ctrl-C
+    /// does not reach) to send SIGTERM on SIGINT or SIGTERM; returns its slot, or -1.
+    @discardableResult
+    public static func registerChild(_ pid: pid_t) -> Int {
+        pthread_mutex_lock(&lock)
+        defer { pthread_mutex_unlock(&lock) }
+        guard let slot = (0..<childSlots).first(where: { children[$0] == 0 }) else { return -1 }
+        children[slot] = pid
+        return slot
+    }
+
+    /// Forgets a child once it has been stopped.
+    public static func unregisterChild(_ slot: Int) {
+        guard slot >= 0 && slot < childSlots else { return }
+        pthread_mutex_lock(&lock)
+        children[slot] = 0
+        pthread_mutex_unlock(&lock)
+    }
+
+    /// Registers a file or a directory to remove on SIGINT or SIGTERM; returns its slot,
+    /// or -1 when all slots are taken (the path is then not removed by a signal).
+    @discardableResult
+    package static func register(_ path: String) -> Int {
+        pthread_mutex_lock(&lock)
+        defer { pthread_mutex_unlock(&lock) }
+        guard let slot = (0..<slots).first(where: { active[$0] == 0 }) else { return -1 }
+        let bytes = Array(path.utf8CString.prefix(length - 1))
+        let base = paths + slot * length
+        for (index, byte) in bytes.enumerated() { base[index] = byte }
+        base[min(bytes.count, length - 1)] = 0
+        active[slot] = 1
+        return slot
+    }
+
+    /// Forgets a slot once its path is published or removed.
+    package static func unregister(_ slot: Int) {
+        guard slot >= 0 && slot < slots else { return }
+        pthread_mutex_lock(&lock)
+        active[slot] = 0
+        pthread_mutex_unlock(&lock)
+    }
+
+    /// Installs SIGINT and SIGTERM handlers that stop registered children, remove the pending files and exit
+    /// with 130 or 143 (CONTRACTS section 1), and ignores SIGXFSZ so that a file-size limit
+    /// is an I/O error that cleans up.
+    public static func removeOnSignals() {
+        signal(SIGINT) { _ in PendingFiles.removeAndExit(130) }
+        signal(SIGTERM) { _ in PendingFiles.removeAndExit(143) }
+        prepareSignals()
+    }
+
+    /// What every cancellable command needs besides its SIGINT and SIGTERM handlers: SIGXFSZ
+    /// ignored and the two signals unblocked.
+    package static func prepareSignals() {
+        // Past a file-size limit (`ulimit -f`) a write should fail with EFBIG, so the error
+        // path cleans up, rather than the process being killed with its files left behind.
+        signal(SIGXFSZ, SIG_IGN)
+        // A parent may have started us with these signals blocked (the mask is inherited
+        // through exec); cancelling must work all the same.
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    }
+
+    /// The names of the files a staging directory may hold: the archive being built and
+    /// the next version libzip writes beside it.
+    package static let stagedFileNames: (StaticString, StaticString) = ("workbook.xlsx", "workbook.xlsx.next")
+
+    /// Removes what is registered (files first, then staging directories with the files
+    /// they may hold) with async-signal-safe calls only, and exits.
+    private static func removeAndExit(_ status: Int32) -> Never {
+        for slot in 0..<childSlots where children[slot] > 0 { kill(children[slot], SIGTERM) }
+        for slot in 0..<slots where active[slot] != 0 { unlink(paths + slot * length) }
+        for slot in 0..<slots where active[slot] != 0 {
+            let directory = paths + slot * length
+            let directoryFD = open(directory, O_RDONLY | O_DIRECTORY)
+            guard directoryFD >= 0 else { continue }
+            unlinkat(directoryFD, cString(stagedFileNames.0), 0)
+            unlinkat(directoryFD, cString(stagedFileNames.1), 0)
+            close(directoryFD)
+            rmdir(directory)
+        }
+        _exit(status)
+    }
+
+    private static func cString(_ text: StaticString) -> UnsafePointer<CChar> {
+        UnsafeRawPointer(text.utf8Start).assumingMemoryBound(to: CChar.self)
+    }
+}
+
+/// Unique names for temporary files and folders: the `XXXXXX` at the end of a template
+/// filled in by `mkstemp` or `mkdtemp`, so the name cannot be taken by someone else.
+package enum TemporaryName {
+    /// Creates a file (mode 0600); its path and open descriptor, nil with `errno` set.
+    package static func file(_ template: String) -> (path: String, descriptor: Int32)? {
+        var bytes = Array(template.utf8CString)
+        let descriptor = bytes.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        return descriptor >= 0 ? (path(bytes), descriptor) : nil
+    }
+
+    /// Creates a folder (mode 0700); its path, nil with `errno` set.
+    static func directory(_ template: String) -> String? {
+        var bytes = Array(template.utf8CString)
+        return bytes.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil ? path(bytes) : nil
+    }
+
+    private static func path(_ bytes: [CChar]) -> String {
+        String(decoding: bytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
