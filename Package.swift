@@ -6,6 +6,9 @@ import PackageDescription
 // -> Cells -> Convert -> the `sheetport` CLI.
 let package = Package(
     name: "SheetPort",
+    // Core, Reader, Writer, Calc and Convert are portable Swift for the macOS and iOS apps
+    // (Scripts/check-portable.sh keeps them so); the server and the libcurl client are for Linux.
+    platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .library(name: "SheetPortCore", targets: ["SheetPortCore"]),
         .library(name: "SheetPortReader", targets: ["SheetPortReader"]),

@@ -52,4 +52,6 @@ public enum Contrast {
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif

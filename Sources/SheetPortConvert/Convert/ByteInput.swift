@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 import SheetPortCore
 import SheetPortReader
@@ -207,7 +209,7 @@ struct DescriptorReader {
     /// Fills the start of `buffer`; the count, 0 at the end of the input.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         while true {
-            let count = Glibc.read(descriptor, buffer.baseAddress!, buffer.count)
+            let count = SystemIO.read(descriptor, buffer.baseAddress!, buffer.count)
             if count < 0 {
                 if errno == EINTR { continue }
                 throw ReaderError(.io, file: name, "cannot read: \(String(cString: strerror(errno)))")

@@ -1,3 +1,4 @@
+#if canImport(CISAL)
 import CISAL
 import SheetPortCore
 
@@ -26,6 +27,9 @@ final class IsalInflater {
     /// Inflated bytes made at a time: igzip saves its 32 KiB history at the end of every call,
     /// so filling 256 KiB a call, not one 64 KiB chunk, saves three copies in four.
     static let outputSize = 1 << 18
+
+    /// True: ISA-L is linked (it is optional: Darwin builds go without it).
+    static let isAvailable = true
 
     /// An inflater for a stream whose directory entry declares `crc` and `size`.
     init(crc: UInt32, size: Int64) {
@@ -89,3 +93,16 @@ final class IsalInflater {
         return produced
     }
 }
+
+#else
+/// Where ISA-L is not built (Darwin), there is no ISA-L inflater: every entry is inflated by
+/// libzip's zlib (`ZipArchive.Inflater.isal` then never makes one).
+final class IsalInflater {
+    /// False: no ISA-L here.
+    static let isAvailable = false
+
+    init(crc: UInt32, size: Int64) {}
+
+    func next(_ count: Int, read: (UnsafeMutableRawPointer, Int) -> Int) -> UnsafeRawBufferPointer? { nil }
+}
+#endif

@@ -2,6 +2,8 @@ import CLibZip
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 import SheetPortCore
 
@@ -194,7 +196,7 @@ public final class ZipArchive {
     public func stream(_ entry: Entry) throws -> EntryStream {
         access.lock()
         defer { access.unlock() }
-        if inflater == .isal, entry.method == ZIP_CM_DEFLATE, entry.encryption == ZIP_EM_NONE, let crc = entry.crc,
+        if inflater == .isal, IsalInflater.isAvailable, entry.method == ZIP_CM_DEFLATE, entry.encryption == ZIP_EM_NONE, let crc = entry.crc,
            let raw = zip_fopen_index(handle, entry.index, zip_flags_t(ZIP_FL_COMPRESSED)) {
             return EntryStream(archive: self, entry: entry, file: raw, isal: IsalInflater(crc: crc, size: entry.size))
         }

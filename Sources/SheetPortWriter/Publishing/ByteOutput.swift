@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 import SheetPortCore
 
@@ -85,7 +87,7 @@ public final class ByteOutput {
         let bytes = buffer.bytes
         var offset = 0
         while offset < bytes.count {
-            let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            let written = SystemIO.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
                 throw ReaderError(.io, file: name, "cannot write: \(String(cString: strerror(errno)))")
@@ -154,7 +156,7 @@ public final class ByteOutput {
     public func copy(from source: Int32, name sourceName: String) throws {
         try flush()
         while true {
-            let count = Glibc.read(source, room(Self.blockSize), Self.blockSize)
+            let count = SystemIO.read(source, room(Self.blockSize), Self.blockSize)
             if count < 0 {
                 if errno == EINTR { continue }
                 throw ReaderError(.io, file: sourceName, "cannot read: \(String(cString: strerror(errno)))")

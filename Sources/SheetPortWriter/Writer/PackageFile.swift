@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 import SheetPortCore
 
@@ -11,7 +13,7 @@ final class PackageFile {
     private var descriptor: Int32
 
     private init(_ descriptor: Int32) { self.descriptor = descriptor }
-    deinit { if descriptor >= 0 { Glibc.close(descriptor) } }
+    deinit { if descriptor >= 0 { SystemIO.close(descriptor) } }
 
     /// The size of the file at `path`, nil when there is none.
     static func size(_ path: String) -> Int64? {
@@ -32,13 +34,13 @@ final class PackageFile {
     }
 
     /// Reads up to `count` bytes at the position; -1 on error.
-    func read(into buffer: UnsafeMutableRawPointer, count: Int) -> Int { Glibc.read(descriptor, buffer, count) }
+    func read(into buffer: UnsafeMutableRawPointer, count: Int) -> Int { SystemIO.read(descriptor, buffer, count) }
 
     /// Writes `count` bytes at the position; the count written, -1 on error.
     func write(_ bytes: UnsafeRawPointer, count: Int) -> Int {
         var written = 0
         while written < count {
-            let result = Glibc.write(descriptor, bytes + written, count - written)
+            let result = SystemIO.write(descriptor, bytes + written, count - written)
             guard result > 0 else { return -1 }
             written += result
         }
@@ -54,6 +56,6 @@ final class PackageFile {
     /// Closes; false on error.
     func close() -> Bool {
         defer { descriptor = -1 }
-        return Glibc.close(descriptor) == 0
+        return SystemIO.close(descriptor) == 0
     }
 }

@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 import SheetPortCore
 import SheetPortReader
@@ -38,7 +40,7 @@ public final class TextSource {
             return
         }
         // Opened before the folder is made, so that a missing file is reported as such.
-        let input = path == "-" ? 0 : Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        let input = path == "-" ? 0 : SystemIO.open(path, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw ReaderError(.io, file: path, "cannot open: \(String(cString: strerror(errno)))") }
         let folder: TemporaryFolder
         do {
