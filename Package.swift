@@ -118,9 +118,41 @@ let package = Package(
                 "SheetPortClient", "SheetPortServer",
             ]
         ),
+        // Tests mirror the modules; SheetPortTestSupport holds what several of them share (paths,
+        // a zip builder, the real server started on loopback, a real PostgreSQL cluster's database).
+        // Targets that run the `sheetport` executable depend on it, so the test build builds it.
+        .target(
+            name: "SheetPortTestSupport",
+            dependencies: [
+                "SheetPortCore", "SheetPortReader", "SheetPortWriter", "SheetPortConvert",
+                "SheetPortClient", "SheetPortServer",
+            ],
+            path: "Tests/SheetPortTestSupport"
+        ),
+        .testTarget(name: "SheetPortCoreTests", dependencies: ["SheetPortCore", "SheetPortTestSupport"]),
         .testTarget(
-            name: "SheetPortTests",
-            dependencies: ["SheetPort", "SheetPortCore", "SheetPortReader", "SheetPortWriter", "SheetPortConvert", "SheetPortClient", "SheetPortServer"]
+            name: "SheetPortReaderTests",
+            dependencies: ["SheetPortReader", "SheetPortWriter", "SheetPortTestSupport", "sheetport"]
+        ),
+        .testTarget(
+            name: "SheetPortWriterTests",
+            dependencies: ["SheetPortWriter", "SheetPortReader", "SheetPortConvert", "SheetPortTestSupport", "sheetport"]
+        ),
+        .testTarget(
+            name: "SheetPortConvertTests",
+            dependencies: ["SheetPortConvert", "SheetPortTestSupport", "sheetport"]
+        ),
+        .testTarget(
+            name: "SheetPortClientTests",
+            dependencies: ["SheetPortClient", "SheetPortServer", "SheetPortTestSupport", "sheetport"]
+        ),
+        .testTarget(
+            name: "SheetPortServerTests",
+            dependencies: ["SheetPortServer", "SheetPortClient", "SheetPortTestSupport", "sheetport"]
+        ),
+        .testTarget(
+            name: "SheetPortCLITests",
+            dependencies: ["SheetPort", "SheetPortTestSupport", "sheetport"]
         ),
     ]
 )

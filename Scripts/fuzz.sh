@@ -28,10 +28,21 @@ case "$target" in
 esac
 mkdir -p "$out/corpus" "$out/artifacts"
 binary="$out/fuzz-$target"
-# The reader, check and writer, at any folder depth: the server and the HTTP client
-# (libmicrohttpd, SQLite, libsodium, libcurl) are not part of what is fuzzed.
-while IFS= read -r file; do sources+=("$file"); done < <(find Sources/SheetPort -name '*.swift' \
-    -not -path 'Sources/SheetPort/Server/*' -not -path 'Sources/SheetPort/Client/*' | sort)
+# The modules an app links (Core, Reader, Writer, Convert; the server and the HTTP client are
+# not part of what is fuzzed), compiled as one module with the harness: copied with their
+# imports of each other taken out, since swiftc builds them here as a single SheetPort module.
+flat="$out/src"
+rm -rf "$flat"
+for module in SheetPortCore SheetPortReader SheetPortWriter SheetPortCalc SheetPortConvert; do
+    [ -d "Sources/$module" ] || continue
+    while IFS= read -r file; do
+        copy="$flat/${file#Sources/}"
+        mkdir -p "$(dirname "$copy")"
+        grep -v '^import SheetPort' "$file" > "$copy"
+        touch -r "$file" "$copy"
+        sources+=("$copy")
+    done < <(find "Sources/$module" -name '*.swift' | sort)
+done
 if [ ! -x "$binary" ] || [ -n "$(find "${sources[@]}" -newer "$binary" -print -quit)" ]; then
     echo "fuzz.sh: building $binary" >&2
     swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name SheetPort \

@@ -157,7 +157,7 @@ public struct DelimitedWriter {
     }
 
     /// The last column of a `<dimension ref="A1:D20">`, when it is a range.
-    static func width(ofDimension dimension: String) -> Int? {
+    package static func width(ofDimension dimension: String) -> Int? {
         guard dimension.contains(":"), let range = CellRange(dimension) else { return nil }
         return range.end.column
     }

@@ -28,13 +28,13 @@ public struct TextOutputOptions: Sendable, Equatable {
 
 /// Which columns a conversion keeps and where each lands: all of them, or, with
 /// `skipEmptyColumns`, only those with a value somewhere in the sheet, closed up.
-struct ColumnSelection {
+package struct ColumnSelection {
     /// Output position (1-based) of each sheet column, 0 for a dropped one; nil keeps every column.
     private let positions: [Int32]?
     /// The columns kept (ascending), when a first pass decided them.
     let kept: [Int]?
     /// The number of columns kept, when a first pass decided them.
-    var keptCount: Int? { kept?.count }
+    package var keptCount: Int? { kept?.count }
 
     /// Every column kept.
     init() { positions = nil; kept = nil }
@@ -48,7 +48,7 @@ struct ColumnSelection {
     }
 
     /// The output column of sheet `column`, nil when dropped.
-    func position(of column: Int) -> Int? {
+    package func position(of column: Int) -> Int? {
         guard let positions else { return column }
         guard column >= 0, column < positions.count, positions[column] > 0 else { return nil }
         return Int(positions[column])

@@ -2,9 +2,9 @@ import SheetPortCore
 /// Builds a small zip package in memory with its entries stored (not deflated): the
 /// differential tests and the worksheet fuzzer wrap generated XML in a workbook with it,
 /// without a process or a temporary file per input.
-enum StoredZip {
+package enum StoredZip {
     /// The package bytes holding `entries` (name, content) in order.
-    static func make(_ entries: [(name: String, bytes: [UInt8])]) -> [UInt8] {
+    package static func make(_ entries: [(name: String, bytes: [UInt8])]) -> [UInt8] {
         var output: [UInt8] = []
         var directory: [UInt8] = []
         for (name, bytes) in entries {

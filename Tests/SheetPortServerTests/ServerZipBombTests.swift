@@ -1,0 +1,26 @@
+import Foundation
+import Testing
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortClient
+@testable import SheetPortServer
+import SheetPortTestSupport
+
+extension ServerTests {
+    /// A zip bomb made for the test (one entry inflating 1,000 times, to 300 MiB: past the
+    /// 256 MiB below which the expansion ratio alone is no bomb) is refused as `zip-bomb`, and
+    /// nothing is stored. It is about 300 KiB, so this server keeps the default upload cap.
+    @Test func zipBombUploadIsRefused() throws {
+        let fixture = try ServerFixture([])
+        defer { fixture.close() }
+        let bomb = fixture.folder.appendingPathComponent("bomb.xlsx").path
+        try makeBomb(at: bomb)
+        let job = try fixture.api.importWorkbook(bomb)
+        #expect(job["status"] as? String == "failed")
+        #expect((job["error"] as? [String: Any])?["code"] as? String == "zip-bomb", "\(job)")
+        #expect((try fixture.api.object("/api/sheets")["sheets"] as? [Any])?.isEmpty == true)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.server.data + "/staging").isEmpty)
+    }
+}
