@@ -51,7 +51,7 @@ public final class BulkExport: @unchecked Sendable {
 
     /// `transfers` run `concurrency` at a time; `timeout` (seconds, 0 none) bounds each try
     /// of a download, `maxSpeed` (bytes a second, 0 none) each transfer's speed.
-    public init(connection: ServerConnection, transfers: [ExportTransfer], concurrency: Int, timeout: Double = 0, maxSpeed: Int64 = 0) {
+    package init(connection: ServerConnection, transfers: [ExportTransfer], concurrency: Int, timeout: Double = 0, maxSpeed: Int64 = 0) {
         self.connection = connection
         self.transfers = transfers
         self.concurrency = max(1, min(concurrency, transfers.count))

@@ -10,18 +10,18 @@ import SheetPortConvert
 /// `sheetport serve` run as a child process on 127.0.0.1 with an ephemeral port, and
 /// `sheetport token issue` for its data folder: the server through its command line
 /// (CONTRACTS section 1), for `sheetport demo` and the tests.
-public final class EmbeddedServer: @unchecked Sendable {
+package final class EmbeddedServer: @unchecked Sendable {
     /// `http://127.0.0.1:PORT`.
-    public let url: String
+    package let url: String
     /// The data folder.
-    public let data: String
+    package let data: String
     private let executable: String
     private let process = Process()
     private var childSlot = -1
 
     /// Starts `executable serve --data DATA --listen 127.0.0.1:0` (with `arguments` added) and
     /// waits up to `timeout` seconds for it to print its bound address.
-    public init(executable: String, data: String, arguments: [String] = [], timeout: Double = 20) throws {
+    package init(executable: String, data: String, arguments: [String] = [], timeout: Double = 20) throws {
         self.executable = executable
         self.data = data
         process.executableURL = URL(fileURLWithPath: executable)
@@ -64,10 +64,10 @@ public final class EmbeddedServer: @unchecked Sendable {
     }
 
     /// The port it listens on.
-    public var port: Int { Int(url.split(separator: ":").last ?? "") ?? 0 }
+    package var port: Int { Int(url.split(separator: ":").last ?? "") ?? 0 }
 
     /// Issues a token for `subject` with `sheetport token issue`.
-    public func issueToken(subject: String) throws -> String {
+    package func issueToken(subject: String) throws -> String {
         let issue = Process()
         issue.executableURL = URL(fileURLWithPath: executable)
         issue.arguments = ["token", "issue", "--data", data, "--subject", subject]
@@ -84,7 +84,7 @@ public final class EmbeddedServer: @unchecked Sendable {
     }
 
     /// Stops the server (SIGTERM) and waits for it.
-    public func stop() {
+    package func stop() {
         PendingFiles.unregisterChild(childSlot)
         guard process.isRunning else { return }
         process.terminate()
@@ -92,7 +92,7 @@ public final class EmbeddedServer: @unchecked Sendable {
     }
 
     /// Kills the server (SIGKILL), as a crash would.
-    public func kill() {
+    package func kill() {
         PendingFiles.unregisterChild(childSlot)
         guard process.isRunning else { return }
         Glibc.kill(process.processIdentifier, SIGKILL)

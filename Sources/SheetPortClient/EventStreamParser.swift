@@ -3,16 +3,16 @@ import SheetPortReader
 import SheetPortWriter
 import SheetPortConvert
 /// One event of a `text/event-stream` answer.
-public struct ServerSentEvent: Sendable, Equatable {
+package struct ServerSentEvent: Sendable, Equatable {
     /// Its `id:` (the last one seen on the stream), for `Last-Event-ID`.
-    public var id: String?
+    package var id: String?
     /// Its `event:` name (`message` when none).
-    public var name: String
+    package var name: String
     /// Its `data:` lines, joined with line breaks.
-    public var data: String
+    package var data: String
 
     /// An event.
-    public init(id: String?, name: String, data: String) {
+    package init(id: String?, name: String, data: String) {
         self.id = id
         self.name = name
         self.data = data
@@ -22,9 +22,9 @@ public struct ServerSentEvent: Sendable, Equatable {
 /// Splits a `text/event-stream` body, fed in chunks as it arrives, into events (the WHATWG
 /// rules: lines end in LF, CRLF or CR; `:` starts a comment; an empty line dispatches). A
 /// server is not trusted: a line or an event longer than `maxBytes` is an error, not memory.
-public struct EventStreamParser {
+package struct EventStreamParser {
     /// A stream's line or event data over this is refused.
-    public var maxBytes = 1 << 20
+    package var maxBytes = 1 << 20
     private var line: [UInt8] = []
     private var afterCR = false
     private var data: [String] = []
@@ -33,18 +33,18 @@ public struct EventStreamParser {
     private var lastID: String?
 
     /// The event line or data that passed `maxBytes`.
-    public struct TooLong: Error, CustomStringConvertible {
+    package struct TooLong: Error, CustomStringConvertible {
         /// The cap.
-        public let limit: Int
+        package let limit: Int
         /// What it says.
-        public var description: String { "the event stream sent a line or an event over \(limit) bytes" }
+        package var description: String { "the event stream sent a line or an event over \(limit) bytes" }
     }
 
     /// A parser at the start of a stream.
-    public init() {}
+    package init() {}
 
     /// The events that `bytes` completes.
-    public mutating func feed(_ bytes: UnsafeRawBufferPointer) throws(TooLong) -> [ServerSentEvent] {
+    package mutating func feed(_ bytes: UnsafeRawBufferPointer) throws(TooLong) -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
         for byte in bytes {
             if afterCR && byte == 0x0A {
@@ -64,7 +64,7 @@ public struct EventStreamParser {
     }
 
     /// Feeds an array of bytes.
-    public mutating func feed(_ bytes: [UInt8]) throws -> [ServerSentEvent] {
+    package mutating func feed(_ bytes: [UInt8]) throws -> [ServerSentEvent] {
         try bytes.withUnsafeBytes { try feed($0) }
     }
 

@@ -12,18 +12,18 @@ import SheetPortConvert
 /// verified with the reader and published to the destination atomically (temporary name in the
 /// destination's folder, fsync, rename). `discard()`, deinit, SIGINT and SIGTERM (through
 /// `PendingFiles`) remove it, leaving the destination as it was.
-public final class ExportStaging {
+package final class ExportStaging {
     /// Where the workbook is published.
-    public let destination: String
+    package let destination: String
     /// The staging file.
-    public let path: String
+    package let path: String
     private let staging: Staging
     private var descriptor: Int32
     /// Bytes written so far.
-    public private(set) var size: Int64 = 0
+    package private(set) var size: Int64 = 0
 
     /// Creates the staging directory and file for `destination`.
-    public init(destination: String) throws {
+    package init(destination: String) throws {
         self.destination = destination
         do {
             staging = try Staging(temporaryFor: "export")
@@ -42,7 +42,7 @@ public final class ExportStaging {
     deinit { discard() }
 
     /// Appends downloaded bytes.
-    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+    package func write(_ bytes: UnsafeRawBufferPointer) throws {
         var offset = 0
         while offset < bytes.count {
             let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
@@ -56,7 +56,7 @@ public final class ExportStaging {
     }
 
     /// Drops what was written (a server that does not resume sends the whole file again).
-    public func truncate() throws {
+    package func truncate() throws {
         guard ftruncate(descriptor, 0) == 0, lseek(descriptor, 0, SEEK_SET) == 0 else {
             throw ClientError.io(file: path, message: "cannot truncate: \(String(cString: strerror(errno)))")
         }
@@ -65,7 +65,7 @@ public final class ExportStaging {
 
     /// Opens the download with the reader and reads every worksheet's rows (so a truncated
     /// or corrupt entry shows) within `limits`; throws `ClientError.verificationFailed` naming `sheet`.
-    public func verify(sheet: String, limits: ArchiveLimits = ArchiveLimits()) throws {
+    package func verify(sheet: String, limits: ArchiveLimits = ArchiveLimits()) throws {
         do {
             let workbook = try Workbook(path: path, limits: limits)
             guard workbook.firstWorksheet != nil else {
@@ -82,7 +82,7 @@ public final class ExportStaging {
 
     /// Copies the staging file to a temporary name beside the destination, flushes it, renames
     /// it into place and removes the staging directory.
-    public func publish() throws {
+    package func publish() throws {
         guard lseek(descriptor, 0, SEEK_SET) == 0 else {
             throw ClientError.io(file: path, message: "cannot rewind: \(String(cString: strerror(errno)))")
         }
@@ -98,7 +98,7 @@ public final class ExportStaging {
     }
 
     /// Removes the staging file and directory; the destination is left as it was.
-    public func discard() {
+    package func discard() {
         if descriptor >= 0 { close(descriptor); descriptor = -1 }
         staging.remove()
     }

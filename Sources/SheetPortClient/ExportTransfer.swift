@@ -11,17 +11,17 @@ import SheetPortConvert
 /// verified with the reader and published atomically (CONTRACTS section 5). A broken-off
 /// download is retried with backoff, resuming with a `Range` request where the server allows
 /// it (a 206 of the same sheet version), else from the start.
-public struct ExportTransfer {
+package struct ExportTransfer {
     /// The sheet.
-    public let sheet: RemoteSheet
+    package let sheet: RemoteSheet
     /// Where the workbook is published.
-    public let destination: String
+    package let destination: String
     /// Wait for the sheet to reach this version (`?minVersion=N`).
-    public var minVersion: Int?
+    package var minVersion: Int?
     /// The limits the download is verified with.
-    public var limits: ArchiveLimits
+    package var limits: ArchiveLimits
 
-    public init(sheet: RemoteSheet, destination: String, minVersion: Int? = nil, limits: ArchiveLimits = ArchiveLimits()) {
+    package init(sheet: RemoteSheet, destination: String, minVersion: Int? = nil, limits: ArchiveLimits = ArchiveLimits()) {
         self.sheet = sheet
         self.destination = destination
         self.minVersion = minVersion
@@ -29,16 +29,16 @@ public struct ExportTransfer {
     }
 
     /// What a finished transfer reports.
-    public struct Outcome: Sendable {
+    package struct Outcome: Sendable {
         /// Bytes published.
-        public var bytes: Int64
+        package var bytes: Int64
         /// `X-Sheet-Version` of the export.
-        public var version: String?
+        package var version: String?
     }
 
     /// Downloads, verifies and publishes; `progress` is told the bytes staged so far. On any
     /// error the staging file is removed and the destination left as it was.
-    public func run(on connection: ServerConnection, client: HTTPClient,
+    package func run(on connection: ServerConnection, client: HTTPClient,
                     progress: (Int64) -> Void = { _ in }) throws -> Outcome {
         let staging = try ExportStaging(destination: destination)
         defer { staging.discard() }

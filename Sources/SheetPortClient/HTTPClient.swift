@@ -6,9 +6,9 @@ import SheetPortWriter
 import SheetPortConvert
 
 /// An HTTP request for `HTTPClient`: method, URL, headers and an optional body.
-public struct HTTPRequest: Sendable {
+package struct HTTPRequest: Sendable {
     /// Where the body comes from.
-    public enum Body: Sendable {
+    package enum Body: Sendable {
         /// No body.
         case none
         /// These bytes.
@@ -18,16 +18,16 @@ public struct HTTPRequest: Sendable {
     }
 
     /// `GET`, `POST`, `DELETE`, ...
-    public var method: String
+    package var method: String
     /// The absolute URL.
-    public var url: String
+    package var url: String
     /// Header fields in order (names as given).
-    public var headers: [(name: String, value: String)]
+    package var headers: [(name: String, value: String)]
     /// The request body.
-    public var body: Body
+    package var body: Body
 
     /// A request; `headers` are sent as given.
-    public init(method: String = "GET", url: String, headers: [(name: String, value: String)] = [], body: Body = .none) {
+    package init(method: String = "GET", url: String, headers: [(name: String, value: String)] = [], body: Body = .none) {
         self.method = method
         self.url = url
         self.headers = headers
@@ -36,35 +36,35 @@ public struct HTTPRequest: Sendable {
 }
 
 /// The status line and header fields of a response.
-public struct HTTPResponseHead: Sendable {
+package struct HTTPResponseHead: Sendable {
     /// The status code (200, 404, ...).
-    public var status: Int
+    package var status: Int
     /// Header fields in the order received (names as sent).
-    public var headers: [(name: String, value: String)]
+    package var headers: [(name: String, value: String)]
 
     /// The value of the first header field named `name`, ignoring case.
-    public func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
     }
 }
 
 /// A response whose body was collected in memory (`HTTPClient.send(_:)`).
-public struct HTTPResponse: Sendable {
+package struct HTTPResponse: Sendable {
     /// The status and headers.
-    public var head: HTTPResponseHead
+    package var head: HTTPResponseHead
     /// The body bytes.
-    public var body: [UInt8]
+    package var body: [UInt8]
 
     /// The status code.
-    public var status: Int { head.status }
+    package var status: Int { head.status }
     /// The value of the first header field named `name`, ignoring case.
-    public func header(_ name: String) -> String? { head.header(name) }
+    package func header(_ name: String) -> String? { head.header(name) }
     /// The body as UTF-8 text.
-    public var text: String { String(decoding: body, as: UTF8.self) }
+    package var text: String { String(decoding: body, as: UTF8.self) }
 }
 
 /// Why a request failed before a complete response arrived.
-public enum HTTPClientError: Error, CustomStringConvertible {
+package enum HTTPClientError: Error, CustomStringConvertible {
     /// The request body file cannot be opened.
     case unreadableFile(path: String, reason: String)
     /// The connection could not be made (refused, unresolvable host, ...).
@@ -81,7 +81,7 @@ public enum HTTPClientError: Error, CustomStringConvertible {
     case transfer(url: String, code: Int, message: String)
 
     /// A sentence naming the URL (or file) and the reason.
-    public var description: String {
+    package var description: String {
         switch self {
         case let .unreadableFile(path, reason): return "\(path): cannot read the request body: \(reason)"
         case let .connectionFailed(url, message): return "\(url): cannot connect: \(message)"
@@ -102,38 +102,38 @@ public enum HTTPClientError: Error, CustomStringConvertible {
 /// `pollInterval` seconds whatever the server does (connecting, sending, waiting for the answer).
 ///
 /// Not thread-safe: use one client per thread.
-public final class HTTPClient {
+package final class HTTPClient {
     /// The default cap on an answer collected in memory (`send(_:)`): 16 MiB.
-    public static let maxAnswerBytes: Int64 = 16 << 20
+    package static let maxAnswerBytes: Int64 = 16 << 20
 
     /// Seconds allowed to connect.
-    public var connectTimeout: Double
+    package var connectTimeout: Double
     /// Seconds allowed for a whole request, connect, send and answer (0: no limit). For a request
     /// with a body they count from the moment the body has been sent, so that a large upload is
     /// bounded by the low-speed limit while it flows, and its answer by this deadline.
-    public var timeout: Double
+    package var timeout: Double
     /// Seconds allowed for the answer to begin once the request is sent (0: no limit): long, for
     /// a server that builds a large export before sending it; `timeout` bounds API requests.
-    public var answerTimeout = 300.0
+    package var answerTimeout = 300.0
     /// While bytes flow (the body being sent, the answer received), below `lowSpeedLimit` bytes a
     /// second over `lowSpeedTime` seconds the server is given up on as trickling (either 0: no limit).
-    public var lowSpeedLimit = 1024, lowSpeedTime = 20.0
+    package var lowSpeedLimit = 1024, lowSpeedTime = 20.0
     /// The most bytes a second a response body is received at (0: no limit).
-    public var maxReceiveSpeed: Int64 = 0
+    package var maxReceiveSpeed: Int64 = 0
     /// The most bytes of header fields an answer may carry.
-    public var maxHeadBytes = 256 << 10
+    package var maxHeadBytes = 256 << 10
     /// Asked while a request waits (at least every `pollInterval` seconds); throwing ends the
     /// request at once with `HTTPClientError.aborted` carrying the error (a signal arrived, say).
-    public var cancellation: () throws -> Void = {}
+    package var cancellation: () throws -> Void = {}
     /// The longest wait between two calls of `cancellation` and deadline checks.
-    public var pollInterval = 0.1
+    package var pollInterval = 0.1
     private let handle: UnsafeMutableRawPointer
     private let multi: UnsafeMutableRawPointer
 
     private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
 
     /// A client with these timeouts in seconds (`timeout` 0: no deadline for a whole request).
-    public init(connectTimeout: Double = 10, timeout: Double = 60) {
+    package init(connectTimeout: Double = 10, timeout: Double = 60) {
         _ = Self.globalInit
         self.connectTimeout = connectTimeout
         self.timeout = timeout
@@ -148,7 +148,7 @@ public final class HTTPClient {
 
     /// Sends `request` and returns the response with its body collected in memory, at most
     /// `maxBodyBytes` of it (past that, `HTTPClientError.answerTooLarge` without reading the rest).
-    public func send(_ request: HTTPRequest, maxBodyBytes: Int64 = HTTPClient.maxAnswerBytes,
+    package func send(_ request: HTTPRequest, maxBodyBytes: Int64 = HTTPClient.maxAnswerBytes,
                      uploadProgress: ((_ sent: Int64, _ total: Int64) throws -> Void)? = nil) throws(HTTPClientError) -> HTTPResponse {
         var body: [UInt8] = []
         let head = try send(request, uploadProgress: uploadProgress) { head, chunk throws(HTTPClientError) in
@@ -166,7 +166,7 @@ public final class HTTPClient {
     /// `uploadProgress` is told the bytes sent so far and the total; throwing from it or from
     /// `sink` aborts the transfer (`HTTPClientError.aborted`, or the `HTTPClientError` thrown).
     @discardableResult
-    public func send(_ request: HTTPRequest,
+    package func send(_ request: HTTPRequest,
                      uploadProgress: ((_ sent: Int64, _ total: Int64) throws -> Void)? = nil,
                      sink: (HTTPResponseHead, UnsafeRawBufferPointer) throws -> Void) throws(HTTPClientError) -> HTTPResponseHead {
         try withoutActuallyEscaping(sink) { sink throws(HTTPClientError) in

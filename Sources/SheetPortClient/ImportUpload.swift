@@ -25,7 +25,7 @@ public struct ImportUpload {
     /// Uploads and returns the queued job. `progress` is told the bytes sent and the total;
     /// it may throw to abort. The client's `cancellation` ends the upload at once while the body
     /// is sent, and within `answerGrace` once it is all sent (then the job, if the answer came).
-    public func start(on connection: ServerConnection, client: HTTPClient,
+    package func start(on connection: ServerConnection, client: HTTPClient,
                       progress: @escaping (_ sent: Int64, _ total: Int64) throws -> Void = { _, _ in }) throws -> ImportJob {
         var status = stat()
         guard stat(file, &status) == 0 else {
@@ -82,7 +82,7 @@ public struct JobPoller {
     /// Follows the job until it is finished, or the client's `cancellation` throws (a signal:
     /// then `ClientError.cancelled`), also between polls; `update` sees each state. The event
     /// stream first; polling once it is refused or breaks.
-    public func wait(client: HTTPClient, update: (ImportJob) -> Void = { _ in }) throws -> ImportJob {
+    package func wait(client: HTTPClient, update: (ImportJob) -> Void = { _ in }) throws -> ImportJob {
         var lastEventID: String?
         do {
             return try JobEvents(connection: connection, jobID: jobID).follow(client: client, lastEventID: &lastEventID, update: update)
@@ -92,7 +92,7 @@ public struct JobPoller {
     }
 
     /// Polls until the job is finished (see `wait`).
-    public func poll(client: HTTPClient, update: (ImportJob) -> Void = { _ in }) throws -> ImportJob {
+    package func poll(client: HTTPClient, update: (ImportJob) -> Void = { _ in }) throws -> ImportJob {
         var interval = 0.1
         while true {
             try client.cancellation()

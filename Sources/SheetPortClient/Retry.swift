@@ -45,7 +45,7 @@ public struct RetryPolicy: Sendable {
     /// Whether this failure of the connection is worth trying again: it did not connect, timed
     /// out, or broke off; not when the request body cannot be read, the answer is too large, or
     /// we aborted it ourselves.
-    public static func isRetryable(_ error: HTTPClientError) -> Bool {
+    package static func isRetryable(_ error: HTTPClientError) -> Bool {
         switch error {
         case .connectionFailed, .timedOut, .transfer: true
         case .unreadableFile, .aborted, .answerTooLarge: false

@@ -47,7 +47,7 @@ public struct ServerConnection: Sendable {
     public func url(_ path: String) -> String { baseURL + path }
 
     /// A request to `path` with the token and `headers`.
-    public func request(_ method: String, _ path: String, headers: [(name: String, value: String)] = [],
+    package func request(_ method: String, _ path: String, headers: [(name: String, value: String)] = [],
                         body: HTTPRequest.Body = .none) -> HTTPRequest {
         HTTPRequest(method: method, url: url(path),
                     headers: [("Authorization", "Bearer \(token)"), ("Accept", "application/json")] + headers, body: body)
@@ -139,13 +139,13 @@ public struct ServerConnection: Sendable {
     // MARK: the API
 
     /// The server's caps.
-    public func limits(client: HTTPClient) throws -> ServerLimits {
+    package func limits(client: HTTPClient) throws -> ServerLimits {
         let path = "/api/limits"
         return try decode(url(path)) { try ServerLimits(json: try json("GET", path, client: client, what: "limits")) }
     }
 
     /// The sheets the subject may read.
-    public func sheets(client: HTTPClient) throws -> [RemoteSheet] {
+    package func sheets(client: HTTPClient) throws -> [RemoteSheet] {
         let path = "/api/sheets"
         return try decode(url(path)) {
             try json("GET", path, client: client, what: "sheets").objects("sheets").map { object throws(JSONShapeError) in try RemoteSheet(json: object) }
@@ -154,7 +154,7 @@ public struct ServerConnection: Sendable {
 
     /// One import job of the subject; `ClientError.notFound` for one that does not exist or
     /// is another subject's.
-    public func job(_ id: String, client: HTTPClient) throws -> ImportJob {
+    package func job(_ id: String, client: HTTPClient) throws -> ImportJob {
         let path = "/api/imports/" + Self.pathSegment(id)
         return try decode(url(path)) {
             try ImportJob(json: try json("GET", path, client: client, what: "import job \(id)"))
@@ -162,7 +162,7 @@ public struct ServerConnection: Sendable {
     }
 
     /// The subject's import jobs.
-    public func jobs(client: HTTPClient) throws -> [ImportJob] {
+    package func jobs(client: HTTPClient) throws -> [ImportJob] {
         let path = "/api/imports"
         return try decode(url(path)) {
             let answer = try json("GET", path, client: client, what: "import jobs")
@@ -172,7 +172,7 @@ public struct ServerConnection: Sendable {
     }
 
     /// Cancels an import job (a cancelled job leaves no sheet behind).
-    public func cancelJob(_ id: String, client: HTTPClient) throws {
+    package func cancelJob(_ id: String, client: HTTPClient) throws {
         _ = try json("DELETE", "/api/imports/" + Self.pathSegment(id), client: client, what: "import job \(id)")
     }
 

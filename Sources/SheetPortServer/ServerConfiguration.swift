@@ -7,13 +7,13 @@ public struct ServerConfiguration: Sendable {
     /// The data directory.
     public var dataDirectory: String
     /// Where to listen (port 0: the system chooses; the server prints the bound address).
-    public var address: HTTPDaemon.Address
+    public var address: ListenAddress
     /// The largest upload accepted, in bytes.
     public var maxUploadBytes = 256 << 20
     /// The most cells an imported sheet's used range may span.
     public var maxCells = 10_000_000
     /// The HTTP daemon's threads, connection limits and timeouts.
-    public var http = HTTPDaemon.Limits()
+    public var http = ConnectionLimits()
     /// libmicrohttpd polling threads (the request thread pool).
     public var threads: Int {
         get { http.threads }
@@ -41,7 +41,7 @@ public struct ServerConfiguration: Sendable {
     public var lease: Double = 30
 
     /// A configuration with the defaults.
-    public init(dataDirectory: String, address: HTTPDaemon.Address) {
+    public init(dataDirectory: String, address: ListenAddress) {
         self.dataDirectory = dataDirectory
         self.address = address
     }

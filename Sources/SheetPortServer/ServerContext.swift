@@ -4,27 +4,27 @@ import SheetPortWriter
 import SheetPortConvert
 /// What routes and workers share: the configuration, the data directory, the sealer, the
 /// store's connections and the import queue.
-public final class ServerContext: Sendable {
+package final class ServerContext: Sendable {
     /// The configuration.
-    public let configuration: ServerConfiguration
+    package let configuration: ServerConfiguration
     /// The data directory.
-    public let directory: DataDirectory
+    package let directory: DataDirectory
     /// Seals and opens everything a workbook contributes.
-    public let sealer: Sealer
+    package let sealer: Sealer
     /// The store: the data directory's SQLite file, or a shared PostgreSQL database.
-    public let store: StoreLocation
+    package let store: StoreLocation
     /// Connections for request threads.
-    public let connections: ConnectionPool
+    package let connections: ConnectionPool
     /// The import queue.
-    public let imports: ImportQueue
+    package let imports: ImportQueue
     /// Every sheet's "changed (id, version)" signal.
-    public let changes = SheetChanges()
+    package let changes = SheetChanges()
     /// The open event streams and their caps.
     let events: EventStreams
     /// The cap on exports at once.
-    public let exports: ExportSlots
+    package let exports: ExportSlots
     /// "Sheet (id) changed to version N", heard from every instance (`onChange` is the hook).
-    public let sheetChanges: SheetChangeFeed
+    package let sheetChanges: SheetChangeFeed
     /// Renews the leases of the jobs this instance runs (a shared store's).
     let leases: LeaseKeeper
     /// Passes over worksheets the import jobs of this instance made (one a job: tests hold it there).
@@ -53,6 +53,6 @@ public final class ServerContext: Sendable {
     }
 
     /// Runs `body` with a database connection.
-    public func database<T>(_ body: (Database) throws -> T) throws -> T { try connections.with(body) }
+    package func database<T>(_ body: (Database) throws -> T) throws -> T { try connections.with(body) }
 }
 

@@ -12,10 +12,10 @@ import SheetPortConvert
 /// pipe or a full disk loses the line and never stops the server (Foundation's `FileHandle.write`
 /// traps on EPIPE and ENOSPC). Control characters in a line are made visible, so no text that
 /// came from a request or a workbook can forge a line or drive the terminal reading the log.
-public enum ServerLog {
+package enum ServerLog {
     /// Writes `sheetport serve: MESSAGE` and a newline, the message with its control characters
     /// escaped (`visibleControlCharacters`). Errors are ignored.
-    public static func write(_ message: String) {
+    package static func write(_ message: String) {
         let bytes = Array("sheetport serve: \(message.visibleControlCharacters)\n".utf8)
         bytes.withUnsafeBytes { buffer in
             var offset = 0
@@ -43,7 +43,7 @@ public enum ServerLog {
 
     /// Logs an internal failure with the detail under a new incident id and returns the id, which
     /// the answer or the failed job carries instead of the detail.
-    public static func incident(_ error: any Error, during what: String) -> String {
+    package static func incident(_ error: any Error, during what: String) -> String {
         let id = String(Sodium.identifier().prefix(16))
         write("incident \(id) during \(what): \(error)")
         return id

@@ -6,14 +6,14 @@ import SheetPortWriter
 import SheetPortConvert
 
 /// A sheet changed: which one, and the version it is at now.
-public struct SheetChange: Sendable, Equatable {
+package struct SheetChange: Sendable, Equatable {
     /// The sheet's id.
-    public var sheet: String
+    package var sheet: String
     /// Its version after the change.
-    public var version: Int
+    package var version: Int
 
     /// A change of `sheet`, now at `version`.
-    public init(sheet: String, version: Int) {
+    package init(sheet: String, version: Int) {
         self.sheet = sheet
         self.version = version
     }
@@ -26,9 +26,9 @@ public struct SheetChange: Sendable, Equatable {
 /// callbacks, never threads, so no thread waits for a change; a watch with a deadline ends
 /// with `nil` when the deadline passes first. A job's watchers get a `SheetChange` whose
 /// `sheet` is the job's id and `version` 0: what changed is read from the store.
-public final class SheetChanges: @unchecked Sendable {
+package final class SheetChanges: @unchecked Sendable {
     /// A registration, for `cancel(_:)`.
-    public final class Watch: @unchecked Sendable {
+    package final class Watch: @unchecked Sendable {
         fileprivate let topic: Topic
         fileprivate let handler: @Sendable (SheetChange?) -> Void
         fileprivate init(topic: Topic, handler: @escaping @Sendable (SheetChange?) -> Void) {
@@ -49,13 +49,13 @@ public final class SheetChanges: @unchecked Sendable {
     private let timers = DispatchQueue(label: "sheetport.sheet-changes.deadlines")
 
     /// A hub with no watches.
-    public init() {}
+    package init() {}
 
     /// Calls `handler` with every later change of `sheet` (on the signalling thread, so it
     /// must not block) until the watch is cancelled; with `nil` once if the hub closes, or if
     /// `deadline` passes while the watch stands. On a closed hub, `handler(nil)` at once.
     @discardableResult
-    public func watch(_ sheet: String, until deadline: DispatchTime? = nil,
+    package func watch(_ sheet: String, until deadline: DispatchTime? = nil,
                       _ handler: @escaping @Sendable (SheetChange?) -> Void) -> Watch {
         watch(.sheet(sheet), until: deadline, handler)
     }
@@ -63,7 +63,7 @@ public final class SheetChanges: @unchecked Sendable {
     /// Calls `handler` each time the import job `id` advances (progress, its end), as
     /// `watch(_:until:_:)` does for a sheet.
     @discardableResult
-    public func watch(job id: String, _ handler: @escaping @Sendable (SheetChange?) -> Void) -> Watch {
+    package func watch(job id: String, _ handler: @escaping @Sendable (SheetChange?) -> Void) -> Watch {
         watch(.job(id), until: nil, handler)
     }
 
@@ -87,13 +87,13 @@ public final class SheetChanges: @unchecked Sendable {
     }
 
     /// Ends a watch: its handler is not called again (a call already under way may finish).
-    public func cancel(_ watch: Watch) { _ = remove(watch) }
+    package func cancel(_ watch: Watch) { _ = remove(watch) }
 
     /// Tells every watch of `change.sheet`.
-    public func signal(_ change: SheetChange) { signal(.sheet(change.sheet), change) }
+    package func signal(_ change: SheetChange) { signal(.sheet(change.sheet), change) }
 
     /// Tells every watch of the import job `id` that it advanced.
-    public func signal(job id: String) { signal(.job(id), SheetChange(sheet: id, version: 0)) }
+    package func signal(job id: String) { signal(.job(id), SheetChange(sheet: id, version: 0)) }
 
     private func signal(_ topic: Topic, _ change: SheetChange) {
         lock.lock()
@@ -104,7 +104,7 @@ public final class SheetChanges: @unchecked Sendable {
 
     /// Ends every watch with `nil` and answers later ones the same way at once (the server is
     /// stopping: nothing parked may outlive it).
-    public func close() {
+    package func close() {
         lock.lock()
         isClosed = true
         let all = watches.values.flatMap(\.values)

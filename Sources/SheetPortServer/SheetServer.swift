@@ -8,7 +8,7 @@ import SheetPortConvert
 /// the import workers, over a sealed SQLite store in the data directory.
 public final class SheetServer: RequestHandler, @unchecked Sendable {
     /// Shared state.
-    public let context: ServerContext
+    package let context: ServerContext
     private let workers: [ImportWorker]
     private var daemon: HTTPDaemon?
 
@@ -47,7 +47,7 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
     // MARK: RequestHandler
 
     /// Resolves the token (401 without a live one) and starts an upload's staging.
-    public func begin(_ request: inout Request) -> Reply? {
+    package func begin(_ request: inout Request) -> Reply? {
         guard request.segments.first == "api" else { return .notFound }
         if request.segments == ["api", "limits"] { return nil }
         do {
@@ -61,7 +61,7 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
                 return ImportsRoute.begin(&request, context)
             }
             return nil
-        } catch let refusal as Refusal {
+        } catch let refusal as RequestRefusal {
             return refusal.reply
         } catch {
             return Self.internalError(error, request)
@@ -70,7 +70,7 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
 
     /// Stages an upload chunk, or collects a small JSON body; 413 as soon as either passes its
     /// cap (a chunked body announces no length, so this is where it is caught).
-    public func receive(_ request: inout Request, _ chunk: UnsafeRawBufferPointer) -> Reply? {
+    package func receive(_ request: inout Request, _ chunk: UnsafeRawBufferPointer) -> Reply? {
         if let upload = request.upload {
             upload.append(chunk)
             guard upload.isTooLarge else { return nil }
@@ -86,7 +86,7 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
     }
 
     /// Routes the complete request.
-    public func finish(_ request: inout Request) -> Reply {
+    package func finish(_ request: inout Request) -> Reply {
         if request.bodyTooLarge { return .error(413, "too-large", "a request body holds at most \(Request.maxBodyBytes) bytes") }
         let described = request
         return Self.answer(for: described) { try Router.route(&request, context) }
@@ -97,7 +97,7 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
     static func answer(for request: Request, _ route: () throws -> Reply) -> Reply {
         do {
             return try route()
-        } catch let refusal as Refusal {
+        } catch let refusal as RequestRefusal {
             return refusal.reply
         } catch {
             return Self.internalError(error, request)
@@ -105,7 +105,7 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
     }
 
     /// Drops the staging of an upload whose connection broke.
-    public func abandon(_ request: inout Request) {
+    package func abandon(_ request: inout Request) {
         request.upload?.discard()
         request.upload = nil
     }
@@ -158,27 +158,27 @@ enum Router {
 
     /// The sheet `id` if the request's subject holds at least `role` on it: 404 when it may not
     /// read it at all (as if it did not exist), 403 when it may read but not do this.
-    /// Throws the `Refusal`, which the router answers.
+    /// Throws the `RequestRefusal`, which the router answers.
     @discardableResult
     static func sheet(_ id: String, _ request: Request, _ context: ServerContext, needs role: Role) throws -> SheetRecord {
         guard let subject = request.subject, let sheet = try context.database({ try $0.sheet(id, for: subject) }) else {
-            throw Refusal.notFound
+            throw RequestRefusal.notFound
         }
         guard sheet.role >= role else {
-            throw Refusal(status: 403, code: "forbidden", message: "this needs the \(role.rawValue) role; you are \(sheet.role.rawValue)")
+            throw RequestRefusal(status: 403, code: "forbidden", message: "this needs the \(role.rawValue) role; you are \(sheet.role.rawValue)")
         }
         return sheet
     }
 }
 
 /// A refused request: its status and error code, answered by the router.
-struct Refusal: Error {
+struct RequestRefusal: Error {
     let status: Int
     let code: String
     let message: String
 
     /// 404, as for what does not exist.
-    static let notFound = Refusal(status: 404, code: "not-found", message: "no such resource")
+    static let notFound = RequestRefusal(status: 404, code: "not-found", message: "no such resource")
 
     var reply: Reply { .error(status, code, message) }
 }

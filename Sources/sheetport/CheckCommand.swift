@@ -65,7 +65,7 @@ enum CheckCommand {
                                      }
             } catch let error as ReaderError {
                 progress.finish()
-                FileHandleError.write("sheetport: " + error.description)
+                StandardError.write("sheetport: " + error.description)
                 status = 2
                 continue
             }

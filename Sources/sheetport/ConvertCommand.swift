@@ -232,9 +232,9 @@ enum ConvertCommand {
         progress.finish(summary: "converted \(converted.count) worksheet\(converted.count == 1 ? "" : "s"), "
                         + "\(converted.reduce(0) { $0 + $1.summary.rows }) rows", bytes: converted.reduce(Int64(0)) { $0 + $1.summary.bytesRead })
         for sheet in converted {
-            FileHandleError.write("\"\(sheet.sheet.name.visibleControlCharacters)\" -> \((folder as NSString).appendingPathComponent(sheet.fileName).visibleControlCharacters): \(sheet.summary.rows) rows")
+            StandardError.write("\"\(sheet.sheet.name.visibleControlCharacters)\" -> \((folder as NSString).appendingPathComponent(sheet.fileName).visibleControlCharacters): \(sheet.summary.rows) rows")
         }
-        if converted.isEmpty { FileHandleError.write("sheetport: \(workbook.file): no worksheet to convert") }
+        if converted.isEmpty { StandardError.write("sheetport: \(workbook.file): no worksheet to convert") }
         return 0
     }
 

@@ -67,7 +67,7 @@ enum DemoCommand {
         step(5, "check the exported file")
         let exported = try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasSuffix(".xlsx") }.sorted()
         guard let name = exported.first else {
-            FileHandleError.write("sheetport: demo: nothing was exported")
+            StandardError.write("sheetport: demo: nothing was exported")
             return 1
         }
         let back = try Preflight.check(path: out + "/" + name)

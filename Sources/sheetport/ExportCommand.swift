@@ -90,7 +90,7 @@ enum ExportCommand {
         print(options.has("--json") ? results.map(json).joined(separator: "\n") : table(results))
         let failed = results.filter { !$0.succeeded }.count
         let bytes = results.reduce(Int64(0)) { $0 + $1.bytes }
-        FileHandleError.write(String(format: "sheetport: exported %d of %d sheets, %@ in %.2f s (%.1f sheets/s, %.1f MB/s)",
+        StandardError.write(String(format: "sheetport: exported %d of %d sheets, %@ in %.2f s (%.1f sheets/s, %.1f MB/s)",
                                      results.count - failed, results.count, ClientOptions.size(bytes), seconds,
                                      Double(results.count - failed) / max(seconds, 1e-6), Double(bytes) / 1e6 / max(seconds, 1e-6)))
         return failed > 0 ? 1 : 0

@@ -53,7 +53,7 @@ enum ImportCommand {
             let report = try Preflight.check(path: file, options: limits.preflightOptions)
             guard report.importable else {
                 if json { print(report.json) } else { print(CheckCommand.humanText(report)) }
-                FileHandleError.write("sheetport: \(file): not importable; nothing was uploaded")
+                StandardError.write("sheetport: \(file): not importable; nothing was uploaded")
                 return 1
             }
             let progress = ProgressLine(label: "uploading \((file as NSString).lastPathComponent.visibleControlCharacters)", disabled: options.has("--no-progress"))
@@ -80,7 +80,7 @@ enum ImportCommand {
         } catch ClientError.cancelled(let signal) {
             // Other client errors are reported by main, as for every command.
             let stopped = signal == SIGTERM ? "terminated" : "interrupted"
-            FileHandleError.write("sheetport: \(file): upload \(stopped); " + (sentAll
+            StandardError.write("sheetport: \(file): upload \(stopped); " + (sentAll
                 ? "the server had the whole workbook but did not answer in time: it may have started a job (see GET /api/imports)"
                 : "no job was started"))
             return ClientError.cancelled(signal: signal).exitStatus
@@ -94,16 +94,16 @@ enum ImportCommand {
         let status = ClientError.cancelled(signal: signal).exitStatus
         let id = job.id.visibleControlCharacters
         if detach {
-            FileHandleError.write("sheetport: detached; import job \(id) continues on the server")
+            StandardError.write("sheetport: detached; import job \(id) continues on the server")
             return status
         }
         var once = connection
         once.retry = .none
         do {
             try once.cancelJob(job.id, client: HTTPClient(connectTimeout: 0.5, timeout: 0.5))
-            FileHandleError.write("sheetport: import job \(id) cancelled; no sheet is left behind")
+            StandardError.write("sheetport: import job \(id) cancelled; no sheet is left behind")
         } catch {
-            FileHandleError.write("sheetport: import job \(id) could not be cancelled: \(error)")
+            StandardError.write("sheetport: import job \(id) could not be cancelled: \(error)")
         }
         return status
     }
@@ -155,7 +155,7 @@ enum ImportCommand {
             }
         }
         guard finished.status == .succeeded else {
-            FileHandleError.write("sheetport: " + ClientError.jobFailed(job: finished.id, status: finished.status, code: finished.errorCode,
+            StandardError.write("sheetport: " + ClientError.jobFailed(job: finished.id, status: finished.status, code: finished.errorCode,
                                                                        message: finished.errorMessage).description)
             return 1
         }

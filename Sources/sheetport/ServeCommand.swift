@@ -64,7 +64,7 @@ enum ServeCommand {
         guard options.positionals.isEmpty else { throw UsageError("serve takes no file arguments\n\n" + spec.help) }
         guard let data = options.value("--data") else { throw UsageError("serve needs --data DIR\n\n" + spec.help) }
         var configuration = ServerConfiguration(dataDirectory: data,
-                                                address: try HTTPDaemon.Address(parsing: options.value("--listen") ?? "127.0.0.1:8080"))
+                                                address: try ListenAddress(parsing: options.value("--listen") ?? "127.0.0.1:8080"))
         configuration.archiveLimits = try LimitOptions.limits(options)
         if let value = options.value("--max-upload-bytes") { configuration.maxUploadBytes = Int(try LimitOptions.size(value, "--max-upload-bytes")) }
         if let value = options.value("--max-cells") { configuration.maxCells = Int(try LimitOptions.count(value, "--max-cells")) }

@@ -52,7 +52,7 @@ enum TokenCommand {
         }
         if let subject = options.value("--subject") {
             let count = try Tokens.revoke(subject: subject, in: database)
-            FileHandleError.write("revoked \(count) token\(count == 1 ? "" : "s") of \(subject.visibleControlCharacters)")
+            StandardError.write("revoked \(count) token\(count == 1 ? "" : "s") of \(subject.visibleControlCharacters)")
             return 0
         }
         // The token the client commands read (`--token-file F` or SHEETPORT_TOKEN, never an argument).
@@ -63,10 +63,10 @@ enum TokenCommand {
             throw UsageError("token revoke needs --subject S or --token-file F (or SHEETPORT_TOKEN): \(error)")
         }
         guard try Tokens.revoke(token: token, in: database) else {
-            FileHandleError.write("sheetport: no such token")
+            StandardError.write("sheetport: no such token")
             return 1
         }
-        FileHandleError.write("revoked 1 token")
+        StandardError.write("revoked 1 token")
         return 0
     }
 }

@@ -31,7 +31,7 @@ Run `sheetport <command> --help` for a command's options; `sheetport --version` 
 /// Runs a command and maps errors to exit statuses (CONTRACTS section 1).
 func main(_ arguments: [String]) -> Int32 {
     guard let command = arguments.first else {
-        FileHandleError.write(usage)
+        StandardError.write(usage)
         return 2
     }
     do {
@@ -53,21 +53,21 @@ func main(_ arguments: [String]) -> Int32 {
             throw UsageError("unknown command \"\(command.visibleControlCharacters)\"\(hint)\n\n" + usage)
         }
     } catch let error as ClientError {
-        FileHandleError.write("sheetport: \(error)")
+        StandardError.write("sheetport: \(error)")
         return error.exitStatus
     } catch {
         // Every error SheetPort throws (UsageError, ReaderError, TextInputError, WriterError)
         // describes itself with the file, the part or line, and the reason.
-        FileHandleError.write("sheetport: \(error)")
+        StandardError.write("sheetport: \(error)")
         return 2
     }
 }
 
 /// Diagnostics go to standard error.
-enum FileHandleError {
+enum StandardError {
     static func write(_ message: String) {
         let line = Array((message + "\n").utf8)
-        _ = line.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+        _ = line.withUnsafeBytes { SystemIO.write(2, $0.baseAddress, $0.count) }
     }
 }
 

@@ -21,7 +21,7 @@ import SheetPortTestSupport
         init(maxCells: Int = 10_000_000) throws {
             folder = try temporaryFolder()
             let data = folder.appendingPathComponent("data").path
-            var configuration = ServerConfiguration(dataDirectory: data, address: try HTTPDaemon.Address(parsing: "127.0.0.1:0"))
+            var configuration = ServerConfiguration(dataDirectory: data, address: try ListenAddress(parsing: "127.0.0.1:0"))
             configuration.maxCells = maxCells
             configuration.workers = 1
             server = try SheetServer(configuration: configuration)

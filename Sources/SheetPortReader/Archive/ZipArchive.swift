@@ -110,7 +110,7 @@ public final class ZipArchive {
     /// this throws. Compound File containers are not told apart here: check the first bytes
     /// first (`CompoundFile.signature`) and open those with `init(bytes:name:limits:)`.
     /// `prefix`, the source's first bytes, tells a truncated zip from something else.
-    public convenience init(source: OpaquePointer, name: String, prefix: [UInt8] = [], limits: ArchiveLimits = ArchiveLimits()) throws {
+    package convenience init(source: OpaquePointer, name: String, prefix: [UInt8] = [], limits: ArchiveLimits = ArchiveLimits()) throws {
         var error = zip_error_t()
         zip_error_init(&error)
         defer { zip_error_fini(&error) }

@@ -2,10 +2,10 @@ import SheetPortCore
 /// The floor of the worksheet fast path: its tokenizer alone over a worksheet (inflated on its
 /// own thread, as when reading), driving a part reader that only counts elements; what the
 /// read costs beyond it is the decoding of cells (`sheetport bench read --to tokens`).
-public enum TokenizerFloor {
+package enum TokenizerFloor {
     /// Tokenizes the worksheet `sheet` of `workbook`: the elements seen and the bytes of XML.
     /// Throws when the fast path would hand the part over to libxml2 (no floor to measure).
-    public static func run(_ workbook: Workbook, sheet: Sheet) throws -> (elements: Int, xmlBytes: Int64) {
+    package static func run(_ workbook: Workbook, sheet: Sheet) throws -> (elements: Int, xmlBytes: Int64) {
         let entry = try workbook.worksheetEntry(sheet)
         let counter = ElementCounter()
         let tokenizer = WorksheetTokenizer(source: BackgroundInflater(try workbook.archive.stream(entry)), handler: counter)

@@ -8,15 +8,15 @@ import SheetPortCore
 /// The element name of an XML event: its namespace and a borrowed local name.
 ///
 /// The bytes belong to libxml2 and live only for the callback; compare, don't keep.
-public struct XMLName {
+package struct XMLName {
     /// The element's namespace.
-    public let namespace: Namespace
+    package let namespace: Namespace
     /// The NUL-terminated local name.
-    public let local: UnsafePointer<UInt8>
+    package let local: UnsafePointer<UInt8>
 
     /// Whether the local name is `name` (ASCII, exact).
     @inline(__always)
-    public func `is`(_ name: StaticString) -> Bool {
+    package func `is`(_ name: StaticString) -> Bool {
         // Byte by byte up to the local name's NUL: memcmp may read `count` bytes past a shorter
         // name's end (found by the fuzzer: libxml2's dictionary strings end at the buffer's end).
         let count = name.utf8CodeUnitCount
@@ -27,16 +27,16 @@ public struct XMLName {
 
     /// Whether the element is `name` in the SpreadsheetML namespace (or in none).
     @inline(__always)
-    public func isSpreadsheet(_ name: StaticString) -> Bool {
+    package func isSpreadsheet(_ name: StaticString) -> Bool {
         (namespace == .spreadsheet || namespace == .none) && self.is(name)
     }
 
     /// The local name as a string, for messages.
-    public var localName: String { String(cString: local) }
+    package var localName: String { String(cString: local) }
 }
 
 /// The attributes of a start-element event, borrowed from libxml2 for the callback.
-public struct XMLAttributes {
+package struct XMLAttributes {
     let base: UnsafeMutablePointer<UnsafePointer<UInt8>?>?
     let count: Int
     /// The parser, for namespace lookups (unmanaged: no reference counting per element).
@@ -60,7 +60,7 @@ public struct XMLAttributes {
 
     /// The raw value of the attribute `name` without a namespace (most OOXML attributes),
     /// or in `namespace` when given.
-    public func bytes(_ name: StaticString, in namespace: Namespace? = nil) -> UnsafeBufferPointer<UInt8>? {
+    package func bytes(_ name: StaticString, in namespace: Namespace? = nil) -> UnsafeBufferPointer<UInt8>? {
         guard let base else { return nil }
         let length = name.utf8CodeUnitCount
         for index in 0..<count {
@@ -79,22 +79,22 @@ public struct XMLAttributes {
     }
 
     /// The attribute as a string, or nil when absent.
-    public func string(_ name: StaticString, in namespace: Namespace? = nil) -> String? {
+    package func string(_ name: StaticString, in namespace: Namespace? = nil) -> String? {
         bytes(name, in: namespace).map(Self.decode)
     }
 
     /// The attribute as an integer, or nil when absent or not an integer.
-    public func int(_ name: StaticString, in namespace: Namespace? = nil) -> Int? {
+    package func int(_ name: StaticString, in namespace: Namespace? = nil) -> Int? {
         bytes(name, in: namespace).flatMap { ASCII.parseInt($0) }
     }
 
     /// The attribute as a double, or nil when absent or not a number.
-    public func double(_ name: StaticString) -> Double? {
+    package func double(_ name: StaticString) -> Double? {
         bytes(name).flatMap { ASCII.parseDouble($0) }
     }
 
     /// An `xsd:boolean` attribute (`1`, `true`, `0`, `false`), or `defaultValue` when absent.
-    public func bool(_ name: StaticString, default defaultValue: Bool = false) -> Bool {
+    package func bool(_ name: StaticString, default defaultValue: Bool = false) -> Bool {
         guard let value = bytes(name), let first = value.first else { return defaultValue }
         return first == UInt8(ascii: "1") || first == UInt8(ascii: "t") || first == UInt8(ascii: "T")
     }
@@ -109,7 +109,7 @@ public struct XMLAttributes {
 
 /// Receives the events of one XML part. Handlers are part readers (workbook, styles,
 /// worksheet, ...); they match elements by `XMLName` and ignore what they do not know.
-public protocol XMLHandler: AnyObject {
+package protocol XMLHandler: AnyObject {
     /// An element starts.
     func startElement(_ name: XMLName, attributes: XMLAttributes) throws
     /// An element ends.

@@ -7,7 +7,7 @@ import SheetPortCore
 /// `forbidden-dtd`), entities are never substituted, nothing is loaded from the network
 /// or the file system, and libxml2's default depth and text-size limits stay on
 /// (no `XML_PARSE_HUGE`).
-public final class XMLPushParser {
+package final class XMLPushParser {
     private let handler: XMLHandler
     private let file: String
     private let part: String
@@ -18,7 +18,7 @@ public final class XMLPushParser {
     @exclusivity(unchecked) private var namespaces = NamespaceCache()
 
     /// Whether any element used a Strict OOXML namespace.
-    public var usesStrictNamespaces: Bool { namespaces.usesStrictNamespaces }
+    package var usesStrictNamespaces: Bool { namespaces.usesStrictNamespaces }
 
     static let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
         | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue)
@@ -30,7 +30,7 @@ public final class XMLPushParser {
     }()
 
     /// A parser that sends the events of `part` (of `file`, for errors) to `handler`.
-    public init(handler: XMLHandler, file: String, part: String) {
+    package init(handler: XMLHandler, file: String, part: String) {
         _ = Self.initialized
         self.handler = handler
         self.file = file
@@ -42,7 +42,7 @@ public final class XMLPushParser {
     }
 
     /// Parses the next chunk of the part.
-    public func feed(_ chunk: UnsafeRawBufferPointer) throws {
+    package func feed(_ chunk: UnsafeRawBufferPointer) throws {
         guard !chunk.isEmpty else { return }
         let bytes = chunk.baseAddress!.assumingMemoryBound(to: CChar.self)
         if context == nil {
@@ -56,14 +56,14 @@ public final class XMLPushParser {
     }
 
     /// Ends the part: reports truncated or empty documents.
-    public func finish() throws {
+    package func finish() throws {
         if context == nil { try start(nil, count: 0) }
         try parse(nil, count: 0, terminate: true)
     }
 
     /// Parses a whole part from `archive` through `handler`; returns whether it used Strict namespaces.
     @discardableResult
-    public static func parse(_ entry: ZipArchive.Entry, in archive: ZipArchive, with handler: XMLHandler) throws -> Bool {
+    package static func parse(_ entry: ZipArchive.Entry, in archive: ZipArchive, with handler: XMLHandler) throws -> Bool {
         try archive.parsing(entry) {
             let parser = XMLPushParser(handler: handler, file: archive.file, part: entry.name)
             try archive.read(entry) { try parser.feed($0) }

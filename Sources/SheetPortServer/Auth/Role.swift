@@ -4,7 +4,7 @@ import SheetPortWriter
 import SheetPortConvert
 /// What a subject may do with a sheet, weakest first: each role may do everything the ones
 /// before it may (README, "Roles").
-public enum Role: String, Sendable, Comparable, CaseIterable {
+package enum Role: String, Sendable, Comparable, CaseIterable {
     /// Reads the sheet: list, metadata, row windows, comments, export.
     case viewer
     /// Also adds comments.
@@ -17,8 +17,8 @@ public enum Role: String, Sendable, Comparable, CaseIterable {
     private var rank: Int { Role.allCases.firstIndex(of: self)! }
 
     /// Weaker roles first.
-    public static func < (lhs: Role, rhs: Role) -> Bool { lhs.rank < rhs.rank }
+    package static func < (lhs: Role, rhs: Role) -> Bool { lhs.rank < rhs.rank }
 
     /// The roles an owner may grant.
-    public static let grantable: [Role] = [.viewer, .commenter, .editor]
+    package static let grantable: [Role] = [.viewer, .commenter, .editor]
 }

@@ -7,10 +7,10 @@ import SheetPortConvert
 /// Session tokens: 32 random bytes shown once (hexadecimal), of which the store keeps only a
 /// BLAKE2b hash. Every request resolves its token again, so a revocation takes effect on the
 /// next request.
-public enum Tokens {
+package enum Tokens {
     /// Issues a token for `subject` and returns it (the only time it exists in full); a subject
     /// that breaks `Subject`'s rules (empty, control characters, too long) is refused.
-    public static func issue(subject: String, in database: Database) throws -> String {
+    package static func issue(subject: String, in database: Database) throws -> String {
         if let violation = Subject.violation(of: subject) { throw ServerError.configuration("cannot issue a token: \(violation)") }
         let token = Sodium.hex(Sodium.randomBytes(32))
         try database.query("INSERT INTO sessions (token_hash, subject, created) VALUES (?, ?, ?)",
@@ -19,20 +19,20 @@ public enum Tokens {
     }
 
     /// The subject of a live token, or nil.
-    public static func subject(of token: String, in database: Database) throws -> String? {
+    package static func subject(of token: String, in database: Database) throws -> String? {
         try database.query("SELECT subject FROM sessions WHERE token_hash = ?", [.blob(hash(token))]).first?.first?.string
     }
 
     /// Revokes every token of `subject`; returns how many.
     @discardableResult
-    public static func revoke(subject: String, in database: Database) throws -> Int {
+    package static func revoke(subject: String, in database: Database) throws -> Int {
         try database.query("DELETE FROM sessions WHERE subject = ?", [.text(subject)])
         return database.changes
     }
 
     /// Revokes one token; returns whether it existed.
     @discardableResult
-    public static func revoke(token: String, in database: Database) throws -> Bool {
+    package static func revoke(token: String, in database: Database) throws -> Bool {
         try database.query("DELETE FROM sessions WHERE token_hash = ?", [.blob(hash(token))])
         return database.changes > 0
     }
@@ -40,7 +40,7 @@ public enum Tokens {
     private static func hash(_ token: String) -> [UInt8] { Sodium.hash(Array(token.utf8)) }
 
     /// The token of an `Authorization: Bearer TOKEN` header.
-    public static func bearer(_ header: String?) -> String? {
+    package static func bearer(_ header: String?) -> String? {
         guard let header, header.count > 7, header.prefix(7).lowercased() == "bearer " else { return nil }
         let token = header.dropFirst(7).trimmingCharacters(in: .whitespaces)
         return token.isEmpty ? nil : token

@@ -21,7 +21,7 @@ final class ConnectionGate: @unchecked Sendable {
     let port: UInt16
     private let listener: Int32
     private let wakeup: (read: Int32, write: Int32)
-    private let limits: HTTPDaemon.Limits
+    private let limits: ConnectionLimits
     private let handOff: @Sendable (Int32, sockaddr_in) -> Bool
     private let lock = NSLock()
     private var isStopping = false
@@ -42,7 +42,7 @@ final class ConnectionGate: @unchecked Sendable {
 
     /// Listens on `address`; `handOff` takes each connection with a well-formed head (false:
     /// it could not, and closed it).
-    init(address: HTTPDaemon.Address, limits: HTTPDaemon.Limits, handOff: @escaping @Sendable (Int32, sockaddr_in) -> Bool) throws {
+    init(address: ListenAddress, limits: ConnectionLimits, handOff: @escaping @Sendable (Int32, sockaddr_in) -> Bool) throws {
         var socketAddress = sockaddr_in()
         socketAddress.sin_family = sa_family_t(AF_INET)
         socketAddress.sin_port = address.port.bigEndian

@@ -11,51 +11,15 @@ import SheetPortConvert
 /// an unmanaged context. Upload bodies reach the handler chunk by chunk as MHD reads them;
 /// response bodies are either bytes or streamed (`ReplyStream`) through
 /// `MHD_create_response_from_callback`; a pending reply parks its connection (suspended).
-public final class HTTPDaemon {
-    /// Where it listens.
-    public struct Address: Sendable, Equatable {
-        /// An IPv4 address, such as `127.0.0.1`.
-        public var host: String
-        /// The port; 0 lets the system choose.
-        public var port: UInt16
-
-        /// Parses `HOST:PORT` (`127.0.0.1:8080`, `0.0.0.0:0`).
-        public init(parsing text: String) throws {
-            guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]) else {
-                throw ServerError.configuration("--listen takes HOST:PORT, such as 127.0.0.1:8080, not \"\(text)\"")
-            }
-            host = String(text[..<colon])
-            self.port = port
-        }
-    }
-
+package final class HTTPDaemon {
     private var daemon: OpaquePointer?
     private let context: Unmanaged<DaemonContext>
     private var gate: ConnectionGate!
     /// The port it is bound to (the chosen one when asked for port 0).
-    public let port: UInt16
-
-    /// How many connections it keeps, and how long.
-    public struct Limits: Sendable {
-        /// Polling threads (the request thread pool).
-        public var threads = 4
-        /// Connections at once.
-        public var connections = 512
-        /// Connections at once from one client address (waiting for their request head or
-        /// being served); more are closed as they come, so one client cannot take them all.
-        public var connectionsPerClient = 256
-        /// Seconds a connection may take to send its request head, and may stay silent in a
-        /// small request body: a storm of silent connections is soon closed.
-        public var idleTimeout = 10
-        /// Seconds an upload or a streamed answer may stall before its connection is closed.
-        public var transferTimeout = 60
-
-        /// The defaults.
-        public init() {}
-    }
+    package let port: UInt16
 
     /// Starts listening on `address` within `limits`.
-    public init(address: Address, limits: Limits, handler: any RequestHandler) throws {
+    package init(address: ListenAddress, limits: ConnectionLimits, handler: any RequestHandler) throws {
         let context = Unmanaged.passRetained(DaemonContext(handler: handler, transferTimeout: UInt32(clamping: max(1, limits.transferTimeout))))
         self.context = context
         // The gate keeps the connection limits (per client too): libmicrohttpd hands a connection
@@ -91,7 +55,7 @@ public final class HTTPDaemon {
     }
 
     /// Stops listening, closes connections and waits for the polling threads.
-    public func stop() {
+    package func stop() {
         guard let daemon else { return }
         gate.stop()
         MHD_stop_daemon(daemon)

@@ -7,7 +7,7 @@ import SheetPortWriter
 import SheetPortConvert
 
 /// A source of a streamed response body, read by the HTTP daemon chunk by chunk.
-public protocol ReplyStream: AnyObject {
+package protocol ReplyStream: AnyObject {
     /// Fills up to `count` bytes at `buffer`; returns how many, 0 at the end. Throwing ends the
     /// response abruptly (the client sees a cut-off body).
     func read(into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int
@@ -16,7 +16,7 @@ public protocol ReplyStream: AnyObject {
 /// An answer that is not ready when the request is complete (a wait for a sheet version).
 /// The daemon suspends the connection, so no request thread waits, until `wake` is called,
 /// then asks for the answer on a request thread.
-public protocol PendingReply: AnyObject, Sendable {
+package protocol PendingReply: AnyObject, Sendable {
     /// Starts waiting (called right after the connection is parked). Calls `wake` once, from
     /// any thread or at once, when the answer can be given: the awaited event, a deadline, or
     /// the server stopping. A later call of `wake` does nothing.
@@ -26,7 +26,7 @@ public protocol PendingReply: AnyObject, Sendable {
 }
 
 /// What a live stream has for the daemon at one read.
-public enum LiveRead: Equatable {
+package enum LiveRead: Equatable {
     /// This many bytes were filled (more than 0).
     case bytes(Int)
     /// Nothing yet: the daemon parks the connection until the stream's `wake` is called.
@@ -40,7 +40,7 @@ public enum LiveRead: Equatable {
 
 /// A body produced as things happen, open for as long as it has more to say (an event
 /// stream). Between deliveries its connection is parked (suspended), so it holds no thread.
-public protocol LiveReplyStream: AnyObject, Sendable {
+package protocol LiveReplyStream: AnyObject, Sendable {
     /// Called once, before the first read: `wake` (callable any number of times, from any
     /// thread, cheap) tells the daemon to read again because there may be more to send.
     func start(wake: @escaping @Sendable () -> Void)
@@ -53,9 +53,9 @@ public protocol LiveReplyStream: AnyObject, Sendable {
 }
 
 /// An HTTP response: status, headers and a body held in memory or streamed.
-public struct Reply {
+package struct Reply {
     /// The body.
-    public enum Body {
+    package enum Body {
         /// Held in memory.
         case bytes([UInt8])
         /// Streamed, of this length when known (nil: chunked).
@@ -68,36 +68,36 @@ public struct Reply {
     }
 
     /// The status code.
-    public var status: Int
+    package var status: Int
     /// Extra header fields (`Cache-Control: no-store` is added to every response).
-    public var headers: [(name: String, value: String)]
+    package var headers: [(name: String, value: String)]
     /// The body.
-    public var body: Body
+    package var body: Body
 
     /// A response.
-    public init(status: Int, headers: [(name: String, value: String)] = [], body: Body = .bytes([])) {
+    package init(status: Int, headers: [(name: String, value: String)] = [], body: Body = .bytes([])) {
         self.status = status
         self.headers = headers
         self.body = body
     }
 
     /// A JSON response.
-    public static func json(_ value: JSON, status: Int = 200, headers: [(name: String, value: String)] = []) -> Reply {
+    package static func json(_ value: JSON, status: Int = 200, headers: [(name: String, value: String)] = []) -> Reply {
         Reply(status: status, headers: [("Content-Type", "application/json")] + headers, body: .bytes(Array(value.text.utf8)))
     }
 
     /// A CONTRACTS error: `{"error":{"code","message","findings"}}`.
-    public static func error(_ status: Int, _ code: String, _ message: String, findings: [String] = []) -> Reply {
+    package static func error(_ status: Int, _ code: String, _ message: String, findings: [String] = []) -> Reply {
         var members: [(String, JSON)] = [("code", .string(code)), ("message", .string(message))]
         if !findings.isEmpty { members.append(("findings", .array(findings.map(JSON.raw)))) }
         return json(.object([("error", .object(members))]), status: status)
     }
 
     /// An answer given later, without holding a request thread meanwhile.
-    public static func later(_ pending: any PendingReply) -> Reply { Reply(status: 0, body: .pending(pending)) }
+    package static func later(_ pending: any PendingReply) -> Reply { Reply(status: 0, body: .pending(pending)) }
 
     /// 404 `not-found`: also what a subject gets for what it may not see.
-    public static var notFound: Reply { Refusal.notFound.reply }
+    package static var notFound: Reply { RequestRefusal.notFound.reply }
 }
 
 extension Reply {

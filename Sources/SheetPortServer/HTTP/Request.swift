@@ -6,33 +6,33 @@ import SheetPortConvert
 
 /// An HTTP request as routes see it: method, path, query, the header fields the server uses,
 /// the authenticated subject, and the body (small JSON bodies in memory; uploads staged sealed).
-public struct Request {
+package struct Request {
     /// `GET`, `POST`, ...
-    public var method: String
+    package var method: String
     /// The path without the query, percent-decoded by the daemon.
-    public var path: String
+    package var path: String
     /// The path's segments (`/api/sheets/x` gives `["api", "sheets", "x"]`).
-    public var segments: [String]
+    package var segments: [String]
     /// Query arguments.
-    public var query: [String: String]
+    package var query: [String: String]
     /// Header fields by lower-case name.
-    public var headers: [String: String]
+    package var headers: [String: String]
     /// The session's subject, once the token is resolved.
-    public var subject: String?
+    package var subject: String?
     /// A small body (JSON requests), collected in memory up to `Request.maxBodyBytes`.
-    public var body: [UInt8] = []
+    package var body: [UInt8] = []
     /// Whether the body went past what the route accepts.
-    public var bodyTooLarge = false
+    package var bodyTooLarge = false
     /// The staged upload of `POST /api/imports`.
-    public var upload: UploadStaging?
+    package var upload: UploadStaging?
 
     /// The most a JSON request body may hold.
-    public static let maxBodyBytes = 1 << 16
+    package static let maxBodyBytes = 1 << 16
 
     /// A request. `path` is as sent, percent-encoded: it is split into segments first and each
     /// is decoded, so an encoded `/` stays inside its segment and an encoded NUL is kept (and
     /// refused), not a place where the text ends.
-    public init(method: String, path: String, query: [String: String], headers: [String: String]) {
+    package init(method: String, path: String, query: [String: String], headers: [String: String]) {
         self.method = method
         self.path = Self.percentDecoded(path)
         self.segments = path.split(separator: "/").map { Self.percentDecoded(String($0)) }
@@ -44,11 +44,11 @@ public struct Request {
     static func percentDecoded(_ text: String) -> String { text.removingPercentEncoding ?? text }
 
     /// A header field by name (any case).
-    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+    package func header(_ name: String) -> String? { headers[name.lowercased()] }
 }
 
 /// What a request handler does with requests, in the daemon's three steps.
-public protocol RequestHandler: AnyObject, Sendable {
+package protocol RequestHandler: AnyObject, Sendable {
     /// The headers are in: authenticate, and answer at once (an error, a refused upload, an
     /// idempotent repeat) or return nil to read the body.
     func begin(_ request: inout Request) -> Reply?

@@ -5,7 +5,7 @@ import SheetPortWriter
 import SheetPortConvert
 
 /// The queue of import jobs waiting for a worker, with the cancellations of running ones.
-public final class ImportQueue: @unchecked Sendable {
+package final class ImportQueue: @unchecked Sendable {
     private let condition = NSCondition()
     private var pending: [String] = []
     private var running: Set<String> = []
@@ -13,7 +13,7 @@ public final class ImportQueue: @unchecked Sendable {
     private var stopping = false
 
     /// Adds a job.
-    public func enqueue(_ id: String) {
+    package func enqueue(_ id: String) {
         condition.lock()
         pending.append(id)
         condition.signal()

@@ -11,7 +11,7 @@ import SheetPortConvert
 /// cancel removes everything the job wrote, and the staged upload goes when the job ends.
 /// Every batch and the end hold the job's claim (`JobClaim`): a job whose claim went (its
 /// lease ran out and another instance took it over) stops without touching the job.
-public final class ImportWorker: @unchecked Sendable {
+package final class ImportWorker: @unchecked Sendable {
     private let context: ServerContext
     private var thread: Thread?
     private let done = DispatchSemaphore(value: 0)

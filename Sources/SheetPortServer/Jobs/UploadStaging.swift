@@ -8,25 +8,25 @@ import SheetPortConvert
 /// staging folder, bound to the job id, and hashed (the digest an `Idempotency-Key` repeat is
 /// compared with). Over the cap it stops storing and removes the file. A repeat of a key
 /// already used (`repeating` set) is only hashed, never stored.
-public final class UploadStaging {
+package final class UploadStaging {
     /// The job the upload will become.
-    public let jobID: String
+    package let jobID: String
     /// The staged file.
-    public let path: String
+    package let path: String
     /// The cap in bytes.
-    public let limit: Int
+    package let limit: Int
     /// `X-Filename`.
-    public let filename: String
+    package let filename: String
     /// `Idempotency-Key`, if any.
-    public let idempotencyKey: String?
+    package let idempotencyKey: String?
     /// Bytes received.
-    public private(set) var received = 0
+    package private(set) var received = 0
     /// Whether the body went over the cap.
-    public private(set) var isTooLarge = false
+    package private(set) var isTooLarge = false
     /// The first write error, if any.
-    public private(set) var failure: (any Error)?
+    package private(set) var failure: (any Error)?
     /// The BLAKE2b digest of the whole body, once complete.
-    public private(set) var digest: [UInt8]?
+    package private(set) var digest: [UInt8]?
     /// The job that already holds `idempotencyKey`, when this upload repeats the key: the body
     /// is hashed to compare, not stored.
     let repeating: JobRecord?

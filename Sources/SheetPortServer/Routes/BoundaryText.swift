@@ -8,11 +8,11 @@ import SheetPortConvert
 enum BoundaryText {
     /// The 400 `bad-request` refusal naming `field` when `value` holds a control character (logged
     /// with the value's controls made visible), or nil.
-    static func refusal(_ value: String, _ field: String) -> Refusal? {
+    static func refusal(_ value: String, _ field: String) -> RequestRefusal? {
         guard let scalar = value.unicodeScalars.first(where: \.isUnsafeControl) else { return nil }
         let code = "U+" + String(scalar.value, radix: 16, uppercase: true)
         ServerLog.write("refused \(field) holding a control character (\(code)): \(String(value.prefix(200)))")
-        return Refusal(status: 400, code: "bad-request",
+        return RequestRefusal(status: 400, code: "bad-request",
                        message: "\(field) holds a control character (\(code)); NUL and control characters are refused")
     }
 

@@ -21,7 +21,7 @@ enum EventsRoute {
     }
 
     private static func open(_ source: EventStream.Source, _ request: Request, _ context: ServerContext, from current: Int? = nil) throws -> Reply {
-        guard let token = Tokens.bearer(request.header("Authorization")), let subject = request.subject else { throw Refusal.notFound }
+        guard let token = Tokens.bearer(request.header("Authorization")), let subject = request.subject else { throw RequestRefusal.notFound }
         let lastID = try lastEventID(request.header("Last-Event-ID")) ?? current
         let stream = EventStream(source, subject: subject, token: token, after: lastID, context)
         if let refusal = context.events.admit(stream) { return refusal }
@@ -32,7 +32,7 @@ enum EventsRoute {
     static func lastEventID(_ value: String?) throws -> Int? {
         guard let value else { return nil }
         guard !value.isEmpty, value.utf8.count <= 18, value.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let id = Int(value) else {
-            throw Refusal(status: 400, code: "bad-request", message: "Last-Event-ID must be an id this server sent: a whole number from 0")
+            throw RequestRefusal(status: 400, code: "bad-request", message: "Last-Event-ID must be an id this server sent: a whole number from 0")
         }
         return id
     }

@@ -9,9 +9,9 @@ import SheetPortConvert
 /// clients. Past the cap an export answers 503 with `Retry-After`. It also knows the exports
 /// being sent as they are built, to end them when the server stops (libmicrohttpd cannot stop
 /// with a connection parked).
-public final class ExportSlots: @unchecked Sendable {
+package final class ExportSlots: @unchecked Sendable {
     /// The most exports at once.
-    public let limit: Int
+    package let limit: Int
     private let lock = NSLock()
     private var taken = 0
     private var closed = false

@@ -8,18 +8,18 @@ import SheetPortConvert
 
 /// The data directory's sealing key: `DIR/seal.key`, 32 random bytes, mode 0600, created on
 /// the first start (exclusively, so two starts cannot create two keys).
-public enum KeyFile {
+package enum KeyFile {
     /// The key file's name in the data directory.
-    public static let name = "seal.key"
+    package static let name = "seal.key"
 
     /// Reads the key in `directory`, creating it first when there is none.
-    public static func loadOrCreate(in directory: String) throws -> [UInt8] {
+    package static func loadOrCreate(in directory: String) throws -> [UInt8] {
         try loadOrCreate(at: directory + "/" + name)
     }
 
     /// Reads the key file at `path` (`serve --key-file`, one file shared by every instance),
     /// creating it first when there is none; the same permission rules hold.
-    public static func loadOrCreate(at path: String) throws -> [UInt8] {
+    package static func loadOrCreate(at path: String) throws -> [UInt8] {
         let created = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         if created >= 0 {
             let key = Sodium.randomBytes(Sealer.keyLength)

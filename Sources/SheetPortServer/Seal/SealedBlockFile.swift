@@ -17,24 +17,24 @@ import SheetPortConvert
 /// so memory stays at one block whatever the file size. Plaintext never reaches the disk.
 ///
 /// Not thread-safe: one user at a time.
-public final class SealedBlockFile {
+package final class SealedBlockFile {
     /// Plaintext bytes per block.
-    public static let blockSize = 1 << 16
+    package static let blockSize = 1 << 16
     static let slotSize = blockSize + Sealer.overhead
 
     /// The file's path.
-    public let path: String
+    package let path: String
     private let sealer: Sealer
     private let identity: String
     private var descriptor: Int32
     /// The plaintext length.
-    public private(set) var size: Int64
+    package private(set) var size: Int64
     private var cachedIndex = -1
     private var cached: [UInt8] = []
     private var cachedDirty = false
 
     /// Creates (truncating) a sealed file at `path` bound to `identity` (mode 0600).
-    public init(creating path: String, identity: String, sealer: Sealer) throws {
+    package init(creating path: String, identity: String, sealer: Sealer) throws {
         descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw ServerError.io(path: path, message: String(cString: strerror(errno))) }
         self.path = path
@@ -44,7 +44,7 @@ public final class SealedBlockFile {
     }
 
     /// Opens an existing sealed file bound to `identity`.
-    public init(opening path: String, identity: String, sealer: Sealer) throws {
+    package init(opening path: String, identity: String, sealer: Sealer) throws {
         descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw ServerError.io(path: path, message: String(cString: strerror(errno))) }
         self.path = path
@@ -60,7 +60,7 @@ public final class SealedBlockFile {
     deinit { if descriptor >= 0 { Glibc.close(descriptor) } }
 
     /// Writes `bytes` at `offset` (at most `size`: no holes).
-    public func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws {
+    package func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws {
         precondition(offset <= size, "sealed files have no holes")
         if let last = lastIndex, offset + Int64(bytes.count) > Int64(last + 1) * Int64(Self.blockSize) {
             // The last block stops being the last: it is sealed again, as an inner one.
@@ -84,10 +84,10 @@ public final class SealedBlockFile {
     }
 
     /// Appends `bytes` at the end.
-    public func append(_ bytes: UnsafeRawBufferPointer) throws { try write(bytes, at: size) }
+    package func append(_ bytes: UnsafeRawBufferPointer) throws { try write(bytes, at: size) }
 
     /// Reads up to `count` bytes at `offset` into `buffer`; returns how many (0 at the end).
-    public func read(into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int64) throws -> Int {
+    package func read(into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int64) throws -> Int {
         var done = 0
         while done < count, offset + Int64(done) < size {
             let position = offset + Int64(done)
@@ -103,13 +103,13 @@ public final class SealedBlockFile {
     }
 
     /// Seals and writes the cached block if it changed, and flushes the file to disk.
-    public func flush(sync: Bool = false) throws {
+    package func flush(sync: Bool = false) throws {
         try storeCached()
         if sync, fsync(descriptor) != 0 { throw ServerError.io(path: path, message: String(cString: strerror(errno))) }
     }
 
     /// Flushes and closes the file.
-    public func close() throws {
+    package func close() throws {
         try storeCached()
         Glibc.close(descriptor)
         descriptor = -1

@@ -9,13 +9,13 @@ import SheetPortConvert
 
 /// A read-only libzip source over a `SealedBlockFile`: libzip seeks and reads, and only the
 /// blocks it touches are unsealed, in memory. The importer opens a staged upload through it.
-public final class SealedZipSource {
+package final class SealedZipSource {
     private let file: SealedBlockFile
     private var position: Int64 = 0
     private var lastError = zip_error_t()
 
     /// A source over `file`.
-    public init(file: SealedBlockFile) {
+    package init(file: SealedBlockFile) {
         self.file = file
         zip_error_init(&lastError)
     }
@@ -23,7 +23,7 @@ public final class SealedZipSource {
     deinit { zip_error_fini(&lastError) }
 
     /// A new `zip_source_t` reading this file; it keeps this object alive until libzip frees it.
-    public func makeSource() throws -> OpaquePointer {
+    package func makeSource() throws -> OpaquePointer {
         var error = zip_error_t()
         zip_error_init(&error)
         defer { zip_error_fini(&error) }

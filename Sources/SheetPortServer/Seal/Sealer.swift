@@ -11,25 +11,25 @@ import SheetPortConvert
 /// 24-byte nonce per record. A sealed record is `nonce || ciphertext || tag`; the associated
 /// data binds it to where it belongs (a sheet and block number, a staging file and block), so
 /// records cannot be swapped or moved without failing to open.
-public struct Sealer: Sendable {
+package struct Sealer: Sendable {
     /// Bytes a sealed record adds to its plaintext (nonce and tag).
-    public static let overhead = nonceLength + tagLength
+    package static let overhead = nonceLength + tagLength
     static let nonceLength = Int(crypto_aead_xchacha20poly1305_ietf_NPUBBYTES)
     static let tagLength = Int(crypto_aead_xchacha20poly1305_ietf_ABYTES)
     /// The key length in bytes.
-    public static let keyLength = Int(crypto_aead_xchacha20poly1305_ietf_KEYBYTES)
+    package static let keyLength = Int(crypto_aead_xchacha20poly1305_ietf_KEYBYTES)
 
     private let key: [UInt8]
 
     /// A sealer with a 32-byte key.
-    public init(key: [UInt8]) throws {
+    package init(key: [UInt8]) throws {
         try Sodium.initialize()
         guard key.count == Self.keyLength else { throw ServerError.configuration("a sealing key has \(Self.keyLength) bytes, not \(key.count)") }
         self.key = key
     }
 
     /// Seals `plaintext` bound to `context`.
-    public func seal(_ plaintext: UnsafeRawBufferPointer, context: [UInt8]) -> [UInt8] {
+    package func seal(_ plaintext: UnsafeRawBufferPointer, context: [UInt8]) -> [UInt8] {
         // Every byte is written (nonce, ciphertext, tag): no zeroing first.
         [UInt8](unsafeUninitializedCapacity: plaintext.count + Self.overhead) { output, count in
             let nonce = output.baseAddress!
@@ -44,13 +44,13 @@ public struct Sealer: Sendable {
     }
 
     /// Seals `plaintext` bound to `context`.
-    public func seal(_ plaintext: [UInt8], context: [UInt8]) -> [UInt8] {
+    package func seal(_ plaintext: [UInt8], context: [UInt8]) -> [UInt8] {
         plaintext.withUnsafeBytes { seal($0, context: context) }
     }
 
     /// Opens a record sealed with `context`; throws `ServerError.unsealFailed` when it does not
     /// authenticate. `what` names it in the error.
-    public func open(_ sealed: UnsafeRawBufferPointer, context: [UInt8], what: String) throws -> [UInt8] {
+    package func open(_ sealed: UnsafeRawBufferPointer, context: [UInt8], what: String) throws -> [UInt8] {
         guard sealed.count >= Self.overhead else { throw ServerError.unsealFailed(what: what) }
         var status: Int32 = -1
         // On success every byte is written; on failure the array is dropped.
@@ -68,12 +68,12 @@ public struct Sealer: Sendable {
     }
 
     /// Opens a record sealed with `context`.
-    public func open(_ sealed: [UInt8], context: [UInt8], what: String) throws -> [UInt8] {
+    package func open(_ sealed: [UInt8], context: [UInt8], what: String) throws -> [UInt8] {
         try sealed.withUnsafeBytes { try open($0, context: context, what: what) }
     }
 
     /// Associated data made of a label, an identifier and a number.
-    public static func context(_ label: String, _ id: String, _ number: Int = 0) -> [UInt8] {
+    package static func context(_ label: String, _ id: String, _ number: Int = 0) -> [UInt8] {
         var bytes = Array(label.utf8) + [0] + Array(id.utf8) + [0]
         withUnsafeBytes(of: UInt64(number).littleEndian) { bytes.append(contentsOf: $0) }
         return bytes
@@ -81,16 +81,16 @@ public struct Sealer: Sendable {
 }
 
 /// libsodium's one-time initialization, plus random bytes and hashing.
-public enum Sodium {
+package enum Sodium {
     private static let status: Int32 = sodium_init()
 
     /// Initializes libsodium (once; later calls are free).
-    public static func initialize() throws {
+    package static func initialize() throws {
         guard status >= 0 else { throw ServerError.startFailed("libsodium cannot initialize") }
     }
 
     /// `count` random bytes from the system's CSPRNG.
-    public static func randomBytes(_ count: Int) -> [UInt8] {
+    package static func randomBytes(_ count: Int) -> [UInt8] {
         _ = status
         var bytes = [UInt8](repeating: 0, count: count)
         randombytes_buf(&bytes, count)
@@ -98,7 +98,7 @@ public enum Sodium {
     }
 
     /// A 32-byte BLAKE2b hash (crypto_generichash) of `bytes`.
-    public static func hash(_ bytes: [UInt8]) -> [UInt8] {
+    package static func hash(_ bytes: [UInt8]) -> [UInt8] {
         _ = status
         var output = [UInt8](repeating: 0, count: 32)
         crypto_generichash(&output, 32, bytes, UInt64(bytes.count), nil, 0)
@@ -106,7 +106,7 @@ public enum Sodium {
     }
 
     /// Lower-case hexadecimal.
-    public static func hex(_ bytes: [UInt8]) -> String {
+    package static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(bytes.count * 2)
@@ -115,5 +115,5 @@ public enum Sodium {
     }
 
     /// A random identifier: 16 random bytes in hexadecimal.
-    public static func identifier() -> String { hex(randomBytes(16)) }
+    package static func identifier() -> String { hex(randomBytes(16)) }
 }

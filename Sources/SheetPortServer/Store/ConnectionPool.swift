@@ -6,17 +6,17 @@ import SheetPortConvert
 
 /// A fixed set of connections handed out one thread at a time, so readers run in parallel
 /// (under WAL with SQLite) while a worker writes.
-public final class ConnectionPool: @unchecked Sendable {
+package final class ConnectionPool: @unchecked Sendable {
     private var idle: [Database]
     private let condition = NSCondition()
 
     /// `count` connections to the store at `location`.
-    public init(_ location: StoreLocation, count: Int) throws {
+    package init(_ location: StoreLocation, count: Int) throws {
         idle = try (0..<max(1, count)).map { _ in try location.connect() }
     }
 
     /// Runs `body` with a connection of its own.
-    public func with<T>(_ body: (Database) throws -> T) throws -> T {
+    package func with<T>(_ body: (Database) throws -> T) throws -> T {
         condition.lock()
         while idle.isEmpty { condition.wait() }
         let database = idle.removeLast()

@@ -7,12 +7,12 @@ import SheetPortConvert
 /// The server's data directory (mode 0700): the SQLite database, the sealing key, the
 /// staging folder of uploads (each a sealed block file) and the folder where exports are
 /// built (sealed too, unlinked once open).
-public struct DataDirectory: Sendable {
+package struct DataDirectory: Sendable {
     /// The directory.
-    public let path: String
+    package let path: String
 
     /// Creates the directory (mode 0700) and its staging and export folders when missing.
-    public init(path: String) throws {
+    package init(path: String) throws {
         self.path = path
         for folder in [path, path + "/staging", path + "/exports"] {
             var status = stat()
@@ -26,20 +26,20 @@ public struct DataDirectory: Sendable {
     }
 
     /// The database file.
-    public var database: String { path + "/sheetport.db" }
+    package var database: String { path + "/sheetport.db" }
     /// Where uploads are staged.
-    public var staging: String { path + "/staging" }
+    package var staging: String { path + "/staging" }
     /// Where exports are built.
-    public var exports: String { path + "/exports" }
+    package var exports: String { path + "/exports" }
 
     /// The staged upload of a job.
-    public func stagingFile(job: String) -> String { staging + "/" + job + ".sealed" }
+    package func stagingFile(job: String) -> String { staging + "/" + job + ".sealed" }
 
     /// Opens a connection to the database, creating the tables.
-    public func openDatabase() throws -> Database {
+    package func openDatabase() throws -> Database {
         try StoreLocation.sqlite(path: database).open()
     }
 
     /// The sealer with the directory's key (created on first use).
-    public func sealer() throws -> Sealer { try Sealer(key: KeyFile.loadOrCreate(in: path)) }
+    package func sealer() throws -> Sealer { try Sealer(key: KeyFile.loadOrCreate(in: path)) }
 }

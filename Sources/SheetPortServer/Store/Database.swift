@@ -5,7 +5,7 @@ import SheetPortWriter
 import SheetPortConvert
 
 /// Which store a `Database` talks to.
-public enum StoreKind: Sendable {
+package enum StoreKind: Sendable {
     /// The embedded default: one SQLite file in the data directory, one server process.
     case sqlite
     /// A PostgreSQL database shared by several server processes (CONTRACTS section 7).
@@ -34,14 +34,14 @@ protocol StoreConnection: AnyObject {
 }
 
 /// Where the store is: a SQLite file, or a PostgreSQL connection URL.
-public enum StoreLocation: Sendable, Equatable {
+package enum StoreLocation: Sendable, Equatable {
     /// The embedded SQLite database file.
     case sqlite(path: String)
     /// A `postgresql://` (or `postgres://`) URL, or a libpq `key=value` connection string.
     case postgres(url: String)
 
     /// Opens a connection (the schema is made by `Schema.prepare`).
-    public func connect() throws -> Database {
+    package func connect() throws -> Database {
         switch self {
         case .sqlite(let path): return Database(try SQLiteConnection(path: path))
         case .postgres(let url): return Database(try PostgresConnection(url: url))
@@ -50,14 +50,14 @@ public enum StoreLocation: Sendable, Equatable {
 
     /// Opens a connection and creates or migrates the schema (once, however many processes
     /// start at once).
-    public func open() throws -> Database {
+    package func open() throws -> Database {
         let database = try connect()
         try Schema.prepare(database)
         return database
     }
 
     /// Which store this is.
-    public var kind: StoreKind {
+    package var kind: StoreKind {
         if case .sqlite = self { return .sqlite }
         return .postgres
     }
@@ -66,7 +66,7 @@ public enum StoreLocation: Sendable, Equatable {
 /// One connection to the store, SQLite or PostgreSQL.
 ///
 /// Not thread-safe: a connection is used by one thread at a time (`ConnectionPool` hands them out).
-public final class Database {
+package final class Database {
     let connection: any StoreConnection
 
     init(_ connection: any StoreConnection) {
@@ -74,24 +74,24 @@ public final class Database {
     }
 
     /// Opens (creating) the SQLite database at `path`, in WAL mode, with foreign keys on.
-    public convenience init(path: String) throws {
+    package convenience init(path: String) throws {
         self.init(try SQLiteConnection(path: path))
     }
 
     /// Which store this is.
-    public var kind: StoreKind { connection.kind }
+    package var kind: StoreKind { connection.kind }
 
     /// Runs SQL with no parameters and no rows (several statements allowed).
-    public func execute(_ sql: String) throws { try connection.execute(sql) }
+    package func execute(_ sql: String) throws { try connection.execute(sql) }
 
     /// Runs `sql` with `values` bound and returns the rows.
     @discardableResult
-    public func query(_ sql: String, _ values: [SQLValue] = []) throws -> [[SQLValue]] {
+    package func query(_ sql: String, _ values: [SQLValue] = []) throws -> [[SQLValue]] {
         try connection.query(sql, values)
     }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
-    public func transaction<T>(_ body: () throws -> T) throws -> T {
+    package func transaction<T>(_ body: () throws -> T) throws -> T {
         try connection.begin()
         do {
             let result = try body()
@@ -104,7 +104,7 @@ public final class Database {
     }
 
     /// Rows changed by the last statement.
-    public var changes: Int { connection.changes }
+    package var changes: Int { connection.changes }
 
     /// The store's clock in milliseconds since 1970, as SQL.
     var nowMilliseconds: String { connection.nowMilliseconds }

@@ -5,35 +5,35 @@ import SheetPortWriter
 import SheetPortConvert
 
 /// An import job as stored.
-public struct JobRecord: Sendable, Equatable {
+package struct JobRecord: Sendable, Equatable {
     /// Where a job is: the one status type the client decodes too.
-    public typealias Status = ImportJobStatus
+    package typealias Status = ImportJobStatus
 
     /// The job's id (32 hexadecimal digits).
-    public var id: String
+    package var id: String
     /// The subject whose session uploaded it.
-    public var subject: String
+    package var subject: String
     /// Where it is.
-    public var status: Status
+    package var status: Status
     /// `X-Filename` of the upload.
-    public var filename: String
+    package var filename: String
     /// The upload's size in bytes.
-    public var uploadBytes: Int
+    package var uploadBytes: Int
     /// Progress: bytes of the worksheet read, rows and cells stored.
-    public var bytes: Int
+    package var bytes: Int
     /// Rows stored so far.
-    public var rows: Int
+    package var rows: Int
     /// Cells stored so far.
-    public var cells: Int
+    package var cells: Int
     /// The sheet the job writes (visible once it succeeds).
-    public var sheetID: String?
+    package var sheetID: String?
     /// The `result` object (JSON) once it succeeded.
-    public var result: String?
+    package var result: String?
     /// The `error` object (JSON) once it failed.
-    public var error: String?
+    package var error: String?
 
     /// `{"id","status","filename","progress":{..},"result":..,"error":..}`.
-    public var json: JSON {
+    package var json: JSON {
         .object([
             ("id", .string(id)), ("status", .string(status.rawValue)), ("filename", .string(filename)),
             ("progress", .object([("bytes", .int(bytes)), ("rows", .int(rows)), ("cells", .int(cells))])),
@@ -52,40 +52,40 @@ extension Database {
     }
 
     /// A job by id, whoever owns it.
-    public func job(_ id: String) throws -> JobRecord? {
+    package func job(_ id: String) throws -> JobRecord? {
         try query("SELECT \(Self.jobColumns) FROM jobs WHERE id = ?", [.text(id)]).first.map(jobRecord)
     }
 
     /// `subject`'s job, or nil when there is none of that id for this subject.
-    public func job(_ id: String, for subject: String) throws -> JobRecord? {
+    package func job(_ id: String, for subject: String) throws -> JobRecord? {
         try query("SELECT \(Self.jobColumns) FROM jobs WHERE id = ? AND subject = ?", [.text(id), .text(subject)]).first.map(jobRecord)
     }
 
     /// `subject`'s job started with an idempotency key.
-    public func job(idempotencyKey key: String, for subject: String) throws -> JobRecord? {
+    package func job(idempotencyKey key: String, for subject: String) throws -> JobRecord? {
         try query("SELECT \(Self.jobColumns) FROM jobs WHERE idempotency_key = ? AND subject = ?", [.text(key), .text(subject)]).first.map(jobRecord)
     }
 
     /// `subject`'s jobs, newest first.
-    public func jobs(for subject: String) throws -> [JobRecord] {
+    package func jobs(for subject: String) throws -> [JobRecord] {
         try query("SELECT \(Self.jobColumns) FROM jobs WHERE subject = ? ORDER BY created DESC, \(insertionOrder) DESC", [.text(subject)]).map(jobRecord)
     }
 
     /// Jobs in a status.
-    public func jobs(in status: JobRecord.Status) throws -> [JobRecord] {
+    package func jobs(in status: JobRecord.Status) throws -> [JobRecord] {
         try query("SELECT \(Self.jobColumns) FROM jobs WHERE status = ? ORDER BY \(insertionOrder)", [.text(status.rawValue)]).map(jobRecord)
     }
 
     /// The job `subject` started with an idempotency key, with the digest of its upload (nil
     /// for a job recorded before digests were kept).
-    public func idempotencyDigest(key: String, for subject: String) throws -> (job: String, digest: [UInt8]?)? {
+    package func idempotencyDigest(key: String, for subject: String) throws -> (job: String, digest: [UInt8]?)? {
         try query("SELECT id, body_digest FROM jobs WHERE idempotency_key = ? AND subject = ?", [.text(key), .text(subject)])
             .first.map { ($0[0].string ?? "", $0[1].bytes) }
     }
 
     /// Records a queued job with its upload's digest; false when `subject` already has a job
     /// with this idempotency key.
-    public func insertJob(id: String, subject: String, filename: String, uploadBytes: Int, idempotencyKey: String?,
+    package func insertJob(id: String, subject: String, filename: String, uploadBytes: Int, idempotencyKey: String?,
                           bodyDigest: [UInt8]? = nil) throws -> Bool {
         try query("""
             INSERT INTO jobs (id, subject, status, idempotency_key, filename, upload_bytes, body_digest, created)
@@ -96,24 +96,24 @@ extension Database {
     }
 
     /// Moves a job from `from` to `to`; false when it was not in `from`.
-    public func transition(job id: String, from: JobRecord.Status, to: JobRecord.Status) throws -> Bool {
+    package func transition(job id: String, from: JobRecord.Status, to: JobRecord.Status) throws -> Bool {
         try query("UPDATE jobs SET status = ? WHERE id = ? AND status = ?", [.text(to.rawValue), .text(id), .text(from.rawValue)])
         return changes > 0
     }
 
     /// Records a job's progress.
-    public func updateProgress(job id: String, bytes: Int, rows: Int, cells: Int) throws {
+    package func updateProgress(job id: String, bytes: Int, rows: Int, cells: Int) throws {
         try query("UPDATE jobs SET bytes = ?, rows = ?, cells = ? WHERE id = ?",
                   [.integer(Int64(bytes)), .integer(Int64(rows)), .integer(Int64(cells)), .text(id)])
     }
 
     /// Ends a job as failed with an `error` object, unless it already ended (a cancel).
-    public func fail(job id: String, error: String) throws {
+    package func fail(job id: String, error: String) throws {
         try query("UPDATE jobs SET status = 'failed', error = ? WHERE id = ? AND status IN ('queued', 'running')", [.text(error), .text(id)])
     }
 
     /// Sets the sheet a job writes.
-    public func setSheet(job id: String, sheet: String) throws {
+    package func setSheet(job id: String, sheet: String) throws {
         try query("UPDATE jobs SET sheet_id = ? WHERE id = ?", [.text(sheet), .text(id)])
     }
 }

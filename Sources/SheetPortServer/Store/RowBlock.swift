@@ -8,32 +8,32 @@ import SheetPortConvert
 /// `{"col":2,"input":"=A2*2","ref":"B2","type":"number","value":3,"formula":"A2*2","style":{..}}`.
 /// Row windows are cut from it without parsing the cells; export reads the cells back with
 /// `CellJSONLReader`.
-public struct RowBlock {
+package struct RowBlock {
     /// Rows per block: block `b` holds rows `b*64+1 ... b*64+64`.
-    public static let rowsPerBlock = 64
+    package static let rowsPerBlock = 64
 
     /// One row of a block.
-    public struct Entry {
+    package struct Entry {
         /// The 1-based row number.
-        public var row: Int
+        package var row: Int
         /// The row's height in points, when it sets one.
-        public var height: Double?
+        package var height: Double?
         /// Whether the row is hidden.
-        public var isHidden: Bool
+        package var isHidden: Bool
         /// Each cell's JSON object.
-        public var cells: [ArraySlice<UInt8>]
+        package var cells: [ArraySlice<UInt8>]
     }
 
     /// The block a row is in.
-    public static func block(of row: Int) -> Int { (row - 1) / rowsPerBlock }
+    package static func block(of row: Int) -> Int { (row - 1) / rowsPerBlock }
 
     /// The header line of a row.
-    public static func header(row: Int, height: Double?, isHidden: Bool) -> [UInt8] {
+    package static func header(row: Int, height: Double?, isHidden: Bool) -> [UInt8] {
         Array("#\(row) \(height.map(ValueText.number) ?? "-") \(isHidden ? 1 : 0)\n".utf8)
     }
 
     /// Parses a block's plaintext.
-    public static func entries(_ bytes: [UInt8]) -> [Entry] {
+    package static func entries(_ bytes: [UInt8]) -> [Entry] {
         var entries: [Entry] = []
         var start = 0
         while start < bytes.count {
@@ -53,7 +53,7 @@ public struct RowBlock {
     }
 
     /// A row as the API shows it: `{"row":N,"height":H,"cells":[...]}`.
-    public static func apiJSON(_ entry: Entry) -> [UInt8] {
+    package static func apiJSON(_ entry: Entry) -> [UInt8] {
         var bytes = Array("{\"row\":\(entry.row),\"height\":\(entry.height.map(ValueText.number) ?? "null")".utf8)
         if entry.isHidden { bytes += Array(",\"hidden\":true".utf8) }
         bytes += Array(",\"cells\":[".utf8)
@@ -66,5 +66,5 @@ public struct RowBlock {
     }
 
     /// The associated data sealing block `block` of `sheet`.
-    public static func context(sheet: String, block: Int) -> [UInt8] { Sealer.context("rows", sheet, block) }
+    package static func context(sheet: String, block: Int) -> [UInt8] { Sealer.context("rows", sheet, block) }
 }

@@ -3,7 +3,7 @@ import SheetPortReader
 import SheetPortWriter
 import SheetPortConvert
 /// A value bound to or read from the store (SQLite or PostgreSQL).
-public enum SQLValue: Equatable, Sendable {
+package enum SQLValue: Equatable, Sendable {
     /// SQL NULL.
     case null
     /// An integer.
@@ -16,10 +16,10 @@ public enum SQLValue: Equatable, Sendable {
     case blob([UInt8])
 
     /// The integer, or nil.
-    public var int: Int? { if case .integer(let value) = self { return Int(value) }; return nil }
+    package var int: Int? { if case .integer(let value) = self { return Int(value) }; return nil }
     /// The text, or nil.
-    public var string: String? { if case .text(let value) = self { return value }; return nil }
+    package var string: String? { if case .text(let value) = self { return value }; return nil }
     /// The bytes, or nil.
-    public var bytes: [UInt8]? { if case .blob(let value) = self { return value }; return nil }
+    package var bytes: [UInt8]? { if case .blob(let value) = self { return value }; return nil }
 }
 

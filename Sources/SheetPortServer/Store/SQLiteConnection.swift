@@ -11,12 +11,12 @@ import SheetPortConvert
 /// Not thread-safe: a connection is used by one thread at a time (`ConnectionPool` hands them out).
 final class SQLiteConnection: StoreConnection {
     /// The database file.
-    public let path: String
+    package let path: String
     private var handle: OpaquePointer?
     private var statements: [String: Statement] = [:]
 
     /// Opens (creating) the database at `path`, in WAL mode, with foreign keys on.
-    public init(path: String) throws {
+    package init(path: String) throws {
         self.path = path
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         guard sqlite3_open_v2(path, &handle, flags, nil) == SQLITE_OK else {
@@ -45,7 +45,7 @@ final class SQLiteConnection: StoreConnection {
     }
 
     /// Runs SQL with no parameters and no rows (several statements allowed).
-    public func execute(_ sql: String) throws {
+    package func execute(_ sql: String) throws {
         var message: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(handle, sql, nil, nil, &message)
         if code != SQLITE_OK {
@@ -56,7 +56,7 @@ final class SQLiteConnection: StoreConnection {
     }
 
     /// The prepared statement for `sql` (prepared once per connection), reset and unbound.
-    public func statement(_ sql: String) throws -> Statement {
+    package func statement(_ sql: String) throws -> Statement {
         if let cached = statements[sql] {
             cached.reset()
             return cached
@@ -72,7 +72,7 @@ final class SQLiteConnection: StoreConnection {
 
     /// Runs `sql` with `values` bound and returns the rows.
     @discardableResult
-    public func query(_ sql: String, _ values: [SQLValue] = []) throws -> [[SQLValue]] {
+    package func query(_ sql: String, _ values: [SQLValue] = []) throws -> [[SQLValue]] {
         let statement = try statement(sql)
         try statement.bind(values)
         var rows: [[SQLValue]] = []
@@ -94,7 +94,7 @@ final class SQLiteConnection: StoreConnection {
     let kind = StoreKind.sqlite
 
     /// Rows changed by the last statement.
-    public var changes: Int { Int(sqlite3_changes(handle)) }
+    package var changes: Int { Int(sqlite3_changes(handle)) }
 
     func error() -> ServerError {
         ServerError.database(code: sqlite3_errcode(handle), message: String(cString: sqlite3_errmsg(handle)))
@@ -119,7 +119,7 @@ final class Statement {
     }
 
     /// Binds `values` to the parameters 1, 2, ...
-    public func bind(_ values: [SQLValue]) throws {
+    package func bind(_ values: [SQLValue]) throws {
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
             let code: Int32
@@ -142,7 +142,7 @@ final class Statement {
     }
 
     /// Steps once: true when a row is ready.
-    public func step() throws -> Bool {
+    package func step() throws -> Bool {
         switch sqlite3_step(handle) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
@@ -154,7 +154,7 @@ final class Statement {
     }
 
     /// The current row's columns.
-    public func columns() -> [SQLValue] {
+    package func columns() -> [SQLValue] {
         (0..<sqlite3_column_count(handle)).map { index in
             switch sqlite3_column_type(handle, index) {
             case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, index))
@@ -174,7 +174,7 @@ final class Statement {
     }
 
     /// Resets the statement and clears its bindings.
-    public func reset() {
+    package func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
     }

@@ -5,11 +5,11 @@ import SheetPortWriter
 import SheetPortConvert
 
 /// A sheet's layout (column widths, default row height), stored sealed on the sheet.
-public struct SheetLayout: Sendable, Equatable {
+package struct SheetLayout: Sendable, Equatable {
     /// Column ranges with their widths.
-    public var columns: [ColumnInfo] = []
+    package var columns: [ColumnInfo] = []
     /// The sheet's default row height in points, when it sets one.
-    public var defaultRowHeight: Double?
+    package var defaultRowHeight: Double?
 
     /// The sealed form, bound to the sheet.
     func sealed(sheet: String, _ sealer: Sealer) -> [UInt8] {
@@ -39,13 +39,13 @@ public struct SheetLayout: Sendable, Equatable {
 }
 
 /// A cell comment, stored sealed one per record.
-public struct CommentRecord: Sendable, Equatable {
+package struct CommentRecord: Sendable, Equatable {
     /// The cell, `B2`.
-    public var reference: String
+    package var reference: String
     /// Who wrote it (the workbook's author, or the subject who added it).
-    public var author: String
+    package var author: String
     /// The comment.
-    public var text: String
+    package var text: String
 
     func sealed(sheet: String, seq: Int, _ sealer: Sealer) -> [UInt8] {
         let object = ["ref": reference, "author": author, "text": text]

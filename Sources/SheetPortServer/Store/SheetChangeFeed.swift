@@ -12,7 +12,7 @@ import SheetPortConvert
 /// changing instance signals its own hub directly after the commit; the embedded store has no
 /// other instance, so there the feed is silent. A notice is a wake-up: the version in the
 /// database stays the truth.
-public final class SheetChangeFeed: @unchecked Sendable {
+package final class SheetChangeFeed: @unchecked Sendable {
     /// The PostgreSQL channel.
     static let channel = "sheetport_sheet_changes"
 
@@ -29,7 +29,7 @@ public final class SheetChangeFeed: @unchecked Sendable {
 
     /// Adds a hook called on the feed's thread for every change heard, with the sheet id and its
     /// new version.
-    public func onChange(_ handler: @escaping @Sendable (_ sheet: String, _ version: Int) -> Void) {
+    package func onChange(_ handler: @escaping @Sendable (_ sheet: String, _ version: Int) -> Void) {
         lock.lock()
         handlers.append(handler)
         lock.unlock()

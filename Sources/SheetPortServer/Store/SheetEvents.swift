@@ -3,7 +3,7 @@ import SheetPortReader
 import SheetPortWriter
 import SheetPortConvert
 /// What moved a sheet to a new version, as its `version` event names it.
-public enum SheetChangeKind: String, Sendable, CaseIterable {
+package enum SheetChangeKind: String, Sendable, CaseIterable {
     /// Renamed.
     case rename
     /// A comment added.
@@ -15,11 +15,11 @@ public enum SheetChangeKind: String, Sendable, CaseIterable {
 }
 
 /// One recorded `version` event of a sheet.
-public struct SheetEvent: Sendable, Equatable {
+package struct SheetEvent: Sendable, Equatable {
     /// The version the change moved the sheet to (the event's `id:`).
-    public var version: Int
+    package var version: Int
     /// What changed.
-    public var change: SheetChangeKind
+    package var change: SheetChangeKind
 }
 
 /// The store's bounded history of each sheet's changes: what `GET /api/sheets/{id}/events`
@@ -50,7 +50,7 @@ extension Database {
     }
 
     /// Up to `limit` events of `sheet` after `version`, oldest first.
-    public func sheetEvents(of sheet: String, after version: Int, limit: Int) throws -> [SheetEvent] {
+    package func sheetEvents(of sheet: String, after version: Int, limit: Int) throws -> [SheetEvent] {
         try query("SELECT version, change FROM sheet_events WHERE sheet_id = ? AND version > ? ORDER BY version LIMIT ?",
                   [.text(sheet), .integer(Int64(version)), .integer(Int64(limit))]).compactMap { row in
             guard let version = row[0].int, let change = row[1].string.flatMap(SheetChangeKind.init(rawValue:)) else { return nil }

@@ -5,27 +5,27 @@ import SheetPortWriter
 import SheetPortConvert
 
 /// A sheet as stored (its plain columns; cells, comments and layout are sealed elsewhere).
-public struct SheetRecord: Sendable, Equatable {
+package struct SheetRecord: Sendable, Equatable {
     /// The sheet's id (32 hexadecimal digits).
-    public var id: String
+    package var id: String
     /// The subject who imported it.
-    public var owner: String
+    package var owner: String
     /// The sheet's name (the first worksheet's, or a rename).
-    public var name: String
+    package var name: String
     /// 1 after the import, one more for each change.
-    public var version: Int
+    package var version: Int
     /// The last row with content.
-    public var rows: Int
+    package var rows: Int
     /// The last column with content.
-    public var columns: Int
+    package var columns: Int
     /// The caller's role (filled in for a subject).
-    public var role: Role
+    package var role: Role
 }
 
 extension Database {
     /// A visible sheet with `subject`'s role on it, or nil when the subject may not read it
     /// (or it does not exist: the two look the same).
-    public func sheet(_ id: String, for subject: String) throws -> SheetRecord? {
+    package func sheet(_ id: String, for subject: String) throws -> SheetRecord? {
         let rows = try query("""
             SELECT s.id, s.owner, s.name, s.version, s.rows, s.columns, g.role FROM sheets s
             LEFT JOIN grants g ON g.sheet_id = s.id AND g.subject = ?1
@@ -35,7 +35,7 @@ extension Database {
     }
 
     /// The visible sheets `subject` may read, oldest first.
-    public func sheets(for subject: String) throws -> [SheetRecord] {
+    package func sheets(for subject: String) throws -> [SheetRecord] {
         try query("""
             SELECT s.id, s.owner, s.name, s.version, s.rows, s.columns, g.role FROM sheets s
             LEFT JOIN grants g ON g.sheet_id = s.id AND g.subject = ?1
@@ -52,59 +52,59 @@ extension Database {
     }
 
     /// The sealed layout (column widths) of a sheet.
-    public func sheetLayout(_ id: String) throws -> [UInt8]? {
+    package func sheetLayout(_ id: String) throws -> [UInt8]? {
         try query("SELECT layout FROM sheets WHERE id = ?", [.text(id)]).first?.first?.bytes
     }
 
     /// Grants `role` on a sheet to `subject` (replacing a previous grant).
-    public func grant(_ role: Role, on sheet: String, to subject: String) throws {
+    package func grant(_ role: Role, on sheet: String, to subject: String) throws {
         try query("INSERT INTO grants (sheet_id, subject, role) VALUES (?, ?, ?) ON CONFLICT (sheet_id, subject) DO UPDATE SET role = excluded.role",
                   [.text(sheet), .text(subject), .text(role.rawValue)])
     }
 
     /// Removes `subject`'s grant on a sheet; returns whether there was one.
-    public func revokeGrant(on sheet: String, from subject: String) throws -> Bool {
+    package func revokeGrant(on sheet: String, from subject: String) throws -> Bool {
         try query("DELETE FROM grants WHERE sheet_id = ? AND subject = ?", [.text(sheet), .text(subject)])
         return changes > 0
     }
 
     /// The grants on a sheet: subject and role.
-    public func grants(on sheet: String) throws -> [(subject: String, role: String)] {
+    package func grants(on sheet: String) throws -> [(subject: String, role: String)] {
         try query("SELECT subject, role FROM grants WHERE sheet_id = ? ORDER BY subject", [.text(sheet)])
             .map { ($0[0].string ?? "", $0[1].string ?? "") }
     }
 
     /// Renames a sheet, moving it to the next version; returns the new version.
-    public func rename(sheet: String, to name: String) throws -> Int {
+    package func rename(sheet: String, to name: String) throws -> Int {
         // The caller's transaction holds the rename, its event and the notice to other instances.
         try query("UPDATE sheets SET name = ? WHERE id = ?", [.text(name), .text(sheet)])
         return try advance(sheet: sheet, for: .rename)
     }
 
     /// The sheet's current version.
-    public func version(of sheet: String) throws -> Int {
+    package func version(of sheet: String) throws -> Int {
         try query("SELECT version FROM sheets WHERE id = ?", [.text(sheet)]).first?.first?.int ?? 0
     }
 
     /// Deletes a sheet with its rows, comments and grants.
-    public func deleteSheet(_ id: String) throws {
+    package func deleteSheet(_ id: String) throws {
         try query("DELETE FROM sheets WHERE id = ?", [.text(id)])
     }
 
     /// The sealed row blocks of a sheet from block `first` to `last`, in order.
-    public func rowBlocks(of sheet: String, from first: Int, to last: Int) throws -> [(block: Int, data: [UInt8])] {
+    package func rowBlocks(of sheet: String, from first: Int, to last: Int) throws -> [(block: Int, data: [UInt8])] {
         try query("SELECT block, data FROM row_blocks WHERE sheet_id = ? AND block BETWEEN ? AND ? ORDER BY block",
                   [.text(sheet), .integer(Int64(first)), .integer(Int64(last))]).map { ($0[0].int ?? 0, $0[1].bytes ?? []) }
     }
 
     /// Stores a sealed row block.
-    public func insertRowBlock(sheet: String, block: Int, firstRow: Int, lastRow: Int, data: [UInt8]) throws {
+    package func insertRowBlock(sheet: String, block: Int, firstRow: Int, lastRow: Int, data: [UInt8]) throws {
         try query("INSERT INTO row_blocks (sheet_id, block, first_row, last_row, data) VALUES (?, ?, ?, ?, ?)",
                   [.text(sheet), .integer(Int64(block)), .integer(Int64(firstRow)), .integer(Int64(lastRow)), .blob(data)])
     }
 
     /// The sealed comments of a sheet, in order, with their sequence numbers.
-    public func comments(of sheet: String) throws -> [(seq: Int, data: [UInt8])] {
+    package func comments(of sheet: String) throws -> [(seq: Int, data: [UInt8])] {
         try query("SELECT seq, data FROM comments WHERE sheet_id = ? ORDER BY seq", [.text(sheet)])
             .map { ($0[0].int ?? 0, $0[1].bytes ?? []) }
     }
@@ -116,12 +116,12 @@ extension Database {
     }
 
     /// The next comment sequence number of a sheet.
-    public func nextCommentSequence(of sheet: String) throws -> Int {
+    package func nextCommentSequence(of sheet: String) throws -> Int {
         (try query("SELECT COALESCE(MAX(seq), 0) + 1 FROM comments WHERE sheet_id = ?", [.text(sheet)]).first?.first?.int) ?? 1
     }
 
     /// Stores a sealed comment.
-    public func insertComment(sheet: String, seq: Int, data: [UInt8]) throws {
+    package func insertComment(sheet: String, seq: Int, data: [UInt8]) throws {
         try query("INSERT INTO comments (sheet_id, seq, data) VALUES (?, ?, ?)", [.text(sheet), .integer(Int64(seq)), .blob(data)])
     }
 }

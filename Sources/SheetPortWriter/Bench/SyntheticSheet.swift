@@ -6,19 +6,19 @@ import SheetPortCore
 /// | A | B | C | D | E | F | G | H | I | J |
 /// |---|---|---|---|---|---|---|---|---|---|
 /// | r | r×1.25 | alpha/beta/gamma/delta | item-r | date 45000 + r mod 1000 | r even | r/7 | =A r×2 (cached) | north/south/east/west | r mod 100 |
-public struct SyntheticSheet: Sendable {
+package struct SyntheticSheet: Sendable {
     /// Data rows (the header comes on top).
-    public let rows: Int
+    package let rows: Int
 
     private static let words = ["alpha", "beta", "gamma", "delta"]
     private static let directions = ["north", "south", "east", "west"]
 
     /// A sheet of `rows` data rows.
-    public init(rows: Int) { self.rows = rows }
+    package init(rows: Int) { self.rows = rows }
 
     /// Writes the sheet into `writer` as sheet `name`; `progress` hears the rows written every 4,096.
     @discardableResult
-    public func write(into writer: WorkbookWriter, named name: String = "Data",
+    package func write(into writer: WorkbookWriter, named name: String = "Data",
                       progress: ((Int) -> Void)? = nil) throws -> WorksheetWriter {
         let sheet = try writer.addWorksheet(named: name)
         let date = try writer.style(CellStyle(numberFormat: "yyyy-mm-dd"))

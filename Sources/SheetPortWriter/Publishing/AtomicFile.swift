@@ -27,7 +27,7 @@ public final class AtomicFile {
     public init(destination: String) throws {
         self.destination = destination
         let resolved: PublishTarget
-        do throws(PublishTarget.Refusal) { resolved = try PublishTarget.resolve(destination) } catch {
+        do throws(PublishTarget.PathRefusal) { resolved = try PublishTarget.resolve(destination) } catch {
             throw ReaderError(.io, file: destination, error.message)
         }
         switch resolved {

@@ -22,7 +22,7 @@ enum PublishTarget {
     case writeThrough(descriptor: Int32)
 
     /// Why a path cannot be published to.
-    struct Refusal: Error {
+    struct PathRefusal: Error {
         /// A sentence for a person.
         let message: String
     }
@@ -32,43 +32,43 @@ enum PublishTarget {
 
     /// Decides where output for `destination` goes; opens it when it is written through
     /// (a FIFO waits for its reader here, as a shell redirection does).
-    static func resolve(_ destination: String) throws(Refusal) -> PublishTarget {
-        guard !destination.isEmpty, !destination.utf8.contains(0) else { throw Refusal(message: "names no file") }
+    static func resolve(_ destination: String) throws(PathRefusal) -> PublishTarget {
+        guard !destination.isEmpty, !destination.utf8.contains(0) else { throw PathRefusal(message: "names no file") }
         var path = destination
         for _ in 0...maximumLinks {
             if let descriptor = ownDescriptor(named: path) {
                 guard fcntl(descriptor, F_GETFL) & O_ACCMODE != O_RDONLY else {
-                    throw Refusal(message: "descriptor \(descriptor) is not open for writing")
+                    throw PathRefusal(message: "descriptor \(descriptor) is not open for writing")
                 }
                 let copy = fcntl(descriptor, F_DUPFD_CLOEXEC, 3)
-                guard copy >= 0 else { throw Refusal(message: "cannot write to descriptor \(descriptor): \(reason())") }
+                guard copy >= 0 else { throw PathRefusal(message: "cannot write to descriptor \(descriptor): \(reason())") }
                 return .writeThrough(descriptor: copy)
             }
             var status = stat()
             guard lstat(path, &status) == 0 else {
-                guard errno == ENOENT else { throw Refusal(message: "cannot look at \(path): \(reason())") }
+                guard errno == ENOENT else { throw PathRefusal(message: "cannot look at \(path): \(reason())") }
                 return .replace(path: path) // a new file, or a dangling link's target
             }
             switch status.st_mode & S_IFMT {
             case S_IFREG: return .replace(path: path)
-            case S_IFDIR: throw Refusal(message: path == destination
+            case S_IFDIR: throw PathRefusal(message: path == destination
                                         ? "is a directory; name a file to write"
                                         : "links to the directory \(path); name a file to write")
             case S_IFLNK: path = try target(of: path)
             default:
                 let descriptor = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY)
-                guard descriptor >= 0 else { throw Refusal(message: "cannot open \(path) to write: \(reason())") }
+                guard descriptor >= 0 else { throw PathRefusal(message: "cannot open \(path) to write: \(reason())") }
                 return .writeThrough(descriptor: descriptor)
             }
         }
-        throw Refusal(message: "more than \(maximumLinks) symbolic links to follow")
+        throw PathRefusal(message: "more than \(maximumLinks) symbolic links to follow")
     }
 
     /// The path a symbolic link points to, relative targets taken from the link's folder.
-    private static func target(of link: String) throws(Refusal) -> String {
+    private static func target(of link: String) throws(PathRefusal) -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let length = readlink(link, &buffer, buffer.count - 1)
-        guard length > 0 else { throw Refusal(message: "cannot read the link \(link): \(reason())") }
+        guard length > 0 else { throw PathRefusal(message: "cannot read the link \(link): \(reason())") }
         let target = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return target.hasPrefix("/") ? target : PartName.directory(of: link) + target
     }

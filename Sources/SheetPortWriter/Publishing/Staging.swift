@@ -30,7 +30,7 @@ package final class Staging {
     /// is refused (`PublishTarget`).
     convenience init(destination: String) throws {
         let resolved: PublishTarget
-        do throws(PublishTarget.Refusal) { resolved = try PublishTarget.resolve(destination) } catch {
+        do throws(PublishTarget.PathRefusal) { resolved = try PublishTarget.resolve(destination) } catch {
             throw WriterError.io(file: destination, message: error.message)
         }
         switch resolved {

@@ -48,7 +48,7 @@ final class Packager: Packaging {
 
     /// Starts a pass that streams the entry `name`; write its bytes to the returned stream
     /// and call `finish()` on it before starting another pass.
-    func beginStreamedEntry(_ name: String) throws -> any EntryStream {
+    func beginStreamedEntry(_ name: String) throws -> any EntrySink {
         guard !finished else { throw WriterError.finished }
         let archive = try output.openArchive()
         let stream = StreamedEntry(name: name, claimsSize: !zip64, file: output.name, level: compressionLevel,

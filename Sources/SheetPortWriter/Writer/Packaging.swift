@@ -5,7 +5,7 @@ import SheetPortCore
 protocol Packaging: AnyObject {
     /// Starts the entry `name` (a worksheet), written through the returned stream; call its
     /// `finish()` before starting another.
-    func beginStreamedEntry(_ name: String) throws -> any EntryStream
+    func beginStreamedEntry(_ name: String) throws -> any EntrySink
     /// Adds the parts held in memory and ends the package.
     func finish(parts: [(name: String, bytes: [UInt8])]) throws
     /// Abandons the package: nothing is published.
@@ -14,7 +14,7 @@ protocol Packaging: AnyObject {
 
 /// One entry being streamed: the caller sends its bytes into `pipe`, deflated on another
 /// thread, then calls `finish()`, or `abort()` to give it up.
-protocol EntryStream: AnyObject {
+protocol EntrySink: AnyObject {
     /// Where the entry's bytes go.
     var pipe: ChunkPipe { get }
     /// Ends the entry and waits until it is packed; throws the packer's reason if it failed.

@@ -17,7 +17,7 @@ final class StreamPackager: Packaging {
     private let archive: OpaquePointer
     private let output: Output
     private let name: String
-    private var current: ArchiveEntryStream?
+    private var current: ArchiveEntrySink?
     private var isOpen = true
 
     /// A package written to `sink`; `name` names it in errors. ZIP64 headers only with `zip64`
@@ -49,10 +49,10 @@ final class StreamPackager: Packaging {
         archive_write_free(archive)
     }
 
-    func beginStreamedEntry(_ entryName: String) throws -> any EntryStream {
+    func beginStreamedEntry(_ entryName: String) throws -> any EntrySink {
         guard isOpen, current == nil || current!.isDone else { throw WriterError.finished }
         try writeHeader(entryName, size: nil)
-        let stream = ArchiveEntryStream(name: entryName, packager: self)
+        let stream = ArchiveEntrySink(name: entryName, packager: self)
         current = stream
         stream.start()
         return stream
@@ -154,7 +154,7 @@ private func outputCallback(_ archive: OpaquePointer?, _ context: UnsafeMutableR
 
 /// A worksheet entry of a `StreamPackager`: its XML arrives through `pipe` and is written to
 /// libarchive (which deflates it) on a thread of its own, so both cores work.
-private final class ArchiveEntryStream: EntryStream, @unchecked Sendable {
+private final class ArchiveEntrySink: EntrySink, @unchecked Sendable {
     let pipe = ChunkPipe()
     let name: String
     private unowned let packager: StreamPackager

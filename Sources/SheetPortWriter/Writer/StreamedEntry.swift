@@ -9,7 +9,7 @@ import SheetPortCore
 /// threads, and hands libzip the finished deflate stream: the source says it is already
 /// deflated, so libzip copies it as it is, and once it has been read the source's stat
 /// answers the size and the CRC-32 (combined from the blocks') that libzip writes in the headers.
-final class StreamedEntry: EntryStream, @unchecked Sendable {
+final class StreamedEntry: EntrySink, @unchecked Sendable {
     /// The part name.
     let name: String
     /// The pipe the caller writes into.

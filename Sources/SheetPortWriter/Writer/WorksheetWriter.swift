@@ -11,7 +11,7 @@ public final class WorksheetWriter {
     let number: Int
     // The workbook owns its sheets and outlives them: no reference counting per cell.
     private unowned(unsafe) let workbook: WorkbookWriter
-    private let stream: any EntryStream
+    private let stream: any EntrySink
     // Appended to per cell by one thread: dynamic exclusivity checks buy nothing here.
     @exclusivity(unchecked) private var xml = XMLWriter(capacity: WorksheetWriter.chunkSize + 64 * 1024)
     private var columns: [(first: Int, last: Int, width: Double)] = []
@@ -30,7 +30,7 @@ public final class WorksheetWriter {
     /// Bytes of XML handed to the packager at a time.
     static let chunkSize = 256 * 1024
 
-    init(name: String, number: Int, workbook: WorkbookWriter, stream: any EntryStream) {
+    init(name: String, number: Int, workbook: WorkbookWriter, stream: any EntrySink) {
         self.name = name
         self.number = number
         self.workbook = workbook
