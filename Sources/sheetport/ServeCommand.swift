@@ -63,8 +63,11 @@ enum ServeCommand {
         if options.has("--help") { print(spec.help); return 0 }
         guard options.positionals.isEmpty else { throw UsageError("serve takes no file arguments\n\n" + spec.help) }
         guard let data = options.value("--data") else { throw UsageError("serve needs --data DIR\n\n" + spec.help) }
-        var configuration = ServerConfiguration(dataDirectory: data,
-                                                address: try ListenAddress(parsing: options.value("--listen") ?? "127.0.0.1:8080"))
+        let listen = options.value("--listen") ?? "127.0.0.1:8080"
+        guard let address = try? ListenAddress(parsing: listen) else {
+            throw UsageError("--listen takes HOST:PORT, such as 127.0.0.1:8080, not \"\(listen.visibleControlCharacters)\"")
+        }
+        var configuration = ServerConfiguration(dataDirectory: data, address: address)
         configuration.archiveLimits = try LimitOptions.limits(options)
         if let value = options.value("--max-upload-bytes") { configuration.maxUploadBytes = Int(try LimitOptions.size(value, "--max-upload-bytes")) }
         if let value = options.value("--max-cells") { configuration.maxCells = Int(try LimitOptions.count(value, "--max-cells")) }

@@ -186,11 +186,11 @@ package enum CellReferenceText {
 
 private extension String {
     /// `\uXXXX` for a scalar.
-    package init(format4 scalar: UInt32) {
+    init(format4 scalar: UInt32) {
         let hex = String(scalar, radix: 16)
         self = "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
     }
 
     /// Two digits.
-    package init(format2 value: Int) { self = value < 10 ? "0\(value)" : String(value) }
+    init(format2 value: Int) { self = value < 10 ? "0\(value)" : String(value) }
 }

@@ -117,7 +117,7 @@ public final class WorksheetReader {
             }
             decoder.decode(handler.completedRows.takeComplete(), into: &batch)
             if skipping > 0 { // rows the fast path returned before it handed over
-                nextIndex = min(skipping, batch.count)
+                nextIndex = Swift.min(skipping, batch.count)
                 skipping -= nextIndex
             }
         }
