@@ -48,6 +48,14 @@ package enum Project {
         "poi__clusterfuzz-testcase-minimized-POIXSSFFuzzer-5265527465181184.xlsx": .corruptZip,
         "poi__crash-274d6342e4842d61be0fb48eaadad6208ae767ae.xlsx": .corruptZip,
         "exceljs__invalid-xml.xlsx": .malformedXML,
+        "calamine__issue252.xlsx": .corruptZip, // a part whose data does not match its CRC-32
+        "exceljs__missing-bits.xlsx": .missingPart,
+        "poi__clusterfuzz-testcase-minimized-POIXSSFFuzzer-4828727001088000.xlsx": .corruptZip,
+        "poi__clusterfuzz-testcase-minimized-POIXSSFFuzzer-5089447305609216.xlsx": .corruptZip,
+        "poi__clusterfuzz-testcase-minimized-XLSX2CSVFuzzer-5636439151607808.xlsx": .corruptZip,
+        "poi__clusterfuzz-testcase-minimized-XLSX2CSVFuzzer-6594557414080512.xlsx": .corruptZip,
+        "poi__crash-9bf3cd4bd6f50a8a9339d363c2c7af14b536865c.xlsx": .encryptedWorkbook,
+        "poi__invalid.xlsx": .missingPart,
     ]
 
     package static func fixture(_ name: String) -> String { readerFixtures.appendingPathComponent(name).path }
