@@ -105,13 +105,30 @@ enum ServeCommand {
         }
 
         umask(0o077) // the database, its WAL and every staged file: owner only
-        let server = try SheetServer(configuration: configuration)
+        // Start-up (the key, the store, recovery) runs on a thread of its own while this one
+        // waits for signals: SIGINT or SIGTERM ends a start that is stuck (a database that does
+        // not answer) at once, instead of being held until the server is up.
+        let startup = StartUp()
+        let thread = Thread { [configuration] in startup.finish(Result { try SheetServer(configuration: configuration) }) }
+        thread.name = "start-up"
+        thread.start()
+        var received: Int32 = 0
+        var pause = timespec(tv_sec: 0, tv_nsec: 50_000_000)
+        while startup.result == nil {
+            let taken = sigtimedwait(&signals, nil, &pause)
+            if taken == SIGINT || taken == SIGTERM {
+                ServerLog.write("stopped during start-up")
+                ServerLog.flush(timeout: 1)
+                return taken == SIGINT ? 130 : 143
+            }
+        }
+        let server = try startup.result!.get()
         print("listening on http://\(configuration.address.host):\(server.port)")
         fflush(nil) // all streams: the address must reach a pipe at once
-        var received: Int32 = 0
         sigwait(&signals, &received)
         ServerLog.write("stopping")
         server.stop()
+        ServerLog.flush(timeout: 1)
         return received == SIGINT ? 130 : 143
     }
 
@@ -123,6 +140,15 @@ enum ServeCommand {
             throw UsageError("--database takes a postgresql:// URL (or a libpq key=value connection string)")
         }
         return text
+    }
+
+    /// The outcome of the start-up thread, read by the signal-waiting one.
+    private final class StartUp: @unchecked Sendable {
+        private let lock = NSLock()
+        private var outcome: Result<SheetServer, any Error>?
+
+        var result: Result<SheetServer, any Error>? { lock.withLock { outcome } }
+        func finish(_ result: Result<SheetServer, any Error>) { lock.withLock { outcome = result } }
     }
 
     private static func positive(_ text: String, _ option: String) throws -> Int {

