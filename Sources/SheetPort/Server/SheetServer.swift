@@ -7,6 +7,7 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
     public let context: ServerContext
     private let workers: [ImportWorker]
     private var daemon: HTTPDaemon?
+    private let relief: StorageRelief
 
     /// Opens the data directory, recovers jobs a previous run left unfinished, starts the
     /// import workers and listens.
@@ -15,6 +16,8 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
         self.context = context
         try Recovery.run(context)
         workers = (0..<max(1, configuration.workers)).map { _ in ImportWorker(context: context) }
+        relief = StorageRelief(store: context.store)
+        relief.start()
         if context.store.kind == .postgres { context.leases.start() }
         context.sheetChanges.start()
         workers.forEach { $0.start() }
@@ -38,6 +41,7 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
         workers.forEach { $0.join() }
         context.leases.stop()
         context.sheetChanges.stop()
+        relief.stop()
     }
 
     // MARK: RequestHandler
@@ -111,6 +115,15 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
     static func internalError(_ error: any Error, _ request: Request? = nil) -> Reply {
         let what = request.map { "\($0.method) \($0.path)" } ?? "a request"
         let incident = ServerLog.incident(error, during: what)
+        if error.isStorageFull {
+            StorageRelief.noteFull()
+            // Nothing of the request was kept; it succeeds again once space is freed.
+            return .json(.object([("error", .object([
+                ("code", .string("storage-full")),
+                ("message", .string("the server's storage is full, so nothing of this request was kept; try again once its operator has freed space (incident \(incident))")),
+                ("incident", .string(incident)),
+            ]))]), status: 507)
+        }
         return .json(.object([("error", .object([
             ("code", .string("internal")),
             ("message", .string("the server could not complete this request; report incident \(incident) to its operator")),
