@@ -16,7 +16,9 @@ enum ServeCommand {
         Runs the embedded Sheets import/export server (CONTRACTS section 4) on libmicrohttpd, with
         its data in DIR (created, mode 0700): a SQLite database in WAL mode whose cells, comments
         and layouts are sealed with XChaCha20-Poly1305 under DIR/seal.key (created on first start,
-        mode 0600), and uploads staged sealed. Prints `listening on http://HOST:PORT` once bound
+        mode 0600, on the first start of an empty store; the store records its check value, and a
+        missing or other key is refused, exit 2, naming both fingerprints), and uploads staged
+        sealed. SIGHUP reads the key file again (see `sheetport key rotate`). Prints `listening on http://HOST:PORT` once bound
         (port 0 picks a free port). SIGINT or SIGTERM stops it cleanly; a running import resumes
         at the next start. Sessions come from `sheetport token issue`.
 
@@ -95,6 +97,7 @@ enum ServeCommand {
         sigemptyset(&signals)
         sigaddset(&signals, SIGINT)
         sigaddset(&signals, SIGTERM)
+        sigaddset(&signals, SIGHUP) // reload the key file (key rotation)
         pthread_sigmask(SIG_BLOCK, &signals, nil)
         signal(SIGPIPE, SIG_IGN) // a write to a closed socket or log fails with EPIPE instead of killing the server
         // Every connection is a descriptor: allow as many as the system lets this process have.
@@ -125,7 +128,7 @@ enum ServeCommand {
         let server = try startup.result!.get()
         print("listening on http://\(configuration.address.host):\(server.port)")
         fflush(nil) // all streams: the address must reach a pipe at once
-        sigwait(&signals, &received)
+        while sigwait(&signals, &received) == 0 && received == SIGHUP { server.reloadKey() }
         ServerLog.write("stopping")
         server.stop()
         ServerLog.flush(timeout: 1)

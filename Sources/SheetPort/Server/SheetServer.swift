@@ -24,6 +24,22 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
         daemon = try HTTPDaemon(address: configuration.address, limits: configuration.http, handler: self)
     }
 
+    /// SIGHUP: reads the key file again and checks that it opens the store (the store's key, or
+    /// one being rotated to or from); logs its fingerprint, or why it was not taken. The data key
+    /// that seals records does not change with a rotation, so nothing is re-sealed.
+    public func reloadKey() {
+        let configuration = context.configuration
+        let keyFile = configuration.keyFile ?? context.directory.keyFile
+        do {
+            try KeyCheck.establish(keyFile: keyFile, store: context.store,
+                                   staging: configuration.databaseURL == nil ? context.directory.staging : nil, create: false)
+            let key = try KeyFile.load(at: keyFile)
+            ServerLog.write("sealing key reloaded: fingerprint \(key.map(KeyCheck.fingerprint(of:)) ?? "none"), which opens the store")
+        } catch {
+            ServerLog.write("sealing key not reloaded (the running one is kept): \(error)")
+        }
+    }
+
     /// The bound port.
     public var port: UInt16 { daemon?.port ?? 0 }
 

@@ -12,13 +12,22 @@ import Testing
         server.databaseURL == nil ? server.data + "/seal.key" : server.folder.appendingPathComponent("seal.key").path
     }
 
+    /// The store of a (stopped) test server.
+    static func location(_ server: TestServer) -> StoreLocation {
+        server.databaseURL.map { .postgres(url: $0) } ?? .sqlite(path: server.data + "/sheetport.db")
+    }
+
+    /// The sealer of the store's records (its data key), opened with the server's key file.
+    static func storeSealer(_ server: TestServer) throws -> Sealer {
+        try #require(try KeyCheck.establish(keyFile: keyPath(server), store: location(server), staging: nil, create: false))
+    }
+
     /// A queued job with a sealed staged upload, as an import interrupted by a kill leaves it.
     static func plantInterruptedImport(_ server: TestServer, workbook: String) throws -> String {
-        let key = try #require(try KeyFile.load(at: keyPath(server)))
         let id = Sodium.identifier()
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: workbook)))
         let staged = server.databaseURL == nil ? server.data + "/staging/\(id).sealed" : server.folder.appendingPathComponent("\(id).sealed").path
-        let file = try SealedBlockFile(creating: staged, identity: id, sealer: try Sealer(key: key))
+        let file = try SealedBlockFile(creating: staged, identity: id, sealer: try storeSealer(server))
         try bytes.withUnsafeBytes { try file.append($0) }
         try file.close()
         let database = try server.store()
@@ -126,10 +135,13 @@ import Testing
         let server = fixture.server
         _ = try fixture.api.importSheet(try makeStyledWorkbook(in: fixture.folder))
         server.stop()
+        // A store of before key checks and envelope keys: its records sealed with the key file's key itself.
+        let keyPath = Self.keyPath(server)
+        let fileKey = try #require(try KeyFile.load(at: keyPath))
+        let dataKey = try #require(try KeyCheck.dataKey(for: fileKey, in: server.store()))
+        let original = try Self.writeKey(keyPath, dataKey)
         let database = try server.store()
         try database.execute(server.databaseURL == nil ? "DROP TABLE meta" : "DELETE FROM meta")
-        let keyPath = Self.keyPath(server)
-        let original = try #require(try KeyFile.load(at: keyPath))
         let arguments = ["serve", "--data", server.data, "--listen", "127.0.0.1:0"] + server.arguments
 
         let other = try Self.writeKey(keyPath)
@@ -145,6 +157,63 @@ import Testing
         try server.restart()
         #expect(try server.store().recordedKeyCheck() == KeyCheck.value(of: original))
         #expect(try server.api(fixture.api.token).call("GET", "/api/sheets").status == 200)
+    }
+
+    /// Rotation: `key rotate` seals the data key under a new key file; until `key retire`, the
+    /// old and the new key both open the store (a restart with either, SIGHUP reloading the new
+    /// one into a running instance); after it, the old key is refused. Nothing is re-sealed.
+    @Test func rotationAcceptsEitherKeyUntilTheOldIsRetired() throws {
+        let fixture = try ServerFixture()
+        defer { fixture.close() }
+        let server = fixture.server
+        let sheet = try fixture.api.importSheet(try makeStyledWorkbook(in: fixture.folder))
+        let rows = try fixture.api.call("GET", "/api/sheets/\(sheet)/rows").text
+        let blocks = try server.store().query("SELECT data FROM row_blocks ORDER BY block")
+        let keyPath = Self.keyPath(server)
+        let oldCopy = fixture.folder.appendingPathComponent("old.key").path
+        let newKey = fixture.folder.appendingPathComponent("new \u{1B}[1m.key").path
+        let oldKey = try #require(try KeyFile.load(at: keyPath))
+        _ = try Self.writeKey(oldCopy, oldKey)
+        let storeArguments = server.storeArguments
+
+        let rotated = try runWithDeadline(["key", "rotate"] + storeArguments + ["--old", keyPath, "--new", newKey], seconds: 30)
+        #expect(rotated.status == 0, "\(rotated.stderr)")
+        let new = try #require(try KeyFile.load(at: newKey))
+        #expect(rotated.stderr.contains(KeyCheck.fingerprint(of: new)) && !rotated.stderr.contains("\u{1B}"), "\(rotated.stderr)")
+        #expect(try server.store().query("SELECT data FROM row_blocks ORDER BY block") == blocks, "only the data key is re-sealed")
+        #expect(try server.store().recordedKeyCheck() == KeyCheck.value(of: new))
+
+        // The running instance (old key) reloads the new key file on SIGHUP and keeps serving.
+        _ = try Self.writeKey(keyPath, new)
+        kill(server.pid, SIGHUP)
+        let log = fixture.folder.appendingPathComponent("server.log").path
+        #expect(eventually(within: 10) { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("sealing key reloaded: fingerprint \(KeyCheck.fingerprint(of: new))") })
+        #expect(try fixture.api.call("GET", "/api/sheets/\(sheet)/rows").text == rows)
+        #expect(try fixture.api.call("POST", "/api/sheets/\(sheet)/comments", json: ["ref": "A1", "text": "after the rotation"]).status == 201)
+        let rowsNow = try fixture.api.call("GET", "/api/sheets/\(sheet)/rows").text // a new version
+        server.stop()
+
+        // Either key starts it while rotating.
+        for key in [oldKey, new] {
+            _ = try Self.writeKey(keyPath, key)
+            try server.restart()
+            let api = server.api(fixture.api.token)
+            #expect(try api.call("GET", "/api/sheets/\(sheet)/rows").text == rowsNow)
+            #expect(try api.call("GET", "/api/sheets/\(sheet)/comments").text.contains("after the rotation"))
+            server.stop()
+        }
+
+        // Retired: the old key is refused; the current one cannot be retired.
+        let current = try runWithDeadline(["key", "retire"] + storeArguments + ["--old", newKey], seconds: 30)
+        #expect(current.status == 2 && current.stderr.contains("current key"), "\(current.stderr)")
+        let retired = try runWithDeadline(["key", "retire"] + storeArguments + ["--old", oldCopy], seconds: 30)
+        #expect(retired.status == 0, "\(retired.stderr)")
+        _ = try Self.writeKey(keyPath, oldKey)
+        let refused = try runWithDeadline(["serve", "--data", server.data, "--listen", "127.0.0.1:0"] + server.arguments, seconds: 20)
+        #expect(refused.status == 2 && refused.stderr.contains(KeyCheck.fingerprint(of: new)), "\(refused.stderr)")
+        _ = try Self.writeKey(keyPath, new)
+        try server.restart()
+        #expect(try server.api(fixture.api.token).call("GET", "/api/sheets/\(sheet)/rows").text == rowsNow)
     }
 
     /// A shared database: an instance started with another key file (or a missing one, which

@@ -12,6 +12,13 @@ import Glibc
 ///
 /// A store from before key checks were recorded gets its check on the first start whose key
 /// opens one of its sealed records; a new key is created only for an empty store.
+///
+/// Envelope keys: a new store's records are sealed with a random data key, which the store keeps
+/// sealed under each key file that may open it (`data_key:<check value>` in `meta`). Rotation
+/// (`sheetport key rotate`) seals that small data key under the new key file too and records the
+/// new key as the store's; until the old key is retired (`sheetport key retire`), either opens
+/// the store. A store whose records were sealed with the key file itself (before envelope keys)
+/// keeps that key as its data key.
 public enum KeyCheck {
     /// The `meta` entry that holds the check value.
     static let metaName = "seal_key_check"
@@ -34,6 +41,27 @@ public enum KeyCheck {
         return stride(from: 0, to: digits.count, by: 4).map { String(digits[$0..<min($0 + 4, digits.count)]) }.joined(separator: "-")
     }
 
+    /// The `meta` entry of the data key sealed under the key whose check value is `check`.
+    static func dataKeyName(_ check: [UInt8]) -> String { "data_key:" + Sodium.hex(check) }
+
+    private static func dataKeyContext(_ check: [UInt8]) -> [UInt8] { Sealer.context("data key", Sodium.hex(check)) }
+
+    /// The store's data key as sealed under `key`, nil when the store keeps none for it.
+    static func dataKey(for key: [UInt8], in database: Database) throws -> [UInt8]? {
+        let check = value(of: key)
+        guard let sealed = try database.query("SELECT value FROM meta WHERE name = ?", [.text(dataKeyName(check))]).first?.first?.bytes else {
+            return nil
+        }
+        return try Sealer(key: key).open(sealed, context: dataKeyContext(check), what: "the store's data key")
+    }
+
+    /// Upserts the data key sealed under `key`.
+    private static func storeDataKey(_ dataKey: [UInt8], under key: [UInt8], in database: Database) throws {
+        let check = value(of: key)
+        try database.query("INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+                           [.text(dataKeyName(check)), .blob(try Sealer(key: key).seal(dataKey, context: dataKeyContext(check)))])
+    }
+
     /// Opens (creating or migrating) the store and checks `keyFile` against it. With `create`
     /// (`serve`), the key is created when missing and the store is empty, and the check value
     /// is recorded when the store has none yet; returns the sealer. Without (`token`), nothing
@@ -50,6 +78,8 @@ public enum KeyCheck {
                 throw refusal("the sealing key \(shown) is missing, and the store is sealed with the key of fingerprint "
                     + "\(fingerprint(check: recorded)): restore that key file (a new key would open none of its data)")
             }
+            // The store's key, or one being rotated from or to: it opens the data key.
+            if let dataKey = try dataKey(for: key, in: database) { return try Sealer(key: dataKey) }
             guard value(of: key) == recorded else {
                 throw refusal("the sealing key \(shown) has fingerprint \(fingerprint(of: key)), but the store is sealed with the key "
                     + "of fingerprint \(fingerprint(check: recorded)): start with the key file the store was sealed with")
@@ -72,8 +102,70 @@ public enum KeyCheck {
         }
         guard create else { return try given.map(Sealer.init(key:)) }
         let key = try given ?? KeyFile.create(at: keyFile)
-        try record(key, in: database, shown)
-        return try Sealer(key: key)
+        // A new store: a random data key, sealed under the key file's key, recorded with its check
+        // (another instance starting at once may have recorded its own: that one is used).
+        try database.transaction {
+            try database.query("INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
+                               [.text(dataKeyName(value(of: key))), .blob(try Sealer(key: key).seal(Sodium.randomBytes(Sealer.keyLength),
+                                                                                                  context: dataKeyContext(value(of: key))))])
+            try record(key, in: database, shown)
+        }
+        guard let dataKey = try dataKey(for: key, in: database) else { throw refusal("the store's data key is missing") }
+        return try Sealer(key: dataKey)
+    }
+
+    /// `sheetport key rotate`: the store's data key sealed under the key in `newFile` (created
+    /// when missing, mode 0600) as well, and the new key recorded as the store's. The key in
+    /// `oldFile` must open the store, and keeps opening it until retired. Returns both
+    /// fingerprints.
+    public static func rotate(store: StoreLocation, staging: String?, old oldFile: String, new newFile: String) throws -> (old: String, new: String) {
+        let database = try store.open()
+        guard let oldKey = try KeyFile.load(at: oldFile) else {
+            throw refusal("the old sealing key \(oldFile.visibleControlCharacters) is missing")
+        }
+        let dataKey: [UInt8]
+        if let sealed = try self.dataKey(for: oldKey, in: database) {
+            dataKey = sealed
+        } else if let recorded = try database.recordedKeyCheck() {
+            guard recorded == value(of: oldKey) else {
+                throw refusal("the old sealing key \(oldFile.visibleControlCharacters) has fingerprint \(fingerprint(of: oldKey)), but the "
+                    + "store is sealed with the key of fingerprint \(fingerprint(check: recorded)): rotate from that key")
+            }
+            dataKey = oldKey // records sealed with the key itself (before envelope keys)
+        } else if let probe = try SealedProbe.first(database, staging: staging) {
+            guard probe.opens(with: try Sealer(key: oldKey)) else {
+                throw refusal("the old sealing key \(oldFile.visibleControlCharacters) (fingerprint \(fingerprint(of: oldKey))) does not open the store's sealed data")
+            }
+            dataKey = oldKey
+        } else {
+            throw refusal("the store holds nothing sealed yet: start the server with the new key instead")
+        }
+        let newKey = try KeyFile.loadOrCreate(at: newFile)
+        guard newKey != oldKey else { throw refusal("the old and the new key files hold the same key") }
+        try database.transaction {
+            try storeDataKey(dataKey, under: oldKey, in: database)
+            try storeDataKey(dataKey, under: newKey, in: database)
+            try database.query("INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+                               [.text(metaName), .blob(value(of: newKey))])
+        }
+        return (fingerprint(of: oldKey), fingerprint(of: newKey))
+    }
+
+    /// `sheetport key retire`: the key in `oldFile` no longer opens the store (its sealed copy of
+    /// the data key is removed). Refuses the store's current key. Returns its fingerprint.
+    public static func retire(store: StoreLocation, old oldFile: String) throws -> String {
+        let database = try store.open()
+        guard let oldKey = try KeyFile.load(at: oldFile) else {
+            throw refusal("the sealing key to retire, \(oldFile.visibleControlCharacters), is missing")
+        }
+        guard try database.recordedKeyCheck() != value(of: oldKey) else {
+            throw refusal("the key of fingerprint \(fingerprint(of: oldKey)) is the store's current key: rotate to another first")
+        }
+        try database.query("DELETE FROM meta WHERE name = ?", [.text(dataKeyName(value(of: oldKey)))])
+        guard database.changes > 0 else {
+            throw refusal("the key of fingerprint \(fingerprint(of: oldKey)) does not open the store: nothing to retire")
+        }
+        return fingerprint(of: oldKey)
     }
 
     /// Records `key`'s check value unless one is there already (another instance starting at
