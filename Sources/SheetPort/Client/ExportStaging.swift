@@ -32,7 +32,7 @@ public final class ExportStaging {
     /// (`FolderEntry`), and published by a rename relative to the folder.
     public convenience init(entry name: String, in folder: String) throws {
         let destination = FolderEntry.path(name, in: folder)
-        do throws(PublishTarget.Refusal) { try FolderEntry.check(name, inFolder: folder) } catch {
+        do throws(FolderEntry.Refusal) { try FolderEntry.check(name, inFolder: folder) } catch {
             throw ClientError.io(file: destination, message: error.message)
         }
         try self.init(destination: destination, entry: (folder, name))

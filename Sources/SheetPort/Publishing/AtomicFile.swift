@@ -56,9 +56,9 @@ public final class AtomicFile {
     public init(entry name: String, in folder: String) throws {
         destination = FolderEntry.path(name, in: folder)
         let folderDescriptor: Int32, temporary: (name: String, descriptor: Int32)
-        do throws(PublishTarget.Refusal) {
+        do throws(FolderEntry.Refusal) {
             folderDescriptor = try FolderEntry.openFolder(folder)
-            do throws(PublishTarget.Refusal) {
+            do throws(FolderEntry.Refusal) {
                 try FolderEntry.check(name, in: folderDescriptor)
                 temporary = try FolderEntry.createTemporary(for: name, in: folderDescriptor)
             } catch {

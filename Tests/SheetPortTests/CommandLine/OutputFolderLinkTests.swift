@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import SheetPort
 
-/// Names that come from a workbook (`convert --all -o DIR`) or a server (`export --out DIR`)
-/// never lead outside DIR: a symbolic link (to a file outside, or dangling), a FIFO or a
+/// Names that come from a workbook (`convert --all -o DIR`; `export --out DIR`:
+/// ExportFolderLinkTests) never lead outside DIR: a symbolic link (to a file outside, or dangling), a FIFO or a
 /// device named like a sheet's file is refused at once, by name, and nothing outside DIR is
 /// replaced or created (issue 23).
 @Suite struct OutputFolderLinkTests {
@@ -85,26 +85,5 @@ import Testing
         #expect(again.status == 0, "\(again.stderr)")
         #expect(try String(contentsOf: out.appendingPathComponent(entry), encoding: .utf8).hasPrefix("in \(Self.hostileName)"))
         Self.expectOutsideUntouched(plant, target)
-    }
-
-    @Test(arguments: Plant.allCases)
-    func exportRefusesWhatIsNotARegularFile(_ plant: Plant) throws {
-        let server = try ClientFixture()
-        defer { server.stop() }
-        let connection = try server.connection(subject: "alice")
-        let tokenFile = try server.tokenFile(subject: "alice")
-        _ = try server.importWorkbook(try Self.workbook(in: server.folder), as: connection) // the first sheet, "Data"
-        let outside = server.folder.appendingPathComponent("outside")
-        let out = server.folder.appendingPathComponent("out")
-        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
-        let target = try Self.plant(plant, at: out.appendingPathComponent("Data.xlsx").path, outside: outside)
-        let result = try runWithDeadline(["export", "--all", "--json", "--no-progress", "--timeout", "5", "--server", server.url,
-                                          "--token-file", tokenFile, "--out", out.path], seconds: 30)
-        #expect(result.status == 1 && result.seconds < 4, "\(result.status) after \(result.seconds) s: \(result.stderr)")
-        #expect(result.stdout.contains("Data.xlsx") && result.stdout.contains(Self.says(plant)) && result.stdout.contains("\"failed\""),
-                "\(result.stdout)")
-        Self.expectOutsideUntouched(plant, target)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path) == ["Data.xlsx"])
     }
 }

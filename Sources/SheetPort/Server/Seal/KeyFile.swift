@@ -70,18 +70,7 @@ public enum KeyFile {
     }
 
     /// What a file of `mode` is, in words.
-    static func kind(_ mode: mode_t) -> String {
-        switch mode & S_IFMT {
-        case S_IFREG: return "a regular file"
-        case S_IFDIR: return "a directory"
-        case S_IFLNK: return "a symbolic link"
-        case S_IFIFO: return "a FIFO (named pipe)"
-        case S_IFSOCK: return "a socket"
-        case S_IFCHR: return "a character device"
-        case S_IFBLK: return "a block device"
-        default: return "not a regular file"
-        }
-    }
+    static func kind(_ mode: mode_t) -> String { FolderEntry.kind(mode) }
 
     private static func notRegular(_ path: String, _ status: stat, describing what: String) -> ServerError {
         var detail = what
