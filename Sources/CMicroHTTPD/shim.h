@@ -1,4 +1,5 @@
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/types.h>
@@ -14,6 +15,18 @@ static inline size_t sp_mhd_keep_escaped(void *context, struct MHD_Connection *c
     return strlen(text);
 }
 
+/// Where libmicrohttpd's own messages go: one line of text (the server's escaping log).
+typedef void (*sp_mhd_log_sink)(const char *line);
+
+/// libmicrohttpd's logger (a printf format and its arguments) formatted into one line for the
+/// sink passed as its context, so its messages never write to standard error themselves
+/// (a blocking write there would hold a polling thread).
+static inline void sp_mhd_log(void *context, const char *format, va_list arguments) {
+    char line[1024];
+    vsnprintf(line, sizeof line, format, arguments);
+    ((sp_mhd_log_sink) context)(line);
+}
+
 // MHD_start_daemon and MHD_get_daemon_info are variadic, which Swift cannot call: fixed-argument
 // wrappers for the options the server uses.
 
@@ -26,8 +39,10 @@ static inline struct MHD_Daemon *sp_mhd_start(unsigned int flags,
                                               unsigned int timeout, size_t memoryLimit,
                                               MHD_AccessHandlerCallback handler, void *context,
                                               MHD_RequestCompletedCallback completed,
-                                              MHD_NotifyConnectionCallback notify) {
+                                              MHD_NotifyConnectionCallback notify,
+                                              sp_mhd_log_sink log) {
     return MHD_start_daemon(flags, 0, NULL, NULL, handler, context,
+                            MHD_OPTION_EXTERNAL_LOGGER, sp_mhd_log, (void *) log,
                             MHD_OPTION_THREAD_POOL_SIZE, threads,
                             MHD_OPTION_CONNECTION_LIMIT, connections,
                             MHD_OPTION_CONNECTION_TIMEOUT, timeout,

@@ -19,12 +19,32 @@ package final class ExportStaging {
     package let path: String
     private let staging: Staging
     private var descriptor: Int32
+    /// The folder and the name in it, when the name came from the server (`init(entry:in:)`).
+    private let entry: (folder: String, name: String)?
     /// Bytes written so far.
     package private(set) var size: Int64 = 0
 
-    /// Creates the staging directory and file for `destination`.
-    package init(destination: String) throws {
+    /// Creates the staging directory and file for `destination`, a path the user named
+    /// (`PublishTarget`'s rules: a link is followed, a device written through).
+    package convenience init(destination: String) throws {
+        try self.init(destination: destination, entry: nil)
+    }
+
+    /// Creates the staging directory and file for the file `name` in `folder`, a name that
+    /// came from the server (a sheet's): refused at once, before anything is downloaded, when
+    /// `name` is a symbolic link, a FIFO, a device, a socket or a directory in the folder
+    /// (`FolderEntry`), and published by a rename relative to the folder.
+    package convenience init(entry name: String, in folder: String) throws {
+        let destination = FolderEntry.path(name, in: folder)
+        do throws(FolderEntry.Refusal) { try FolderEntry.check(name, inFolder: folder) } catch {
+            throw ClientError.io(file: destination, message: error.message)
+        }
+        try self.init(destination: destination, entry: (folder, name))
+    }
+
+    private init(destination: String, entry: (folder: String, name: String)?) throws {
         self.destination = destination
+        self.entry = entry
         do {
             staging = try Staging(temporaryFor: "export")
         } catch let WriterError.io(file, message) {
@@ -86,7 +106,7 @@ package final class ExportStaging {
         guard lseek(descriptor, 0, SEEK_SET) == 0 else {
             throw ClientError.io(file: path, message: "cannot rewind: \(String(cString: strerror(errno)))")
         }
-        let file = try AtomicFile(destination: destination)
+        let file = try entry.map { try AtomicFile(entry: $0.name, in: $0.folder) } ?? AtomicFile(destination: destination)
         do {
             try ByteOutput(descriptor: file.descriptor, name: destination).copy(from: descriptor, name: path)
             try file.publish()

@@ -21,11 +21,25 @@ package struct ExportTransfer {
     /// The limits the download is verified with.
     package var limits: ArchiveLimits
 
+    /// The folder and the file name in it, when the name came from the server (`export --out DIR`).
+    let entry: (folder: String, name: String)?
+
     package init(sheet: RemoteSheet, destination: String, minVersion: Int? = nil, limits: ArchiveLimits = ArchiveLimits()) {
         self.sheet = sheet
         self.destination = destination
         self.minVersion = minVersion
         self.limits = limits
+        entry = nil
+    }
+
+    /// A transfer to `folder/fileName`, a name made from the sheet's: published only as a
+    /// regular file inside `folder`, a link, FIFO, device or socket of that name refused at once.
+    package init(sheet: RemoteSheet, fileName: String, in folder: String, minVersion: Int? = nil, limits: ArchiveLimits = ArchiveLimits()) {
+        self.sheet = sheet
+        destination = FolderEntry.path(fileName, in: folder)
+        self.minVersion = minVersion
+        self.limits = limits
+        entry = (folder, fileName)
     }
 
     /// What a finished transfer reports.
@@ -40,7 +54,7 @@ package struct ExportTransfer {
     /// error the staging file is removed and the destination left as it was.
     package func run(on connection: ServerConnection, client: HTTPClient,
                     progress: (Int64) -> Void = { _ in }) throws -> Outcome {
-        let staging = try ExportStaging(destination: destination)
+        let staging = try entry.map { try ExportStaging(entry: $0.name, in: $0.folder) } ?? ExportStaging(destination: destination)
         defer { staging.discard() }
         var path = "/api/sheets/" + ServerConnection.pathSegment(sheet.id) + "/export.xlsx"
         if let minVersion { path += "?minVersion=\(minVersion)" }

@@ -33,15 +33,14 @@ package final class ServerContext: Sendable {
     init(configuration: ServerConfiguration) throws {
         self.configuration = configuration
         directory = try DataDirectory(path: configuration.dataDirectory)
-        if let keyFile = configuration.keyFile {
-            sealer = try Sealer(key: KeyFile.loadOrCreate(at: keyFile))
-        } else if configuration.databaseURL != nil {
+        if configuration.databaseURL != nil, configuration.keyFile == nil {
             throw ServerError.configuration("--database needs --key-file F: every instance seals with the same key")
-        } else {
-            sealer = try directory.sealer()
         }
         store = configuration.databaseURL.map { .postgres(url: $0) } ?? .sqlite(path: directory.database)
-        _ = try store.open() // creates or migrates the tables
+        // Creates or migrates the tables, then checks the key against the one the store is
+        // sealed with before anything else (recovery above all) touches the store.
+        sealer = try KeyCheck.establish(keyFile: configuration.keyFile ?? directory.keyFile, store: store,
+                                        staging: configuration.databaseURL == nil ? directory.staging : nil, create: true)!
         connections = try ConnectionPool(store, count: configuration.threads + 2)
         imports = ImportQueue()
         events = EventStreams(limits: configuration.eventStreams)

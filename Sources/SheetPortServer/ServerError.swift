@@ -1,7 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import SheetPortCore
 import SheetPortReader
 import SheetPortWriter
 import SheetPortConvert
+
 /// Why the server, its store or its sealing failed, with a message for the log.
 public enum ServerError: Error, CustomStringConvertible {
     /// The data directory or a file in it cannot be created, opened, read or written.
@@ -16,6 +20,8 @@ public enum ServerError: Error, CustomStringConvertible {
     case startFailed(String)
     /// A flag or setting is invalid.
     case configuration(String)
+    /// A write found the disk (or the database's) full: what failed, for the log.
+    case storageFull(String)
 
     /// A sentence for the log.
     public var description: String {
@@ -26,6 +32,28 @@ public enum ServerError: Error, CustomStringConvertible {
         case let .unsealFailed(what): return "\(what) failed authentication: tampered with or not ours"
         case let .startFailed(message): return "cannot start: \(message)"
         case let .configuration(message): return message
+        case let .storageFull(what): return "storage full: \(what)"
+        }
+    }
+
+    /// `.storageFull` for an errno of a full disk (ENOSPC, EDQUOT), else `.io`.
+    static func write(path: String, errno code: Int32, _ what: String) -> ServerError {
+        code == ENOSPC || code == EDQUOT ? .storageFull("\(path): \(what): \(String(cString: strerror(code)))")
+            : .io(path: path, message: "\(what): \(String(cString: strerror(code)))")
+    }
+}
+
+extension Error {
+    /// Whether this failure is a full disk: SQLite's SQLITE_FULL, PostgreSQL's `disk_full`
+    /// (53100), ENOSPC or EDQUOT on a staged file. A job fails with `storage-full`, a request
+    /// answers 507, and the server recovers once space is freed.
+    var isStorageFull: Bool {
+        guard let error = self as? ServerError else { return false }
+        switch error {
+        case .storageFull: return true
+        case let .database(code, _): return code & 0xFF == 13 // SQLITE_FULL, with any extended code
+        case let .postgres(state, _): return state == "53100"
+        default: return false
         }
     }
 }

@@ -8,38 +8,35 @@ import SheetPortReader
 import SheetPortWriter
 import SheetPortConvert
 
-/// The server's log on standard error: one line per event, written with write(2), so a closed
-/// pipe or a full disk loses the line and never stops the server (Foundation's `FileHandle.write`
-/// traps on EPIPE and ENOSPC). Control characters in a line are made visible, so no text that
-/// came from a request or a workbook can forge a line or drive the terminal reading the log.
+/// The server's log on standard error: one line per event. Control characters in a line are
+/// made visible, so no text that came from a request or a workbook can forge a line or drive
+/// the terminal reading the log.
+///
+/// Logging never blocks a request or shutdown: a line is put in a bounded buffer in memory
+/// (`capacity` bytes) and a writer thread of its own drains it to standard error, waiting in
+/// poll(2) for room and writing at most `PIPE_BUF` bytes at a time. When standard error is not
+/// read (a full pipe) and the buffer is full, further lines are dropped and counted; once the
+/// sink drains, the count is written (`N log lines dropped ...`). A closed pipe or a full disk
+/// loses lines and never stops the server (write(2), never Foundation's `FileHandle.write`,
+/// which traps on EPIPE and ENOSPC).
 package enum ServerLog {
-    /// Writes `sheetport serve: MESSAGE` and a newline, the message with its control characters
-    /// escaped (`visibleControlCharacters`). Errors are ignored.
+    /// Bytes of lines the buffer holds before lines are dropped.
+    package static let capacity = 1 << 20
+
+    /// Queues `sheetport serve: MESSAGE` and a newline, the message with its control
+    /// characters escaped (`visibleControlCharacters`). Never waits for standard error.
     package static func write(_ message: String) {
-        let bytes = Array("sheetport serve: \(message.visibleControlCharacters)\n".utf8)
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            var attempts = 0
-            // Bounded: a partial write continues, an interrupted one is retried a few times.
-            while offset < buffer.count && attempts < 8 {
-                attempts += 1
-                let written = systemWrite(STDERR_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written < 0 && errno == EINTR {
-                    continue
-                } else {
-                    return // EPIPE, ENOSPC, EBADF, EAGAIN: the line is lost, the server runs on
-                }
-            }
-        }
+        sink.enqueue(Array("sheetport serve: \(message.visibleControlCharacters)\n".utf8))
     }
 
-    #if canImport(Glibc)
-    private static let systemWrite = Glibc.write
-    #else
-    private static let systemWrite = Darwin.write
-    #endif
+    /// Waits up to `timeout` seconds for the lines queued so far to be written (before the
+    /// process ends); returns at once when standard error takes them, or at the deadline.
+    package static func flush(timeout: Double) { sink.flush(timeout: timeout) }
+
+    /// Lines dropped since the last report (tests).
+    static var droppedLines: Int { sink.droppedCount }
+
+    private static let sink = LogSink(descriptor: STDERR_FILENO, capacity: capacity)
 
     /// Logs an internal failure with the detail under a new incident id and returns the id, which
     /// the answer or the failed job carries instead of the detail.
@@ -48,4 +45,131 @@ package enum ServerLog {
         write("incident \(id) during \(what): \(error)")
         return id
     }
+}
+
+/// A bounded queue of log lines and the thread that writes them to a descriptor.
+final class LogSink: @unchecked Sendable {
+    private let descriptor: Int32
+    private let capacity: Int
+    private var mutex = pthread_mutex_t()
+    private var condition = pthread_cond_t()
+    private var pending: [[UInt8]] = []
+    private var pendingBytes = 0
+    private var dropped = 0
+    private var writing = false
+    private var started = false
+
+    init(descriptor: Int32, capacity: Int) {
+        self.descriptor = descriptor
+        self.capacity = capacity
+        pthread_mutex_init(&mutex, nil)
+        pthread_cond_init(&condition, nil)
+    }
+
+    var droppedCount: Int {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return dropped
+    }
+
+    /// Queues a line, or drops and counts it when the buffer is full.
+    func enqueue(_ line: [UInt8]) {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        if !started { start() }
+        guard pendingBytes + line.count <= capacity else {
+            dropped += 1
+            return
+        }
+        pending.append(line)
+        pendingBytes += line.count
+        pthread_cond_signal(&condition)
+    }
+
+    /// Waits, at most `timeout` seconds, until nothing is queued or being written.
+    func flush(timeout: Double) {
+        let deadline = monotonicSeconds() + timeout
+        while monotonicSeconds() < deadline {
+            pthread_mutex_lock(&mutex)
+            let idle = pending.isEmpty && !writing && dropped == 0
+            pthread_mutex_unlock(&mutex)
+            if idle { return }
+            usleep(5_000)
+        }
+    }
+
+    /// Under the mutex: starts the writer thread (detached: nothing ever joins it, so a sink
+    /// that never drains holds nobody).
+    private func start() {
+        started = true
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(self).toOpaque()
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        pthread_attr_setstacksize(&attributes, 256 << 10)
+        let created = pthread_create(&thread, &attributes, { context in
+            Unmanaged<LogSink>.fromOpaque(context!).takeUnretainedValue().run()
+            return nil
+        }, context)
+        pthread_attr_destroy(&attributes)
+        if created != 0 { started = false; Unmanaged<LogSink>.fromOpaque(context).release() }
+    }
+
+    private func run() {
+        while true {
+            pthread_mutex_lock(&mutex)
+            while pending.isEmpty && dropped == 0 { pthread_cond_wait(&condition, &mutex) }
+            var batch = pending
+            pending = []
+            pendingBytes = 0
+            // The count is reported once what came before the drops is out: the sink drained.
+            if batch.isEmpty {
+                batch = [Array("sheetport serve: \(dropped) log line\(dropped == 1 ? "" : "s") dropped: standard error was not taking them\n".utf8)]
+                dropped = 0
+            }
+            writing = true
+            pthread_mutex_unlock(&mutex)
+            for line in batch { put(line) }
+            pthread_mutex_lock(&mutex)
+            writing = false
+            pthread_mutex_unlock(&mutex)
+        }
+    }
+
+    /// Writes `line`, waiting in poll(2) for room, a piece of at most PIPE_BUF bytes at a time
+    /// (so a write after POLLOUT does not block on a pipe); an error (EPIPE, ENOSPC, EBADF)
+    /// loses the line.
+    private func put(_ line: [UInt8]) {
+        line.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                let polled = poll(&ready, 1, 1000)
+                if polled < 0 && errno != EINTR { return }
+                if polled <= 0 { continue }
+                if ready.revents & Int16(POLLNVAL) != 0 { return }
+                let written = systemWrite(descriptor, buffer.baseAddress! + offset, min(buffer.count - offset, Int(PIPE_BUF)))
+                if written > 0 {
+                    offset += written
+                } else if written < 0 && (errno == EINTR || errno == EAGAIN) {
+                    continue
+                } else {
+                    return
+                }
+            }
+        }
+    }
+
+    private func monotonicSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+
+    #if canImport(Glibc)
+    private let systemWrite = Glibc.write
+    #else
+    private let systemWrite = Darwin.write
+    #endif
 }

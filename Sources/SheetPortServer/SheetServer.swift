@@ -11,6 +11,7 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
     package let context: ServerContext
     private let workers: [ImportWorker]
     private var daemon: HTTPDaemon?
+    private let relief: StorageRelief
 
     /// Opens the data directory, recovers jobs a previous run left unfinished, starts the
     /// import workers and listens.
@@ -19,10 +20,28 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
         self.context = context
         try Recovery.run(context)
         workers = (0..<max(1, configuration.workers)).map { _ in ImportWorker(context: context) }
+        relief = StorageRelief(store: context.store)
+        relief.start()
         if context.store.kind == .postgres { context.leases.start() }
         context.sheetChanges.start()
         workers.forEach { $0.start() }
         daemon = try HTTPDaemon(address: configuration.address, limits: configuration.http, handler: self)
+    }
+
+    /// SIGHUP: reads the key file again and checks that it opens the store (the store's key, or
+    /// one being rotated to or from); logs its fingerprint, or why it was not taken. The data key
+    /// that seals records does not change with a rotation, so nothing is re-sealed.
+    public func reloadKey() {
+        let configuration = context.configuration
+        let keyFile = configuration.keyFile ?? context.directory.keyFile
+        do {
+            try KeyCheck.establish(keyFile: keyFile, store: context.store,
+                                   staging: configuration.databaseURL == nil ? context.directory.staging : nil, create: false)
+            let key = try KeyFile.load(at: keyFile)
+            ServerLog.write("sealing key reloaded: fingerprint \(key.map(KeyCheck.fingerprint(of:)) ?? "none"), which opens the store")
+        } catch {
+            ServerLog.write("sealing key not reloaded (the running one is kept): \(error)")
+        }
     }
 
     /// The bound port.
@@ -42,6 +61,7 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
         workers.forEach { $0.join() }
         context.leases.stop()
         context.sheetChanges.stop()
+        relief.stop()
     }
 
     // MARK: RequestHandler
@@ -115,6 +135,15 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
     static func internalError(_ error: any Error, _ request: Request? = nil) -> Reply {
         let what = request.map { "\($0.method) \($0.path)" } ?? "a request"
         let incident = ServerLog.incident(error, during: what)
+        if error.isStorageFull {
+            StorageRelief.noteFull()
+            // Nothing of the request was kept; it succeeds again once space is freed.
+            return .json(.object([("error", .object([
+                ("code", .string("storage-full")),
+                ("message", .string("the server's storage is full, so nothing of this request was kept; try again once its operator has freed space (incident \(incident))")),
+                ("incident", .string(incident)),
+            ]))]), status: 507)
+        }
         return .json(.object([("error", .object([
             ("code", .string("internal")),
             ("message", .string("the server could not complete this request; report incident \(incident) to its operator")),

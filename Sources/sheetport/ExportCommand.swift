@@ -75,8 +75,7 @@ enum ExportCommand {
         }
         let names = FileNames.unique(for: chosen.map(\.name), fileExtension: "xlsx")
         let transfers = zip(chosen, names).map { sheet, name in
-            ExportTransfer(sheet: sheet, destination: (folder as NSString).appendingPathComponent(name), minVersion: minVersion,
-                           limits: limits)
+            ExportTransfer(sheet: sheet, fileName: name, in: folder, minVersion: minVersion, limits: limits)
         }
         let progress = ProgressLine(label: "exporting", disabled: options.has("--no-progress"))
         let start = Date()

@@ -21,7 +21,9 @@ enum ServeCommand {
         Runs the embedded Sheets import/export server (CONTRACTS section 4) on libmicrohttpd, with
         its data in DIR (created, mode 0700): a SQLite database in WAL mode whose cells, comments
         and layouts are sealed with XChaCha20-Poly1305 under DIR/seal.key (created on first start,
-        mode 0600), and uploads staged sealed. Prints `listening on http://HOST:PORT` once bound
+        mode 0600, on the first start of an empty store; the store records its check value, and a
+        missing or other key is refused, exit 2, naming both fingerprints), and uploads staged
+        sealed. SIGHUP reads the key file again (see `sheetport key rotate`). Prints `listening on http://HOST:PORT` once bound
         (port 0 picks a free port). SIGINT or SIGTERM stops it cleanly; a running import resumes
         at the next start. Sessions come from `sheetport token issue`.
 
@@ -103,6 +105,7 @@ enum ServeCommand {
         sigemptyset(&signals)
         sigaddset(&signals, SIGINT)
         sigaddset(&signals, SIGTERM)
+        sigaddset(&signals, SIGHUP) // reload the key file (key rotation)
         pthread_sigmask(SIG_BLOCK, &signals, nil)
         signal(SIGPIPE, SIG_IGN) // a write to a closed socket or log fails with EPIPE instead of killing the server
         // Every connection is a descriptor: allow as many as the system lets this process have.
@@ -113,13 +116,30 @@ enum ServeCommand {
         }
 
         umask(0o077) // the database, its WAL and every staged file: owner only
-        let server = try SheetServer(configuration: configuration)
+        // Start-up (the key, the store, recovery) runs on a thread of its own while this one
+        // waits for signals: SIGINT or SIGTERM ends a start that is stuck (a database that does
+        // not answer) at once, instead of being held until the server is up.
+        let startup = StartUp()
+        let thread = Thread { [configuration] in startup.finish(Result { try SheetServer(configuration: configuration) }) }
+        thread.name = "start-up"
+        thread.start()
+        var received: Int32 = 0
+        var pause = timespec(tv_sec: 0, tv_nsec: 50_000_000)
+        while startup.result == nil {
+            let taken = sigtimedwait(&signals, nil, &pause)
+            if taken == SIGINT || taken == SIGTERM {
+                ServerLog.write("stopped during start-up")
+                ServerLog.flush(timeout: 1)
+                return taken == SIGINT ? 130 : 143
+            }
+        }
+        let server = try startup.result!.get()
         print("listening on http://\(configuration.address.host):\(server.port)")
         fflush(nil) // all streams: the address must reach a pipe at once
-        var received: Int32 = 0
-        sigwait(&signals, &received)
+        while sigwait(&signals, &received) == 0 && received == SIGHUP { server.reloadKey() }
         ServerLog.write("stopping")
         server.stop()
+        ServerLog.flush(timeout: 1)
         return received == SIGINT ? 130 : 143
     }
 
@@ -131,6 +151,15 @@ enum ServeCommand {
             throw UsageError("--database takes a postgresql:// URL (or a libpq key=value connection string)")
         }
         return text
+    }
+
+    /// The outcome of the start-up thread, read by the signal-waiting one.
+    private final class StartUp: @unchecked Sendable {
+        private let lock = NSLock()
+        private var outcome: Result<SheetServer, any Error>?
+
+        var result: Result<SheetServer, any Error>? { lock.withLock { outcome } }
+        func finish(_ result: Result<SheetServer, any Error>) { lock.withLock { outcome = result } }
     }
 
     private static func positive(_ text: String, _ option: String) throws -> Int {

@@ -21,11 +21,14 @@ enum TokenCommand {
         Issues a session token for a subject (the signed-in person) and prints it on standard
         output, once: the server keeps only its hash. Revokes every token of a subject, or one
         token read from a file (or the SHEETPORT_TOKEN environment variable); a revoked token is
-        refused (401) from its next request on.
+        refused (401) from its next request on. Like `serve`, it refuses (exit 2) to touch a store
+        whose sealing key is missing or another key (DIR/seal.key, or --key-file with --database),
+        naming both keys' fingerprints.
         """,
         groups: [OptionGroup(title: "OPTIONS", options: [
             .valued("--data", "DIR", "the server's data directory"),
             .valued("--database", "URL", "the shared PostgreSQL database of `serve --database` (revoked on every instance at once)"),
+            .valued("--key-file", "F", "with --database: the sealing key of `serve --key-file`, checked against the store's"),
             .valued("--subject", "S", "who the session belongs to"),
             .valued("--token-file", "F", "a file holding the token to revoke"),
             .help,
@@ -44,8 +47,19 @@ enum TokenCommand {
             throw UsageError("--subject: \(violation)")
         }
         umask(0o077)
-        let database = try url.map { try StoreLocation.postgres(url: ServeCommand.databaseURL($0)).open() }
-            ?? DataDirectory(path: data!).openDatabase()
+        let store = try url.map { try StoreLocation.postgres(url: ServeCommand.databaseURL($0)) }
+        // The key the store is sealed with must be there (and be that key) before a session is
+        // issued or revoked: the same refusal as `serve`'s, and nothing is created or recorded.
+        if let store {
+            if let keyFile = options.value("--key-file") {
+                try KeyCheck.establish(keyFile: keyFile, store: store, staging: nil, create: false)
+            }
+        } else {
+            if options.value("--key-file") != nil { throw UsageError("--key-file is for --database; with --data DIR the key is DIR/seal.key") }
+            let directory = try DataDirectory(path: data!)
+            try KeyCheck.establish(keyFile: directory.keyFile, store: .sqlite(path: directory.database), staging: directory.staging, create: false)
+        }
+        let database = try store.map { try $0.open() } ?? DataDirectory(path: data!).openDatabase()
         if action == "issue" {
             print(try Tokens.issue(subject: options.value("--subject")!, in: database))
             return 0

@@ -24,6 +24,7 @@ COMMANDS:
   bench      streaming benchmarks (`bench write`: write a generated sheet)
   serve      the embedded import/export server (HTTP, sealed SQLite store)
   token      issue or revoke the server's session tokens
+  key        rotate or retire the server's sealing key, or show a key file's fingerprint
 
 Run `sheetport <command> --help` for a command's options; `sheetport --version` for the version.
 """
@@ -47,8 +48,9 @@ func main(_ arguments: [String]) -> Int32 {
         case "demo": return try DemoCommand.run(Array(arguments.dropFirst()))
         case "serve": return try ServeCommand.run(Array(arguments.dropFirst()))
         case "token": return try TokenCommand.run(Array(arguments.dropFirst()))
+        case "key": return try KeyCommand.run(Array(arguments.dropFirst()))
         default:
-            let commands = ["check", "convert", "sheets", "import", "export", "demo", "bench", "serve", "token"]
+            let commands = ["check", "convert", "sheets", "import", "export", "demo", "bench", "serve", "token", "key"]
             let hint = Suggestion.nearest(to: command, among: commands).map { "; did you mean \($0)?" } ?? ""
             throw UsageError("unknown command \"\(command.visibleControlCharacters)\"\(hint)\n\n" + usage)
         }

@@ -147,3 +147,30 @@ package func interruptSheetport(_ arguments: [String], with signal: Int32, when 
     process.waitUntilExit()
     return (wasReady, process.terminationStatus)
 }
+
+/// Runs `sheetport` with standard input closed, killing it after `seconds`; the exit status
+/// (-9 when killed), output, error and how long it ran.
+package func runWithDeadline(_ arguments: [String], seconds limit: Double, environment: [String: String] = [:]) throws
+    -> (status: Int32, stdout: String, stderr: String, seconds: Double) {
+    let process = Process()
+    process.executableURL = Project.executable
+    process.arguments = arguments
+    if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let out = folder.appendingPathComponent("out"), err = folder.appendingPathComponent("err")
+    FileManager.default.createFile(atPath: out.path, contents: nil)
+    FileManager.default.createFile(atPath: err.path, contents: nil)
+    process.standardOutput = try FileHandle(forWritingTo: out)
+    process.standardError = try FileHandle(forWritingTo: err)
+    process.standardInput = FileHandle.nullDevice
+    let start = Date()
+    try process.run()
+    while process.isRunning && Date().timeIntervalSince(start) < limit { usleep(20_000) }
+    let killed = process.isRunning
+    if killed { kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
+    let seconds = Date().timeIntervalSince(start)
+    return (killed ? -9 : process.terminationStatus, (try? String(contentsOf: out, encoding: .utf8)) ?? "",
+            (try? String(contentsOf: err, encoding: .utf8)) ?? "", seconds)
+}

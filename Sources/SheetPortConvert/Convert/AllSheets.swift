@@ -29,12 +29,12 @@ extension SheetConverter {
                                   options: TextOutputOptions = TextOutputOptions(),
                                   progress: ((Int, ConversionSummary) -> Void)? = nil) throws -> [ConvertedSheet] {
         let names = FileNames.unique(for: sheets.map(\.name), fileExtension: format.rawValue)
-        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
         var staged: [AtomicFile] = []
         var converted: [ConvertedSheet] = []
         do {
             for (index, (sheet, name)) in zip(sheets, names).enumerated() {
-                let file = try AtomicFile(destination: prefix + name)
+                // A name from the workbook: never through a link, a FIFO or a device in the folder.
+                let file = try AtomicFile(entry: name, in: folder)
                 staged.append(file)
                 let output = ByteOutput(descriptor: file.descriptor, name: file.destination)
                 let summary = try convert(workbook, sheet: sheet, to: format, output: output, options: options) { summary in

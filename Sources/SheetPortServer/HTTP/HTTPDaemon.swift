@@ -27,7 +27,9 @@ package final class HTTPDaemon {
         let threads = max(1, limits.threads)
         let daemon = sp_mhd_start(sp_mhd_daemon_flags, UInt32(clamping: threads), UInt32(clamping: max(1, limits.connections) * threads),
                                   UInt32(clamping: max(1, limits.idleTimeout)), 256 * 1024,
-                                  accessCallback, context.toOpaque(), completedCallback, connectionCallback)
+                                  accessCallback, context.toOpaque(), completedCallback, connectionCallback,
+                                  { line in ServerLog.write("libmicrohttpd: " + (line.map { String(cString: $0) } ?? "")
+                                      .trimmingCharacters(in: .whitespacesAndNewlines)) })
         guard let daemon else {
             context.release()
             throw ServerError.startFailed("libmicrohttpd did not start")

@@ -74,6 +74,14 @@ package final class ImportWorker: @unchecked Sendable {
         } catch let failure as ImportFailure {
             removeSheet(sheetID, database)
             try? database.fail(job: id, claim: claim.token, error: failure.json)
+        } catch where error.isStorageFull {
+            // Space first: the staged upload goes (the job ends failed), then the job's sheet
+            // and its failure are written in one transaction, retried with backoff until the
+            // store takes them; the WAL is truncated so the space freed stays free.
+            StagedUploads.removeLocal(job: id, claim: claim.token, database, context)
+            let incident = ServerLog.incident(error, during: "import job \(id)")
+            endOnFullStorage(id, claim: claim.token, sheet: sheetID, incident: incident, database)
+            return
         } catch let error as ReaderError {
             removeSheet(sheetID, database)
             try? database.fail(job: id, claim: claim.token, error: Self.errorJSON(code: error.code.rawValue, message: error.description.visibleControlCharacters))
@@ -89,21 +97,69 @@ package final class ImportWorker: @unchecked Sendable {
 
     /// Removes the sheet a job wrote before the job is marked ended, retried until it goes (a
     /// busy database is waited out), so a failed or cancelled job leaves no hidden sheet; only
-    /// a stopping server leaves it, to the next start's sweep.
+    /// a stopping server leaves it, to the next start's sweep. Retries back off to 30 s and are
+    /// logged once, and once more when they end; a full store is relieved between tries.
     private func removeSheet(_ id: String?, _ database: Database) {
         guard let id else { return }
-        var pause: UInt32 = 50_000
-        while true {
-            do {
-                try database.deleteSheet(id)
-                return
-            } catch {
-                ServerLog.write("cannot remove the sheet of an ended import yet, retrying: \(error)")
-                if context.imports.isStopping { return }
-                usleep(pause)
-                pause = min(pause * 2, 2_000_000)
+        retryWithBackoff("remove the sheet of an ended import", database) { try Self.quickly(database) { try database.deleteSheet(id) } }
+    }
+
+    /// Ends a job that found the storage full: its sheet removed and the job failed with
+    /// `storage-full` in one transaction (nothing of it stays), retried with backoff until the
+    /// store takes it (space freed) or the server stops; then the WAL is truncated.
+    private func endOnFullStorage(_ id: String, claim: String, sheet: String?, incident: String, _ database: Database) {
+        let error = Self.errorJSON(code: "storage-full", message: "the server's storage filled up during the import, and nothing of it was "
+                                   + "kept; upload again once its operator has freed space (incident \(incident))", incident: incident)
+        retryWithBackoff("end import job \(id) after its storage filled up", database) {
+            try Self.quickly(database) {
+                try database.transaction {
+                    if let sheet { try database.deleteSheet(sheet) }
+                    try database.query("UPDATE jobs SET status = 'failed', error = ? WHERE id = ? AND claim = ? AND status = 'running'",
+                                       [.text(error), .text(id), .text(claim)])
+                    if database.changes > 0 { try database.deleteStagedUpload(job: id) }
+                }
             }
         }
+        Self.relieve(database)
+    }
+
+    /// Runs `attempt` until it succeeds or the server stops: pauses from 50 ms doubling to 30 s;
+    /// the first failure is logged, and how many tries it took once it succeeds.
+    private func retryWithBackoff(_ what: String, _ database: Database, _ attempt: () throws -> Void) {
+        var pause: UInt32 = 50_000
+        var failures = 0
+        while true {
+            do {
+                try attempt()
+                if failures > 0 { ServerLog.write("could \(what) after \(failures + 1) tries") }
+                return
+            } catch {
+                failures += 1
+                if failures == 1 { ServerLog.write("cannot \(what) yet, retrying with backoff: \(error)") }
+                if error.isStorageFull { Self.relieve(database) }
+                if context.imports.isStopping { return }
+                usleep(pause)
+                pause = min(pause * 2, 30_000_000)
+            }
+        }
+    }
+
+    /// Runs `body` with SQLite's secure delete in its FAST mode: freed pages of sealed blocks
+    /// are not overwritten with zeros in the WAL, so removing a large sheet needs little space
+    /// on a full disk (the blocks are sealed; their pages are reused).
+    static func quickly(_ database: Database, _ body: () throws -> Void) throws {
+        guard database.kind == .sqlite else { return try body() }
+        try database.execute("PRAGMA secure_delete=FAST")
+        defer { try? database.execute("PRAGMA secure_delete=ON") }
+        try body()
+    }
+
+    /// Gives a full disk back what the WAL holds: a checkpoint that truncates it (SQLite only;
+    /// it fails harmlessly while readers hold it or the database file cannot grow).
+    static func relieve(_ database: Database) {
+        guard database.kind == .sqlite else { return }
+        StorageRelief.noteFull() // and again once a second until it succeeds (space freed)
+        _ = try? database.query("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
     private func importJob(_ claim: JobClaim, staging: String, _ database: Database, sheetID: inout String?) throws {

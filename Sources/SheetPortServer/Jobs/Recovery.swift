@@ -14,7 +14,8 @@ enum Recovery {
         let database = try context.store.connect()
         guard database.kind == .sqlite else { return try sweepScratch(context) }
         var queued: Set<String> = []
-        try database.transaction {
+        // Secure delete's FAST mode: removing a large hidden sheet needs little space on a full disk.
+        try ImportWorker.quickly(database) { try database.transaction {
             for status in [JobRecord.Status.running, .queued] {
                 for job in try database.jobs(in: status) {
                     if FileManager.default.fileExists(atPath: context.directory.stagingFile(job: job.id)) {
@@ -27,7 +28,7 @@ enum Recovery {
                 }
             }
             try database.query("DELETE FROM sheets WHERE visible = 0")
-        }
+        } }
         // Every leftover goes, files and directories alike: stagings of ended jobs and, as
         // exports are unlinked once open, whatever a killed server was building.
         let staged = (try? FileManager.default.contentsOfDirectory(atPath: context.directory.staging)) ?? []

@@ -42,7 +42,10 @@ enum StagedUploads {
             let pieces = try database.stagedPieces(job: job, from: next, count: 16)
             for piece in pieces {
                 guard piece.piece == next else { throw ServerError.io(path: path, message: "piece \(next) of the staged upload is missing") }
-                try file.write(contentsOf: piece.data)
+                do { try file.write(contentsOf: piece.data) } catch let error as NSError
+                    where error.domain == NSPOSIXErrorDomain && (error.code == Int(ENOSPC) || error.code == Int(EDQUOT)) {
+                    throw ServerError.storageFull("\(path): cannot write the scratch copy of a staged upload")
+                }
                 next += 1
             }
             if pieces.count < 16 { break }

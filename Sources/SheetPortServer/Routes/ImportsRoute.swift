@@ -62,13 +62,19 @@ enum ImportsRoute {
         if upload.repeating != nil { return try repeated(upload, subject, context) }
         // The job and (on a shared store) its staged upload are recorded together: no
         // instance sees the job without its upload.
-        let inserted = try context.database { database in
-            try database.transaction {
-                let inserted = try database.insertJob(id: upload.jobID, subject: subject, filename: upload.filename, uploadBytes: upload.received,
-                                                      idempotencyKey: upload.idempotencyKey, bodyDigest: upload.digest)
-                if inserted { try StagedUploads.publish(upload, database) }
-                return inserted
+        let inserted: Bool
+        do {
+            inserted = try context.database { database in
+                try database.transaction {
+                    let inserted = try database.insertJob(id: upload.jobID, subject: subject, filename: upload.filename, uploadBytes: upload.received,
+                                                          idempotencyKey: upload.idempotencyKey, bodyDigest: upload.digest)
+                    if inserted { try StagedUploads.publish(upload, database) }
+                    return inserted
+                }
             }
+        } catch {
+            upload.discard() // no job holds it (a full store, a failed insert): the staged file goes
+            throw error
         }
         if context.store.kind == .postgres { upload.discard() } // the store holds it now
         guard inserted else {

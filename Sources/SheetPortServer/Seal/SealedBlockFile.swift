@@ -105,7 +105,7 @@ package final class SealedBlockFile {
     /// Seals and writes the cached block if it changed, and flushes the file to disk.
     package func flush(sync: Bool = false) throws {
         try storeCached()
-        if sync, fsync(descriptor) != 0 { throw ServerError.io(path: path, message: String(cString: strerror(errno))) }
+        if sync, fsync(descriptor) != 0 { throw ServerError.write(path: path, errno: errno, "cannot flush") }
     }
 
     /// Flushes and closes the file.
@@ -134,7 +134,7 @@ package final class SealedBlockFile {
         guard cachedDirty, cachedIndex >= 0 else { return }
         let sealed = sealer.seal(cached, context: context(cachedIndex, isLast: cachedIndex == lastIndex))
         let written = sealed.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, off_t(cachedIndex) * off_t(Self.slotSize)) }
-        guard written == sealed.count else { throw ServerError.io(path: path, message: "cannot write: \(String(cString: strerror(errno)))") }
+        guard written == sealed.count else { throw ServerError.write(path: path, errno: written < 0 ? errno : ENOSPC, "cannot write") }
         cachedDirty = false
     }
 

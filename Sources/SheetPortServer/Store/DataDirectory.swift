@@ -40,6 +40,9 @@ package struct DataDirectory: Sendable {
         try StoreLocation.sqlite(path: database).open()
     }
 
+    /// The directory's sealing key file.
+    public var keyFile: String { path + "/" + KeyFile.name }
+
     /// The sealer with the directory's key (created on first use).
     package func sealer() throws -> Sealer { try Sealer(key: KeyFile.loadOrCreate(in: path)) }
 }

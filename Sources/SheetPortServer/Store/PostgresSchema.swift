@@ -93,6 +93,8 @@ enum PostgresSchema {
             PRIMARY KEY (sheet_id, version)
         )
         """,
+        // Version 4: facts about the store itself (the sealing key's check value, `KeyCheck`).
+        "CREATE TABLE meta (name TEXT PRIMARY KEY, value BYTEA NOT NULL)",
     ]
 
     /// Creates or migrates the schema to the newest version.

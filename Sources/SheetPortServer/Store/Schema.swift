@@ -86,6 +86,11 @@ enum Schema {
             data BLOB NOT NULL,
             PRIMARY KEY (job_id, piece)
         );
+        -- Version 4: facts about the store itself (the sealing key's check value, `KeyCheck`).
+        CREATE TABLE IF NOT EXISTS meta (
+            name TEXT PRIMARY KEY,
+            value BLOB NOT NULL
+        );
         """)
         try migrate(database)
     }

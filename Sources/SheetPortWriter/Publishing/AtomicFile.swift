@@ -20,6 +20,9 @@ public final class AtomicFile {
     private let target: String
     private var done = false
     private let slot: Int
+    /// For a file named inside a folder (`init(entry:in:)`): the folder's descriptor, the
+    /// entry's name and the temporary file's name in it.
+    private let entry: (folder: Int32, name: String, temporary: String)?
 
     /// Creates the temporary file (mode 0600 until published) beside `destination` (beside
     /// its final target when it is a symbolic link), or opens a destination that is not a
@@ -30,6 +33,7 @@ public final class AtomicFile {
         do throws(PublishTarget.PathRefusal) { resolved = try PublishTarget.resolve(destination) } catch {
             throw ReaderError(.io, file: destination, error.message)
         }
+        entry = nil
         switch resolved {
         case .writeThrough(let descriptor):
             self.descriptor = descriptor
@@ -48,12 +52,46 @@ public final class AtomicFile {
         }
     }
 
+    /// Creates the temporary file (mode 0600 until published) in `folder` for the entry `name`,
+    /// a name that came from a workbook or a server (`FolderEntry`): throws at once when `name`
+    /// is a symbolic link, a FIFO, a device, a socket or a directory there; publishing renames
+    /// over the entry relative to the folder, never following a link.
+    public init(entry name: String, in folder: String) throws {
+        destination = FolderEntry.path(name, in: folder)
+        let folderDescriptor: Int32, temporary: (name: String, descriptor: Int32)
+        do throws(FolderEntry.Refusal) {
+            folderDescriptor = try FolderEntry.openFolder(folder)
+            do throws(FolderEntry.Refusal) {
+                try FolderEntry.check(name, in: folderDescriptor)
+                temporary = try FolderEntry.createTemporary(for: name, in: folderDescriptor)
+            } catch {
+                close(folderDescriptor)
+                throw error
+            }
+        } catch {
+            throw ReaderError(.io, file: destination, error.message)
+        }
+        descriptor = temporary.descriptor
+        target = destination
+        temporaryPath = FolderEntry.path(temporary.name, in: folder)
+        entry = (folderDescriptor, name, temporary.name)
+        slot = PendingFiles.register(temporaryPath!)
+    }
+
     deinit { if !done { discard() } }
 
     /// Flushes to disk and renames the temporary file to the destination (closes a
     /// destination written through).
     public func publish() throws {
         defer { done = true; PendingFiles.unregister(slot) }
+        if let entry {
+            defer { close(entry.folder) }
+            if let reason = Self.publish(descriptor: descriptor, path: entry.temporary, to: entry.name, in: entry.folder) {
+                unlinkat(entry.folder, entry.temporary, 0)
+                throw ReaderError(.io, file: destination, "cannot publish: \(reason)")
+            }
+            return
+        }
         guard let temporaryPath else {
             guard close(descriptor) == 0 else {
                 throw ReaderError(.io, file: destination, "cannot finish writing: \(String(cString: strerror(errno)))")
@@ -77,13 +115,19 @@ public final class AtomicFile {
     /// umask), flushes it to disk, closes `descriptor` and renames `path` to `destination`.
     /// Returns why it failed, or nil.
     static func publish(descriptor: Int32, path: String, to destination: String) -> String? {
+        publish(descriptor: descriptor, path: path, to: destination, in: AT_FDCWD)
+    }
+
+    /// `publish(descriptor:path:to:)` with both names relative to the folder `folder`
+    /// (`renameat`: the entry is replaced, a link there never followed).
+    static func publish(descriptor: Int32, path: String, to destination: String, in folder: Int32) -> String? {
         let umaskValue = umask(0); umask(umaskValue)
         guard fchmod(descriptor, 0o666 & ~umaskValue) == 0, fsync(descriptor) == 0 else {
             let reason = String(cString: strerror(errno))
             close(descriptor)
             return reason
         }
-        guard close(descriptor) == 0, rename(path, destination) == 0 else { return String(cString: strerror(errno)) }
+        guard close(descriptor) == 0, renameat(folder, path, folder, destination) == 0 else { return String(cString: strerror(errno)) }
         return nil
     }
 
@@ -93,7 +137,12 @@ public final class AtomicFile {
         guard !done else { return }
         done = true
         close(descriptor)
-        if let temporaryPath { unlink(temporaryPath) }
+        if let entry {
+            unlinkat(entry.folder, entry.temporary, 0)
+            close(entry.folder)
+        } else if let temporaryPath {
+            unlink(temporaryPath)
+        }
         PendingFiles.unregister(slot)
     }
 }
