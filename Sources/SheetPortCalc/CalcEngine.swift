@@ -234,7 +234,8 @@ public final class CalcEngine {
                     markFormulaCell(m)
                 }
             }
-        } else if isDynamicArray {
+        } else if isDynamicArray || arrayRange != nil {
+            // A one-cell array formula (or an unspilled dynamic one) still evaluates its ranges as arrays.
             dynamicFormulas.insert(id)
         }
         return nil
@@ -287,6 +288,12 @@ public final class CalcEngine {
             names[key] = DefinedName(name: name, formula: -1, error: error)
             return error
         }
+    }
+
+    /// The formula cells that are volatile or depend on a volatile one (transitively).
+    func volatileDependents() -> Set<Int32> {
+        if dependencyIndex == nil { dependencyIndex = DependencyIndex(engine: self) }
+        return Set(dependents(of: []))
     }
 
     /// Adds (or replaces) a table for structured references.

@@ -113,7 +113,11 @@ extension Evaluator {
             }
             return .value(.error(.name))
         }
-        guard def.error == nil, def.formula >= 0 else { return .value(.error(.name)) }
+        if let error = def.error {
+            // A name pointing into another workbook: the link is not followed (Excel shows #REF! without it).
+            return .value(.error(error.isExternalReference ? .reference : .name))
+        }
+        guard def.formula >= 0 else { return .value(.error(.name)) }
         guard nameDepth < 32 else { return .value(.error(.reference)) }
         nameDepth += 1
         defer { nameDepth -= 1 }

@@ -95,19 +95,24 @@ extension Functions {
         let value = try ev.checked(a[0])
         let index = try ev.int(a[2])
         let approximate = ev.isMissing(a, 3) ? true : try ev.flag(a[3])
-        guard index >= 1 else { throw EvalInterrupt.error(.value) }
         let key: Vector
         switch a[1] {
         case .ref(let r):
-            guard index <= (vertical ? r.columns : r.rows) else { throw EvalInterrupt.error(.reference) }
             key = .range(vertical ? SheetRange(sheet: r.sheet, r1: r.r1, c1: r.c1, r2: r.r2, c2: r.c1) : SheetRange(sheet: r.sheet, r1: r.r1, c1: r.c1, r2: r.r1, c2: r.c2))
         case .value(.array(let arr)):
-            guard index <= (vertical ? arr.columns : arr.rows) else { throw EvalInterrupt.error(.reference) }
             key = .array(vertical ? (0..<arr.rows).map { arr[$0, 0] } : (0..<arr.columns).map { arr[0, $0] })
         default:
             throw EvalInterrupt.error(.notAvailable)
         }
         guard let p = try position(ev, value, in: key, mode: approximate ? 1 : 0) else { throw EvalInterrupt.error(.notAvailable) }
+        guard index >= 1 else { throw EvalInterrupt.error(.value) }
+        let width: Int
+        switch a[1] {
+        case .ref(let r): width = vertical ? r.columns : r.rows
+        case .value(.array(let arr)): width = vertical ? arr.columns : arr.rows
+        default: width = 1
+        }
+        guard index <= width else { throw EvalInterrupt.error(.reference) }
         let found = try element(a[1], vertical ? p : index - 1, vertical ? index - 1 : p)
         return .value(try ev.scalar(found))
     }
@@ -307,7 +312,15 @@ extension Functions {
     ]
 
     static func xposition(_ ev: Evaluator, _ value: CalcValue, _ v: Vector, _ matchMode: Int, _ searchMode: Int) throws -> Int? {
-        let reverse = searchMode == -1 || searchMode == -2
+        let reverse = searchMode == -1
+        if searchMode == 2 || searchMode == -2 {
+            let values: [CalcValue]
+            switch v {
+            case .range(let r): values = try ev.vector(r)
+            case .array(let arr): values = arr
+            }
+            return xbinary(values, value, matchMode, descending: searchMode == -2)
+        }
         switch matchMode {
         case 0: return try position(ev, value, in: v, mode: 0, wildcards: false, reverse: reverse)
         case 2: return try position(ev, value, in: v, mode: 0, wildcards: true, reverse: reverse)
@@ -330,6 +343,24 @@ extension Functions {
             return best
         default:
             throw EvalInterrupt.error(.value)
+        }
+    }
+
+    /// XLOOKUP/XMATCH's binary search: plain comparisons in Excel's type order (numbers < text < booleans).
+    static func xbinary(_ values: [CalcValue], _ value: CalcValue, _ matchMode: Int, descending: Bool) -> Int? {
+        var lo = 0, hi = values.count - 1
+        while lo <= hi {
+            let mid = (lo + hi) / 2
+            var c = Compare.values(values[mid], value)
+            if Compare.rank(values[mid]) != Compare.rank(value) { c = Compare.rank(values[mid]) < Compare.rank(value) ? -1 : 1 }
+            if descending { c = -c }
+            if c == 0 { return mid }
+            if c < 0 { lo = mid + 1 } else { hi = mid - 1 }
+        }
+        switch matchMode {
+        case 1: return descending ? (hi >= 0 ? hi : nil) : (lo < values.count ? lo : nil)
+        case -1: return descending ? (lo < values.count ? lo : nil) : (hi >= 0 ? hi : nil)
+        default: return nil
         }
     }
 
