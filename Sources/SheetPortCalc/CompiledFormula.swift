@@ -142,6 +142,13 @@ enum FormulaText {
             for ch in s { if "[]#'".contains(ch) { out.append("'") }; out.append(ch) }
             return out
         }
+        if r.items == .thisRow && r.table == nil {
+            guard let first = r.firstColumn else { return (r.table ?? "") + "[@]" }
+            let simple = first.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
+            var col = simple && r.lastColumn == nil ? esc(first) : "[" + esc(first) + "]"
+            if let last = r.lastColumn { col += ":[" + esc(last) + "]" }
+            return (r.table ?? "") + "[@" + col + "]"
+        }
         var parts: [String] = []
         if r.items.contains(.all) { parts.append("[#All]") }
         if r.items.contains(.data) { parts.append("[#Data]") }

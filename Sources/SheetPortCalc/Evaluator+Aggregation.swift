@@ -41,12 +41,16 @@ extension Evaluator {
     }
 
     /// Calls `body` with every value of the arguments (ranges: stored cells only, row by row).
-    func forEachValue(_ args: [Operand], rowMajor: Bool = false, _ body: (CalcValue, Bool) throws -> Void) throws {
+    func forEachValue(_ args: [Operand], rowMajor: Bool = false, includeEmpty: Bool = false, _ body: (CalcValue, Bool) throws -> Void) throws {
         for a in args {
             switch a {
             case .missing: try body(.empty, true)
             case .value(.array(let arr)): for v in arr.values { try body(v, false) }
             case .value(let v): try body(v, true)
+            case .ref(let r) where includeEmpty:
+                // Every cell up to the stored extent, row by row (TEXTJOIN keeps empty ones).
+                let c = clipped(r)
+                for row in c.r1...c.r2 { for col in c.c1...c.c2 { try body(try cellValue(c.sheet, row, col), false) } }
             case .ref(let r):
                 if rowMajor { try forEachCellRowMajor(r) { _, _, v in try body(v, false) } } else { try forEachCell(r) { _, _, v in try body(v, false) } }
             case .refs(let rs):

@@ -113,7 +113,7 @@ enum Arithmetic {
 
     /// Excel returns 0 when a sum cancels to within the last bits of its operands.
     @inline(__always) static func snap(_ r: Double, _ x: Double, _ y: Double) -> Double {
-        if r != 0, (x > 0) != (y > 0), Swift.abs(r) <= max(Swift.abs(x), Swift.abs(y)) * 2.3e-16 { return 0 }
+        if r != 0, (x > 0) != (y > 0), Swift.abs(r) < max(Swift.abs(x), Swift.abs(y)) * 1e-15 { return 0 }
         return r
     }
 

@@ -142,7 +142,9 @@ struct FormulaParser {
                 i += op.length
                 skipSpaces()
                 if op.isUnion {
+                    if unionCount == 1 { try requireReference(at: before) }
                     try expression(op.prec + 1, union: union)
+                    try requireReference(at: before)
                     unionCount += 1
                     // Unions are collected into one instruction at the end of the chain.
                     continue
@@ -161,6 +163,17 @@ struct FormulaParser {
             break
         }
         if unionCount > 1 { out.append(.union(count: unionCount)) }
+    }
+
+    /// The union operator joins references only: `(-4,3)` is not a formula Excel accepts.
+    func requireReference(at pos: Int) throws(FormulaParseError) {
+        switch out.last {
+        case .number?, .text?, .boolean?, .array?, .unary?:
+            throw fail("the union operator ',' needs references", at: pos)
+        case .binary(let op)? where op != .range && op != .intersect:
+            throw fail("the union operator ',' needs references", at: pos)
+        default: break
+        }
     }
 
     mutating func prefix(union: Bool) throws(FormulaParseError) {

@@ -17,7 +17,7 @@ extension Functions {
             let delimiter = try ev.str(a[0])
             let skipEmpty = try ev.flag(a[1])
             var parts: [String] = []
-            try ev.forEachValue(Array(a.dropFirst(2)), rowMajor: true) { v, _ in
+            try ev.forEachValue(Array(a.dropFirst(2)), rowMajor: true, includeEmpty: !skipEmpty) { v, _ in
                 let t = try ev.text(v)
                 if !(skipEmpty && t.isEmpty) { parts.append(t) }
             }
