@@ -43,6 +43,8 @@ public final class CalcEngine {
     var needsFullRecalc = true
     var lookupCache = LookupCache()
     var circular: Set<Int32> = []
+    /// Ranges whose formula cells are all computed in the running pass.
+    var doneRanges: Set<SheetRange> = []
 
     /// How many formula evaluations ran since the engine was made (for tests and statistics).
     public internal(set) var evaluationCount = 0
@@ -304,6 +306,8 @@ public final class CalcEngine {
     }
 
     func noteChange(sheet: Int, address: CellAddress) {
+        // Before the first recalculation everything is computed anyway.
+        guard !needsFullRecalc else { return }
         changedSinceRecalc.append(CellLocation(sheet: sheet, address: address))
     }
 }

@@ -186,19 +186,30 @@ enum Coercion {
         return (s, e)
     }
 
+    static let powersOfTen: [Double] = (0...308).map { Double("1e\($0)")! }
+
     static func pow10(_ n: Int) -> Double {
+        if n >= 0 && n <= 308 { return powersOfTen[n] }
+        if n < 0 && n >= -308 { return 1 / powersOfTen[-n] }
         var r = 1.0
         if n >= 0 { for _ in 0..<n { r *= 10 } } else { for _ in 0..<(-n) { r /= 10 } }
         if n < -300 || n > 300 { return Double("1e\(n)") ?? r }
         return r
     }
 
-    /// Rounds to 15 significant digits, as Excel does for comparisons and display.
+    /// Rounds to 15 significant digits, as Excel does for comparisons and display (arithmetic only, no text).
     static func round15(_ v: Double) -> Double {
         guard v.isFinite, v != 0 else { return v }
-        let (digits, e) = significantDigits(v, 15)
-        let r = Double(digits + "e" + String(e - digits.count)) ?? v
-        return v < 0 ? -r : r
+        let e = Int(Foundation_log10(Swift.abs(v)).rounded(.down))
+        let k = 14 - e
+        guard k > -290, k < 290 else { return v }
+        if k >= 0 {
+            let scale = pow10(k)
+            let r = (v * scale).rounded() / scale
+            return r.isFinite ? r : v
+        }
+        let scale = pow10(-k)
+        return (v / scale).rounded() * scale
     }
 }
 

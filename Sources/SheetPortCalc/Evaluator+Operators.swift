@@ -166,8 +166,8 @@ enum Compare {
         switch (a, b) {
         case (.number(let x), .number(let y)):
             if x == y { return 0 }
-            let rx = Coercion.round15(x), ry = Coercion.round15(y)
-            if rx == ry { return 0 }
+            // Equal to 15 significant digits counts as equal.
+            if Swift.abs(x - y) <= Swift.max(Swift.abs(x), Swift.abs(y)) * 1e-15 && Coercion.round15(x) == Coercion.round15(y) { return 0 }
             return x < y ? -1 : 1
         case (.text(let x), .text(let y)):
             return text(x, y)

@@ -37,43 +37,44 @@ extension CalcEngine {
     /// recalculation when names or tables changed); answers the cells whose value changed.
     @discardableResult
     public func recalculateChanged() -> [CellChange] {
-        let before = snapshotValues()
+        var changes: [CellChange] = []
+        var seen = Set<CellLocation>()
         if needsFullRecalc {
+            let before = (0..<cellKind.count).compactMap { id -> (Int32, CalcValue)? in
+                cellKind[id] == .formula || cellKind[id] == .arrayMember ? (Int32(id), cellValue[id]) : nil
+            }
             recalculate()
+            collect(before, into: &changes, &seen)
         } else {
             lookupCache = LookupCache()
             if dependencyIndex == nil { dependencyIndex = DependencyIndex(engine: self) }
             let dirty = dependents(of: changedSinceRecalc)
+            var before: [(Int32, CalcValue)] = []
             var roots: [Int32] = []
             for id in dirty {
+                before.append((id, cellValue[Int(id)]))
                 cellState[Int(id)] = .dirty
                 circular.remove(id)
                 if cellKind[Int(id)] == .formula { roots.append(id) }
-                if let array = arrays[id] { markMembers(id, array, .dirty) }
+                if let array = arrays[id] { markMembers(id, array, .dirty, snapshot: &before) }
             }
             evaluate(roots)
             report = buildReport()
+            collect(before, into: &changes, &seen)
         }
-        var changes: [CellChange] = []
-        var seen = Set<CellLocation>()
         for l in changedSinceRecalc where seen.insert(l).inserted {
             changes.append(CellChange(location: l, value: value(at: l.address, sheet: l.sheet)))
-        }
-        for (id, old) in before.values where cellValue[Int(id)] != old {
-            let l = CellLocation(sheet: Int(cellSheet[Int(id)]), address: CellAddress(row: cellRow[Int(id)], column: cellColumn[Int(id)]))
-            if seen.insert(l).inserted { changes.append(CellChange(location: l, value: cellValue[Int(id)])) }
         }
         changedSinceRecalc = []
         return changes.sorted { $0.location < $1.location }
     }
 
-    /// Values of formula cells before an incremental pass (the cells that may change).
-    func snapshotValues() -> (values: [(Int32, CalcValue)], unused: Int) {
-        var out: [(Int32, CalcValue)] = []
-        for id in 0..<cellKind.count where cellKind[id] == .formula || cellKind[id] == .arrayMember {
-            out.append((Int32(id), cellValue[id]))
+    /// Appends the cells whose value differs from the snapshot.
+    private func collect(_ before: [(Int32, CalcValue)], into changes: inout [CellChange], _ seen: inout Set<CellLocation>) {
+        for (id, old) in before where cellValue[Int(id)] != old {
+            let l = CellLocation(sheet: Int(cellSheet[Int(id)]), address: CellAddress(row: cellRow[Int(id)], column: cellColumn[Int(id)]))
+            if seen.insert(l).inserted { changes.append(CellChange(location: l, value: cellValue[Int(id)])) }
         }
-        return (out, 0)
     }
 
     /// The formula cells depending (transitively) on the given cells, plus volatile formulas and theirs.
@@ -112,11 +113,14 @@ extension CalcEngine {
         }
     }
 
-    func markMembers(_ anchor: Int32, _ array: ArrayFormula, _ state: CellState) {
+    func markMembers(_ anchor: Int32, _ array: ArrayFormula, _ state: CellState, snapshot: inout [(Int32, CalcValue)]) {
         let s = Int(cellSheet[Int(anchor)])
         for r in array.range.start.row...array.range.end.row {
             for c in array.range.start.column...array.range.end.column {
-                if let m = sheets[s].find(row: r, column: c), arrayAnchorOf[m] == anchor { cellState[Int(m)] = state }
+                if let m = sheets[s].find(row: r, column: c), arrayAnchorOf[m] == anchor {
+                    cellState[Int(m)] = state
+                    snapshot.append((m, cellValue[Int(m)]))
+                }
             }
         }
     }
@@ -133,6 +137,8 @@ extension CalcEngine {
     /// (iterative depth-first search): no recursion, linear in cells and references.
     func evaluate(_ roots: [Int32]) {
         let evaluator = Evaluator(engine: self)
+        doneRanges = []
+        defer { doneRanges = [] }
         var stack: [Frame] = []
         var pathIndex: [Int32: Int] = [:]
         for root in roots where cellState[Int(root)] == .dirty {
@@ -245,18 +251,27 @@ extension CalcEngine {
         let i = Int(id)
         guard cellKind[i] == .formula else { return [] }
         var out: [Int32] = []
+        var done = doneRanges
+        doneRanges = []
         forEachStaticRange(of: id) { r in
             guard Int(r.sheet) < sheets.count else { return }
+            // A range found computed once in this pass stays computed: it is not walked again.
+            if !r.isSingleCell, done.contains(r) { return }
+            let before = out.count
+            var pending = false
             let store = sheets[Int(r.sheet)]
             for c in store.storedColumns(r.c1, r.c2, formulasOnly: true) {
                 guard let col = store.formulaColumns[c] else { continue }
                 for k in col.positions(r.r1, r.r2) {
                     let p = col.ids[k]
-                    let target = arrayAnchorOf[p] ?? p
-                    if target != id, cellState[Int(target)] != .done { out.append(target) }
+                    let target = arrayAnchorOf.isEmpty ? p : (arrayAnchorOf[p] ?? p)
+                    if target == id { pending = true; continue }
+                    if cellState[Int(target)] != .done { out.append(target) }
                 }
             }
+            if !r.isSingleCell, out.count == before, !pending { done.insert(r) }
         }
+        doneRanges = done
         return out
     }
 
