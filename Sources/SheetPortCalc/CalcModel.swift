@@ -11,10 +11,12 @@ public struct CellLocation: Sendable, Hashable, Comparable, CustomStringConverti
         self.address = address
     }
 
+    /// By sheet, then row-major.
     public static func < (lhs: CellLocation, rhs: CellLocation) -> Bool {
         (lhs.sheet, lhs.address) < (rhs.sheet, rhs.address)
     }
 
+    /// `sheet:A1` (the sheet's index).
     public var description: String { "\(sheet):\(address)" }
 }
 

@@ -25,6 +25,7 @@ public struct CellAddress: Sendable, Hashable, Comparable, CustomStringConvertib
     /// The A1 text of this position (`B7`).
     public var description: String { A1.columnName(column) + String(row + 1) }
 
+    /// Row-major order: by row, then by column.
     public static func < (lhs: CellAddress, rhs: CellAddress) -> Bool {
         (lhs.row, lhs.column) < (rhs.row, rhs.column)
     }

@@ -136,7 +136,7 @@ enum Coercion {
     }
 
     /// The year assumed for dates typed without one.
-    nonisolated(unsafe) static var currentYear = 2026
+    static let currentYear: Int = DateSerial.civilFromDays(Int((systemUnixTime() / 86_400).rounded(.down))).year
 
     static func validDate(_ y: Int, _ m: Int, _ d: Int, _ system: DateSystem) -> Double? {
         guard m >= 1, m <= 12, d >= 1, y >= 1900, y <= 9999 else { return nil }

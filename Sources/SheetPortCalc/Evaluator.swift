@@ -101,7 +101,11 @@ final class Evaluator {
     func call(_ f: Int32, _ args: [Operand]) throws -> Operand {
         guard f >= 0 else { return .value(.error(.name)) }
         let spec = FunctionRegistry.specs[Int(f)]
-        guard args.count >= spec.minArgs, args.count <= spec.maxArgs else { return .value(.error(.value)) }
+        guard args.count >= spec.minArgs, args.count <= spec.maxArgs else {
+            // Excel does not store such a call; an error among the arguments wins, as it would while typing.
+            for a in args { if case .error(let e) = try scalar(a) { return .value(.error(e)) } }
+            return .value(.error(.value))
+        }
         do {
             if spec.lifts {
                 return try lifted(spec, args)

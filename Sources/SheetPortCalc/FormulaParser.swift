@@ -15,6 +15,7 @@ public struct FormulaParseError: Error, Sendable, Hashable, CustomStringConverti
         self.isExternalReference = isExternalReference
     }
 
+    /// The message with its position.
     public var description: String { "\(message) at position \(position)" }
 }
 

@@ -11,6 +11,7 @@ public struct BuiltInNumberFormatting: NumberFormatting {
     /// The built-in renderer.
     public init() {}
 
+    /// The text of `value` in `format` (nil for a negative date or a format it cannot render).
     public func format(_ value: Double, _ format: String, dateSystem: DateSystem) -> String? {
         NumberFormat.render(value, format, system: dateSystem)
     }
