@@ -33,7 +33,10 @@ public final class CalcEngine {
     var arrayAnchorOf: [Int32: Int32] = [:]
     var cachedValues: [Int32: CalcValue] = [:]
     var unparsed: [Int32: (text: String, error: FormulaParseError)] = [:]
+    /// Dynamic array formulas: evaluated as arrays, their results spill.
     var dynamicFormulas: Set<Int32> = []
+    /// One-cell legacy (CSE) array formulas: evaluated as arrays, never spilling.
+    var singleCellArrays: Set<Int32> = []
 
     var names: [NameKey: DefinedName] = [:]
     var tables: [String: CalcTable] = [:]
@@ -45,6 +48,8 @@ public final class CalcEngine {
     var circular: Set<Int32> = []
     /// Ranges whose formula cells are all computed in the running pass.
     var doneRanges: Set<SheetRange> = []
+    /// True when a dynamic array spilled into new cells during the running pass.
+    var spilledInPass = false
 
     /// How many formula evaluations ran since the engine was made (for tests and statistics).
     public internal(set) var evaluationCount = 0
@@ -135,6 +140,7 @@ public final class CalcEngine {
         cachedValues[id] = nil
         unparsed[id] = nil
         dynamicFormulas.remove(id)
+        singleCellArrays.remove(id)
         cellKind[i] = .constant
         cellFormula[i] = -1
         cellState[i] = .done
@@ -225,6 +231,7 @@ public final class CalcEngine {
         cellState[Int(id)] = .dirty
         if !formulas[Int(f)].unknownFunctions.isEmpty, let cachedValue { cachedValues[id] = cachedValue }
         markFormulaCell(id)
+        if isDynamicArray { dynamicFormulas.insert(id) }
         if let arrayRange, arrayRange.start == address, arrayRange.rowCount * arrayRange.columnCount > 1 {
             arrays[id] = ArrayFormula(range: arrayRange, isDynamic: isDynamicArray)
             for r in arrayRange.start.row...arrayRange.end.row {
@@ -236,9 +243,9 @@ public final class CalcEngine {
                     markFormulaCell(m)
                 }
             }
-        } else if isDynamicArray || arrayRange != nil {
-            // A one-cell array formula (or an unspilled dynamic one) still evaluates its ranges as arrays.
-            dynamicFormulas.insert(id)
+        } else if arrayRange != nil && !isDynamicArray {
+            // A one-cell legacy array formula still evaluates its ranges as arrays.
+            singleCellArrays.insert(id)
         }
         return nil
     }

@@ -11,6 +11,21 @@ extension CalcEngine {
             if cellKind[id] == .formula { roots.append(Int32(id)) }
         }
         evaluate(roots)
+        // A dynamic array that spilled into new cells may have been read before it spilled:
+        // a further pass orders those readers after it (bounded; spills settle in a few passes).
+        var passes = 0
+        while spilledInPass, passes < 3 {
+            passes += 1
+            var again: [Int32] = []
+            for id in 0..<cellKind.count where cellKind[id] == .formula || cellKind[id] == .arrayMember {
+                if cellKind[id] == .arrayMember, arrayAnchorOf[Int32(id)] == nil { continue }
+                cellState[id] = .dirty
+                if cellKind[id] == .formula { again.append(Int32(id)) }
+            }
+            circular = []
+            lookupCache = LookupCache()
+            evaluate(again)
+        }
         changedSinceRecalc = []
         needsFullRecalc = false
         report = buildReport()
@@ -19,6 +34,7 @@ extension CalcEngine {
 
     /// Applies inputs (values, formulas, clears) and recomputes only the formulas that depend on
     /// them, transitively, plus the volatile ones; answers every cell whose value changed (the inputs included).
+    /// Formulas entered here are dynamic-array formulas, as typed in current Excel: an array result spills.
     /// - Returns: the changed cells, sorted by sheet and position; the parse errors are in `report`... see `setFormula`.
     @discardableResult
     public func setInputs(_ inputs: [CellInput]) -> [CellChange] {
@@ -26,7 +42,7 @@ extension CalcEngine {
             let l = input.location
             switch input.content {
             case .value(let v): setValue(v, at: l.address, sheet: l.sheet)
-            case .formula(let f): setFormula(f, at: l.address, sheet: l.sheet)
+            case .formula(let f): setFormula(f, at: l.address, sheet: l.sheet, isDynamicArray: true)
             case .empty: clearCell(at: l.address, sheet: l.sheet)
             }
         }
@@ -59,6 +75,14 @@ extension CalcEngine {
                 if let array = arrays[id] { markMembers(id, array, .dirty, snapshot: &before) }
             }
             evaluate(roots)
+            if spilledInPass {
+                // New spill cells may have readers outside the dirty set: recompute everything once.
+                let all = (0..<cellKind.count).compactMap { id -> (Int32, CalcValue)? in
+                    cellKind[id] == .formula || cellKind[id] == .arrayMember ? (Int32(id), cellValue[id]) : nil
+                }
+                recalculate()
+                before.append(contentsOf: all)
+            }
             report = buildReport()
             collect(before, into: &changes, &seen)
         }
@@ -84,6 +108,12 @@ extension CalcEngine {
         var queue: [(Int32, Int32, Int32)] = changed.map { (Int32($0.sheet), $0.address.row, $0.address.column) }
         for id in index.volatile where dirty.insert(id).inserted {
             enqueuePositions(of: id, into: &queue)
+        }
+        // Dynamic arrays blocked (#SPILL!) or spilling over a changed cell may spill differently now.
+        for id in dynamicFormulas where cellValue[Int(id)] == .error(.spill) || changed.contains(where: { l in
+            arrays[id].map { Int(cellSheet[Int(id)]) == l.sheet && $0.range.contains(l.address) } ?? false
+        }) {
+            if dirty.insert(id).inserted { enqueuePositions(of: id, into: &queue) }
         }
         // Formulas set in this batch are dirty themselves.
         for l in changed {
@@ -137,6 +167,7 @@ extension CalcEngine {
     /// (iterative depth-first search): no recursion, linear in cells and references.
     func evaluate(_ roots: [Int32]) {
         let evaluator = Evaluator(engine: self)
+        spilledInPass = false
         doneRanges = []
         defer { doneRanges = [] }
         var stack: [Frame] = []
@@ -200,6 +231,87 @@ extension CalcEngine {
     func finish(_ id: Int32, value: CalcValue) {
         let i = Int(id)
         cellState[i] = .done
+        if dynamicFormulas.contains(id) || arrays[id]?.isDynamic == true {
+            if let spilled = spill(id, value) { finishArray(id, spilled); return }
+            cellValue[i] = .error(.spill)
+            return
+        }
+        finishArray(id, value)
+    }
+
+    /// Places a dynamic array's result: the spill range it needs (created or resized), or nil
+    /// when a stored cell blocks it (`#SPILL!`). A single value needs no range.
+    func spill(_ id: Int32, _ value: CalcValue) -> CalcValue? {
+        let i = Int(id)
+        let s = Int(cellSheet[i]), top = cellRow[i], left = cellColumn[i]
+        guard case .array(let a) = value, a.values.count > 1 else {
+            if let old = arrays[id], old.isDynamic { removeSpill(id, old) }
+            return value
+        }
+        let bottom = Int(top) + a.rows - 1, right = Int(left) + a.columns - 1
+        guard bottom <= Int(maxRowIndex), right <= Int(maxColumnIndex) else {
+            if let old = arrays[id], old.isDynamic { removeSpill(id, old) }
+            return nil
+        }
+        let range = CellRange(CellAddress(row: top, column: left), CellAddress(row: Int32(bottom), column: Int32(right)))
+        if let old = arrays[id], old.range == range, spillIntact(id, old) { return value }
+        for r in top...Int32(bottom) {
+            for c in left...Int32(right) where !(r == top && c == left) {
+                guard let m = sheets[s].find(row: r, column: c) else { continue }
+                if arrayAnchorOf[m] == id { continue }
+                if cellKind[Int(m)] == .constant, cellValue[Int(m)] == .empty { continue }
+                if let old = arrays[id], old.isDynamic { removeSpill(id, old) }
+                return nil
+            }
+        }
+        if let old = arrays[id], old.isDynamic { removeSpill(id, old) }
+        arrays[id] = ArrayFormula(range: range, isDynamic: true)
+        for r in top...Int32(bottom) {
+            for c in left...Int32(right) where !(r == top && c == left) {
+                let m = ensureCell(sheet: s, address: CellAddress(row: r, column: c))
+                cellKind[Int(m)] = .arrayMember
+                arrayAnchorOf[m] = id
+                markFormulaCell(m)
+            }
+        }
+        spilledInPass = true
+        dependencyIndex = nil
+        return value
+    }
+
+    /// True when every cell of the spill range still belongs to the anchor (nothing typed over it).
+    func spillIntact(_ id: Int32, _ array: ArrayFormula) -> Bool {
+        let s = Int(cellSheet[Int(id)])
+        for r in array.range.start.row...array.range.end.row {
+            for c in array.range.start.column...array.range.end.column {
+                guard let m = sheets[s].find(row: r, column: c) else { return false }
+                if m != id && arrayAnchorOf[m] != id { return false }
+            }
+        }
+        return true
+    }
+
+    /// Takes back a dynamic array's spilled cells.
+    func removeSpill(_ id: Int32, _ old: ArrayFormula) {
+        let s = Int(cellSheet[Int(id)])
+        for r in old.range.start.row...old.range.end.row {
+            for c in old.range.start.column...old.range.end.column {
+                guard let m = sheets[s].find(row: r, column: c), m != id, arrayAnchorOf[m] == id else { continue }
+                arrayAnchorOf[m] = nil
+                sheets[s].formulaColumns[c]?.remove(r)
+                sheets[s].columns[c]?.remove(r)
+                cellKind[Int(m)] = .constant
+                cellValue[Int(m)] = .empty
+                cellState[Int(m)] = .done
+                freeIDs.append(m)
+            }
+        }
+        arrays[id] = nil
+        dependencyIndex = nil
+    }
+
+    func finishArray(_ id: Int32, _ value: CalcValue) {
+        let i = Int(id)
         if let array = arrays[id] {
             let s = Int(cellSheet[i])
             let grid: CalcArray
@@ -232,14 +344,14 @@ extension CalcEngine {
         ev.column = cellColumn[i]
         ev.nameDepth = 0
         let isArray = arrays[id] != nil
-        ev.arrayMode = isArray || formula.usesArrayArguments || dynamicFormulas.contains(id)
+        ev.arrayMode = isArray || formula.usesArrayArguments || dynamicFormulas.contains(id) || singleCellArrays.contains(id)
         let result = try ev.run(formula)
         switch result {
         case .value(let v): return v
         case .missing: return .empty
         case .refs: return .error(.value)
         case .ref(let r):
-            if isArray { return .array(try ev.matrix(r)) }
+            if isArray || dynamicFormulas.contains(id) { return r.isSingleCell ? try ev.cellValue(r.sheet, r.r1, r.c1) : .array(try ev.matrix(r)) }
             if r.isSingleCell { return try ev.cellValue(r.sheet, r.r1, r.c1) }
             ev.arrayMode = false
             return try ev.implicitIntersection(r)

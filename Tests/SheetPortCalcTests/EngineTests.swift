@@ -246,3 +246,33 @@ import Testing
         #expect(v("I1") == .number(205))
     }
 }
+
+@Suite struct SpillTests {
+    @Test func dynamicArraysSpillAndBlock() {
+        let e = CalcEngine()
+        let s = e.addSheet("S")
+        for r in 1...3 { e.setValue(.number(Double(r)), at: CellAddress("A\(r)")!, sheet: s) }
+        e.setFormula("A1:A3*10", at: CellAddress("C1")!, sheet: s, isDynamicArray: true)
+        e.setFormula("SUM(C1:C3)", at: CellAddress("B1")!, sheet: s)
+        e.setFormula("TRANSPOSE(A1:A3)", at: CellAddress("E1")!, sheet: s, isDynamicArray: true)
+        e.setValue(.text("in the way"), at: CellAddress("F1")!, sheet: s)
+        e.setFormula("{1,2;3,4}", at: CellAddress("E5")!, sheet: s, isDynamicArray: true)
+        e.recalculate()
+        func v(_ ref: String) -> CalcValue { e.value(at: CellAddress(ref)!, sheet: s) }
+        #expect([v("C1"), v("C2"), v("C3")] == [.number(10), .number(20), .number(30)])
+        #expect(v("B1") == .number(60))
+        #expect(v("E1") == .error(.spill))
+        #expect([v("E5"), v("F5"), v("E6"), v("F6")] == [.number(1), .number(2), .number(3), .number(4)])
+        // Unblocking lets it spill; a smaller result takes back the cells it no longer needs.
+        e.setInputs([CellInput(location: CellLocation(sheet: s, address: CellAddress("F1")!), content: .empty)])
+        #expect([v("E1"), v("F1"), v("G1")] == [.number(1), .number(2), .number(3)])
+        e.setInputs([CellInput(location: CellLocation(sheet: s, address: CellAddress("C1")!), content: .formula("A1:A2*10"))])
+        #expect(v("C2") == .number(20))
+        // Typing over a spilled cell blocks the spill.
+        e.setInputs([CellInput(location: CellLocation(sheet: s, address: CellAddress("F5")!), content: .value(.number(9)))])
+        #expect(v("E5") == .error(.spill))
+        #expect(v("E6") == .empty)
+        #expect(v("C3") == .empty)
+        #expect(v("B1") == .number(30))
+    }
+}
