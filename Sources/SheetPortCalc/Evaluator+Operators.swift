@@ -65,9 +65,11 @@ extension Evaluator {
         case .concat:
             do { return .text(try text(a) + text(b)) } catch EvalInterrupt.error(let e) { return .error(e) } catch { return .error(.value) }
         default:
+            // Left to right: the left operand's error or failed conversion comes first.
             if case .error = a { return a }
+            guard let x = try? number(a) else { return .error(.value) }
             if case .error = b { return b }
-            guard let x = try? number(a), let y = try? number(b) else { return .error(.value) }
+            guard let y = try? number(b) else { return .error(.value) }
             return Arithmetic.apply(op, x, y)
         }
     }

@@ -1,7 +1,8 @@
 extension Functions {
     /// ROUND's rounding: half away from zero on the decimal digits Excel shows (15 significant).
     static func round(_ x: Double, _ digits: Int, _ mode: FloatingPointRoundingRule) -> Double {
-        guard x.isFinite, digits < 300, digits > -300 else { return x }
+        guard x.isFinite, digits < 300 else { return x }
+        if digits <= -309 { return 0 }
         let f = Coercion.pow10(Swift.abs(digits))
         var scaled = digits >= 0 ? x * f : x / f
         // Snap to 15 significant digits first so that 2.675 rounds as Excel does.
@@ -9,6 +10,12 @@ extension Functions {
         var r = scaled.rounded(mode)
         r = digits >= 0 ? r / f : r * f
         return r == 0 ? 0 : r
+    }
+
+    /// A digits argument of ROUND and kin: truncated, and clamped (huge counts change nothing).
+    static func digits(_ ev: Evaluator, _ op: Operand) throws -> Int {
+        let d = (try ev.num(op)).rounded(.towardZero)
+        return Int(Swift.max(-400, Swift.min(400, d)))
     }
 
     static func unary(_ name: String, _ f: @escaping @Sendable (Double) -> Double?) -> FunctionSpec {
@@ -19,10 +26,10 @@ extension Functions {
     }
 
     static let math: [FunctionSpec] = [
-        scalar("ROUND", 2, 2) { ev, a in number(round(try ev.num(a[0]), try ev.int(a[1]), .toNearestOrAwayFromZero)) },
-        scalar("ROUNDUP", 2, 2) { ev, a in number(round(try ev.num(a[0]), try ev.int(a[1]), .awayFromZero)) },
-        scalar("ROUNDDOWN", 2, 2) { ev, a in number(round(try ev.num(a[0]), try ev.int(a[1]), .towardZero)) },
-        scalar("TRUNC", 1, 2) { ev, a in number(round(try ev.num(a[0]), Int(try ev.num(a, 1, default: 0)), .towardZero)) },
+        scalar("ROUND", 2, 2) { ev, a in number(round(try ev.num(a[0]), try digits(ev, a[1]), .toNearestOrAwayFromZero)) },
+        scalar("ROUNDUP", 2, 2) { ev, a in number(round(try ev.num(a[0]), try digits(ev, a[1]), .awayFromZero)) },
+        scalar("ROUNDDOWN", 2, 2) { ev, a in number(round(try ev.num(a[0]), try digits(ev, a[1]), .towardZero)) },
+        scalar("TRUNC", 1, 2) { ev, a in number(round(try ev.num(a[0]), ev.isMissing(a, 1) ? 0 : try digits(ev, a[1]), .towardZero)) },
         scalar("INT", 1, 1) { ev, a in number((try ev.num(a[0])).rounded(.down)) },
         scalar("MROUND", 2, 2) { ev, a in
             let x = try ev.num(a[0]), m = try ev.num(a[1])

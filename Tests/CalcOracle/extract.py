@@ -9,6 +9,8 @@ A typed value is {"t": "n"|"s"|"b"|"e"|"empty", "v": ...}. With a formula, "v" i
 recomputes and compares.
 
 Usage: extract.py SOURCE_DIR DEST_DIR
+       extract.py --ironcalc DEST_FILE [COUNT]   random formulas evaluated by IronCalc, as JSON
+       (the SheetPortCalc differential test reads DEST_FILE from CALC_IRONCALC_FILE)
 """
 import datetime
 import json
@@ -123,7 +125,80 @@ def one(path, target):
     return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
 
 
+INPUTS = {"A1": 1, "A2": -2.5, "A3": "3", "A4": True, "A5": "abc", "A7": 0, "A8": 1e10, "A9": " 12 ", "A10": "Hello World"}
+FUNCTIONS = {
+    "SUM": 3, "ROUND": 2, "ABS": 1, "IF": 3, "LEN": 1, "LEFT": 2, "MID": 3, "MOD": 2, "INT": 1, "AND": 2, "OR": 2,
+    "NOT": 1, "MAX": 3, "MIN": 3, "AVERAGE": 2, "CONCATENATE": 2, "UPPER": 1, "TRIM": 1, "ISNUMBER": 1, "ISTEXT": 1,
+    "IFERROR": 2, "SQRT": 1, "POWER": 2, "ROUNDUP": 2, "ROUNDDOWN": 2, "SIGN": 1, "EXACT": 2, "REPT": 2, "VALUE": 1,
+    "FIND": 2, "SEARCH": 2, "SUBSTITUTE": 3, "RIGHT": 2, "LOWER": 1, "PRODUCT": 2, "COUNT": 3, "COUNTA": 3, "N": 1,
+    "TRUNC": 1, "CEILING": 2, "FLOOR": 2, "EVEN": 1, "ODD": 1, "FACT": 1,
+    "CHOOSE": 3, "ISBLANK": 1, "ISERROR": 1, "LN": 1, "EXP": 1, "LOG10": 1, "PROPER": 1, "CHAR": 1, "CODE": 1,
+}
+
+
+def random_formula(rng, depth):
+    if depth <= 0 or rng.random() < 0.25:
+        kind = rng.random()
+        if kind < 0.45:
+            return rng.choice(list(INPUTS) + ["A6", "A1:A3", "A1:A10"]) if rng.random() < 0.8 else "A1:A10"
+        if kind < 0.8:
+            return rng.choice(["0", "1", "2", "-1", "0.5", "3.75", "10", "1E+3", "100", "0.1"])
+        if kind < 0.95:
+            return rng.choice(['"x"', '"12"', '""', '"Abc"', '" a b "', '"2024-01-31"'])
+        return rng.choice(["TRUE", "FALSE"])
+    if rng.random() < 0.4:
+        op = rng.choice(["+", "-", "*", "/", "^", "&", "=", "<", ">", "<>"])
+        return "(" + random_formula(rng, depth - 1) + op + random_formula(rng, depth - 1) + ")"
+    name = rng.choice(sorted(FUNCTIONS))
+    args = [random_formula(rng, depth - 1) for _ in range(FUNCTIONS[name])]
+    return name + "(" + ",".join(args) + ")"
+
+
+def ironcalc(dest, count):
+    import random
+    import ironcalc as ic
+    rng = random.Random(20261202)
+    # (Date functions are left out: IronCalc panics on out-of-range dates.)
+
+    def fresh():
+        model = ic.create("model", "en", "UTC")
+        for ref, value in INPUTS.items():
+            row = int(ref[1:])
+            if isinstance(value, bool):
+                model.update_cell_with_bool(0, row, 1, value)
+            elif isinstance(value, (int, float)):
+                model.update_cell_with_number(0, row, 1, float(value))
+            else:
+                model.update_cell_with_text(0, row, 1, value)
+        return model
+
+    model = fresh()
+    cases = []
+    skipped = 0
+    for _ in range(count):
+        f = random_formula(rng, 3)
+        try:
+            model.set_user_input(0, 1, 3, "=" + f)
+            model.evaluate()
+            value = model.get_cell_value_by_ref("Sheet1!C1")
+            kind = str(model.get_cell_type(0, 1, 3))
+        except BaseException:  # IronCalc panics on some inputs: skip them, start a new model
+            skipped += 1
+            model = fresh()
+            continue
+        typed_value = {"t": "e", "v": value} if kind.endswith("ErrorValue") else typed(value, None)
+        cases.append({"formula": f, "v": typed_value})
+    print(f"{skipped} formulas IronCalc could not evaluate", file=sys.stderr)
+    inputs = [{"ref": ref, "v": typed(value, None)} for ref, value in INPUTS.items()]
+    with open(dest, "w") as out:
+        json.dump({"inputs": inputs, "cases": cases}, out)
+    print(f"{len(cases)} formulas evaluated by IronCalc written to {dest}")
+
+
 def main():
+    if sys.argv[1] == "--ironcalc":
+        ironcalc(sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 2000)
+        return
     source, dest = sys.argv[1], sys.argv[2]
     os.makedirs(dest, exist_ok=True)
     written = 0
