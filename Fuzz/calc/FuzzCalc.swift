@@ -17,10 +17,10 @@ public func fuzzCalc(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     for (ref, value) in constants { engine.setValue(value, at: CellAddress(ref)!, sheet: s) }
     engine.setValue(.number(2), at: CellAddress("A1")!, sheet: other)
     engine.defineName("Rate", formula: "Sheet1!$A$1")
-    engine.addTable(CalcTable(name: "Table1", sheet: s, range: CellRange("A1:B6")!, columnNames: ["Qty", "Price"]))
+    engine.addTable(CalcTable(name: "Table1", sheet: s, range: RangeAddress("A1:B6")!, columnNames: ["Qty", "Price"]))
     engine.setFormula(text, at: CellAddress("C3")!, sheet: s)
     engine.setFormula("C3+1", at: CellAddress("C4")!, sheet: s)
-    engine.setFormula(text, at: CellAddress("D1")!, sheet: s, arrayRange: CellRange("D1:E2")!)
+    engine.setFormula(text, at: CellAddress("D1")!, sheet: s, arrayRange: RangeAddress("D1:E2")!)
     engine.recalculate()
     _ = engine.setInputs([CellInput(location: CellLocation(sheet: s, address: CellAddress("A1")!), content: .value(.text("3")))])
     _ = engine.formula(at: CellAddress("C3")!, sheet: s)

@@ -1,3 +1,4 @@
+import SheetPortCore
 /// The calculation engine: a workbook's cells, formulas, names and tables, and their recalculation.
 ///
 /// Load cells with `setValue` / `setFormula` (with the file's cached values), names with
@@ -62,7 +63,7 @@ public final class CalcEngine {
     ///   - clock: the clock NOW and TODAY read (the system clock, UTC, by default).
     ///   - randomSeed: a seed for RAND and RANDBETWEEN (random when nil).
     ///   - numberFormatting: the number-format renderer for TEXT (a built-in one by default).
-    public init(dateSystem: DateSystem = .date1900, clock: CalcClock = .system, randomSeed: UInt64? = nil,
+    public init(dateSystem: DateSystem = .excel1900, clock: CalcClock = .system, randomSeed: UInt64? = nil,
                 numberFormatting: any NumberFormatting = BuiltInNumberFormatting()) {
         self.dateSystem = dateSystem
         self.clock = clock
@@ -209,7 +210,7 @@ public final class CalcEngine {
     ///   - isDynamicArray: true for a dynamic array formula (it spills: the range may grow or shrink).
     @discardableResult
     public func setFormula(_ text: String, at address: CellAddress, sheet: Int, cachedValue: CalcValue? = nil,
-                           arrayRange: CellRange? = nil, isDynamicArray: Bool = false) -> FormulaParseError? {
+                           arrayRange: RangeAddress? = nil, isDynamicArray: Bool = false) -> FormulaParseError? {
         guard sheet >= 0, sheet < sheets.count else { return nil }
         let id = ensureCell(sheet: sheet, address: address)
         resetCell(id)

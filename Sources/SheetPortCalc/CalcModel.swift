@@ -1,3 +1,4 @@
+import SheetPortCore
 /// A cell of a workbook: a sheet index and a position.
 public struct CellLocation: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The sheet's index (order of `CalcEngine.addSheet`).
@@ -27,7 +28,7 @@ public struct CalcTable: Sendable, Hashable {
     /// The sheet index the table lies on.
     public var sheet: Int
     /// The whole table: header row, data and totals row.
-    public var range: CellRange
+    public var range: RangeAddress
     /// The number of header rows (0 or 1).
     public var headerRowCount: Int
     /// The number of totals rows (0 or 1).
@@ -36,7 +37,7 @@ public struct CalcTable: Sendable, Hashable {
     public var columnNames: [String]
 
     /// A table description.
-    public init(name: String, sheet: Int, range: CellRange, headerRowCount: Int = 1, totalsRowCount: Int = 0, columnNames: [String]) {
+    public init(name: String, sheet: Int, range: RangeAddress, headerRowCount: Int = 1, totalsRowCount: Int = 0, columnNames: [String]) {
         self.name = name
         self.sheet = sheet
         self.range = range

@@ -1,3 +1,4 @@
+import SheetPortCore
 /// The largest row index (zero-based) of a worksheet: 1,048,576 rows.
 public let maxRowIndex: Int32 = 1_048_575
 /// The largest column index (zero-based) of a worksheet: 16,384 columns (XFD).
@@ -32,7 +33,7 @@ public struct CellAddress: Sendable, Hashable, Comparable, CustomStringConvertib
 }
 
 /// A rectangle of cells on one sheet, corners inclusive and zero-based.
-public struct CellRange: Sendable, Hashable, CustomStringConvertible {
+public struct RangeAddress: Sendable, Hashable, CustomStringConvertible {
     /// The top-left cell.
     public var start: CellAddress
     /// The bottom-right cell.

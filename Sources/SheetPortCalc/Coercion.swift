@@ -1,3 +1,4 @@
+import SheetPortCore
 /// Excel's conversions between value kinds.
 enum Coercion {
     /// A number from text as Excel reads it in arithmetic: `1,234`, ` 12 `, `1e3`, `50%`, `$1.5`, `(3)`, dates and times.
@@ -140,7 +141,7 @@ enum Coercion {
 
     static func validDate(_ y: Int, _ m: Int, _ d: Int, _ system: DateSystem) -> Double? {
         guard m >= 1, m <= 12, d >= 1, y >= 1900, y <= 9999 else { return nil }
-        if system == .date1900, y == 1900, m == 2, d == 29 { return 60 }
+        if system == .excel1900, y == 1900, m == 2, d == 29 { return 60 }
         let dim = [31, (y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
         guard d <= dim[m - 1] else { return nil }
         return DateSerial.serial(year: y, month: m, day: d, system: system)

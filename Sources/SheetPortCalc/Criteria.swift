@@ -1,3 +1,4 @@
+import SheetPortCore
 /// A COUNTIF-style criterion: `">=10"`, `"<>"`, `"="`, `"a*"`, `5`, `TRUE`, as Excel reads it.
 struct Criterion {
     enum Op { case equal, notEqual, less, lessEqual, greater, greaterEqual }

@@ -1,10 +1,5 @@
-/// The date system of a workbook: which day serial 0 (or 1) is.
-public enum DateSystem: Sendable, Hashable {
-    /// Serial 1 is 1900-01-01, with Excel's fictitious 1900-02-29 as serial 60.
-    case date1900
-    /// Serial 0 is 1904-01-01 (`<workbookPr date1904="1"/>`).
-    case date1904
-}
+import SheetPortCore
+
 
 /// Conversions between day serials and civil dates, with Excel's 1900 leap-year bug.
 enum DateSerial {
@@ -46,13 +41,13 @@ enum DateSerial {
         let mm = totalMonths - yy * 12 + 1
         let days = daysFromCivil(yy, mm, 1) + (day - 1)
         switch system {
-        case .date1900:
+        case .excel1900:
             var s = days - epoch1900
             // Serials before 1900-03-01 are one less: Excel counts a 1900-02-29.
             if s <= 60 { s -= 1 }
             guard s >= 0, s <= 2_958_465 else { return nil }
             return Double(s)
-        case .date1904:
+        case .excel1904:
             let s = days - epoch1904
             guard s >= 0, s <= 2_957_003 else { return nil }
             return Double(s)
@@ -64,12 +59,12 @@ enum DateSerial {
         guard serial.isFinite, serial >= 0 else { return nil }
         let s = Int(serial.rounded(.down))
         switch system {
-        case .date1900:
+        case .excel1900:
             guard s <= 2_958_465 else { return nil }
             if s == 0 { return (1900, 1, 0) }
             if s == 60 { return (1900, 2, 29) }
             return civilFromDays(epoch1900 + (s < 60 ? s + 1 : s))
-        case .date1904:
+        case .excel1904:
             guard s <= 2_957_003 else { return nil }
             return civilFromDays(epoch1904 + s)
         }
@@ -78,7 +73,7 @@ enum DateSerial {
     /// The weekday of a serial, 1 = Sunday ... 7 = Saturday (Excel's 1900 serials before March 1900 keep its bug).
     static func weekday(_ serial: Double, system: DateSystem) -> Int {
         var s = Int(serial.rounded(.down))
-        if system == .date1904 { s += 1462 }
+        if system == .excel1904 { s += 1462 }
         // Serial 1 (1900-01-01) is a Sunday in Excel's count.
         return ((s - 1) % 7 + 7) % 7 + 1
     }

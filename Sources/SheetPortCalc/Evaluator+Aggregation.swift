@@ -1,3 +1,4 @@
+import SheetPortCore
 /// How aggregates read text and booleans found in ranges and arrays.
 enum RangeValues {
     /// SUM, AVERAGE, MIN, ...: skip them.

@@ -1,3 +1,4 @@
+import SheetPortCore
 extension Evaluator {
     func unary(_ op: UnaryOperator, _ x: Operand) throws -> Operand {
         let v = try liftable(x)

@@ -1,3 +1,4 @@
+import SheetPortCore
 /// What an expression evaluates to before it is read as a value: a value, or references the
 /// evaluator reads lazily (so `SUM(A:A)` never materialises a column).
 enum Operand {
@@ -35,7 +36,7 @@ final class Evaluator {
         let clock = engine.clock
         let local = clock.unixTime() + Double(clock.utcOffsetSeconds)
         var serial = local / 86_400 + 25_569
-        if engine.dateSystem == .date1904 { serial -= 1462 }
+        if engine.dateSystem == .excel1904 { serial -= 1462 }
         nowSerial = serial
     }
 

@@ -1,3 +1,4 @@
+import SheetPortCore
 /// One coordinate of a reference: an offset from the formula's own cell, or an absolute index (`$`).
 struct RefCoord: Hashable, Sendable {
     /// The offset (relative) or the zero-based index (absolute).

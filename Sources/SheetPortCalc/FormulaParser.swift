@@ -1,3 +1,4 @@
+import SheetPortCore
 /// Why a formula could not be compiled.
 public struct FormulaParseError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong.

@@ -1,3 +1,4 @@
+import SheetPortCore
 /// A function body: the evaluator (for reading operands) and the arguments.
 typealias FunctionImpl = @Sendable (Evaluator, [Operand]) throws -> Operand
 

@@ -1,3 +1,4 @@
+import SheetPortCore
 extension Functions {
     static let aggregates: [FunctionSpec] = [
         raw("SUM", 1, 255) { ev, a in

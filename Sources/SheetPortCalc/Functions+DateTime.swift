@@ -1,3 +1,4 @@
+import SheetPortCore
 extension Functions {
     /// The civil date of a serial argument (#NUM! when out of range).
     static func civil(_ ev: Evaluator, _ op: Operand) throws -> (year: Int, month: Int, day: Int) {
@@ -50,7 +51,7 @@ extension Functions {
         scalar("DATE", 3, 3) { ev, a in
             let y = Int(try ev.num(a[0])), m = Int(try ev.num(a[1])), d = Int(try ev.num(a[2]))
             guard y >= 0, y < 10_000 else { return .value(.error(.number)) }
-            if ev.dateSystem == .date1900 {
+            if ev.dateSystem == .excel1900 {
                 // Excel's serials through 1900-02-28 then its 1900-02-29.
                 let yy = y < 1900 ? y + 1900 : y
                 if yy == 1900 && m == 2 && d == 29 { return .value(.number(60)) }

@@ -1,3 +1,4 @@
+import SheetPortCore
 extension Functions {
     static func isType(_ name: String, _ test: @escaping @Sendable (CalcValue) -> Bool) -> FunctionSpec {
         scalar(name, 1, 1) { ev, a in .value(.boolean(test(try ev.scalar(a[0])))) }

@@ -1,3 +1,4 @@
+import SheetPortCore
 extension Functions {
     /// The range of a criteria argument (a reference is required).
     static func rangeArg(_ op: Operand) throws -> SheetRange {

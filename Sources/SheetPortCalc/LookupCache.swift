@@ -1,3 +1,4 @@
+import SheetPortCore
 /// A value normalised for exact matching: numbers to 15 digits, text case-folded.
 enum LookupKey: Hashable {
     case number(Double)

@@ -1,3 +1,4 @@
+import SheetPortCore
 /// Renders a number in an Excel number format, for TEXT (and DOLLAR/FIXED-like results).
 /// The toolkit's shared renderer can be plugged in through this protocol.
 public protocol NumberFormatting: Sendable {

@@ -1,3 +1,4 @@
+import SheetPortCore
 extension CalcEngine {
     /// Recomputes every formula of the workbook and answers the findings.
     @discardableResult
@@ -253,7 +254,7 @@ extension CalcEngine {
             if let old = arrays[id], old.isDynamic { removeSpill(id, old) }
             return nil
         }
-        let range = CellRange(CellAddress(row: top, column: left), CellAddress(row: Int32(bottom), column: Int32(right)))
+        let range = RangeAddress(CellAddress(row: top, column: left), CellAddress(row: Int32(bottom), column: Int32(right)))
         if let old = arrays[id], old.range == range, spillIntact(id, old) { return value }
         for r in top...Int32(bottom) {
             for c in left...Int32(right) where !(r == top && c == left) {

@@ -1,5 +1,6 @@
 import Testing
 @testable import SheetPortCalc
+import SheetPortCore
 
 @Suite struct DateTests {
     static let table: [(String, CalcValue)] = [
@@ -28,10 +29,10 @@ import Testing
     }
 
     @Test func system1904() {
-        #expect(eval("DATE(1904,1,2)", system: .date1904) == .number(1))
-        #expect(eval("YEAR(0)", system: .date1904) == .number(1904))
-        #expect(eval("DATE(2024,1,31)", system: .date1904) == .number(45322 - 1462))
-        #expect(eval("WEEKDAY(0)", system: .date1904) == .number(6))
+        #expect(eval("DATE(1904,1,2)", system: .excel1904) == .number(1))
+        #expect(eval("YEAR(0)", system: .excel1904) == .number(1904))
+        #expect(eval("DATE(2024,1,31)", system: .excel1904) == .number(45322 - 1462))
+        #expect(eval("WEEKDAY(0)", system: .excel1904) == .number(6))
     }
 
     @Test func clockAndTimeZone() {

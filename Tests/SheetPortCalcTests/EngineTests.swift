@@ -1,5 +1,6 @@
 import Testing
 @testable import SheetPortCalc
+import SheetPortCore
 
 /// Hostile workbooks: each finishes without recursion or materialising huge ranges (results asserted, never timings).
 @Suite struct HostileTests {
@@ -167,7 +168,7 @@ import Testing
             e.setFormula("Table1[[#This Row],[Qty]]*[@Price]", at: CellAddress(row: 3 + Int32(r), column: 3), sheet: a)
         }
         e.setFormula("SUBTOTAL(109,Table1[Qty])", at: CellAddress("B7")!, sheet: a)
-        e.addTable(CalcTable(name: "Table1", sheet: a, range: CellRange("A3:D7")!, headerRowCount: 1, totalsRowCount: 1, columnNames: ["Item", "Qty", "Price", "Total"]))
+        e.addTable(CalcTable(name: "Table1", sheet: a, range: RangeAddress("A3:D7")!, headerRowCount: 1, totalsRowCount: 1, columnNames: ["Item", "Qty", "Price", "Total"]))
         e.setFormula("TaxRate*100", at: CellAddress("C1")!, sheet: b)
         e.setFormula("Local+1", at: CellAddress("C2")!, sheet: b)
         e.setFormula("SUM(Table1[Total])", at: CellAddress("C3")!, sheet: b)
@@ -223,10 +224,10 @@ import Testing
             e.setValue(.number(v * 10), at: CellAddress(row: Int32(k), column: 1), sheet: s)
         }
         // Legacy CSE: {=A1:A3*B1:B3} over C1:C3, {=TRANSPOSE(A1:A3)} over D1:F1, {=SUM(A1:A3*B1:B3)} in one cell.
-        e.setFormula("A1:A3*B1:B3", at: CellAddress("C1")!, sheet: s, arrayRange: CellRange("C1:C3")!)
-        e.setFormula("TRANSPOSE(A1:A3)", at: CellAddress("D1")!, sheet: s, arrayRange: CellRange("D1:F1")!)
-        e.setFormula("SUM(A1:A3*B1:B3)", at: CellAddress("G1")!, sheet: s, arrayRange: CellRange("G1")!)
-        e.setFormula("A1:A2*10", at: CellAddress("H1")!, sheet: s, arrayRange: CellRange("H1:H3")!)
+        e.setFormula("A1:A3*B1:B3", at: CellAddress("C1")!, sheet: s, arrayRange: RangeAddress("C1:C3")!)
+        e.setFormula("TRANSPOSE(A1:A3)", at: CellAddress("D1")!, sheet: s, arrayRange: RangeAddress("D1:F1")!)
+        e.setFormula("SUM(A1:A3*B1:B3)", at: CellAddress("G1")!, sheet: s, arrayRange: RangeAddress("G1")!)
+        e.setFormula("A1:A2*10", at: CellAddress("H1")!, sheet: s, arrayRange: RangeAddress("H1:H3")!)
         e.setFormula("SUM(C1:C3)+E1", at: CellAddress("I1")!, sheet: s)
         e.setFormula("SUM({1,2;3,4}*2)", at: CellAddress("J1")!, sheet: s)
         e.setFormula("A1:A3*2", at: CellAddress("K2")!, sheet: s)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SheetPortCalc
+import SheetPortCore
 
 /// Differential check against IronCalc: random formulas generated and evaluated by
 /// `Tests/CalcOracle/extract.py --ironcalc FILE` are evaluated here too; disagreements are written

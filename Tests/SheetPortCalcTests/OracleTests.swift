@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SheetPortCalc
+import SheetPortCore
 
 /// The development oracle: workbooks dumped by `Tests/CalcOracle/extract.py` (openpyxl) are loaded
 /// without their cached formula values, recomputed, and compared with what Excel cached.
@@ -45,7 +46,7 @@ import Testing
         for file in files {
             let data = try Data(contentsOf: URL(fileURLWithPath: dir + "/" + file))
             guard let root = try JSONSerialization.jsonObject(with: data) as? [String: Any] else { continue }
-            let e = CalcEngine(dateSystem: (root["date1904"] as? Bool ?? false) ? .date1904 : .date1900, clock: .fixed(unixTime: 0), randomSeed: 1)
+            let e = CalcEngine(dateSystem: (root["date1904"] as? Bool ?? false) ? .excel1904 : .excel1900, clock: .fixed(unixTime: 0), randomSeed: 1)
             let sheets = root["sheets"] as? [[String: Any]] ?? []
             for s in sheets { e.addSheet(s["name"] as? String ?? "") }
             var expectations: [(Int, CellAddress, String, CalcValue)] = []
@@ -54,7 +55,7 @@ import Testing
                     guard let ref = cell["ref"] as? String, let a = CellAddress(ref) else { continue }
                     let v = OracleTests.typed(cell["v"])
                     if let f = cell["f"] as? String {
-                        let array = (cell["array"] as? String).flatMap { CellRange($0) }
+                        let array = (cell["array"] as? String).flatMap { RangeAddress($0) }
                         e.setFormula(f, at: a, sheet: k, cachedValue: v, arrayRange: array)
                         if case .empty = v { continue }
                         expectations.append((k, a, f, v))
@@ -70,7 +71,7 @@ import Testing
             }
             for t in root["tables"] as? [[String: Any]] ?? [] {
                 guard let name = t["name"] as? String, let sheetName = t["sheet"] as? String, let sheet = e.sheetIndex(named: sheetName),
-                      let ref = t["ref"] as? String, let range = CellRange(ref) else { continue }
+                      let ref = t["ref"] as? String, let range = RangeAddress(ref) else { continue }
                 e.addTable(CalcTable(name: name, sheet: sheet, range: range, headerRowCount: t["header"] as? Int ?? 1,
                                      totalsRowCount: t["totals"] as? Int ?? 0, columnNames: t["columns"] as? [String] ?? []))
             }

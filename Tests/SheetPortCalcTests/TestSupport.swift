@@ -1,7 +1,8 @@
 @testable import SheetPortCalc
+import SheetPortCore
 
 /// A one-sheet engine with constants and formulas from A1 text, recalculated.
-func engine(_ cells: [String: Any], sheetName: String = "Sheet1", system: DateSystem = .date1900) -> CalcEngine {
+func engine(_ cells: [String: Any], sheetName: String = "Sheet1", system: DateSystem = .excel1900) -> CalcEngine {
     let e = CalcEngine(dateSystem: system, clock: .fixed(unixTime: 1_767_225_600 + 3600 * 13.5), randomSeed: 42)
     let s = e.addSheet(sheetName)
     for (ref, content) in cells {
@@ -21,7 +22,7 @@ func engine(_ cells: [String: Any], sheetName: String = "Sheet1", system: DateSy
 }
 
 /// The value of one formula over the given cells (the formula is put in ZZ1000).
-func eval(_ formula: String, _ cells: [String: Any] = [:], system: DateSystem = .date1900) -> CalcValue {
+func eval(_ formula: String, _ cells: [String: Any] = [:], system: DateSystem = .excel1900) -> CalcValue {
     var all = cells
     all["ZZ1000"] = "=" + formula
     return engine(all, system: system).value(at: CellAddress("ZZ1000")!, sheet: 0)
