@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "SheetPortCore", targets: ["SheetPortCore"]),
         .library(name: "SheetPortReader", targets: ["SheetPortReader"]),
         .library(name: "SheetPortWriter", targets: ["SheetPortWriter"]),
+        .library(name: "SheetPortCalc", targets: ["SheetPortCalc"]),
         .library(name: "SheetPortConvert", targets: ["SheetPortConvert"]),
         .library(name: "SheetPortClient", targets: ["SheetPortClient"]),
         .library(name: "SheetPortServer", targets: ["SheetPortServer"]),
@@ -88,9 +89,14 @@ let package = Package(
             name: "SheetPortWriter",
             dependencies: ["SheetPortCore", "CLibZip", "CZlib", "CLibArchive"]
         ),
+        // The calculation engine: pure Swift on Core, below Convert, check and the server.
+        .target(
+            name: "SheetPortCalc",
+            dependencies: ["SheetPortCore"]
+        ),
         .target(
             name: "SheetPortConvert",
-            dependencies: ["SheetPortCore", "SheetPortReader", "SheetPortWriter"]
+            dependencies: ["SheetPortCore", "SheetPortReader", "SheetPortWriter", "SheetPortCalc"]
         ),
         .target(
             name: "SheetPortClient",
@@ -107,7 +113,7 @@ let package = Package(
         .target(
             name: "SheetPort",
             dependencies: [
-                "SheetPortCore", "SheetPortReader", "SheetPortWriter", "SheetPortConvert",
+                "SheetPortCore", "SheetPortReader", "SheetPortWriter", "SheetPortCalc", "SheetPortConvert",
                 "SheetPortClient", "SheetPortServer",
             ]
         ),
@@ -130,6 +136,7 @@ let package = Package(
             path: "Tests/SheetPortTestSupport"
         ),
         .testTarget(name: "SheetPortCoreTests", dependencies: ["SheetPortCore", "SheetPortTestSupport"]),
+        .testTarget(name: "SheetPortCalcTests", dependencies: ["SheetPortCalc"]),
         .testTarget(
             name: "SheetPortReaderTests",
             dependencies: ["SheetPortReader", "SheetPortWriter", "SheetPortTestSupport", "sheetport"]

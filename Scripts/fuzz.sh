@@ -10,6 +10,9 @@
 #   worksheet  Fuzz/Worksheet/: worksheet XML read by the fast path and by libxml2, which must
 #              agree (differential). Seeds are the worksheet parts of the same files; inputs
 #              collect in .build/fuzz-worksheet/corpus, disagreements in .build/fuzz-worksheet/artifacts.
+#   calc       Fuzz/calc/: formula text parsed, evaluated (fully and incrementally), rendered back and
+#              translated by the calculation engine; no crash, bounded time. Seeds are formulas of
+#              every kind of the grammar; inputs collect in .build/fuzz-calc/corpus.
 #   jsonl      Fuzz/JSONL/: cell JSON Lines read by CellJSONLReader; a line its parser takes must be
 #              an object to JSONSerialization too. Seeds are the CONTRACTS section 2 lines; inputs collect
 #              in .build/fuzz-jsonl/corpus, crashes and disagreements in .build/fuzz-jsonl/artifacts.
@@ -24,7 +27,8 @@ case "$target" in
     check) out=.build/fuzz; sources=(Fuzz/*.swift) ;;
     worksheet) out=.build/fuzz-worksheet; sources=(Fuzz/Worksheet/*.swift) ;;
     jsonl) out=.build/fuzz-jsonl; sources=(Fuzz/JSONL/*.swift) ;;
-    *) echo "fuzz.sh: FUZZ_TARGET is check, worksheet or jsonl, not $target" >&2; exit 2 ;;
+    calc) out=.build/fuzz-calc; sources=(Fuzz/calc/*.swift) ;;
+    *) echo "fuzz.sh: FUZZ_TARGET is check, worksheet, jsonl or calc, not $target" >&2; exit 2 ;;
 esac
 mkdir -p "$out/corpus" "$out/artifacts"
 binary="$out/fuzz-$target"
@@ -66,9 +70,24 @@ if [ "$target" = jsonl ]; then
 {"ref":"A3","type":"number","value":4,"formula":"SUM(A1:A2)","arrayRange":"A3:A4"}
 JSONL
 fi
+if [ "$target" = calc ]; then
+    n=0
+    while IFS= read -r formula; do
+        n=$((n + 1)); printf '%s' "$formula" > "$seeds/formula-$n"
+    done <<'FORMULAS'
+SUM(A1:A5)*2-B1/3%
+IF(A1>0,VLOOKUP(A1,A1:B6,2,FALSE),"none")&TEXT(B2,"yyyy-mm-dd")
+SUMIFS(B1:B6,A1:A6,">=1",A1:A6,"<>x*")+COUNTIF(A:A,A2)
+INDEX(A1:B6,MATCH(1,A1:A6,0),2)+XLOOKUP(2,A1:A6,B1:B6,0)
+-2^2+{1,2;3,4}*Table1[Qty]+Table1[[#This Row],[Price]]
+'My Sheet'!A1+Rate+SUM(Sheet1!A1:B2 A2:B3)+SUM((A1,B1))
+INDIRECT("C3")+OFFSET(A1,1,1,2,2)+ROUND(PI(),2)+DATE(1900,2,29)
+_xlfn.IFS(A3,1,TRUE,2)+IFERROR(1/0,#N/A)+ISERR(#REF!)
+FORMULAS
+fi
 for file in Fixtures/*/*.xlsx Fixtures/*/*.xlsm Fixtures/fuzz-regressions/* ../shared/corpus/files/*; do
     [ -f "$file" ] && [ "$(stat -c %s "$file")" -le 262144 ] || continue
-    if [ "$target" = jsonl ]; then
+    if [ "$target" = jsonl ] || [ "$target" = calc ]; then
         continue
     elif [ "$target" = check ]; then
         cp -n "$file" "$seeds/" 2>/dev/null || true

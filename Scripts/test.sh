@@ -29,5 +29,6 @@ rm -rf "$hostile"
 Scripts/fuzz.sh 60
 FUZZ_TARGET=worksheet Scripts/fuzz.sh 60
 FUZZ_TARGET=jsonl Scripts/fuzz.sh 30
+FUZZ_TARGET=calc Scripts/fuzz.sh 60
 SHEETPORT="$sheetport" Tests/ValueAgreement/run.sh --jobs 2
 Tests/RealClients/roundtrip.sh "$sheetport"

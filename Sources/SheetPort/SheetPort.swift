@@ -3,6 +3,7 @@
 @_exported import SheetPortCore
 @_exported import SheetPortReader
 @_exported import SheetPortWriter
+@_exported import SheetPortCalc
 @_exported import SheetPortConvert
 @_exported import SheetPortClient
 @_exported import SheetPortServer

@@ -1,5 +1,5 @@
 /// The date system of a workbook (`workbookPr date1904`).
-public enum DateSystem: Sendable, Equatable {
+public enum DateSystem: Sendable, Hashable {
     /// Serial 1 is 1900-01-01, with Excel's phantom 1900-02-29 at serial 60.
     case excel1900
     /// Serial 0 is 1904-01-01 (old Mac Excel).

@@ -1,0 +1,362 @@
+import SheetPortCore
+/// The calculation engine: a workbook's cells, formulas, names and tables, and their recalculation.
+///
+/// Load cells with `setValue` / `setFormula` (with the file's cached values), names with
+/// `defineName`, tables with `addTable`; then `recalculate()` computes every formula. Later edits go
+/// through `setInputs`, which re-evaluates only the cells depending on what changed.
+/// Not thread-safe: one engine belongs to one task at a time.
+public final class CalcEngine {
+    /// The workbook's date system.
+    public let dateSystem: DateSystem
+    /// The clock NOW and TODAY read.
+    public var clock: CalcClock
+    /// The renderer TEXT, DOLLAR and FIXED use for number formats.
+    public var numberFormatting: any NumberFormatting
+    /// The seedable generator RAND and RANDBETWEEN draw from.
+    var random: SplitMix64
+
+    var sheets: [SheetStore] = []
+    var sheetByName: [String: Int32] = [:]
+
+    // The cell table: one slot per stored cell, addressed by a 32-bit id.
+    var cellSheet: [Int32] = []
+    var cellRow: [Int32] = []
+    var cellColumn: [Int32] = []
+    var cellKind: [CellKind] = []
+    var cellFormula: [Int32] = []
+    var cellValue: [CalcValue] = []
+    var cellState: [CellState] = []
+    var freeIDs: [Int32] = []
+
+    var formulas: [CompiledFormula] = []
+    var formulaIDs: [[Instruction]: Int32] = [:]
+    var arrays: [Int32: ArrayFormula] = [:]
+    var arrayAnchorOf: [Int32: Int32] = [:]
+    var cachedValues: [Int32: CalcValue] = [:]
+    var unparsed: [Int32: (text: String, error: FormulaParseError)] = [:]
+    /// Dynamic array formulas: evaluated as arrays, their results spill.
+    var dynamicFormulas: Set<Int32> = []
+    /// One-cell legacy (CSE) array formulas: evaluated as arrays, never spilling.
+    var singleCellArrays: Set<Int32> = []
+
+    var names: [NameKey: DefinedName] = [:]
+    var tables: [String: CalcTable] = [:]
+
+    var dependencyIndex: DependencyIndex?
+    var changedSinceRecalc: [CellLocation] = []
+    var needsFullRecalc = true
+    var lookupCache = LookupCache()
+    var circular: Set<Int32> = []
+    /// Ranges whose formula cells are all computed in the running pass.
+    var doneRanges: Set<SheetRange> = []
+    /// True when a dynamic array spilled into new cells during the running pass.
+    var spilledInPass = false
+
+    /// How many formula evaluations ran since the engine was made (for tests and statistics).
+    public internal(set) var evaluationCount = 0
+    /// The findings of the last recalculation.
+    public internal(set) var report = CalcReport()
+
+    /// An empty workbook.
+    /// - Parameters:
+    ///   - dateSystem: the 1900 (default) or 1904 date system.
+    ///   - clock: the clock NOW and TODAY read (the system clock, UTC, by default).
+    ///   - randomSeed: a seed for RAND and RANDBETWEEN (random when nil).
+    ///   - numberFormatting: the number-format renderer for TEXT (a built-in one by default).
+    public init(dateSystem: DateSystem = .excel1900, clock: CalcClock = .system, randomSeed: UInt64? = nil,
+                numberFormatting: any NumberFormatting = BuiltInNumberFormatting()) {
+        self.dateSystem = dateSystem
+        self.clock = clock
+        self.numberFormatting = numberFormatting
+        self.random = SplitMix64(seed: randomSeed ?? UInt64.random(in: 0...UInt64.max))
+    }
+
+    // MARK: sheets
+
+    /// Adds a sheet and answers its index; an existing name (case-insensitive) answers that sheet's index.
+    @discardableResult
+    public func addSheet(_ name: String) -> Int {
+        let key = name.uppercased()
+        if let existing = sheetByName[key] { return Int(existing) }
+        sheets.append(SheetStore(name: name))
+        sheetByName[key] = Int32(sheets.count - 1)
+        dependencyIndex = nil
+        return sheets.count - 1
+    }
+
+    /// The sheet names in index order.
+    public var sheetNames: [String] { sheets.map(\.name) }
+
+    /// The index of the sheet with this name (case-insensitive), or nil.
+    public func sheetIndex(named name: String) -> Int? {
+        sheetByName[name.uppercased()].map(Int.init)
+    }
+
+    // MARK: cells
+
+    func cellID(sheet: Int, address: CellAddress) -> Int32? {
+        guard sheet >= 0, sheet < sheets.count else { return nil }
+        return sheets[sheet].find(row: address.row, column: address.column)
+    }
+
+    /// The id of the cell, created empty when missing.
+    func ensureCell(sheet: Int, address: CellAddress) -> Int32 {
+        if let id = cellID(sheet: sheet, address: address) { return id }
+        let id: Int32
+        if let free = freeIDs.popLast() {
+            id = free
+            cellSheet[Int(id)] = Int32(sheet); cellRow[Int(id)] = address.row; cellColumn[Int(id)] = address.column
+            cellKind[Int(id)] = .constant; cellFormula[Int(id)] = -1; cellValue[Int(id)] = .empty; cellState[Int(id)] = .done
+        } else {
+            id = Int32(cellSheet.count)
+            cellSheet.append(Int32(sheet)); cellRow.append(address.row); cellColumn.append(address.column)
+            cellKind.append(.constant); cellFormula.append(-1); cellValue.append(.empty); cellState.append(.done)
+        }
+        sheets[sheet].columns[address.column, default: ColumnIndex()].insert(address.row, id)
+        if address.row > sheets[sheet].maxRow { sheets[sheet].maxRow = address.row }
+        if address.column > sheets[sheet].maxColumn { sheets[sheet].maxColumn = address.column }
+        return id
+    }
+
+    /// Takes a cell back to a constant: forgets its formula, array range and cached value.
+    func resetCell(_ id: Int32) {
+        let i = Int(id)
+        if cellKind[i] == .formula || cellKind[i] == .arrayMember || cellKind[i] == .unparsed {
+            sheets[Int(cellSheet[i])].formulaColumns[cellColumn[i]]?.remove(cellRow[i])
+            dependencyIndex = nil
+        }
+        if let array = arrays.removeValue(forKey: id) {
+            for r in array.range.start.row...array.range.end.row {
+                for c in array.range.start.column...array.range.end.column where !(r == cellRow[i] && c == cellColumn[i]) {
+                    if let m = sheets[Int(cellSheet[i])].find(row: r, column: c), arrayAnchorOf[m] == id {
+                        arrayAnchorOf[m] = nil
+                        sheets[Int(cellSheet[i])].formulaColumns[c]?.remove(r)
+                        cellKind[Int(m)] = .constant
+                        cellValue[Int(m)] = .empty
+                    }
+                }
+            }
+        }
+        arrayAnchorOf[id] = nil
+        cachedValues[id] = nil
+        unparsed[id] = nil
+        dynamicFormulas.remove(id)
+        singleCellArrays.remove(id)
+        cellKind[i] = .constant
+        cellFormula[i] = -1
+        cellState[i] = .done
+    }
+
+    func markFormulaCell(_ id: Int32) {
+        let i = Int(id)
+        sheets[Int(cellSheet[i])].formulaColumns[cellColumn[i], default: ColumnIndex()].insert(cellRow[i], id)
+    }
+
+    /// Sets a constant (`.empty` clears the cell).
+    public func setValue(_ value: CalcValue, at address: CellAddress, sheet: Int) {
+        guard sheet >= 0, sheet < sheets.count else { return }
+        if case .empty = value {
+            clearCell(at: address, sheet: sheet)
+            return
+        }
+        let id = ensureCell(sheet: sheet, address: address)
+        resetCell(id)
+        cellValue[Int(id)] = value
+        noteChange(sheet: sheet, address: address)
+    }
+
+    /// Removes a cell's content (value, formula, array range).
+    public func clearCell(at address: CellAddress, sheet: Int) {
+        guard let id = cellID(sheet: sheet, address: address) else { return }
+        if let anchor = arrayAnchorOf[id], anchor != id { resetCell(anchor); markDirtyAnchorRemoved(anchor) }
+        resetCell(id)
+        cellValue[Int(id)] = .empty
+        sheets[sheet].columns[address.column]?.remove(address.row)
+        freeIDs.append(id)
+        noteChange(sheet: sheet, address: address)
+    }
+
+    func markDirtyAnchorRemoved(_ anchor: Int32) {
+        cellValue[Int(anchor)] = .empty
+    }
+
+    /// Parses and interns a formula written at `address`.
+    static func compile(_ text: String, at address: CellAddress) throws(FormulaParseError) -> (instructions: [Instruction], arrayArguments: Bool) {
+        var p = FormulaParser(text, at: address)
+        let ins = try p.run()
+        return (ins, p.usesArrayArguments)
+    }
+
+    func intern(_ instructions: [Instruction], arrayArguments: Bool) -> Int32 {
+        if let f = formulaIDs[instructions] { return f }
+        let f = Int32(formulas.count)
+        formulas.append(CompiledFormula(instructions: instructions, usesArrayArguments: arrayArguments))
+        formulaIDs[instructions] = f
+        return f
+    }
+
+    /// Checks that formula text parses, without storing it (for `bad-formula` answers).
+    public static func validateFormula(_ text: String, at address: CellAddress = CellAddress(row: 0, column: 0)) throws(FormulaParseError) {
+        _ = try compile(text, at: address)
+    }
+
+    /// Sets a formula as stored in xlsx (`SUM(A1:A3)`, no leading `=`).
+    ///
+    /// A formula that does not parse, or refers to another workbook, keeps `cachedValue` and is
+    /// reported (`unsupported-formula`); the parse error is returned. A formula calling a function the
+    /// engine does not implement keeps `cachedValue` too (or is `#NAME?` without one).
+    /// - Parameters:
+    ///   - arrayRange: the range of a legacy (CSE) array formula, or of a dynamic array's spill, whose anchor is `address`.
+    ///   - isDynamicArray: true for a dynamic array formula (it spills: the range may grow or shrink).
+    @discardableResult
+    public func setFormula(_ text: String, at address: CellAddress, sheet: Int, cachedValue: CalcValue? = nil,
+                           arrayRange: RangeAddress? = nil, isDynamicArray: Bool = false) -> FormulaParseError? {
+        guard sheet >= 0, sheet < sheets.count else { return nil }
+        let id = ensureCell(sheet: sheet, address: address)
+        resetCell(id)
+        noteChange(sheet: sheet, address: address)
+        dependencyIndex = nil
+        let compiled: (instructions: [Instruction], arrayArguments: Bool)
+        do {
+            compiled = try CalcEngine.compile(text, at: address)
+        } catch {
+            cellKind[Int(id)] = .unparsed
+            unparsed[id] = (text, error)
+            cellValue[Int(id)] = cachedValue ?? .error(.name)
+            return error
+        }
+        let f = intern(compiled.instructions, arrayArguments: compiled.arrayArguments)
+        cellKind[Int(id)] = .formula
+        cellFormula[Int(id)] = f
+        cellValue[Int(id)] = cachedValue ?? .empty
+        cellState[Int(id)] = .dirty
+        if !formulas[Int(f)].unknownFunctions.isEmpty, let cachedValue { cachedValues[id] = cachedValue }
+        markFormulaCell(id)
+        if isDynamicArray { dynamicFormulas.insert(id) }
+        if let arrayRange, arrayRange.start == address, arrayRange.rowCount * arrayRange.columnCount > 1 {
+            arrays[id] = ArrayFormula(range: arrayRange, isDynamic: isDynamicArray)
+            for r in arrayRange.start.row...arrayRange.end.row {
+                for c in arrayRange.start.column...arrayRange.end.column where !(r == address.row && c == address.column) {
+                    let m = ensureCell(sheet: sheet, address: CellAddress(row: r, column: c))
+                    if cellKind[Int(m)] != .constant || arrays[m] != nil { resetCell(m) }
+                    cellKind[Int(m)] = .arrayMember
+                    arrayAnchorOf[m] = id
+                    markFormulaCell(m)
+                }
+            }
+        } else if arrayRange != nil && !isDynamicArray {
+            // A one-cell legacy array formula still evaluates its ranges as arrays.
+            singleCellArrays.insert(id)
+        }
+        return nil
+    }
+
+    /// The value of a cell (`.empty` when nothing is stored).
+    public func value(at address: CellAddress, sheet: Int) -> CalcValue {
+        guard let id = cellID(sheet: sheet, address: address) else { return .empty }
+        return cellValue[Int(id)]
+    }
+
+    /// The formula text of a cell as stored (no leading `=`), or nil for a constant.
+    public func formula(at address: CellAddress, sheet: Int) -> String? {
+        guard let id = cellID(sheet: sheet, address: address) else { return nil }
+        switch cellKind[Int(id)] {
+        case .formula: return formulas[Int(cellFormula[Int(id)])].text(at: address)
+        case .unparsed: return unparsed[id]?.text
+        default: return nil
+        }
+    }
+
+    /// The number of distinct compiled formulas (cells of one shape share one).
+    public var compiledFormulaCount: Int { formulas.count }
+
+    /// The formula `text` written at `source`, as Excel writes it when the cell is copied to `target`:
+    /// relative parts move, `$` parts stay, references moved off the grid become `#REF!`.
+    public static func translateFormula(_ text: String, from source: CellAddress, to target: CellAddress) throws(FormulaParseError) -> String {
+        let compiled = try compile(text, at: source)
+        return CompiledFormula(instructions: compiled.instructions, usesArrayArguments: compiled.arrayArguments).text(at: target)
+    }
+
+    /// The names of the functions the engine implements, sorted (for the README).
+    public static var implementedFunctions: [String] { FunctionRegistry.specs.map(\.name).sorted() }
+
+    // MARK: names and tables
+
+    /// Defines a name (`TaxRate` = `Sheet1!$B$1`, or any formula), workbook-wide or for one sheet.
+    /// Returns the parse error when the definition does not parse (the name is then `#NAME?`... kept as an error).
+    @discardableResult
+    public func defineName(_ name: String, formula: String, sheet scope: Int? = nil) -> FormulaParseError? {
+        let key = NameKey(scope: Int32(scope ?? -1), name: name.uppercased())
+        dependencyIndex = nil
+        needsFullRecalc = true
+        do {
+            let compiled = try CalcEngine.compile(formula, at: CellAddress(row: 0, column: 0))
+            let f = intern(compiled.instructions, arrayArguments: compiled.arrayArguments)
+            names[key] = DefinedName(name: name, formula: f, error: nil)
+            return nil
+        } catch {
+            names[key] = DefinedName(name: name, formula: -1, error: error)
+            return error
+        }
+    }
+
+    /// The formula cells that are volatile or depend on a volatile one (transitively).
+    func volatileDependents() -> Set<Int32> {
+        if dependencyIndex == nil { dependencyIndex = DependencyIndex(engine: self) }
+        return Set(dependents(of: []))
+    }
+
+    /// Adds (or replaces) a table for structured references.
+    public func addTable(_ table: CalcTable) {
+        tables[table.name.uppercased()] = table
+        dependencyIndex = nil
+        needsFullRecalc = true
+    }
+
+    func noteChange(sheet: Int, address: CellAddress) {
+        // Before the first recalculation everything is computed anyway.
+        guard !needsFullRecalc else { return }
+        changedSinceRecalc.append(CellLocation(sheet: sheet, address: address))
+    }
+}
+
+/// A defined name's key: its scope (sheet index, or -1 for the workbook) and upper-cased name.
+struct NameKey: Hashable {
+    var scope: Int32
+    var name: String
+}
+
+/// A defined name: its compiled formula (evaluated at A1 of the referring sheet), or its parse error.
+struct DefinedName {
+    var name: String
+    var formula: Int32
+    var error: FormulaParseError?
+}
+
+/// A recalculation state of a formula cell.
+enum CellState: UInt8 {
+    case done
+    case dirty
+    /// On the evaluation path: reaching it again is a circular reference.
+    case onPath
+}
+
+extension CalcClock {
+    /// The system clock in UTC.
+    public static var system: CalcClock {
+        CalcClock(utcOffsetSeconds: 0) { systemUnixTime() }
+    }
+}
+
+/// A small seedable generator (SplitMix64) for RAND and RANDBETWEEN.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,150 @@
+import SheetPortCore
+/// A COUNTIF-style criterion: `">=10"`, `"<>"`, `"="`, `"a*"`, `5`, `TRUE`, as Excel reads it.
+struct Criterion {
+    enum Op { case equal, notEqual, less, lessEqual, greater, greaterEqual }
+    var op: Op
+    var number: Double?
+    var text: String?
+    var boolean: Bool?
+    var error: ExcelError?
+    var pattern: WildcardPattern?
+
+    init(_ v0: CalcValue, system: DateSystem) {
+        op = .equal
+        var v = v0
+        if case .array(let a) = v0 { v = a.values.first ?? .empty }
+        switch v {
+        case .number(let x): number = x
+        case .boolean(let b): boolean = b
+        case .error(let e): error = e
+        case .empty: number = 0
+        case .array: number = 0
+        case .text(let raw):
+            var s = Substring(raw)
+            for (prefix, o) in [("<=", Op.lessEqual), (">=", .greaterEqual), ("<>", .notEqual), ("<", .less), (">", .greater), ("=", .equal)] where s.hasPrefix(prefix) {
+                op = o
+                s = s.dropFirst(prefix.count)
+                break
+            }
+            let operand = String(s)
+            if operand.isEmpty { text = ""; return }
+            if let x = Coercion.number(fromText: operand, system: system) { number = x; return }
+            switch operand.uppercased() {
+            case "TRUE": boolean = true; return
+            case "FALSE": boolean = false; return
+            default: break
+            }
+            if let e = ExcelError(literal: operand) { error = e; return }
+            text = operand
+            if (op == .equal || op == .notEqual) && WildcardPattern.hasWildcards(operand) { pattern = WildcardPattern(operand) }
+        }
+    }
+
+    /// True when an empty cell satisfies the criterion.
+    var matchesEmpty: Bool { matches(.empty) }
+
+    /// The hash key of an equality criterion without wildcards (for the criteria index).
+    var equalityKey: LookupKey? {
+        guard op == .equal, pattern == nil else { return nil }
+        if let number { return .number(Coercion.round15(number) + 0) }
+        if let boolean { return .boolean(boolean) }
+        if let error { return .error(error) }
+        if let text, !text.isEmpty { return .text(text.lowercased()) }
+        return nil
+    }
+
+    func compare(_ c: Int) -> Bool {
+        switch op {
+        case .equal: return c == 0
+        case .notEqual: return c != 0
+        case .less: return c < 0
+        case .lessEqual: return c <= 0
+        case .greater: return c > 0
+        case .greaterEqual: return c >= 0
+        }
+    }
+
+    func matches(_ v: CalcValue) -> Bool {
+        if let number {
+            switch v {
+            case .number(let x): return compare(Compare.values(.number(x), .number(number)))
+            case .text(let t):
+                if op == .equal || op == .notEqual, let x = Coercion.plainNumber(Array(t.utf8)) {
+                    return compare(Compare.values(.number(x), .number(number)))
+                }
+                return op == .notEqual
+            default: return op == .notEqual
+            }
+        }
+        if let boolean {
+            if case .boolean(let b) = v { return compare(b == boolean ? 0 : (b ? 1 : -1)) }
+            return op == .notEqual
+        }
+        if let error {
+            if case .error(let e) = v { return compare(e == error ? 0 : 1) }
+            return op == .notEqual
+        }
+        let t = text ?? ""
+        if t.isEmpty {
+            // "" and "=" match empty cells (and ""), "<>" matches anything not empty.
+            let isEmpty: Bool
+            switch v {
+            case .empty: isEmpty = true
+            case .text(let s): isEmpty = s.isEmpty && op != .equal || s.isEmpty
+            default: isEmpty = false
+            }
+            switch op {
+            case .equal: return isEmpty
+            case .notEqual: return !isEmpty
+            default: return false
+            }
+        }
+        if let pattern {
+            let hit: Bool
+            if case .text(let s) = v { hit = pattern.matches(s) } else if case .empty = v { hit = pattern.matches("") } else { hit = false }
+            return op == .equal ? hit : !hit
+        }
+        switch v {
+        case .text(let s): return compare(Compare.text(s, t))
+        default: return op == .notEqual
+        }
+    }
+}
+
+extension Evaluator {
+    /// The row-major offsets (in the clipped first range) of the cells meeting every (range, criterion) pair;
+    /// ranges must have one shape. `total` is the number of cells of the unclipped range.
+    func matchingOffsets(_ pairs: [(SheetRange, Criterion)]) throws -> (offsets: [Int], clipped: SheetRange, emptyBeyond: Int) {
+        guard let (first, _) = pairs.first else { return ([], SheetRange(sheet: 0, r1: 0, c1: 0, r2: 0, c2: 0), 0) }
+        for (r, _) in pairs where r.rows != first.rows || r.columns != first.columns { throw EvalInterrupt.error(.value) }
+        // Clip all ranges to the same shape: the largest stored extent among them.
+        var rows = 1, cols = 1
+        for (r, _) in pairs {
+            let c = clipped(r)
+            rows = max(rows, c.rows); cols = max(cols, c.columns)
+        }
+        let shape = SheetRange(sheet: first.sheet, r1: first.r1, c1: first.c1, r2: first.r1 + Int32(rows - 1), c2: first.c1 + Int32(cols - 1))
+        let beyond = first.rows * first.columns - rows * cols
+        var candidates: [Int]?
+        // Equality criteria use the per-range index; the most selective drives.
+        for (r, crit) in pairs {
+            guard let key = crit.equalityKey else { continue }
+            let sub = SheetRange(sheet: r.sheet, r1: r.r1, c1: r.c1, r2: r.r1 + Int32(rows - 1), c2: r.c1 + Int32(cols - 1))
+            let idx = try criteriaIndex(sub)
+            let hits = idx[key] ?? []
+            if candidates == nil || hits.count < candidates!.count { candidates = hits }
+        }
+        let all = candidates ?? Array(0..<(rows * cols))
+        var out: [Int] = []
+        for off in all {
+            let dr = Int32(off / cols), dc = Int32(off % cols)
+            var ok = true
+            for (r, crit) in pairs {
+                let v = try cellValue(r.sheet, r.r1 + dr, r.c1 + dc)
+                if !crit.matches(v) { ok = false; break }
+            }
+            if ok { out.append(off) }
+        }
+        return (out, shape, beyond)
+    }
+}

@@ -1,0 +1,272 @@
+import SheetPortCore
+/// What an expression evaluates to before it is read as a value: a value, or references the
+/// evaluator reads lazily (so `SUM(A:A)` never materialises a column).
+enum Operand {
+    case value(CalcValue)
+    case ref(SheetRange)
+    case refs([SheetRange])
+    /// An omitted argument.
+    case missing
+}
+
+/// Why an evaluation stopped early.
+enum EvalInterrupt: Error {
+    /// A formula cell it reads has not been computed yet (the recalculation computes it and retries).
+    case needs(Int32)
+    /// The expression's value is this error (thrown by coercions and functions; caught at each call).
+    case error(ExcelError)
+}
+
+/// Evaluates compiled formulas for one cell at a time with a value stack: no recursion except
+/// into defined names (bounded).
+final class Evaluator {
+    unowned let engine: CalcEngine
+    /// The cell being evaluated.
+    var sheet: Int32 = 0
+    var row: Int32 = 0
+    var column: Int32 = 0
+    /// True in an array formula (CSE or dynamic) or inside array-evaluating functions' formulas.
+    var arrayMode = false
+    var nameDepth = 0
+    /// NOW as a serial of the workbook's date system, read once per recalculation.
+    let nowSerial: Double
+
+    init(engine: CalcEngine) {
+        self.engine = engine
+        let clock = engine.clock
+        let local = clock.unixTime() + Double(clock.utcOffsetSeconds)
+        var serial = local / 86_400 + 25_569
+        if engine.dateSystem == .excel1904 { serial -= 1462 }
+        nowSerial = serial
+    }
+
+    var dateSystem: DateSystem { engine.dateSystem }
+
+    /// Runs a compiled formula at the current cell.
+    func run(_ formula: CompiledFormula) throws -> Operand {
+        var stack: [Operand] = []
+        stack.reserveCapacity(8)
+        for step in formula.instructions {
+            switch step {
+            case .number(let v): stack.append(.value(.number(v)))
+            case .text(let t): stack.append(.value(.text(t)))
+            case .boolean(let b): stack.append(.value(.boolean(b)))
+            case .error(let e): stack.append(.value(.error(e)))
+            case .array(let a): stack.append(.value(.array(a)))
+            case .missing: stack.append(.missing)
+            case .cell(let r, let sheetName):
+                stack.append(resolveCell(r, sheetName))
+            case .area(let a, let sheetName):
+                stack.append(resolveArea(a, sheetName))
+            case .badReference:
+                stack.append(.value(.error(.reference)))
+            case .name(let n, let sheetName):
+                stack.append(try evaluateName(n, sheetName))
+            case .structured(let s):
+                stack.append(resolveStructured(s))
+            case .unary(let op):
+                let x = stack.popLast() ?? .missing
+                stack.append(try unary(op, x))
+            case .binary(let op):
+                let b = stack.popLast() ?? .missing
+                let a = stack.popLast() ?? .missing
+                stack.append(try binary(op, a, b))
+            case .call(let f, let count, _):
+                let n = Int(count)
+                let args = Array(stack.suffix(n))
+                stack.removeLast(min(n, stack.count))
+                stack.append(try call(f, args))
+            case .union(let count):
+                let n = Int(count)
+                let parts = stack.suffix(n)
+                var ranges: [SheetRange] = []
+                var bad = false
+                for p in parts {
+                    switch p {
+                    case .ref(let r): ranges.append(r)
+                    case .refs(let rs): ranges.append(contentsOf: rs)
+                    default: bad = true
+                    }
+                }
+                stack.removeLast(min(n, stack.count))
+                stack.append(bad ? .value(.error(.value)) : .refs(ranges))
+            case .parenthesis:
+                break
+            }
+        }
+        return stack.last ?? .value(.empty)
+    }
+
+    // MARK: function calls
+
+    func call(_ f: Int32, _ args: [Operand]) throws -> Operand {
+        guard f >= 0 else { return .value(.error(.name)) }
+        let spec = FunctionRegistry.specs[Int(f)]
+        guard args.count >= spec.minArgs, args.count <= spec.maxArgs else {
+            // Excel does not store such a call; an error among the arguments wins, as it would while typing.
+            for a in args { if case .error(let e) = try scalar(a) { return .value(.error(e)) } }
+            return .value(.error(.value))
+        }
+        do {
+            if spec.lifts {
+                return try lifted(spec, args)
+            }
+            return try spec.impl(self, args)
+        } catch EvalInterrupt.error(let e) {
+            return .value(.error(e))
+        }
+    }
+
+    /// Applies a scalar function element by element when array arguments stand where it takes scalars.
+    func lifted(_ spec: FunctionSpec, _ args: [Operand]) throws -> Operand {
+        var scalars = args
+        var rows = 1, columns = 1
+        var hasArray = false
+        for (k, a) in args.enumerated() where !spec.takesRaw(k) {
+            let x = try liftable(a)
+            if case .value(.array(let arr)) = x {
+                hasArray = true
+                rows = max(rows, arr.rows)
+                columns = max(columns, arr.columns)
+            }
+            scalars[k] = x
+        }
+        guard hasArray else {
+            do { return try spec.impl(self, scalars) } catch EvalInterrupt.error(let e) { return .value(.error(e)) }
+        }
+        var out: [CalcValue] = []
+        out.reserveCapacity(rows * columns)
+        var element = scalars
+        for r in 0..<rows {
+            for c in 0..<columns {
+                for (k, a) in scalars.enumerated() where !spec.takesRaw(k) {
+                    if case .value(.array(let arr)) = a { element[k] = .value(arr.broadcast(r, c)) }
+                }
+                do {
+                    out.append(try scalar(try spec.impl(self, element)))
+                } catch EvalInterrupt.error(let e) {
+                    out.append(.error(e))
+                }
+            }
+        }
+        return .value(.array(CalcArray(rows: rows, columns: columns, values: out)))
+    }
+
+    /// An operand as a scalar or an array: references become arrays in array mode, else their implicit intersection.
+    func liftable(_ op: Operand) throws -> Operand {
+        switch op {
+        case .ref(let r):
+            if r.isSingleCell { return .value(try cellValue(r.sheet, r.r1, r.c1)) }
+            if arrayMode { return .value(.array(try matrix(r))) }
+            return .value(try implicitIntersection(r))
+        case .refs:
+            return .value(.error(.value))
+        default:
+            return op
+        }
+    }
+
+    // MARK: reading operands
+
+    /// The single value of an operand: a cell's value, the implicit intersection of a range, an array's first element.
+    func scalar(_ op: Operand) throws -> CalcValue {
+        switch op {
+        case .value(let v):
+            if case .array(let a) = v { return a.values.first ?? .empty }
+            return v
+        case .missing:
+            return .empty
+        case .ref(let r):
+            if r.isSingleCell { return try cellValue(r.sheet, r.r1, r.c1) }
+            if arrayMode { return try cellValue(r.sheet, r.r1, r.c1) }
+            return try implicitIntersection(r)
+        case .refs:
+            return .error(.value)
+        }
+    }
+
+    /// Excel's implicit intersection of a range with the formula's row or column.
+    func implicitIntersection(_ r: SheetRange) throws -> CalcValue {
+        if r.c1 == r.c2, row >= r.r1, row <= r.r2 { return try cellValue(r.sheet, row, r.c1) }
+        if r.r1 == r.r2, column >= r.c1, column <= r.c2 { return try cellValue(r.sheet, r.r1, column) }
+        return .error(.value)
+    }
+
+    /// A scalar that must not be an error (an error is thrown).
+    func checked(_ op: Operand) throws -> CalcValue {
+        let v = try scalar(op)
+        if case .error(let e) = v { throw EvalInterrupt.error(e) }
+        return v
+    }
+
+    /// A number as arithmetic reads it.
+    func number(_ v: CalcValue) throws -> Double {
+        switch v {
+        case .number(let x): return x
+        case .boolean(let b): return b ? 1 : 0
+        case .empty: return 0
+        case .text(let t):
+            guard let x = Coercion.number(fromText: t, system: dateSystem) else { throw EvalInterrupt.error(.value) }
+            return x
+        case .error(let e): throw EvalInterrupt.error(e)
+        case .array(let a): return try number(a.values.first ?? .empty)
+        }
+    }
+
+    /// The number of an operand (scalar read, then coerced).
+    func num(_ op: Operand) throws -> Double { try number(try scalar(op)) }
+
+    /// The number of an optional argument, or `default` when missing or omitted.
+    func num(_ args: [Operand], _ k: Int, default d: Double) throws -> Double {
+        guard k < args.count else { return d }
+        if case .missing = args[k] { return d }
+        return try num(args[k])
+    }
+
+    /// An integer argument, truncated toward zero as Excel does.
+    func int(_ op: Operand) throws -> Int {
+        let x = try num(op)
+        guard x.isFinite, Swift.abs(x) < 9e15 else { throw EvalInterrupt.error(.number) }
+        return Int(x.rounded(.towardZero))
+    }
+
+    /// The text of a value as `&` reads it.
+    func text(_ v: CalcValue) throws -> String {
+        switch v {
+        case .text(let t): return t
+        case .number(let x): return Coercion.text(x)
+        case .boolean(let b): return b ? "TRUE" : "FALSE"
+        case .empty: return ""
+        case .error(let e): throw EvalInterrupt.error(e)
+        case .array(let a): return try text(a.values.first ?? .empty)
+        }
+    }
+
+    func str(_ op: Operand) throws -> String { try text(try scalar(op)) }
+
+    /// A boolean as logical functions read it.
+    func bool(_ v: CalcValue) throws -> Bool {
+        switch v {
+        case .boolean(let b): return b
+        case .number(let x): return x != 0
+        case .empty: return false
+        case .text(let t):
+            switch t.uppercased() {
+            case "TRUE": return true
+            case "FALSE": return false
+            default: throw EvalInterrupt.error(.value)
+            }
+        case .error(let e): throw EvalInterrupt.error(e)
+        case .array(let a): return try bool(a.values.first ?? .empty)
+        }
+    }
+
+    func flag(_ op: Operand) throws -> Bool { try bool(try scalar(op)) }
+
+    /// True when the argument was omitted (or is past the end).
+    func isMissing(_ args: [Operand], _ k: Int) -> Bool {
+        guard k < args.count else { return true }
+        if case .missing = args[k] { return true }
+        return false
+    }
+}

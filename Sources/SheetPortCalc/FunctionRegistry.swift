@@ -1,0 +1,63 @@
+import SheetPortCore
+/// A function body: the evaluator (for reading operands) and the arguments.
+typealias FunctionImpl = @Sendable (Evaluator, [Operand]) throws -> Operand
+
+/// One built-in function: its name, arity, volatility, how arguments are taken, and its body.
+struct FunctionSpec: Sendable {
+    /// The upper-cased name without storage prefixes.
+    let name: String
+    let minArgs: Int
+    let maxArgs: Int
+    /// Recomputed on every recalculation.
+    let isVolatile: Bool
+    /// Ranges inside its arguments evaluate as arrays (SUMPRODUCT, INDEX, MATCH, ...).
+    let arrayArguments: Bool
+    /// A scalar function: array arguments apply it element by element (except the raw ones).
+    let lifts: Bool
+    /// Bit k set: argument k is passed as it is (a reference stays one).
+    let rawMask: UInt64
+    let impl: FunctionImpl
+
+    @inline(__always) func takesRaw(_ k: Int) -> Bool { rawMask & (1 << UInt64(min(k, 63))) != 0 }
+}
+
+/// Builders for the registry's tables.
+enum Functions {
+    /// A scalar function (arguments lifted over arrays); `raw` lists the arguments taken as they are.
+    static func scalar(_ name: String, _ minArgs: Int, _ maxArgs: Int, raw: [Int] = [], volatile: Bool = false,
+                       _ impl: @escaping FunctionImpl) -> FunctionSpec {
+        var mask: UInt64 = 0
+        for k in raw { mask |= 1 << UInt64(min(k, 63)) }
+        return FunctionSpec(name: name, minArgs: minArgs, maxArgs: maxArgs, isVolatile: volatile, arrayArguments: false,
+                            lifts: true, rawMask: mask, impl: impl)
+    }
+
+    /// A function taking its arguments as they are (references, arrays).
+    static func raw(_ name: String, _ minArgs: Int, _ maxArgs: Int, arrays: Bool = false, volatile: Bool = false,
+                    _ impl: @escaping FunctionImpl) -> FunctionSpec {
+        FunctionSpec(name: name, minArgs: minArgs, maxArgs: maxArgs, isVolatile: volatile, arrayArguments: arrays,
+                     lifts: false, rawMask: ~0, impl: impl)
+    }
+
+    /// A number result, `#NUM!` when not finite.
+    static func number(_ x: Double) -> Operand {
+        x.isFinite ? .value(.number(x == 0 ? 0 : x)) : .value(.error(.number))
+    }
+
+    static func fail(_ e: ExcelError) -> EvalInterrupt { .error(e) }
+}
+
+/// The table of built-in functions, by name.
+enum FunctionRegistry {
+    static let specs: [FunctionSpec] = Functions.math + Functions.aggregates + Functions.statistical + Functions.logical
+        + Functions.text + Functions.dateTime + Functions.lookup + Functions.information + Functions.financial
+
+    static let byName: [String: Int32] = {
+        var d: [String: Int32] = [:]
+        for (k, s) in specs.enumerated() { d[s.name] = Int32(k) }
+        return d
+    }()
+
+    /// The registry index of a function (upper-cased name without prefixes).
+    static func index(of name: String) -> Int32? { byName[name] }
+}

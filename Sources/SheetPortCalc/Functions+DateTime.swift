@@ -1,0 +1,246 @@
+import SheetPortCore
+extension Functions {
+    /// The civil date of a serial argument (#NUM! when out of range).
+    static func civil(_ ev: Evaluator, _ op: Operand) throws -> (year: Int, month: Int, day: Int) {
+        let x = try ev.num(op)
+        guard let c = DateSerial.civil(x, system: ev.dateSystem) else { throw EvalInterrupt.error(.number) }
+        return c
+    }
+
+    static func serial(_ ev: Evaluator, _ y: Int, _ m: Int, _ d: Int) throws -> Double {
+        guard let s = DateSerial.serial(year: y, month: m, day: d, system: ev.dateSystem) else { throw EvalInterrupt.error(.number) }
+        return s
+    }
+
+    /// Seconds of the day of a serial, rounded to the second.
+    static func secondsOfDay(_ ev: Evaluator, _ op: Operand) throws -> Int {
+        let x = try ev.num(op)
+        guard x >= 0 else { throw EvalInterrupt.error(.number) }
+        let s = Int(((x - x.rounded(.down)) * 86_400).rounded())
+        return s % 86_400
+    }
+
+    static func daysInMonth(_ y: Int, _ m: Int) -> Int {
+        [31, (y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1]
+    }
+
+    /// A date serial from a date argument that may be text.
+    static func dateArg(_ ev: Evaluator, _ op: Operand) throws -> Double {
+        let v = try ev.checked(op)
+        if case .text(let t) = v {
+            guard let x = Coercion.number(fromText: t, system: ev.dateSystem) else { throw EvalInterrupt.error(.value) }
+            return x.rounded(.down)
+        }
+        let x = try ev.number(v)
+        guard x >= 0 else { throw EvalInterrupt.error(.number) }
+        return x.rounded(.down)
+    }
+
+    /// Holiday serials of WORKDAY/NETWORKDAYS.
+    static func holidays(_ ev: Evaluator, _ a: [Operand], _ k: Int) throws -> Set<Double> {
+        guard !ev.isMissing(a, k) else { return [] }
+        return Set(try ev.numbers([a[k]]).map { $0.rounded(.down) })
+    }
+
+    static func isWeekend(_ ev: Evaluator, _ serial: Double) -> Bool {
+        let w = DateSerial.weekday(serial, system: ev.dateSystem)
+        return w == 1 || w == 7
+    }
+
+    static let dateTime: [FunctionSpec] = [
+        scalar("DATE", 3, 3) { ev, a in
+            let y = Int(try ev.num(a[0])), m = Int(try ev.num(a[1])), d = Int(try ev.num(a[2]))
+            guard y >= 0, y < 10_000 else { return .value(.error(.number)) }
+            if ev.dateSystem == .excel1900 {
+                // Excel's serials through 1900-02-28 then its 1900-02-29.
+                let yy = y < 1900 ? y + 1900 : y
+                if yy == 1900 && m == 2 && d == 29 { return .value(.number(60)) }
+                if yy == 1900 && m == 1 && d == 0 { return .value(.number(0)) }
+            }
+            return .value(.number(try serial(ev, y, m, d)))
+        },
+        scalar("DATEVALUE", 1, 1) { ev, a in
+            guard let x = Coercion.number(fromText: try ev.str(a[0]), system: ev.dateSystem) else { return .value(.error(.value)) }
+            return .value(.number(x.rounded(.down)))
+        },
+        scalar("TIME", 3, 3) { ev, a in
+            let h = (try ev.num(a[0])).rounded(.towardZero), m = (try ev.num(a[1])).rounded(.towardZero), s = (try ev.num(a[2])).rounded(.towardZero)
+            let total = h * 3600 + m * 60 + s
+            guard total >= 0, h <= 32_767, m <= 32_767, s <= 32_767 else { return .value(.error(.number)) }
+            return .value(.number(total.truncatingRemainder(dividingBy: 86_400) / 86_400))
+        },
+        scalar("TIMEVALUE", 1, 1) { ev, a in
+            guard let x = Coercion.number(fromText: try ev.str(a[0]), system: ev.dateSystem) else { return .value(.error(.value)) }
+            return .value(.number(x - x.rounded(.down)))
+        },
+        scalar("YEAR", 1, 1) { ev, a in .value(.number(Double(try civil(ev, a[0]).year))) },
+        scalar("MONTH", 1, 1) { ev, a in .value(.number(Double(try civil(ev, a[0]).month))) },
+        scalar("DAY", 1, 1) { ev, a in .value(.number(Double(try civil(ev, a[0]).day))) },
+        scalar("HOUR", 1, 1) { ev, a in .value(.number(Double(try secondsOfDay(ev, a[0]) / 3600))) },
+        scalar("MINUTE", 1, 1) { ev, a in .value(.number(Double(try secondsOfDay(ev, a[0]) % 3600 / 60))) },
+        scalar("SECOND", 1, 1) { ev, a in .value(.number(Double(try secondsOfDay(ev, a[0]) % 60))) },
+        scalar("WEEKDAY", 1, 2) { ev, a in
+            let x = try ev.num(a[0])
+            guard x >= 0 else { return .value(.error(.number)) }
+            let w = DateSerial.weekday(x, system: ev.dateSystem) // 1 = Sunday
+            let type = Int(try ev.num(a, 1, default: 1))
+            switch type {
+            case 1, 17: return .value(.number(Double(w)))
+            case 2, 11: return .value(.number(Double((w + 5) % 7 + 1)))
+            case 3: return .value(.number(Double((w + 5) % 7)))
+            case 12...16: return .value(.number(Double((w - (type - 10) + 7) % 7 + 1)))
+            default: return .value(.error(.number))
+            }
+        },
+        scalar("WEEKNUM", 1, 2) { ev, a in
+            let x = (try ev.num(a[0])).rounded(.down)
+            let type = Int(try ev.num(a, 1, default: 1))
+            if type == 21 { return .value(.number(Double(isoWeek(ev, x)))) }
+            let start: Int
+            switch type {
+            case 1, 17: start = 1
+            case 2, 11: start = 2
+            case 12...16: start = type - 10
+            default: return .value(.error(.number))
+            }
+            guard let c = DateSerial.civil(x, system: ev.dateSystem) else { return .value(.error(.number)) }
+            let jan1 = try serial(ev, c.year, 1, 1)
+            let w1 = DateSerial.weekday(jan1, system: ev.dateSystem)
+            let offset = (w1 - start + 7) % 7
+            return .value(.number(((x - jan1 + Double(offset)) / 7).rounded(.down) + 1))
+        },
+        scalar("ISOWEEKNUM", 1, 1) { ev, a in .value(.number(Double(isoWeek(ev, (try ev.num(a[0])).rounded(.down))))) },
+        scalar("EDATE", 2, 2) { ev, a in
+            let c = try civil(ev, a[0])
+            let months = Int(try ev.num(a[1]))
+            let total = c.year * 12 + c.month - 1 + months
+            let y = total / 12, m = total % 12 + 1
+            return .value(.number(try serial(ev, y, m, min(c.day, daysInMonth(y, m)))))
+        },
+        scalar("EOMONTH", 2, 2) { ev, a in
+            let c = try civil(ev, a[0])
+            let months = Int(try ev.num(a[1]))
+            let total = c.year * 12 + c.month - 1 + months
+            let y = total / 12, m = total % 12 + 1
+            return .value(.number(try serial(ev, y, m, daysInMonth(y, m))))
+        },
+        scalar("DAYS", 2, 2) { ev, a in .value(.number(try dateArg(ev, a[0]) - dateArg(ev, a[1]))) },
+        scalar("DAYS360", 2, 3) { ev, a in
+            let s = try civil(ev, a[0]), e = try civil(ev, a[1])
+            let european = ev.isMissing(a, 2) ? false : try ev.flag(a[2])
+            var d1 = s.day, d2 = e.day
+            if european { d1 = min(d1, 30); d2 = min(d2, 30) } else {
+                if d1 == 31 || (s.month == 2 && d1 == daysInMonth(s.year, 2)) { d1 = 30 }
+                if d2 == 31 && d1 >= 30 { d2 = 30 }
+            }
+            let years: Int = (e.year - s.year) * 360
+            let months: Int = (e.month - s.month) * 30
+            return .value(.number(Double(years + months + d2 - d1)))
+        },
+        scalar("DATEDIF", 3, 3) { ev, a in
+            let s = try dateArg(ev, a[0]), e = try dateArg(ev, a[1])
+            guard s <= e else { return .value(.error(.number)) }
+            guard let cs = DateSerial.civil(s, system: ev.dateSystem), let ce = DateSerial.civil(e, system: ev.dateSystem) else { return .value(.error(.number)) }
+            var months = (ce.year - cs.year) * 12 + ce.month - cs.month
+            if ce.day < cs.day { months -= 1 }
+            switch try ev.str(a[2]).uppercased() {
+            case "D": return .value(.number(e - s))
+            case "M": return .value(.number(Double(months)))
+            case "Y": return .value(.number(Double(months / 12)))
+            case "YM": return .value(.number(Double(months % 12)))
+            case "MD":
+                var d = ce.day - cs.day
+                if d < 0 {
+                    let pm = ce.month == 1 ? 12 : ce.month - 1, py = ce.month == 1 ? ce.year - 1 : ce.year
+                    d += daysInMonth(py, pm)
+                }
+                return .value(.number(Double(d)))
+            case "YD":
+                var y = ce.year
+                if (ce.month, ce.day) < (cs.month, cs.day) { y -= 1 }
+                let anchor = try serial(ev, y, cs.month, min(cs.day, daysInMonth(y, cs.month)))
+                return .value(.number(e - anchor))
+            default: return .value(.error(.number))
+            }
+        },
+        scalar("NETWORKDAYS", 2, 3, raw: [2]) { ev, a in
+            let s = try dateArg(ev, a[0]), e = try dateArg(ev, a[1])
+            let hol = try holidays(ev, a, 2)
+            let (lo, hi, sign) = s <= e ? (s, e, 1.0) : (e, s, -1.0)
+            guard hi - lo < 4_000_000 else { return .value(.error(.number)) }
+            var n = 0.0
+            var d = lo
+            while d <= hi {
+                if !isWeekend(ev, d) && !hol.contains(d) { n += 1 }
+                d += 1
+            }
+            return .value(.number(n * sign))
+        },
+        scalar("WORKDAY", 2, 3, raw: [2]) { ev, a in
+            var d = try dateArg(ev, a[0])
+            var days = Int((try ev.num(a[1])).rounded(.towardZero))
+            let hol = try holidays(ev, a, 2)
+            let step = days >= 0 ? 1.0 : -1.0
+            guard Swift.abs(days) < 1_000_000 else { return .value(.error(.number)) }
+            while days != 0 {
+                d += step
+                if !isWeekend(ev, d) && !hol.contains(d) { days -= Int(step) }
+            }
+            return .value(.number(d))
+        },
+        scalar("YEARFRAC", 2, 3) { ev, a in
+            var s = try dateArg(ev, a[0]), e = try dateArg(ev, a[1])
+            if s > e { swap(&s, &e) }
+            let basis = Int(try ev.num(a, 2, default: 0))
+            guard let cs = DateSerial.civil(s, system: ev.dateSystem), let ce = DateSerial.civil(e, system: ev.dateSystem) else { return .value(.error(.number)) }
+            switch basis {
+            case 0:
+                var d1 = cs.day, d2 = ce.day
+                let lastFeb1 = cs.month == 2 && d1 == daysInMonth(cs.year, 2)
+                let lastFeb2 = ce.month == 2 && d2 == daysInMonth(ce.year, 2)
+                if lastFeb1 && lastFeb2 { d2 = 30 }
+                if lastFeb1 { d1 = 30 }
+                if d2 == 31 && d1 >= 30 { d2 = 30 }
+                if d1 == 31 { d1 = 30 }
+                return number(days360(cs, ce, d1, d2) / 360)
+            case 1:
+                func leap(_ y: Int) -> Bool { y % 4 == 0 && (y % 100 != 0 || y % 400 == 0) }
+                let days = e - s
+                if cs.year == ce.year || (ce.year == cs.year + 1 && (ce.month, ce.day) <= (cs.month, cs.day)) {
+                    var yearLen = 365.0
+                    if cs.year == ce.year { if leap(cs.year) { yearLen = 366 } } else {
+                        let feb29InRange = (leap(cs.year) && (cs.month, cs.day) <= (2, 29)) || (leap(ce.year) && (ce.month, ce.day) >= (2, 29))
+                        if feb29InRange { yearLen = 366 }
+                    }
+                    return number(days / yearLen)
+                }
+                var total = 0.0
+                for y in cs.year...ce.year { total += leap(y) ? 366 : 365 }
+                return number(days / (total / Double(ce.year - cs.year + 1)))
+            case 2: return number((e - s) / 360)
+            case 3: return number((e - s) / 365)
+            case 4:
+                let d1 = min(cs.day, 30), d2 = min(ce.day, 30)
+                return number(days360(cs, ce, d1, d2) / 360)
+            default: return .value(.error(.number))
+            }
+        },
+        scalar("NOW", 0, 0, volatile: true) { ev, _ in .value(.number(ev.nowSerial)) },
+        scalar("TODAY", 0, 0, volatile: true) { ev, _ in .value(.number(ev.nowSerial.rounded(.down))) },
+    ]
+
+    static func days360(_ s: (year: Int, month: Int, day: Int), _ e: (year: Int, month: Int, day: Int), _ d1: Int, _ d2: Int) -> Double {
+        let years: Int = (e.year - s.year) * 360
+        let months: Int = (e.month - s.month) * 30
+        return Double(years + months + d2 - d1)
+    }
+
+    static func isoWeek(_ ev: Evaluator, _ x: Double) -> Int {
+        // Monday = 1 ... Sunday = 7
+        let w = (DateSerial.weekday(x, system: ev.dateSystem) + 5) % 7 + 1
+        let thursday = x - Double(w) + 4
+        guard let c = DateSerial.civil(thursday, system: ev.dateSystem),
+              let jan1 = DateSerial.serial(year: c.year, month: 1, day: 1, system: ev.dateSystem) else { return 0 }
+        return Int(((thursday - jan1) / 7).rounded(.down)) + 1
+    }
+}

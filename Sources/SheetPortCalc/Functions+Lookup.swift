@@ -1,0 +1,398 @@
+import SheetPortCore
+extension Functions {
+    /// A lookup vector: a one-dimensional range (cached and indexed) or an array.
+    enum Vector {
+        case range(SheetRange)
+        case array([CalcValue])
+    }
+
+    /// The position of `value` in a vector: exact (hashed once per pass; wildcards scan), or
+    /// approximate by binary search (`mode` 1: largest <= value, -1: smallest >= value in descending data).
+    static func position(_ ev: Evaluator, _ value: CalcValue, in vector: Vector, mode: Int, wildcards: Bool = true, reverse: Bool = false) throws -> Int? {
+        let values: [CalcValue]
+        switch vector {
+        case .range(let r): values = try ev.vector(r)
+        case .array(let a): values = a
+        }
+        var lookup = value
+        if case .empty = lookup { lookup = .number(0) }
+        if mode == 0 {
+            if case .text(let t) = lookup, wildcards, WildcardPattern.hasWildcards(t) {
+                let p = WildcardPattern(t)
+                let order = reverse ? Array(values.indices.reversed()) : Array(values.indices)
+                for k in order { if case .text(let s) = values[k], p.matches(s) { return k } }
+                return nil
+            }
+            guard let key = LookupKey(lookup) else { return nil }
+            if case .range(let r) = vector { return try ev.positionIndex(r, last: reverse)[key] }
+            let order = reverse ? Array(values.indices.reversed()) : Array(values.indices)
+            for k in order { if LookupKey(values[k]) == key { return k } }
+            return nil
+        }
+        if mode == 1 { return binarySearch(values, lookup) }
+        // Descending: smallest value >= lookup (linear, as the data is small in practice).
+        var best: Int?
+        for (k, v) in values.enumerated() where Compare.rank(v) == Compare.rank(lookup) {
+            if Compare.values(v, lookup) >= 0 { best = k } else { break }
+        }
+        return best
+    }
+
+    /// Excel's approximate match: the last position whose value is <= lookup among values of the lookup's type.
+    static func binarySearch(_ values: [CalcValue], _ lookup: CalcValue) -> Int? {
+        let rank = Compare.rank(lookup)
+        var lo = 0, hi = values.count - 1
+        var found: Int?
+        while lo <= hi {
+            var mid = (lo + hi) / 2
+            // Step over cells of another type (blanks, text among numbers).
+            var probe = mid
+            while probe <= hi, Compare.rank(values[probe]) != rank || values[probe] == .empty { probe += 1 }
+            if probe > hi {
+                hi = mid - 1
+                continue
+            }
+            mid = probe
+            if Compare.values(values[mid], lookup) <= 0 {
+                found = mid
+                lo = mid + 1
+            } else {
+                hi = mid - 1
+            }
+        }
+        return found
+    }
+
+    static func vectorArg(_ ev: Evaluator, _ op: Operand) throws -> (Vector, rows: Int, columns: Int) {
+        switch op {
+        case .ref(let r):
+            guard r.rows == 1 || r.columns == 1 else { throw EvalInterrupt.error(.notAvailable) }
+            return (.range(r), r.rows, r.columns)
+        default:
+            let a = try ev.array(op)
+            guard a.rows == 1 || a.columns == 1 else { throw EvalInterrupt.error(.notAvailable) }
+            return (.array(a.values), a.rows, a.columns)
+        }
+    }
+
+    /// The element of a range or array at a zero-based row and column (an operand: a reference stays one).
+    static func element(_ op: Operand, _ r: Int, _ c: Int) throws -> Operand {
+        switch op {
+        case .ref(let rg):
+            guard r >= 0, c >= 0, r < rg.rows, c < rg.columns else { throw EvalInterrupt.error(.reference) }
+            let rr = rg.r1 + Int32(r), cc = rg.c1 + Int32(c)
+            return .ref(SheetRange(sheet: rg.sheet, r1: rr, c1: cc, r2: rr, c2: cc))
+        case .value(.array(let a)):
+            guard r >= 0, c >= 0, r < a.rows, c < a.columns else { throw EvalInterrupt.error(.reference) }
+            return .value(a[r, c])
+        default:
+            guard r == 0, c == 0 else { throw EvalInterrupt.error(.reference) }
+            return op
+        }
+    }
+
+    /// VLOOKUP and HLOOKUP.
+    static func tableLookup(_ ev: Evaluator, _ a: [Operand], vertical: Bool) throws -> Operand {
+        let value = try ev.checked(a[0])
+        let index = try ev.int(a[2])
+        let approximate = ev.isMissing(a, 3) ? true : try ev.flag(a[3])
+        let key: Vector
+        switch a[1] {
+        case .ref(let r):
+            key = .range(vertical ? SheetRange(sheet: r.sheet, r1: r.r1, c1: r.c1, r2: r.r2, c2: r.c1) : SheetRange(sheet: r.sheet, r1: r.r1, c1: r.c1, r2: r.r1, c2: r.c2))
+        case .value(.array(let arr)):
+            key = .array(vertical ? (0..<arr.rows).map { arr[$0, 0] } : (0..<arr.columns).map { arr[0, $0] })
+        default:
+            throw EvalInterrupt.error(.notAvailable)
+        }
+        guard let p = try position(ev, value, in: key, mode: approximate ? 1 : 0) else { throw EvalInterrupt.error(.notAvailable) }
+        guard index >= 1 else { throw EvalInterrupt.error(.value) }
+        let width: Int
+        switch a[1] {
+        case .ref(let r): width = vertical ? r.columns : r.rows
+        case .value(.array(let arr)): width = vertical ? arr.columns : arr.rows
+        default: width = 1
+        }
+        guard index <= width else { throw EvalInterrupt.error(.reference) }
+        let found = try element(a[1], vertical ? p : index - 1, vertical ? index - 1 : p)
+        return .value(try ev.scalar(found))
+    }
+
+    static let lookup: [FunctionSpec] = [
+        raw("VLOOKUP", 3, 4) { ev, a in try tableLookup(ev, a, vertical: true) },
+        raw("HLOOKUP", 3, 4) { ev, a in try tableLookup(ev, a, vertical: false) },
+        raw("MATCH", 2, 3, arrays: true) { ev, a in
+            let value = try ev.checked(a[0])
+            let mode = ev.isMissing(a, 2) ? 1 : Int(try ev.num(a[2]))
+            let (v, _, _) = try vectorArg(ev, a[1])
+            guard let p = try position(ev, value, in: v, mode: mode > 0 ? 1 : (mode < 0 ? -1 : 0)) else { return .value(.error(.notAvailable)) }
+            return .value(.number(Double(p + 1)))
+        },
+        raw("XMATCH", 2, 4, arrays: true) { ev, a in
+            let value = try ev.checked(a[0])
+            let (v, _, _) = try vectorArg(ev, a[1])
+            let matchMode = ev.isMissing(a, 2) ? 0 : Int(try ev.num(a[2]))
+            let searchMode = ev.isMissing(a, 3) ? 1 : Int(try ev.num(a[3]))
+            guard let p = try xposition(ev, value, v, matchMode, searchMode) else { return .value(.error(.notAvailable)) }
+            return .value(.number(Double(p + 1)))
+        },
+        raw("XLOOKUP", 3, 6, arrays: true) { ev, a in
+            let value = try ev.checked(a[0])
+            let (v, rows, _) = try vectorArg(ev, a[1])
+            let matchMode = ev.isMissing(a, 4) ? 0 : Int(try ev.num(a[4]))
+            let searchMode = ev.isMissing(a, 5) ? 1 : Int(try ev.num(a[5]))
+            guard let p = try xposition(ev, value, v, matchMode, searchMode) else {
+                return ev.isMissing(a, 3) ? .value(.error(.notAvailable)) : a[3]
+            }
+            let vertical = rows > 1 || {
+                if case .ref(let r) = a[2] { return r.columns > 1 && r.rows > 1 ? true : r.columns == 1 }
+                return false
+            }()
+            switch a[2] {
+            case .ref(let r):
+                if vertical {
+                    guard p < r.rows else { return .value(.error(.value)) }
+                    return .ref(SheetRange(sheet: r.sheet, r1: r.r1 + Int32(p), c1: r.c1, r2: r.r1 + Int32(p), c2: r.c2))
+                }
+                guard p < r.columns else { return .value(.error(.value)) }
+                return .ref(SheetRange(sheet: r.sheet, r1: r.r1, c1: r.c1 + Int32(p), r2: r.r2, c2: r.c1 + Int32(p)))
+            default:
+                let arr = try ev.array(a[2])
+                if arr.columns == 1 || (vertical && arr.rows > 1) {
+                    guard p < arr.rows else { return .value(.error(.value)) }
+                    return .value(.array(CalcArray(rows: 1, columns: arr.columns, values: Array(arr.values[(p * arr.columns)..<((p + 1) * arr.columns)]))))
+                }
+                guard p < arr.columns else { return .value(.error(.value)) }
+                return .value(.array(CalcArray(rows: arr.rows, columns: 1, values: (0..<arr.rows).map { arr[$0, p] })))
+            }
+        },
+        raw("LOOKUP", 2, 3, arrays: true) { ev, a in
+            let value = try ev.checked(a[0])
+            var keys: Vector, results: Operand
+            if a.count > 2 {
+                (keys, _, _) = try vectorArg(ev, a[1])
+                results = a[2]
+            } else {
+                let arr: CalcArray
+                if case .ref(let r) = a[1] { arr = try ev.matrix(r) } else { arr = try ev.array(a[1]) }
+                if arr.rows >= arr.columns {
+                    keys = .array((0..<arr.rows).map { arr[$0, 0] })
+                    results = .value(.array(CalcArray(rows: arr.rows, columns: 1, values: (0..<arr.rows).map { arr[$0, arr.columns - 1] })))
+                } else {
+                    keys = .array((0..<arr.columns).map { arr[0, $0] })
+                    results = .value(.array(CalcArray(rows: 1, columns: arr.columns, values: (0..<arr.columns).map { arr[arr.rows - 1, $0] })))
+                }
+            }
+            guard let p = try position(ev, value, in: keys, mode: 1) else { return .value(.error(.notAvailable)) }
+            switch results {
+            case .ref(let r):
+                return .value(try ev.scalar(try element(results, r.rows > 1 ? p : 0, r.rows > 1 ? 0 : p)))
+            default:
+                let arr = try ev.array(results)
+                return .value(try ev.scalar(try element(.value(.array(arr)), arr.rows > 1 ? p : 0, arr.rows > 1 ? 0 : p)))
+            }
+        },
+        raw("INDEX", 1, 4, arrays: true) { ev, a in
+            var source = a[0]
+            if case .refs(let rs) = source {
+                let area = ev.isMissing(a, 3) ? 1 : try ev.int(a[3])
+                guard area >= 1, area <= rs.count else { return .value(.error(.reference)) }
+                source = .ref(rs[area - 1])
+            }
+            let rows: Int, cols: Int
+            switch source {
+            case .ref(let r): rows = r.rows; cols = r.columns
+            case .value(.array(let arr)): rows = arr.rows; cols = arr.columns
+            default: rows = 1; cols = 1
+            }
+            var row = ev.isMissing(a, 1) ? 0 : try ev.int(a[1])
+            var col = ev.isMissing(a, 2) ? 0 : try ev.int(a[2])
+            guard row >= 0, col >= 0 else { return .value(.error(.value)) }
+            if a.count == 2 || ev.isMissing(a, 2) {
+                // One index on a single row selects a column.
+                if rows == 1 && cols > 1 && a.count == 2 { col = row; row = 1 }
+            }
+            guard row <= rows, col <= cols else { return .value(.error(.reference)) }
+            if row == 0 && col == 0 { return source }
+            if row == 0 || col == 0 {
+                switch source {
+                case .ref(let r):
+                    if row == 0 { return .ref(SheetRange(sheet: r.sheet, r1: r.r1, c1: r.c1 + Int32(col - 1), r2: r.r2, c2: r.c1 + Int32(col - 1))) }
+                    return .ref(SheetRange(sheet: r.sheet, r1: r.r1 + Int32(row - 1), c1: r.c1, r2: r.r1 + Int32(row - 1), c2: r.c2))
+                case .value(.array(let arr)):
+                    if row == 0 { return .value(.array(CalcArray(rows: arr.rows, columns: 1, values: (0..<arr.rows).map { arr[$0, col - 1] }))) }
+                    return .value(.array(CalcArray(rows: 1, columns: arr.columns, values: (0..<arr.columns).map { arr[row - 1, $0] })))
+                default: return source
+                }
+            }
+            return try element(source, row - 1, col - 1)
+        },
+        raw("ROW", 0, 1) { ev, a in
+            if a.isEmpty || ev.isMissing(a, 0) { return .value(.number(Double(ev.row + 1))) }
+            guard case .ref(let r) = a[0] else { return .value(.error(.value)) }
+            if r.rows > 1 && ev.arrayMode {
+                return .value(.array(CalcArray(rows: r.rows, columns: 1, values: (0..<r.rows).map { .number(Double(Int(r.r1) + $0 + 1)) })))
+            }
+            return .value(.number(Double(r.r1 + 1)))
+        },
+        raw("COLUMN", 0, 1) { ev, a in
+            if a.isEmpty || ev.isMissing(a, 0) { return .value(.number(Double(ev.column + 1))) }
+            guard case .ref(let r) = a[0] else { return .value(.error(.value)) }
+            if r.columns > 1 && ev.arrayMode {
+                return .value(.array(CalcArray(rows: 1, columns: r.columns, values: (0..<r.columns).map { .number(Double(Int(r.c1) + $0 + 1)) })))
+            }
+            return .value(.number(Double(r.c1 + 1)))
+        },
+        raw("ROWS", 1, 1) { ev, a in
+            switch a[0] {
+            case .ref(let r): return .value(.number(Double(r.rows)))
+            case .value(.array(let arr)): return .value(.number(Double(arr.rows)))
+            case .refs: return .value(.error(.reference))
+            default: _ = try ev.checked(a[0]); return .value(.number(1))
+            }
+        },
+        raw("COLUMNS", 1, 1) { ev, a in
+            switch a[0] {
+            case .ref(let r): return .value(.number(Double(r.columns)))
+            case .value(.array(let arr)): return .value(.number(Double(arr.columns)))
+            case .refs: return .value(.error(.reference))
+            default: _ = try ev.checked(a[0]); return .value(.number(1))
+            }
+        },
+        raw("AREAS", 1, 1) { _, a in
+            switch a[0] {
+            case .ref: return .value(.number(1))
+            case .refs(let rs): return .value(.number(Double(rs.count)))
+            default: return .value(.error(.value))
+            }
+        },
+        raw("TRANSPOSE", 1, 1, arrays: true) { ev, a in
+            let arr = try ev.array(a[0])
+            var out: [CalcValue] = []
+            out.reserveCapacity(arr.values.count)
+            for c in 0..<arr.columns { for r in 0..<arr.rows { out.append(arr[r, c]) } }
+            return .value(.array(CalcArray(rows: arr.columns, columns: arr.rows, values: out)))
+        },
+        raw("INDIRECT", 1, 2, volatile: true) { ev, a in
+            let text = try ev.str(a[0])
+            let a1 = ev.isMissing(a, 1) ? true : try ev.flag(a[1])
+            guard let r = indirect(ev, text, a1: a1) else { return .value(.error(.reference)) }
+            return r
+        },
+        raw("OFFSET", 3, 5, volatile: true) { ev, a in
+            guard case .ref(let base) = a[0] else { return .value(.error(.value)) }
+            let dr = try ev.int(a[1]), dc = try ev.int(a[2])
+            let h = ev.isMissing(a, 3) ? base.rows : try ev.int(a[3])
+            let w = ev.isMissing(a, 4) ? base.columns : try ev.int(a[4])
+            guard h != 0, w != 0 else { return .value(.error(.reference)) }
+            var r1 = Int(base.r1) + dr, c1 = Int(base.c1) + dc
+            var r2 = r1 + h - 1, c2 = c1 + w - 1
+            if h < 0 { r2 = r1; r1 = r1 + h + 1 }
+            if w < 0 { c2 = c1; c1 = c1 + w + 1 }
+            guard r1 >= 0, c1 >= 0, r2 <= Int(maxRowIndex), c2 <= Int(maxColumnIndex) else { return .value(.error(.reference)) }
+            return .ref(SheetRange(sheet: base.sheet, r1: Int32(r1), c1: Int32(c1), r2: Int32(r2), c2: Int32(c2)))
+        },
+        scalar("ADDRESS", 2, 5) { ev, a in
+            let row = try ev.int(a[0]), col = try ev.int(a[1])
+            let absKind = ev.isMissing(a, 2) ? 1 : try ev.int(a[2])
+            let a1 = ev.isMissing(a, 3) ? true : try ev.flag(a[3])
+            guard row >= 1, row <= 1_048_576, col >= 1, col <= 16_384, (1...4).contains(absKind) else { return .value(.error(.value)) }
+            let rowAbs = absKind == 1 || absKind == 2, colAbs = absKind == 1 || absKind == 3
+            var s: String
+            if a1 {
+                s = (colAbs ? "$" : "") + A1.columnName(Int32(col - 1)) + (rowAbs ? "$" : "") + String(row)
+            } else {
+                s = "R" + (rowAbs ? String(row) : "[\(row)]") + "C" + (colAbs ? String(col) : "[\(col)]")
+            }
+            if !ev.isMissing(a, 4) {
+                let sheet = try ev.str(a[4])
+                s = FormulaText.sheetPrefix(sheet) + s
+            }
+            return .value(.text(s))
+        },
+    ]
+
+    static func xposition(_ ev: Evaluator, _ value: CalcValue, _ v: Vector, _ matchMode: Int, _ searchMode: Int) throws -> Int? {
+        let reverse = searchMode == -1
+        if searchMode == 2 || searchMode == -2 {
+            let values: [CalcValue]
+            switch v {
+            case .range(let r): values = try ev.vector(r)
+            case .array(let arr): values = arr
+            }
+            return xbinary(values, value, matchMode, descending: searchMode == -2)
+        }
+        switch matchMode {
+        case 0: return try position(ev, value, in: v, mode: 0, wildcards: false, reverse: reverse)
+        case 2: return try position(ev, value, in: v, mode: 0, wildcards: true, reverse: reverse)
+        case -1, 1:
+            if let exact = try position(ev, value, in: v, mode: 0, wildcards: false, reverse: reverse) { return exact }
+            let values: [CalcValue]
+            switch v {
+            case .range(let r): values = try ev.vector(r)
+            case .array(let arr): values = arr
+            }
+            var best: Int?
+            for (k, x) in values.enumerated() where Compare.rank(x) == Compare.rank(value) && x != .empty {
+                let c = Compare.values(x, value)
+                if matchMode == -1 && c < 0 {
+                    if best == nil || Compare.values(x, values[best!]) > 0 { best = k }
+                } else if matchMode == 1 && c > 0 {
+                    if best == nil || Compare.values(x, values[best!]) < 0 { best = k }
+                }
+            }
+            return best
+        default:
+            throw EvalInterrupt.error(.value)
+        }
+    }
+
+    /// XLOOKUP/XMATCH's binary search: plain comparisons in Excel's type order (numbers < text < booleans).
+    static func xbinary(_ values: [CalcValue], _ value: CalcValue, _ matchMode: Int, descending: Bool) -> Int? {
+        var lo = 0, hi = values.count - 1
+        while lo <= hi {
+            let mid = (lo + hi) / 2
+            var c = Compare.values(values[mid], value)
+            if Compare.rank(values[mid]) != Compare.rank(value) { c = Compare.rank(values[mid]) < Compare.rank(value) ? -1 : 1 }
+            if descending { c = -c }
+            if c == 0 { return mid }
+            if c < 0 { lo = mid + 1 } else { hi = mid - 1 }
+        }
+        switch matchMode {
+        case 1: return descending ? (hi >= 0 ? hi : nil) : (lo < values.count ? lo : nil)
+        case -1: return descending ? (lo < values.count ? lo : nil) : (hi >= 0 ? hi : nil)
+        default: return nil
+        }
+    }
+
+    /// INDIRECT's reference text: `A1`, `$B$2:C9`, `Sheet2!A1`, `'My Sheet'!A:A`, a defined name, or R1C1 (`R2C3`).
+    static func indirect(_ ev: Evaluator, _ text: String, a1: Bool) -> Operand? {
+        var t = text.trimmingSpaces()
+        guard !t.isEmpty else { return nil }
+        if !a1 {
+            // Absolute R1C1 only: R2C3 or R2C3:R4C5
+            let parts = t.uppercased().split(separator: ":")
+            var cells: [(Int32, Int32)] = []
+            for p in parts {
+                guard p.hasPrefix("R"), let cIdx = p.firstIndex(of: "C"),
+                      let r = Int32(p[p.index(after: p.startIndex)..<cIdx]), let c = Int32(p[p.index(after: cIdx)...]),
+                      r >= 1, c >= 1, r <= 1_048_576, c <= 16_384 else { return nil }
+                cells.append((r - 1, c - 1))
+            }
+            guard let first = cells.first, let last = cells.last else { return nil }
+            return .ref(SheetRange(sheet: ev.sheet, r1: min(first.0, last.0), c1: min(first.1, last.1), r2: max(first.0, last.0), c2: max(first.1, last.1)))
+        }
+        if t.hasPrefix("=") { t.removeFirst() }
+        guard let ins = try? FormulaParser.parse(t, at: CellAddress(row: ev.row, column: ev.column)), ins.count == 1 else { return nil }
+        switch ins[0] {
+        case .cell(let r, let s): return ev.resolveCell(r, s)
+        case .area(let r, let s): return ev.resolveArea(r, s)
+        case .name(let n, let s):
+            guard let v = try? ev.evaluateName(n, s) else { return nil }
+            if case .ref = v { return v }
+            return nil
+        case .structured(let s): return ev.resolveStructured(s)
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,205 @@
+import SheetPortCore
+extension Functions {
+    static func utf16(_ s: String) -> [UInt16] { Array(s.utf16) }
+    static func string(_ u: ArraySlice<UInt16>) -> String { String(decoding: u, as: UTF16.self) }
+
+    static let text: [FunctionSpec] = [
+        scalar("CONCATENATE", 1, 255) { ev, a in
+            var s = ""
+            for x in a { s += try ev.str(x) }
+            return .value(.text(s))
+        },
+        raw("CONCAT", 1, 255) { ev, a in
+            var s = ""
+            try ev.forEachValue(a, rowMajor: true) { v, _ in s += try ev.text(v) }
+            return .value(.text(s))
+        },
+        raw("TEXTJOIN", 3, 255) { ev, a in
+            let delimiter = try ev.str(a[0])
+            let skipEmpty = try ev.flag(a[1])
+            var parts: [String] = []
+            try ev.forEachValue(Array(a.dropFirst(2)), rowMajor: true, includeEmpty: !skipEmpty) { v, _ in
+                let t = try ev.text(v)
+                if !(skipEmpty && t.isEmpty) { parts.append(t) }
+            }
+            let s = parts.joined(separator: delimiter)
+            guard s.utf16.count <= 32_767 else { return .value(.error(.value)) }
+            return .value(.text(s))
+        },
+        scalar("LEFT", 1, 2) { ev, a in
+            let u = utf16(try ev.str(a[0]))
+            let n = Int(try ev.num(a, 1, default: 1))
+            guard n >= 0 else { return .value(.error(.value)) }
+            return .value(.text(string(u.prefix(n))))
+        },
+        scalar("RIGHT", 1, 2) { ev, a in
+            let u = utf16(try ev.str(a[0]))
+            let n = Int(try ev.num(a, 1, default: 1))
+            guard n >= 0 else { return .value(.error(.value)) }
+            return .value(.text(string(u.suffix(n))))
+        },
+        scalar("MID", 3, 3) { ev, a in
+            let u = utf16(try ev.str(a[0]))
+            let start = Int(try ev.num(a[1])), n = Int(try ev.num(a[2]))
+            guard start >= 1, n >= 0 else { return .value(.error(.value)) }
+            guard start <= u.count else { return .value(.text("")) }
+            return .value(.text(string(u[(start - 1)..<min(u.count, start - 1 + n)])))
+        },
+        scalar("LEN", 1, 1) { ev, a in .value(.number(Double(try ev.str(a[0]).utf16.count))) },
+        scalar("FIND", 2, 3) { ev, a in
+            let needle = utf16(try ev.str(a[0])), hay = utf16(try ev.str(a[1]))
+            let start = Int(try ev.num(a, 2, default: 1))
+            guard start >= 1, start <= hay.count + 1 else { return .value(.error(.value)) }
+            if needle.isEmpty { return .value(.number(Double(start))) }
+            var i = start - 1
+            while i + needle.count <= hay.count {
+                if hay[i..<(i + needle.count)].elementsEqual(needle) { return .value(.number(Double(i + 1))) }
+                i += 1
+            }
+            return .value(.error(.value))
+        },
+        scalar("SEARCH", 2, 3) { ev, a in
+            let needle = try ev.str(a[0]), hay = Array(try ev.str(a[1]).lowercased())
+            let start = Int(try ev.num(a, 2, default: 1))
+            guard start >= 1, start <= hay.count + 1 else { return .value(.error(.value)) }
+            if needle.isEmpty { return .value(.number(Double(start))) }
+            let pattern = WildcardPattern(needle + "*")
+            var i = start - 1
+            while i < hay.count {
+                if pattern.matches(Array(hay[i...])) { return .value(.number(Double(i + 1))) }
+                i += 1
+            }
+            return .value(.error(.value))
+        },
+        scalar("SUBSTITUTE", 3, 4) { ev, a in
+            let text = try ev.str(a[0]), old = try ev.str(a[1]), new = try ev.str(a[2])
+            guard !old.isEmpty else { return .value(.text(text)) }
+            let instance = ev.isMissing(a, 3) ? 0 : Int(try ev.num(a[3]))
+            if !ev.isMissing(a, 3) && instance < 1 { return .value(.error(.value)) }
+            let t = utf16(text), o = utf16(old), n = utf16(new)
+            var out: [UInt16] = []
+            var i = 0, seen = 0
+            while i < t.count {
+                if i + o.count <= t.count, t[i..<(i + o.count)].elementsEqual(o) {
+                    seen += 1
+                    if instance == 0 || seen == instance {
+                        out.append(contentsOf: n); i += o.count; continue
+                    }
+                }
+                out.append(t[i]); i += 1
+            }
+            return .value(.text(string(out[...])))
+        },
+        scalar("REPLACE", 4, 4) { ev, a in
+            let t = utf16(try ev.str(a[0]))
+            let start = Int(try ev.num(a[1])), n = Int(try ev.num(a[2]))
+            let new = utf16(try ev.str(a[3]))
+            guard start >= 1, n >= 0 else { return .value(.error(.value)) }
+            let s = min(start - 1, t.count), e = min(t.count, s + n)
+            return .value(.text(string((Array(t[..<s]) + new + Array(t[e...]))[...])))
+        },
+        scalar("UPPER", 1, 1) { ev, a in .value(.text(try ev.str(a[0]).uppercased())) },
+        scalar("LOWER", 1, 1) { ev, a in .value(.text(try ev.str(a[0]).lowercased())) },
+        scalar("PROPER", 1, 1) { ev, a in
+            var out = ""
+            var previousLetter = false
+            for ch in try ev.str(a[0]) {
+                out += previousLetter ? String(ch).lowercased() : String(ch).uppercased()
+                previousLetter = ch.isLetter
+            }
+            return .value(.text(out))
+        },
+        scalar("TRIM", 1, 1) { ev, a in
+            let words = try ev.str(a[0]).split(separator: " ", omittingEmptySubsequences: true)
+            return .value(.text(words.joined(separator: " ")))
+        },
+        scalar("CLEAN", 1, 1) { ev, a in
+            .value(.text(String(String.UnicodeScalarView(try ev.str(a[0]).unicodeScalars.filter { $0.value >= 32 }))))
+        },
+        scalar("VALUE", 1, 1) { ev, a in
+            switch try ev.scalar(a[0]) {
+            case .number(let x): return .value(.number(x))
+            case .empty: return .value(.number(0))
+            case .error(let e): return .value(.error(e))
+            case .boolean: return .value(.error(.value))
+            case .text(let t):
+                guard let x = Coercion.number(fromText: t, system: ev.dateSystem) else { return .value(.error(.value)) }
+                return .value(.number(x))
+            case .array: return .value(.error(.value))
+            }
+        },
+        scalar("NUMBERVALUE", 1, 3) { ev, a in
+            var t = try ev.str(a[0])
+            let dec = ev.isMissing(a, 1) ? "." : try ev.str(a[1])
+            let group = ev.isMissing(a, 2) ? "," : try ev.str(a[2])
+            t = t.filter { !$0.isWhitespace }
+            if let g = group.first { t = t.filter { $0 != g } }
+            if let d = dec.first, d != "." { t = String(t.map { $0 == d ? "." : $0 }) }
+            if t.isEmpty { return .value(.number(0)) }
+            guard let x = Coercion.plainNumber(Array(t.utf8)) else { return .value(.error(.value)) }
+            return .value(.number(x))
+        },
+        scalar("REPT", 2, 2) { ev, a in
+            let t = try ev.str(a[0]), n = Int(try ev.num(a[1]))
+            guard n >= 0, t.utf16.count * n <= 32_767 else { return .value(.error(.value)) }
+            return .value(.text(String(repeating: t, count: n)))
+        },
+        scalar("EXACT", 2, 2) { ev, a in .value(.boolean(try ev.str(a[0]) == (try ev.str(a[1])))) },
+        scalar("CHAR", 1, 1) { ev, a in
+            let n = Int(try ev.num(a[0]))
+            guard n >= 1, n <= 255 else { return .value(.error(.value)) }
+            return .value(.text(String(Character(Unicode.Scalar(Windows1252.scalar(n))!))))
+        },
+        scalar("CODE", 1, 1) { ev, a in
+            guard let first = try ev.str(a[0]).unicodeScalars.first else { return .value(.error(.value)) }
+            return .value(.number(Double(Windows1252.code(first.value))))
+        },
+        scalar("UNICHAR", 1, 1) { ev, a in
+            let n = Int(try ev.num(a[0]))
+            guard n >= 1, let s = Unicode.Scalar(UInt32(clamping: n)) else { return .value(.error(.value)) }
+            return .value(.text(String(Character(s))))
+        },
+        scalar("UNICODE", 1, 1) { ev, a in
+            guard let first = try ev.str(a[0]).unicodeScalars.first else { return .value(.error(.value)) }
+            return .value(.number(Double(first.value)))
+        },
+        scalar("TEXT", 2, 2) { ev, a in
+            let v = try ev.checked(a[0])
+            let format = try ev.str(a[1])
+            switch v {
+            case .text(let t):
+                if let x = Coercion.number(fromText: t, system: ev.dateSystem) {
+                    return .value(.text(ev.engine.numberFormatting.format(x, format, dateSystem: ev.dateSystem) ?? t))
+                }
+                return .value(.text(NumberFormat.textSection(format, t)))
+            default:
+                let x = try ev.number(v)
+                guard let s = ev.engine.numberFormatting.format(x, format, dateSystem: ev.dateSystem) else { return .value(.error(.value)) }
+                return .value(.text(s))
+            }
+        },
+        scalar("FIXED", 1, 3) { ev, a in
+            let x = try ev.num(a[0]), d = Int(try ev.num(a, 1, default: 2))
+            let noCommas = ev.isMissing(a, 2) ? false : try ev.flag(a[2])
+            let r = round(x, d, .toNearestOrAwayFromZero)
+            return .value(.text(NumberFormat.fixed(r, decimals: max(d, 0), grouping: !noCommas)))
+        },
+        scalar("DOLLAR", 1, 2) { ev, a in
+            let x = try ev.num(a[0]), d = Int(try ev.num(a, 1, default: 2))
+            let r = round(x, d, .toNearestOrAwayFromZero)
+            let body = "$" + NumberFormat.fixed(Swift.abs(r), decimals: max(d, 0), grouping: true)
+            return .value(.text(r < 0 ? "(" + body + ")" : body))
+        },
+    ]
+}
+
+/// The Windows-1252 code page CHAR and CODE use.
+enum Windows1252 {
+    static let high: [UInt32] = [0x20AC, 0x81, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x8D, 0x017D, 0x8F,
+                                 0x90, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x9D, 0x017E, 0x0178]
+    static func scalar(_ n: Int) -> UInt32 { (128..<160).contains(n) ? high[n - 128] : UInt32(n) }
+    static func code(_ u: UInt32) -> Int {
+        if let k = high.firstIndex(of: u), u >= 0x100 || (128..<160).contains(Int(u)) { return 128 + k }
+        return u < 256 ? Int(u) : 63
+    }
+}

@@ -1,0 +1,444 @@
+import SheetPortCore
+extension CalcEngine {
+    /// Recomputes every formula of the workbook and answers the findings.
+    @discardableResult
+    public func recalculate() -> CalcReport {
+        lookupCache = LookupCache()
+        circular = []
+        var roots: [Int32] = []
+        for id in 0..<cellKind.count where cellKind[id] == .formula || cellKind[id] == .arrayMember {
+            if cellKind[id] == .arrayMember, arrayAnchorOf[Int32(id)] == nil { continue }
+            cellState[id] = .dirty
+            if cellKind[id] == .formula { roots.append(Int32(id)) }
+        }
+        evaluate(roots)
+        // A dynamic array that spilled into new cells may have been read before it spilled:
+        // a further pass orders those readers after it (bounded; spills settle in a few passes).
+        var passes = 0
+        while spilledInPass, passes < 3 {
+            passes += 1
+            var again: [Int32] = []
+            for id in 0..<cellKind.count where cellKind[id] == .formula || cellKind[id] == .arrayMember {
+                if cellKind[id] == .arrayMember, arrayAnchorOf[Int32(id)] == nil { continue }
+                cellState[id] = .dirty
+                if cellKind[id] == .formula { again.append(Int32(id)) }
+            }
+            circular = []
+            lookupCache = LookupCache()
+            evaluate(again)
+        }
+        changedSinceRecalc = []
+        needsFullRecalc = false
+        report = buildReport()
+        return report
+    }
+
+    /// Applies inputs (values, formulas, clears) and recomputes only the formulas that depend on
+    /// them, transitively, plus the volatile ones; answers every cell whose value changed (the inputs included).
+    /// Formulas entered here are dynamic-array formulas, as typed in current Excel: an array result spills.
+    /// - Returns: the changed cells, sorted by sheet and position; the parse errors are in `report`... see `setFormula`.
+    @discardableResult
+    public func setInputs(_ inputs: [CellInput]) -> [CellChange] {
+        for input in inputs {
+            let l = input.location
+            switch input.content {
+            case .value(let v): setValue(v, at: l.address, sheet: l.sheet)
+            case .formula(let f): setFormula(f, at: l.address, sheet: l.sheet, isDynamicArray: true)
+            case .empty: clearCell(at: l.address, sheet: l.sheet)
+            }
+        }
+        return recalculateChanged()
+    }
+
+    /// Recomputes what depends on the cells changed since the last recalculation (a full
+    /// recalculation when names or tables changed); answers the cells whose value changed.
+    @discardableResult
+    public func recalculateChanged() -> [CellChange] {
+        var changes: [CellChange] = []
+        var seen = Set<CellLocation>()
+        if needsFullRecalc {
+            let before = (0..<cellKind.count).compactMap { id -> (Int32, CalcValue)? in
+                cellKind[id] == .formula || cellKind[id] == .arrayMember ? (Int32(id), cellValue[id]) : nil
+            }
+            recalculate()
+            collect(before, into: &changes, &seen)
+        } else {
+            lookupCache = LookupCache()
+            if dependencyIndex == nil { dependencyIndex = DependencyIndex(engine: self) }
+            let dirty = dependents(of: changedSinceRecalc)
+            var before: [(Int32, CalcValue)] = []
+            var roots: [Int32] = []
+            for id in dirty {
+                before.append((id, cellValue[Int(id)]))
+                cellState[Int(id)] = .dirty
+                circular.remove(id)
+                if cellKind[Int(id)] == .formula { roots.append(id) }
+                if let array = arrays[id] { markMembers(id, array, .dirty, snapshot: &before) }
+            }
+            evaluate(roots)
+            if spilledInPass {
+                // New spill cells may have readers outside the dirty set: recompute everything once.
+                let all = (0..<cellKind.count).compactMap { id -> (Int32, CalcValue)? in
+                    cellKind[id] == .formula || cellKind[id] == .arrayMember ? (Int32(id), cellValue[id]) : nil
+                }
+                recalculate()
+                before.append(contentsOf: all)
+            }
+            report = buildReport()
+            collect(before, into: &changes, &seen)
+        }
+        for l in changedSinceRecalc where seen.insert(l).inserted {
+            changes.append(CellChange(location: l, value: value(at: l.address, sheet: l.sheet)))
+        }
+        changedSinceRecalc = []
+        return changes.sorted { $0.location < $1.location }
+    }
+
+    /// Appends the cells whose value differs from the snapshot.
+    private func collect(_ before: [(Int32, CalcValue)], into changes: inout [CellChange], _ seen: inout Set<CellLocation>) {
+        for (id, old) in before where cellValue[Int(id)] != old {
+            let l = CellLocation(sheet: Int(cellSheet[Int(id)]), address: CellAddress(row: cellRow[Int(id)], column: cellColumn[Int(id)]))
+            if seen.insert(l).inserted { changes.append(CellChange(location: l, value: cellValue[Int(id)])) }
+        }
+    }
+
+    /// The formula cells depending (transitively) on the given cells, plus volatile formulas and theirs.
+    func dependents(of changed: [CellLocation]) -> [Int32] {
+        guard let index = dependencyIndex else { return [] }
+        var dirty = Set<Int32>()
+        var queue: [(Int32, Int32, Int32)] = changed.map { (Int32($0.sheet), $0.address.row, $0.address.column) }
+        for id in index.volatile where dirty.insert(id).inserted {
+            enqueuePositions(of: id, into: &queue)
+        }
+        // Dynamic arrays blocked (#SPILL!) or spilling over a changed cell may spill differently now.
+        for id in dynamicFormulas where cellValue[Int(id)] == .error(.spill) || changed.contains(where: { l in
+            arrays[id].map { Int(cellSheet[Int(id)]) == l.sheet && $0.range.contains(l.address) } ?? false
+        }) {
+            if dirty.insert(id).inserted { enqueuePositions(of: id, into: &queue) }
+        }
+        // Formulas set in this batch are dirty themselves.
+        for l in changed {
+            if let id = cellID(sheet: l.sheet, address: l.address), cellKind[Int(id)] == .formula, dirty.insert(id).inserted {
+                enqueuePositions(of: id, into: &queue)
+            }
+        }
+        var head = 0
+        while head < queue.count {
+            let (s, r, c) = queue[head]
+            head += 1
+            index.forEachDependent(sheet: s, row: r, column: c) { dep in
+                if dirty.insert(dep).inserted { enqueuePositions(of: dep, into: &queue) }
+            }
+        }
+        return Array(dirty)
+    }
+
+    func enqueuePositions(of id: Int32, into queue: inout [(Int32, Int32, Int32)]) {
+        let i = Int(id)
+        if let array = arrays[id] {
+            for r in array.range.start.row...array.range.end.row {
+                for c in array.range.start.column...array.range.end.column { queue.append((cellSheet[i], r, c)) }
+            }
+        } else {
+            queue.append((cellSheet[i], cellRow[i], cellColumn[i]))
+        }
+    }
+
+    func markMembers(_ anchor: Int32, _ array: ArrayFormula, _ state: CellState, snapshot: inout [(Int32, CalcValue)]) {
+        let s = Int(cellSheet[Int(anchor)])
+        for r in array.range.start.row...array.range.end.row {
+            for c in array.range.start.column...array.range.end.column {
+                if let m = sheets[s].find(row: r, column: c), arrayAnchorOf[m] == anchor {
+                    cellState[Int(m)] = state
+                    snapshot.append((m, cellValue[Int(m)]))
+                }
+            }
+        }
+    }
+
+    // MARK: the evaluation driver
+
+    /// One cell on the evaluation path and the precedents it still waits for.
+    private struct Frame {
+        var id: Int32
+        var pending: [Int32]?
+    }
+
+    /// Evaluates the dirty cells reachable from `roots` in dependency order with an explicit stack
+    /// (iterative depth-first search): no recursion, linear in cells and references.
+    func evaluate(_ roots: [Int32]) {
+        let evaluator = Evaluator(engine: self)
+        spilledInPass = false
+        doneRanges = []
+        defer { doneRanges = [] }
+        var stack: [Frame] = []
+        var pathIndex: [Int32: Int] = [:]
+        for root in roots where cellState[Int(root)] == .dirty {
+            cellState[Int(root)] = .onPath
+            pathIndex[root] = 0
+            stack.append(Frame(id: root, pending: nil))
+            while !stack.isEmpty {
+                let top = stack.count - 1
+                let id = stack[top].id
+                if stack[top].pending == nil {
+                    stack[top].pending = dirtyPrecedents(of: id)
+                }
+                if let next = stack[top].pending?.popLast() {
+                    visit(next, &stack, &pathIndex)
+                    continue
+                }
+                if circular.contains(id) {
+                    finish(id, value: .number(0))
+                    stack.removeLast(); pathIndex[id] = nil
+                    continue
+                }
+                evaluationCount += 1
+                do {
+                    let value = try evaluateCell(id, evaluator)
+                    finish(id, value: value)
+                    stack.removeLast(); pathIndex[id] = nil
+                } catch EvalInterrupt.needs(let needed) {
+                    let target = arrayAnchorOf[needed] ?? needed
+                    if target == id {
+                        circular.insert(id)
+                    } else {
+                        visit(target, &stack, &pathIndex)
+                    }
+                } catch {
+                    finish(id, value: .error(.value))
+                    stack.removeLast(); pathIndex[id] = nil
+                }
+            }
+        }
+    }
+
+    /// Follows an edge to `next`: descends when it is dirty, records a cycle when it is on the path.
+    private func visit(_ next: Int32, _ stack: inout [Frame], _ pathIndex: inout [Int32: Int]) {
+        switch cellState[Int(next)] {
+        case .dirty:
+            cellState[Int(next)] = .onPath
+            pathIndex[next] = stack.count
+            stack.append(Frame(id: next, pending: nil))
+        case .onPath:
+            if let start = pathIndex[next] {
+                for k in start..<stack.count { circular.insert(stack[k].id) }
+            }
+        case .done:
+            break
+        }
+    }
+
+    /// Stores a computed value; an array formula hands each cell of its range its element.
+    func finish(_ id: Int32, value: CalcValue) {
+        let i = Int(id)
+        cellState[i] = .done
+        if dynamicFormulas.contains(id) || arrays[id]?.isDynamic == true {
+            if let spilled = spill(id, value) { finishArray(id, spilled); return }
+            cellValue[i] = .error(.spill)
+            return
+        }
+        finishArray(id, value)
+    }
+
+    /// Places a dynamic array's result: the spill range it needs (created or resized), or nil
+    /// when a stored cell blocks it (`#SPILL!`). A single value needs no range.
+    func spill(_ id: Int32, _ value: CalcValue) -> CalcValue? {
+        let i = Int(id)
+        let s = Int(cellSheet[i]), top = cellRow[i], left = cellColumn[i]
+        guard case .array(let a) = value, a.values.count > 1 else {
+            if let old = arrays[id], old.isDynamic { removeSpill(id, old) }
+            return value
+        }
+        let bottom = Int(top) + a.rows - 1, right = Int(left) + a.columns - 1
+        guard bottom <= Int(maxRowIndex), right <= Int(maxColumnIndex) else {
+            if let old = arrays[id], old.isDynamic { removeSpill(id, old) }
+            return nil
+        }
+        let range = RangeAddress(CellAddress(row: top, column: left), CellAddress(row: Int32(bottom), column: Int32(right)))
+        if let old = arrays[id], old.range == range, spillIntact(id, old) { return value }
+        for r in top...Int32(bottom) {
+            for c in left...Int32(right) where !(r == top && c == left) {
+                guard let m = sheets[s].find(row: r, column: c) else { continue }
+                if arrayAnchorOf[m] == id { continue }
+                if cellKind[Int(m)] == .constant, cellValue[Int(m)] == .empty { continue }
+                if let old = arrays[id], old.isDynamic { removeSpill(id, old) }
+                return nil
+            }
+        }
+        if let old = arrays[id], old.isDynamic { removeSpill(id, old) }
+        arrays[id] = ArrayFormula(range: range, isDynamic: true)
+        for r in top...Int32(bottom) {
+            for c in left...Int32(right) where !(r == top && c == left) {
+                let m = ensureCell(sheet: s, address: CellAddress(row: r, column: c))
+                cellKind[Int(m)] = .arrayMember
+                arrayAnchorOf[m] = id
+                markFormulaCell(m)
+            }
+        }
+        spilledInPass = true
+        dependencyIndex = nil
+        return value
+    }
+
+    /// True when every cell of the spill range still belongs to the anchor (nothing typed over it).
+    func spillIntact(_ id: Int32, _ array: ArrayFormula) -> Bool {
+        let s = Int(cellSheet[Int(id)])
+        for r in array.range.start.row...array.range.end.row {
+            for c in array.range.start.column...array.range.end.column {
+                guard let m = sheets[s].find(row: r, column: c) else { return false }
+                if m != id && arrayAnchorOf[m] != id { return false }
+            }
+        }
+        return true
+    }
+
+    /// Takes back a dynamic array's spilled cells.
+    func removeSpill(_ id: Int32, _ old: ArrayFormula) {
+        let s = Int(cellSheet[Int(id)])
+        for r in old.range.start.row...old.range.end.row {
+            for c in old.range.start.column...old.range.end.column {
+                guard let m = sheets[s].find(row: r, column: c), m != id, arrayAnchorOf[m] == id else { continue }
+                arrayAnchorOf[m] = nil
+                sheets[s].formulaColumns[c]?.remove(r)
+                sheets[s].columns[c]?.remove(r)
+                cellKind[Int(m)] = .constant
+                cellValue[Int(m)] = .empty
+                cellState[Int(m)] = .done
+                freeIDs.append(m)
+            }
+        }
+        arrays[id] = nil
+        dependencyIndex = nil
+    }
+
+    func finishArray(_ id: Int32, _ value: CalcValue) {
+        let i = Int(id)
+        if let array = arrays[id] {
+            let s = Int(cellSheet[i])
+            let grid: CalcArray
+            if case .array(let a) = value { grid = a } else { grid = CalcArray(rows: 1, columns: 1, values: [value]) }
+            for r in array.range.start.row...array.range.end.row {
+                for c in array.range.start.column...array.range.end.column {
+                    guard let m = sheets[s].find(row: r, column: c), m == id || arrayAnchorOf[m] == id else { continue }
+                    var v = grid.broadcast(Int(r - array.range.start.row), Int(c - array.range.start.column))
+                    if circular.contains(id) { v = .number(0) }
+                    if case .empty = v { v = .number(0) }
+                    cellValue[Int(m)] = v
+                    cellState[Int(m)] = .done
+                }
+            }
+            return
+        }
+        var v = value
+        if case .array(let a) = v { v = a.values.first ?? .empty }
+        if case .empty = v { v = .number(0) }
+        cellValue[i] = v
+    }
+
+    /// Evaluates one formula cell (an unknown function keeps the cached value).
+    func evaluateCell(_ id: Int32, _ ev: Evaluator) throws -> CalcValue {
+        let i = Int(id)
+        let formula = formulas[Int(cellFormula[i])]
+        if !formula.unknownFunctions.isEmpty, let cached = cachedValues[id] { return arrays[id] == nil ? cached : cellValue[i] }
+        ev.sheet = cellSheet[i]
+        ev.row = cellRow[i]
+        ev.column = cellColumn[i]
+        ev.nameDepth = 0
+        let isArray = arrays[id] != nil
+        ev.arrayMode = isArray || formula.usesArrayArguments || dynamicFormulas.contains(id) || singleCellArrays.contains(id)
+        let result = try ev.run(formula)
+        switch result {
+        case .value(let v): return v
+        case .missing: return .empty
+        case .refs: return .error(.value)
+        case .ref(let r):
+            if isArray || dynamicFormulas.contains(id) { return r.isSingleCell ? try ev.cellValue(r.sheet, r.r1, r.c1) : .array(try ev.matrix(r)) }
+            if r.isSingleCell { return try ev.cellValue(r.sheet, r.r1, r.c1) }
+            ev.arrayMode = false
+            return try ev.implicitIntersection(r)
+        }
+    }
+
+    /// The dirty formula cells a formula reads through its static references (array cells map to their anchor).
+    func dirtyPrecedents(of id: Int32) -> [Int32] {
+        let i = Int(id)
+        guard cellKind[i] == .formula else { return [] }
+        var out: [Int32] = []
+        var done = doneRanges
+        doneRanges = []
+        forEachStaticRange(of: id) { r in
+            guard Int(r.sheet) < sheets.count else { return }
+            // A range found computed once in this pass stays computed: it is not walked again.
+            if !r.isSingleCell, done.contains(r) { return }
+            let before = out.count
+            var pending = false
+            let store = sheets[Int(r.sheet)]
+            for c in store.storedColumns(r.c1, r.c2, formulasOnly: true) {
+                guard let col = store.formulaColumns[c] else { continue }
+                for k in col.positions(r.r1, r.r2) {
+                    let p = col.ids[k]
+                    let target = arrayAnchorOf.isEmpty ? p : (arrayAnchorOf[p] ?? p)
+                    if target == id { pending = true; continue }
+                    if cellState[Int(target)] != .done { out.append(target) }
+                }
+            }
+            if !r.isSingleCell, out.count == before, !pending { done.insert(r) }
+        }
+        doneRanges = done
+        return out
+    }
+
+    /// Calls `body` with each rectangle a formula cell references statically (cells, areas, names, tables).
+    func forEachStaticRange(of id: Int32, _ body: (SheetRange) -> Void) {
+        let i = Int(id)
+        guard cellFormula[i] >= 0 else { return }
+        var visitedNames = Set<Int32>()
+        var work: [(Int32, Int32)] = [(cellFormula[i], cellSheet[i])]
+        let row = cellRow[i], column = cellColumn[i]
+        while let (f, homeSheet) = work.popLast() {
+            for step in formulas[Int(f)].instructions {
+                switch step {
+                case .cell(let r, let name):
+                    let s = name.map { sheetByName[$0.uppercased()] ?? -1 } ?? homeSheet
+                    let rr = r.row.resolve(row), cc = r.column.resolve(column)
+                    if s >= 0, rr >= 0, cc >= 0, rr <= maxRowIndex, cc <= maxColumnIndex { body(SheetRange(sheet: s, r1: rr, c1: cc, r2: rr, c2: cc)) }
+                case .area(let a, let name):
+                    let s = name.map { sheetByName[$0.uppercased()] ?? -1 } ?? homeSheet
+                    if s >= 0, let r = Evaluator.range(a, sheet: s, row: row, column: column) { body(r) }
+                case .structured(let st):
+                    if let r = Evaluator.structuredRange(st, engine: self, sheet: homeSheet, row: row, column: column) { body(r) }
+                case .name(let n, let sheetName):
+                    let upper = n.uppercased()
+                    let scope = sheetName.map { sheetByName[$0.uppercased()] ?? -1 } ?? homeSheet
+                    if let def = names[NameKey(scope: scope, name: upper)] ?? names[NameKey(scope: -1, name: upper)], def.formula >= 0 {
+                        if visitedNames.insert(def.formula).inserted { work.append((def.formula, homeSheet)) }
+                    } else if let t = tables[upper] {
+                        body(SheetRange(sheet: Int32(t.sheet), r1: Int32(t.range.start.row), c1: t.range.start.column, r2: t.range.end.row, c2: t.range.end.column))
+                    }
+                default: break
+                }
+            }
+        }
+    }
+
+    func buildReport() -> CalcReport {
+        var r = CalcReport()
+        var functionCells: [String: [CellLocation]] = [:]
+        var order: [String] = []
+        for id in 0..<cellKind.count {
+            let l = CellLocation(sheet: Int(cellSheet[id]), address: CellAddress(row: cellRow[id], column: cellColumn[id]))
+            if cellKind[id] == .formula {
+                for name in formulas[Int(cellFormula[id])].unknownFunctions {
+                    if functionCells[name] == nil { order.append(name) }
+                    functionCells[name, default: []].append(l)
+                }
+            } else if cellKind[id] == .unparsed, let u = unparsed[Int32(id)] {
+                r.unsupportedFormulas.append(.init(location: l, formula: u.text, reason: u.error, keptCachedValue: cellValue[id] != .error(.name)))
+            }
+        }
+        r.unsupportedFunctions = order.map { .init(name: $0, cells: functionCells[$0] ?? []) }
+        r.circularReferences = circular.map { CellLocation(sheet: Int(cellSheet[Int($0)]), address: CellAddress(row: cellRow[Int($0)], column: cellColumn[Int($0)])) }.sorted()
+        r.unsupportedFormulas.sort { $0.location < $1.location }
+        return r
+    }
+}

@@ -1,0 +1,214 @@
+#!/usr/bin/env python3
+"""Dump the formulas, constants, cached values, defined names and tables of workbooks as JSON.
+
+For every .xlsx/.xlsm in SOURCE that has at least one formula, writes DEST/<name>.json:
+{"file", "date1904", "sheets": [{"name", "cells": [{"ref", "f"?, "array"?, "v": typed value}]}],
+ "names": [{"name", "value", "sheet"?}], "tables": [{"name", "sheet", "ref", "header", "totals", "columns"}]}
+A typed value is {"t": "n"|"s"|"b"|"e"|"empty", "v": ...}. With a formula, "v" is the cached value
+(from a data_only load). The SheetPortCalc oracle test loads these, drops the cached values,
+recomputes and compares.
+
+Usage: extract.py SOURCE_DIR DEST_DIR
+       extract.py --ironcalc DEST_FILE [COUNT]   random formulas evaluated by IronCalc, as JSON
+       (the SheetPortCalc differential test reads DEST_FILE from CALC_IRONCALC_FILE)
+"""
+import datetime
+import json
+import os
+import resource
+import signal
+import sys
+import warnings
+
+import openpyxl
+from openpyxl.utils.datetime import to_excel
+from openpyxl.worksheet.formula import ArrayFormula
+
+warnings.filterwarnings("ignore")
+
+
+def typed(value, epoch):
+    if value is None:
+        return {"t": "empty"}
+    if isinstance(value, bool):
+        return {"t": "b", "v": value}
+    if isinstance(value, (int, float)):
+        return {"t": "n", "v": float(value)}
+    if isinstance(value, (datetime.datetime, datetime.date, datetime.time)):
+        return {"t": "n", "v": float(to_excel(value, epoch))}
+    if isinstance(value, datetime.timedelta):
+        return {"t": "n", "v": value.total_seconds() / 86400}
+    text = str(value)
+    if text in ("#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#GETTING_DATA", "#SPILL!", "#CALC!"):
+        return {"t": "e", "v": text}
+    return {"t": "s", "v": text}
+
+
+def dump(path):
+    wb = openpyxl.load_workbook(path, data_only=False)
+    values = openpyxl.load_workbook(path, data_only=True)
+    epoch = wb.epoch
+    out = {"file": os.path.basename(path), "date1904": epoch != datetime.datetime(1899, 12, 30), "sheets": [], "names": [], "tables": []}
+    formulas = 0
+    for ws in wb.worksheets:
+        vs = values[ws.title]
+        cells = []
+        for row in ws.iter_rows():
+            for c in row:
+                if c.value is None:
+                    continue
+                entry = {"ref": c.coordinate}
+                cached = vs[c.coordinate].value
+                link = vs[c.coordinate].hyperlink
+                if link is not None and cached in (link.location, link.display, link.target):
+                    cached = None  # openpyxl puts a hyperlink's text where a formula has no cached value
+                if isinstance(c.value, ArrayFormula):
+                    entry["f"] = (c.value.text or "").lstrip("=")
+                    entry["array"] = c.value.ref
+                    entry["v"] = typed(cached, epoch)
+                    formulas += 1
+                elif (c.data_type == "f" or (isinstance(c.value, str) and c.value.startswith("="))) and cached != c.value:
+                    entry["f"] = str(c.value)[1:]
+                    entry["v"] = typed(cached, epoch)
+                    formulas += 1
+                elif c.data_type == "e":
+                    entry["v"] = {"t": "e", "v": str(c.value)}
+                else:
+                    entry["v"] = typed(c.value, epoch)
+                cells.append(entry)
+        # Members of array formulas carry only cached values.
+        out["sheets"].append({"name": ws.title, "cells": cells})
+        for table in ws.tables.values():
+            out["tables"].append({
+                "name": table.displayName or table.name, "sheet": ws.title, "ref": table.ref,
+                "header": int(table.headerRowCount if table.headerRowCount is not None else 1),
+                "totals": int(table.totalsRowCount or 0),
+                "columns": [col.name for col in table.tableColumns],
+            })
+        try:
+            for name, dn in ws.defined_names.items():
+                out["names"].append({"name": name, "value": dn.attr_text, "sheet": ws.title})
+        except AttributeError:
+            pass
+    try:
+        items = wb.defined_names.items()
+    except AttributeError:
+        items = [(d.name, d) for d in wb.defined_names.definedName]
+    for name, dn in items:
+        if dn.localSheetId is not None:
+            out["names"].append({"name": name, "value": dn.attr_text, "sheet": wb.sheetnames[dn.localSheetId]})
+        else:
+            out["names"].append({"name": name, "value": dn.attr_text})
+    return out if formulas else None
+
+
+def one(path, target):
+    """Dumps one workbook in a child process with bounded memory and time; True when written."""
+    pid = os.fork()
+    if pid == 0:
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+        signal.alarm(120)
+        code = 1
+        try:
+            data = dump(path)
+            if data is not None:
+                with open(target, "w") as f:
+                    json.dump(data, f)
+                code = 0
+            else:
+                code = 2
+        except BaseException as exc:  # a workbook openpyxl cannot read is skipped
+            print(f"skip {os.path.basename(path)}: {exc.__class__.__name__}: {exc}", file=sys.stderr)
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+
+
+INPUTS = {"A1": 1, "A2": -2.5, "A3": "3", "A4": True, "A5": "abc", "A7": 0, "A8": 1e10, "A9": " 12 ", "A10": "Hello World"}
+FUNCTIONS = {
+    "SUM": 3, "ROUND": 2, "ABS": 1, "IF": 3, "LEN": 1, "LEFT": 2, "MID": 3, "MOD": 2, "INT": 1, "AND": 2, "OR": 2,
+    "NOT": 1, "MAX": 3, "MIN": 3, "AVERAGE": 2, "CONCATENATE": 2, "UPPER": 1, "TRIM": 1, "ISNUMBER": 1, "ISTEXT": 1,
+    "IFERROR": 2, "SQRT": 1, "POWER": 2, "ROUNDUP": 2, "ROUNDDOWN": 2, "SIGN": 1, "EXACT": 2, "REPT": 2, "VALUE": 1,
+    "FIND": 2, "SEARCH": 2, "SUBSTITUTE": 3, "RIGHT": 2, "LOWER": 1, "PRODUCT": 2, "COUNT": 3, "COUNTA": 3, "N": 1,
+    "TRUNC": 1, "CEILING": 2, "FLOOR": 2, "EVEN": 1, "ODD": 1, "FACT": 1,
+    "CHOOSE": 3, "ISBLANK": 1, "ISERROR": 1, "LN": 1, "EXP": 1, "LOG10": 1, "PROPER": 1, "CHAR": 1, "CODE": 1,
+}
+
+
+def random_formula(rng, depth):
+    if depth <= 0 or rng.random() < 0.25:
+        kind = rng.random()
+        if kind < 0.45:
+            return rng.choice(list(INPUTS) + ["A6", "A1:A3", "A1:A10"]) if rng.random() < 0.8 else "A1:A10"
+        if kind < 0.8:
+            return rng.choice(["0", "1", "2", "-1", "0.5", "3.75", "10", "1E+3", "100", "0.1"])
+        if kind < 0.95:
+            return rng.choice(['"x"', '"12"', '""', '"Abc"', '" a b "', '"2024-01-31"'])
+        return rng.choice(["TRUE", "FALSE"])
+    if rng.random() < 0.4:
+        op = rng.choice(["+", "-", "*", "/", "^", "&", "=", "<", ">", "<>"])
+        return "(" + random_formula(rng, depth - 1) + op + random_formula(rng, depth - 1) + ")"
+    name = rng.choice(sorted(FUNCTIONS))
+    args = [random_formula(rng, depth - 1) for _ in range(FUNCTIONS[name])]
+    return name + "(" + ",".join(args) + ")"
+
+
+def ironcalc(dest, count):
+    import random
+    import ironcalc as ic
+    rng = random.Random(20261202)
+    # (Date functions are left out: IronCalc panics on out-of-range dates.)
+
+    def fresh():
+        model = ic.create("model", "en", "UTC")
+        for ref, value in INPUTS.items():
+            row = int(ref[1:])
+            if isinstance(value, bool):
+                model.update_cell_with_bool(0, row, 1, value)
+            elif isinstance(value, (int, float)):
+                model.update_cell_with_number(0, row, 1, float(value))
+            else:
+                model.update_cell_with_text(0, row, 1, value)
+        return model
+
+    model = fresh()
+    cases = []
+    skipped = 0
+    for _ in range(count):
+        f = random_formula(rng, 3)
+        try:
+            model.set_user_input(0, 1, 3, "=" + f)
+            model.evaluate()
+            value = model.get_cell_value_by_ref("Sheet1!C1")
+            kind = str(model.get_cell_type(0, 1, 3))
+        except BaseException:  # IronCalc panics on some inputs: skip them, start a new model
+            skipped += 1
+            model = fresh()
+            continue
+        typed_value = {"t": "e", "v": value} if kind.endswith("ErrorValue") else typed(value, None)
+        cases.append({"formula": f, "v": typed_value})
+    print(f"{skipped} formulas IronCalc could not evaluate", file=sys.stderr)
+    inputs = [{"ref": ref, "v": typed(value, None)} for ref, value in INPUTS.items()]
+    with open(dest, "w") as out:
+        json.dump({"inputs": inputs, "cases": cases}, out)
+    print(f"{len(cases)} formulas evaluated by IronCalc written to {dest}")
+
+
+def main():
+    if sys.argv[1] == "--ironcalc":
+        ironcalc(sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 2000)
+        return
+    source, dest = sys.argv[1], sys.argv[2]
+    os.makedirs(dest, exist_ok=True)
+    written = 0
+    for name in sorted(os.listdir(source)):
+        if not name.lower().endswith((".xlsx", ".xlsm")):
+            continue
+        if one(os.path.join(source, name), os.path.join(dest, name + ".json")):
+            written += 1
+    print(f"{written} workbooks with formulas written to {dest}")
+
+
+if __name__ == "__main__":
+    main()
