@@ -63,6 +63,16 @@ struct ReferenceDelimitedWriter {
             }
             bytes.append(UInt8(ascii: "\""))
         case .tsv:
+            // Second deliberate change (issue 22): a field that starts with a quote is written
+            // quoted as Excel writes it, since the reader takes a leading quote for a quoted field.
+            if text.utf8.first == UInt8(ascii: "\"") {
+                bytes.append(UInt8(ascii: "\""))
+                for byte in text.utf8 {
+                    if byte == UInt8(ascii: "\"") { bytes.append(byte) }
+                    bytes.append(byte)
+                }
+                return bytes.append(UInt8(ascii: "\""))
+            }
             for byte in text.utf8 {
                 switch byte {
                 case 0x09: bytes += "\\t".utf8

@@ -1,6 +1,7 @@
 /// Writes rows as CSV (RFC 4180: `,`, CRLF or LF, fields with `,` `"` CR or LF quoted, `"`
 /// doubled) or TSV (tab, LF, with `\t` `\n` `\r` `\\` escaped, as PostgreSQL and
-/// linear TSV read them).
+/// linear TSV read them; a field that starts with `"` is written in quotes, its quotes
+/// doubled, as Excel writes it, so that `DelimitedReader` reads it back).
 ///
 /// Line N is row N of the sheet: missing rows are empty lines (unless empty rows are skipped).
 /// Rows are padded to the sheet's `<dimension>` width when it gives one, or to the columns kept
@@ -118,6 +119,15 @@ public struct DelimitedWriter {
             }
             output.put(UInt8(ascii: "\""))
         case .tsv:
+            if bytes.first == UInt8(ascii: "\"") {
+                // Quoted as Excel writes it, so that the reader does not take it for a quoted field's start.
+                output.put(UInt8(ascii: "\""))
+                for byte in bytes {
+                    if byte == UInt8(ascii: "\"") { output.put(byte) }
+                    output.put(byte)
+                }
+                return output.put(UInt8(ascii: "\""))
+            }
             guard bytes.contains(where: { ($0 <= 0x0D || $0 == UInt8(ascii: "\\")) && Self.isTSVSpecial($0) }) else {
                 return output.put(bytes)
             }
@@ -149,7 +159,7 @@ public struct DelimitedWriter {
         guard let format else { return true }
         return format.pieces.allSatisfy { piece in
             guard case .text(let text) = piece else { return true }
-            return !text.utf8.contains { dialect == .csv ? isCSVSpecial($0) : isTSVSpecial($0) }
+            return !text.utf8.contains { dialect == .csv ? isCSVSpecial($0) : isTSVSpecial($0) || $0 == UInt8(ascii: "\"") }
         }
     }
 
