@@ -32,7 +32,7 @@ enum ConvertCommand {
         groups: [
             OptionGroup(title: "OPTIONS", options: [
                 .valued("--output", short: "-o", "OUT", "where to write (default: standard output)"),
-                .valued("--to", "FMT", "csv, tsv, jsonl, ndjson or xlsx"),
+                .valued("--to", "FMT", "csv, tsv, jsonl, ndjson, json (the ndjson records as one array) or xlsx"),
                 .valued("--from", "FMT", "xlsx, csv, tsv or jsonl (told from IN's content when omitted)"),
                 .valued("--sheet", "NAME|N", """
                     xlsx input: the sheet to convert, by name or 1-based position;
@@ -46,8 +46,9 @@ enum ConvertCommand {
                 .noProgress, .help,
             ]),
             OptionGroup(title: "TEXT OUTPUT (from xlsx)", options: [
-                .valued("--header-row", "N", "ndjson: the row holding the keys (default: the first row with a value)"),
+                .valued("--header-row", "N", "ndjson/json: the row holding the keys (default: the first row with a value)"),
                 .flag("--skip-empty-rows", "leave out rows with no value"),
+                .flag("--keep-empty-rows", "ndjson/json: write rows with no value as records of nulls (left out by default)"),
                 .flag("--skip-empty-columns", "leave out columns with no value in the whole sheet (reads it twice)"),
                 .valued("--line-ending", "lf|crlf", "CSV line ending (default crlf, as RFC 4180)"),
                 .valued("--date-format", "FMT", """
@@ -95,7 +96,7 @@ enum ConvertCommand {
         let formatName = options.value("--to") ?? (all || outputPath == "-" ? "csv" : extensionOf(outputPath).nonEmpty ?? "csv")
         guard let format = TextFormat(rawValue: formatName.lowercased()) else {
             let hint = options.value("--to") == nil ? " (from the extension of \(outputPath.visibleControlCharacters))" : ""
-            throw UsageError("unknown output format \"\(formatName.visibleControlCharacters)\"\(hint); use --to csv, tsv, jsonl or ndjson")
+            throw UsageError("unknown output format \"\(formatName.visibleControlCharacters)\"\(hint); use --to csv, tsv, jsonl, ndjson or json")
         }
         let textOptions = try outputOptions(options, format: format)
 
@@ -238,11 +239,16 @@ enum ConvertCommand {
         var text = TextOutputOptions()
         text.skipEmptyRows = options.has("--skip-empty-rows")
         text.skipEmptyColumns = options.has("--skip-empty-columns")
+        text.keepEmptyRows = options.has("--keep-empty-rows")
+        if text.keepEmptyRows, format != .ndjson && format != .json {
+            throw UsageError("--keep-empty-rows is for --to ndjson and json (CSV and TSV keep every row of the used range)")
+        }
+        if text.keepEmptyRows, text.skipEmptyRows { throw UsageError("--keep-empty-rows and --skip-empty-rows contradict each other; give one") }
         if (text.skipEmptyRows || text.skipEmptyColumns), format == .jsonl {
             throw UsageError("cell JSONL has no empty rows or columns to skip; --skip-empty-rows and --skip-empty-columns are for csv, tsv and ndjson")
         }
         if let value = options.value("--header-row") {
-            guard format == .ndjson else { throw UsageError("--header-row is for --to ndjson") }
+            guard format == .ndjson || format == .json else { throw UsageError("--header-row is for --to ndjson and json") }
             guard let row = Int(value), row >= 1, row <= CellReference.maxRow else {
                 throw UsageError("--header-row takes a row number from 1 to \(CellReference.maxRow), not \"\(value.visibleControlCharacters)\"")
             }

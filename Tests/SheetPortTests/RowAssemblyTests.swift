@@ -66,3 +66,37 @@ import Testing
         #expect(sheet["rows"] as? Int == 20 && sheet["columns"] as? Int == 13 && sheet["cells"] as? Int == 260, "\(sheet)")
     }
 }
+
+/// CSV and TSV records: one per row of the used range, every one as wide as the used range
+/// found from the cells (CONTRACTS section 6, second round).
+@Suite struct RectangularOutputTests {
+    private func converted(_ sheetData: String, dimension: String? = nil, _ arguments: [String] = []) throws -> String {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("book.xlsx").path
+        try RawWorkbook(sheets: [RawWorkbook.Sheet(name: "Data", sheetData: sheetData, dimension: dimension)]).write(to: path)
+        let result = try runSheetport(["convert", path] + arguments)
+        #expect(result.status == 0, "\(result.stderr)")
+        return String(decoding: result.stdout, as: UTF8.self)
+    }
+
+    @Test func noDimensionStillGivesEqualRecords() throws {
+        typealias W = RawWorkbook
+        // No <dimension> (SheetPort's own writer and many producers leave it out); a gap at row 3.
+        let data = W.row(1, W.text("A1", "a")) + W.row(2, W.number("A2", "1"), W.number("D2", "4")) + W.row(4, W.text("B4", "x\ty"))
+        #expect(try converted(data) == "a,,,\r\n1,,,4\r\n,,,\r\n,x\ty,,\r\n")
+        #expect(try converted(data, ["--to", "tsv"]) == "a\t\t\t\n1\t\t\t4\n\t\t\t\n\tx\\ty\t\t\n")
+        #expect(try converted(data, ["--skip-empty-rows", "--line-ending", "lf"]) == "a,,,\n1,,,4\n,x\ty,,\n")
+    }
+
+    @Test func aDimensionThatLiesIsIgnored() throws {
+        typealias W = RawWorkbook
+        #expect(try converted(W.row(2, W.number("B2", "1")), dimension: "A1:Z9") == ",\r\n,1\r\n")
+        #expect(try converted(W.row(1, W.number("A1", "1")) + W.row(2, W.number("C2", "2")), dimension: "A1") == "1,,\r\n,,2\r\n")
+    }
+
+    @Test func anEmptySheetWritesNothing() throws {
+        #expect(try converted("").isEmpty)
+        #expect(try converted(#"<row r="3" ht="30"/>"#, dimension: "A1:C3").isEmpty)
+    }
+}

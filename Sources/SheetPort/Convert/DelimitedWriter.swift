@@ -3,9 +3,10 @@
 /// linear TSV read them; a field that starts with `"` is written in quotes, its quotes
 /// doubled, as Excel writes it, so that `DelimitedReader` reads it back).
 ///
-/// Line N is row N of the sheet: missing rows are empty lines (unless empty rows are skipped).
-/// Rows are padded to the sheet's `<dimension>` width when it gives one, or to the columns kept
-/// when empty columns are skipped, so the output is rectangular.
+/// Record N is row N of the sheet: a row with no cells is a record of separators only (`,,,`),
+/// unless empty rows are skipped. Every record has the same number of fields, the width given
+/// (`SheetConverter` gives the used range's, found from the cells), or the columns kept when
+/// empty columns are skipped; with neither, the `<dimension>` handed to `write(_:dimension:)`.
 public struct DelimitedWriter {
     /// The two flavours.
     public enum Dialect: Sendable { case csv, tsv }
@@ -23,6 +24,8 @@ public struct DelimitedWriter {
     private let dateFormatIsPlain: Bool
     private var linesWritten = 0
     private var width: Int?
+    /// Records written so far (rows with no cells between others included).
+    private(set) var records = 0
 
     /// A writer of `dialect` for a workbook in `dateSystem`.
     public init(output: ByteOutput, dialect: Dialect, dateSystem: DateSystem) {
@@ -34,9 +37,12 @@ public struct DelimitedWriter {
         self.init(output: output, dialect: dialect, dateSystem: dateSystem, styles: styles, options: options, columns: ColumnSelection())
     }
 
+    /// A writer whose records have `width` fields each (the used range's width), or the columns
+    /// kept by `columns`.
     init(output: ByteOutput, dialect: Dialect, dateSystem: DateSystem, styles: Styles?, options: TextOutputOptions,
-         columns: ColumnSelection) {
+         columns: ColumnSelection, width: Int? = nil) {
         self.output = output
+        self.width = columns.keptCount ?? width
         self.dialect = dialect
         self.dateSystem = dateSystem
         self.options = options
@@ -60,9 +66,11 @@ public struct DelimitedWriter {
            !row.cells.contains(where: { UsedRange.hasValue($0.value) && columns.position(of: $0.column) != nil }) { return }
         if width == nil { width = columns.keptCount ?? dimension().flatMap(Self.width(ofDimension:)) ?? 0 }
         while !options.skipEmptyRows, linesWritten < row.index - 1 {
+            if width! > 1 { try output.put(separator, times: width! - 1) }
             output.put(newline)
             try output.flushIfFull()
             linesWritten += 1
+            records += 1
         }
         var column = 1
         // Cells are read in place: `for cell in row.cells` copies each whole cell, formula and all.
@@ -79,6 +87,7 @@ public struct DelimitedWriter {
         output.put(newline)
         try output.flushIfFull()
         linesWritten = row.index
+        records += 1
     }
 
     /// Appends the field of `cell`: text through `writeField`, everything else straight into the output.
@@ -88,7 +97,7 @@ public struct DelimitedWriter {
         case .string(let text), .error(let text):
             writeField(text)
         case .number(let number):
-            output.putNumber(number)
+            putNumber(number)
         default:
             let style = cell.pointee.styleIndex
             let time = style >= 0 && style < showsTime.count && showsTime[style]
@@ -97,6 +106,21 @@ public struct DelimitedWriter {
                 writeField(text)
             }
         }
+    }
+
+    /// Appends a number as `ByteSink.putNumber` does, but an integral value from 2^53 up to
+    /// 10^21 as the exact integer the double holds (`123456789012345680`), with no exponent.
+    @inline(__always)
+    private func putNumber(_ number: Double) {
+        guard number.magnitude >= 9_007_199_254_740_992, number.magnitude < 1e21, number.rounded(.towardZero) == number else {
+            return output.putNumber(number)
+        }
+        output.put(Self.exactInteger(number))
+    }
+
+    /// The decimal digits of an integral double below 10^21 in magnitude, exactly.
+    static func exactInteger(_ number: Double) -> String {
+        (number < 0 ? "-" : "") + String(UInt128(number.magnitude))
     }
 
     /// Appends `text` quoted (CSV) or escaped (TSV) when it must be.

@@ -8,6 +8,8 @@ public enum TextFormat: String, Sendable, CaseIterable {
     case jsonl
     /// Records: one JSON object per data row, keyed by the header row (CONTRACTS section 6).
     case ndjson
+    /// The ndjson records as one JSON array.
+    case json
 
     /// The format named by a file's extension, if any.
     public init?(fileName: String) {
@@ -18,7 +20,8 @@ public enum TextFormat: String, Sendable, CaseIterable {
 
 /// What a conversion wrote, so far or in all.
 public struct ConversionSummary: Sendable, Equatable {
-    /// Rows read from the sheet.
+    /// Rows read from the sheet while converting; once done, the rows written (CSV and TSV
+    /// records, ndjson records, rows with a cell in cell JSONL).
     public var rows = 0
     /// Non-empty cells written.
     public var cells = 0
@@ -37,8 +40,11 @@ public enum SheetConverter {
     public static func convert(_ workbook: Workbook, sheet: Sheet, to format: TextFormat, output: ByteOutput,
                                options: TextOutputOptions = TextOutputOptions(),
                                progress: ((ConversionSummary) -> Void)? = nil) throws -> ConversionSummary {
-        let columns = options.skipEmptyColumns && format != .jsonl
-            ? ColumnSelection(keeping: try workbook.usedRange(of: sheet).columnsWithValues) : ColumnSelection()
+        // CSV and TSV records are all as wide as the used range, found from the cells by a
+        // first pass (`<dimension>` is often missing or wrong); skipped columns need it too.
+        let used = format == .csv || format == .tsv || (options.skipEmptyColumns && format != .jsonl)
+            ? try workbook.usedRange(of: sheet) : nil
+        let columns = options.skipEmptyColumns && format != .jsonl ? ColumnSelection(keeping: used!.columnsWithValues) : ColumnSelection()
         let reader = try workbook.rows(of: sheet)
         var summary = ConversionSummary()
         // Each writer is driven through a non-escaping closure: a writer captured by an
@@ -54,18 +60,29 @@ public enum SheetConverter {
                 }
             }
         }
+        let written: Int
         switch format {
         case .jsonl:
             let writer = try JSONLWriter(output: output, styles: workbook.styles(), dateSystem: workbook.dateSystem)
-            try drain(writer.write)
-        case .ndjson:
-            var writer = RecordWriter(output: output, dateSystem: workbook.dateSystem, options: options, columns: columns)
+            var rowsWithCells = 0
+            try drain { row in
+                try writer.write(row)
+                if !row.cells.isEmpty { rowsWithCells += 1 }
+            }
+            written = rowsWithCells
+        case .ndjson, .json:
+            var writer = RecordWriter(output: output, dateSystem: workbook.dateSystem, options: options, columns: columns,
+                                      isArray: format == .json)
             try drain { try writer.write($0) }
+            try writer.finish()
+            written = writer.records
         case .csv, .tsv:
             var writer = DelimitedWriter(output: output, dialect: format == .csv ? .csv : .tsv, dateSystem: workbook.dateSystem,
-                                         styles: try workbook.styles(), options: options, columns: columns)
-            try drain { try writer.write($0, dimensionOnce: reader.metadata.dimension) }
+                                         styles: try workbook.styles(), options: options, columns: columns, width: used?.columns)
+            try drain { try writer.write($0, dimensionOnce: nil) }
+            written = writer.records
         }
+        summary.rows = written
         try output.flush()
         (summary.bytesRead, summary.totalBytes) = reader.progress
         return summary

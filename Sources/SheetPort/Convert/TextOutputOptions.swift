@@ -10,6 +10,8 @@ public struct TextOutputOptions: Sendable, Equatable {
 
     /// Leave out rows with no value (CSV, TSV, ndjson).
     public var skipEmptyRows = false
+    /// ndjson and json: write rows with no value as records of nulls (by default they are left out).
+    public var keepEmptyRows = false
     /// Leave out columns with no value in the whole sheet (CSV, TSV, ndjson); costs a first pass.
     public var skipEmptyColumns = false
     /// CSV line ending (TSV lines always end in `\n`).

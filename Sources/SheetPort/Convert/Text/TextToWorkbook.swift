@@ -69,8 +69,8 @@ public enum TextToWorkbook {
                 }
             }
             switch format {
-            case .ndjson:
-                throw TextInputError(file: input.name, line: 0, "ndjson records are written, not read; convert cell JSONL, CSV or TSV")
+            case .ndjson, .json:
+                throw TextInputError(file: input.name, line: 0, "\(format.rawValue) records are written, not read; convert cell JSONL, CSV or TSV")
             case .jsonl:
                 var reader = try CellJSONLReader(input: input)
                 while let (read, styles) = try reader.nextRow() {
