@@ -25,7 +25,8 @@ enum ConvertCommand {
         CSV and TSV columns are typed as spreadsheet users expect, each over the whole column:
         numbers (not 007 or IDs over 15 digits), TRUE/FALSE, ISO dates (2024-01-31,
         2024-01-31 13:45:00) or times (13:45, 13:45:00; [h]:mm:ss past 24 hours) when every
-        field of the column is one (a header name aside); otherwise text. Standard input is
+        field of the column is one; otherwise text. The first row is a header (text, not
+        counted) unless --no-header. Standard input is
         then copied to a private temporary file to be read twice. CSV may end lines in CRLF,
         LF or CR; text is UTF-8 unless --encoding, its byte order mark or zero bytes say otherwise.
         """,
@@ -58,6 +59,10 @@ enum ConvertCommand {
             ]),
             OptionGroup(title: "XLSX OUTPUT (from CSV, TSV or cell JSONL)", options: [
                 .flag("--no-infer", "keep every CSV/TSV field as text"),
+                .flag("--no-header", """
+                    CSV/TSV input: the first row is data (by default it is a header, stored
+                    as text and left out of each column's type)
+                    """),
                 .valued("--delimiter", "C", """
                     CSV input: the field delimiter (\\t for a tab; default: told from
                     the first lines among , ; tab and |, ties going to the comma)
@@ -287,6 +292,8 @@ enum ConvertCommand {
         }
         var settings = TextToWorkbook.Options()
         settings.inferTypes = !options.has("--no-infer")
+        settings.hasHeader = !options.has("--no-header")
+        if format == .jsonl, options.has("--no-header") { throw UsageError("--no-header is for CSV and TSV input; cell JSONL has no header row") }
         settings.writer.sharedStrings = !options.has("--inline-strings")
         settings.writer.zip64 = options.has("--zip64")
         settings.sheetName = options.value("--sheet") ?? TextToWorkbook.sheetName(for: input)

@@ -7,6 +7,9 @@ public enum TextToWorkbook {
         /// Type CSV/TSV fields (numbers, booleans, ISO dates), a kind per column; `false` keeps
         /// every field as text.
         public var inferTypes = true
+        /// CSV/TSV: the first non-blank record is a header, stored as text and left out of the
+        /// columns' kinds; false (`--no-header`) makes it data.
+        public var hasHeader = true
         /// The CSV field delimiter; nil tells it from the start of the input (`DelimiterSniffer`).
         public var delimiter: UInt8?
         /// How numbers are written in CSV and TSV.
@@ -35,7 +38,7 @@ public enum TextToWorkbook {
             let input = try source.open()
             var reader = try DelimitedReader(input: input, dialect: dialect, delimiter: delimiter, preferSemicolon: options.rules.decimalComma)
             delimiter = reader.delimiter
-            var columns = ColumnTypes(rules: options.rules)
+            var columns = ColumnTypes(rules: options.rules, hasHeader: options.hasHeader)
             try forEachRecord(of: &reader, in: input) { fields, number, _ in
                 columns.count(fields)
                 if let progress, number & 4095 == 0 {
@@ -80,10 +83,12 @@ public enum TextToWorkbook {
                 }
             case .csv, .tsv:
                 var reader = try DelimitedReader(input: input, dialect: dialect, delimiter: delimiter, preferSemicolon: options.rules.decimalComma)
+                var headerPending = options.hasHeader
                 try forEachRecord(of: &reader, in: input) { fields, number, line in
                     var row = Row(index: number)
+                    let isHeader = ColumnTypes.isHeader(fields, pending: &headerPending)
                     for (column, field) in fields.enumerated() where !field.isEmpty {
-                        if let (value, numberFormat) = types?.value(of: field, column: column) {
+                        if !isHeader, let (value, numberFormat) = types?.value(of: field, column: column) {
                             let style = numberFormat.map { CellStyle(numberFormat: $0) }
                             row.cells.append(Cell(column: column + 1, value: value, styleIndex: try styleIndex(style)))
                         } else {
