@@ -53,8 +53,8 @@ enum ConvertCommand {
                 .flag("--skip-empty-columns", "leave out columns with no value in the whole sheet (reads it twice)"),
                 .valued("--line-ending", "lf|crlf", "CSV line ending (default crlf, as RFC 4180)"),
                 .valued("--date-format", "FMT", """
-                    CSV/TSV dates as FMT: %Y %m %d %H %M %S %f (milliseconds) %%
-                    (default ISO: 2024-01-31, 2024-01-31 13:45:00)
+                    CSV/TSV dates as FMT: %Y %m %d %H %M %S %f (milliseconds) %y %b %B
+                    %I %p %% (default ISO: 2024-01-31, 2024-01-31 13:45:00)
                     """),
             ]),
             OptionGroup(title: "XLSX OUTPUT (from CSV, TSV or cell JSONL)", options: [
@@ -68,6 +68,10 @@ enum ConvertCommand {
                     the first lines among , ; tab and |, ties going to the comma)
                     """),
                 .valued("--encoding", "NAME", "text input: its encoding, any iconv name (cp1252, latin1, utf-16, ...)"),
+                .valued("--input-date-format", "FMT", """
+                    CSV/TSV input: dates written as FMT (the directives of --date-format,
+                    e.g. %d.%m.%Y or %m/%d/%y %I:%M %p), besides ISO 8601
+                    """),
                 .flag("--decimal-comma", """
                     CSV/TSV input: numbers are written 1.234,5 (ties in telling the
                     delimiter go to the semicolon)
@@ -298,6 +302,14 @@ enum ConvertCommand {
         settings.writer.zip64 = options.has("--zip64")
         settings.sheetName = options.value("--sheet") ?? TextToWorkbook.sheetName(for: input)
         settings.rules.decimalComma = options.has("--decimal-comma")
+        if let value = options.value("--input-date-format") {
+            guard format != .jsonl else { throw UsageError("--input-date-format is for CSV and TSV input; cell JSONL dates are ISO 8601") }
+            do {
+                settings.rules.dateFormat = try DateFormat(value)
+            } catch {
+                throw UsageError("--input-date-format: \(error)")
+            }
+        }
         if format != .csv, options.value("--delimiter") != nil { throw UsageError("--delimiter is for CSV input; \(format.rawValue) has its own") }
         settings.delimiter = try options.value("--delimiter").map { name in
             try DelimitedReader.delimiter(named: name) ?? { throw UsageError("--delimiter takes one character other than a quote or a line break, or \\t; got \"\(name.visibleControlCharacters)\"") }()
