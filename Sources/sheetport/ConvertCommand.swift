@@ -52,6 +52,10 @@ enum ConvertCommand {
                 .flag("--keep-empty-rows", "ndjson/json: write rows with no value as records of nulls (left out by default)"),
                 .flag("--skip-empty-columns", "leave out columns with no value in the whole sheet (reads it twice)"),
                 .valued("--line-ending", "lf|crlf", "CSV line ending (default crlf, as RFC 4180)"),
+                .valued("--values", "raw|displayed", """
+                    csv/tsv/ndjson/json: the value (raw, the default) or the text Excel
+                    (en-US) shows for it in its number format (displayed: 98.76%, 1,234.50)
+                    """),
                 .valued("--date-format", "FMT", """
                     CSV/TSV dates as FMT: %Y %m %d %H %M %S %f (milliseconds) %y %b %B
                     %I %p %% (default ISO: 2024-01-31, 2024-01-31 13:45:00)
@@ -249,6 +253,13 @@ enum ConvertCommand {
         text.skipEmptyRows = options.has("--skip-empty-rows")
         text.skipEmptyColumns = options.has("--skip-empty-columns")
         text.keepEmptyRows = options.has("--keep-empty-rows")
+        if let value = options.value("--values") {
+            guard let values = TextOutputOptions.Values(rawValue: value.lowercased()) else {
+                throw UsageError("--values takes raw or displayed, not \"\(value.visibleControlCharacters)\"")
+            }
+            guard format != .jsonl else { throw UsageError("--values is for csv, tsv, ndjson and json (cell JSONL keeps typed values)") }
+            text.values = values
+        }
         if text.keepEmptyRows, format != .ndjson && format != .json {
             throw UsageError("--keep-empty-rows is for --to ndjson and json (CSV and TSV keep every row of the used range)")
         }

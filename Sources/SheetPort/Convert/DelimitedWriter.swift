@@ -18,6 +18,8 @@ public struct DelimitedWriter {
     private let columns: ColumnSelection
     /// Per cell format: whether its number format shows a time.
     private let showsTime: [Bool]
+    /// The cell formats, for `--values displayed`.
+    private let formats: [CellFormat]
     private let newline: [UInt8]
     private let separator: UInt8
     /// Whether dates in `options.dateFormat` are written with no quoting check.
@@ -48,6 +50,7 @@ public struct DelimitedWriter {
         self.options = options
         self.columns = columns
         showsTime = styles?.cellFormats.map { $0.isDate && NumberFormat.showsTime($0.numberFormat) } ?? []
+        formats = styles?.cellFormats ?? []
         newline = dialect == .csv && options.lineEnding == .crlf ? [0x0D, 0x0A] : [0x0A]
         dateFormatIsPlain = Self.isPlain(options.dateFormat, in: dialect)
         separator = dialect == .csv ? UInt8(ascii: ",") : 0x09
@@ -93,6 +96,18 @@ public struct DelimitedWriter {
     /// Appends the field of `cell`: text through `writeField`, everything else straight into the output.
     @inline(__always)
     private func writeValue(_ cell: UnsafePointer<Cell>) throws {
+        if options.values == .displayed {
+            var isDate = false
+            switch cell.pointee.value {
+            case .date, .isoDate, .duration: isDate = true
+            default: break
+            }
+            if !(isDate && options.dateFormat != nil) { // --date-format wins for dates
+                let style = cell.pointee.styleIndex
+                let format = style >= 0 && style < formats.count ? formats[style] : CellFormat()
+                return writeField(NumberFormatRenderer.text(cell.pointee.value, format: format, system: dateSystem))
+            }
+        }
         switch cell.pointee.value {
         case .string(let text), .error(let text):
             writeField(text)

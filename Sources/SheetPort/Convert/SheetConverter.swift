@@ -72,7 +72,7 @@ public enum SheetConverter {
             written = rowsWithCells
         case .ndjson, .json:
             var writer = RecordWriter(output: output, dateSystem: workbook.dateSystem, options: options, columns: columns,
-                                      isArray: format == .json)
+                                      isArray: format == .json, formats: options.values == .displayed ? try workbook.styles().cellFormats : [])
             try drain { try writer.write($0) }
             try writer.finish()
             written = writer.records

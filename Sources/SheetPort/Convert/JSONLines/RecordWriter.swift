@@ -18,8 +18,13 @@ struct RecordWriter {
     /// Whether the records are the elements of one JSON array (`--to json`) rather than lines.
     private let isArray: Bool
 
-    init(output: ByteOutput, dateSystem: DateSystem, options: TextOutputOptions, columns: ColumnSelection, isArray: Bool = false) {
+    /// The cell formats, for `--values displayed`.
+    private let formats: [CellFormat]
+
+    init(output: ByteOutput, dateSystem: DateSystem, options: TextOutputOptions, columns: ColumnSelection, isArray: Bool = false,
+         formats: [CellFormat] = []) {
         self.output = output
+        self.formats = formats
         self.isArray = isArray
         self.dateSystem = dateSystem
         self.options = options
@@ -84,6 +89,11 @@ struct RecordWriter {
         var values = [CellValue?](repeating: nil, count: keys.count)
         var extra: [Cell] = []
         for cell in row.cells where columns.position(of: cell.column) != nil {
+            var cell = cell
+            if options.values == .displayed, cell.value != .empty {
+                let format = cell.styleIndex >= 0 && cell.styleIndex < formats.count ? formats[cell.styleIndex] : CellFormat()
+                cell.value = .string(NumberFormatRenderer.text(cell.value, format: format, system: dateSystem))
+            }
             if let index = keyIndex[cell.column] { values[index] = cell.value } else { extra.append(cell) }
         }
         try output.write(byte: UInt8(ascii: "{"))
