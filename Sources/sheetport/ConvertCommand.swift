@@ -50,6 +50,7 @@ enum ConvertCommand {
                 .valued("--header-row", "N", "ndjson/json: the row holding the keys (default: the first row with a value)"),
                 .flag("--skip-empty-rows", "leave out rows with no value"),
                 .flag("--keep-empty-rows", "ndjson/json: write rows with no value as records of nulls (left out by default)"),
+                .flag("--fill-merged", "a merged range's value in every cell of the range (as xlsx2csv -m)"),
                 .flag("--skip-empty-columns", "leave out columns with no value in the whole sheet (reads it twice)"),
                 .valued("--line-ending", "lf|crlf", "CSV line ending (default crlf, as RFC 4180)"),
                 .valued("--values", "raw|displayed", """
@@ -253,6 +254,7 @@ enum ConvertCommand {
         text.skipEmptyRows = options.has("--skip-empty-rows")
         text.skipEmptyColumns = options.has("--skip-empty-columns")
         text.keepEmptyRows = options.has("--keep-empty-rows")
+        text.fillMerged = options.has("--fill-merged")
         if let value = options.value("--values") {
             guard let values = TextOutputOptions.Values(rawValue: value.lowercased()) else {
                 throw UsageError("--values takes raw or displayed, not \"\(value.visibleControlCharacters)\"")

@@ -44,13 +44,34 @@ public enum SheetConverter {
         // first pass (`<dimension>` is often missing or wrong); skipped columns need it too.
         let used = format == .csv || format == .tsv || (options.skipEmptyColumns && format != .jsonl)
             ? try workbook.usedRange(of: sheet) : nil
-        let columns = options.skipEmptyColumns && format != .jsonl ? ColumnSelection(keeping: used!.columnsWithValues) : ColumnSelection()
+        var filler = options.fillMerged ? MergeFiller(ranges: try mergedRanges(workbook, sheet)) : MergeFiller(ranges: [])
+        var columns = options.skipEmptyColumns && format != .jsonl ? ColumnSelection(keeping: used!.columnsWithValues) : ColumnSelection()
+        if !filler.isEmpty, let kept = columns.kept {
+            // Columns a range fills have values too.
+            let filled = Set(kept).union(try filledColumns(workbook, sheet))
+            columns = ColumnSelection(keeping: filled.sorted())
+        }
+        var width = used?.columns
+        if let current = width, !filler.isEmpty { width = max(current, filler.extent.columns) }
         let reader = try workbook.rows(of: sheet)
         var summary = ConversionSummary()
         // Each writer is driven through a non-escaping closure: a writer captured by an
         // escaping one lives in a box with an exclusivity check on every row.
+        var lastRow = 0
         func drain(_ write: (Row) throws -> Void) throws {
-            while let row = try reader.nextRow() {
+            while var row = try reader.nextRow() {
+                if !filler.isEmpty {
+                    // Rows a range covers that the sheet does not have are made, to be filled.
+                    while lastRow + 1 < row.index {
+                        lastRow += 1
+                        guard filler.covers(lastRow) else { continue }
+                        var made = Row(index: lastRow)
+                        filler.fill(&made)
+                        if !made.cells.isEmpty { try write(made) }
+                    }
+                    filler.fill(&row)
+                    lastRow = row.index
+                }
                 try write(row)
                 summary.rows += 1
                 summary.cells += row.cells.count
@@ -58,6 +79,13 @@ public enum SheetConverter {
                     (summary.bytesRead, summary.totalBytes) = reader.progress
                     progress(summary)
                 }
+            }
+            // Rows below the last row element that a range still covers.
+            while !filler.isEmpty, lastRow < filler.extent.rows {
+                lastRow += 1
+                var made = Row(index: lastRow)
+                filler.fill(&made)
+                if !made.cells.isEmpty { try write(made) }
             }
         }
         let written: Int
@@ -78,7 +106,7 @@ public enum SheetConverter {
             written = writer.records
         case .csv, .tsv:
             var writer = DelimitedWriter(output: output, dialect: format == .csv ? .csv : .tsv, dateSystem: workbook.dateSystem,
-                                         styles: try workbook.styles(), options: options, columns: columns, width: used?.columns)
+                                         styles: try workbook.styles(), options: options, columns: columns, width: width)
             try drain { try writer.write($0, dimensionOnce: nil) }
             written = writer.records
         }
@@ -86,5 +114,17 @@ public enum SheetConverter {
         try output.flush()
         (summary.bytesRead, summary.totalBytes) = reader.progress
         return summary
+    }
+
+    /// The merged ranges of `sheet` (they follow the rows: the sheet is read once for them).
+    private static func mergedRanges(_ workbook: Workbook, _ sheet: Sheet) throws -> [String] {
+        let reader = try workbook.rows(of: sheet)
+        while try reader.nextRow() != nil {}
+        return reader.metadata.mergedRanges
+    }
+
+    /// The columns merged ranges fill.
+    private static func filledColumns(_ workbook: Workbook, _ sheet: Sheet) throws -> [Int] {
+        try mergedRanges(workbook, sheet).compactMap(CellRange.init).flatMap { Array($0.start.column...$0.end.column) }
     }
 }

@@ -20,6 +20,8 @@ public struct TextOutputOptions: Sendable, Equatable {
 
     /// CSV, TSV, ndjson and json: raw values or displayed text; `dateFormat` wins for date cells.
     public var values = Values.raw
+    /// Write a merged range's value into every cell of the range (`--fill-merged`).
+    public var fillMerged = false
     /// ndjson and json: write rows with no value as records of nulls (by default they are left out).
     public var keepEmptyRows = false
     /// Leave out columns with no value in the whole sheet (CSV, TSV, ndjson); costs a first pass.

@@ -11,6 +11,8 @@ struct RawWorkbook {
         var kind = "worksheet"
         var sheetData = ""
         var dimension: String? = nil
+        /// XML after `</sheetData>` (`<mergeCells>`, ...).
+        var afterSheetData = ""
     }
 
     var sheets: [Sheet]
@@ -56,7 +58,7 @@ struct RawWorkbook {
             } else {
                 result.append(("xl/worksheets/sheet\(number).xml", "<?xml version=\"1.0\" encoding=\"UTF-8\"?><worksheet xmlns=\"\(main)\">"
                     + (sheet.dimension.map { "<dimension ref=\"\($0)\"/>" } ?? "")
-                    + "<sheetData>\(sheet.sheetData)</sheetData></worksheet>"))
+                    + "<sheetData>\(sheet.sheetData)</sheetData>\(sheet.afterSheetData)</worksheet>"))
             }
         }
         let stylesID = sheets.count + 1
