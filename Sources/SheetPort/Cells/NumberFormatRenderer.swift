@@ -12,11 +12,6 @@ import Foundation
 /// `General` (up to 11 characters, scientific for large and small numbers). The built-in ids
 /// Excel shows in the user's locale are shown as en-US does (14 is `m/d/yyyy`).
 public enum NumberFormatRenderer {
-    /// The text of `value` in the cell format `format` of a workbook in `system`.
-    public static func text(_ value: CellValue, format: CellFormat, system: DateSystem) -> String {
-        text(value, code: displayCode(format), system: system)
-    }
-
     /// The text of `value` in the format code `code`.
     public static func text(_ value: CellValue, code: String, system: DateSystem) -> String {
         switch value {
@@ -31,12 +26,11 @@ public enum NumberFormatRenderer {
         }
     }
 
-    /// The code Excel (en-US) shows for a cell format: the built-in ids whose display depends on
-    /// the locale take the en-US form.
-    public static func displayCode(_ format: CellFormat) -> String {
-        let id = format.numberFormatID
-        guard id < 164, format.numberFormat == (NumberFormat.builtInCode(id) ?? "General"), let code = enUS[id] else { return format.numberFormat }
-        return code
+    /// The code Excel (en-US) shows for number format `id` whose code is `code`: the built-in
+    /// ids whose display depends on the locale take the en-US form (14 is `m/d/yyyy`).
+    public static func displayCode(id: Int, code: String) -> String {
+        guard id < 164, code == (NumberFormat.builtInCode(id) ?? "General"), let shown = enUS[id] else { return code }
+        return shown
     }
 
     private static let enUS: [Int: String] = [
