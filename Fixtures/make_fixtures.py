@@ -736,6 +736,51 @@ def prefixed_x():
     return entries, {"expected": jsonl(expected)}
 
 
+# --------------------------------------------------------------------------- row_per_cell
+
+@fixture
+def row_per_cell():
+    # The shape of ExcelDataReader's test file for its issue 324: 20 rows x 13 columns, every
+    # cell in an <x:row> of its own (namespace-prefixed, no <dimension>), so each row number
+    # appears 13 times. Consecutive <row> elements with the same r are one row, their cells
+    # merged in column order: row 20 lists its cells from M back to A to show the ordering.
+    X = 'xmlns:x="%s"' % MAIN
+    wb = (DECL + '<x:workbook %s xmlns:r="%s"><x:sheets><x:sheet name="Sheet1" sheetId="1" r:id="rId1"/>'
+          '</x:sheets></x:workbook>' % (X, R_NS))
+    letters = "ABCDEFGHIJKLM"
+    headers = ["Id", "Name", "Qty", "Price", "Total", "Code", "Region", "Flag", "Score", "Rank",
+               "Note", "Ratio", "Last"]
+    strings = list(headers)
+    cells, expected = [], []
+    for row in range(1, 21):
+        order = list(range(13))
+        if row == 20:
+            order.reverse()
+        row_cells = {}
+        for col in order:
+            ref = "%s%d" % (letters[col], row)
+            if row == 1:
+                xml_cell = '<x:c r="%s" t="s"><x:v>%d</x:v></x:c>' % (ref, col)
+                row_cells[col] = S(ref, headers[col])
+            elif col in (1, 6, 10):
+                text = "%s %d" % (headers[col].lower(), row)
+                strings.append(text)
+                xml_cell = '<x:c r="%s" t="s"><x:v>%d</x:v></x:c>' % (ref, len(strings) - 1)
+                row_cells[col] = S(ref, text)
+            else:
+                value = row * 100 + col
+                xml_cell = '<x:c r="%s"><x:v>%d</x:v></x:c>' % (ref, value)
+                row_cells[col] = N(ref, value)
+            cells.append('<x:row r="%d">%s</x:row>' % (row, xml_cell))
+        expected.extend(row_cells[c] for c in range(13))
+    sheet = (DECL + '<x:worksheet %s xmlns:r="%s"><x:sheetData>%s</x:sheetData></x:worksheet>'
+             % (X, R_NS, "".join(cells)))
+    sst_xml = (DECL + '<x:sst %s count="%d" uniqueCount="%d">' % (X, len(strings), len(strings))
+               + "".join("<x:si><x:t>%s</x:t></x:si>" % t for t in strings) + "</x:sst>")
+    entries = standard_package(sheet, sst_xml=sst_xml, workbook_xml=wb)
+    return entries, {"expected": jsonl(expected)}
+
+
 # --------------------------------------------------------------------------- backslash_and_case
 
 @fixture
@@ -1199,6 +1244,7 @@ are listed in the docstring of `make_fixtures.py`.
 | `dxfs_number_formats` | `numFmt` elements inside `<dxfs>` (and an extension's `x14:dxfs`) redefining ids 14 and 164 do not change the cells' number formats: only `<numFmts>` under `<styleSheet>` defines them |
 | `strict_ooxml` | Strict OOXML namespaces and relationship types (`purl.oclc.org`) |
 | `prefixed_x` | every SpreadsheetML element with an `x:` prefix (OpenXML SDK style) in workbook, sheet, sharedStrings and styles |
+| `row_per_cell` | every cell in an `<x:row>` of its own (ExcelDataReader issue 324's shape, 20 x 13): consecutive rows with the same `r` are one row, cells merged in column order (row 20 lists them M to A) |
 | `backslash_and_case` | zip entry names with `\\` separators and a different case than the part names; an absolute relationship target |
 | `root_workbook` | the workbook part at the package root (`/workbook.xml`, `/sheet1.xml`); STORED (uncompressed) entries |
 | `multi_sheet` | chartsheet first, then hidden worksheet `Hidden` (the default), then `Data`; `multi_sheet.sheet-Data.expected.jsonl` / `multi_sheet.sheet-3.expected.jsonl` are the output of `--sheet Data` / `--sheet 3` |

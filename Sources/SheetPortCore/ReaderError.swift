@@ -7,6 +7,10 @@ public struct ReaderError: Error, CustomStringConvertible, Sendable, Equatable {
     public enum Code: String, Sendable, CaseIterable {
         case notAZip = "not-a-zip"
         case legacyXLS = "legacy-xls"
+        /// An Excel Binary Workbook (`.xlsb`): a zip, but its parts are BIFF12 records, not XML.
+        case xlsbWorkbook = "xlsb-workbook"
+        /// An OpenDocument spreadsheet (`.ods`): a zip of ODF parts, not OOXML.
+        case odsWorkbook = "ods-workbook"
         case encryptedWorkbook = "encrypted-workbook"
         case corruptZip = "corrupt-zip"
         case unsafeZipEntry = "unsafe-zip-entry"

@@ -11,13 +11,16 @@ import SheetPortServer
 /// `sheetport check FILE... [--json] [--fail-on warning]` with the limits as options.
 enum CheckCommand {
     static let spec = CommandSpec(
-        usage: "sheetport check FILE... [--json] [--fail-on warning] [--server URL] [limits]",
+        usage: "sheetport check FILE|DIR... [--json] [--fail-on warning] [--server URL] [limits]",
         about: """
         Pre-flights each workbook before import: whether it can be imported at all, which sheet
         is imported (only the first worksheet) and which are not, and what will not survive
         (macros, charts, images, pivot tables, tables, merged cells, conditional formats, data
         validation, hyperlinks, formatting Sheets does not keep, hard-to-read colours). FILE may
-        be `-` for standard input. With --json, one report object per file, one per line.
+        be `-` for standard input; a DIR is every .xlsx and .xlsm under it, recursively, in name
+        order. With --json, one report object per file, one per line (a file that cannot be
+        read: {"file","importable":false,"error":{"code","message"}}). With a DIR or several
+        files a closing summary line goes to standard error.
 
         Exit status: 0 when every file is importable, 1 when one is not (with --fail-on warning,
         also when any file has a warning), 2 on usage or I/O errors.
@@ -49,7 +52,16 @@ enum CheckCommand {
         let failOnWarning = options.value("--fail-on") == "warning"
         let ignored = try ignoredCodes(options)
         var status: Int32 = 0
-        for file in options.positionals {
+        let (files, hadFolder) = try expand(options.positionals)
+        if hadFolder && files.isEmpty {
+            throw ReaderError(.io, file: options.positionals.joined(separator: ", "), "no .xlsx or .xlsm file in it to check")
+        }
+        var tally = Tally()
+        defer {
+            if hadFolder || files.count > 1 { StandardError.write(tally.summary(failOnWarning: failOnWarning)) }
+        }
+        for file in files {
+            tally.files += 1
             let report: CheckReport
             // Large sheets take seconds: the bar shows the rows read, and a summary line follows.
             let progress = ProgressLine(label: "checking \(file.visibleControlCharacters)", disabled: options.has("--no-progress"))
@@ -65,7 +77,12 @@ enum CheckCommand {
                                      }
             } catch let error as ReaderError {
                 progress.finish()
+                if options.has("--json") {
+                    print(JSON.object([("file", .string(file)), ("importable", .bool(false)),
+                                       ("error", .object([("code", .string(error.code.rawValue)), ("message", .string(error.message))]))]).text)
+                }
                 StandardError.write("sheetport: " + error.description)
+                tally.unreadable += 1
                 status = 2
                 continue
             }
@@ -76,9 +93,73 @@ enum CheckCommand {
                 progress.finish()
             }
             print(options.has("--json") ? report.json : humanText(report))
+            if report.importable { tally.importable += 1 } else { tally.notImportable += 1 }
+            if failOnWarning, report.importable, report.hasWarnings(ignoring: ignored) {
+                tally.warned += 1
+                for finding in report.findings where finding.severity == .warning && !ignored.contains(finding.code) {
+                    tally.warningCodes[finding.code, default: 0] += 1
+                }
+            }
             if status != 2, !report.importable || (failOnWarning && report.hasWarnings(ignoring: ignored)) { status = 1 }
         }
         return status
+    }
+
+    /// What `check` found over all its files, for the closing line.
+    private struct Tally {
+        var files = 0, importable = 0, notImportable = 0, unreadable = 0, warned = 0
+        /// Warning codes (not ignored) of importable files, by how many files have them.
+        var warningCodes: [String: Int] = [:]
+
+        func summary(failOnWarning: Bool) -> String {
+            var text = "checked \(files) file\(files == 1 ? "" : "s"): \(importable) importable, \(notImportable) not importable"
+            if unreadable > 0 { text += ", \(unreadable) could not be read" }
+            if failOnWarning, warned > 0 {
+                let codes = warningCodes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+                text += "; --fail-on warning failed on \(warned) importable file\(warned == 1 ? "" : "s") with warnings (\(codes))"
+            }
+            return text
+        }
+    }
+
+    /// The files to check: each FILE as given, each DIR as the .xlsx and .xlsm files under it,
+    /// recursively (symbolic links to folders are not followed), sorted by path; and whether
+    /// a folder was given.
+    private static func expand(_ paths: [String]) throws -> ([String], Bool) {
+        var files: [String] = []
+        var hadFolder = false
+        for path in paths {
+            var status = stat()
+            guard path != "-", stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { files.append(path); continue }
+            hadFolder = true
+            var found: [String] = []
+            try collect(path, into: &found, depth: 0)
+            files += found.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        }
+        return (files, hadFolder)
+    }
+
+    private static func collect(_ folder: String, into found: inout [String], depth: Int) throws {
+        guard depth < 64 else { return }
+        guard let directory = opendir(folder) else {
+            throw ReaderError(.io, file: folder, "cannot list the folder: \(String(cString: strerror(errno)))")
+        }
+        defer { closedir(directory) }
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name == "." || name == ".." { continue }
+            let path = prefix + name
+            var status = stat()
+            guard lstat(path, &status) == 0 else { continue }
+            switch status.st_mode & S_IFMT {
+            case S_IFDIR: try collect(path, into: &found, depth: depth + 1)
+            case S_IFREG, S_IFLNK:
+                let lowered = name.lowercased()
+                if lowered.hasSuffix(".xlsx") || lowered.hasSuffix(".xlsm") { found.append(path) }
+            default: break
+            }
+        }
     }
 
     /// The codes of `--ignore`: warning and info codes only, as an error cannot be waved through.

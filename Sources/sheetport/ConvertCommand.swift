@@ -30,14 +30,15 @@ enum ConvertCommand {
         CSV and TSV columns are typed as spreadsheet users expect, each over the whole column:
         numbers (not 007 or IDs over 15 digits), TRUE/FALSE, ISO dates (2024-01-31,
         2024-01-31 13:45:00) or times (13:45, 13:45:00; [h]:mm:ss past 24 hours) when every
-        field of the column is one (a header name aside); otherwise text. Standard input is
+        field of the column is one; otherwise text. The first row is a header (text, not
+        counted) unless --no-header. Standard input is
         then copied to a private temporary file to be read twice. CSV may end lines in CRLF,
         LF or CR; text is UTF-8 unless --encoding, its byte order mark or zero bytes say otherwise.
         """,
         groups: [
             OptionGroup(title: "OPTIONS", options: [
                 .valued("--output", short: "-o", "OUT", "where to write (default: standard output)"),
-                .valued("--to", "FMT", "csv, tsv, jsonl, ndjson or xlsx"),
+                .valued("--to", "FMT", "csv, tsv, jsonl, ndjson, json (the ndjson records as one array) or xlsx"),
                 .valued("--from", "FMT", "xlsx, csv, tsv or jsonl (told from IN's content when omitted)"),
                 .valued("--sheet", "NAME|N", """
                     xlsx input: the sheet to convert, by name or 1-based position;
@@ -51,22 +52,36 @@ enum ConvertCommand {
                 .noProgress, .help,
             ]),
             OptionGroup(title: "TEXT OUTPUT (from xlsx)", options: [
-                .valued("--header-row", "N", "ndjson: the row holding the keys (default: the first row with a value)"),
+                .valued("--header-row", "N", "ndjson/json: the row holding the keys (default: the first row with a value)"),
                 .flag("--skip-empty-rows", "leave out rows with no value"),
+                .flag("--keep-empty-rows", "ndjson/json: write rows with no value as records of nulls (left out by default)"),
+                .flag("--fill-merged", "a merged range's value in every cell of the range (as xlsx2csv -m)"),
                 .flag("--skip-empty-columns", "leave out columns with no value in the whole sheet (reads it twice)"),
                 .valued("--line-ending", "lf|crlf", "CSV line ending (default crlf, as RFC 4180)"),
+                .valued("--values", "raw|displayed", """
+                    csv/tsv/ndjson/json: the value (raw, the default) or the text Excel
+                    (en-US) shows for it in its number format (displayed: 98.76%, 1,234.50)
+                    """),
                 .valued("--date-format", "FMT", """
-                    CSV/TSV dates as FMT: %Y %m %d %H %M %S %f (milliseconds) %%
-                    (default ISO: 2024-01-31, 2024-01-31 13:45:00)
+                    CSV/TSV dates as FMT: %Y %m %d %H %M %S %f (milliseconds) %y %b %B
+                    %I %p %% (default ISO: 2024-01-31, 2024-01-31 13:45:00)
                     """),
             ]),
             OptionGroup(title: "XLSX OUTPUT (from CSV, TSV or cell JSONL)", options: [
                 .flag("--no-infer", "keep every CSV/TSV field as text"),
+                .flag("--no-header", """
+                    CSV/TSV input: the first row is data (by default it is a header, stored
+                    as text and left out of each column's type)
+                    """),
                 .valued("--delimiter", "C", """
                     CSV input: the field delimiter (\\t for a tab; default: told from
                     the first lines among , ; tab and |, ties going to the comma)
                     """),
                 .valued("--encoding", "NAME", "text input: its encoding, any iconv name (cp1252, latin1, utf-16, ...)"),
+                .valued("--input-date-format", "FMT", """
+                    CSV/TSV input: dates written as FMT (the directives of --date-format,
+                    e.g. %d.%m.%Y or %m/%d/%y %I:%M %p), besides ISO 8601
+                    """),
                 .flag("--decimal-comma", """
                     CSV/TSV input: numbers are written 1.234,5 (ties in telling the
                     delimiter go to the semicolon)
@@ -100,7 +115,7 @@ enum ConvertCommand {
         let formatName = options.value("--to") ?? (all || outputPath == "-" ? "csv" : extensionOf(outputPath).nonEmpty ?? "csv")
         guard let format = TextFormat(rawValue: formatName.lowercased()) else {
             let hint = options.value("--to") == nil ? " (from the extension of \(outputPath.visibleControlCharacters))" : ""
-            throw UsageError("unknown output format \"\(formatName.visibleControlCharacters)\"\(hint); use --to csv, tsv, jsonl or ndjson")
+            throw UsageError("unknown output format \"\(formatName.visibleControlCharacters)\"\(hint); use --to csv, tsv, jsonl, ndjson or json")
         }
         let textOptions = try outputOptions(options, format: format)
 
@@ -243,11 +258,24 @@ enum ConvertCommand {
         var text = TextOutputOptions()
         text.skipEmptyRows = options.has("--skip-empty-rows")
         text.skipEmptyColumns = options.has("--skip-empty-columns")
+        text.keepEmptyRows = options.has("--keep-empty-rows")
+        text.fillMerged = options.has("--fill-merged")
+        if let value = options.value("--values") {
+            guard let values = TextOutputOptions.Values(rawValue: value.lowercased()) else {
+                throw UsageError("--values takes raw or displayed, not \"\(value.visibleControlCharacters)\"")
+            }
+            guard format != .jsonl else { throw UsageError("--values is for csv, tsv, ndjson and json (cell JSONL keeps typed values)") }
+            text.values = values
+        }
+        if text.keepEmptyRows, format != .ndjson && format != .json {
+            throw UsageError("--keep-empty-rows is for --to ndjson and json (CSV and TSV keep every row of the used range)")
+        }
+        if text.keepEmptyRows, text.skipEmptyRows { throw UsageError("--keep-empty-rows and --skip-empty-rows contradict each other; give one") }
         if (text.skipEmptyRows || text.skipEmptyColumns), format == .jsonl {
             throw UsageError("cell JSONL has no empty rows or columns to skip; --skip-empty-rows and --skip-empty-columns are for csv, tsv and ndjson")
         }
         if let value = options.value("--header-row") {
-            guard format == .ndjson else { throw UsageError("--header-row is for --to ndjson") }
+            guard format == .ndjson || format == .json else { throw UsageError("--header-row is for --to ndjson and json") }
             guard let row = Int(value), row >= 1, row <= CellReference.maxRow else {
                 throw UsageError("--header-row takes a row number from 1 to \(CellReference.maxRow), not \"\(value.visibleControlCharacters)\"")
             }
@@ -286,10 +314,20 @@ enum ConvertCommand {
         }
         var settings = TextToWorkbook.Options()
         settings.inferTypes = !options.has("--no-infer")
+        settings.hasHeader = !options.has("--no-header")
+        if format == .jsonl, options.has("--no-header") { throw UsageError("--no-header is for CSV and TSV input; cell JSONL has no header row") }
         settings.writer.sharedStrings = !options.has("--inline-strings")
         settings.writer.zip64 = options.has("--zip64")
         settings.sheetName = options.value("--sheet") ?? TextToWorkbook.sheetName(for: input)
         settings.rules.decimalComma = options.has("--decimal-comma")
+        if let value = options.value("--input-date-format") {
+            guard format != .jsonl else { throw UsageError("--input-date-format is for CSV and TSV input; cell JSONL dates are ISO 8601") }
+            do {
+                settings.rules.dateFormat = try DateFormat(value)
+            } catch {
+                throw UsageError("--input-date-format: \(error)")
+            }
+        }
         if format != .csv, options.value("--delimiter") != nil { throw UsageError("--delimiter is for CSV input; \(format.rawValue) has its own") }
         settings.delimiter = try options.value("--delimiter").map { name in
             try DelimitedReader.delimiter(named: name) ?? { throw UsageError("--delimiter takes one character other than a quote or a line break, or \\t; got \"\(name.visibleControlCharacters)\"") }()

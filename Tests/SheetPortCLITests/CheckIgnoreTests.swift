@@ -4,15 +4,17 @@ import Testing
 
 /// `check --ignore CODE[,CODE...]`: those codes are left out of `--fail-on warning`.
 @Suite struct CheckIgnoreTests {
-    /// multi_sheet.xlsx has two warnings: extra-worksheets and unsupported-feature (a chart).
+    /// multi_sheet.xlsx has three warnings: extra-worksheets, unsupported-feature (a chart) and
+    /// first-worksheet-hidden.
     let book = Project.fixture("multi_sheet.xlsx")
 
     static let cases: [([String], Int32)] = [
         ([], 1),
         (["--ignore", "extra-worksheets"], 1),
-        (["--ignore", "extra-worksheets,unsupported-feature"], 0),
-        (["--ignore", "extra-worksheets", "--ignore", "Unsupported-Feature"], 0),
-        (["--ignore=unsupported-feature, extra-worksheets,date-1904"], 0),
+        (["--ignore", "extra-worksheets,unsupported-feature"], 1),
+        (["--ignore", "extra-worksheets,unsupported-feature,first-worksheet-hidden"], 0),
+        (["--ignore", "extra-worksheets", "--ignore", "Unsupported-Feature", "--ignore", "first-worksheet-hidden"], 0),
+        (["--ignore=unsupported-feature, extra-worksheets,date-1904,First-Worksheet-Hidden"], 0),
     ]
 
     @Test(arguments: cases)

@@ -36,18 +36,20 @@ import SheetPortTestSupport
                     "<c r=\"F3\" t=\"b\"><v>1</v></c>", "<c r=\"G3\" t=\"e\"><v>#DIV/0!</v></c>", W.number("I3", "0.1"))
             + W.row(5, W.number("A5", "2"), W.text("C5", "")),
             formats: [(22, "m/d/yy h:mm")], in: folder)
-        let text = try converted(book, ["--to", "ndjson"])
+        let text = try converted(book, ["--to", "ndjson", "--keep-empty-rows"])
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         try #require(lines.count == 4 && lines[3].isEmpty, "\(text)")
         #expect(lines[0] == ##"{"id":1,"name":"Ann\n\"x\"","col_C":null,"name_2":null,"when":"2024-01-31T12:00:00.000","ok":true,"e":"#DIV/0!","q\"\u0001":null,"col_I":0.1}"##)
         #expect(lines[1] == ##"{"id":null,"name":null,"col_C":null,"name_2":null,"when":null,"ok":null,"e":null,"q\"\u0001":null}"##)
         #expect(lines[2] == ##"{"id":2,"name":null,"col_C":null,"name_2":null,"when":null,"ok":null,"e":null,"q\"\u0001":null}"##)
         for line in lines.dropLast() { #expect(try JSONSerialization.jsonObject(with: Data(line.utf8)) is [String: Any]) }
+        // By default a row with no value is no record (issue 22).
+        #expect(try converted(book, ["--to", "ndjson"]) == lines[0] + "\n" + lines[2] + "\n")
         // Empty rows skipped; a chosen header row; columns with no value dropped (C: only empty text).
         let skipped = try converted(book, ["--to", "ndjson", "--skip-empty-rows", "--skip-empty-columns"])
         #expect(skipped.split(separator: "\n").count == 2)
         #expect(skipped.hasSuffix(#"{"id":2,"name":null,"name_2":null,"when":null,"ok":null,"e":null,"q\"\u0001":null,"col_I":null}"# + "\n"), "\(skipped)")
-        let third = try converted(book, ["--to", "ndjson", "--header-row", "3"])
+        let third = try converted(book, ["--to", "ndjson", "--header-row", "3", "--keep-empty-rows"])
         #expect(third.hasPrefix(#"{"1":null,"Ann\n\"x\"":null,"col_C":null,"#), "\(third)")
     }
 
@@ -81,11 +83,11 @@ import SheetPortTestSupport
         let book = try workbook(W.row(1, W.text("B1", "b")) + W.row(3, W.text("A3", ""), W.number("E3", "5")) + W.row(4, W.text("C4", "")),
                                 dimension: "A1:XFD4", in: folder)
         let plain = try converted(book, [])
-        #expect(plain.split(separator: "\r\n").first?.count == 16_384) // as before: padded to the dimension
-        #expect(try converted(book, ["--skip-empty-columns"]) == "b,\r\n\r\n,5\r\n")
+        #expect(plain == ",b,,,\r\n,,,,\r\n,,,,5\r\n") // as wide as the used range, not the dimension
+        #expect(try converted(book, ["--skip-empty-columns"]) == "b,\r\n,\r\n,5\r\n")
         #expect(try converted(book, ["--skip-empty-columns", "--skip-empty-rows"]) == "b,\r\n,5\r\n")
         #expect(try converted(book, ["--skip-empty-rows", "--line-ending", "lf"]).split(separator: "\n").count == 2)
-        #expect(try converted(book, ["--skip-empty-columns", "--to", "tsv"]) == "b\t\n\n\t5\n")
+        #expect(try converted(book, ["--skip-empty-columns", "--to", "tsv"]) == "b\t\n\t\n\t5\n")
     }
 
     @Test func lineEndings() throws {

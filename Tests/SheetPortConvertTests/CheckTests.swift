@@ -14,7 +14,7 @@ import SheetPortTestSupport
         "not-a-zip", "legacy-xls", "encrypted-workbook", "corrupt-zip", "unsafe-zip-entry", "zip-bomb",
         "forbidden-dtd", "malformed-xml", "missing-part", "exceeds-limit", "extra-worksheets", "macros-dropped",
         "unsupported-feature", "formatting-dropped", "authored-colours", "formula-no-cached-value", "date-1904",
-        "strict-ooxml",
+        "strict-ooxml", "ods-workbook", "xlsb-workbook", "first-worksheet-hidden",
     ]
 
     /// The hostile files, made once for the suite by Fixtures/hostile/make_hostile.py, with their codes.

@@ -65,7 +65,7 @@ private func values(_ rows: [Row]) -> [[CellValue]] { rows.map { $0.cells.map(\.
     @Test func aSemicolonCSVWithDecimalCommasIsEuropeanExcel() throws {
         // Without a header the comma (decimal) and the semicolon tie; --decimal-comma breaks it.
         let csv = "1,5;2,25\r\n3,75;-4\r\n"
-        let result = try convertText(Array(csv.utf8), name: "data.csv", ["--decimal-comma"])
+        let result = try convertText(Array(csv.utf8), name: "data.csv", ["--decimal-comma", "--no-header"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(values(result.rows) == [[.number(1.5), .number(2.25)], [.number(3.75), .number(-4)]])
     }
@@ -157,14 +157,14 @@ private func values(_ rows: [Row]) -> [[CellValue]] { rows.map { $0.cells.map(\.
         #expect(result.status == 0, "\(result.stderr)")
         #expect(values(result.rows) == [[.string("id"), .string("name")], [.number(1), .string("Zoë")]])
         // Not from text that merely has a NUL in it.
-        let nul = try convertText([0x61, 0x00, 0x62, 0x00, 0x2C, 0x31, 0x0A], name: "data.csv")
+        let nul = try convertText([0x61, 0x00, 0x62, 0x00, 0x2C, 0x31, 0x0A], name: "data.csv", ["--no-header"])
         #expect(values(nul.rows) == [[.string("a\u{0}b\u{0}"), .number(1)]])
     }
 
     @Test func utf16WithAMarkOrANameIsRead() throws {
         let result = try convertText(utf16("a\tb\n1\t2\n", mark: false), name: "data.tsv", ["--encoding", "utf-16le"])
         #expect(values(result.rows) == [[.string("a"), .string("b")], [.number(1), .number(2)]])
-        let named = try convertText(utf16("a,1\n", bigEndian: true), name: "data.csv", ["--encoding", "UTF-16"])
+        let named = try convertText(utf16("a,1\n", bigEndian: true), name: "data.csv", ["--encoding", "UTF-16", "--no-header"])
         #expect(values(named.rows) == [[.string("a"), .number(1)]])
     }
 
@@ -201,7 +201,7 @@ private func values(_ rows: [Row]) -> [[CellValue]] { rows.map { $0.cells.map(\.
     }
 
     @Test func nulBytesAreKeptAsText() throws {
-        let result = try convertText(Array("a\u{0}b,1\n\u{0},2\n".utf8), name: "data.csv")
+        let result = try convertText(Array("a\u{0}b,1\n\u{0},2\n".utf8), name: "data.csv", ["--no-header"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(values(result.rows) == [[.string("a\u{0}b"), .number(1)], [.string("\u{0}"), .number(2)]])
     }
@@ -253,13 +253,15 @@ private func values(_ rows: [Row]) -> [[CellValue]] { rows.map { $0.cells.map(\.
         #expect(formats.dropFirst() == ["hh:mm", "hh:mm:ss", "[h]:mm"])
     }
 
-    @Test func aFirstRowOfCodesCountsAgainstTheColumn() throws {
-        // No header: 007 is data, so the column is text; a header name is not.
-        let codes = try convertText(Array("007\n12\n34\n".utf8), name: "codes.csv")
+    @Test func aFirstRowOfCodesCountsAgainstTheColumnWithNoHeader() throws {
+        // --no-header: 007 is data, so the column is text; by default it is the header.
+        let codes = try convertText(Array("007\n12\n34\n".utf8), name: "codes.csv", ["--no-header"])
         #expect(values(codes.rows) == [[.string("007")], [.string("12")], [.string("34")]])
+        let header = try convertText(Array("007\n12\n34\n".utf8), name: "codes.csv")
+        #expect(values(header.rows) == [[.string("007")], [.number(12)], [.number(34)]])
         let named = try convertText(Array("\n,\nAmount (€)\n12\n34\n".utf8), name: "named.csv")
         #expect(values(named.rows) == [[.string("Amount (€)")], [.number(12)], [.number(34)]])
-        let single = try convertText(Array("1,x,2024-01-31\n".utf8), name: "one.csv")
+        let single = try convertText(Array("1,x,2024-01-31\n".utf8), name: "one.csv", ["--no-header"])
         #expect(values(single.rows) == [[.number(1), .string("x"), .date(serial: 45322)]])
     }
 
@@ -270,7 +272,7 @@ private func values(_ rows: [Row]) -> [[CellValue]] { rows.map { $0.cells.map(\.
         ("1..234", .string("1..234")), ("1.2345,6", .string("1.2345,6")), (".234,5", .string(".234,5")),
     ])
     func decimalCommaNumbers(_ field: String, _ expected: CellValue) throws {
-        let result = try convertText(Array("\(field)\n".utf8), name: "one.tsv", ["--decimal-comma"])
+        let result = try convertText(Array("\(field)\n".utf8), name: "one.tsv", ["--decimal-comma", "--no-header"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(values(result.rows) == [[expected]])
         #expect(TypeInference.number(field) == nil || !field.contains(","))
@@ -280,7 +282,7 @@ private func values(_ rows: [Row]) -> [[CellValue]] { rows.map { $0.cells.map(\.
         let scratch = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: scratch) }
         // The 007 on the last line makes the first line's 1 text: both passes read the spool.
-        let result = try runSheetport(["convert", "-", "--from", "csv", "--to", "xlsx"], input: Data("1;a\n2;b\n007;c\n".utf8),
+        let result = try runSheetport(["convert", "-", "--from", "csv", "--to", "xlsx", "--no-header"], input: Data("1;a\n2;b\n007;c\n".utf8),
                                       environment: ["TMPDIR": scratch.path])
         #expect(result.status == 0, "\(result.stderr)")
         let workbook = try Workbook(bytes: [UInt8](result.stdout), name: "<stdout>")

@@ -168,7 +168,9 @@ import SheetPortTestSupport
         let styles = Self.hostileStyles()
         for options in try Self.optionSets() {
             for columns in [ColumnSelection(), ColumnSelection(keeping: [1, 2, 3, 7, 9, 40])] {
-                for dimension in [nil, "A1:L40", "B2", "A1:XFD3"] {
+                // A row with no cells is a record of separators as wide as the sheet, so a dimension
+                // reaching XFD would write 40,000 x 16,384 of them here: AN (40) stands for it.
+                for dimension in [nil, "A1:L40", "B2", "A1:AN3"] {
                     let (reference, written) = try Self.both(rows, dialect: dialect, system: system, styles: styles,
                                                              options: options, columns: columns, dimension: dimension)
                     #expect(written == reference, "\(options) \(dimension ?? "-"): \(Self.firstDifference(reference, written))")

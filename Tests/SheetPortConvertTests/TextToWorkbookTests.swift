@@ -43,7 +43,7 @@ import SheetPortTestSupport
     }
 
     @Test func readsTSVWithEscapes() throws {
-        let result = try convert("a\\tb\t2\n\nlast\\nline\\\\\n", name: "data.tsv")
+        let result = try convert("a\\tb\t2\n\nlast\\nline\\\\\n", name: "data.tsv", ["--no-header"])
         #expect(result.rows.map(\.index) == [1, 3])
         #expect(result.rows.map { $0.cells.map(\.value) } == [[.string("a\tb"), .number(2)], [.string("last\nline\\")]])
     }
@@ -84,7 +84,7 @@ import SheetPortTestSupport
     }
 
     @Test func writesXLSXToStandardOutput() throws {
-        let result = try runSheetport(["convert", "-", "--from", "csv", "--to", "xlsx"], input: Data("a,1\n".utf8))
+        let result = try runSheetport(["convert", "-", "--from", "csv", "--to", "xlsx", "--no-header"], input: Data("a,1\n".utf8))
         #expect(result.status == 0, "\(result.stderr)")
         let workbook = try Workbook(bytes: [UInt8](result.stdout), name: "<stdout>")
         #expect(workbook.sheets.map(\.name) == ["Sheet1"])

@@ -86,7 +86,7 @@ extension ServerTests {
 
         let hostile: [(String, String)] = [
             ("poi__protect.xlsx", "encrypted-workbook"), ("roo__type_excel.xlsx", "legacy-xls"),
-            ("roo__type_openoffice.xlsx", "not-a-zip"), ("poi__poc-xmlbomb.xlsx", "forbidden-dtd"),
+            ("roo__type_openoffice.xlsx", "ods-workbook"), ("poi__poc-xmlbomb.xlsx", "forbidden-dtd"),
             ("poi__clusterfuzz-testcase-minimized-POIFuzzer-5040805309710336.xlsx", "corrupt-zip"),
             ("exceljs__invalid-xml.xlsx", "malformed-xml"),
         ]

@@ -16,14 +16,17 @@ package struct RawWorkbook {
         package var kind = "worksheet"
         package var sheetData = ""
         package var dimension: String? = nil
+        /// XML after `</sheetData>` (`<mergeCells>`, ...).
+        package var afterSheetData = ""
 
         package init(name: String, state: String? = nil, kind: String = "worksheet", sheetData: String = "",
-                     dimension: String? = nil) {
+                     dimension: String? = nil, afterSheetData: String = "") {
             self.name = name
             self.state = state
             self.kind = kind
             self.sheetData = sheetData
             self.dimension = dimension
+            self.afterSheetData = afterSheetData
         }
     }
 
@@ -76,7 +79,7 @@ package struct RawWorkbook {
             } else {
                 result.append(("xl/worksheets/sheet\(number).xml", "<?xml version=\"1.0\" encoding=\"UTF-8\"?><worksheet xmlns=\"\(main)\">"
                     + (sheet.dimension.map { "<dimension ref=\"\($0)\"/>" } ?? "")
-                    + "<sheetData>\(sheet.sheetData)</sheetData></worksheet>"))
+                    + "<sheetData>\(sheet.sheetData)</sheetData>\(sheet.afterSheetData)</worksheet>"))
             }
         }
         let stylesID = sheets.count + 1

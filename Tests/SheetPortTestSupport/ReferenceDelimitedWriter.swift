@@ -37,6 +37,8 @@ package struct ReferenceDelimitedWriter {
            !row.cells.contains(where: { UsedRange.hasValue($0.value) && columns.position(of: $0.column) != nil }) { return }
         if width == nil { width = columns.keptCount ?? dimension.flatMap(DelimitedWriter.width(ofDimension:)) ?? 0 }
         while !options.skipEmptyRows, linesWritten < row.index - 1 {
+            // Third deliberate change (issue 22): a row with no cells is a record of separators.
+            for _ in 1..<max(1, width!) { bytes.append(separator) }
             bytes += newline
             linesWritten += 1
         }
@@ -68,6 +70,16 @@ package struct ReferenceDelimitedWriter {
             }
             bytes.append(UInt8(ascii: "\""))
         case .tsv:
+            // Second deliberate change (issue 22): a field that starts with a quote is written
+            // quoted as Excel writes it, since the reader takes a leading quote for a quoted field.
+            if text.utf8.first == UInt8(ascii: "\"") {
+                bytes.append(UInt8(ascii: "\""))
+                for byte in text.utf8 {
+                    if byte == UInt8(ascii: "\"") { bytes.append(byte) }
+                    bytes.append(byte)
+                }
+                return bytes.append(UInt8(ascii: "\""))
+            }
             for byte in text.utf8 {
                 switch byte {
                 case 0x09: bytes += "\\t".utf8
@@ -85,6 +97,7 @@ package struct ReferenceDelimitedWriter {
         if value == value.rounded(), abs(value) < 9_007_199_254_740_992 {
             return String(Int64(value))
         }
+
         return value.description
     }
 
@@ -109,7 +122,12 @@ package struct ReferenceDelimitedWriter {
         }
         switch value {
         case .empty: return ""
-        case .number(let number): return Self.number(number)
+        case .number(let number):
+            // Fourth deliberate change (issue 22): an integral value below 10^21 as the exact integer.
+            if number == number.rounded(), abs(number) >= 9_007_199_254_740_992, abs(number) < 1e21 {
+                return (number < 0 ? "-" : "") + String(UInt128(abs(number)))
+            }
+            return Self.number(number)
         case .string(let text): return text
         case .boolean(let flag): return flag ? "TRUE" : "FALSE"
         case .error(let code): return code

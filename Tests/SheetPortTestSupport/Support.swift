@@ -41,7 +41,7 @@ package enum Project {
         "xlsx-populate__encrypted_input.xlsx": .encryptedWorkbook,
         "xlsx-populate__encryption_out.xlsx": .encryptedWorkbook,
         "roo__type_excel.xlsx": .legacyXLS,
-        "roo__type_openoffice.xlsx": .notAZip,
+        "roo__type_openoffice.xlsx": .odsWorkbook,
         "poi__poc-xmlbomb.xlsx": .forbiddenDTD,
         "poi__poc-xmlbomb-empty.xlsx": .forbiddenDTD,
         "poi__clusterfuzz-testcase-minimized-POIFuzzer-5040805309710336.xlsx": .corruptZip, // truncated: no central directory

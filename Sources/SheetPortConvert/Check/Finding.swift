@@ -35,6 +35,8 @@ public struct Finding: Sendable, Equatable {
         case date1904 = "date-1904"
         case strictOOXML = "strict-ooxml"
         case sheetNameChanged = "sheet-name-changed"
+        /// The sheet an import takes (the first worksheet) is hidden or very hidden.
+        case firstWorksheetHidden = "first-worksheet-hidden"
     }
 
     /// The stable code (`zip-bomb`, `extra-worksheets`, ...).

@@ -120,6 +120,13 @@ struct Inspection {
 
     private mutating func inspectSheets(first: Sheet) {
         worksheets = workbook.sheets.map { CheckReport.Worksheet(name: $0.name, imported: $0 == first, state: $0.state) }
+        if first.state != .visible {
+            let how = first.state == .veryHidden ? "very hidden (only VBA can show it)" : "hidden"
+            findings.append(Finding(.firstWorksheetHidden, .warning,
+                                    "the worksheet an import takes, \"\(first.name.visibleControlCharacters)\", is \(how) in Excel; "
+                                    + "the import shows it, and visible sheets after it are not imported",
+                                    part: workbook.workbookPart))
+        }
         let others = workbook.sheets.filter { $0 != first }
         guard !others.isEmpty else { return }
         let names = others.map { "\"\($0.name)\"" + ($0.kind == .worksheet ? "" : " (\($0.kind.rawValue))") }

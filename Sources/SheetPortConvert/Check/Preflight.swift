@@ -67,7 +67,9 @@ public enum Preflight {
         switch error.code {
         case .legacyXLS: "xls"
         case .encryptedWorkbook: "encrypted"
-        case .notAZip: error.message.contains("OpenDocument") ? "ods" : "unknown"
+        case .odsWorkbook: "ods"
+        case .xlsbWorkbook: "xlsb"
+        case .notAZip: "unknown"
         default: "xlsx"
         }
     }

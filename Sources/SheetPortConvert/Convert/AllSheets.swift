@@ -23,7 +23,9 @@ extension SheetConverter {
     /// once for all sheets. Every file is built under a temporary name in `folder` and all are
     /// published only when all are complete: an error leaves no new file in `folder` (a file of
     /// the same name that was there before is left as it was).
-    /// `progress` hears the sheet being converted (0-based) and how far it is.
+    /// `progress` hears the sheet being converted (0-based) and how far the whole run is: rows
+    /// and bytes of every sheet so far against the bytes of all the sheets' parts, so one
+    /// progress line runs once across all sheets instead of restarting per sheet.
     @discardableResult
     public static func convertAll(_ workbook: Workbook, sheets: [Sheet], to format: TextFormat, folder: String,
                                   options: TextOutputOptions = TextOutputOptions(),
@@ -31,6 +33,8 @@ extension SheetConverter {
         let names = FileNames.unique(for: sheets.map(\.name), fileExtension: format.rawValue)
         var staged: [AtomicFile] = []
         var converted: [ConvertedSheet] = []
+        let total = sheets.reduce(Int64(0)) { $0 + ((try? workbook.worksheetEntry($1).size) ?? 0) }
+        var done = ConversionSummary()
         do {
             for (index, (sheet, name)) in zip(sheets, names).enumerated() {
                 // A name from the workbook: never through a link, a FIFO or a device in the folder.
@@ -38,8 +42,18 @@ extension SheetConverter {
                 staged.append(file)
                 let output = ByteOutput(descriptor: file.descriptor, name: file.destination)
                 let summary = try convert(workbook, sheet: sheet, to: format, output: output, options: options) { summary in
-                    progress?(index, summary)
+                    var overall = done
+                    overall.rows += summary.rows
+                    overall.cells += summary.cells
+                    overall.bytesRead += summary.bytesRead
+                    overall.totalBytes = max(total, overall.bytesRead)
+                    progress?(index, overall)
                 }
+                done.rows += summary.rows
+                done.cells += summary.cells
+                done.bytesRead += summary.totalBytes
+                done.totalBytes = max(total, done.bytesRead)
+                progress?(index, done)
                 converted.append(ConvertedSheet(sheet: sheet, fileName: name, summary: summary))
             }
         } catch {

@@ -3,11 +3,13 @@ import SheetPortReader
 import SheetPortWriter
 /// Writes rows as CSV (RFC 4180: `,`, CRLF or LF, fields with `,` `"` CR or LF quoted, `"`
 /// doubled) or TSV (tab, LF, with `\t` `\n` `\r` `\\` escaped, as PostgreSQL and
-/// linear TSV read them).
+/// linear TSV read them; a field that starts with `"` is written in quotes, its quotes
+/// doubled, as Excel writes it, so that `DelimitedReader` reads it back).
 ///
-/// Line N is row N of the sheet: missing rows are empty lines (unless empty rows are skipped).
-/// Rows are padded to the sheet's `<dimension>` width when it gives one, or to the columns kept
-/// when empty columns are skipped, so the output is rectangular.
+/// Record N is row N of the sheet: a row with no cells is a record of separators only (`,,,`),
+/// unless empty rows are skipped. Every record has the same number of fields, the width given
+/// (`SheetConverter` gives the used range's, found from the cells), or the columns kept when
+/// empty columns are skipped; with neither, the `<dimension>` handed to `write(_:dimension:)`.
 public struct DelimitedWriter {
     /// The two flavours.
     public enum Dialect: Sendable { case csv, tsv }
@@ -19,12 +21,16 @@ public struct DelimitedWriter {
     private let columns: ColumnSelection
     /// Per cell format: whether its number format shows a time.
     private let showsTime: [Bool]
+    /// The cell formats, for `--values displayed`.
+    private let formats: [CellFormat]
     private let newline: [UInt8]
     private let separator: UInt8
     /// Whether dates in `options.dateFormat` are written with no quoting check.
     private let dateFormatIsPlain: Bool
     private var linesWritten = 0
     private var width: Int?
+    /// Records written so far (rows with no cells between others included).
+    private(set) var records = 0
 
     /// A writer of `dialect` for a workbook in `dateSystem`.
     public init(output: ByteOutput, dialect: Dialect, dateSystem: DateSystem) {
@@ -36,14 +42,18 @@ public struct DelimitedWriter {
         self.init(output: output, dialect: dialect, dateSystem: dateSystem, styles: styles, options: options, columns: ColumnSelection())
     }
 
+    /// A writer whose records have `width` fields each (the used range's width), or the columns
+    /// kept by `columns`.
     init(output: ByteOutput, dialect: Dialect, dateSystem: DateSystem, styles: Styles?, options: TextOutputOptions,
-         columns: ColumnSelection) {
+         columns: ColumnSelection, width: Int? = nil) {
         self.output = output
+        self.width = columns.keptCount ?? width
         self.dialect = dialect
         self.dateSystem = dateSystem
         self.options = options
         self.columns = columns
         showsTime = styles?.cellFormats.map { $0.isDate && NumberFormat.showsTime($0.numberFormat) } ?? []
+        formats = styles?.cellFormats ?? []
         newline = dialect == .csv && options.lineEnding == .crlf ? [0x0D, 0x0A] : [0x0A]
         dateFormatIsPlain = Self.isPlain(options.dateFormat, in: dialect)
         separator = dialect == .csv ? UInt8(ascii: ",") : 0x09
@@ -62,9 +72,11 @@ public struct DelimitedWriter {
            !row.cells.contains(where: { UsedRange.hasValue($0.value) && columns.position(of: $0.column) != nil }) { return }
         if width == nil { width = columns.keptCount ?? dimension().flatMap(Self.width(ofDimension:)) ?? 0 }
         while !options.skipEmptyRows, linesWritten < row.index - 1 {
+            if width! > 1 { try output.put(separator, times: width! - 1) }
             output.put(newline)
             try output.flushIfFull()
             linesWritten += 1
+            records += 1
         }
         var column = 1
         // Cells are read in place: `for cell in row.cells` copies each whole cell, formula and all.
@@ -81,16 +93,29 @@ public struct DelimitedWriter {
         output.put(newline)
         try output.flushIfFull()
         linesWritten = row.index
+        records += 1
     }
 
     /// Appends the field of `cell`: text through `writeField`, everything else straight into the output.
     @inline(__always)
     private func writeValue(_ cell: UnsafePointer<Cell>) throws {
+        if options.values == .displayed {
+            var isDate = false
+            switch cell.pointee.value {
+            case .date, .isoDate, .duration: isDate = true
+            default: break
+            }
+            if !(isDate && options.dateFormat != nil) { // --date-format wins for dates
+                let style = cell.pointee.styleIndex
+                let format = style >= 0 && style < formats.count ? formats[style] : CellFormat()
+                return writeField(NumberFormatRenderer.text(cell.pointee.value, format: format, system: dateSystem))
+            }
+        }
         switch cell.pointee.value {
         case .string(let text), .error(let text):
             writeField(text)
         case .number(let number):
-            output.putNumber(number)
+            putNumber(number)
         default:
             let style = cell.pointee.styleIndex
             let time = style >= 0 && style < showsTime.count && showsTime[style]
@@ -99,6 +124,21 @@ public struct DelimitedWriter {
                 writeField(text)
             }
         }
+    }
+
+    /// Appends a number as `ByteSink.putNumber` does, but an integral value from 2^53 up to
+    /// 10^21 as the exact integer the double holds (`123456789012345680`), with no exponent.
+    @inline(__always)
+    private func putNumber(_ number: Double) {
+        guard number.magnitude >= 9_007_199_254_740_992, number.magnitude < 1e21, number.rounded(.towardZero) == number else {
+            return output.putNumber(number)
+        }
+        output.put(Self.exactInteger(number))
+    }
+
+    /// The decimal digits of an integral double below 10^21 in magnitude, exactly.
+    static func exactInteger(_ number: Double) -> String {
+        (number < 0 ? "-" : "") + String(UInt128(number.magnitude))
     }
 
     /// Appends `text` quoted (CSV) or escaped (TSV) when it must be.
@@ -121,6 +161,15 @@ public struct DelimitedWriter {
             }
             output.put(UInt8(ascii: "\""))
         case .tsv:
+            if bytes.first == UInt8(ascii: "\"") {
+                // Quoted as Excel writes it, so that the reader does not take it for a quoted field's start.
+                output.put(UInt8(ascii: "\""))
+                for byte in bytes {
+                    if byte == UInt8(ascii: "\"") { output.put(byte) }
+                    output.put(byte)
+                }
+                return output.put(UInt8(ascii: "\""))
+            }
             guard bytes.contains(where: { ($0 <= 0x0D || $0 == UInt8(ascii: "\\")) && Self.isTSVSpecial($0) }) else {
                 return output.put(bytes)
             }
@@ -152,7 +201,7 @@ public struct DelimitedWriter {
         guard let format else { return true }
         return format.pieces.allSatisfy { piece in
             guard case .text(let text) = piece else { return true }
-            return !text.utf8.contains { dialect == .csv ? isCSVSpecial($0) : isTSVSpecial($0) }
+            return !text.utf8.contains { dialect == .csv ? isCSVSpecial($0) : isTSVSpecial($0) || $0 == UInt8(ascii: "\"") }
         }
     }
 

@@ -107,6 +107,7 @@ extension ByteSink {
             case .minute: putPadded(seconds / 60 % 60, width: 2)
             case .second: putPadded(seconds % 60, width: 2)
             case .milliseconds: putPadded(dateTime.millisecondOfDay % 1000, width: 3)
+            default: put(DateFormat.text(of: piece, dateTime))
             }
         }
     }

@@ -11,6 +11,8 @@ public enum TextFormat: String, Sendable, CaseIterable {
     case jsonl
     /// Records: one JSON object per data row, keyed by the header row (CONTRACTS section 6).
     case ndjson
+    /// The ndjson records as one JSON array.
+    case json
 
     /// The format named by a file's extension, if any.
     public init?(fileName: String) {
@@ -21,7 +23,8 @@ public enum TextFormat: String, Sendable, CaseIterable {
 
 /// What a conversion wrote, so far or in all.
 public struct ConversionSummary: Sendable, Equatable {
-    /// Rows read from the sheet.
+    /// Rows read from the sheet while converting; once done, the rows written (CSV and TSV
+    /// records, ndjson records, rows with a cell in cell JSONL).
     public var rows = 0
     /// Non-empty cells written.
     public var cells = 0
@@ -40,14 +43,38 @@ public enum SheetConverter {
     public static func convert(_ workbook: Workbook, sheet: Sheet, to format: TextFormat, output: ByteOutput,
                                options: TextOutputOptions = TextOutputOptions(),
                                progress: ((ConversionSummary) -> Void)? = nil) throws -> ConversionSummary {
-        let columns = options.skipEmptyColumns && format != .jsonl
-            ? ColumnSelection(keeping: try workbook.usedRange(of: sheet).columnsWithValues) : ColumnSelection()
+        // CSV and TSV records are all as wide as the used range, found from the cells by a
+        // first pass (`<dimension>` is often missing or wrong); skipped columns need it too.
+        let used = format == .csv || format == .tsv || (options.skipEmptyColumns && format != .jsonl)
+            ? try workbook.usedRange(of: sheet) : nil
+        var filler = options.fillMerged ? MergeFiller(ranges: try mergedRanges(workbook, sheet)) : MergeFiller(ranges: [])
+        var columns = options.skipEmptyColumns && format != .jsonl ? ColumnSelection(keeping: used!.columnsWithValues) : ColumnSelection()
+        if !filler.isEmpty, let kept = columns.kept {
+            // Columns a range fills have values too.
+            let filled = Set(kept).union(try filledColumns(workbook, sheet))
+            columns = ColumnSelection(keeping: filled.sorted())
+        }
+        var width = used?.columns
+        if let current = width, !filler.isEmpty { width = max(current, filler.extent.columns) }
         let reader = try workbook.rows(of: sheet)
         var summary = ConversionSummary()
         // Each writer is driven through a non-escaping closure: a writer captured by an
         // escaping one lives in a box with an exclusivity check on every row.
+        var lastRow = 0
         func drain(_ write: (Row) throws -> Void) throws {
-            while let row = try reader.nextRow() {
+            while var row = try reader.nextRow() {
+                if !filler.isEmpty {
+                    // Rows a range covers that the sheet does not have are made, to be filled.
+                    while lastRow + 1 < row.index {
+                        lastRow += 1
+                        guard filler.covers(lastRow) else { continue }
+                        var made = Row(index: lastRow)
+                        filler.fill(&made)
+                        if !made.cells.isEmpty { try write(made) }
+                    }
+                    filler.fill(&row)
+                    lastRow = row.index
+                }
                 try write(row)
                 summary.rows += 1
                 summary.cells += row.cells.count
@@ -56,21 +83,51 @@ public enum SheetConverter {
                     progress(summary)
                 }
             }
+            // Rows below the last row element that a range still covers.
+            while !filler.isEmpty, lastRow < filler.extent.rows {
+                lastRow += 1
+                var made = Row(index: lastRow)
+                filler.fill(&made)
+                if !made.cells.isEmpty { try write(made) }
+            }
         }
+        let written: Int
         switch format {
         case .jsonl:
             let writer = try JSONLWriter(output: output, styles: workbook.styles(), dateSystem: workbook.dateSystem)
-            try drain(writer.write)
-        case .ndjson:
-            var writer = RecordWriter(output: output, dateSystem: workbook.dateSystem, options: options, columns: columns)
+            var rowsWithCells = 0
+            try drain { row in
+                try writer.write(row)
+                if !row.cells.isEmpty { rowsWithCells += 1 }
+            }
+            written = rowsWithCells
+        case .ndjson, .json:
+            var writer = RecordWriter(output: output, dateSystem: workbook.dateSystem, options: options, columns: columns,
+                                      isArray: format == .json, formats: options.values == .displayed ? try workbook.styles().cellFormats : [])
             try drain { try writer.write($0) }
+            try writer.finish()
+            written = writer.records
         case .csv, .tsv:
             var writer = DelimitedWriter(output: output, dialect: format == .csv ? .csv : .tsv, dateSystem: workbook.dateSystem,
-                                         styles: try workbook.styles(), options: options, columns: columns)
-            try drain { try writer.write($0, dimensionOnce: reader.metadata.dimension) }
+                                         styles: try workbook.styles(), options: options, columns: columns, width: width)
+            try drain { try writer.write($0, dimensionOnce: nil) }
+            written = writer.records
         }
+        summary.rows = written
         try output.flush()
         (summary.bytesRead, summary.totalBytes) = reader.progress
         return summary
+    }
+
+    /// The merged ranges of `sheet` (they follow the rows: the sheet is read once for them).
+    private static func mergedRanges(_ workbook: Workbook, _ sheet: Sheet) throws -> [String] {
+        let reader = try workbook.rows(of: sheet)
+        while try reader.nextRow() != nil {}
+        return reader.metadata.mergedRanges
+    }
+
+    /// The columns merged ranges fill.
+    private static func filledColumns(_ workbook: Workbook, _ sheet: Sheet) throws -> [Int] {
+        try mergedRanges(workbook, sheet).compactMap(CellRange.init).flatMap { Array($0.start.column...$0.end.column) }
     }
 }

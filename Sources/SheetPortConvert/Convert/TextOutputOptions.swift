@@ -13,6 +13,20 @@ public struct TextOutputOptions: Sendable, Equatable {
 
     /// Leave out rows with no value (CSV, TSV, ndjson).
     public var skipEmptyRows = false
+    /// What a cell's value is written as (`--values`).
+    public enum Values: String, Sendable, CaseIterable {
+        /// The value itself (the default).
+        case raw
+        /// The text Excel (en-US) shows for it in its number format (`NumberFormatRenderer`).
+        case displayed
+    }
+
+    /// CSV, TSV, ndjson and json: raw values or displayed text; `dateFormat` wins for date cells.
+    public var values = Values.raw
+    /// Write a merged range's value into every cell of the range (`--fill-merged`).
+    public var fillMerged = false
+    /// ndjson and json: write rows with no value as records of nulls (by default they are left out).
+    public var keepEmptyRows = false
     /// Leave out columns with no value in the whole sheet (CSV, TSV, ndjson); costs a first pass.
     public var skipEmptyColumns = false
     /// CSV line ending (TSV lines always end in `\n`).

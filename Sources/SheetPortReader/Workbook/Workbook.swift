@@ -151,7 +151,7 @@ public final class Workbook {
         return try RelationshipsPart.read(of: part, in: archive)
     }
 
-    func worksheetEntry(_ sheet: Sheet) throws -> ZipArchive.Entry {
+    package func worksheetEntry(_ sheet: Sheet) throws -> ZipArchive.Entry {
         guard sheet.kind == .worksheet || sheet.kind == .macrosheet || sheet.kind == .dialogsheet else {
             throw ReaderError(.usage, file: file, part: sheet.part,
                               "sheet \"\(sheet.name)\" is a \(sheet.kind.rawValue), not a worksheet")
@@ -196,6 +196,13 @@ public final class Workbook {
         } catch let error as ReaderError where error.code == .malformedXML {
             package = [] // a damaged package index: the content types still name the workbook (`check` reports it)
         }
+        // An Excel Binary Workbook is a zip too, with the same layout but BIFF12 parts.
+        if archive.contains("xl/workbook.bin")
+            || package.contains(where: { $0.type == "officeDocument" && $0.target.lowercased().hasSuffix(".bin") }) {
+            throw ReaderError(.xlsbWorkbook, file: archive.file,
+                              "an Excel Binary Workbook (.xlsb), not an xlsx workbook: its parts are binary records, not XML; "
+                              + "open it in Excel and save it as .xlsx (Excel Workbook)")
+        }
         if let main = package.first(where: { $0.type == "officeDocument" && archive.contains($0.target) }) {
             return main.target
         }
@@ -208,7 +215,9 @@ public final class Workbook {
         if let part = contentTypes.parts(ofType: workbookTypes).sorted().first(where: archive.contains) { return part }
         if let part = ["xl/workbook.xml", "workbook.xml"].first(where: archive.contains) { return part }
         if archive.contains("content.xml") || archive.contains("mimetype") {
-            throw ReaderError(.notAZip, file: archive.file, "an OpenDocument (ODS) file, not an OOXML workbook")
+            throw ReaderError(.odsWorkbook, file: archive.file,
+                              "an OpenDocument spreadsheet (.ods), not an xlsx workbook; open it in LibreOffice Calc or Excel "
+                              + "and save it as .xlsx (Excel 2007-365)")
         }
         throw ReaderError(.missingPart, file: archive.file, "no workbook part: not an xlsx/xlsm package")
     }

@@ -78,8 +78,49 @@ public final class WorksheetReader {
     public var metadata: WorksheetMetadata { producer != nil ? batchMetadata : decoder.completing(handler.metadata) }
 
     /// The next row in document order (rows with no cells included, for their heights),
-    /// or nil at the end of the sheet.
+    /// or nil at the end of the sheet. Consecutive `<row>` elements with the same number are
+    /// one row: their cells are merged in column order (a later cell of a column already seen
+    /// replaces it). Rows out of order are not sorted (Excel never writes them, and the read
+    /// streams): a row numbered below the one before it comes where the document has it.
     public func nextRow() throws -> Row? {
+        if let failure = lookAheadFailure { lookAheadFailure = nil; throw failure }
+        guard var row = try lookAhead.take() ?? nextRowAsWritten() else { return nil }
+        var merged = false
+        while true {
+            let next: Row?
+            do { next = try nextRowAsWritten() } catch {
+                lookAheadFailure = error // the row so far comes first, then the error
+                break
+            }
+            guard let next else { break }
+            guard next.index == row.index else { lookAhead = next; break }
+            row.cells.append(contentsOf: next.cells)
+            row.height = row.height ?? next.height
+            row.isHidden = row.isHidden || next.isHidden
+            merged = true
+        }
+        if merged { Self.orderCells(&row.cells) }
+        return row
+    }
+
+    /// Sorts merged cells by column; of two cells in one column the later one stays.
+    static func orderCells(_ cells: inout [Cell]) {
+        let ordered = cells.enumerated().sorted { $0.element.column != $1.element.column ? $0.element.column < $1.element.column : $0.offset < $1.offset }
+        var result: [Cell] = []
+        result.reserveCapacity(ordered.count)
+        for (_, cell) in ordered {
+            if let last = result.last, last.column == cell.column { result[result.count - 1] = cell } else { result.append(cell) }
+        }
+        cells = result
+    }
+
+    /// The row read after the one returned, when it had another number.
+    private var lookAhead: Row?
+    /// An error met while looking ahead, thrown on the next call.
+    private var lookAheadFailure: (any Error)?
+
+    /// The next `<row>` element as the document has it.
+    private func nextRowAsWritten() throws -> Row? {
         if let producer {
             while nextIndex == batch.count {
                 nextIndex = 0
@@ -91,7 +132,7 @@ public final class WorksheetReader {
                 switch next.step {
                 case .rows: batch = next.rows
                 case .end: batch = next.rows; finished = true
-                case .handOver: try handOver(); return try nextRow()
+                case .handOver: try handOver(); return try nextRowAsWritten()
                 }
             }
             defer { nextIndex += 1; returned += 1 }

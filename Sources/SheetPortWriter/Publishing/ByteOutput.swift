@@ -121,7 +121,7 @@ public final class ByteOutput {
 
     /// Appends a string's UTF-8.
     @inline(__always)
-    func put(_ text: String) { buffer.put(text) }
+    package func put(_ text: String) { buffer.put(text) }
 
     /// Appends the bytes of an array.
     @inline(__always)

@@ -6,7 +6,8 @@ extension ByteSink {
     func putEscaped(_ text: String, quoted: Bool = true) {
         var text = text
         let copied = text.withUTF8 { utf8 -> Bool in
-            guard !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
+            // 0xE2 leads U+2028 and U+2029, which JSON allows raw but JavaScript did not: escaped too.
+            guard !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == 0xE2 }) else { return false }
             if quoted { put(UInt8(ascii: "\"")) }
             put(utf8)
             if quoted { put(UInt8(ascii: "\"")) }

@@ -141,7 +141,7 @@ public struct JSONLWriter {
     static func writeString(_ text: String, to output: ByteOutput) throws {
         var text = text
         let plain = text.withUTF8 { bytes in
-            !bytes.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+            !bytes.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == 0xE2 }
         }
         if plain {
             try output.write(byte: UInt8(ascii: "\""))
@@ -154,9 +154,22 @@ public struct JSONLWriter {
         try output.write(bytes)
     }
 
+    /// Appends a JSON string literal: `"` `\\` and control characters escaped, and U+2028 and
+    /// U+2029 as `\u2028` `\u2029` (valid raw in JSON, but line breaks to JavaScript and to
+    /// some line-oriented tools); the rest as UTF-8.
     static func appendString(_ text: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
+        var utf8 = text.utf8.makeIterator()
+        while let byte = utf8.next() {
+            // A String is valid UTF-8: E2 leads a three-byte character; E2 80 A8 is U+2028, E2 80 A9 U+2029.
+            if byte == 0xE2, let second = utf8.next(), let third = utf8.next() {
+                if second == 0x80 && (third == 0xA8 || third == 0xA9) {
+                    bytes += Array((third == 0xA8 ? "\\u2028" : "\\u2029").utf8)
+                } else {
+                    bytes += [byte, second, third]
+                }
+                continue
+            }
             switch byte {
             case UInt8(ascii: "\""): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
             case UInt8(ascii: "\\"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]

@@ -4,7 +4,8 @@ import SheetPortWriter
 /// Writes a worksheet as records (`--to ndjson`, CONTRACTS section 6): one JSON object per data
 /// row, keyed by the header row. Values are JSON numbers, strings, booleans, ISO dates (as cell
 /// JSONL writes them), errors as their text and `null` for empty; an empty header name becomes
-/// `col_<LETTER>`, a repeated one gets `_2`, `_3`.
+/// `col_<LETTER>`, a repeated one gets `_2`, `_3`. Rows with no value are left out unless
+/// `keepEmptyRows`. As `--to json`, the records are one JSON array (`finish()` closes it).
 struct RecordWriter {
     private let output: ByteOutput
     private let dateSystem: DateSystem
@@ -14,9 +15,20 @@ struct RecordWriter {
     private var keys: [(column: Int, member: [UInt8])]?
     private var keyIndex: [Int: Int] = [:]
     private var lastRow = 0
+    /// Records written so far.
+    private(set) var records = 0
 
-    init(output: ByteOutput, dateSystem: DateSystem, options: TextOutputOptions, columns: ColumnSelection) {
+    /// Whether the records are the elements of one JSON array (`--to json`) rather than lines.
+    private let isArray: Bool
+
+    /// The cell formats, for `--values displayed`.
+    private let formats: [CellFormat]
+
+    init(output: ByteOutput, dateSystem: DateSystem, options: TextOutputOptions, columns: ColumnSelection, isArray: Bool = false,
+         formats: [CellFormat] = []) {
         self.output = output
+        self.formats = formats
+        self.isArray = isArray
         self.dateSystem = dateSystem
         self.options = options
         self.columns = columns
@@ -38,7 +50,7 @@ struct RecordWriter {
             }
             return try write(row)
         }
-        if options.skipEmptyRows {
+        if options.skipEmptyRows || !options.keepEmptyRows {
             guard hasValue else { return }
         } else {
             while lastRow < row.index - 1 {
@@ -76,9 +88,15 @@ struct RecordWriter {
     private mutating func writeRecord(_ row: Row) throws {
         lastRow = row.index
         guard let keys else { return }
+        if isArray { try output.write(records == 0 ? "[\n" as StaticString : ",\n" as StaticString) }
         var values = [CellValue?](repeating: nil, count: keys.count)
         var extra: [Cell] = []
         for cell in row.cells where columns.position(of: cell.column) != nil {
+            var cell = cell
+            if options.values == .displayed, cell.value != .empty {
+                let format = cell.styleIndex >= 0 && cell.styleIndex < formats.count ? formats[cell.styleIndex] : CellFormat()
+                cell.value = .string(NumberFormatRenderer.text(cell.value, format: format, system: dateSystem))
+            }
             if let index = keyIndex[cell.column] { values[index] = cell.value } else { extra.append(cell) }
         }
         try output.write(byte: UInt8(ascii: "{"))
@@ -94,7 +112,14 @@ struct RecordWriter {
             try output.write(byte: UInt8(ascii: ":"))
             try writeValue(cell.value)
         }
-        try output.write("}\n" as StaticString)
+        try output.write(isArray ? "}" as StaticString : "}\n" as StaticString)
+        records += 1
+    }
+
+    /// Ends the output: the array's closing bracket (`[]` when there was no record).
+    func finish() throws {
+        guard isArray else { return }
+        try output.write(records == 0 ? "[]\n" as StaticString : "\n]\n" as StaticString)
     }
 
     private func writeValue(_ value: CellValue?) throws {

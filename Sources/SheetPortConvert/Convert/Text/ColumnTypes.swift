@@ -7,8 +7,9 @@ import SheetPortWriter
 /// time; otherwise text, so that one `007` makes a ZIP-code column text, all of it. It keeps one
 /// state a column, whatever the number of rows.
 ///
-/// The first record that is not blank is usually a header: a field of it that is text with a
-/// letter in it (a name like `zip` or `Amount`) does not count against its column, and stays text.
+/// The first record that is not blank is the header unless `hasHeader` is false (`--no-header`):
+/// its fields are stored as text and take no part in the columns' kinds, so a header `2024`,
+/// `#` or `%` leaves a column of numbers numbers.
 struct ColumnTypes {
     private enum State: Equatable {
         /// No field counted yet.
@@ -21,14 +22,26 @@ struct ColumnTypes {
 
     let rules: TypeInference.Rules
     private var states: [State] = []
-    private var isFirst = true
+    /// Whether the header is still to come.
+    private var headerPending: Bool
 
-    /// Column kinds for fields read with `rules`.
-    init(rules: TypeInference.Rules) { self.rules = rules }
+    /// Column kinds for fields read with `rules`; the first non-blank record is a header unless not `hasHeader`.
+    init(rules: TypeInference.Rules, hasHeader: Bool = true) {
+        self.rules = rules
+        headerPending = hasHeader
+    }
+
+    /// Whether `fields` is the header, given whether it is still to come: the first record
+    /// with a non-empty field.
+    static func isHeader(_ fields: [String], pending: inout Bool) -> Bool {
+        guard pending, fields.contains(where: { !$0.isEmpty }) else { return false }
+        pending = false
+        return true
+    }
 
     /// Counts the fields of the next record.
     mutating func count(_ fields: [String]) {
-        defer { if isFirst { isFirst = fields.allSatisfy(\.isEmpty) } }
+        if Self.isHeader(fields, pending: &headerPending) { return }
         if fields.count > states.count { states += repeatElement(.unseen, count: fields.count - states.count) }
         for (column, field) in fields.enumerated() where !field.isEmpty {
             switch states[column] {
@@ -37,7 +50,7 @@ struct ColumnTypes {
             case .unseen:
                 if let kind = TypeInference.kind(of: field, rules: rules) {
                     states[column] = .kind(kind)
-                } else if !(isFirst && field.unicodeScalars.contains(where: \.properties.isAlphabetic)) {
+                } else {
                     states[column] = .text
                 }
             case .kind(let kind):
@@ -50,7 +63,7 @@ struct ColumnTypes {
     /// it stays text.
     func value(of field: String, column: Int) -> (value: CellValue, numberFormat: String?)? {
         switch column < states.count ? states[column] : .unseen {
-        case .text, .unseen: return nil // unseen: only header names, which are text
+        case .text, .unseen: return nil // unseen: only the header's names, which are text
         case .kind(let kind): return TypeInference.value(of: field, as: kind, rules: rules)
         }
     }

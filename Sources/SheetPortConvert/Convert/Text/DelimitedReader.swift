@@ -2,8 +2,12 @@ import SheetPortCore
 import SheetPortReader
 import SheetPortWriter
 /// Reads CSV (RFC 4180: quoted fields with `""` escapes, which may hold line breaks; the
-/// delimiter a comma, a semicolon, a tab, a bar or any given one) or TSV (tab-separated, with
-/// the `\t` `\n` `\r` `\\` escapes that `DelimitedWriter` writes), one record at a time.
+/// delimiter a comma, a semicolon, a tab, a bar or any given one) or TSV (tab-separated), one
+/// record at a time. A TSV field that starts with a double quote is quoted as Excel and pandas
+/// write it (it may hold tabs, line breaks and doubled quotes, taken as they are); any other
+/// TSV field is read with the `\t` `\n` `\r` `\\` escapes that `DelimitedWriter` (and
+/// PostgreSQL) write, so SheetPort's own TSV reads back (its writer quotes a field that starts
+/// with a quote).
 /// Lines may end in CRLF, LF or CR; a UTF-8 byte order mark is skipped.
 ///
 /// Memory is bounded: a field longer than any cell can hold, or a record with more fields than
@@ -68,28 +72,7 @@ public struct DelimitedReader {
     private mutating func csvField() throws -> (String, ended: Bool) {
         field.removeAll(keepingCapacity: true)
         fieldStart = input.bytesRead
-        let quote = UInt8(ascii: "\"")
-        if try input.peek() == quote {
-            _ = try input.next()
-            fieldStart = input.bytesRead
-            let startLine = line
-            while true {
-                guard let byte = try input.next() else {
-                    throw TextInputError(file: input.name, line: startLine, "a quoted field is not closed before the end of the input")
-                }
-                if byte == quote {
-                    if try input.peek() == quote { _ = try input.next(); field.append(quote); continue }
-                    break
-                }
-                if byte == 0x0A { line += 1 } else if byte == 0x0D, try input.peek() != 0x0A { line += 1 }
-                try append(byte)
-            }
-            guard let after = try input.peek() else { return (try text(), true) }
-            if after == delimiter { _ = try input.next(); return (try text(), false) }
-            if after == 0x0A || after == 0x0D { let value = try text(); try endLine(); return (value, true) }
-            throw TextInputError(file: input.name, line: line,
-                                 "unexpected \"\(Character(Unicode.Scalar(after)))\" after a closing quote; quotes inside a quoted field are written twice")
-        }
+        if try input.peek() == UInt8(ascii: "\"") { return try quotedField() }
         while let byte = try input.peek() {
             if byte == delimiter { _ = try input.next(); return (try text(), false) }
             if byte == 0x0A || byte == 0x0D { let value = try text(); try endLine(); return (value, true) }
@@ -99,10 +82,37 @@ public struct DelimitedReader {
         return (try text(), true)
     }
 
+    /// A field in double quotes (the next byte is the opening quote): `""` is a quote, and
+    /// delimiters and line breaks are text; `ended` when it was the record's last.
+    private mutating func quotedField() throws -> (String, ended: Bool) {
+        let quote = UInt8(ascii: "\"")
+        _ = try input.next()
+        fieldStart = input.bytesRead
+        let startLine = line
+        while true {
+            guard let byte = try input.next() else {
+                throw TextInputError(file: input.name, line: startLine, "a quoted field is not closed before the end of the input")
+            }
+            if byte == quote {
+                if try input.peek() == quote { _ = try input.next(); try append(quote); continue }
+                break
+            }
+            if byte == 0x0A { line += 1 } else if byte == 0x0D, try input.peek() != 0x0A { line += 1 }
+            try append(byte)
+        }
+        guard let after = try input.peek() else { return (try text(), true) }
+        if after == delimiter { _ = try input.next(); return (try text(), false) }
+        if after == 0x0A || after == 0x0D { let value = try text(); try endLine(); return (value, true) }
+        let shown = after >= 0x20 && after < 0x7F ? String(Character(Unicode.Scalar(after))) : String(format: "\\x%02X", after)
+        throw TextInputError(file: input.name, line: line,
+                             "unexpected \"\(shown)\" after a closing quote; quotes inside a quoted field are written twice")
+    }
+
     /// One TSV field; `ended` when it was the record's last.
     private mutating func tsvField() throws -> (String, ended: Bool) {
         field.removeAll(keepingCapacity: true)
         fieldStart = input.bytesRead
+        if try input.peek() == UInt8(ascii: "\"") { return try quotedField() }
         while let byte = try input.next() {
             switch byte {
             case 0x09: return (try text(), false)

@@ -10,6 +10,9 @@ public enum TextToWorkbook {
         /// Type CSV/TSV fields (numbers, booleans, ISO dates), a kind per column; `false` keeps
         /// every field as text.
         public var inferTypes = true
+        /// CSV/TSV: the first non-blank record is a header, stored as text and left out of the
+        /// columns' kinds; false (`--no-header`) makes it data.
+        public var hasHeader = true
         /// The CSV field delimiter; nil tells it from the start of the input (`DelimiterSniffer`).
         public var delimiter: UInt8?
         /// How numbers are written in CSV and TSV.
@@ -38,7 +41,7 @@ public enum TextToWorkbook {
             let input = try source.open()
             var reader = try DelimitedReader(input: input, dialect: dialect, delimiter: delimiter, preferSemicolon: options.rules.decimalComma)
             delimiter = reader.delimiter
-            var columns = ColumnTypes(rules: options.rules)
+            var columns = ColumnTypes(rules: options.rules, hasHeader: options.hasHeader)
             try forEachRecord(of: &reader, in: input) { fields, number, _ in
                 columns.count(fields)
                 if let progress, number & 4095 == 0 {
@@ -72,8 +75,8 @@ public enum TextToWorkbook {
                 }
             }
             switch format {
-            case .ndjson:
-                throw TextInputError(file: input.name, line: 0, "ndjson records are written, not read; convert cell JSONL, CSV or TSV")
+            case .ndjson, .json:
+                throw TextInputError(file: input.name, line: 0, "\(format.rawValue) records are written, not read; convert cell JSONL, CSV or TSV")
             case .jsonl:
                 var reader = try CellJSONLReader(input: input)
                 while let (read, styles) = try reader.nextRow() {
@@ -83,10 +86,12 @@ public enum TextToWorkbook {
                 }
             case .csv, .tsv:
                 var reader = try DelimitedReader(input: input, dialect: dialect, delimiter: delimiter, preferSemicolon: options.rules.decimalComma)
+                var headerPending = options.hasHeader
                 try forEachRecord(of: &reader, in: input) { fields, number, line in
                     var row = Row(index: number)
+                    let isHeader = ColumnTypes.isHeader(fields, pending: &headerPending)
                     for (column, field) in fields.enumerated() where !field.isEmpty {
-                        if let (value, numberFormat) = types?.value(of: field, column: column) {
+                        if !isHeader, let (value, numberFormat) = types?.value(of: field, column: column) {
                             let style = numberFormat.map { CellStyle(numberFormat: $0) }
                             row.cells.append(Cell(column: column + 1, value: value, styleIndex: try styleIndex(style)))
                         } else {

@@ -15,9 +15,14 @@ public enum TypeInference {
         /// Numbers are written `1.234,5` or `1234,5`: a decimal comma, with dots between
         /// groups of three digits.
         public var decimalComma = false
+        /// How dates are written besides ISO 8601 (`--input-date-format`).
+        public var dateFormat: DateFormat?
 
         /// The rules; numbers with a decimal point unless `decimalComma`.
-        public init(decimalComma: Bool = false) { self.decimalComma = decimalComma }
+        public init(decimalComma: Bool = false, dateFormat: DateFormat? = nil) {
+            self.decimalComma = decimalComma
+            self.dateFormat = dateFormat
+        }
     }
 
     /// A kind of typed value that a column may hold.
@@ -49,7 +54,7 @@ public enum TypeInference {
         switch kind {
         case .number: return number(field, rules: rules).map { (.number($0), nil) }
         case .boolean: return boolean(field).map { (.boolean($0), nil) }
-        case .date: return date(field)
+        case .date: return date(field, rules: rules)
         case .time: return time(field)
         }
     }
@@ -61,7 +66,7 @@ public enum TypeInference {
             return boolean(field).map { (.boolean, .boolean($0), nil) }
         }
         if let number = number(field, rules: rules) { return (.number, .number(number), nil) }
-        if let (value, format) = date(field) { return (.date, value, format) }
+        if let (value, format) = date(field, rules: rules) { return (.date, value, format) }
         if let (value, format) = time(field) { return (.time, value, format) }
         return nil
     }
@@ -114,6 +119,14 @@ public enum TypeInference {
         if !exponent.isEmpty { canonical += [UInt8(ascii: "e")] + exponent }
         guard let value = Double(String(decoding: canonical, as: UTF8.self)), value.isFinite else { return nil }
         return value
+    }
+
+    /// A date in `rules.dateFormat`, or ISO.
+    static func date(_ field: String, rules: Rules) -> (CellValue, String?)? {
+        if let format = rules.dateFormat, let dateTime = format.parse(field) {
+            return (.date(serial: dateTime.serial(in: .excel1900)), format.hasTime ? "yyyy-mm-dd hh:mm:ss" : "yyyy-mm-dd")
+        }
+        return date(field)
     }
 
     /// `YYYY-MM-DD` or `YYYY-MM-DD[T ]HH:MM[:SS[.fff]]`, from 1900 on.

@@ -1,0 +1,545 @@
+import Foundation
+
+/// The text Excel (en-US) shows for a value in a number format: `convert --values displayed`,
+/// and the `display` of the calculation engine (TEXT(), CONTRACTS section 8).
+///
+/// Handled: sections `positive;negative;zero;text` and conditions (`[>100]`), colours
+/// (`[Red]`, ignored) and locale tags (`[$€-407]` shows `€`), the digit placeholders `0 # ?`,
+/// `.`, thousands separators and scaling commas, `%`, scientific (`0.00E+00`), fractions
+/// (`# ?/?`, `# ??/16`), literal text (`"..."`, `\x`, `$ - + ( ) : space` and the like), `_x`
+/// (a space), `*x` (fill, ignored), `@`, dates and times (`yyyy yy mmmmm mmmm mmm mm m dddd ddd
+/// dd d hh h mm ss AM/PM A/P [h] [mm] [ss] .000`; `m` after `h` or before `s` is minutes), and
+/// `General` (up to 11 characters, scientific for large and small numbers). The built-in ids
+/// Excel shows in the user's locale are shown as en-US does (14 is `m/d/yyyy`).
+public enum NumberFormatRenderer {
+    /// The text of `value` in the format code `code`.
+    public static func text(_ value: CellValue, code: String, system: DateSystem) -> String {
+        switch value {
+        case .empty: return ""
+        case .boolean(let flag): return flag ? "TRUE" : "FALSE"
+        case .error(let code): return code
+        case .string(let text): return self.text(text: text, code: code)
+        case .number(let number), .date(let number), .duration(let number): return self.text(number: number, code: code, system: system)
+        case .isoDate(let text):
+            guard let dateTime = ExcelDateTime(iso: text) else { return text }
+            return self.text(number: dateTime.serial(in: system), code: code, system: system)
+        }
+    }
+
+    /// The code Excel (en-US) shows for number format `id` whose code is `code`: the built-in
+    /// ids whose display depends on the locale take the en-US form (14 is `m/d/yyyy`).
+    public static func displayCode(id: Int, code: String) -> String {
+        guard id < 164, code == (NumberFormat.builtInCode(id) ?? "General"), let shown = enUS[id] else { return code }
+        return shown
+    }
+
+    private static let enUS: [Int: String] = [
+        5: "\"$\"#,##0_);(\"$\"#,##0)", 6: "\"$\"#,##0_);[Red](\"$\"#,##0)", 7: "\"$\"#,##0.00_);(\"$\"#,##0.00)",
+        8: "\"$\"#,##0.00_);[Red](\"$\"#,##0.00)", 14: "m/d/yyyy", 22: "m/d/yyyy h:mm",
+    ]
+
+    // MARK: text
+
+    /// A text value: the format's text section (the fourth, or one holding `@`), else the text itself.
+    static func text(text: String, code: String) -> String {
+        let sections = split(code)
+        let section: [Token]
+        if sections.count >= 4 { section = sections[3] }
+        else if let withAt = sections.first(where: { $0.contains(.at) }), sections.count == 1 { section = withAt }
+        else { return text }
+        var result = ""
+        for token in section {
+            switch token {
+            case .literal(let literal): result += literal
+            case .at: result += text
+            default: break
+            }
+        }
+        return result
+    }
+
+    // MARK: numbers
+
+    /// A number in `code`.
+    public static func text(number: Double, code: String, system: DateSystem = .excel1900) -> String {
+        guard number.isFinite else { return number.isNaN ? "#NUM!" : "#NUM!" }
+        let sections = split(code)
+        guard !sections.isEmpty else { return general(number) }
+        var (section, value, sign) = choose(sections, number)
+        if section.isEmpty { return sign }
+        if section.contains(where: { $0.isDatePart }) {
+            guard value >= 0 else { return String(repeating: "#", count: 11) } // Excel shows #### for negative dates
+            return sign + date(value, section, system: system)
+        }
+        if section.contains(.general) {
+            return section.map { if case .literal(let text) = $0 { text } else if case .general = $0 { general(value) } else { "" } }.joined()
+                .withSign(sign)
+        }
+        guard section.contains(where: { $0.isDigit }) else {
+            // Only literals: the number is not shown (`"-"` for zero in accounting formats).
+            return sign + section.map { if case .literal(let text) = $0 { text } else { "" } }.joined()
+        }
+        let percent = section.filter { $0 == .percent }.count
+        for _ in 0..<percent { value *= 100 }
+        if section.contains(where: { if case .exponent = $0 { true } else { false } }) { return sign + scientific(value, section) }
+        if section.contains(.slash) { return sign + fraction(value, section) }
+        return fixed(value, section, sign: sign)
+    }
+
+    /// The section for `number`, the value it shows and the sign put before it.
+    private static func choose(_ sections: [[Token]], _ number: Double) -> ([Token], Double, String) {
+        let conditions = sections.map { section in section.compactMap { if case .condition(let op, let limit) = $0 { (op, limit) } else { nil } }.first }
+        if conditions.contains(where: { $0 != nil }) {
+            for (index, condition) in conditions.enumerated() {
+                if let (op, limit) = condition, test(number, op, limit) {
+                    return (sections[index], abs(number), number < 0 && index != 1 ? "-" : "")
+                }
+            }
+            let rest = sections.indices.filter { conditions[$0] == nil && $0 < 3 }
+            guard let index = rest.first else { return ([.literal(String(repeating: "#", count: 11))], 0, "") }
+            return (sections[index], abs(number), number < 0 ? "-" : "")
+        }
+        switch sections.count {
+        case 1: return (sections[0], abs(number), number < 0 ? "-" : "")
+        case 2: return number < 0 ? (sections[1], -number, "") : (sections[0], number, "")
+        default:
+            if number < 0 { return (sections[1], -number, "") }
+            if number == 0 { return (sections[2], 0, "") }
+            return (sections[0], number, "")
+        }
+    }
+
+    private static func test(_ number: Double, _ op: String, _ limit: Double) -> Bool {
+        switch op {
+        case ">": number > limit
+        case ">=": number >= limit
+        case "<": number < limit
+        case "<=": number <= limit
+        case "=": number == limit
+        case "<>": number != limit
+        default: false
+        }
+    }
+
+    /// Excel's General: at most 11 characters, scientific past them.
+    public static func general(_ number: Double) -> String {
+        guard number != 0 else { return "0" }
+        guard number.isFinite else { return "#NUM!" }
+        let magnitude = abs(number)
+        let sign = number < 0 ? "-" : ""
+        if magnitude >= 1e11 || magnitude < 1e-9 {
+            return sign + scientificGeneral(magnitude)
+        }
+        let integerDigits = magnitude < 1 ? 1 : Int(log10(magnitude).rounded(.down)) + 1
+        let decimals = max(0, 10 - integerDigits)
+        var text = String(format: "%.\(decimals)f", magnitude)
+        if text.contains(".") {
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
+        }
+        if text == "0" || text.count > 11 { return sign + scientificGeneral(magnitude) }
+        return sign + text
+    }
+
+    private static func scientificGeneral(_ magnitude: Double) -> String {
+        let parts = String(format: "%.5E", magnitude).split(separator: "E")
+        var mantissa = String(parts[0])
+        while mantissa.hasSuffix("0") { mantissa.removeLast() }
+        if mantissa.hasSuffix(".") { mantissa.removeLast() }
+        let exponent = Int(parts[1]) ?? 0
+        return mantissa + "E" + (exponent < 0 ? "-" : "+") + String(format: "%02d", abs(exponent))
+    }
+
+    /// `0`, `#` and `?` placeholders with an optional decimal point, grouping and scaling.
+    private static func fixed(_ input: Double, _ section: [Token], sign: String) -> String {
+        var value = input
+        // Commas right after the last integer placeholder (before the point or the end) scale by 1,000.
+        let pointIndex = section.firstIndex(of: .point) ?? section.count
+        let lastDigit = section[..<pointIndex].lastIndex { $0.isDigit }
+        var scaled = 0
+        for end in [lastDigit, section.lastIndex { $0.isDigit }] {
+            guard let end, scaled == 0 else { continue }
+            var index = end + 1
+            while index < section.count, section[index] == .comma { scaled += 1; index += 1 }
+        }
+        for _ in 0..<scaled { value /= 1000 }
+        let grouping = section.indices.contains { section[$0] == .comma && $0 < (lastDigit ?? -1) && section[..<$0].contains { $0.isDigit } }
+        let integerSlots = section[..<pointIndex].filter { $0.isDigit }
+        let fractionSlots = section[pointIndex...].filter { $0.isDigit }
+        let rounded = roundHalfAway(value, fractionSlots.count)
+        let digits = String(format: "%.\(fractionSlots.count)f", rounded)
+        let split = digits.split(separator: ".", omittingEmptySubsequences: false)
+        var integerDigits = Array(split[0])
+        if integerDigits == ["0"] { integerDigits = [] }
+        var fractionDigits = split.count > 1 ? Array(split[1]) : []
+        // Trailing zeros of `#` places go, of `?` places become spaces.
+        var fractionTexts = fractionDigits.map { String($0) }
+        var index = fractionSlots.count - 1
+        while index >= 0, fractionDigits[index] == "0" {
+            switch fractionSlots[fractionSlots.startIndex + index] {
+            case .digit("#"): fractionTexts[index] = ""
+            case .digit("?"): fractionTexts[index] = " "
+            default: index = -1; continue
+            }
+            index -= 1
+        }
+        fractionDigits = []
+        // Integer digits fill the placeholders from the right; the first takes any overflow.
+        var result = ""
+        var slot = 0
+        let count = integerSlots.count
+        let shownZero = rounded == 0 && sign == "-" ? "" : sign
+        result += shownZero
+        var fractionSlot = 0
+        for (position, token) in section.enumerated() {
+            switch token {
+            case .digit(let kind) where position < pointIndex:
+                let fromRight = count - 1 - slot
+                if slot == 0, integerDigits.count > count {
+                    let extra = integerDigits.count - count
+                    for (offset, digit) in integerDigits[..<extra].enumerated() {
+                        result.append(digit)
+                        appendGroup(&result, integerDigits.count - 1 - offset, grouping)
+                    }
+                }
+                if fromRight < integerDigits.count {
+                    result.append(integerDigits[integerDigits.count - 1 - fromRight])
+                    appendGroup(&result, fromRight, grouping)
+                } else if kind == "0" {
+                    result.append("0")
+                    appendGroup(&result, fromRight, grouping)
+                } else if kind == "?" {
+                    result.append(" ")
+                }
+                slot += 1
+            case .digit:
+                result += fractionTexts[fractionSlot]
+                fractionSlot += 1
+            case .point: result += "."
+            case .percent: result += "%"
+            case .literal(let text): result += text
+            default: break
+            }
+        }
+        return result
+    }
+
+    private static func appendGroup(_ result: inout String, _ fromRight: Int, _ grouping: Bool) {
+        if grouping, fromRight > 0, fromRight % 3 == 0 { result += "," }
+    }
+
+    /// Rounds half away from zero at `decimals`, as Excel shows numbers (on the decimal text,
+    /// so 1.005 with two decimals is 1.01 as Excel shows it).
+    private static func roundHalfAway(_ value: Double, _ decimals: Int) -> Double {
+        let text = String(format: "%.15g", value) // Excel's 15 significant digits
+        guard let decimal = Decimal(string: text) else { return value }
+        var input = decimal, output = Decimal()
+        NSDecimalRound(&output, &input, decimals, .plain)
+        return NSDecimalNumber(decimal: output).doubleValue
+    }
+
+    /// `0.00E+00`, `##0.0E+0`.
+    private static func scientific(_ value: Double, _ section: [Token]) -> String {
+        guard let exponentIndex = section.firstIndex(where: { if case .exponent = $0 { true } else { false } }),
+              case .exponent(let showPlus) = section[exponentIndex] else { return general(value) }
+        let mantissaPart = Array(section[..<exponentIndex])
+        let exponentSlots = section[(exponentIndex + 1)...].filter { $0.isDigit }.count
+        let pointIndex = mantissaPart.firstIndex(of: .point) ?? mantissaPart.count
+        let integerSlots = max(1, mantissaPart[..<pointIndex].filter { $0.isDigit }.count)
+        let fractionSlots = mantissaPart[pointIndex...].filter { $0.isDigit }.count
+        var exponent = 0
+        var mantissa = value
+        if value != 0 {
+            exponent = Int(log10(value).rounded(.down))
+            // ##0.0E+0: the exponent is a multiple of the integer places (engineering notation).
+            if integerSlots > 1 { exponent = Int((Double(exponent) / Double(integerSlots)).rounded(.down)) * integerSlots }
+            mantissa = value / pow(10, Double(exponent))
+            if roundHalfAway(mantissa, fractionSlots) >= pow(10, Double(integerSlots)) {
+                exponent += integerSlots
+                mantissa = value / pow(10, Double(exponent))
+            }
+        }
+        let mantissaText = fixed(mantissa, mantissaPart, sign: "")
+        let exponentText = String(format: "%0\(max(1, exponentSlots))d", abs(exponent))
+        var result = mantissaText + "E" + (exponent < 0 ? "-" : showPlus ? "+" : "") + exponentText
+        for token in section[(exponentIndex + 1)...] { if case .literal(let text) = token { result += text } }
+        return result
+    }
+
+    /// `# ?/?`, `# ??/??`, `?/8`: a whole part (when the format has one) and a fraction.
+    private static func fraction(_ value: Double, _ section: [Token]) -> String {
+        guard let slash = section.firstIndex(of: .slash) else { return general(value) }
+        let before = Array(section[..<slash]), after = Array(section[(slash + 1)...])
+        // The numerator's placeholders are the last run before the slash; any before a literal space are the whole part.
+        var numeratorStart = before.count
+        while numeratorStart > 0, before[numeratorStart - 1].isDigit { numeratorStart -= 1 }
+        let wholeSlots = before[..<numeratorStart].contains { $0.isDigit }
+        let denominatorDigits = after.prefix { $0.isDigit }
+        let fixedDenominator = after.prefix { if case .literal(let text) = $0 { text.allSatisfy(\.isNumber) && !text.isEmpty } else { false } }
+        var whole = wholeSlots ? value.rounded(.down) : 0
+        let remainder = value - whole
+        var numerator = 0, denominator = 1
+        if let first = fixedDenominator.first, case .literal(let text) = first, let fixed = Int(text), fixed > 0 {
+            denominator = fixed
+            numerator = Int((remainder * Double(fixed)).rounded())
+        } else {
+            let maxDenominator = Int(pow(10, Double(max(1, denominatorDigits.count)))) - 1
+            var best = (error: Double.infinity, numerator: 0, denominator: 1)
+            for candidate in 1...maxDenominator {
+                let n = (remainder * Double(candidate)).rounded()
+                let error = abs(remainder - n / Double(candidate))
+                if error < best.error - 1e-12 { best = (error, Int(n), candidate) }
+            }
+            (numerator, denominator) = (best.numerator, best.denominator)
+        }
+        if numerator == denominator, wholeSlots { whole += 1; numerator = 0 }
+        var result = ""
+        if wholeSlots {
+            result += fixed(whole, Array(before[..<numeratorStart]), sign: "")
+            if numerator == 0 {
+                let width = section.filter { $0.isDigit }.count - before[..<numeratorStart].filter { $0.isDigit }.count + 1
+                return (whole == 0 ? "0" : result.trimmingCharacters(in: .whitespaces)) + (whole == 0 ? "" : String(repeating: " ", count: max(0, width)))
+            }
+            if whole == 0 { result = String(repeating: " ", count: result.count) }
+        } else if numerator == 0 && whole == 0 {
+            numerator = 0
+        }
+        let numeratorText = String(numerator)
+        let numeratorWidth = before[numeratorStart...].count
+        let denominatorText = String(denominator)
+        result += String(repeating: " ", count: max(0, numeratorWidth - numeratorText.count)) + numeratorText + "/" + denominatorText
+        if denominatorDigits.count > denominatorText.count { result += String(repeating: " ", count: denominatorDigits.count - denominatorText.count) }
+        return result.trimmingCharacters(in: .whitespaces).isEmpty ? "0" : result.trimmingTrailing()
+    }
+
+    // MARK: dates
+
+    private static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
+                                     "October", "November", "December"]
+    private static let dayNames = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+
+    /// A serial in a date or time section.
+    private static func date(_ serial: Double, _ section: [Token], system: DateSystem) -> String {
+        let fractionDigits = section.reduce(0) { if case .subsecond(let digits) = $1 { max($0, digits) } else { $0 } }
+        let scale = 86_400 * pow(10, Double(fractionDigits))
+        let rounded = (serial * scale).rounded() / scale
+        let elapsed = section.contains { if case .elapsed = $0 { true } else { false } }
+        guard let dateTime = elapsed ? ExcelDateTime(elapsedDays: rounded) : ExcelDateTime(serial: rounded, system: system)
+                ?? ExcelDateTime(elapsedDays: rounded) else { return String(repeating: "#", count: 11) }
+        let twelveHour = section.contains(.meridiem(true)) || section.contains(.meridiem(false))
+        let totalMilliseconds = Int((rounded * 86_400_000).rounded())
+        let milliseconds = dateTime.millisecondOfDay
+        let hour = milliseconds / 3_600_000, minute = milliseconds / 60_000 % 60, second = milliseconds / 1000 % 60
+        // The weekday: 1900-01-01 (serial 1) was a Sunday by Excel's count; from the civil date otherwise.
+        let weekday = ExcelDateTime.weekday(year: dateTime.year, month: dateTime.month, day: dateTime.day)
+        var result = ""
+        func pad(_ value: Int, _ width: Int) -> String { width <= 1 ? String(value) : String(format: "%0\(width)d", value) }
+        for token in section {
+            switch token {
+            case .literal(let text): result += text
+            case .year(let count): result += count <= 2 ? pad(dateTime.year % 100, 2) : pad(dateTime.year, 4)
+            case .month(let count):
+                switch count {
+                case 1, 2: result += pad(dateTime.month, count)
+                case 3: result += String(monthNames[dateTime.month - 1].prefix(3))
+                case 5: result += String(monthNames[dateTime.month - 1].prefix(1))
+                default: result += monthNames[dateTime.month - 1]
+                }
+            case .day(let count):
+                switch count {
+                case 1, 2: result += pad(dateTime.day, count)
+                case 3: result += String(dayNames[weekday].prefix(3))
+                default: result += dayNames[weekday]
+                }
+            case .hour(let count):
+                let shown = twelveHour ? (hour % 12 == 0 ? 12 : hour % 12) : hour
+                result += pad(shown, min(count, 2))
+            case .minute(let count): result += pad(minute, min(count, 2))
+            case .second(let count): result += pad(second, min(count, 2))
+            case .subsecond(let digits):
+                let fraction = String(format: "%03d", milliseconds % 1000)
+                result += "." + fraction.prefix(digits)
+            case .meridiem(let long):
+                let afternoon = hour >= 12
+                result += long ? (afternoon ? "PM" : "AM") : (afternoon ? "P" : "A")
+            case .elapsed(let unit, let width):
+                let total = totalMilliseconds / 1000
+                let value = unit == "h" ? total / 3600 : unit == "m" ? total / 60 : total
+                result += pad(value, width)
+            case .comma: result += ","
+            case .point: result += "."
+            case .percent: result += "%"
+            case .slash: result += "/"
+            case .digit(let character): result.append(character)
+            case .at: result += "@"
+            default: break
+            }
+        }
+        return result
+    }
+
+    // MARK: tokens
+
+    enum Token: Equatable {
+        case literal(String)
+        case digit(Character) // 0 # ?
+        case point, comma, percent, slash, at, general
+        case exponent(showPlus: Bool)
+        case condition(String, Double)
+        case year(Int), month(Int), day(Int), hour(Int), minute(Int), second(Int), subsecond(Int)
+        case meridiem(Bool)
+        case elapsed(Character, Int)
+
+        var isDigit: Bool { if case .digit = self { true } else { false } }
+        var isDatePart: Bool {
+            switch self {
+            case .year, .month, .day, .hour, .minute, .second, .meridiem, .elapsed: true
+            default: false
+            }
+        }
+    }
+
+    nonisolated(unsafe) private static var cache: [String: [[Token]]] = [:]
+    private static let cacheLock = NSLock()
+
+    /// The sections of `code`, tokenized (cached: a sheet has few formats).
+    static func split(_ code: String) -> [[Token]] {
+        cacheLock.lock()
+        if let cached = cache[code] { cacheLock.unlock(); return cached }
+        cacheLock.unlock()
+        var sections: [[Token]] = [[]]
+        let characters = Array(code)
+        var index = 0
+        func add(_ token: Token) {
+            if case .literal(let text) = token, case .literal(let previous)? = sections[sections.count - 1].last {
+                sections[sections.count - 1][sections[sections.count - 1].count - 1] = .literal(previous + text)
+            } else {
+                sections[sections.count - 1].append(token)
+            }
+        }
+        func run(_ character: Character) -> Int {
+            var count = 0
+            while index + count < characters.count, characters[index + count].lowercased() == character.lowercased() { count += 1 }
+            return count
+        }
+        while index < characters.count {
+            let character = characters[index]
+            let lower = Character(character.lowercased())
+            switch character {
+            case ";": sections.append([]); index += 1
+            case "\"":
+                var text = ""
+                index += 1
+                while index < characters.count, characters[index] != "\"" { text.append(characters[index]); index += 1 }
+                index += 1
+                add(.literal(text))
+            case "\\":
+                if index + 1 < characters.count { add(.literal(String(characters[index + 1]))) }
+                index += 2
+            case "_": add(.literal(" ")); index += 2
+            case "*": index += 2
+            case "[":
+                guard let close = characters[index...].firstIndex(of: "]") else { index = characters.count; continue }
+                let inside = String(characters[(index + 1)..<close])
+                index = close + 1
+                let lowered = inside.lowercased()
+                if !lowered.isEmpty, lowered.allSatisfy({ $0 == lowered.first }), "hms".contains(lowered.first!) {
+                    add(.elapsed(lowered.first!, lowered.count))
+                } else if let first = inside.first, "<>=".contains(first) {
+                    let op = String(inside.prefix { "<>=".contains($0) })
+                    if let limit = Double(inside.dropFirst(op.count).trimmingCharacters(in: .whitespaces)) { add(.condition(op, limit)) }
+                } else if inside.hasPrefix("$") {
+                    let symbol = inside.dropFirst().prefix { $0 != "-" }
+                    if !symbol.isEmpty { add(.literal(String(symbol))) }
+                }
+                // Colours ([Red], [Color 10]) and anything else show nothing.
+            case "0", "#", "?": add(.digit(character)); index += 1
+            case ".":
+                if let last = sections[sections.count - 1].last(where: { $0.isDatePart }), case .second = last,
+                   index + 1 < characters.count, characters[index + 1] == "0" {
+                    index += 1
+                    let zeros = run("0")
+                    index += zeros
+                    add(.subsecond(min(zeros, 3)))
+                } else {
+                    add(.point); index += 1
+                }
+            case ",": add(.comma); index += 1
+            case "%": add(.percent); index += 1
+            case "/":
+                if sections[sections.count - 1].contains(where: { $0.isDigit }) { add(.slash) } else { add(.literal("/")) }
+                index += 1
+            case "@": add(.at); index += 1
+            case "E", "e":
+                if index + 1 < characters.count, characters[index + 1] == "+" || characters[index + 1] == "-" {
+                    add(.exponent(showPlus: characters[index + 1] == "+")); index += 2
+                } else if lower == "e" {
+                    let count = run("e"); index += count; add(.year(4))
+                }
+            default:
+                if code.count - index >= 7, String(characters[index..<(index + 7)]).lowercased() == "general" {
+                    add(.general); index += 7; continue
+                }
+                if String(characters[index..<min(characters.count, index + 5)]).uppercased() == "AM/PM" {
+                    add(.meridiem(true)); index += 5; continue
+                }
+                if String(characters[index..<min(characters.count, index + 3)]).uppercased() == "A/P" {
+                    add(.meridiem(false)); index += 3; continue
+                }
+                switch lower {
+                case "y": let count = run("y"); index += count; add(.year(count))
+                case "d": let count = run("d"); index += count; add(.day(count))
+                case "h": let count = run("h"); index += count; add(.hour(count))
+                case "s": let count = run("s"); index += count; add(.second(count))
+                case "m":
+                    let count = run("m"); index += count
+                    add(.month(count)) // decided below: minutes after h or before s
+                case "b":
+                    // b1/b2 (Buddhist era) are not en-US: shown as the year.
+                    let count = run("b"); index += count; add(.year(count >= 2 ? 4 : 2))
+                default:
+                    add(.literal(String(character))); index += 1
+                }
+            }
+        }
+        // `m` and `mm` are minutes after an hour or before a second.
+        for section in sections.indices {
+            var tokens = sections[section]
+            for position in tokens.indices {
+                guard case .month(let count) = tokens[position], count <= 2 else { continue }
+                let previous = tokens[..<position].last { $0.isDatePart }
+                let next = tokens[(position + 1)...].first { $0.isDatePart }
+                var afterHour = false, beforeSecond = false
+                if let previous { switch previous { case .hour, .elapsed("h", _): afterHour = true; default: break } }
+                if let next { switch next { case .second, .elapsed("s", _): beforeSecond = true; default: break } }
+                if afterHour || beforeSecond { tokens[position] = .minute(count) }
+            }
+            sections[section] = tokens
+        }
+        if sections.count > 1, sections.last?.isEmpty == true, !code.hasSuffix(";") { sections.removeLast() }
+        cacheLock.lock()
+        cache[code] = sections
+        cacheLock.unlock()
+        return sections
+    }
+}
+
+extension ExcelDateTime {
+    /// 0 for Sunday ... 6 for Saturday.
+    static func weekday(year: Int, month: Int, day: Int) -> Int {
+        // Zeller-like: Sakamoto's method.
+        let offsets = [0, 3, 2, 5, 0, 3, 5, 1, 4, 6, 2, 4]
+        let y = month < 3 ? year - 1 : year
+        return (y + y / 4 - y / 100 + y / 400 + offsets[month - 1] + day) % 7
+    }
+}
+
+private extension String {
+    func withSign(_ sign: String) -> String { sign + self }
+
+    func trimmingTrailing() -> String {
+        var text = self
+        while text.hasSuffix(" ") { text.removeLast() }
+        return text
+    }
+}
