@@ -2,14 +2,19 @@ import Foundation
 
 /// The cap on exports at once: each holds a slot from before its workbook is built until its
 /// stream is freed, so the server's memory and threads stay bounded whatever the number of
-/// clients. Past the cap an export answers 503 with `Retry-After`. It also knows the exports
+/// clients. Past the cap an export answers 503 with `Retry-After`. One subject holds at most
+/// half of the slots (rounded up, `share`), so a viewer holding its exports open with slow reads
+/// leaves the other half to everyone else; past its share it gets the same 503. It also knows the exports
 /// being sent as they are built, to end them when the server stops (libmicrohttpd cannot stop
 /// with a connection parked).
 public final class ExportSlots: @unchecked Sendable {
     /// The most exports at once.
     public let limit: Int
+    /// The most one subject holds at once: half of `limit`, rounded up.
+    public var share: Int { (limit + 1) / 2 }
     private let lock = NSLock()
     private var taken = 0
+    private var bySubject: [String: Int] = [:]
     private var closed = false
     private var live: [ObjectIdentifier: LiveExport] = [:]
     /// The export builds running, each in from its start to its thread's end.
@@ -24,17 +29,40 @@ public final class ExportSlots: @unchecked Sendable {
     /// A held slot; freeing it gives the slot back.
     final class Slot {
         private let slots: ExportSlots
-        fileprivate init(_ slots: ExportSlots) { self.slots = slots }
-        deinit { slots.lock.withLock { slots.taken -= 1 } }
+        let subject: String
+        fileprivate init(_ slots: ExportSlots, subject: String) {
+            self.slots = slots
+            self.subject = subject
+        }
+        deinit {
+            slots.lock.withLock {
+                slots.taken -= 1
+                let left = (slots.bySubject[subject] ?? 1) - 1
+                slots.bySubject[subject] = left > 0 ? left : nil
+            }
+        }
     }
 
-    /// A slot, or nil when every one is taken or the server is stopping.
-    func take() -> Slot? {
-        lock.withLock {
-            guard taken < limit, !closed else { return false }
+    /// Why no slot was given.
+    enum Refusal: Error {
+        /// Every slot is taken, or the server is stopping.
+        case full
+        /// The subject holds its share already.
+        case overShare
+    }
+
+    /// A slot for an export of `subject`'s, or why not: every one is taken or the server is
+    /// stopping, or the subject holds its share.
+    func take(for subject: String) -> Result<Slot, Refusal> {
+        let refusal: Refusal? = lock.withLock {
+            guard taken < limit, !closed else { return .full }
+            guard bySubject[subject, default: 0] < share else { return .overShare }
             taken += 1
-            return true
-        } ? Slot(self) : nil
+            bySubject[subject, default: 0] += 1
+            return nil
+        }
+        if let refusal { return .failure(refusal) }
+        return .success(Slot(self, subject: subject))
     }
 
     /// Slots taken now.
