@@ -46,6 +46,17 @@ public final class ServerContext: Sendable {
         sheetChanges = SheetChangeFeed(store: store)
         // A change heard from any instance wakes this instance's parked waits and event streams.
         sheetChanges.onChange { [changes] sheet, version in changes.signal(SheetChange(sheet: sheet, version: version)) }
+        // An export whose token, session or grant is revoked ends within a recheck, as an event stream does.
+        exports.recheck(every: configuration.eventStreams.recheck) { [weak self] access in
+            guard let self else { return true }
+            do {
+                return try database { database in
+                    try Tokens.subject(of: access.token, in: database) == access.subject && database.sheet(access.sheet, for: access.subject) != nil
+                }
+            } catch {
+                return true // the store failing is not a revocation: the next look decides
+            }
+        }
     }
 
     /// Runs `body` with a database connection.

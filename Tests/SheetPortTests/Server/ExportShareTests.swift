@@ -57,4 +57,79 @@ extension ServerTests {
         #expect(try eventually(within: 30) { try fixture.server.api(viewerToken).call("GET", path).status == 200 },
                 "the viewer's slots stayed taken")
     }
+
+    /// Reads `connection` at about `rate` bytes a second until it ends, calling `after(bytes)`
+    /// once `trigger` bytes are in; the bytes read, and the seconds from the call to the end.
+    private func readSlowly(_ connection: RawConnection, rate: Int, trigger: Int, after: () throws -> Void) rethrows
+        -> (bytes: [UInt8], secondsAfter: Double?) {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        var triggered: Date?
+        let started = Date()
+        while Date().timeIntervalSince(started) < 60 {
+            let count = buffer.withUnsafeMutableBytes { recv(connection.descriptor, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { break }
+            received += buffer[..<count]
+            if triggered == nil, received.count >= trigger {
+                try after()
+                triggered = Date()
+            }
+            usleep(UInt32(Double(count) / Double(rate) * 1e6))
+        }
+        return (received, triggered.map { Date().timeIntervalSince($0) })
+    }
+
+    /// An export being read slowly (about 1 MB/s of a 13 MB workbook, which takes 13 s) whose
+    /// access is revoked midway, by the owner revoking the viewer's grant over HTTP or by
+    /// `sheetport token revoke` straight in the store, ends within a second or so (what the
+    /// kernel buffers already hold still arrives), cut: no chunked end, so no client takes it
+    /// for a workbook. A resumed export (`Range`) ends as well. Before, it ran on to its end.
+    @Test func aRevokedExportEndsWithinASecond() throws {
+        let fixture = try ServerFixture(["--exports", "4"])
+        defer { fixture.close() }
+        let api = fixture.api
+        let sheet = try api.importSheet(try makeTextWorkbook(rows: 9_000, in: fixture.folder))
+        let path = "/api/sheets/\(sheet)/export.xlsx"
+        let port = RawConnection.port(of: api.base)
+        let cases: [(name: String, range: Bool, revoke: (String, String) throws -> Void)] = [
+            ("grant revoked over HTTP", false, { subject, _ in
+                let encoded = subject.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? subject
+                let status = try api.call("DELETE", "/api/sheets/\(sheet)/grants/\(encoded)").status
+                #expect(status < 300)
+            }),
+            ("token revoked in the store", false, { _, token in
+                let file = fixture.folder.appendingPathComponent("revoked.token")
+                try Data(token.utf8).write(to: file)
+                let result = try runSheetport(["token", "revoke"] + fixture.server.storeArguments + ["--token-file", file.path])
+                #expect(result.status == 0, "\(result.stderr)")
+            }),
+            ("resumed export, grant revoked", true, { subject, _ in
+                let encoded = subject.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? subject
+                let status = try api.call("DELETE", "/api/sheets/\(sheet)/grants/\(encoded)").status
+                #expect(status < 300)
+            }),
+        ]
+        for (index, test) in cases.enumerated() {
+            let viewer = "viewer \(index) \u{1F512}/%2F"
+            let token = try fixture.server.token(viewer)
+            #expect(try api.call("POST", "/api/sheets/\(sheet)/grants", json: ["subject": viewer, "role": "viewer"]).status < 300)
+            let connection = try RawConnection(port: port, timeout: 30, receiveBuffer: 64 * 1024)
+            defer { connection.close() }
+            // A grant moves the sheet to a version of its own: the tag is taken now.
+            let tag = try #require(try api.call("GET", path).header("ETag"))
+            let range = test.range ? "Range: bytes=1000-\r\nIf-Range: \(tag)\r\n" : ""
+            _ = connection.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n\(range)\r\n")
+            let (bytes, after) = try readSlowly(connection, rate: 1_000_000, trigger: 1_000_000) { try test.revoke(viewer, token) }
+            let answer = RawAnswer(bytes: Array(bytes.prefix(2_048)))
+            #expect(answer.status == (test.range ? 206 : 200), "\(test.name): \(answer.text.prefix(200))")
+            print("\(test.name): \(bytes.count) bytes, ended \(after.map { String(format: "%.2f s", $0) } ?? "-") after the revocation")
+            #expect((after ?? 99) < 3, "\(test.name): the export ran on \(String(describing: after)) s after its revocation")
+            #expect(bytes.count < 12_000_000, "\(test.name): \(bytes.count) bytes arrived")
+            #expect(!bytes.suffix(5).elementsEqual(Array("0\r\n\r\n".utf8)), "\(test.name): the body ended as if whole")
+            // And the revoked viewer is refused from now on.
+            #expect(try fixture.server.api(token).call("GET", path).status != 200, "\(test.name)")
+        }
+        // The owner's exports are untouched.
+        #expect(try api.call("GET", path).status == 200)
+    }
 }

@@ -41,7 +41,8 @@ enum ExportRoute {
     /// Sends the sheet's workbook as it is written, or from the requested byte once built.
     private static func export(_ sheet: SheetRecord, _ request: Request, _ context: ServerContext) throws -> Reply {
         let slot: ExportSlots.Slot
-        switch context.exports.take(for: request.subject ?? "") {
+        guard let token = Tokens.bearer(request.header("Authorization")), let subject = request.subject else { throw Refusal.notFound }
+        switch context.exports.take(for: ExportSlots.Access(token: token, subject: subject, sheet: sheet.id)) {
         case .success(let taken): slot = taken
         case .failure(let refusal):
             let message = switch refusal {

@@ -32,6 +32,8 @@ final class LiveExport: LiveReplyStream, @unchecked Sendable {
     func begin(ready: @escaping @Sendable () -> Void) {
         pipe.onReady(ready)
         guard context.exports.track(self) else { return stop() }
+        // Access revoked: what is queued is dropped, the build ends and the connection is cut.
+        slot.onRevoke { [pipe] in pipe.stop(dropping: true) }
         context.exports.startBuild(named: "export \(build.sheet.id.prefix(8))") { [self] in produce() }
     }
 
@@ -41,9 +43,14 @@ final class LiveExport: LiveReplyStream, @unchecked Sendable {
     /// Whether the server stopped it.
     var isStopped: Bool { pipe.isStopped }
 
+    /// Whether its token, session or grant was revoked while it ran.
+    var isRevoked: Bool { slot.isRevoked }
+
     func start(wake: @escaping @Sendable () -> Void) { pipe.onWake(wake) }
 
     func read(into buffer: UnsafeMutableRawPointer, count: Int) -> LiveRead {
+        // A flag, not a look at the store: the slot's recheck timer sets it.
+        if slot.isRevoked { return .failed }
         if sent == sending.count {
             switch pipe.next() {
             case .bytes(let next):
@@ -97,6 +104,7 @@ final class ExportStart: PendingReply, @unchecked Sendable {
     func start(wake: @escaping @Sendable () -> Void) { export.begin(ready: wake) }
 
     func answer() -> Reply {
+        if export.isRevoked { return .notFound }
         if export.isStopped { return .error(503, "busy", "the server is stopping") }
         return SheetServer.answer(for: request) {
             if let failure = export.failedBeforeFirstByte { throw failure }
