@@ -16,6 +16,13 @@ public struct ExportTransfer {
     public var minVersion: Int?
     /// The limits the download is verified with.
     public var limits: ArchiveLimits
+    /// The most bytes a download may have (`export --max-bytes`): past it the transfer fails
+    /// at once and its staging is removed, so no server can fill the temporary directory.
+    public var maxBytes: Int64 = ExportTransfer.defaultMaxBytes
+
+    /// `--max-bytes`' default, 4 GiB: far above any export of a sheet within the server's caps
+    /// (its default upload cap is 256 MiB; an export with inline strings is larger than its upload).
+    public static let defaultMaxBytes: Int64 = 4 << 30
 
     public init(sheet: RemoteSheet, destination: String, minVersion: Int? = nil, limits: ArchiveLimits = ArchiveLimits()) {
         self.sheet = sheet
@@ -62,6 +69,7 @@ public struct ExportTransfer {
                 head = try client.send(request) { head, chunk in
                     if accepted == nil { accepted = try accept(head, staging: staging, version: &version, validator: &validator) }
                     if accepted == true {
+                        guard staging.size + Int64(chunk.count) <= maxBytes else { throw tooLarge() }
                         try staging.write(chunk)
                         progress(staging.size)
                     } else {
@@ -80,6 +88,12 @@ public struct ExportTransfer {
         return Outcome(bytes: staging.size, version: version)
     }
 
+    /// The error of a download past `maxBytes` (not retried: the next try would be as large).
+    private func tooLarge() -> ClientError {
+        .invalidResponse(url: destination, reason: "the export of sheet \(sheet.name) is larger than \(maxBytes) bytes, "
+                         + "the most --max-bytes allows; nothing was kept (give a larger --max-bytes to take it)")
+    }
+
     /// Whether the answer's body is the workbook (200, or a 206 that continues what is
     /// staged); false for an error answer. A 206 of another version or offset makes the
     /// transfer start again from nothing.
@@ -87,6 +101,7 @@ public struct ExportTransfer {
                         validator: inout String?) throws -> Bool {
         switch head.status {
         case 200:
+            if let declared = head.header("Content-Length").flatMap({ Int64($0) }), declared > maxBytes { throw tooLarge() }
             if staging.size > 0 { try staging.truncate() }
             version = head.header("X-Sheet-Version")
             validator = head.header("ETag")
