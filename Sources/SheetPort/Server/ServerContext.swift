@@ -36,6 +36,12 @@ public final class ServerContext: Sendable {
         } else {
             sealer = try directory.sealer()
         }
+        if configuration.databaseURL != nil {
+            // A frozen instance's session is ended within half a lease (1 to 10 s), releasing its
+            // locks; no lock is waited for much longer (see PostgresConnection.SessionBounds).
+            let idle = min(max(configuration.lease / 2, 1), 10)
+            PostgresConnection.bounds = .init(lockTimeout: idle + 2, idleInTransactionTimeout: idle)
+        }
         store = configuration.databaseURL.map { .postgres(url: $0) } ?? .sqlite(path: directory.database)
         _ = try store.open() // creates or migrates the tables
         connections = try ConnectionPool(store, count: configuration.threads + 2)

@@ -151,10 +151,12 @@ public final class ImportWorker: @unchecked Sendable {
         }
         func storeBatch(_ reader: WorksheetReader) throws {
             try database.transaction {
-                try context.hold(claim, database)
                 for sealed in sealedBlocks {
                     try database.insertRowBlock(sheet: id, block: sealed.number, firstRow: sealed.first, lastRow: sealed.last, data: sealed.data)
                 }
+                // The job's row last, just before the commit: it is locked for a moment, not for the
+                // batch, so a cancel or a takeover never waits on the rows being written.
+                try context.hold(claim, database)
                 try database.updateProgress(job: job.id, bytes: Int(reader.progress.bytesRead), rows: rows, cells: cells)
             }
             sealedBlocks.removeAll()
@@ -210,7 +212,6 @@ public final class ImportWorker: @unchecked Sendable {
         let result = JSON.object([("sheet", .object([("id", .string(id)), ("name", .string(name))])),
                                   ("warnings", .array(warnings.map(JSON.raw)))]).text
         try database.transaction {
-            try context.hold(claim, database)
             for (offset, comment) in comments.enumerated() {
                 // An author is a name like a subject: no control characters (a comment's text may hold line breaks).
                 let author = String(String.UnicodeScalarView(comment.author.unicodeScalars.map { $0.isUnsafeControl ? " " : $0 }))
@@ -219,6 +220,7 @@ public final class ImportWorker: @unchecked Sendable {
             }
             try database.query("UPDATE sheets SET visible = 1, version = 1, rows = ?, columns = ?, layout = ? WHERE id = ?",
                                [.integer(Int64(lastRow)), .integer(Int64(lastColumn)), .blob(layout.sealed(sheet: id, context.sealer)), .text(id)])
+            try context.hold(claim, database) // the job's row last (see storeBatch)
             try database.query("""
                 UPDATE jobs SET status = 'succeeded', result = ?, rows = ?, cells = ?, bytes = ?, lease_until = NULL
                 WHERE id = ? AND claim = ? AND status = 'running'
