@@ -113,18 +113,23 @@ struct SharedDatabaseFaultTests {
         #expect(try database.query("SELECT COUNT(*) FROM staged_uploads").first?.first?.int == 0)
     }
 
-    /// Runs a bash script (`$1` is `argument`); its exit status and output.
+    /// Runs a bash script (`$1` is `argument`); its exit status and output. Spawned and
+    /// waited for directly, its output through a file: a PostgreSQL server it starts keeps
+    /// every descriptor it inherits open, Foundation's `Process` watches one of its own to see
+    /// the child end, and a pipe would never reach its end either.
     private func bash(_ script: String, _ argument: String) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", script, "bash", argument]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("sheetport-bash-\(UUID().uuidString).log")
+        defer { try? FileManager.default.removeItem(at: log) }
+        let arguments = ["/bin/bash", "-c", script + " >\"$0.log\" 2>&1 </dev/null", log.deletingPathExtension().path, argument]
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, "/bin/bash", nil, nil, &argv, environ)
+        try #require(spawned == 0, "cannot start bash")
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let exit = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return (exit, (try? String(contentsOf: log, encoding: .utf8)) ?? "")
     }
 
     /// The project's Scripts/postgres.sh.
@@ -142,8 +147,8 @@ struct SharedDatabaseFaultTests {
             started.output.split(separator: "\n").first { $0.contains(name + "=") }
                 .map { String($0.split(separator: "=", maxSplits: 1)[1]).trimmingCharacters(in: CharacterSet(charactersIn: "'")) }
         }
-        let clusterFolder = try #require(value("SHEETPORT_PG_DIR"), started.output)
-        let url = try #require(value("SHEETPORT_TEST_POSTGRES"), started.output)
+        let clusterFolder = try #require(value("SHEETPORT_PG_DIR"), "\(started.output)")
+        let url = try #require(value("SHEETPORT_TEST_POSTGRES"), "\(started.output)")
         defer { _ = try? bash(#""$0" stop "$1""#.replacingOccurrences(of: "$0", with: postgresScript), clusterFolder) }
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
