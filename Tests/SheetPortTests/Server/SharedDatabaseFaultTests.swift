@@ -209,4 +209,36 @@ struct SharedDatabaseFaultTests {
         let comments = try servers[0].api(token).call("GET", "/api/sheets/\(sheet)/comments").text
         #expect(comments.components(separatedBy: "after the restart").count - 1 == 6, "\(comments.prefix(400))")
     }
+
+    /// The importing instance's database session is ended (`pg_terminate_backend`) while it
+    /// is inside one of its import's transactions: the job still succeeds, run again from its
+    /// sealed staged upload, with one complete sheet and nothing left behind. Before, the job
+    /// failed (`internal`) although its upload was intact.
+    @Test func anImportSurvivesItsConnectionBeingKilled() throws {
+        let deployment = try SharedDeployment()
+        defer { deployment.close() }
+        let a = try deployment.start("a", ["--workers", "1"])
+        let token = try deployment.token("ann \u{2620}")
+        let database = try deployment.database()
+        let rows = 60_000
+        let id = try startImport(rows: rows, through: a, token: token, folder: deployment.folder)
+        var killed = 0
+        for _ in 0..<2000 where killed == 0 {
+            killed = try database.query("""
+                SELECT COUNT(*) FROM (SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity
+                WHERE datname = current_database() AND pid <> pg_backend_pid() AND state IN ('idle in transaction', 'active')) AS t WHERE ended
+                """, []).first?.first?.int ?? 0
+            if killed == 0 { usleep(2_000) }
+        }
+        try #require(killed > 0, "never caught the import inside a statement or a transaction")
+        let job = try a.api(token).wait(for: id, timeout: 300)
+        #expect(job["status"] as? String == "succeeded", "\(job)")
+        let sheets = try database.query("SELECT rows, visible FROM sheets WHERE job_id = ?", [.text(id)])
+        #expect(sheets.count == 1 && sheets.first?[0].int == rows && sheets.first?[1].int == 1, "\(sheets)")
+        #expect(try database.query("SELECT COUNT(*) FROM sheets WHERE visible = 0").first?.first?.int == 0)
+        #expect(try database.query("SELECT COUNT(*) FROM staged_uploads").first?.first?.int == 0)
+        let attempts = try database.query("SELECT attempts FROM jobs WHERE id = ?", [.text(id)]).first?.first?.int ?? 0
+        print("import whose connection was killed: \(job["status"] ?? "?") after \(attempts) tries")
+        #expect((1...ImportWorker.maxAttempts).contains(attempts))
+    }
 }

@@ -73,6 +73,19 @@ public final class ImportWorker: @unchecked Sendable {
         } catch let error as ReaderError {
             removeSheet(sheetID, database)
             try? database.fail(job: id, claim: claim.token, error: Self.errorJSON(code: error.code.rawValue, message: error.description.visibleControlCharacters))
+        } catch where database.kind == .postgres && Self.isConnectionLoss(error) {
+            // The database connection dropped (a restart, an ended session): the sealed staged
+            // upload is intact, so the job runs again from it, a bounded number of times.
+            removeSheet(sheetID, database)
+            if requeue(claim, database) {
+                ServerLog.write("import job \(id) lost its database connection; it runs again from its staged upload")
+                StagedUploads.removeLocal(job: id, claim: claim.token, database, context)
+                return
+            }
+            let incident = ServerLog.incident(error, during: "import job \(id) (its last try)")
+            try? database.fail(job: id, claim: claim.token, error: Self.errorJSON(code: "internal",
+                message: "the server lost its database connection \(Self.maxAttempts) times during the import; report incident \(incident) to its operator",
+                incident: incident))
         } catch {
             removeSheet(sheetID, database)
             // The detail (a path, the database's text) goes to the log only; the job carries the incident.
@@ -81,6 +94,25 @@ public final class ImportWorker: @unchecked Sendable {
                 message: "the server could not complete the import; report incident \(incident) to its operator", incident: incident))
         }
         StagedUploads.removeLocal(job: id, claim: claim.token, database, context)
+    }
+
+    /// Tries a job runs at most when its database connection drops (the first included).
+    static let maxAttempts = 3
+
+    /// Whether `error` is a lost database connection (SQLSTATE class 08, an ended session
+    /// 57P0x, or a failure libpq gave no state: the connection closed under it).
+    static func isConnectionLoss(_ error: any Error) -> Bool {
+        guard case .postgres(let state, _) = error as? ServerError else { return false }
+        return state.isEmpty || state.hasPrefix("08") || state.hasPrefix("57P")
+    }
+
+    /// Gives a job whose connection dropped back to the queue to run again from its staged
+    /// upload, unless it has had its tries or its claim went; whether it was given back.
+    private func requeue(_ claim: JobClaim, _ database: Database) -> Bool {
+        guard let attempts = try? database.query("SELECT attempts FROM jobs WHERE id = ?", [.text(claim.job.id)]).first?.first?.int,
+              attempts < Self.maxAttempts else { return false }
+        guard (try? database.release(job: claim.job.id, claim: claim.token)) != nil else { return false }
+        return database.changes > 0
     }
 
     /// Removes the sheet a job wrote before the job is marked ended, retried until it goes (a
