@@ -43,7 +43,9 @@ public final class ServerContext: Sendable {
             PostgresConnection.bounds = .init(lockTimeout: idle + 2, idleInTransactionTimeout: idle)
         }
         store = configuration.databaseURL.map { .postgres(url: $0) } ?? .sqlite(path: directory.database)
-        _ = try store.open() // creates or migrates the tables
+        // Job results and errors are sealed with this key; those written before are sealed now.
+        SealedJobText.sealer = sealer
+        try store.open().sealPlaintextJobTexts() // creates or migrates the tables first
         connections = try ConnectionPool(store, count: configuration.threads + 2)
         imports = ImportQueue()
         events = EventStreams(limits: configuration.eventStreams)

@@ -256,7 +256,7 @@ public final class ImportWorker: @unchecked Sendable {
             try database.query("""
                 UPDATE jobs SET status = 'succeeded', result = ?, rows = ?, cells = ?, bytes = ?, lease_until = NULL
                 WHERE id = ? AND claim = ? AND status = 'running'
-                """, [.text(result), .integer(Int64(rows)), .integer(Int64(cells)), .integer(Int64(bytesRead)),
+                """, [.text(SealedJobText.seal(result, job: job.id, field: "result")), .integer(Int64(rows)), .integer(Int64(cells)), .integer(Int64(bytesRead)),
                       .text(job.id), .text(claim.token)])
             // Cancelled or taken over meanwhile (the claim held a moment ago): nothing of this commit may stand.
             guard database.changes > 0 else { throw ImportInterruption.cancelled }
