@@ -104,11 +104,20 @@ final class ExportStart: PendingReply, @unchecked Sendable {
     func start(wake: @escaping @Sendable () -> Void) { export.begin(ready: wake) }
 
     func answer() -> Reply {
-        if export.isRevoked { return .notFound }
-        if export.isStopped { return .error(503, "busy", "the server is stopping") }
-        return SheetServer.answer(for: request) {
-            if let failure = export.failedBeforeFirstByte { throw failure }
-            return Reply(status: 200, headers: headers, body: .live(export))
+        let reply: Reply
+        if export.isRevoked {
+            reply = .notFound
+        } else if export.isStopped {
+            reply = .error(503, "busy", "the server is stopping")
+        } else {
+            reply = SheetServer.answer(for: request) {
+                if let failure = export.failedBeforeFirstByte { throw failure }
+                return Reply(status: 200, headers: headers, body: .live(export))
+            }
         }
+        // An answer without the export as its body: nothing will end it, so it ends here
+        // (else it stayed tracked, and its slot taken, for as long as the server ran).
+        if case .live = reply.body {} else { export.finish() }
+        return reply
     }
 }
