@@ -20,6 +20,13 @@ package struct ExportTransfer {
     package var minVersion: Int?
     /// The limits the download is verified with.
     package var limits: ArchiveLimits
+    /// The most bytes a download may have (`export --max-bytes`): past it the transfer fails
+    /// at once and its staging is removed, so no server can fill the temporary directory.
+    package var maxBytes: Int64 = ExportTransfer.defaultMaxBytes
+
+    /// `--max-bytes`' default, 4 GiB: far above any export of a sheet within the server's caps
+    /// (its default upload cap is 256 MiB; an export with inline strings is larger than its upload).
+    package static let defaultMaxBytes: Int64 = 4 << 30
 
     /// The folder and the file name in it, when the name came from the server (`export --out DIR`).
     let entry: (folder: String, name: String)?
@@ -80,6 +87,7 @@ package struct ExportTransfer {
                 head = try client.send(request) { head, chunk in
                     if accepted == nil { accepted = try accept(head, staging: staging, version: &version, validator: &validator) }
                     if accepted == true {
+                        guard staging.size + Int64(chunk.count) <= maxBytes else { throw tooLarge() }
                         try staging.write(chunk)
                         progress(staging.size)
                     } else {
@@ -98,6 +106,12 @@ package struct ExportTransfer {
         return Outcome(bytes: staging.size, version: version)
     }
 
+    /// The error of a download past `maxBytes` (not retried: the next try would be as large).
+    private func tooLarge() -> ClientError {
+        .invalidResponse(url: destination, reason: "the export of sheet \(sheet.name) is larger than \(maxBytes) bytes, "
+                         + "the most --max-bytes allows; nothing was kept (give a larger --max-bytes to take it)")
+    }
+
     /// Whether the answer's body is the workbook (200, or a 206 that continues what is
     /// staged); false for an error answer. A 206 of another version or offset makes the
     /// transfer start again from nothing.
@@ -105,6 +119,7 @@ package struct ExportTransfer {
                         validator: inout String?) throws -> Bool {
         switch head.status {
         case 200:
+            if let declared = head.header("Content-Length").flatMap({ Int64($0) }), declared > maxBytes { throw tooLarge() }
             if staging.size > 0 { try staging.truncate() }
             version = head.header("X-Sheet-Version")
             validator = head.header("ETag")

@@ -12,10 +12,13 @@ public struct ImportUpload {
     public let file: String
     /// The key every try of this upload sends.
     public let idempotencyKey: String
+    /// The name sent as `X-Filename` (the file's own by default; a spooled pipe's is the pipe's).
+    public let name: String
 
-    /// An upload of `file` with a fresh random key.
-    public init(file: String, idempotencyKey: String = UUID().uuidString.lowercased()) {
+    /// An upload of `file` as `name` (default: the file's name) with a fresh random key.
+    public init(file: String, name: String? = nil, idempotencyKey: String = UUID().uuidString.lowercased()) {
         self.file = file
+        self.name = name ?? (file as NSString).lastPathComponent
         self.idempotencyKey = idempotencyKey
     }
 
@@ -31,7 +34,6 @@ public struct ImportUpload {
         guard stat(file, &status) == 0 else {
             throw ClientError.io(file: file, message: "cannot read: \(String(cString: strerror(errno)))")
         }
-        let name = (file as NSString).lastPathComponent
         let request = connection.request("POST", "/api/imports", headers: [
             ("Content-Type", Self.contentType(of: name)),
             // A header value carries no control character (CR/LF would split the request).
@@ -85,7 +87,10 @@ public struct JobPoller {
     package func wait(client: HTTPClient, update: (ImportJob) -> Void = { _ in }) throws -> ImportJob {
         var lastEventID: String?
         do {
-            return try JobEvents(connection: connection, jobID: jobID).follow(client: client, lastEventID: &lastEventID, update: update)
+            var events = JobEvents(connection: connection, jobID: jobID)
+            // An idle stream is given up on after the request timeout (--timeout), then polled.
+            if client.timeout > 0 { events.stallTimeout = min(events.stallTimeout, client.timeout) }
+            return try events.follow(client: client, lastEventID: &lastEventID, update: update)
         } catch is JobEvents.Unavailable {
             return try poll(client: client, update: update)
         }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Dispatch
 import SheetPortCore
 import SheetPortReader
 import SheetPortWriter
@@ -17,6 +18,10 @@ public struct RetryPolicy: Sendable {
     public var maximumDelay: Double
     /// Growth of the wait from one try to the next.
     public var multiplier: Double
+    /// Seconds all tries of one request may take together, waits included (0: no bound but
+    /// the tries' own deadlines). A request without a body is ended by this bound whatever the
+    /// number of tries left: `--timeout` is what one request may take, its retries included.
+    public var budget: Double = 0
 
     /// 5 tries, waiting about 0.2, 0.4, 0.8 and 1.6 s.
     public init(attempts: Int = 5, initialDelay: Double = 0.2, maximumDelay: Double = 5, multiplier: Double = 2) {
@@ -56,14 +61,29 @@ public struct RetryPolicy: Sendable {
     /// is not a `RetryableFailure`, or the tries are used up (then the last failure's cause is
     /// thrown). `shouldStop` is asked before each wait (a signal arrived, say).
     public func run<T>(_ body: (Int) throws -> T, shouldStop: () -> Bool = { false }) throws -> T {
+        try run({ attempt, _ in try body(attempt) }, budget: 0, shouldStop: shouldStop)
+    }
+
+    /// `run`, the tries together bounded by `budget` seconds (0: none): `body` is given the
+    /// try's number and the seconds left of the budget (nil without one), and no wait or try
+    /// starts once the budget is spent (the last failure's cause is thrown then).
+    public func run<T>(_ body: (Int, Double?) throws -> T, budget: Double, shouldStop: () -> Bool = { false }) throws -> T {
+        let started = DispatchTime.now().uptimeNanoseconds
+        func left() -> Double? {
+            guard budget > 0 else { return nil }
+            return budget - Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        }
         var attempt = 1
         while true {
             do {
-                return try body(attempt)
+                return try body(attempt, left())
             } catch let failure as RetryableFailure {
                 guard attempt < attempts, !shouldStop() else { throw failure.cause }
+                let wait = delay(before: attempt + 1, retryAfter: failure.retryAfter)
+                // A wait that would spend the budget, or leave too little for a try, is not made.
+                if let left = left(), left - wait < 0.1 { throw failure.cause }
                 attempt += 1
-                Self.sleep(delay(before: attempt, retryAfter: failure.retryAfter), unless: shouldStop)
+                Self.sleep(wait, unless: shouldStop)
             }
         }
     }

@@ -65,14 +65,26 @@ public struct ServerConnection: Sendable {
     func json(_ request: HTTPRequest, client: HTTPClient, what: String,
               uploadProgress: ((Int64, Int64) throws -> Void)? = nil) throws -> JSONObject {
         let response: HTTPResponse
+        // A request without a body ends within the budget, its retries included: each try's
+        // deadlines are cut to what is left of it. (An upload's tries are bounded each, its
+        // deadline counting from the end of its body.)
+        let budget = if case .none = request.body { retry.budget } else { 0.0 }
+        let saved = (client.connectTimeout, client.timeout, client.answerTimeout)
+        defer { (client.connectTimeout, client.timeout, client.answerTimeout) = saved }
         do {
-            response = try retry.run({ _ in
+            response = try retry.run({ _, left in
+                if let left {
+                    let bound = max(left, 0.05)
+                    client.connectTimeout = min(saved.0, bound)
+                    client.timeout = saved.1 > 0 ? min(saved.1, bound) : bound
+                    client.answerTimeout = saved.2 > 0 ? min(saved.2, bound) : bound
+                }
                 let response = try Self.send(request, client: client, uploadProgress: uploadProgress)
                 if RetryPolicy.isRetryable(status: response.status) {
                     throw RetryableFailure(Self.error(response, url: request.url, what: what), retryAfter: Self.retryAfter(response.head))
                 }
                 return response
-            }, shouldStop: { (try? client.cancellation()) == nil })
+            }, budget: budget, shouldStop: { (try? client.cancellation()) == nil })
         } catch {
             try client.cancellation()
             throw error

@@ -36,11 +36,20 @@ package final class ServerContext: Sendable {
         if configuration.databaseURL != nil, configuration.keyFile == nil {
             throw ServerError.configuration("--database needs --key-file F: every instance seals with the same key")
         }
+        if configuration.databaseURL != nil {
+            // A frozen instance's session is ended within half a lease (1 to 10 s), releasing its
+            // locks; no lock is waited for much longer (see PostgresConnection.SessionBounds).
+            let idle = min(max(configuration.lease / 2, 1), 10)
+            PostgresConnection.bounds = .init(lockTimeout: idle + 2, idleInTransactionTimeout: idle)
+        }
         store = configuration.databaseURL.map { .postgres(url: $0) } ?? .sqlite(path: directory.database)
         // Creates or migrates the tables, then checks the key against the one the store is
         // sealed with before anything else (recovery above all) touches the store.
         sealer = try KeyCheck.establish(keyFile: configuration.keyFile ?? directory.keyFile, store: store,
                                         staging: configuration.databaseURL == nil ? directory.staging : nil, create: true)!
+        // Job results and errors are sealed with this key; those written before are sealed now.
+        SealedJobText.sealer = sealer
+        try store.open().sealPlaintextJobTexts()
         connections = try ConnectionPool(store, count: configuration.threads + 2)
         imports = ImportQueue()
         events = EventStreams(limits: configuration.eventStreams)
@@ -49,6 +58,17 @@ package final class ServerContext: Sendable {
         sheetChanges = SheetChangeFeed(store: store)
         // A change heard from any instance wakes this instance's parked waits and event streams.
         sheetChanges.onChange { [changes] sheet, version in changes.signal(SheetChange(sheet: sheet, version: version)) }
+        // An export whose token, session or grant is revoked ends within a recheck, as an event stream does.
+        exports.recheck(every: configuration.eventStreams.recheck) { [weak self] access in
+            guard let self else { return true }
+            do {
+                return try database { database in
+                    try Tokens.subject(of: access.token, in: database) == access.subject && database.sheet(access.sheet, for: access.subject) != nil
+                }
+            } catch {
+                return true // the store failing is not a revocation: the next look decides
+            }
+        }
     }
 
     /// Runs `body` with a database connection.

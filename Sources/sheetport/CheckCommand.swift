@@ -47,7 +47,9 @@ enum CheckCommand {
         if options.value("--server") != nil {
             // The server's real caps, narrowed further by any limit given here.
             let connection = try ClientOptions.connection(options)
-            preflight.apply(try connection.limits(client: HTTPClient(connectTimeout: 10, timeout: 30)))
+            // One --timeout bounds the request, its retries included (ClientOptions).
+            let timeout = try ClientOptions.timeout(options) ?? 60
+            preflight.apply(try connection.limits(client: HTTPClient(connectTimeout: min(10, timeout), timeout: timeout)))
         }
         let failOnWarning = options.value("--fail-on") == "warning"
         let ignored = try ignoredCodes(options)
@@ -67,8 +69,13 @@ enum CheckCommand {
             let progress = ProgressLine(label: "checking \(file.visibleControlCharacters)", disabled: options.has("--no-progress"))
             var bytesRead: Int64 = 0
             do {
+                // A FIFO is read like standard input, within the same cap; a device is refused as one.
+                let kind = file == "-" ? .fifo : try InputFiles.kind(file)
                 report = file == "-" ? try Preflight.check(bytes: StandardInput.readAll(limit: preflight.limits.maxTotalSize),
                                                                          name: "-", options: preflight)
+                                     : kind == .fifo ? try Preflight.check(bytes: InputFiles.readAll(file, limit: preflight.limits.maxTotalSize,
+                                                                                                    what: "--max-total-size"),
+                                                                           name: file, options: preflight)
                                      : try Preflight.check(path: file, options: preflight) { summary in
                                          bytesRead = summary.bytesRead
                                          guard summary.totalBytes > 0 else { return }

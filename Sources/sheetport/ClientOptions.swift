@@ -6,14 +6,28 @@ import SheetPortConvert
 import SheetPortClient
 import SheetPortServer
 
-/// The options `import`, `export` and `check --server` share: the server, the token and retries.
+/// The options `import`, `export` and `check --server` share: the server, the token, retries and the timeout.
 enum ClientOptions {
     /// The options, declared once for every command that talks to a server.
     static let options: [Option] = [
         .valued("--server", "URL", "the server, e.g. http://127.0.0.1:8080"),
         .valued("--token-file", "FILE", "the session token (else the SHEETPORT_TOKEN environment variable)"),
         .valued("--retries", "N", "tries after a dropped connection or a 5xx answer (default 4)"),
+        .valued("--timeout", "SECONDS", """
+            the most one request may take, its retries and their waits included (default 60);
+            an upload's tries each count it from the end of the body; a download has none
+            unless given (its answer must begin within 300 s, then flow at 1 kB/s or more)
+            """),
     ]
+
+    /// `--timeout SECONDS` when given: above 0, at most a day.
+    static func timeout(_ options: Arguments) throws -> Double? {
+        guard let text = options.value("--timeout") else { return nil }
+        guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
+            throw UsageError("--timeout takes a number of seconds above 0, at most 86400")
+        }
+        return seconds
+    }
 
     /// The connection the options describe; `--server` is required.
     static func connection(_ options: Arguments) throws -> ServerConnection {
@@ -23,6 +37,7 @@ enum ClientOptions {
             guard let retries = Int(text), retries >= 0, retries <= 20 else { throw UsageError("--retries takes a whole number from 0 to 20") }
             retry.attempts = retries + 1
         }
+        retry.budget = try timeout(options) ?? 60
         let token = try ServerConnection.token(file: options.value("--token-file"))
         return try ServerConnection(url: server, token: token, retry: retry)
     }

@@ -31,11 +31,7 @@ enum ExportCommand {
                 .flag("--all", "every sheet the token's subject may read"),
                 .valued("--concurrency", "N", "transfers at once (default 4, at most 16)"),
                 .valued("--min-version", "N", "wait for each sheet to reach version N (else that sheet fails)"),
-                .valued("--timeout", "SECONDS", """
-                    bound each request, each try of a download included (default: 60 for
-                    the sheet list; none for a download, which must begin within 300 s and
-                    then flow at 1 kB/s or more)
-                    """),
+                .valued("--max-bytes", "SIZE", "the largest download taken (default 4G); a larger one fails, nothing kept"),
                 .valued("--max-speed", "SIZE", "limit each transfer to SIZE bytes a second (like 500K, 2M)"),
                 .flag("--json", "one JSON object per sheet on stdout"),
                 .noProgress, .help,
@@ -51,8 +47,11 @@ enum ExportCommand {
         guard options.has("--all") || !options.positionals.isEmpty else { throw UsageError("name sheets to export, or give --all\n\n" + spec.help) }
         let concurrency = try number(options, "--concurrency", default: 4, in: 1...16)
         let minVersion = try options.value("--min-version").map { _ in try number(options, "--min-version", default: 0, in: 0...Int.max) }
-        let timeout = Double(try number(options, "--timeout", default: 0, in: 0...86_400))
+        // Downloads have no deadline unless one is given (see ClientOptions); the sheet list 60 s.
+        let timeout = try ClientOptions.timeout(options) ?? 0
         let limits = try LimitOptions.limits(options)
+        let maxBytes = try options.value("--max-bytes").map { try LimitOptions.size($0, "--max-bytes") } ?? ExportTransfer.defaultMaxBytes
+        guard maxBytes > 0 else { throw UsageError("--max-bytes takes a size above 0, like 500M or 2G") }
         let maxSpeed = try options.value("--max-speed").map { try LimitOptions.size($0, "--max-speed") } ?? 0
         let connection = try ClientOptions.connection(options)
         PendingFiles.removeOnSignals()
@@ -75,7 +74,9 @@ enum ExportCommand {
         }
         let names = FileNames.unique(for: chosen.map(\.name), fileExtension: "xlsx")
         let transfers = zip(chosen, names).map { sheet, name in
-            ExportTransfer(sheet: sheet, fileName: name, in: folder, minVersion: minVersion, limits: limits)
+            var transfer = ExportTransfer(sheet: sheet, fileName: name, in: folder, minVersion: minVersion, limits: limits)
+            transfer.maxBytes = maxBytes
+            return transfer
         }
         let progress = ProgressLine(label: "exporting", disabled: options.has("--no-progress"))
         let start = Date()

@@ -28,7 +28,6 @@ enum ImportCommand {
         2 usage, network or I/O error, 130 interrupted, 143 terminated.
         """,
         groups: [OptionGroup(title: "OPTIONS", options: ClientOptions.options + [
-            .valued("--timeout", "SECONDS", "the most one request may take (default 60)"),
             .flag("--wait", "follow the job until it ends"),
             .flag("--detach", "with --wait: Ctrl-C stops following, the job continues"),
             .flag("--json", "machine output: one JSON object on stdout"),
@@ -38,26 +37,37 @@ enum ImportCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let options = try spec.parse(arguments)
         if options.has("--help") { print(spec.help); return 0 }
-        guard options.positionals.count == 1, let file = options.positionals.first, file != "-" else {
+        guard options.positionals.count == 1, let given = options.positionals.first, given != "-" else {
             throw UsageError("import takes one workbook file\n\n" + spec.help)
         }
         let connection = try ClientOptions.connection(options)
+        // A device (/dev/zero) is refused as what it is; a FIFO is spooled below, within the upload cap.
+        let kind = try InputFiles.kind(given)
+        var file = given
         CancellationSignal.install()
         let json = options.has("--json")
         let client = HTTPClient(connectTimeout: 10, timeout: try timeout(options))
         client.cancellation = { try CancellationSignal.check() }
         var sentAll = false
+        var spool: String?
+        defer { if let spool { try? FileManager.default.removeItem(atPath: spool) } }
         do {
             // Pre-flight with the server's real caps: nothing is uploaded that would fail.
             let limits = try connection.limits(client: client)
-            let report = try Preflight.check(path: file, options: limits.preflightOptions)
+            if kind == .fifo {
+                let spooled = try InputFiles.spool(given, limit: limits.maxUploadBytes, what: "the server's upload cap")
+                spool = spooled.directory
+                file = spooled.file
+            }
+            var report = try Preflight.check(path: file, options: limits.preflightOptions)
+            report.file = given
             guard report.importable else {
                 if json { print(report.json) } else { print(CheckCommand.humanText(report)) }
-                StandardError.write("sheetport: \(file): not importable; nothing was uploaded")
+                StandardError.write("sheetport: \(given): not importable; nothing was uploaded")
                 return 1
             }
-            let progress = ProgressLine(label: "uploading \((file as NSString).lastPathComponent.visibleControlCharacters)", disabled: options.has("--no-progress"))
-            let upload = ImportUpload(file: file)
+            let progress = ProgressLine(label: "uploading \((given as NSString).lastPathComponent.visibleControlCharacters)", disabled: options.has("--no-progress"))
+            let upload = ImportUpload(file: file, name: (given as NSString).lastPathComponent)
             // A signal while the body is being sent aborts it (the server makes no job of a
             // partial body); once all is sent the job may exist, so its answer is awaited briefly.
             let job = try upload.start(on: connection, client: client) { sent, total in
@@ -70,17 +80,17 @@ enum ImportCommand {
             }
             guard options.has("--wait") else {
                 if json {
-                    ClientOptions.printJSON(["file": file, "job": ["id": job.id, "status": job.status.rawValue]])
+                    ClientOptions.printJSON(["file": given, "job": ["id": job.id, "status": job.status.rawValue]])
                 } else {
-                    print("\(file): uploaded; import job \(job.id.visibleControlCharacters) \(job.status.rawValue)")
+                    print("\(given): uploaded; import job \(job.id.visibleControlCharacters) \(job.status.rawValue)")
                 }
                 return 0
             }
-            return try wait(for: job, file: file, report: report, connection: connection, client: client, options: options)
+            return try wait(for: job, file: given, report: report, connection: connection, client: client, options: options)
         } catch ClientError.cancelled(let signal) {
             // Other client errors are reported by main, as for every command.
             let stopped = signal == SIGTERM ? "terminated" : "interrupted"
-            StandardError.write("sheetport: \(file): upload \(stopped); " + (sentAll
+            StandardError.write("sheetport: \(given): upload \(stopped); " + (sentAll
                 ? "the server had the whole workbook but did not answer in time: it may have started a job (see GET /api/imports)"
                 : "no job was started"))
             return ClientError.cancelled(signal: signal).exitStatus
@@ -109,13 +119,7 @@ enum ImportCommand {
     }
 
     /// `--timeout SECONDS`: the deadline of one request (default 60).
-    private static func timeout(_ options: Arguments) throws -> Double {
-        guard let text = options.value("--timeout") else { return 60 }
-        guard let seconds = Double(text), seconds > 0, seconds <= 86_400 else {
-            throw UsageError("--timeout takes a number of seconds above 0, at most 86400")
-        }
-        return seconds
-    }
+    private static func timeout(_ options: Arguments) throws -> Double { try ClientOptions.timeout(options) ?? 60 }
 
     private static func wait(for job: ImportJob, file: String, report: CheckReport, connection: ServerConnection,
                              client: HTTPClient, options: Arguments) throws -> Int32 {

@@ -345,4 +345,32 @@ private func spawn(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) -> D
         #expect(answer.status == 200 && answer.headCount == 1, "\(answer.text)")
         #expect(answer.header("Connection") == "close")
     }
+
+    /// Two `Authorization` fields are refused with 400 whichever they hold (two subjects'
+    /// tokens, one token twice, a token beside garbage, names in other cases): no field wins.
+    /// One field is still served, and the refusal names no token.
+    @Test func twoAuthorizationFieldsAreRefused() throws {
+        let (fixture, sheet) = try sheetFixture()
+        defer { fixture.close() }
+        let ann = try #require(fixture.api.token)
+        let bob = try fixture.server.token("bob")
+        let port = RawConnection.port(of: fixture.server.base)
+        let cases: [(name: String, fields: [String])] = [
+            ("two subjects", ["Authorization: Bearer \(bob)", "Authorization: Bearer \(ann)"]),
+            ("the same token twice", ["Authorization: Bearer \(ann)", "Authorization: Bearer \(ann)"]),
+            ("garbage then a token", ["authorization: Basic Zm9vOmJhcg==", "AUTHORIZATION: Bearer \(ann)"]),
+            ("a token then an empty one", ["Authorization: Bearer \(ann)", "Authorization:"]),
+            ("apart", ["Authorization: Bearer \(ann)", "X-Filename: a.xlsx", "aUtHoRiZaTiOn: Bearer \(ann)"]),
+        ]
+        for test in cases {
+            let head = "GET /api/sheets/\(sheet) HTTP/1.1\r\nHost: x\r\n" + test.fields.map { $0 + "\r\n" }.joined() + "\r\n"
+            let answer = try exchange(Array(head.utf8), port: port)
+            #expect(answer.status == 400 && answer.errorCode == "bad-request", "\(test.name): \(answer.text.prefix(300))")
+            #expect(answer.headCount == 1, "\(test.name)")
+            #expect(!answer.text.contains(ann) && !answer.text.contains(bob), "\(test.name): the answer repeats a token")
+            #expect(answer.body.contains("Authorization"), "\(test.name): \(answer.body)")
+        }
+        let one = try exchange(Array("GET /api/sheets/\(sheet) HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ann)\r\n\r\n".utf8), port: port)
+        #expect(one.status == 200, "\(one.text.prefix(300))")
+    }
 }

@@ -31,7 +31,7 @@ package final class HostileServer: @unchecked Sendable {
         case endlessHead
 
         /// A JSON answer.
-        static func json(_ status: Int, _ text: String) -> Behaviour {
+        package static func json(_ status: Int, _ text: String) -> Behaviour {
             .answer(status: status, headers: ["Content-Type: application/json"], body: Array(text.utf8))
         }
     }

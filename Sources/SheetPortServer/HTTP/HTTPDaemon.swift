@@ -117,7 +117,23 @@ private final class Parking: @unchecked Sendable {
 /// A streamed body, kept alive by MHD until its free callback.
 private final class StreamBox {
     let stream: any ReplyStream
-    init(_ stream: any ReplyStream) { self.stream = stream }
+    let connection: OpaquePointer?
+    init(_ stream: any ReplyStream, _ connection: OpaquePointer?) {
+        self.stream = stream
+        self.connection = connection
+    }
+}
+
+/// A body that cannot be completed (a failed build, an export whose access was revoked): the
+/// connection is reset when libmicrohttpd closes it (SO_LINGER 0), so what the socket still
+/// holds is dropped rather than sent (megabytes, seconds of a slow client) and the client sees
+/// a cut body at once.
+private func resetOnClose(_ connection: OpaquePointer?) {
+    guard let connection else { return }
+    let socket = sp_mhd_connection_socket(connection)
+    guard socket >= 0 else { return }
+    var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+    setsockopt(socket, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
 }
 
 /// A live body and its connection, kept alive by MHD until its free callback. Its connection
@@ -128,7 +144,7 @@ private final class StreamBox {
 /// after it ended, and the free callback needs no lock (none held while MHD may hold its own).
 private final class LiveBox: @unchecked Sendable {
     let stream: any LiveReplyStream
-    private let connection: OpaquePointer
+    let connection: OpaquePointer
     private let lock = NSLock()
     private var isParked = false
     private var wasWoken = false
@@ -224,7 +240,9 @@ private func queue(_ reply: Reply, on connection: OpaquePointer?) -> MHD_Result 
                 live.park()
                 return 0 // nothing yet: MHD calls again once resumed
             case .end: return -1 // MHD_CONTENT_READER_END_OF_STREAM
-            case .failed: return -2 // MHD_CONTENT_READER_END_WITH_ERROR
+            case .failed:
+                resetOnClose(live.connection)
+                return -2 // MHD_CONTENT_READER_END_WITH_ERROR
             }
         }, box, { context in
             let live = Unmanaged<LiveBox>.fromOpaque(context!).takeRetainedValue()
@@ -236,13 +254,14 @@ private func queue(_ reply: Reply, on connection: OpaquePointer?) -> MHD_Result 
             MHD_create_response_from_buffer($0.count, UnsafeMutableRawPointer(mutating: $0.baseAddress), sp_mhd_must_copy)
         }
     case .stream(let stream, let length):
-        let box = Unmanaged.passRetained(StreamBox(stream)).toOpaque()
+        let box = Unmanaged.passRetained(StreamBox(stream, connection)).toOpaque()
         response = MHD_create_response_from_callback(length.map(UInt64.init) ?? UInt64.max, 64 * 1024, { context, _, buffer, count in
             let box = Unmanaged<StreamBox>.fromOpaque(context!).takeUnretainedValue()
             do {
                 let read = try box.stream.read(into: UnsafeMutableRawPointer(buffer!), count: count)
                 return read > 0 ? read : -1 // MHD_CONTENT_READER_END_OF_STREAM
             } catch {
+                resetOnClose(box.connection)
                 return -2 // MHD_CONTENT_READER_END_WITH_ERROR
             }
         }, box, { context in

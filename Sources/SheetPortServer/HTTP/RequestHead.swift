@@ -8,7 +8,7 @@ import SheetPortConvert
 /// libmicrohttpd parses a connection: anything libmicrohttpd would refuse with its own HTML
 /// answer (or answer twice, as with a Content-Length past 64 bits) is refused here with a JSON
 /// error, and so is what it would let through but the server never accepts (control
-/// characters, NUL, bare LF, folded lines, conflicting lengths).
+/// characters, NUL, bare LF, folded lines, conflicting lengths, two `Authorization` fields).
 enum RequestHead {
     /// The longest head read, request line and header fields together.
     static let maxBytes = 32 * 1024
@@ -72,6 +72,7 @@ enum RequestHead {
         }
         var lengths: Set<String> = []
         var encodings: [String] = []
+        var authorizations = 0
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: 0x3A) else { return bad("a header line has no colon") }
             let name = line[line.startIndex..<colon]
@@ -87,7 +88,10 @@ enum RequestHead {
             let text = String(decoding: value, as: UTF8.self).trimmingCharacters(in: .whitespaces)
             if field == "content-length" { lengths.insert(text) }
             if field == "transfer-encoding" { encodings.append(text.lowercased()) }
+            if field == "authorization" { authorizations += 1 }
         }
+        // Two credentials: which one a proxy or libmicrohttpd takes differs, so neither is.
+        guard authorizations <= 1 else { return bad("the request has more than one Authorization field") }
         if !encodings.isEmpty {
             guard lengths.isEmpty else { return bad("a request has either Content-Length or Transfer-Encoding, not both") }
             guard encodings == ["chunked"] else { return refused(501, "not-implemented", "the only transfer coding taken is chunked") }

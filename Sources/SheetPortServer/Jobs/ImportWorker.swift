@@ -85,6 +85,19 @@ package final class ImportWorker: @unchecked Sendable {
         } catch let error as ReaderError {
             removeSheet(sheetID, database)
             try? database.fail(job: id, claim: claim.token, error: Self.errorJSON(code: error.code.rawValue, message: error.description.visibleControlCharacters))
+        } catch where database.kind == .postgres && Self.isConnectionLoss(error) {
+            // The database connection dropped (a restart, an ended session): the sealed staged
+            // upload is intact, so the job runs again from it, a bounded number of times.
+            removeSheet(sheetID, database)
+            if requeue(claim, database) {
+                ServerLog.write("import job \(id) lost its database connection; it runs again from its staged upload")
+                StagedUploads.removeLocal(job: id, claim: claim.token, database, context)
+                return
+            }
+            let incident = ServerLog.incident(error, during: "import job \(id) (its last try)")
+            try? database.fail(job: id, claim: claim.token, error: Self.errorJSON(code: "internal",
+                message: "the server lost its database connection \(Self.maxAttempts) times during the import; report incident \(incident) to its operator",
+                incident: incident))
         } catch {
             removeSheet(sheetID, database)
             // The detail (a path, the database's text) goes to the log only; the job carries the incident.
@@ -93,6 +106,25 @@ package final class ImportWorker: @unchecked Sendable {
                 message: "the server could not complete the import; report incident \(incident) to its operator", incident: incident))
         }
         StagedUploads.removeLocal(job: id, claim: claim.token, database, context)
+    }
+
+    /// Tries a job runs at most when its database connection drops (the first included).
+    static let maxAttempts = 3
+
+    /// Whether `error` is a lost database connection (SQLSTATE class 08, an ended session
+    /// 57P0x, or a failure libpq gave no state: the connection closed under it).
+    static func isConnectionLoss(_ error: any Error) -> Bool {
+        guard case .postgres(let state, _) = error as? ServerError else { return false }
+        return state.isEmpty || state.hasPrefix("08") || state.hasPrefix("57P")
+    }
+
+    /// Gives a job whose connection dropped back to the queue to run again from its staged
+    /// upload, unless it has had its tries or its claim went; whether it was given back.
+    private func requeue(_ claim: JobClaim, _ database: Database) -> Bool {
+        guard let attempts = try? database.query("SELECT attempts FROM jobs WHERE id = ?", [.text(claim.job.id)]).first?.first?.int,
+              attempts < Self.maxAttempts else { return false }
+        guard (try? database.release(job: claim.job.id, claim: claim.token)) != nil else { return false }
+        return database.changes > 0
     }
 
     /// Removes the sheet a job wrote before the job is marked ended, retried until it goes (a
@@ -211,10 +243,12 @@ package final class ImportWorker: @unchecked Sendable {
         }
         func storeBatch(_ reader: WorksheetReader) throws {
             try database.transaction {
-                try context.hold(claim, database)
                 for sealed in sealedBlocks {
                     try database.insertRowBlock(sheet: id, block: sealed.number, firstRow: sealed.first, lastRow: sealed.last, data: sealed.data)
                 }
+                // The job's row last, just before the commit: it is locked for a moment, not for the
+                // batch, so a cancel or a takeover never waits on the rows being written.
+                try context.hold(claim, database)
                 try database.updateProgress(job: job.id, bytes: Int(reader.progress.bytesRead), rows: rows, cells: cells)
             }
             sealedBlocks.removeAll()
@@ -270,7 +304,6 @@ package final class ImportWorker: @unchecked Sendable {
         let result = JSON.object([("sheet", .object([("id", .string(id)), ("name", .string(name))])),
                                   ("warnings", .array(warnings.map(JSON.raw)))]).text
         try database.transaction {
-            try context.hold(claim, database)
             for (offset, comment) in comments.enumerated() {
                 // An author is a name like a subject: no control characters (a comment's text may hold line breaks).
                 let author = String(String.UnicodeScalarView(comment.author.unicodeScalars.map { $0.isUnsafeControl ? " " : $0 }))
@@ -279,10 +312,11 @@ package final class ImportWorker: @unchecked Sendable {
             }
             try database.query("UPDATE sheets SET visible = 1, version = 1, rows = ?, columns = ?, layout = ? WHERE id = ?",
                                [.integer(Int64(lastRow)), .integer(Int64(lastColumn)), .blob(layout.sealed(sheet: id, context.sealer)), .text(id)])
+            try context.hold(claim, database) // the job's row last (see storeBatch)
             try database.query("""
                 UPDATE jobs SET status = 'succeeded', result = ?, rows = ?, cells = ?, bytes = ?, lease_until = NULL
                 WHERE id = ? AND claim = ? AND status = 'running'
-                """, [.text(result), .integer(Int64(rows)), .integer(Int64(cells)), .integer(Int64(bytesRead)),
+                """, [.text(SealedJobText.seal(result, job: job.id, field: "result")), .integer(Int64(rows)), .integer(Int64(cells)), .integer(Int64(bytesRead)),
                       .text(job.id), .text(claim.token)])
             // Cancelled or taken over meanwhile (the claim held a moment ago): nothing of this commit may stand.
             guard database.changes > 0 else { throw ImportInterruption.cancelled }

@@ -124,11 +124,13 @@ final class ExportPipe: @unchecked Sendable {
         }
     }
 
-    /// The server is stopping: the writer stops and the reader fails at its next call.
-    func stop() {
+    /// The server is stopping (or the export's access was revoked): the writer stops and the
+    /// reader fails at its next call, after the buffers queued unless `dropping`.
+    func stop(dropping: Bool = false) {
         notify {
             stopped = true
             closed = true
+            if dropping { queued.removeAll() }
         }
     }
 

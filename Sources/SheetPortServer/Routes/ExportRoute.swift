@@ -44,8 +44,16 @@ enum ExportRoute {
 
     /// Sends the sheet's workbook as it is written, or from the requested byte once built.
     private static func export(_ sheet: SheetRecord, _ request: Request, _ context: ServerContext) throws -> Reply {
-        guard let slot = context.exports.take() else {
-            var reply = Reply.error(503, "busy", "the server is exporting \(context.exports.limit) sheets already; try again shortly")
+        let slot: ExportSlots.Slot
+        guard let token = Tokens.bearer(request.header("Authorization")), let subject = request.subject else { throw RequestRefusal.notFound }
+        switch context.exports.take(for: ExportSlots.Access(token: token, subject: subject, sheet: sheet.id)) {
+        case .success(let taken): slot = taken
+        case .failure(let refusal):
+            let message = switch refusal {
+            case .full: "the server is exporting \(context.exports.limit) sheets already; try again shortly"
+            case .overShare: "this session's subject has \(context.exports.share) exports running already, its share of the server's \(context.exports.limit); try again when one ends"
+            }
+            var reply = Reply.error(503, "busy", message)
             reply.headers.append(("Retry-After", String(retryAfter)))
             return reply
         }

@@ -6,14 +6,21 @@ import SheetPortConvert
 
 /// The cap on exports at once: each holds a slot from before its workbook is built until its
 /// stream is freed, so the server's memory and threads stay bounded whatever the number of
-/// clients. Past the cap an export answers 503 with `Retry-After`. It also knows the exports
+/// clients. Past the cap an export answers 503 with `Retry-After`. One subject holds at most
+/// half of the slots (rounded up, `share`), so a viewer holding its exports open with slow reads
+/// leaves the other half to everyone else; past its share it gets the same 503. It also knows the exports
 /// being sent as they are built, to end them when the server stops (libmicrohttpd cannot stop
 /// with a connection parked).
 package final class ExportSlots: @unchecked Sendable {
     /// The most exports at once.
     package let limit: Int
+    /// The most one subject holds at once: half of `limit`, rounded up.
+    package var share: Int { (limit + 1) / 2 }
     private let lock = NSLock()
     private var taken = 0
+    private var bySubject: [String: Int] = [:]
+    private var held: [ObjectIdentifier: Held] = [:]
+    private var timer: DispatchSourceTimer?
     private var closed = false
     private var live: [ObjectIdentifier: LiveExport] = [:]
     /// The export builds running, each in from its start to its thread's end.
@@ -22,23 +29,108 @@ package final class ExportSlots: @unchecked Sendable {
     /// What a build's sink throws once the server is stopping.
     struct Stopping: Error {}
 
+    /// What a resumed export's stream throws once its access is revoked.
+    struct Revoked: Error {}
+
     /// A cap of `limit` exports (at least one).
     init(limit: Int) { self.limit = max(1, limit) }
 
-    /// A held slot; freeing it gives the slot back.
-    final class Slot {
-        private let slots: ExportSlots
-        fileprivate init(_ slots: ExportSlots) { self.slots = slots }
-        deinit { slots.lock.withLock { slots.taken -= 1 } }
+    /// Who an export is for: its token, the token's subject, the sheet.
+    struct Access: Sendable {
+        let token: String
+        let subject: String
+        let sheet: String
     }
 
-    /// A slot, or nil when every one is taken or the server is stopping.
-    func take() -> Slot? {
+    /// A held slot; freeing it gives the slot back. It carries its export's access, which the
+    /// recheck timer resolves again; once revoked, `onRevoke` ends the export.
+    final class Slot: @unchecked Sendable {
+        private let slots: ExportSlots
+        let access: Access
+        private let lock = NSLock()
+        private var revoked = false
+        private var revokeAction: (@Sendable () -> Void)?
+
+        fileprivate init(_ slots: ExportSlots, access: Access) {
+            self.slots = slots
+            self.access = access
+        }
+
+        var subject: String { access.subject }
+
+        /// Whether the token, its session or the subject's access to the sheet was revoked.
+        var isRevoked: Bool { lock.withLock { revoked } }
+
+        /// `action` ends the export once its access is revoked (at once when it already is).
+        func onRevoke(_ action: @escaping @Sendable () -> Void) {
+            let now: Bool = lock.withLock {
+                revokeAction = action
+                return revoked
+            }
+            if now { action() }
+        }
+
+        /// Marks the access revoked and ends the export.
+        fileprivate func revoke() {
+            let action: (@Sendable () -> Void)? = lock.withLock {
+                guard !revoked else { return nil }
+                revoked = true
+                return revokeAction
+            }
+            action?()
+        }
+
+        deinit {
+            slots.lock.withLock {
+                slots.taken -= 1
+                let left = (slots.bySubject[subject] ?? 1) - 1
+                slots.bySubject[subject] = left > 0 ? left : nil
+                slots.held[ObjectIdentifier(self)] = nil
+            }
+        }
+    }
+
+    /// A slot held, without keeping it.
+    private struct Held {
+        weak var slot: Slot?
+    }
+
+    /// Why no slot was given.
+    enum RequestRefusal: Error {
+        /// Every slot is taken, or the server is stopping.
+        case full
+        /// The subject holds its share already.
+        case overShare
+    }
+
+    /// A slot for an export of `access.subject`'s, or why not: every one is taken or the
+    /// server is stopping, or the subject holds its share.
+    func take(for access: Access) -> Result<Slot, RequestRefusal> {
         lock.withLock {
-            guard taken < limit, !closed else { return false }
+            guard taken < limit, !closed else { return .failure(.full) }
+            guard bySubject[access.subject, default: 0] < share else { return .failure(.overShare) }
             taken += 1
-            return true
-        } ? Slot(self) : nil
+            bySubject[access.subject, default: 0] += 1
+            let slot = Slot(self, access: access)
+            held[ObjectIdentifier(slot)] = Held(slot: slot)
+            return .success(slot)
+        }
+    }
+
+    /// Every `interval` seconds (at most 1), resolves the access of each export held again
+    /// (`allowed`: one look at the store per export, not per buffer sent) and ends those whose
+    /// token, session or grant is gone, as event streams do.
+    func recheck(every interval: Double, _ allowed: @escaping @Sendable (Access) -> Bool) {
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "sheetport.exports.recheck"))
+        let interval = min(max(interval, 0.05), 1)
+        timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(20))
+        timer.setEventHandler { [weak self] in
+            guard let self else { return }
+            let slots = lock.withLock { held.values.compactMap(\.slot) }
+            for slot in slots where !slot.isRevoked && !allowed(slot.access) { slot.revoke() }
+        }
+        timer.resume()
+        lock.withLock { self.timer = timer }
     }
 
     /// Slots taken now.
@@ -80,6 +172,8 @@ package final class ExportSlots: @unchecked Sendable {
     func close() {
         let exports = lock.withLock {
             closed = true
+            timer?.cancel()
+            timer = nil
             return Array(live.values)
         }
         exports.forEach { $0.stop() }

@@ -36,6 +36,8 @@ final class LiveExport: LiveReplyStream, @unchecked Sendable {
     func begin(ready: @escaping @Sendable () -> Void) {
         pipe.onReady(ready)
         guard context.exports.track(self) else { return stop() }
+        // Access revoked: what is queued is dropped, the build ends and the connection is cut.
+        slot.onRevoke { [pipe] in pipe.stop(dropping: true) }
         context.exports.startBuild(named: "export \(build.sheet.id.prefix(8))") { [self] in produce() }
     }
 
@@ -45,9 +47,14 @@ final class LiveExport: LiveReplyStream, @unchecked Sendable {
     /// Whether the server stopped it.
     var isStopped: Bool { pipe.isStopped }
 
+    /// Whether its token, session or grant was revoked while it ran.
+    var isRevoked: Bool { slot.isRevoked }
+
     func start(wake: @escaping @Sendable () -> Void) { pipe.onWake(wake) }
 
     func read(into buffer: UnsafeMutableRawPointer, count: Int) -> LiveRead {
+        // A flag, not a look at the store: the slot's recheck timer sets it.
+        if slot.isRevoked { return .failed }
         if sent == sending.count {
             switch pipe.next() {
             case .bytes(let next):
@@ -101,10 +108,20 @@ final class ExportStart: PendingReply, @unchecked Sendable {
     func start(wake: @escaping @Sendable () -> Void) { export.begin(ready: wake) }
 
     func answer() -> Reply {
-        if export.isStopped { return .error(503, "busy", "the server is stopping") }
-        return SheetServer.answer(for: request) {
-            if let failure = export.failedBeforeFirstByte { throw failure }
-            return Reply(status: 200, headers: headers, body: .live(export))
+        let reply: Reply
+        if export.isRevoked {
+            reply = .notFound
+        } else if export.isStopped {
+            reply = .error(503, "busy", "the server is stopping")
+        } else {
+            reply = SheetServer.answer(for: request) {
+                if let failure = export.failedBeforeFirstByte { throw failure }
+                return Reply(status: 200, headers: headers, body: .live(export))
+            }
         }
+        // An answer without the export as its body: nothing will end it, so it ends here
+        // (else it stayed tracked, and its slot taken, for as long as the server ran).
+        if case .live = reply.body {} else { export.finish() }
+        return reply
     }
 }

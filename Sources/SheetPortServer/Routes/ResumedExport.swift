@@ -41,6 +41,7 @@ final class ResumedExport: PendingReply, @unchecked Sendable {
         guard let built = lock.withLock({ built }) else {
             return .error(500, "internal", "the export was answered before it was built")
         }
+        if slot.isRevoked { return .notFound }
         if case .failure(let error) = built, error is ExportSlots.Stopping { return .error(503, "busy", "the server is stopping") }
         return SheetServer.answer(for: request) {
             let file = try built.get()
@@ -62,8 +63,9 @@ final class ResumedExport: PendingReply, @unchecked Sendable {
         let path = context.directory.exports + "/" + identity + ".xlsx"
         let file = try SealedBlockFile(creating: path, identity: identity, sealer: context.sealer)
         unlink(path)
-        try build.write(to: { [context] bytes in
+        try build.write(to: { [context, slot] bytes in
             guard !context.exports.isClosed else { throw ExportSlots.Stopping() }
+            guard !slot.isRevoked else { throw ExportSlots.Stopping() }
             try file.append(bytes)
         }, context)
         try file.flush()
@@ -85,6 +87,8 @@ final class ExportStream: ReplyStream {
     }
 
     func read(into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int {
+        // Access revoked (the slot's recheck timer says so): the connection is cut.
+        guard !slot.isRevoked else { throw ExportSlots.Revoked() }
         let read = try file.read(into: buffer, count: count, at: position)
         position += Int64(read)
         return read

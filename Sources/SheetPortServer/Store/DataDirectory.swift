@@ -41,7 +41,7 @@ package struct DataDirectory: Sendable {
     }
 
     /// The directory's sealing key file.
-    public var keyFile: String { path + "/" + KeyFile.name }
+    package var keyFile: String { path + "/" + KeyFile.name }
 
     /// The sealer with the directory's key (created on first use).
     package func sealer() throws -> Sealer { try Sealer(key: KeyFile.loadOrCreate(in: path)) }

@@ -21,6 +21,25 @@ final class PostgresConnection: StoreConnection {
     let nowMilliseconds = "(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT"
     let insertionOrder = "seq"
 
+    /// The bounds every session of this process sets (the server sets them from its lease
+    /// before connecting): no lock is waited for longer than `lockTimeout` seconds, and a
+    /// session left idle inside a transaction (its process frozen, say) is ended by PostgreSQL
+    /// after `idleInTransactionTimeout`, which releases its locks, so a stalled instance holds
+    /// no job row and its jobs are taken over as a dead instance's are. (0: PostgreSQL's default.)
+    struct SessionBounds: Sendable {
+        var lockTimeout = 10.0
+        var idleInTransactionTimeout = 10.0
+    }
+
+    private static let boundsLock = NSLock()
+    nonisolated(unsafe) private static var currentBounds = SessionBounds()
+
+    /// The bounds sessions opened from now on set.
+    static var bounds: SessionBounds {
+        get { boundsLock.withLock { currentBounds } }
+        set { boundsLock.withLock { currentBounds = newValue } }
+    }
+
     /// Connects to `url` (a `postgresql://` URL or a `key=value` connection string).
     init(url: String) throws {
         guard let handle = PQconnectdb(url) else { throw ServerError.postgres(state: "08000", message: "out of memory") }
@@ -30,8 +49,22 @@ final class PostgresConnection: StoreConnection {
             throw ServerError.postgres(state: "08001", message: "cannot connect: \(message)")
         }
         self.handle = handle
-        // Notices ("already exists, skipping") are not the server log's business.
-        try execute("SET client_min_messages = warning")
+        try configureSession()
+    }
+
+    /// The session's settings, set on connecting and on every reconnection: notices ("already
+    /// exists, skipping") are not the server log's business; the lock and idle bounds; the
+    /// process in `application_name` (an operator sees which instance holds what).
+    private func configureSession() throws {
+        let bounds = Self.bounds
+        let result = PQexec(handle, """
+            SET client_min_messages = warning;
+            SET lock_timeout = \(Int(bounds.lockTimeout * 1000));
+            SET idle_in_transaction_session_timeout = \(Int(bounds.idleInTransactionTimeout * 1000));
+            SET application_name = 'sheetport \(getpid())'
+            """)
+        defer { PQclear(result) }
+        try check(result)
     }
 
     deinit { PQfinish(handle) }
@@ -40,16 +73,38 @@ final class PostgresConnection: StoreConnection {
     var socket: Int32 { PQsocket(handle) }
 
     func execute(_ sql: String) throws {
+        try onceMoreIfDropped(sql) {
+            let result = PQexec(handle, sql)
+            defer { PQclear(result) }
+            try check(result)
+        }
+    }
+
+    /// Runs a statement; when it failed because the connection was found broken (the database
+    /// restarted, the session was ended) while no transaction was open, the statement never
+    /// ran: the connection is opened again and the statement tried once more. Inside a
+    /// transaction the failure stands (the transaction is lost; the caller decides).
+    private func onceMoreIfDropped<T>(_ sql: String, _ statement: () throws -> T) throws -> T {
         try reconnectIfBroken()
-        let result = PQexec(handle, sql)
-        defer { PQclear(result) }
-        try check(result)
+        let outside = PQtransactionStatus(handle) == PQTRANS_IDLE
+        do {
+            return try statement()
+        } catch {
+            // Only a statement that changes nothing by itself is tried again: a write whose
+            // connection broke after it ran would be made twice.
+            guard outside, PQstatus(handle) != CONNECTION_OK, Self.isRepeatable(sql) else { throw error }
+            try reconnectIfBroken()
+            return try statement()
+        }
     }
 
     func begin() throws { try execute("BEGIN") }
 
     func query(_ sql: String, _ values: [SQLValue]) throws -> [[SQLValue]] {
-        try reconnectIfBroken()
+        try onceMoreIfDropped(sql) { try run(sql, values) }
+    }
+
+    private func run(_ sql: String, _ values: [SQLValue]) throws -> [[SQLValue]] {
         let text = translated[sql] ?? Self.numbered(sql)
         translated[sql] = text
         // One buffer for every value, each one's place in it, type and length (NULL: no place).
@@ -97,15 +152,29 @@ final class PostgresConnection: StoreConnection {
         return payloads
     }
 
-    /// A connection the server closed (a restart, a failover) is opened again before the next
-    /// statement; a transaction it was in has failed already.
+    /// Whether a statement may be sent again after its connection broke: it starts a
+    /// transaction, reads or sets the session.
+    static func isRepeatable(_ sql: String) -> Bool {
+        let word = sql.drop(while: { $0 == " " || $0 == "\n" }).prefix(while: { $0.isLetter }).uppercased()
+        return ["BEGIN", "SELECT", "SET", "SHOW", "LISTEN"].contains(word)
+    }
+
+    /// A connection the server closed (a restart, a failover, the session ended) is opened
+    /// again before the next statement; a transaction it was in has failed already. An idle
+    /// connection outside a transaction has nothing to read unless the server said goodbye
+    /// (or sent a notification): a look at its socket without waiting finds a closed one
+    /// before a statement is sent on it, with no round trip.
     private func reconnectIfBroken() throws {
+        if PQstatus(handle) == CONNECTION_OK, PQtransactionStatus(handle) == PQTRANS_IDLE {
+            var entry = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+            if Glibc.poll(&entry, 1, 0) > 0 { _ = PQconsumeInput(handle) } // EOF marks the connection bad
+        }
         guard PQstatus(handle) != CONNECTION_OK else { return }
         PQreset(handle)
         guard PQstatus(handle) == CONNECTION_OK else {
             throw ServerError.postgres(state: "08006", message: "connection lost: \(Self.text(PQerrorMessage(handle)))")
         }
-        try execute("SET client_min_messages = warning")
+        try configureSession()
     }
 
     private func check(_ result: OpaquePointer?) throws {
