@@ -11,7 +11,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 Scripts/setup.sh --clients        # also LibreOffice, Gnumeric, libxlsxwriter: the writer's tests
 Scripts/venv.sh
-swift build                       # the CLI tests run .build/debug/sheetport
+Scripts/check-portable.sh         # Core, Reader, Writer, Calc and Convert build on Darwin too
+swift build --build-tests         # the tests that run sheetport run the one this build made
 eval "$(Scripts/postgres.sh start)"
 trap 'Scripts/postgres.sh stop "$SHEETPORT_PG_DIR"' EXIT
 SHEETPORT_REAL_CLIENTS=1 swift test # SharedDatabaseTests run on the cluster
