@@ -49,7 +49,7 @@ for module in SheetPortCore SheetPortReader SheetPortWriter SheetPortCalc SheetP
 done
 if [ ! -x "$binary" ] || [ -n "$(find "${sources[@]}" -newer "$binary" -print -quit)" ]; then
     echo "fuzz.sh: building $binary" >&2
-    swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name SheetPort \
+    swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name SheetPort -package-name sheetport \
         -I Sources/CLibZip -I Sources/CZlib -I Sources/CISAL -I Sources/CLibArchive -I Sources/CLibXML2 $(pkg-config --cflags-only-I libxml-2.0 | sed 's/-I/-Xcc -I/g') \
         "${sources[@]}" -lzip -lz -lisal -larchive -lxml2 -o "$binary"
 fi
