@@ -39,7 +39,7 @@ public final class CalcEngine {
     /// One-cell legacy (CSE) array formulas: evaluated as arrays, never spilling.
     var singleCellArrays: Set<Int32> = []
 
-    var names: [NameKey: DefinedName] = [:]
+    var names: [NameKey: NameDefinition] = [:]
     var tables: [String: CalcTable] = [:]
 
     var dependencyIndex: DependencyIndex?
@@ -292,10 +292,10 @@ public final class CalcEngine {
         do {
             let compiled = try CalcEngine.compile(formula, at: CellAddress(row: 0, column: 0))
             let f = intern(compiled.instructions, arrayArguments: compiled.arrayArguments)
-            names[key] = DefinedName(name: name, formula: f, error: nil)
+            names[key] = NameDefinition(name: name, formula: f, error: nil)
             return nil
         } catch {
-            names[key] = DefinedName(name: name, formula: -1, error: error)
+            names[key] = NameDefinition(name: name, formula: -1, error: error)
             return error
         }
     }
@@ -327,7 +327,7 @@ struct NameKey: Hashable {
 }
 
 /// A defined name: its compiled formula (evaluated at A1 of the referring sheet), or its parse error.
-struct DefinedName {
+struct NameDefinition {
     var name: String
     var formula: Int32
     var error: FormulaParseError?

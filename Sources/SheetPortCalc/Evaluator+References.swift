@@ -100,7 +100,7 @@ extension Evaluator {
 
     func evaluateName(_ name: String, _ sheetName: String?) throws -> Operand {
         let upper = name.uppercased()
-        var found: DefinedName?
+        var found: NameDefinition?
         if let sheetName {
             let s = sheetIndex(sheetName)
             found = engine.names[NameKey(scope: s, name: upper)] ?? engine.names[NameKey(scope: -1, name: upper)]

@@ -585,12 +585,12 @@ struct FormulaParser {
             if s[i] == end { break }
             bytes.append(s[i]); i += 1
         }
-        return String(decoding: bytes, as: UTF8.self).trimmingSpaces()
+        return String(decoding: bytes, as: UTF8.self).trimmingFormulaSpaces()
     }
 }
 
 extension String {
-    func trimmingSpaces() -> String {
+    func trimmingFormulaSpaces() -> String {
         let u = Array(utf8)
         var a = 0, b = u.count
         while a < b, u[a] == 32 { a += 1 }

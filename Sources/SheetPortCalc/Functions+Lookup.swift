@@ -367,7 +367,7 @@ extension Functions {
 
     /// INDIRECT's reference text: `A1`, `$B$2:C9`, `Sheet2!A1`, `'My Sheet'!A:A`, a defined name, or R1C1 (`R2C3`).
     static func indirect(_ ev: Evaluator, _ text: String, a1: Bool) -> Operand? {
-        var t = text.trimmingSpaces()
+        var t = text.trimmingFormulaSpaces()
         guard !t.isEmpty else { return nil }
         if !a1 {
             // Absolute R1C1 only: R2C3 or R2C3:R4C5

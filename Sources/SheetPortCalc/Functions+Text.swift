@@ -171,7 +171,7 @@ extension Functions {
                 if let x = Coercion.number(fromText: t, system: ev.dateSystem) {
                     return .value(.text(ev.engine.numberFormatting.format(x, format, dateSystem: ev.dateSystem) ?? t))
                 }
-                return .value(.text(NumberFormat.textSection(format, t)))
+                return .value(.text(BuiltInNumberFormatting.text(t, format, dateSystem: ev.dateSystem)))
             default:
                 let x = try ev.number(v)
                 guard let s = ev.engine.numberFormatting.format(x, format, dateSystem: ev.dateSystem) else { return .value(.error(.value)) }
@@ -182,12 +182,12 @@ extension Functions {
             let x = try ev.num(a[0]), d = Int(try ev.num(a, 1, default: 2))
             let noCommas = ev.isMissing(a, 2) ? false : try ev.flag(a[2])
             let r = round(x, d, .toNearestOrAwayFromZero)
-            return .value(.text(NumberFormat.fixed(r, decimals: max(d, 0), grouping: !noCommas)))
+            return .value(.text(BuiltInNumberFormatting.fixed(r, decimals: max(d, 0), grouping: !noCommas)))
         },
         scalar("DOLLAR", 1, 2) { ev, a in
             let x = try ev.num(a[0]), d = Int(try ev.num(a, 1, default: 2))
             let r = round(x, d, .toNearestOrAwayFromZero)
-            let body = "$" + NumberFormat.fixed(Swift.abs(r), decimals: max(d, 0), grouping: true)
+            let body = "$" + BuiltInNumberFormatting.fixed(Swift.abs(r), decimals: max(d, 0), grouping: true)
             return .value(.text(r < 0 ? "(" + body + ")" : body))
         },
     ]
