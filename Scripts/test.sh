@@ -18,6 +18,8 @@ SHEETPORT_REAL_CLIENTS=1 swift test # SharedDatabaseTests run on the cluster
 # The server suite again, each test server on a new database of the cluster (the client's fault
 # tests are about the client, whatever the store: once is enough).
 SHEETPORT_TEST_STORE=postgres swift test --filter 'ServerTests|AdversarialDataTests|AdversarialHTTPTests|BulkExportTests|ImportFaultTests|PreflightAgainstServerTests|EventStreamTests'
+# A downstream package on the SheetPortReader product alone: builds, reads, links no server library.
+Scripts/check-example.sh
 sheetport="$(swift build --show-bin-path)/sheetport"
 python3 Tests/Mutation/mutate.py --sheetport "$sheetport" --seed 1 --cases 500
 # check: every hostile file gives its code in bounded time and memory (a table of each),
