@@ -32,14 +32,23 @@ summary="$(tail -n 1 <<<"$output")"
     || fail "nextRow() and for try await disagree: $summary"
 echo "check-example: $cells cells, $summary"
 
+# What SwiftPM built of SheetPort for it: the modules of the SheetPortReader product, no other.
+modules="$(dirname "$bin")/Modules"
+built="$(cd "$modules" && ls -1 -- *.swiftmodule | sed 's/\.swiftmodule$//' | sort | xargs)"
+echo "check-example: modules built: $built"
+[[ "$built" == "ReadFirstSheet SheetPortCore SheetPortReader" ]] \
+    || fail "modules beyond SheetPortCore and SheetPortReader were built: $built"
+
 # What it links: only the reader's C libraries (libzip, libxml2, ISA-L), never the server's,
 # the client's or the writer's streaming archive library.
 echo "check-example: $bin links (ldd):"
 linked="$(ldd "$bin")"
 sed 's/^/    /' <<<"$linked"
 for library in libmicrohttpd libpq libcurl libsodium libsqlite3 libarchive; do
-    if grep -q "^[[:space:]]*$library\.so" <<<"$linked"; then
-        fail "the executable links $library ($(grep "^[[:space:]]*$library\.so" <<<"$linked" | xargs))"
+    # libcurl.so.4, libcurl-gnutls.so.4, libpq.so.5, ...
+    pattern="^[[:space:]]*$library(-[[:alnum:]]+)?\.so"
+    if grep -Eq "$pattern" <<<"$linked"; then
+        fail "the executable links $library ($(grep -E "$pattern" <<<"$linked" | xargs))"
     fi
 done
 echo "check-example: none of libmicrohttpd libpq libcurl libsodium libsqlite3 libarchive is linked"
