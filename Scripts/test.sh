@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # All the tests: unit, fixture, corpus, writer round-trip and command-line tests (swift test),
+# the downstream example on the reader product alone (links no server library), the DocC catalogs,
 # the mutation smoke test (damaged workbooks never crash or hang the reader or check), `check`
 # over the hostile fixtures, the fuzz targets for a minute each, the value-agreement test against
 # openpyxl and python-calamine over ../shared/corpus and Fixtures/producers, and the
@@ -19,6 +20,10 @@ SHEETPORT_REAL_CLIENTS=1 swift test # SharedDatabaseTests run on the cluster
 # The server suite again, each test server on a new database of the cluster (the client's fault
 # tests are about the client, whatever the store: once is enough).
 SHEETPORT_TEST_STORE=postgres swift test --filter 'ServerTests|AdversarialDataTests|AdversarialHTTPTests|BulkExportTests|ImportFaultTests|PreflightAgainstServerTests|EventStreamTests'
+# A downstream package on the SheetPortReader product alone: builds, reads, links no server library.
+Scripts/check-example.sh
+# The DocC catalog of each public module, warnings (a broken symbol link) as errors.
+Scripts/docs.sh
 sheetport="$(swift build --show-bin-path)/sheetport"
 python3 Tests/Mutation/mutate.py --sheetport "$sheetport" --seed 1 --cases 500
 # check: every hostile file gives its code in bounded time and memory (a table of each),

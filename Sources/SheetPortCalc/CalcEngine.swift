@@ -206,6 +206,10 @@ public final class CalcEngine {
     /// reported (`unsupported-formula`); the parse error is returned. A formula calling a function the
     /// engine does not implement keeps `cachedValue` too (or is `#NAME?` without one).
     /// - Parameters:
+    ///   - text: the formula, without the leading `=`.
+    ///   - address: the formula's cell.
+    ///   - sheet: the index of the cell's sheet.
+    ///   - cachedValue: the value the file stores for the cell, if any.
     ///   - arrayRange: the range of a legacy (CSE) array formula, or of a dynamic array's spill, whose anchor is `address`.
     ///   - isDynamicArray: true for a dynamic array formula (it spills: the range may grow or shrink).
     @discardableResult
