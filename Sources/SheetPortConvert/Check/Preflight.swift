@@ -24,6 +24,9 @@ public struct PreflightOptions: Sendable, Equatable {
     public var maxColumns = CellReference.maxColumn
     /// The largest file a server accepts (`maxUploadBytes`); nil: no limit on the file's size.
     public var maxUploadBytes: Int64?
+    /// Recompute every formula and report what disagrees (`check --recalc`: `stale-cached-value`,
+    /// `unsupported-function`, `circular-reference`, `unsupported-formula`).
+    public var recalc = false
 
     /// The defaults.
     public init() {}
@@ -55,6 +58,9 @@ public enum Preflight {
                              open: () throws -> Workbook) throws -> CheckReport {
         var run = try PreflightRun(name: name, options: options, size: size, open: open)
         try run.readFirstWorksheet(progress: progress)
+        if options.recalc, !run.hasError, let workbook = run.workbook {
+            run.append(try RecalcFindings.findings(for: WorkbookCalculation(workbook)))
+        }
         return run.report
     }
 
