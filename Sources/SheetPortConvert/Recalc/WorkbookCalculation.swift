@@ -13,7 +13,7 @@ import SheetPortCalc
 /// corpus oracle test recomputes with the cached values withheld.
 ///
 /// Every worksheet is loaded (so references across sheets resolve), with the workbook's defined
-/// names. Memory: the engine holds every cell of every worksheet (a streaming conversion without
+/// names and tables. Memory: the engine holds every cell of every worksheet (a streaming conversion without
 /// `--recalc` holds one row); fine for the workbooks `convert` sees today.
 package final class WorkbookCalculation {
     /// One formula cell as read: where, its text, its cached value.
@@ -68,6 +68,9 @@ package final class WorkbookCalculation {
             let scope = name.localSheet.flatMap { workbook.sheets.indices.contains($0) ? indexByPosition[workbook.sheets[$0].position] : nil }
             if name.localSheet != nil, scope == nil { continue }
             engine.defineName(name.name, formula: name.formula, sheet: scope)
+        }
+        for sheet in worksheets {
+            for table in TablePart.tables(of: sheet, index: indexByPosition[sheet.position]!, in: workbook) { engine.addTable(table) }
         }
         for sheet in worksheets {
             let s = indexByPosition[sheet.position]!
@@ -159,12 +162,13 @@ package final class WorkbookCalculation {
         }
     }
 
-    /// Equal to 15 significant digits (Excel's precision).
+    /// Equal to 15 significant digits (Excel's precision), one unit of the 15th digit apart at most.
     package static func sameTo15Digits(_ a: Double, _ b: Double) -> Bool {
         if a == b { return true }
         guard a.isFinite, b.isFinite else { return false }
-        let scale = max(abs(a), abs(b))
-        return abs(a - b) <= scale * 5e-15
+        // Within one unit of the 15th significant digit of the larger.
+        let larger = max(abs(a), abs(b))
+        return abs(a - b) <= pow(10, (log10(larger)).rounded(.down) - 14)
     }
 
     /// `A1`, or `'Sheet 2'!A1` when the workbook has more than one worksheet.
