@@ -114,6 +114,9 @@ enum ConvertCommand {
         let (source, prefix) = try source(of: input, options: options)
         if case .text(let textFormat) = source {
             if all { throw UsageError("--all converts the worksheets of a workbook; \(input.visibleControlCharacters) is \(textFormat.rawValue.uppercased()) text") }
+            if options.has("--recalc") {
+                throw UsageError("--recalc recomputes a workbook's formulas; \(input.visibleControlCharacters) is \(textFormat.rawValue.uppercased()) text")
+            }
             return try toWorkbook(input, format: textFormat, prefix: prefix, output: outputPath, options: options)
         }
         // No extension (`-o /dev/null`, `-o out`) means the default, as standard output does.

@@ -30,6 +30,11 @@ import Testing
             #expect(text(records.stdout).contains("3"), "\(format): \(text(records.stdout))")
         }
         #expect(try runSheetport(["convert", "--help"]).stdout.range(of: Data("--recalc".utf8)) != nil)
+        // Text input has no formulas to recompute: a usage error, not a silent no-op.
+        let csvInput = folder.appendingPathComponent("in.csv")
+        try Data("a,b\n1,2\n".utf8).write(to: csvInput)
+        let refused = try runSheetport(["convert", csvInput.path, "--recalc", "-o", folder.appendingPathComponent("x.xlsx").path])
+        #expect(refused.status == 2 && refused.stderr.contains("--recalc"), "\(refused.stderr)")
     }
 
     /// With --all every sheet is loaded into one engine: references across sheets resolve.
