@@ -59,7 +59,8 @@ enum ConvertCommand {
                 .flag("--recalc", """
                     recompute every formula before writing (all worksheets loaded, so references
                     across sheets resolve; NOW and TODAY in the local time zone); a cell whose
-                    function or formula the engine does not support keeps its cached value
+                    function or formula the engine does not support keeps its cached value;
+                    every cell of the workbook is held in memory while converting
                     """),
                 .flag("--skip-empty-columns", "leave out columns with no value in the whole sheet (reads it twice)"),
                 .valued("--line-ending", "lf|crlf", "CSV line ending (default crlf, as RFC 4180)"),
