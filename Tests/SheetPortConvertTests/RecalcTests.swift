@@ -107,6 +107,23 @@ import SheetPortTestSupport
         #expect(records.first { $0["ref"] as? String == "A6" }?["value"] as? Double == 7)
     }
 
+    /// A second worksheet that does not read leaves the import's pre-flight as it was: the
+    /// recomputation says it did not run.
+    @Test func anUnreadableOtherWorksheetStopsOnlyTheRecomputation() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("broken.xlsx").path
+        try writeWithOpenpyxl(#"ws["A1"] = "=1+1"; wb.create_sheet("Other")["A1"] = 1"#, to: path)
+        let unpacked = folder.appendingPathComponent("unpacked")
+        try FileManager.default.createDirectory(at: unpacked, withIntermediateDirectories: true)
+        try shell("cd '\(unpacked.path)' && unzip -q '\(path)' && printf '<worksheet><sheetData><row' > xl/worksheets/sheet2.xml && rm '\(path)' && zip -q -X -r '\(path)' .")
+        var options = PreflightOptions()
+        options.recalc = true
+        let report = try Preflight.check(path: path, options: options)
+        #expect(report.importable)
+        #expect(report.findings.contains { $0.code == "unsupported-formula" && $0.message.contains("not recomputed") }, "\(report.findings)")
+    }
+
     /// Puts `<v>` cached values into the formula cells of the first sheet of an openpyxl workbook.
     func rewriteCachedValues(_ path: String, _ values: [String: String], in folder: URL) throws {
         let unpacked = folder.appendingPathComponent("unpacked")

@@ -59,7 +59,13 @@ public enum Preflight {
         var run = try PreflightRun(name: name, options: options, size: size, open: open)
         try run.readFirstWorksheet(progress: progress)
         if options.recalc, !run.hasError, let workbook = run.workbook {
-            run.append(try RecalcFindings.findings(for: WorkbookCalculation(workbook)))
+            do {
+                run.append(try RecalcFindings.findings(for: WorkbookCalculation(workbook)))
+            } catch let error as ReaderError where error.code != .io && error.code != .usage {
+                // Another worksheet than the imported one does not read: the import is not
+                // affected, only the recomputation, which loads them all.
+                run.append([Finding(.unsupportedFormula, .info, "the formulas were not recomputed: \(error.message)", part: error.part)])
+            }
         }
         return run.report
     }
