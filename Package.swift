@@ -147,7 +147,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SheetPortConvertTests",
-            dependencies: ["SheetPortConvert", "SheetPortTestSupport", "sheetport"]
+            dependencies: ["SheetPortConvert", "SheetPortCalc", "SheetPortTestSupport", "sheetport"]
         ),
         .testTarget(
             name: "SheetPortClientTests",

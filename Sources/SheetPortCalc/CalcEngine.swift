@@ -310,6 +310,15 @@ public final class CalcEngine {
         return Set(dependents(of: []))
     }
 
+    /// The formula cells that are volatile (NOW, TODAY, RAND, RANDBETWEEN, OFFSET, INDIRECT) or
+    /// depend on one, transitively: `check --recalc` and the corpus oracle leave them out of comparisons.
+    package func volatileFormulaCells() -> Set<CellLocation> {
+        Set(volatileDependents().map { id in
+            let i = Int(id)
+            return CellLocation(sheet: Int(cellSheet[i]), address: CellAddress(row: cellRow[i], column: cellColumn[i]))
+        })
+    }
+
     /// Adds (or replaces) a table for structured references.
     public func addTable(_ table: CalcTable) {
         tables[table.name.uppercased()] = table

@@ -30,6 +30,10 @@ enum CheckCommand {
                 .flag("--json", "machine output (CONTRACTS section 3), one object per line"),
                 .valued("--fail-on", "LEVEL", "warning: exit 1 on warnings too (default error)"),
                 .valued("--ignore", "CODE[,CODE...]", "leave these warning or info codes out of --fail-on warning\n(extra-worksheets, unsupported-feature, ...); may repeat"),
+                .flag("--recalc", """
+                    recompute every formula and report stale-cached-value, unsupported-function,
+                    circular-reference and unsupported-formula
+                    """),
                 .noProgress, .help,
             ]),
             OptionGroup(title: "SERVER (apply a server's caps: GET /api/limits)", options: ClientOptions.options),
@@ -191,6 +195,7 @@ enum CheckCommand {
         var preflight = PreflightOptions()
         preflight.limits = try LimitOptions.limits(options)
         if let value = options.value("--max-cells") { preflight.maxCells = Int(try LimitOptions.count(value, "--max-cells")) }
+        preflight.recalc = options.has("--recalc")
         return preflight
     }
 

@@ -56,6 +56,12 @@ enum ConvertCommand {
                 .flag("--skip-empty-rows", "leave out rows with no value"),
                 .flag("--keep-empty-rows", "ndjson/json: write rows with no value as records of nulls (left out by default)"),
                 .flag("--fill-merged", "a merged range's value in every cell of the range (as xlsx2csv -m)"),
+                .flag("--recalc", """
+                    recompute every formula before writing (all worksheets loaded, so references
+                    across sheets resolve; NOW and TODAY in the local time zone); a cell whose
+                    function or formula the engine does not support keeps its cached value;
+                    every cell of the workbook is held in memory while converting
+                    """),
                 .flag("--skip-empty-columns", "leave out columns with no value in the whole sheet (reads it twice)"),
                 .valued("--line-ending", "lf|crlf", "CSV line ending (default crlf, as RFC 4180)"),
                 .valued("--values", "raw|displayed", """
@@ -109,6 +115,9 @@ enum ConvertCommand {
         let (source, prefix) = try source(of: input, options: options)
         if case .text(let textFormat) = source {
             if all { throw UsageError("--all converts the worksheets of a workbook; \(input.visibleControlCharacters) is \(textFormat.rawValue.uppercased()) text") }
+            if options.has("--recalc") {
+                throw UsageError("--recalc recomputes a workbook's formulas; \(input.visibleControlCharacters) is \(textFormat.rawValue.uppercased()) text")
+            }
             return try toWorkbook(input, format: textFormat, prefix: prefix, output: outputPath, options: options)
         }
         // No extension (`-o /dev/null`, `-o out`) means the default, as standard output does.
@@ -260,6 +269,7 @@ enum ConvertCommand {
         text.skipEmptyColumns = options.has("--skip-empty-columns")
         text.keepEmptyRows = options.has("--keep-empty-rows")
         text.fillMerged = options.has("--fill-merged")
+        text.recalc = options.has("--recalc")
         if let value = options.value("--values") {
             guard let values = TextOutputOptions.Values(rawValue: value.lowercased()) else {
                 throw UsageError("--values takes raw or displayed, not \"\(value.visibleControlCharacters)\"")

@@ -67,7 +67,8 @@ package enum Project {
 }
 
 /// Converts a sheet to text through the library, as `sheetport convert` does.
-package func convert(_ path: String, sheet: String? = nil, to format: TextFormat) throws -> String {
+package func convert(_ path: String, sheet: String? = nil, to format: TextFormat,
+                     options: TextOutputOptions = TextOutputOptions()) throws -> String {
     let workbook = try Workbook(path: path)
     let chosen = try #require(sheet.map { workbook.sheet(named: $0) } ?? workbook.firstWorksheet)
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("sheetport-test-\(UUID().uuidString)")
@@ -75,7 +76,7 @@ package func convert(_ path: String, sheet: String? = nil, to format: TextFormat
     defer { try? FileManager.default.removeItem(at: url) }
     let handle = try FileHandle(forWritingTo: url)
     try SheetConverter.convert(workbook, sheet: chosen, to: format,
-                               output: ByteOutput(descriptor: handle.fileDescriptor, name: url.path))
+                               output: ByteOutput(descriptor: handle.fileDescriptor, name: url.path), options: options)
     try handle.close()
     return try String(contentsOf: url, encoding: .utf8)
 }

@@ -37,6 +37,14 @@ public struct Finding: Sendable, Equatable {
         case sheetNameChanged = "sheet-name-changed"
         /// The sheet an import takes (the first worksheet) is hidden or very hidden.
         case firstWorksheetHidden = "first-worksheet-hidden"
+        /// `check --recalc`: cached values that differ from the recomputed ones.
+        case staleCachedValue = "stale-cached-value"
+        /// `check --recalc`: a function the engine does not implement (named once).
+        case unsupportedFunction = "unsupported-function"
+        /// `check --recalc`: cells in a circular reference (evaluated to 0).
+        case circularReference = "circular-reference"
+        /// `check --recalc`: a formula the engine cannot parse, or one referring to another workbook.
+        case unsupportedFormula = "unsupported-formula"
     }
 
     /// The stable code (`zip-bomb`, `extra-worksheets`, ...).

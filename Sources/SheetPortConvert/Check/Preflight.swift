@@ -24,6 +24,9 @@ public struct PreflightOptions: Sendable, Equatable {
     public var maxColumns = CellReference.maxColumn
     /// The largest file a server accepts (`maxUploadBytes`); nil: no limit on the file's size.
     public var maxUploadBytes: Int64?
+    /// Recompute every formula and report what disagrees (`check --recalc`: `stale-cached-value`,
+    /// `unsupported-function`, `circular-reference`, `unsupported-formula`).
+    public var recalc = false
 
     /// The defaults.
     public init() {}
@@ -55,6 +58,15 @@ public enum Preflight {
                              open: () throws -> Workbook) throws -> CheckReport {
         var run = try PreflightRun(name: name, options: options, size: size, open: open)
         try run.readFirstWorksheet(progress: progress)
+        if options.recalc, !run.hasError, let workbook = run.workbook {
+            do {
+                run.append(try RecalcFindings.findings(for: WorkbookCalculation(workbook)))
+            } catch let error as ReaderError where error.code != .io && error.code != .usage {
+                // Another worksheet than the imported one does not read: the import is not
+                // affected, only the recomputation, which loads them all.
+                run.append([Finding(.unsupportedFormula, .info, "the formulas were not recomputed: \(error.message)", part: error.part)])
+            }
+        }
         return run.report
     }
 

@@ -34,6 +34,11 @@ package struct PreflightRun {
         self.inspection = inspection
     }
 
+    /// Adds findings made outside the inspection (`check --recalc`'s).
+    package mutating func append(_ findings: [Finding]) {
+        partial.findings += findings
+    }
+
     /// The open workbook (nil when it did not open).
     package var workbook: Workbook? { inspection?.workbook }
 

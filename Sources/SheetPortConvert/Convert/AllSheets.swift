@@ -35,13 +35,16 @@ extension SheetConverter {
         var converted: [ConvertedSheet] = []
         let total = sheets.reduce(Int64(0)) { $0 + ((try? workbook.worksheetEntry($1).size) ?? 0) }
         var done = ConversionSummary()
+        // One engine for all the sheets: references across them resolve.
+        let calculation = options.recalc ? try WorkbookCalculation(workbook) : nil
         do {
             for (index, (sheet, name)) in zip(sheets, names).enumerated() {
                 // A name from the workbook: never through a link, a FIFO or a device in the folder.
                 let file = try AtomicFile(entry: name, in: folder)
                 staged.append(file)
                 let output = ByteOutput(descriptor: file.descriptor, name: file.destination)
-                let summary = try convert(workbook, sheet: sheet, to: format, output: output, options: options) { summary in
+                let summary = try convert(workbook, sheet: sheet, to: format, output: output, options: options,
+                                          calculation: calculation) { summary in
                     var overall = done
                     overall.rows += summary.rows
                     overall.cells += summary.cells

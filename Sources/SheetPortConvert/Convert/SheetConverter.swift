@@ -43,6 +43,15 @@ public enum SheetConverter {
     public static func convert(_ workbook: Workbook, sheet: Sheet, to format: TextFormat, output: ByteOutput,
                                options: TextOutputOptions = TextOutputOptions(),
                                progress: ((ConversionSummary) -> Void)? = nil) throws -> ConversionSummary {
+        try convert(workbook, sheet: sheet, to: format, output: output, options: options, calculation: nil, progress: progress)
+    }
+
+    /// `convert` with the workbook's calculation shared by several sheets (`--all --recalc`);
+    /// with `options.recalc` and no calculation given, one is made here.
+    static func convert(_ workbook: Workbook, sheet: Sheet, to format: TextFormat, output: ByteOutput,
+                        options: TextOutputOptions, calculation given: WorkbookCalculation?,
+                        progress: ((ConversionSummary) -> Void)?) throws -> ConversionSummary {
+        let calculation = options.recalc ? try given ?? WorkbookCalculation(workbook) : nil
         // CSV and TSV records are all as wide as the used range, found from the cells by a
         // first pass (`<dimension>` is often missing or wrong); skipped columns need it too.
         let used = format == .csv || format == .tsv || (options.skipEmptyColumns && format != .jsonl)
@@ -63,6 +72,7 @@ public enum SheetConverter {
         var lastRow = 0
         func drain(_ write: (Row) throws -> Void) throws {
             while var row = try reader.nextRow() {
+                calculation?.substitute(&row, of: sheet)
                 if !filler.isEmpty {
                     // Rows a range covers that the sheet does not have are made, to be filled.
                     while lastRow + 1 < row.index {

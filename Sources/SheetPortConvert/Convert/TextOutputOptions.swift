@@ -35,6 +35,9 @@ public struct TextOutputOptions: Sendable, Equatable {
     public var dateFormat: DateFormat?
     /// ndjson: the 1-based row that holds the keys; nil for the first row with a value.
     public var headerRow: Int?
+    /// Recompute every formula before writing (`--recalc`): a formula cell's value is the
+    /// engine's, except where it keeps the cached one (unsupported function, unparsable or external formula).
+    public var recalc = false
 
     /// The defaults: every row and column, CRLF, ISO dates.
     public init() {}

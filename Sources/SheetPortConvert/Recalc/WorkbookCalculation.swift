@@ -1,0 +1,181 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import SheetPortCore
+import SheetPortReader
+import SheetPortCalc
+
+/// A workbook's worksheets loaded into one `CalcEngine` and recalculated: `convert --recalc`
+/// writes the recomputed values, `check --recalc` compares them with the cached ones, and the
+/// corpus oracle test recomputes with the cached values withheld.
+///
+/// Every worksheet is loaded (so references across sheets resolve), with the workbook's defined
+/// names and tables. Memory: the engine holds every cell of every worksheet (a streaming conversion without
+/// `--recalc` holds one row); fine for the workbooks `convert` sees today.
+package final class WorkbookCalculation {
+    /// One formula cell as read: where, its text, its cached value.
+    package struct FormulaCell {
+        package var location: CellLocation
+        package var formula: String
+        package var cached: CellValue
+    }
+
+    /// The engine, recalculated.
+    package let engine: CalcEngine
+    /// What the recalculation could not do as Excel would.
+    package let report: CalcReport
+    /// The engine's sheet index of each loaded worksheet, by the sheet's 1-based workbook position.
+    package private(set) var sheetIndex: [Int: Int] = [:]
+    /// The loaded worksheets in engine order.
+    package private(set) var sheets: [Sheet] = []
+    /// Every formula cell read, in sheet and row order.
+    package private(set) var formulaCells: [FormulaCell] = []
+    /// Array formulas' ranges per engine sheet: their other cells carry computed values too.
+    private var arrayRanges: [Int: [RangeAddress]] = [:]
+    /// The number formats, to type a computed number as a date where the cell's format is one.
+    private let styles: Styles?
+
+    /// The local time zone's offset from UTC now, for NOW and TODAY in `convert`.
+    package static var localUTCOffset: Int {
+        var now = time(nil)
+        var parts = tm()
+        localtime_r(&now, &parts)
+        return Int(parts.tm_gmtoff)
+    }
+
+    /// Loads every worksheet of `workbook` and recalculates.
+    /// - Parameters:
+    ///   - withholdCachedValues: load formula cells without their cached values (the oracle test:
+    ///     nothing the file computed can leak into the result).
+    ///   - clock: NOW and TODAY's clock (the system clock in the local time zone by default).
+    package init(_ workbook: Workbook, withholdCachedValues: Bool = false, clock: CalcClock? = nil) throws {
+        let offset = Self.localUTCOffset
+        engine = CalcEngine(dateSystem: workbook.dateSystem,
+                            clock: clock ?? CalcClock(utcOffsetSeconds: offset) { CalcClock.system.unixTime() })
+        styles = try? workbook.styles()
+        let worksheets = workbook.sheets.filter { $0.kind == .worksheet && $0.part != nil }
+        var indexByPosition: [Int: Int] = [:]
+        for sheet in worksheets {
+            indexByPosition[sheet.position] = engine.addSheet(sheet.name)
+        }
+        sheetIndex = indexByPosition
+        sheets = worksheets
+        // Names first: formulas are compiled on their own, names resolve at recalculation.
+        for name in workbook.definedNames where !name.name.hasPrefix("_xlnm.") {
+            let scope = name.localSheet.flatMap { workbook.sheets.indices.contains($0) ? indexByPosition[workbook.sheets[$0].position] : nil }
+            if name.localSheet != nil, scope == nil { continue }
+            engine.defineName(name.name, formula: name.formula, sheet: scope)
+        }
+        for sheet in worksheets {
+            for table in TablePart.tables(of: sheet, index: indexByPosition[sheet.position]!, in: workbook) { engine.addTable(table) }
+        }
+        for sheet in worksheets {
+            let s = indexByPosition[sheet.position]!
+            let reader = try workbook.rows(of: sheet)
+            while let row = try reader.nextRow() {
+                for cell in row.cells {
+                    let address = CellAddress(row: Int32(row.index - 1), column: Int32(cell.column - 1))
+                    let value = Self.calcValue(cell.value, dateSystem: workbook.dateSystem)
+                    guard let formula = cell.formula else {
+                        engine.setValue(value, at: address, sheet: s)
+                        continue
+                    }
+                    var range: RangeAddress?
+                    if case .array(let text) = cell.formulaKind {
+                        range = RangeAddress(text) ?? RangeAddress(address, address)
+                        if let range, range.rowCount * range.columnCount > 1 { arrayRanges[s, default: []].append(range) }
+                    }
+                    let cached: CalcValue? = withholdCachedValues || cell.value == .empty ? nil : value
+                    engine.setFormula(formula, at: address, sheet: s, cachedValue: cached, arrayRange: range)
+                    formulaCells.append(FormulaCell(location: CellLocation(sheet: s, address: address), formula: formula, cached: cell.value))
+                }
+            }
+        }
+        report = engine.recalculate()
+    }
+
+    /// The engine's value of a formula cell, or of a cell in an array formula's range; nil for
+    /// a constant (its value is the file's).
+    package func computed(sheet s: Int, row: Int, column: Int) -> CalcValue? {
+        let address = CellAddress(row: Int32(row - 1), column: Int32(column - 1))
+        if engine.formula(at: address, sheet: s) != nil || arrayRanges[s]?.contains(where: { $0.contains(address) }) == true {
+            return engine.value(at: address, sheet: s)
+        }
+        return nil
+    }
+
+    /// Replaces the values of `row`'s formula cells (and array members) of `sheet` by the computed ones.
+    package func substitute(_ row: inout Row, of sheet: Sheet) {
+        guard let s = sheetIndex[sheet.position] else { return }
+        let hasArrays = arrayRanges[s]?.isEmpty == false
+        for k in row.cells.indices {
+            let cell = row.cells[k]
+            guard cell.formula != nil || hasArrays, let value = computed(sheet: s, row: row.index, column: cell.column) else { continue }
+            row.cells[k].value = cellValue(value, like: cell)
+        }
+    }
+
+    /// A computed value as the reader's `CellValue` of `cell`: a number in a date format is a date.
+    package func cellValue(_ value: CalcValue, like cell: Cell) -> CellValue {
+        switch value {
+        case .number(let n):
+            let format = styles?.format(cell.styleIndex)
+            if format?.isDuration == true { return .duration(days: n) }
+            if format?.isDate == true { return .date(serial: n) }
+            return .number(n)
+        case .text(let t): return .string(t)
+        case .boolean(let b): return .boolean(b)
+        case .error(let e): return .error(e.rawValue)
+        case .empty: return .number(0)
+        case .array(let a): return cellValue(a.values.first ?? .empty, like: cell)
+        }
+    }
+
+    /// A reader's value as the engine's: dates are serials of the workbook's date system.
+    package static func calcValue(_ value: CellValue, dateSystem: DateSystem) -> CalcValue {
+        switch value {
+        case .empty: return .empty
+        case .number(let n), .date(serial: let n), .duration(days: let n): return .number(n)
+        case .string(let s): return .text(s)
+        case .boolean(let b): return .boolean(b)
+        case .error(let e): return .error(ExcelError(literal: e) ?? .value)
+        case .isoDate(let text):
+            if let dateTime = ExcelDateTime(iso: text) { return .number(dateTime.serial(in: dateSystem)) }
+            return .text(text)
+        }
+    }
+
+    /// True when a cached value agrees with a computed one: numbers to 15 significant digits,
+    /// text exactly, a date cell by its serial.
+    package static func agrees(cached: CellValue, computed: CalcValue, dateSystem: DateSystem) -> Bool {
+        var computed = computed
+        if case .array(let a) = computed { computed = a.values.first ?? .empty }
+        let cachedValue = calcValue(cached, dateSystem: dateSystem)
+        switch (cachedValue, computed) {
+        case (.number(let a), .number(let b)): return sameTo15Digits(a, b)
+        case (.number(let a), .empty): return a == 0
+        case (.text(let a), .empty): return a.isEmpty
+        default: return cachedValue == computed
+        }
+    }
+
+    /// Equal to 15 significant digits (Excel's precision), one unit of the 15th digit apart at most.
+    package static func sameTo15Digits(_ a: Double, _ b: Double) -> Bool {
+        if a == b { return true }
+        guard a.isFinite, b.isFinite else { return false }
+        // Within one unit of the 15th significant digit of the larger.
+        let larger = max(abs(a), abs(b))
+        return abs(a - b) <= pow(10, (log10(larger)).rounded(.down) - 14)
+    }
+
+    /// `A1`, or `'Sheet 2'!A1` when the workbook has more than one worksheet.
+    package func reference(_ location: CellLocation) -> String {
+        guard sheets.count > 1 else { return location.address.description }
+        let name = sheets[location.sheet].name
+        let plain = name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } && !(name.first?.isNumber ?? true)
+        return (plain ? name : "'" + name.replacingOccurrences(of: "'", with: "''") + "'") + "!" + location.address.description
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+import SheetPortCore
+import SheetPortReader
+import SheetPortCalc
+@testable import SheetPortConvert
+import SheetPortTestSupport
+
+/// `convert --recalc` and `check --recalc` through the library, on workbooks openpyxl writes
+/// (formulas without cached values).
+@Suite struct RecalcTests {
+    /// The issue's example: A1=1, A2=2, A3==SUM(A1:A2), B1==A1*10.
+    static let issueExample = """
+        ws["A1"] = 1; ws["A2"] = 2; ws["A3"] = "=SUM(A1:A2)"; ws["B1"] = "=A1*10"
+        """
+
+    /// Hostile formulas: a cycle, an unknown function, 8,192 characters, another workbook.
+    static let hostile = """
+        ws["A1"] = "=B1+1"; ws["B1"] = "=A1+1"
+        ws["C1"] = "=NOSUCHFUNCTION(1)"
+        ws["D1"] = "=" + "+".join(["1"] * 4095) + "+2"
+        ws["E1"] = "=[1]Sheet1!A1"
+        ws["F1"] = 5
+        """
+
+    static func recalc() -> TextOutputOptions {
+        var options = TextOutputOptions()
+        options.recalc = true
+        return options
+    }
+
+    @Test func theIssueExampleConvertsToItsComputedValues() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("issue.xlsx").path
+        try writeWithOpenpyxl(Self.issueExample, to: path)
+        #expect(try convert(path, to: .csv, options: Self.recalc()) == "1,10\r\n2,\r\n3,\r\n")
+        // Without --recalc the formulas have no value to write.
+        #expect(try convert(path, to: .csv) == "1,\r\n2,\r\n,\r\n")
+        let records = try jsonObjects(convert(path, to: .jsonl, options: Self.recalc()))
+        #expect(records.contains { $0["ref"] as? String == "A3" && $0["value"] as? Double == 3 && $0["formula"] as? String == "SUM(A1:A2)" })
+        #expect(records.contains { $0["ref"] as? String == "B1" && $0["type"] as? String == "number" && $0["value"] as? Double == 10 })
+        for format in [TextFormat.tsv, .ndjson, .json] {
+            let text = try convert(path, to: format, options: Self.recalc())
+            #expect(text.contains("10") && text.contains("3"), "\(format): \(text)")
+        }
+    }
+
+    @Test func hostileFormulasAreComputedOrKeptAndReported() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("hostile.xlsx").path
+        try writeWithOpenpyxl(Self.hostile, to: path)
+        let records = try jsonObjects(convert(path, to: .jsonl, options: Self.recalc()))
+        func value(_ ref: String) -> Any? { records.first { $0["ref"] as? String == ref }?["value"] }
+        #expect(value("A1") as? Double == 0 && value("B1") as? Double == 0, "a cycle evaluates to 0")
+        #expect(value("C1") as? String == "#NAME?", "an unknown function without a cached value")
+        #expect(value("D1") as? Double == 4097, "8,192 characters of formula")
+        #expect(value("E1") as? String == "#NAME?", "another workbook, no cached value to keep")
+        #expect(value("F1") as? Double == 5)
+
+        var options = PreflightOptions()
+        options.recalc = true
+        let report = try Preflight.check(path: path, options: options)
+        let codes = report.findings.map(\.code)
+        let circular = try #require(report.findings.first { $0.code == "circular-reference" })
+        #expect(circular.severity == .warning && circular.message.contains("A1") && circular.message.contains("B1"))
+        let unsupported = report.findings.filter { $0.code == "unsupported-function" }
+        #expect(unsupported.count == 1 && unsupported[0].severity == .info && unsupported[0].message.contains("NOSUCHFUNCTION"))
+        #expect(report.findings.contains { $0.code == "unsupported-formula" && $0.severity == .info && $0.message.contains("E1") })
+        #expect(!codes.contains("stale-cached-value"), "no cached values, nothing stale: \(codes)")
+        #expect(report.importable)
+        // Without --recalc none of these.
+        let plain = try Preflight.check(path: path).findings.map(\.code)
+        #expect(!plain.contains("circular-reference") && !plain.contains("unsupported-function"))
+    }
+
+    /// Stale caches: a cached value that disagrees with the recomputation is named; one that
+    /// agrees to 15 significant digits, a volatile one and a kept one are not.
+    @Test func staleCachedValuesAreNamed() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("stale.xlsx").path
+        // The cached values are written into the sheet XML after openpyxl saves (it writes none).
+        try writeWithOpenpyxl("""
+            ws["A1"] = 1; ws["A2"] = 2; ws["A3"] = "=SUM(A1:A2)"; ws["A4"] = "=A1/3"; ws["A5"] = "=NOW()"
+            ws["A6"] = "=NOSUCHFUNCTION()"
+            for r in range(1, 26): ws.cell(row=r, column=3, value="=A1*%d" % r)
+            """, to: path)
+        let cached: [String: String] = ["A3": "4", "A4": "0.333333333333333", "A5": "1", "A6": "7"]
+        var cachedC: [String: String] = [:]
+        for r in 1...25 { cachedC["C\(r)"] = "999" }
+        try rewriteCachedValues(path, cached.merging(cachedC) { $1 }, in: folder)
+        var options = PreflightOptions()
+        options.recalc = true
+        let report = try Preflight.check(path: path, options: options)
+        let stale = try #require(report.findings.first { $0.code == "stale-cached-value" })
+        #expect(stale.severity == .warning)
+        #expect(stale.count == 26, "A3 and C1:C25: \(stale.message)")
+        #expect(stale.message.contains("A3") && stale.message.contains("C1") && !stale.message.contains("A4") && !stale.message.contains("A5"))
+        #expect(stale.message.contains("(26 in all)") && !stale.message.contains("C25"), "the first 20 refs and the count: \(stale.message)")
+        // Converting keeps the unsupported function's cached value and writes the others computed.
+        var text = TextOutputOptions()
+        text.recalc = true
+        let records = try jsonObjects(convert(path, to: .jsonl, options: text))
+        #expect(records.first { $0["ref"] as? String == "A3" }?["value"] as? Double == 3)
+        #expect(records.first { $0["ref"] as? String == "A6" }?["value"] as? Double == 7)
+    }
+
+    /// A second worksheet that does not read leaves the import's pre-flight as it was: the
+    /// recomputation says it did not run.
+    @Test func anUnreadableOtherWorksheetStopsOnlyTheRecomputation() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("broken.xlsx").path
+        try writeWithOpenpyxl(#"ws["A1"] = "=1+1"; wb.create_sheet("Other")["A1"] = 1"#, to: path)
+        let unpacked = folder.appendingPathComponent("unpacked")
+        try FileManager.default.createDirectory(at: unpacked, withIntermediateDirectories: true)
+        try shell("cd '\(unpacked.path)' && unzip -q '\(path)' && printf '<worksheet><sheetData><row' > xl/worksheets/sheet2.xml && rm '\(path)' && zip -q -X -r '\(path)' .")
+        var options = PreflightOptions()
+        options.recalc = true
+        let report = try Preflight.check(path: path, options: options)
+        #expect(report.importable)
+        #expect(report.findings.contains { $0.code == "unsupported-formula" && $0.message.contains("not recomputed") }, "\(report.findings)")
+    }
+
+    /// Puts `<v>` cached values into the formula cells of the first sheet of an openpyxl workbook.
+    func rewriteCachedValues(_ path: String, _ values: [String: String], in folder: URL) throws {
+        let unpacked = folder.appendingPathComponent("unpacked")
+        try FileManager.default.createDirectory(at: unpacked, withIntermediateDirectories: true)
+        try shell("cd '\(unpacked.path)' && unzip -q '\(path)'")
+        let sheet = unpacked.appendingPathComponent("xl/worksheets/sheet1.xml")
+        var xml = try String(contentsOf: sheet, encoding: .utf8)
+        for (ref, value) in values {
+            // openpyxl writes `<f>...</f><v />`: the empty value becomes the cached one.
+            guard let start = xml.range(of: "<c r=\"\(ref)\""),
+                  let empty = xml.range(of: "</f><v />", range: start.upperBound..<xml.endIndex) else { continue }
+            xml.replaceSubrange(empty, with: "</f><v>\(value)</v>")
+        }
+        try xml.write(to: sheet, atomically: true, encoding: .utf8)
+        try FileManager.default.removeItem(atPath: path)
+        try shell("cd '\(unpacked.path)' && zip -q -X -r '\(path)' '[Content_Types].xml' _rels docProps xl")
+    }
+
+    func shell(_ command: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(command)")
+    }
+}
