@@ -34,7 +34,7 @@ extension ServerTests {
         // Intermittent since the fair export shares and the revocation recheck were merged: in
         // one CI run of three the resume build was not seen for 60 s (its 206 came after).
         // Recorded as a known issue, not hidden, until it is understood (the 206 stays checked).
-        withKnownIssue("the resume build is sometimes not seen within 60 s", isIntermittent: true) {
+        withKnownIssue("the resume build is sometimes not seen within 60 s", isIntermittent: true) { () throws -> Void in
             #expect(eventually(within: 20) { exportThreads(fixture.server.pid, named: "resume ") == 1 }, "no resume build was seen")
             #expect(try api.call("GET", "/api/limits").status == 200)
             #expect(exportThreads(fixture.server.pid, named: "resume ") == 1, "the other request waited for the build")
