@@ -40,6 +40,8 @@ public final class CalcEngine {
     var singleCellArrays: Set<Int32> = []
 
     var names: [NameKey: NameDefinition] = [:]
+    /// Hidden rows by sheet: row -> true when hidden by a filter (see `setRowHidden`).
+    var hiddenRows: [Int32: [Int32: Bool]] = [:]
     var tables: [String: CalcTable] = [:]
 
     var dependencyIndex: DependencyIndex?

@@ -7,18 +7,16 @@ extension Evaluator {
     }
 
     func resolveCell(_ r: CellRef, _ sheetName: String?) -> Operand {
-        let s = sheetIndex(sheetName)
-        guard s >= 0 else { return .value(.error(.reference)) }
+        guard let span = engine.sheetSpan(sheetName, home: sheet) else { return .value(.error(.reference)) }
         let rr = r.row.resolve(row), cc = r.column.resolve(column)
         guard rr >= 0, rr <= maxRowIndex, cc >= 0, cc <= maxColumnIndex else { return .value(.error(.reference)) }
-        return .ref(SheetRange(sheet: s, r1: rr, c1: cc, r2: rr, c2: cc))
+        return spanning(span) { SheetRange(sheet: $0, r1: rr, c1: cc, r2: rr, c2: cc) }
     }
 
     func resolveArea(_ a: AreaRef, _ sheetName: String?) -> Operand {
-        let s = sheetIndex(sheetName)
-        guard s >= 0 else { return .value(.error(.reference)) }
-        guard let r = Evaluator.range(a, sheet: s, row: row, column: column) else { return .value(.error(.reference)) }
-        return .ref(r)
+        guard let span = engine.sheetSpan(sheetName, home: sheet) else { return .value(.error(.reference)) }
+        guard let r = Evaluator.range(a, sheet: span.lowerBound, row: row, column: column) else { return .value(.error(.reference)) }
+        return spanning(span) { SheetRange(sheet: $0, r1: r.r1, c1: r.c1, r2: r.r2, c2: r.c2) }
     }
 
     /// The absolute rectangle of an area reference at a cell; nil off the grid.

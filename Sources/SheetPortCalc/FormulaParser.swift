@@ -242,6 +242,13 @@ struct FormulaParser {
         isWordStart(c) || (c >= 48 && c <= 57) || c == UInt8(ascii: ".") || c == UInt8(ascii: "$") || c == UInt8(ascii: "?")
     }
 
+    /// After `Sheet1:` a second sheet name and `!` follow (`Sheet1:Sheet3!A1`), not a cell (`A1:B2`).
+    func isThreeDPrefix(from k0: Int) -> Bool {
+        var k = k0
+        while k < s.count, isWordChar(s[k]) { k += 1 }
+        return k > k0 && k < s.count && s[k] == UInt8(ascii: "!")
+    }
+
     /// `[1]Sheet!A1` or `[Book.xlsx]Sheet!A1` rather than a structured reference.
     func isExternalBracket() -> Bool {
         var k = i + 1
@@ -355,7 +362,7 @@ struct FormulaParser {
         guard peek() == UInt8(ascii: "!") else { throw fail("expected '!' after sheet name", at: i) }
         i += 1
         if bytes.first == UInt8(ascii: "[") { throw fail("reference to another workbook", at: start, external: true) }
-        if bytes.contains(UInt8(ascii: ":")) { throw fail("3-D references are not supported", at: start) }
+        // 'Sheet 1:Sheet 3'!A1, a 3-D reference, keeps its colon: the evaluator spans the sheets.
         return String(decoding: bytes, as: UTF8.self)
     }
 
@@ -444,6 +451,18 @@ struct FormulaParser {
     /// boolean, structured reference or defined name.
     mutating func wordOperand() throws(FormulaParseError) {
         let start = i
+        // Sheet1:Sheet3!A1 before a column range can take `Jan:Mar` for columns JAN:MAR.
+        var k = i
+        while k < s.count, isWordChar(s[k]) { k += 1 }
+        if k > i, k + 1 < s.count, s[k] == UInt8(ascii: ":"), isWordStart(s[k + 1]), isThreeDPrefix(from: k + 1) {
+            let first = String(decoding: s[i..<k], as: UTF8.self)
+            i = k + 1
+            while i < s.count, isWordChar(s[i]) { i += 1 }
+            let last = String(decoding: s[(k + 1)..<i], as: UTF8.self)
+            i += 1  // the '!'
+            try referenceAfterSheet(first + ":" + last, start: start)
+            return
+        }
         if columnRange(sheet: nil) { return }
         if cellOrArea(sheet: nil) { return }
         while i < s.count, isWordChar(s[i]) { i += 1 }
@@ -454,9 +473,6 @@ struct FormulaParser {
         case UInt8(ascii: "!"):
             i += 1
             try referenceAfterSheet(word, start: start)
-        case UInt8(ascii: ":") where A1.parseColumn(s, from: i + 1) == nil && isWordStart(peek(1)):
-            // Sheet1:Sheet3!A1
-            throw fail("3-D references are not supported", at: start)
         case UInt8(ascii: "["):
             out.append(.structured(try structuredReference(table: word)))
         default:

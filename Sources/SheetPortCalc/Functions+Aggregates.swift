@@ -104,12 +104,18 @@ extension Functions {
         },
         raw("SUBTOTAL", 2, 255) { ev, a in
             let code = try ev.int(a[0])
-            return try subtotal(ev, code % 100, Array(a.dropFirst()))
+            // 101-111 skip every hidden row, 1-11 the rows a filter hides.
+            return try subtotal(ev, code % 100, ev.visibleRows(Array(a.dropFirst()), filteredOnly: code < 100))
         },
         raw("AGGREGATE", 3, 255, arrays: true) { ev, a in
             let code = try ev.int(a[0])
             let options = try ev.int(a[1])
-            let rest = Array(a.dropFirst(2))
+            // Options 1, 3, 5 and 7 skip hidden rows.
+            var rest = Array(a.dropFirst(2))
+            if options % 2 == 1, !rest.isEmpty {
+                let data = code >= 14 ? 1 : rest.count  // the k of LARGE/SMALL/... stays as it is
+                rest.replaceSubrange(0..<data, with: ev.visibleRows(Array(rest[0..<data]), filteredOnly: false))
+            }
             var values: [Double] = []
             let ignoreErrors = [2, 3, 6, 7].contains(options)
             for op in (code >= 14 ? [rest[0]] : rest) {
@@ -131,7 +137,7 @@ extension Functions {
         },
     ]
 
-    /// SUBTOTAL's functions by code (1-11; 101-111 alike here: hidden rows are not modelled).
+    /// SUBTOTAL's functions by code (1-11; the caller has cut the hidden rows out of the ranges).
     static func subtotal(_ ev: Evaluator, _ code: Int, _ args: [Operand]) throws -> Operand {
         if code == 2 || code == 3 {
             var n = 0

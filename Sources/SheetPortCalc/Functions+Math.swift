@@ -62,11 +62,11 @@ extension Functions {
             return number(b == 10 ? Foundation_log10(x) : cLog(x) / cLog(b))
         },
         scalar("POWER", 2, 2) { ev, a in .value(Arithmetic.power(try ev.num(a[0]), try ev.num(a[1]))) },
-        unary("SIN") { cSin($0) }, unary("COS") { cCos($0) }, unary("TAN") { cTan($0) },
+        unary("SIN") { ExcelTrig.sin($0) }, unary("COS") { ExcelTrig.cos($0) }, unary("TAN") { ExcelTrig.tan($0) },
         unary("ASIN") { Swift.abs($0) > 1 ? nil : cAsin($0) }, unary("ACOS") { Swift.abs($0) > 1 ? nil : cAcos($0) },
         unary("ATAN") { cAtan($0) },
         unary("SINH") { cSinh($0) }, unary("COSH") { cCosh($0) }, unary("TANH") { cTanh($0) },
-        unary("DEGREES") { $0 * 180 / Double.pi }, unary("RADIANS") { $0 * Double.pi / 180 },
+        unary("DEGREES") { $0 * 180 / Double.pi }, unary("RADIANS") { $0 * (Double.pi / 180) },  // as Excel: x * (pi/180)
         scalar("ATAN2", 2, 2) { ev, a in
             let x = try ev.num(a[0]), y = try ev.num(a[1])
             guard x != 0 || y != 0 else { return .value(.error(.divisionByZero)) }

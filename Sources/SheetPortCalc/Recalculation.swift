@@ -399,12 +399,14 @@ extension CalcEngine {
             for step in formulas[Int(f)].instructions {
                 switch step {
                 case .cell(let r, let name):
-                    let s = name.map { sheetByName[$0.uppercased()] ?? -1 } ?? homeSheet
                     let rr = r.row.resolve(row), cc = r.column.resolve(column)
-                    if s >= 0, rr >= 0, cc >= 0, rr <= maxRowIndex, cc <= maxColumnIndex { body(SheetRange(sheet: s, r1: rr, c1: cc, r2: rr, c2: cc)) }
+                    if let span = sheetSpan(name, home: homeSheet), rr >= 0, cc >= 0, rr <= maxRowIndex, cc <= maxColumnIndex {
+                        for s in span { body(SheetRange(sheet: s, r1: rr, c1: cc, r2: rr, c2: cc)) }
+                    }
                 case .area(let a, let name):
-                    let s = name.map { sheetByName[$0.uppercased()] ?? -1 } ?? homeSheet
-                    if s >= 0, let r = Evaluator.range(a, sheet: s, row: row, column: column) { body(r) }
+                    if let span = sheetSpan(name, home: homeSheet) {
+                        for s in span { if let r = Evaluator.range(a, sheet: s, row: row, column: column) { body(r) } }
+                    }
                 case .structured(let st):
                     if let r = Evaluator.structuredRange(st, engine: self, sheet: homeSheet, row: row, column: column) { body(r) }
                 case .name(let n, let sheetName):

@@ -26,23 +26,18 @@ import SheetPortTestSupport
     static let listed: [(file: String, refs: String, count: Int, why: String)] = [
         ("poi__stress002.xlsx", "'CS Worksheet'!K31.., 'Schedule B'!.., 'Schedule D'!.., 'Schedule E'!..", 227,
          "VBA user-defined functions (CROUND, SROUND, TROUND, BROUNDTO in xl/vbaProject.bin): #NAME? without the cache, and every cell depending on them"),
-        ("poi__47813.xlsx", "Numbers!B*, Numbers!C* (SIN/COS(RADIANS(x)) for x near multiples of 90)", 102,
-         "trig last bits: the result is near 0, so the same absolute error (~1e-17) as Excel's is off in the 14th-16th digit (C92: cached 6.1257422745431e-17, computed 6.123233995736766e-17)"),
         ("phpspreadsheet__32readwriteComboChart1.xlsx", "'25 Year Non-Renewal Plan'!AP9, AP26, O36:AM36; Lookups!M3:N5", 32,
-         "stale caches: AP values written with 14 digits (6666.6666666667); Lookups!L3 is the formula #REF! yet M3 = IF($L$3=\"Metric\",O3,P3) was cached \"in\""),
-        ("poi__MatrixFormulaEvalTestData.xlsx", "H10..H126 (MDETERM, MINVERSE, MMULT)", 20,
-         "MDETERM, MINVERSE and MMULT are not implemented by the engine (#NAME?)"),
+         "stale caches written by PhpSpreadsheet (its app.xml still says Microsoft Excel): AP values with 14 digits (6666.6666666667, computed 6666.666666666667); Lookups!L3 is the formula #REF! yet M3 = IF($L$3=\"Metric\",O3,P3) was cached \"in\""),
         ("poi__clone_sheet.xlsx", "Arkusz1!M6:M21", 16,
          "formula L6-(-4,3): a comma-decimal constant Excel itself never stores; the engine cannot parse it (unsupported-formula)"),
         ("poi__testNames.xlsm", "B1, C1, A5, A6", 4, "VBA user-defined functions myFunc, myFunc2, crapName"),
-        ("poi__ConditionalFormattingSamples.xlsx", "'Regional sales2'!B12:B13, 'Regional sales3'!B12", 3,
-         "SUBTOTAL over a table with filtered rows: the engine does not know the autofilter's hidden rows (cached 1469066, computed 9071953)"),
         ("poi__bug67784.xlsx", "A6, A9", 2,
          "A6 refers to another workbook ([1]Sheet1!A1); A9 = A9*A9 is circular: 0 here, the file cached #VALUE!"),
         ("poi__61495-test.xlsm", "B1, B2", 2,
          "TEXT with comma-decimal formats: the file's cache comes from a comma-decimal locale (\"D 0.067\" for TEXT(67.1,\"00.00\"))"),
         ("phpspreadsheet__issue.2301.xlsx", "AN56, K57", 2, "stale caches: K57's IF(OR(AO56>400,...)) is \"M\" from the file's own values, cached \"H\""),
-        ("phpspreadsheet__atsign.choosecols.xlsx", "F1, I1", 2, "CHOOSECOLS and CELL are not implemented (#NAME?)"),
+        ("phpspreadsheet__atsign.choosecols.xlsx", "I1", 1,
+         "CELL(\"width\") reads the column's width, which the engine is not given (#VALUE!; the file cached 8)"),
         ("poi__stress020.xlsx", "C8", 1, "a reference to another workbook ([1]...)"),
         ("poi__link-external-workbook-b.xlsx", "A1", 1, "a reference to another workbook ([link-external-workbook-a.xlsx]Sheet0)"),
         ("poi__54436.xlsx", "A14", 1, "GETPIVOTDATA is not implemented (#NAME?)"),
@@ -55,9 +50,40 @@ import SheetPortTestSupport
     /// cells fails this lower bound.
     static let expectedDenominator = 6095
     /// Agreeing cells in that run: the engine may only get better.
-    static let measuredHits = 5677
+    static let measuredHits = 5803
+    /// The second figure's compared cells and agreeing cells in that run (see `Measure`).
+    static let expectedBuiltinDenominator = 5643
+    static let measuredBuiltinHits = 5587
 
-    static func measure(_ path: String, file: String) throws -> (compared: Int, volatile: Int, misses: [Miss]) {
+    /// Excel built-in functions the engine does not implement yet: a call to one is a miss in both
+    /// figures, never taken for a user-defined function (Microsoft's function reference lists them).
+    static let builtinsNotImplemented: Set<String> = ["GETPIVOTDATA", "GROUPBY"]
+
+    /// One file's measure: the literal figure's counts and misses, and the second figure's: only
+    /// files Excel saved, leaving out the cells the contract keeps cached (user-defined functions,
+    /// links to other workbooks) and the cells depending on them.
+    struct Measure {
+        var compared = 0
+        var volatile = 0
+        var misses: [Miss] = []
+        var excelSaved = false
+        var builtinCompared = 0
+        var builtinMisses: [Miss] = []
+        var userDefined: Set<String> = []
+        var hasVBAProject = false
+    }
+
+    /// The producer `docProps/app.xml` names (`Microsoft Excel`, `Microsoft Macintosh Excel`, ...), or "".
+    static func application(of workbook: Workbook) -> String {
+        guard let entry = workbook.archive.entry(named: "docProps/app.xml") else { return "" }
+        var bytes: [UInt8] = []
+        try? workbook.archive.read(entry) { bytes.append(contentsOf: $0) }
+        let xml = String(decoding: bytes, as: UTF8.self)
+        guard let start = xml.range(of: "<Application>"), let end = xml.range(of: "</Application>", range: start.upperBound..<xml.endIndex) else { return "" }
+        return String(xml[start.upperBound..<end.lowerBound])
+    }
+
+    static func measure(_ path: String, file: String) throws -> Measure {
         let workbook = try Workbook(path: path)
         let calculation = try WorkbookCalculation(workbook, withholdCachedValues: true,
                                                   clock: .fixed(unixTime: 1_780_000_000, utcOffsetSeconds: 0))
@@ -65,24 +91,42 @@ import SheetPortTestSupport
         let volatile = engine.volatileFormulaCells()
         var unsupported = Set(calculation.report.unsupportedFormulas.map(\.location))
         for function in calculation.report.unsupportedFunctions { unsupported.formUnion(function.cells) }
-        var compared = 0, excluded = 0
-        var misses: [Miss] = []
+        var m = Measure()
+        let application = Self.application(of: workbook)
+        m.excelSaved = application.hasPrefix("Microsoft") && application.contains("Excel")
+        m.hasVBAProject = workbook.archive.contains("xl/vbaProject.bin")
+        // Cells the contract keeps cached: calls to user-defined (VBA, add-in) functions, formulas
+        // linking to other workbooks; with every cell depending on them.
+        var kept: [CellLocation] = calculation.report.unsupportedFormulas.filter(\.reason.isExternalReference).map(\.location)
+        for function in calculation.report.unsupportedFunctions where !builtinsNotImplemented.contains(function.name) {
+            let prefixed = function.cells.contains { cell in
+                calculation.formulaCells.first { $0.location == cell }?.formula.uppercased().contains("_XLFN." + function.name + "(") == true
+            }
+            guard !prefixed else { continue }  // a newer Excel built-in, not a user-defined function
+            m.userDefined.insert(function.name)
+            kept += function.cells
+        }
+        let keptCells = kept.isEmpty ? [] : engine.formulaCells(dependingOn: kept)
         for cell in calculation.formulaCells where cell.cached != .empty {
-            if volatile.contains(cell.location) { excluded += 1; continue }
-            compared += 1
+            if volatile.contains(cell.location) { m.volatile += 1; continue }
+            m.compared += 1
+            let builtin = m.excelSaved && !keptCells.contains(cell.location)
+            if builtin { m.builtinCompared += 1 }
             let computed = engine.value(at: cell.location.address, sheet: cell.location.sheet)
             if unsupported.contains(cell.location)
                 || !WorkbookCalculation.agrees(cached: cell.cached, computed: computed, dateSystem: workbook.dateSystem) {
-                misses.append(Miss(file: file, ref: calculation.reference(cell.location), formula: cell.formula,
-                                   cached: cell.cached, computed: computed))
+                let miss = Miss(file: file, ref: calculation.reference(cell.location), formula: cell.formula,
+                                cached: cell.cached, computed: computed)
+                m.misses.append(miss)
+                if builtin { m.builtinMisses.append(miss) }
             }
         }
-        return (compared, excluded, misses)
+        return m
     }
 
     @Test func corpusFormulasRecomputeToTheirCachedValues() throws {
-        var compared = 0, volatile = 0
-        var misses: [Miss] = []
+        var compared = 0, volatile = 0, builtinCompared = 0
+        var misses: [Miss] = [], builtinMisses: [Miss] = []
         var unreadable: [String] = []
         for file in Project.corpusFiles() where Project.expectedCorpusErrors[file] == nil {
             let path = Project.corpus.appendingPathComponent(file).path
@@ -91,6 +135,12 @@ import SheetPortTestSupport
                 compared += measured.compared
                 volatile += measured.volatile
                 misses += measured.misses
+                builtinCompared += measured.builtinCompared
+                builtinMisses += measured.builtinMisses
+                // A function taken for a user-defined one must have a home: the file's VBA project or an add-in.
+                for name in measured.userDefined where !measured.hasVBAProject && !name.hasPrefix("_XLL.") {
+                    Issue.record("\(file): \(name) is not implemented and the file has no VBA project: an Excel built-in missing from builtinsNotImplemented?")
+                }
             } catch {
                 unreadable.append("\(file): \(error)")
             }
@@ -100,11 +150,22 @@ import SheetPortTestSupport
         for file in unreadable { print("oracle unreadable: \(file)") }
         let hits = compared - misses.count
         print("oracle: \(hits)/\(compared) = \(Double(hits) / Double(compared) * 100)%; excluded \(volatile) volatile or depending on one")
-        // Measured 5677/6095 (93.1 %) on the corpus of 2026-12-02.
+        let builtinHits = builtinCompared - builtinMisses.count
+        print("oracle, Excel's built-in functions in files Excel saved: \(builtinHits)/\(builtinCompared) = \(Double(builtinHits) / Double(max(builtinCompared, 1)) * 100)%")
+        for miss in builtinMisses { print("oracle built-in miss: \(miss)") }
+        // Measured 5803/6095 (95.2 %) on the corpus of 2026-12-02 (5677, 93.1 %, before the x87-pi
+        // trigonometry, the matrix functions, CHOOSECOLS, CELL and hidden rows for SUBTOTAL).
         #expect(compared >= Self.expectedDenominator, "compared \(compared) formula cells, expected at least \(Self.expectedDenominator)")
         #expect(hits >= Self.measuredHits, "oracle hits \(hits)/\(compared), fewer than the \(Self.measuredHits) measured")
-        // The goal, 99.5 %, is not met yet: user-defined (VBA) functions, trig last bits and
-        // functions not implemented (see `listed`) keep it at 93.1 %.
+        // The second figure, labelled as such: Excel's built-in functions in files whose
+        // docProps/app.xml names Microsoft Excel, without the cells the contract keeps cached
+        // (user-defined VBA/add-in functions, links to other workbooks) and their dependents.
+        // Measured 5587/5643 (99.0 %); its misses are in `listed` too (stale caches, a formula
+        // Excel cannot parse, a comma-decimal locale's TEXT, CELL("width"), GROUPBY, GETPIVOTDATA).
+        #expect(builtinCompared >= Self.expectedBuiltinDenominator, "built-in figure compared \(builtinCompared), expected at least \(Self.expectedBuiltinDenominator)")
+        #expect(builtinHits >= Self.measuredBuiltinHits, "built-in figure \(builtinHits)/\(builtinCompared), fewer than the \(Self.measuredBuiltinHits) measured")
+        // The goal, 99.5 % of the literal figure, is not met: VBA functions (231 cells with their
+        // dependents), stale caches and the formulas listed in `listed` keep it at 95.2 %.
         withKnownIssue("oracle goal 99.5 % not met: \(hits)/\(compared)") {
             #expect(Double(hits) >= 0.995 * Double(compared), "oracle hit rate \(hits)/\(compared)")
         }

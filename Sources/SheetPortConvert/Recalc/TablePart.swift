@@ -9,6 +9,8 @@ final class TablePart: XMLHandler {
     var headerRowCount = 1
     var totalsRowCount = 0
     var columns: [String] = []
+    /// The table's autoFilter filters a column (`<filterColumn>`): its hidden rows are filtered out.
+    var isFiltering = false
 
     func startElement(_ element: XMLName, attributes: XMLAttributes) throws {
         if element.isSpreadsheet("table") {
@@ -16,6 +18,8 @@ final class TablePart: XMLHandler {
             ref = attributes.string("ref")
             headerRowCount = attributes.int("headerRowCount") ?? 1
             totalsRowCount = attributes.int("totalsRowCount") ?? 0
+        } else if element.isSpreadsheet("filterColumn") {
+            isFiltering = true
         } else if element.isSpreadsheet("tableColumn") {
             columns.append(attributes.string("name") ?? "")
         }
@@ -26,16 +30,21 @@ final class TablePart: XMLHandler {
 
     /// The tables of `sheet` (engine index `index`); a table part that does not read is left out.
     static func tables(of sheet: Sheet, index: Int, in workbook: Workbook) -> [CalcTable] {
+        filteringTables(of: sheet, index: index, in: workbook).map(\.table)
+    }
+
+    /// The tables of `sheet`, each with whether its autoFilter filters a column.
+    static func filteringTables(of sheet: Sheet, index: Int, in workbook: Workbook) -> [(table: CalcTable, isFiltering: Bool)] {
         guard let relationships = try? workbook.relationships(of: sheet) else { return [] }
-        var tables: [CalcTable] = []
+        var tables: [(table: CalcTable, isFiltering: Bool)] = []
         for relationship in relationships where relationship.type == "table" && !relationship.isExternal {
             guard let entry = workbook.archive.entry(named: relationship.target) else { continue }
             let part = TablePart()
             guard (try? XMLPushParser.parse(entry, in: workbook.archive, with: part)) != nil,
                   let name = part.name, let ref = part.ref, let range = RangeAddress(ref),
                   part.columns.count == range.columnCount else { continue }
-            tables.append(CalcTable(name: name, sheet: index, range: range, headerRowCount: part.headerRowCount,
-                                    totalsRowCount: part.totalsRowCount, columnNames: part.columns))
+            tables.append((CalcTable(name: name, sheet: index, range: range, headerRowCount: part.headerRowCount,
+                                     totalsRowCount: part.totalsRowCount, columnNames: part.columns), part.isFiltering))
         }
         return tables
     }

@@ -69,13 +69,24 @@ package final class WorkbookCalculation {
             if name.localSheet != nil, scope == nil { continue }
             engine.defineName(name.name, formula: name.formula, sheet: scope)
         }
+        var filteredRanges: [Int: [RangeAddress]] = [:]
         for sheet in worksheets {
-            for table in TablePart.tables(of: sheet, index: indexByPosition[sheet.position]!, in: workbook) { engine.addTable(table) }
+            for (table, isFiltering) in TablePart.filteringTables(of: sheet, index: indexByPosition[sheet.position]!, in: workbook) {
+                engine.addTable(table)
+                if isFiltering { filteredRanges[table.sheet, default: []].append(table.range) }
+            }
         }
         for sheet in worksheets {
             let s = indexByPosition[sheet.position]!
             let reader = try workbook.rows(of: sheet)
             while let row = try reader.nextRow() {
+                if row.isHidden {
+                    // A hidden row in the data of a table whose filter is on is filtered out (SUBTOTAL 1-11
+                    // skip it too); elsewhere it was hidden by hand. (The sheet's own autoFilter is not read.)
+                    let r = Int32(row.index - 1)
+                    let filtered = filteredRanges[s]?.contains { r > $0.start.row && r <= $0.end.row } ?? false
+                    engine.setRowHidden(true, row: r, sheet: s, filtered: filtered)
+                }
                 for cell in row.cells {
                     let address = CellAddress(row: Int32(row.index - 1), column: Int32(cell.column - 1))
                     let value = Self.calcValue(cell.value, dateSystem: workbook.dateSystem)
