@@ -178,7 +178,7 @@ import SheetPortTestSupport
         let newKey = fixture.folder.appendingPathComponent("new \u{1B}[1m.key").path
         let oldKey = try #require(try KeyFile.load(at: keyPath))
         _ = try Self.writeKey(oldCopy, oldKey)
-        let storeArguments = server.storeArguments
+        let storeArguments = Array(server.storeArguments.prefix(2)) // `key` takes the store alone, the keys by --old/--new
 
         let rotated = try runWithDeadline(["key", "rotate"] + storeArguments + ["--old", keyPath, "--new", newKey], seconds: 30)
         #expect(rotated.status == 0, "\(rotated.stderr)")
