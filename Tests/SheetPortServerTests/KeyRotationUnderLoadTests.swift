@@ -28,7 +28,7 @@ import SheetPortTestSupport
     /// One round: an import (to its end), a window of rows of every sheet so far, an export.
     static func round(_ api: API, workbook: String, load: Load, known: [String: String]) {
         do {
-            let upload = try api.upload(workbook, filename: "rotation \u{1B}[1m.xlsx")
+            let upload = try api.upload(workbook, filename: "rotation «Q1» ünïcode.xlsx")
             guard upload.status == 202, let id = API.job(upload.body)?["id"] as? String else {
                 return load.fail("POST /api/imports: \(upload.status) \(upload.text.prefix(200))")
             }

@@ -49,8 +49,13 @@ import SheetPortTestSupport
         process.standardError = try FileHandle(forWritingTo: log)
         try process.run()
         defer {
-            if process.isRunning { kill(process.processIdentifier, SIGTERM) }
-            process.waitUntilExit()
+            // Reaped here, boundedly: Foundation's waitUntilExit was seen to wait on for a server
+            // already ended (a zombie it did not collect) once the cluster had forked beside it.
+            let pid = process.processIdentifier
+            kill(pid, SIGTERM)
+            let start = Date()
+            while waitpid(pid, nil, WNOHANG) == 0 && Date().timeIntervalSince(start) < 10 { usleep(20_000) }
+            if Date().timeIntervalSince(start) >= 10 { kill(pid, SIGKILL); _ = waitpid(pid, nil, 0) }
             let stop = Process()
             stop.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
             stop.arguments = ["-u", "postgres", "--", bin + "/pg_ctl", "-D", cluster + "/data", "-m", "immediate", "-w", "stop"]
