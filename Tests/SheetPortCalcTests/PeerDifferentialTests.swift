@@ -33,7 +33,7 @@ struct PeerDifferentialTests {
     static func show(_ v: CalcValue) -> String {
         switch v {
         case .number(let x): return "\(x)"
-        case .text(let t): return "\"" + t.replacingOccurrences(of: "\t", with: "\\t").replacingOccurrences(of: "\n", with: "\\n") + "\""
+        case .text(let t): return "\"" + t.replacingOccurrences(of: "\t", with: "\\t").replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r") + "\""
         case .boolean(let b): return b ? "TRUE" : "FALSE"
         case .error(let e): return e.rawValue
         default: return "empty"
