@@ -6,7 +6,14 @@
 #include <sys/select.h>
 #include <sys/socket.h>
 #include <netinet/in.h>
+#include <sys/prctl.h>
 #include <microhttpd.h>
+
+/// Names the calling thread (15 bytes kept) as /proc/PID/task/TID/comm shows it. prctl is
+/// variadic and pthread_setname_np a GNU extension, neither callable from Swift as they are.
+static inline void sp_name_this_thread(const char *name) {
+    prctl(PR_SET_NAME, (unsigned long) name, 0UL, 0UL, 0UL);
+}
 
 // The URL and its arguments stay percent-encoded: the server decodes them itself, so that a `%00`
 // becomes a NUL it refuses rather than the end of a C string that cuts the text.

@@ -56,7 +56,8 @@ enum DateSerial {
 
     /// The civil date of a serial (fraction ignored); nil for negative or past 9999-12-31.
     static func civil(_ serial: Double, system: DateSystem) -> (year: Int, month: Int, day: Int)? {
-        guard serial.isFinite, serial >= 0 else { return nil }
+        // Bounded before the Int conversion, which traps past Int.max (1E+300).
+        guard serial.isFinite, serial >= 0, serial < 3_000_000 else { return nil }
         let s = Int(serial.rounded(.down))
         switch system {
         case .excel1900:
@@ -72,7 +73,9 @@ enum DateSerial {
 
     /// The weekday of a serial, 1 = Sunday ... 7 = Saturday (Excel's 1900 serials before March 1900 keep its bug).
     static func weekday(_ serial: Double, system: DateSystem) -> Int {
-        var s = Int(serial.rounded(.down))
+        // Only the serial modulo 7 matters: reduced first, so that no serial traps the Int conversion.
+        guard serial.isFinite else { return 1 }
+        var s = Int(serial.rounded(.down).truncatingRemainder(dividingBy: 7))
         if system == .excel1904 { s += 1462 }
         // Serial 1 (1900-01-01) is a Sunday in Excel's count.
         return ((s - 1) % 7 + 7) % 7 + 1

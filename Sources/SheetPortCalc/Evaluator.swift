@@ -230,6 +230,13 @@ final class Evaluator {
         return Int(x.rounded(.towardZero))
     }
 
+    /// An optional integer argument (truncated toward zero), or `default` when missing or omitted.
+    func int(_ args: [Operand], _ k: Int, default d: Int) throws -> Int {
+        guard k < args.count else { return d }
+        if case .missing = args[k] { return d }
+        return try int(args[k])
+    }
+
     /// The text of a value as `&` reads it.
     func text(_ v: CalcValue) throws -> String {
         switch v {

@@ -216,14 +216,16 @@ enum Statistics {
     }
 
     static func large(_ v: [Double], _ k: Double) throws -> Operand {
+        // k past the values (1E+300 included) is #NUM!, never an Int conversion that traps.
+        guard k > 0, k <= Double(v.count) else { return .value(.error(.number)) }
         let kk = Int(k.rounded(.up))
-        guard kk >= 1, kk <= v.count else { return .value(.error(.number)) }
         return .value(.number(v.sorted(by: >)[kk - 1]))
     }
 
     static func small(_ v: [Double], _ k: Double) throws -> Operand {
+        // k past the values (1E+300 included) is #NUM!, never an Int conversion that traps.
+        guard k > 0, k <= Double(v.count) else { return .value(.error(.number)) }
         let kk = Int(k.rounded(.up))
-        guard kk >= 1, kk <= v.count else { return .value(.error(.number)) }
         return .value(.number(v.sorted()[kk - 1]))
     }
 

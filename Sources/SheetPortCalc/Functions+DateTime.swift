@@ -36,6 +36,13 @@ extension Functions {
         return x.rounded(.down)
     }
 
+    /// The serial of a date or time written as text (DATEVALUE, TIMEVALUE): a plain number such as
+    /// `"10"` or `" 3 "` is no date text (#VALUE! in Excel), unlike in arithmetic.
+    static func dateText(_ ev: Evaluator, _ op: Operand) throws -> Double? {
+        let bytes = Array(try ev.str(op).utf8.drop(while: { $0 == 32 }).reversed().drop(while: { $0 == 32 }).reversed())
+        return bytes.isEmpty ? nil : Coercion.dateTime(bytes, system: ev.dateSystem)
+    }
+
     /// Holiday serials of WORKDAY/NETWORKDAYS.
     static func holidays(_ ev: Evaluator, _ a: [Operand], _ k: Int) throws -> Set<Double> {
         guard !ev.isMissing(a, k) else { return [] }
@@ -49,7 +56,7 @@ extension Functions {
 
     static let dateTime: [FunctionSpec] = [
         scalar("DATE", 3, 3) { ev, a in
-            let y = Int(try ev.num(a[0])), m = Int(try ev.num(a[1])), d = Int(try ev.num(a[2]))
+            let y = try ev.int(a[0]), m = try ev.int(a[1]), d = try ev.int(a[2])
             guard y >= 0, y < 10_000 else { return .value(.error(.number)) }
             if ev.dateSystem == .excel1900 {
                 // Excel's serials through 1900-02-28 then its 1900-02-29.
@@ -60,7 +67,7 @@ extension Functions {
             return .value(.number(try serial(ev, y, m, d)))
         },
         scalar("DATEVALUE", 1, 1) { ev, a in
-            guard let x = Coercion.number(fromText: try ev.str(a[0]), system: ev.dateSystem) else { return .value(.error(.value)) }
+            guard let x = try dateText(ev, a[0]) else { return .value(.error(.value)) }
             return .value(.number(x.rounded(.down)))
         },
         scalar("TIME", 3, 3) { ev, a in
@@ -70,7 +77,7 @@ extension Functions {
             return .value(.number(total.truncatingRemainder(dividingBy: 86_400) / 86_400))
         },
         scalar("TIMEVALUE", 1, 1) { ev, a in
-            guard let x = Coercion.number(fromText: try ev.str(a[0]), system: ev.dateSystem) else { return .value(.error(.value)) }
+            guard let x = try dateText(ev, a[0]) else { return .value(.error(.value)) }
             return .value(.number(x - x.rounded(.down)))
         },
         scalar("YEAR", 1, 1) { ev, a in .value(.number(Double(try civil(ev, a[0]).year))) },
@@ -81,9 +88,9 @@ extension Functions {
         scalar("SECOND", 1, 1) { ev, a in .value(.number(Double(try secondsOfDay(ev, a[0]) % 60))) },
         scalar("WEEKDAY", 1, 2) { ev, a in
             let x = try ev.num(a[0])
-            guard x >= 0 else { return .value(.error(.number)) }
+            guard x >= 0, DateSerial.civil(x, system: ev.dateSystem) != nil else { return .value(.error(.number)) }
             let w = DateSerial.weekday(x, system: ev.dateSystem) // 1 = Sunday
-            let type = Int(try ev.num(a, 1, default: 1))
+            let type = try ev.int(a, 1, default: 1)
             switch type {
             case 1, 17: return .value(.number(Double(w)))
             case 2, 11: return .value(.number(Double((w + 5) % 7 + 1)))
@@ -94,7 +101,7 @@ extension Functions {
         },
         scalar("WEEKNUM", 1, 2) { ev, a in
             let x = (try ev.num(a[0])).rounded(.down)
-            let type = Int(try ev.num(a, 1, default: 1))
+            let type = try ev.int(a, 1, default: 1)
             if type == 21 { return .value(.number(Double(isoWeek(ev, x)))) }
             let start: Int
             switch type {
@@ -112,14 +119,14 @@ extension Functions {
         scalar("ISOWEEKNUM", 1, 1) { ev, a in .value(.number(Double(isoWeek(ev, (try ev.num(a[0])).rounded(.down))))) },
         scalar("EDATE", 2, 2) { ev, a in
             let c = try civil(ev, a[0])
-            let months = Int(try ev.num(a[1]))
+            let months = try ev.int(a[1])
             let total = c.year * 12 + c.month - 1 + months
             let y = total / 12, m = total % 12 + 1
             return .value(.number(try serial(ev, y, m, min(c.day, daysInMonth(y, m)))))
         },
         scalar("EOMONTH", 2, 2) { ev, a in
             let c = try civil(ev, a[0])
-            let months = Int(try ev.num(a[1]))
+            let months = try ev.int(a[1])
             let total = c.year * 12 + c.month - 1 + months
             let y = total / 12, m = total % 12 + 1
             return .value(.number(try serial(ev, y, m, daysInMonth(y, m))))
@@ -178,10 +185,11 @@ extension Functions {
         },
         scalar("WORKDAY", 2, 3, raw: [2]) { ev, a in
             var d = try dateArg(ev, a[0])
-            var days = Int((try ev.num(a[1])).rounded(.towardZero))
+            var days = try ev.int(a[1])
             let hol = try holidays(ev, a, 2)
             let step = days >= 0 ? 1.0 : -1.0
-            guard Swift.abs(days) < 1_000_000 else { return .value(.error(.number)) }
+            // A start past 9999-12-31 (1E+300) would never move: #NUM!, as Excel answers.
+            guard Swift.abs(days) < 1_000_000, d < 2_958_466 else { return .value(.error(.number)) }
             while days != 0 {
                 d += step
                 if !isWeekend(ev, d) && !hol.contains(d) { days -= Int(step) }
@@ -191,7 +199,7 @@ extension Functions {
         scalar("YEARFRAC", 2, 3) { ev, a in
             var s = try dateArg(ev, a[0]), e = try dateArg(ev, a[1])
             if s > e { swap(&s, &e) }
-            let basis = Int(try ev.num(a, 2, default: 0))
+            let basis = try ev.int(a, 2, default: 0)
             guard let cs = DateSerial.civil(s, system: ev.dateSystem), let ce = DateSerial.civil(e, system: ev.dateSystem) else { return .value(.error(.number)) }
             switch basis {
             case 0:

@@ -13,8 +13,8 @@ extension Functions {
         isType("ISERROR") { $0.isError },
         isType("ISERR") { if case .error(let e) = $0 { return e != .notAvailable }; return false },
         isType("ISNA") { $0 == .error(.notAvailable) },
-        scalar("ISEVEN", 1, 1) { ev, a in .value(.boolean(Int(try ev.num(a[0]).rounded(.towardZero)) % 2 == 0)) },
-        scalar("ISODD", 1, 1) { ev, a in .value(.boolean(Int(try ev.num(a[0]).rounded(.towardZero)) % 2 != 0)) },
+        scalar("ISEVEN", 1, 1) { ev, a in .value(.boolean(try ev.int(a[0]) % 2 == 0)) },
+        scalar("ISODD", 1, 1) { ev, a in .value(.boolean(try ev.int(a[0]) % 2 != 0)) },
         raw("ISREF", 1, 1) { _, a in
             switch a[0] {
             case .ref, .refs: return .value(.boolean(true))

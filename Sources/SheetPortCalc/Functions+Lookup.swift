@@ -123,7 +123,7 @@ extension Functions {
         raw("HLOOKUP", 3, 4) { ev, a in try tableLookup(ev, a, vertical: false) },
         raw("MATCH", 2, 3, arrays: true) { ev, a in
             let value = try ev.checked(a[0])
-            let mode = ev.isMissing(a, 2) ? 1 : Int(try ev.num(a[2]))
+            let mode = ev.isMissing(a, 2) ? 1 : try ev.int(a[2])
             let (v, _, _) = try vectorArg(ev, a[1])
             guard let p = try position(ev, value, in: v, mode: mode > 0 ? 1 : (mode < 0 ? -1 : 0)) else { return .value(.error(.notAvailable)) }
             return .value(.number(Double(p + 1)))
@@ -131,16 +131,16 @@ extension Functions {
         raw("XMATCH", 2, 4, arrays: true) { ev, a in
             let value = try ev.checked(a[0])
             let (v, _, _) = try vectorArg(ev, a[1])
-            let matchMode = ev.isMissing(a, 2) ? 0 : Int(try ev.num(a[2]))
-            let searchMode = ev.isMissing(a, 3) ? 1 : Int(try ev.num(a[3]))
+            let matchMode = ev.isMissing(a, 2) ? 0 : try ev.int(a[2])
+            let searchMode = ev.isMissing(a, 3) ? 1 : try ev.int(a[3])
             guard let p = try xposition(ev, value, v, matchMode, searchMode) else { return .value(.error(.notAvailable)) }
             return .value(.number(Double(p + 1)))
         },
         raw("XLOOKUP", 3, 6, arrays: true) { ev, a in
             let value = try ev.checked(a[0])
             let (v, rows, _) = try vectorArg(ev, a[1])
-            let matchMode = ev.isMissing(a, 4) ? 0 : Int(try ev.num(a[4]))
-            let searchMode = ev.isMissing(a, 5) ? 1 : Int(try ev.num(a[5]))
+            let matchMode = ev.isMissing(a, 4) ? 0 : try ev.int(a[4])
+            let searchMode = ev.isMissing(a, 5) ? 1 : try ev.int(a[5])
             guard let p = try xposition(ev, value, v, matchMode, searchMode) else {
                 return ev.isMissing(a, 3) ? .value(.error(.notAvailable)) : a[3]
             }

@@ -28,19 +28,19 @@ extension Functions {
         },
         scalar("LEFT", 1, 2) { ev, a in
             let u = utf16(try ev.str(a[0]))
-            let n = Int(try ev.num(a, 1, default: 1))
+            let n = try ev.int(a, 1, default: 1)
             guard n >= 0 else { return .value(.error(.value)) }
             return .value(.text(string(u.prefix(n))))
         },
         scalar("RIGHT", 1, 2) { ev, a in
             let u = utf16(try ev.str(a[0]))
-            let n = Int(try ev.num(a, 1, default: 1))
+            let n = try ev.int(a, 1, default: 1)
             guard n >= 0 else { return .value(.error(.value)) }
             return .value(.text(string(u.suffix(n))))
         },
         scalar("MID", 3, 3) { ev, a in
             let u = utf16(try ev.str(a[0]))
-            let start = Int(try ev.num(a[1])), n = Int(try ev.num(a[2]))
+            let start = try ev.int(a[1]), n = try ev.int(a[2])
             guard start >= 1, n >= 0 else { return .value(.error(.value)) }
             guard start <= u.count else { return .value(.text("")) }
             return .value(.text(string(u[(start - 1)..<min(u.count, start - 1 + n)])))
@@ -48,7 +48,7 @@ extension Functions {
         scalar("LEN", 1, 1) { ev, a in .value(.number(Double(try ev.str(a[0]).utf16.count))) },
         scalar("FIND", 2, 3) { ev, a in
             let needle = utf16(try ev.str(a[0])), hay = utf16(try ev.str(a[1]))
-            let start = Int(try ev.num(a, 2, default: 1))
+            let start = try ev.int(a, 2, default: 1)
             guard start >= 1, start <= hay.count + 1 else { return .value(.error(.value)) }
             if needle.isEmpty { return .value(.number(Double(start))) }
             var i = start - 1
@@ -60,7 +60,7 @@ extension Functions {
         },
         scalar("SEARCH", 2, 3) { ev, a in
             let needle = try ev.str(a[0]), hay = Array(try ev.str(a[1]).lowercased())
-            let start = Int(try ev.num(a, 2, default: 1))
+            let start = try ev.int(a, 2, default: 1)
             guard start >= 1, start <= hay.count + 1 else { return .value(.error(.value)) }
             if needle.isEmpty { return .value(.number(Double(start))) }
             let pattern = WildcardPattern(needle + "*")
@@ -74,7 +74,7 @@ extension Functions {
         scalar("SUBSTITUTE", 3, 4) { ev, a in
             let text = try ev.str(a[0]), old = try ev.str(a[1]), new = try ev.str(a[2])
             guard !old.isEmpty else { return .value(.text(text)) }
-            let instance = ev.isMissing(a, 3) ? 0 : Int(try ev.num(a[3]))
+            let instance = ev.isMissing(a, 3) ? 0 : try ev.int(a[3])
             if !ev.isMissing(a, 3) && instance < 1 { return .value(.error(.value)) }
             let t = utf16(text), o = utf16(old), n = utf16(new)
             var out: [UInt16] = []
@@ -92,7 +92,7 @@ extension Functions {
         },
         scalar("REPLACE", 4, 4) { ev, a in
             let t = utf16(try ev.str(a[0]))
-            let start = Int(try ev.num(a[1])), n = Int(try ev.num(a[2]))
+            let start = try ev.int(a[1]), n = try ev.int(a[2])
             let new = utf16(try ev.str(a[3]))
             guard start >= 1, n >= 0 else { return .value(.error(.value)) }
             let s = min(start - 1, t.count), e = min(t.count, s + n)
@@ -140,13 +140,13 @@ extension Functions {
             return .value(.number(x))
         },
         scalar("REPT", 2, 2) { ev, a in
-            let t = try ev.str(a[0]), n = Int(try ev.num(a[1]))
+            let t = try ev.str(a[0]), n = try ev.int(a[1])
             guard n >= 0, t.utf16.count * n <= 32_767 else { return .value(.error(.value)) }
             return .value(.text(String(repeating: t, count: n)))
         },
         scalar("EXACT", 2, 2) { ev, a in .value(.boolean(try ev.str(a[0]) == (try ev.str(a[1])))) },
         scalar("CHAR", 1, 1) { ev, a in
-            let n = Int(try ev.num(a[0]))
+            let n = try ev.int(a[0])
             guard n >= 1, n <= 255 else { return .value(.error(.value)) }
             return .value(.text(String(Character(Unicode.Scalar(Windows1252.scalar(n))!))))
         },
@@ -155,7 +155,7 @@ extension Functions {
             return .value(.number(Double(Windows1252.code(first.value))))
         },
         scalar("UNICHAR", 1, 1) { ev, a in
-            let n = Int(try ev.num(a[0]))
+            let n = try ev.int(a[0])
             guard n >= 1, let s = Unicode.Scalar(UInt32(clamping: n)) else { return .value(.error(.value)) }
             return .value(.text(String(Character(s))))
         },
@@ -179,13 +179,13 @@ extension Functions {
             }
         },
         scalar("FIXED", 1, 3) { ev, a in
-            let x = try ev.num(a[0]), d = Int(try ev.num(a, 1, default: 2))
+            let x = try ev.num(a[0]), d = try ev.int(a, 1, default: 2)
             let noCommas = ev.isMissing(a, 2) ? false : try ev.flag(a[2])
             let r = round(x, d, .toNearestOrAwayFromZero)
             return .value(.text(BuiltInNumberFormatting.fixed(r, decimals: max(d, 0), grouping: !noCommas)))
         },
         scalar("DOLLAR", 1, 2) { ev, a in
-            let x = try ev.num(a[0]), d = Int(try ev.num(a, 1, default: 2))
+            let x = try ev.num(a[0]), d = try ev.int(a, 1, default: 2)
             let r = round(x, d, .toNearestOrAwayFromZero)
             let body = "$" + BuiltInNumberFormatting.fixed(Swift.abs(r), decimals: max(d, 0), grouping: true)
             return .value(.text(r < 0 ? "(" + body + ")" : body))

@@ -9,26 +9,26 @@ import SheetPortConvert
 import SheetPortClient
 import SheetPortServer
 
-/// `sheetport token issue (--data DIR | --database URL) --subject S` /
-/// `token revoke (--data DIR | --database URL) (--subject S | --token-file F)`.
+/// `sheetport token issue (--data DIR | --database URL --key-file F) --subject S` /
+/// `token revoke (--data DIR | --database URL --key-file F) (--subject S | --token-file F)`.
 enum TokenCommand {
     static let spec = CommandSpec(
         usage: """
-        sheetport token issue (--data DIR | --database URL) --subject S
-               sheetport token revoke (--data DIR | --database URL) (--subject S | --token-file F)
+        sheetport token issue (--data DIR | --database URL --key-file F) --subject S
+               sheetport token revoke (--data DIR | --database URL --key-file F) (--subject S | --token-file F)
         """,
         about: """
         Issues a session token for a subject (the signed-in person) and prints it on standard
         output, once: the server keeps only its hash. Revokes every token of a subject, or one
         token read from a file (or the SHEETPORT_TOKEN environment variable); a revoked token is
         refused (401) from its next request on. Like `serve`, it refuses (exit 2) to touch a store
-        whose sealing key is missing or another key (DIR/seal.key, or --key-file with --database),
-        naming both keys' fingerprints.
+        whose sealing key is missing or another key (DIR/seal.key, or --key-file, which --database
+        needs as `serve --database` does), naming both keys' fingerprints.
         """,
         groups: [OptionGroup(title: "OPTIONS", options: [
             .valued("--data", "DIR", "the server's data directory"),
             .valued("--database", "URL", "the shared PostgreSQL database of `serve --database` (revoked on every instance at once)"),
-            .valued("--key-file", "F", "with --database: the sealing key of `serve --key-file`, checked against the store's"),
+            .valued("--key-file", "F", "the sealing key of `serve --key-file` (required with --database), checked against the store's"),
             .valued("--subject", "S", "who the session belongs to"),
             .valued("--token-file", "F", "a file holding the token to revoke"),
             .help,
@@ -51,9 +51,11 @@ enum TokenCommand {
         // The key the store is sealed with must be there (and be that key) before a session is
         // issued or revoked: the same refusal as `serve`'s, and nothing is created or recorded.
         if let store {
-            if let keyFile = options.value("--key-file") {
-                try KeyCheck.establish(keyFile: keyFile, store: store, staging: nil, create: false)
+            // As `serve --database`: no key file, no check, so none is taken as consent.
+            guard let keyFile = options.value("--key-file") else {
+                throw UsageError("token --database needs --key-file F: the sealing key of `serve --key-file`, checked against the store's")
             }
+            try KeyCheck.establish(keyFile: keyFile, store: store, staging: nil, create: false)
         } else {
             if options.value("--key-file") != nil { throw UsageError("--key-file is for --database; with --data DIR the key is DIR/seal.key") }
             let directory = try DataDirectory(path: data!)

@@ -34,6 +34,9 @@ extension ServerTests {
         // Intermittent since the fair export shares and the revocation recheck were merged: in
         // one CI run of three the resume build was not seen for 60 s (its 206 came after).
         // Recorded as a known issue, not hidden, until it is understood (the 206 stays checked).
+        // Seen here in 2 runs of 2 that ran to the end on a machine at load 15 (debug build). Not
+        // the thread's name alone: builds are now named with prctl from inside (Foundation's name
+        // was sometimes lost), and the build was still not seen.
         withKnownIssue("the resume build is sometimes not seen within 60 s", isIntermittent: true) { () throws -> Void in
             #expect(eventually(within: 20) { exportThreads(fixture.server.pid, named: "resume ") == 1 }, "no resume build was seen")
             #expect(try api.call("GET", "/api/limits").status == 200)

@@ -87,8 +87,7 @@ import SheetPortTestSupport
         #expect(missing.status == 2, "\(missing.stderr)")
         #expect(missing.stderr.contains("missing") && missing.stderr.contains(expected), "\(missing.stderr)")
         #expect(!FileManager.default.fileExists(atPath: keyPath), "no new key for a store with data")
-        let token = try runWithDeadline(["token", "issue"] + server.storeArguments + (server.databaseURL == nil ? [] : ["--key-file", keyPath])
-                                        + ["--subject", "mallory"], seconds: 20)
+        let token = try runWithDeadline(["token", "issue"] + server.storeArguments + ["--subject", "mallory"], seconds: 20)
         #expect(token.status == 2 && token.stdout.isEmpty && token.stderr.contains(expected), "\(token.stderr)")
 
         // Another key.
@@ -97,8 +96,7 @@ import SheetPortTestSupport
         #expect(wrong.status == 2, "\(wrong.stderr)")
         #expect(wrong.stderr.contains(expected) && wrong.stderr.contains(KeyCheck.fingerprint(of: other)), "\(wrong.stderr)")
         #expect(!wrong.stderr.contains("SQL") && !wrong.stderr.contains("sheetport.db"), "\(wrong.stderr)")
-        let wrongToken = try runWithDeadline(["token", "revoke"] + server.storeArguments + (server.databaseURL == nil ? [] : ["--key-file", keyPath])
-                                             + ["--subject", "ann"], seconds: 20)
+        let wrongToken = try runWithDeadline(["token", "revoke"] + server.storeArguments + ["--subject", "ann"], seconds: 20)
         #expect(wrongToken.status == 2 && wrongToken.stderr.contains(KeyCheck.fingerprint(of: other)), "\(wrongToken.stderr)")
 
         // Nothing was touched.
@@ -180,7 +178,7 @@ import SheetPortTestSupport
         let newKey = fixture.folder.appendingPathComponent("new \u{1B}[1m.key").path
         let oldKey = try #require(try KeyFile.load(at: keyPath))
         _ = try Self.writeKey(oldCopy, oldKey)
-        let storeArguments = server.storeArguments
+        let storeArguments = Array(server.storeArguments.prefix(2)) // `key` takes the store alone, the keys by --old/--new
 
         let rotated = try runWithDeadline(["key", "rotate"] + storeArguments + ["--old", keyPath, "--new", newKey], seconds: 30)
         #expect(rotated.status == 0, "\(rotated.stderr)")
@@ -250,6 +248,28 @@ import SheetPortTestSupport
         // The correctly keyed instance reads its comments and exports as before.
         #expect(try a.api(token).call("GET", "/api/sheets/\(sheet)/comments").status == 200)
         #expect(try a.api(token).call("GET", "/api/sheets/\(sheet)/export.xlsx").status == 200)
+    }
+
+    /// `token --database` without `--key-file` (or with an empty one) is refused as `serve
+    /// --database` is (exit 2, naming the option) before it touches the store: nothing issued,
+    /// nothing revoked. It used to issue and revoke unchecked.
+    @Test(.enabled(if: PostgresCluster.url != nil, PostgresCluster.skipReason))
+    func tokenOnASharedDatabaseNeedsTheKeyFile() throws {
+        let deployment = try SharedDeployment()
+        defer { deployment.close() }
+        let a = try deployment.start("a")
+        let token = try deployment.token("ann")
+        for (arguments, keyFile) in [(["issue", "--subject", "mallory"], [String]()), (["revoke", "--subject", "ann"], []),
+                                     (["issue", "--subject", "mallory"], ["--key-file", ""])] {
+            let refused = try runWithDeadline(["token"] + arguments + ["--database", deployment.url] + keyFile, seconds: 30)
+            #expect(refused.status == 2 && refused.stdout.isEmpty, "\(arguments) \(keyFile): \(refused.status) \(refused.stderr)")
+            #expect(refused.stderr.contains(keyFile.isEmpty ? "--key-file" : "key"), "\(refused.stderr)")
+        }
+        #expect(try deployment.database().query("SELECT token_hash FROM sessions WHERE subject = 'mallory'").isEmpty)
+        #expect(try a.api(token).call("GET", "/api/sheets").status == 200, "ann's session was not revoked")
+        let issued = try runWithDeadline(["token", "issue", "--database", deployment.url, "--key-file", deployment.keyFile, "--subject", "bob"], seconds: 30)
+        #expect(issued.status == 0, "\(issued.stderr)")
+        #expect(try a.api(issued.stdout.trimmingCharacters(in: .whitespacesAndNewlines)).call("GET", "/api/sheets").status == 200)
     }
 
     /// A FIFO, a directory or a symbolic link (to /dev/zero) where the key should be is refused at

@@ -166,7 +166,7 @@ struct SharedDatabaseFaultTests {
             try FileManager.default.createDirectory(at: instance, withIntermediateDirectories: true)
             servers.append(try TestServer(folder: instance, arguments: ["--database", url, "--key-file", keyFile, "--threads", "4"]))
         }
-        let issued = try runSheetport(["token", "issue", "--database", url, "--subject", "ann \u{1F501}"])
+        let issued = try runSheetport(["token", "issue", "--database", url, "--key-file", keyFile, "--subject", "ann \u{1F501}"])
         try #require(issued.status == 0, "\(issued.stderr)")
         let token = String(decoding: issued.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         let sheet = try servers[0].api(token).importSheet(try makeStyledWorkbook(in: folder, rows: 30))

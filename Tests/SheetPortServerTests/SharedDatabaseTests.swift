@@ -61,7 +61,7 @@ struct SharedDatabaseTests {
 
         // Revoked through the shared database: refused at once on both instances.
         #expect(try a.api(bob).call("GET", "/api/sheets").status == 200)
-        let revoke = try runSheetport(["token", "revoke", "--database", deployment.url, "--subject", "bob"])
+        let revoke = try runSheetport(["token", "revoke", "--database", deployment.url, "--key-file", deployment.keyFile, "--subject", "bob"])
         #expect(revoke.status == 0, "\(revoke.stderr)")
         #expect(try a.api(bob).call("GET", "/api/sheets").status == 401)
         #expect(try b.api(bob).call("GET", "/api/sheets").status == 401)

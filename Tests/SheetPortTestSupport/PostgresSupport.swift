@@ -54,7 +54,7 @@ package final class SharedDeployment {
 
     /// Issues a token through `sheetport token issue --database`.
     package func token(_ subject: String) throws -> String {
-        let result = try runSheetport(["token", "issue", "--database", url, "--subject", subject])
+        let result = try runSheetport(["token", "issue", "--database", url, "--key-file", keyFile, "--subject", subject])
         try #require(result.status == 0, "\(result.stderr)")
         return String(decoding: result.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }

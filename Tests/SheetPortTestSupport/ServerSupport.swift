@@ -34,8 +34,12 @@ package final class TestServer {
         (process, base) = try Self.launch(data: data, log: folder.appendingPathComponent("server.log").path, arguments: self.arguments)
     }
 
-    /// `--data DIR` or `--database URL`: where `sheetport token` finds this server's sessions.
-    package var storeArguments: [String] { databaseURL.map { ["--database", $0] } ?? ["--data", data] }
+    /// `--data DIR` or `--database URL --key-file F`: where `sheetport token` and `key` find this
+    /// server's store, and the key it is sealed with.
+    package var storeArguments: [String] {
+        guard let url = databaseURL else { return ["--data", data] }
+        return ["--database", url] + (arguments.firstIndex(of: "--key-file").map { ["--key-file", arguments[$0 + 1]] } ?? [])
+    }
 
     /// A connection to the server's store (its SQLite file, or its PostgreSQL database).
     package func store() throws -> Database {

@@ -1,4 +1,5 @@
 import Foundation
+import CMicroHTTPD
 import SheetPortCore
 import SheetPortReader
 import SheetPortWriter
@@ -144,8 +145,11 @@ package final class ExportSlots: @unchecked Sendable {
     func startBuild(named name: String, _ body: @escaping @Sendable () -> Void) {
         builds.enter()
         let thread = Thread { [builds] in
-            // Named from inside: Foundation names the system thread only for the current one.
+            // Named from inside, by the kernel's own call: Foundation names the system thread
+            // only once the starting thread has stored the new one's handle, which under load it
+            // often has not yet (the name was then lost, and the build not found by it).
             Thread.current.name = name
+            sp_name_this_thread(name)
             body()
             builds.leave()
         }

@@ -1,0 +1,38 @@
+import Testing
+@testable import SheetPortCalc
+import SheetPortCore
+
+/// Arguments the differential test (PeerDifferentialTests) threw at the functions: numbers far
+/// past Int's range (1E+300) used to trap the Int conversion and end the process; each now
+/// answers an error, as Excel does. DATEVALUE and TIMEVALUE take date text only, not any
+/// number written as text (Microsoft: "If the date_text argument is not a date ..., returns #VALUE!").
+@Suite struct HostileArgumentTests {
+    @Test(arguments: [
+        "DATE(1E+300,1,1)", "DATE(2024,1E+300,1)", "YEAR(1E+300)", "WEEKDAY(1E+300)", "WEEKNUM(1E+300)", "EDATE(1,1E+300)",
+        "WORKDAY(1E+300,1)", "LARGE(B1:B3,1E+300)", "SMALL(B1:B3,-1E+300)", "LEFT(\"abc\",1E+300)", "MID(\"abc\",1E+300,1)",
+        "REPT(\"a\",1E+300)", "CHAR(1E+300)", "ISEVEN(1E+300)", "FIXED(1,1E+300)", "MATCH(1,B1:B3,1E+300)", "SUBSTITUTE(\"a\",\"a\",\"b\",1E+300)",
+    ])
+    func hugeArgumentsAnswerAnErrorInsteadOfTrapping(_ formula: String) {
+        let value = eval(formula, ["B1": 3, "B2": 1, "B3": 2])
+        guard case .error = value else {
+            Issue.record("\(formula) = \(value), not an error")
+            return
+        }
+    }
+
+    @Test func largeAndSmallPastTheirValuesAreNum() {
+        #expect(eval("LARGE(B1:B3,1E+300)", ["B1": 3, "B2": 1, "B3": 2]) == .error(.number))
+        #expect(eval("SMALL(B1:B3,0)", ["B1": 3, "B2": 1, "B3": 2]) == .error(.number))
+        #expect(eval("LARGE(B1:B3,2.5)", ["B1": 3, "B2": 1, "B3": 2]) == .number(1))
+    }
+
+    @Test func dateValueTakesDateTextOnly() {
+        #expect(eval("DATEVALUE(\"10\")") == .error(.value))
+        #expect(eval("DATEVALUE(\" 3 \")") == .error(.value))
+        #expect(eval("DATEVALUE(60)") == .error(.value))
+        #expect(eval("TIMEVALUE(\"3\")") == .error(.value))
+        #expect(eval("DATEVALUE(\" 1/31/2024 \")") == .number(45322))
+        #expect(eval("DATEVALUE(\"2/29/1900\")") == .number(60)) // Excel's 1900-02-29
+        #expect(eval("TIMEVALUE(\"6:00 PM\")") == .number(0.75))
+    }
+}
