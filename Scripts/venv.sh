@@ -2,7 +2,8 @@
 # Create (idempotently) the project's Python virtualenv at .venv with the pinned oracle
 # libraries used by Tests/ValueAgreement (and IronCalc, the peer of Tests/Differential). Safe to run repeatedly; quiet when already done.
 # Usage: Scripts/venv.sh            (then use .venv/bin/python)
-#        Scripts/venv.sh --bench    also the benchmark peers and the chart library (Benchmarks/run.sh)
+#        Scripts/venv.sh --bench    also the benchmark peers and the chart library (Benchmarks/run.sh),
+#                                   and IronCalc (Benchmarks/calc.sh)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -10,7 +11,7 @@ VENV="$ROOT/.venv"
 PY="${PYTHON:-python3}"
 PINS=(openpyxl==3.1.5 python-calamine==0.9.1 ironcalc==0.9.1)
 if [ "${1:-}" = "--bench" ]; then
-    PINS+=(fastexcel==0.21.0 xlsx2csv==0.8.6 XlsxWriter==3.3.1 matplotlib==3.11.2)
+    PINS+=(fastexcel==0.21.0 xlsx2csv==0.8.6 XlsxWriter==3.3.1 matplotlib==3.11.2 ironcalc==0.9.1)
 fi
 
 # The venv module (and ensurepip) ship separately on Debian; install only when missing.

@@ -30,6 +30,12 @@ public final class CalcEngine {
 
     var formulas: [CompiledFormula] = []
     var formulaIDs: [[Instruction]: Int32] = [:]
+    /// Per compiled formula: its template (see `FormulaTemplate`), and whether a source text was
+    /// seen to match it (only then is it used).
+    var formulaTemplates: [FormulaTemplate?] = []
+    var formulaTemplateVerified: [Bool] = []
+    /// The formula last set in each column (sheet << 32 | column): the candidate for the next cell down.
+    var lastFormulaOfColumn: [Int64: Int32] = [:]
     var arrays: [Int32: ArrayFormula] = [:]
     var arrayAnchorOf: [Int32: Int32] = [:]
     var cachedValues: [Int32: CalcValue] = [:]
@@ -193,6 +199,8 @@ public final class CalcEngine {
         if let f = formulaIDs[instructions] { return f }
         let f = Int32(formulas.count)
         formulas.append(CompiledFormula(instructions: instructions, usesArrayArguments: arrayArguments))
+        formulaTemplates.append(FormulaTemplate(formulas[Int(f)]))
+        formulaTemplateVerified.append(false)
         formulaIDs[instructions] = f
         return f
     }
@@ -222,16 +230,22 @@ public final class CalcEngine {
         resetCell(id)
         noteChange(sheet: sheet, address: address)
         dependencyIndex = nil
-        let compiled: (instructions: [Instruction], arrayArguments: Bool)
-        do {
-            compiled = try CalcEngine.compile(text, at: address)
-        } catch {
-            cellKind[Int(id)] = .unparsed
-            unparsed[id] = (text, error)
-            cellValue[Int(id)] = cachedValue ?? .error(.name)
-            return error
+        let f: Int32
+        if let reused = reusableFormula(text, at: address, sheet: sheet) {
+            f = reused
+        } else {
+            let compiled: (instructions: [Instruction], arrayArguments: Bool)
+            do {
+                compiled = try CalcEngine.compile(text, at: address)
+            } catch {
+                cellKind[Int(id)] = .unparsed
+                unparsed[id] = (text, error)
+                cellValue[Int(id)] = cachedValue ?? .error(.name)
+                return error
+            }
+            f = intern(compiled.instructions, arrayArguments: compiled.arrayArguments)
+            noteFormula(f, text: text, at: address, sheet: sheet)
         }
-        let f = intern(compiled.instructions, arrayArguments: compiled.arrayArguments)
         cellKind[Int(id)] = .formula
         cellFormula[Int(id)] = f
         cellValue[Int(id)] = cachedValue ?? .empty
@@ -271,6 +285,12 @@ public final class CalcEngine {
         case .unparsed: return unparsed[id]?.text
         default: return nil
         }
+    }
+
+    /// True when the cell holds a formula, parsed or not (`formula(at:) != nil` without rendering its text).
+    public func hasFormula(at address: CellAddress, sheet: Int) -> Bool {
+        guard let id = cellID(sheet: sheet, address: address) else { return false }
+        return cellKind[Int(id)] == .formula || cellKind[Int(id)] == .unparsed
     }
 
     /// The number of distinct compiled formulas (cells of one shape share one).

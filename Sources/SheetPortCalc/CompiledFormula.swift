@@ -27,7 +27,11 @@ final class CompiledFormula: Sendable {
     }
 
     /// The formula's A1 text (no leading `=`) as written at `cell`; references that fall off the grid become `#REF!`.
-    func text(at cell: CellAddress) -> String {
+    func text(at cell: CellAddress) -> String { render(at: cell, slot: nil) }
+
+    /// The text at `cell`; with `slot`, each cell and area reference is written as `slot` answers
+    /// for it instead (the sheet prefix stays): how `FormulaTemplate` finds the references.
+    func render(at cell: CellAddress, slot: ((Instruction) -> String)?) -> String {
         var stack: [String] = []
         stack.reserveCapacity(16)
         func pop() -> String { stack.popLast() ?? "" }
@@ -39,8 +43,8 @@ final class CompiledFormula: Sendable {
             case .error(let e): stack.append(e.rawValue)
             case .array(let a): stack.append(FormulaText.array(a))
             case .missing: stack.append("")
-            case .cell(let r, let sheet): stack.append(FormulaText.sheetPrefix(sheet) + FormulaText.cell(r, at: cell))
-            case .area(let a, let sheet): stack.append(FormulaText.sheetPrefix(sheet) + FormulaText.area(a, at: cell))
+            case .cell(let r, let sheet): stack.append(FormulaText.sheetPrefix(sheet) + (slot?(step) ?? FormulaText.cell(r, at: cell)))
+            case .area(let a, let sheet): stack.append(FormulaText.sheetPrefix(sheet) + (slot?(step) ?? FormulaText.area(a, at: cell)))
             case .badReference(let sheet): stack.append(FormulaText.sheetPrefix(sheet) + "#REF!")
             case .name(let n, let sheet): stack.append(FormulaText.sheetPrefix(sheet) + n)
             case .structured(let r): stack.append(FormulaText.structured(r))

@@ -31,7 +31,9 @@ package final class WorkbookCalculation {
     package private(set) var sheetIndex: [Int: Int] = [:]
     /// The loaded worksheets in engine order.
     package private(set) var sheets: [Sheet] = []
-    /// Every formula cell read, in sheet and row order.
+    /// Every formula cell read that has a cached value, in sheet and row order (what `check
+    /// --recalc` and the oracle compare; cells without one are not kept: 200,000 rows of formulas
+    /// would hold every formula's text twice).
     package private(set) var formulaCells: [FormulaCell] = []
     /// Array formulas' ranges per engine sheet: their other cells carry computed values too.
     private var arrayRanges: [Int: [RangeAddress]] = [:]
@@ -101,7 +103,7 @@ package final class WorkbookCalculation {
                     }
                     let cached: CalcValue? = withholdCachedValues || cell.value == .empty ? nil : value
                     engine.setFormula(formula, at: address, sheet: s, cachedValue: cached, arrayRange: range)
-                    formulaCells.append(FormulaCell(location: CellLocation(sheet: s, address: address), formula: formula, cached: cell.value))
+                    if cell.value != .empty { formulaCells.append(FormulaCell(location: CellLocation(sheet: s, address: address), formula: formula, cached: cell.value)) }
                 }
             }
         }
@@ -112,7 +114,7 @@ package final class WorkbookCalculation {
     /// a constant (its value is the file's).
     package func computed(sheet s: Int, row: Int, column: Int) -> CalcValue? {
         let address = CellAddress(row: Int32(row - 1), column: Int32(column - 1))
-        if engine.formula(at: address, sheet: s) != nil || arrayRanges[s]?.contains(where: { $0.contains(address) }) == true {
+        if engine.hasFormula(at: address, sheet: s) || arrayRanges[s]?.contains(where: { $0.contains(address) }) == true {
             return engine.value(at: address, sheet: s)
         }
         return nil
