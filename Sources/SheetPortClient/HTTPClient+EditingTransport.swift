@@ -119,8 +119,10 @@ public final class HTTPEditingTransport: EditingTransport {
         let display = cell.optionalString("display") ?? value.map { value -> String in
             if let text = value as? String { return text }
             if value is NSNull { return "" }
-            if let flag = value as? Bool, !(value is NSNumber) || "\(type(of: value))".contains("Bool") { return flag ? "TRUE" : "FALSE" }
-            if let number = value as? NSNumber { return "\(number)" }
+            if let number = value as? NSNumber {
+                if String(cString: number.objCType) == "c" { return number.boolValue ? "TRUE" : "FALSE" }
+                return "\(number)"
+            }
             return "\(value)"
         } ?? ""
         return CellSnapshot(input: cell.optionalString("input") ?? "", display: display, type: cell.optionalString("type") ?? "",

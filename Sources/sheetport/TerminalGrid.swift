@@ -218,7 +218,10 @@ final class TerminalGrid {
         switch Int32(bitPattern: next) {
         case 13, 10: return .reverseEnter
         case 61: return .insertFunction(.sum)
-        default: return .escape
+        default:
+            // Escape, then another key typed fast: the key is kept for the next read.
+            if kind == KEY_CODE_YES { ungetch(Int32(bitPattern: next)) } else { unget_wch(wchar_t(bitPattern: next)) }
+            return .escape
         }
     }
 }
