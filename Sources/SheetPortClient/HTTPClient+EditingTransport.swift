@@ -29,7 +29,7 @@ public final class HTTPEditingTransport: EditingTransport {
     public func rows(sheet: String, start: Int, count: Int) throws -> RowsWindow {
         let object = try call("GET", "\(path(sheet))/rows?start=\(start)&count=\(count)", body: nil, what: "sheet \(sheet)")
         let url = connection.url("\(path(sheet))/rows")
-        return try connection.decode(url) {
+        return try decoded(url) {
             let rows = try object.objects("rows").map { row -> WindowRow in
                 var cells: [Int: CellSnapshot] = [:]
                 for cell in (try? row.objects("cells")) ?? [] {
@@ -132,13 +132,22 @@ public final class HTTPEditingTransport: EditingTransport {
 
     private func write(_ sheet: String, _ route: String, _ body: [String: Any]) throws -> WriteResult {
         let object = try call("POST", "\(path(sheet))/\(route)", body: body, what: "sheet \(sheet)")
-        return try connection.decode(connection.url("\(path(sheet))/\(route)")) {
+        return try decoded(connection.url("\(path(sheet))/\(route)")) {
             var changed: [CellReference: CellSnapshot] = [:]
             for cell in (try? object.objects("changed")) ?? [] {
                 guard let ref = cell.optionalString("ref").flatMap({ CellReference($0) }) else { continue }
                 changed[ref] = Self.snapshot(cell)
             }
             return WriteResult(version: Int(try object.int64("version")), changed: changed, more: object.values["more"] as? Bool ?? false)
+        }
+    }
+
+    /// `make` over an answer; one of the wrong shape is a `TransportError` (not retryable).
+    private func decoded<Value>(_ url: String, _ make: () throws -> Value) throws -> Value {
+        do {
+            return try connection.decode(url, make)
+        } catch {
+            throw Self.transportError(error)
         }
     }
 
@@ -165,6 +174,8 @@ public final class HTTPEditingTransport: EditingTransport {
             return TransportError(status: status, code: code, message: message.isEmpty ? "HTTP \(status)" : message.visibleControlCharacters,
                                   retryable: status >= 500 || status == 429)
         case let ClientError.notFound(_, what): return TransportError(status: 404, code: "not-found", message: "\(what) not found", retryable: false)
+        case let ClientError.invalidResponse(url, reason):
+            return TransportError(status: 0, code: "invalid-response", message: ClientError.invalidResponse(url: url, reason: reason).description, retryable: false)
         case let error as ClientError: return TransportError(status: 0, code: "", message: error.description, retryable: true)
         default: return TransportError(status: 0, code: "", message: "\(error)", retryable: true)
         }

@@ -27,9 +27,11 @@ import SheetPortTestSupport
         #expect(cells["B2"]?.display == "TRUE")
         let limits = try transport.limits()
         #expect(limits.maxRows == CellReference.maxRow && limits.maxBatchCells > 0 && limits.maxBatchBytes > 0)
-        // A hostile sheet id goes as one path segment and is not found, not retryable.
+        // A hostile sheet id goes as one path segment: refused (control characters) or not found, not retryable.
         let error = #expect(throws: TransportError.self) { try transport.rows(sheet: "../\u{1B}[2J?x=1", start: 1, count: 1) }
-        #expect(error?.status == 404)
+        #expect(error?.status == 400)
+        let missing = #expect(throws: TransportError.self) { try transport.rows(sheet: "../x?y=1#z", start: 1, count: 1) }
+        #expect(missing?.status == 404)
         #expect(error?.retryable == false)
         #expect(error?.description.contains("\u{1B}") == false)
     }
