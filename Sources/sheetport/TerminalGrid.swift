@@ -245,5 +245,11 @@ enum TerminationSignal {
     static func install() {
         signal(SIGTERM) { TerminationSignal.received = $0 }
         signal(SIGHUP) { TerminationSignal.received = $0 }
+        // A parent may have left them blocked (a test runner's thread): they must reach the grid.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        sigaddset(&unblock, SIGTERM)
+        sigaddset(&unblock, SIGHUP)
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
     }
 }
