@@ -116,6 +116,7 @@ package final class SheetEdit {
             for entry in try entries(of: block) where rows.contains(entry.row) {
                 for line in entry.cells {
                     // The column first, cheaply: most lines of a wide block are outside a narrow range.
+                    if let column = Self.column(of: line), !columns.contains(column) { continue }
                     guard let stored = StoredCell(line: line, row: entry.row), columns.contains(stored.column) else { continue }
                     cells.append(stored)
                     if cells.count > limit { throw SheetEditError.tooMany(limit) }
@@ -163,8 +164,10 @@ package final class SheetEdit {
         var result: [StoredCell] = []
         for (block, cells) in byBlock {
             var entries = try entries(of: block)
-            for cell in cells.sorted() {
-                result.append(try rewrite(cell, in: &entries))
+            var byRow: [Int: [GridCell]] = [:]
+            for cell in cells { byRow[cell.row, default: []].append(cell) }
+            for (row, rowCells) in byRow.sorted(by: { $0.key < $1.key }) {
+                result += rewrite(row: row, rowCells.sorted(), in: &entries)
             }
             entries.removeAll { $0.cells.isEmpty && $0.height == nil && !$0.isHidden }
             blocks[block] = entries
@@ -174,23 +177,49 @@ package final class SheetEdit {
         return result.sorted { GridCell(row: $0.row, column: $0.column) < GridCell(row: $1.row, column: $1.column) }
     }
 
-    /// Rewrites one cell's line in its block's rows: its update applied, its value the engine's.
-    private func rewrite(_ cell: GridCell, in entries: inout [RowBlock.Entry]) throws -> StoredCell {
-        var index = entries.firstIndex { $0.row >= cell.row } ?? entries.endIndex
-        if index == entries.endIndex || entries[index].row != cell.row {
-            entries.insert(RowBlock.Entry(row: cell.row, height: nil, isHidden: false, cells: []), at: index)
+    /// Rewrites the lines of `cells` (all in `row`) in their block's rows: each cell's update
+    /// applied, its value the engine's. The row's lines are indexed by column once, so a write
+    /// across a wide row stays linear.
+    private func rewrite(row: Int, _ cells: [GridCell], in entries: inout [RowBlock.Entry]) -> [StoredCell] {
+        var index = entries.firstIndex { $0.row >= row } ?? entries.endIndex
+        if index == entries.endIndex || entries[index].row != row {
+            entries.insert(RowBlock.Entry(row: row, height: nil, isHidden: false, cells: []), at: index)
         }
-        var lines = entries[index].cells
-        var position = lines.endIndex
-        var stored = StoredCell(row: cell.row, column: cell.column)
-        var replacing = false
-        for (offset, line) in lines.enumerated() {
-            guard let existing = StoredCell(line: line, row: cell.row) else { continue }
-            if existing.column == cell.column { stored = existing; position = offset; replacing = true; break }
-            if existing.column > cell.column { position = offset; break }
+        var lines: [Int: ArraySlice<UInt8>] = [:]
+        var unreadable: [ArraySlice<UInt8>] = []
+        for line in entries[index].cells {
+            if let column = Self.column(of: line) ?? StoredCell(line: line, row: row)?.column { lines[column] = line } else { unreadable.append(line) }
         }
-        let update = updates[cell] ?? CellUpdate()
-        if updates[cell] != nil { previousInputs[cell] = stored.isVacant ? "" : stored.retypeableInput }
+        var result: [StoredCell] = []
+        for cell in cells {
+            var stored = lines[cell.column].flatMap { StoredCell(line: $0, row: row) } ?? StoredCell(row: row, column: cell.column)
+            let update = updates[cell] ?? CellUpdate()
+            if updates[cell] != nil { previousInputs[cell] = stored.isVacant ? "" : stored.retypeableInput }
+            apply(update, to: &stored)
+            stored.value = model.engine.value(at: cell.address, sheet: 0)
+            if case .array(let array) = stored.value { stored.value = array.values.first ?? .empty }
+            lines[cell.column] = stored.isVacant ? nil : ArraySlice(stored.line)
+            result.append(stored)
+        }
+        entries[index].cells = lines.sorted { $0.key < $1.key }.map(\.value) + unreadable
+        return result
+    }
+
+    /// The column of a stored line from its leading `{"col":N,` (how every stored line starts), else nil.
+    static func column(of line: ArraySlice<UInt8>) -> Int? {
+        let prefix = Array("{\"col\":".utf8)
+        guard line.starts(with: prefix) else { return nil }
+        var column = 0
+        var position = line.startIndex + prefix.count
+        while position < line.endIndex, line[position] >= 0x30, line[position] <= 0x39, column < 100_000 {
+            column = column * 10 + Int(line[position] - 0x30)
+            position += 1
+        }
+        return position < line.endIndex && line[position] == UInt8(ascii: ",") && column > 0 ? column : nil
+    }
+
+    /// An update applied to a stored cell's input, formula and style.
+    private func apply(_ update: CellUpdate, to stored: inout StoredCell) {
         switch update.content {
         case .keep: break
         case .typed(let text, let typed):
@@ -214,18 +243,6 @@ package final class SheetEdit {
         case .replace(let style): stored.style = style
         case .merge(let members): for (key, value) in members { stored.style[key] = value }
         }
-        stored.value = model.engine.value(at: cell.address, sheet: 0)
-        if case .array(let array) = stored.value { stored.value = array.values.first ?? .empty }
-        index = entries.firstIndex { $0.row == cell.row }!
-        if stored.isVacant {
-            if replacing { lines.remove(at: position) }
-        } else if replacing {
-            lines[position] = ArraySlice(stored.line)
-        } else {
-            lines.insert(ArraySlice(stored.line), at: position)
-        }
-        entries[index].cells = lines
-        return stored
     }
 }
 
