@@ -93,6 +93,7 @@ enum Schema {
         );
         """)
         try migrate(database)
+        try EditingSchema.prepare(database)
     }
 
     /// Brings a data directory of an earlier version up to date, in one transaction so that
