@@ -110,6 +110,8 @@ enum PostgresSchema {
                 try database.execute(migrations[version - 1])
                 try database.query("INSERT INTO schema_version (version) VALUES (?)", [.integer(Int64(version))])
             }
+            // Tables created when missing, outside the numbered migrations (under the same lock).
+            try LinksSchema.prepare(database)
         }
     }
 }
