@@ -77,6 +77,7 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
             }
             request.subject = subject
             try BoundaryText.check(request)
+            if let refusal = LinksRoute.fence(request) { return refusal }
             if request.method == "POST" && request.segments == ["api", "imports"] {
                 return ImportsRoute.begin(&request, context)
             }
@@ -185,11 +186,16 @@ enum Router {
         case ("POST", "sheets", 3, "undo"): return try EditRoutes.undo(id, request, context)
         case ("GET", "sheets", 5, "cells") where path[4] == "history": return try EditRoutes.history(id, path[3], request, context)
         case ("POST", "sheets", 5, "cells") where path[4] == "restore": return try EditRoutes.restore(id, path[3], request, context)
+        case ("GET", "sheets", 3, "view"): return try ViewRoute.get(id, request, context)
         case ("GET", "sheets", 3, "grants"): return try GrantsRoute.list(id, request, context)
         case ("POST", "sheets", 3, "grants"): return try GrantsRoute.grant(id, request, context)
         case ("DELETE", "sheets", 4, "grants"): return try GrantsRoute.revoke(id, path[3], request, context)
         case ("GET", "sheets", 3, "comments"): return try CommentsRoute.list(id, request, context)
         case ("POST", "sheets", 3, "comments"): return try CommentsRoute.add(id, request, context)
+        case ("POST", "sheets", 5, "comments") where path[4] == "resolve": return try CommentsRoute.resolve(id, path[3], request, context)
+        case ("GET", "sheets", 3, "links"): return try LinksRoute.list(id, request, context)
+        case ("POST", "sheets", 3, "links"): return try LinksRoute.create(id, request, context)
+        case ("DELETE", "sheets", 4, "links"): return try LinksRoute.delete(id, path[3], request, context)
         case ("GET", "sheets", 3, "export.xlsx"): return try ExportRoute.get(id, request, context)
         case ("GET", "sheets", 3, "events"): return try EventsRoute.sheet(id, request, context)
         case ("GET", "imports", 3, "events"): return try EventsRoute.job(id, request, context)

@@ -92,6 +92,7 @@ enum Schema {
             value BLOB NOT NULL
         );
         """)
+        try LinksSchema.prepare(database)
         try migrate(database)
         try EditingSchema.prepare(database)
     }
