@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "SheetPortWriter", targets: ["SheetPortWriter"]),
         .library(name: "SheetPortCalc", targets: ["SheetPortCalc"]),
         .library(name: "SheetPortConvert", targets: ["SheetPortConvert"]),
+        .library(name: "SheetPortEditing", targets: ["SheetPortEditing"]),
         .library(name: "SheetPortClient", targets: ["SheetPortClient"]),
         .library(name: "SheetPortServer", targets: ["SheetPortServer"]),
         .library(name: "SheetPort", targets: ["SheetPort"]),
@@ -74,6 +75,12 @@ let package = Package(
             pkgConfig: "libisal",
             providers: [.apt(["libisal-dev"]), .brew(["isa-l"])]
         ),
+        // The terminal grid (`sheetport open`) draws with ncurses' wide-character library.
+        .systemLibrary(
+            name: "CNcurses",
+            pkgConfig: "ncursesw",
+            providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]
+        ),
         // The modules, bottom up: each links only the C libraries it needs.
         .target(
             name: "SheetPortCore"
@@ -98,14 +105,20 @@ let package = Package(
             name: "SheetPortConvert",
             dependencies: ["SheetPortCore", "SheetPortReader", "SheetPortWriter", "SheetPortCalc"]
         ),
+        // The editing client's core (selection, drafts, versions, clipboard, insert function):
+        // portable Swift on Core for the apps, talking to a server through `EditingTransport`.
+        .target(
+            name: "SheetPortEditing",
+            dependencies: ["SheetPortCore"]
+        ),
         .target(
             name: "SheetPortClient",
-            dependencies: ["SheetPortCore", "SheetPortReader", "SheetPortWriter", "SheetPortConvert", "CCurl"]
+            dependencies: ["SheetPortCore", "SheetPortReader", "SheetPortWriter", "SheetPortConvert", "SheetPortEditing", "CCurl"]
         ),
         .target(
             name: "SheetPortServer",
             dependencies: [
-                "SheetPortCore", "SheetPortReader", "SheetPortWriter", "SheetPortConvert",
+                "SheetPortCore", "SheetPortReader", "SheetPortWriter", "SheetPortCalc", "SheetPortConvert",
                 "CMicroHTTPD", "CSQLite", "CSodium", "CLibPQ",
             ]
         ),
@@ -114,14 +127,14 @@ let package = Package(
             name: "SheetPort",
             dependencies: [
                 "SheetPortCore", "SheetPortReader", "SheetPortWriter", "SheetPortCalc", "SheetPortConvert",
-                "SheetPortClient", "SheetPortServer",
+                "SheetPortClient", "SheetPortServer", "SheetPortEditing",
             ]
         ),
         .executableTarget(
             name: "sheetport",
             dependencies: [
                 "SheetPortCore", "SheetPortReader", "SheetPortWriter", "SheetPortConvert",
-                "SheetPortClient", "SheetPortServer",
+                "SheetPortClient", "SheetPortServer", "SheetPortEditing", "CNcurses",
             ]
         ),
         // Tests mirror the modules; SheetPortTestSupport holds what several of them share (paths,
@@ -137,6 +150,7 @@ let package = Package(
         ),
         .testTarget(name: "SheetPortCoreTests", dependencies: ["SheetPortCore", "SheetPortTestSupport"]),
         .testTarget(name: "SheetPortCalcTests", dependencies: ["SheetPortCalc"]),
+        .testTarget(name: "SheetPortEditingTests", dependencies: ["SheetPortEditing"]),
         .testTarget(
             name: "SheetPortReaderTests",
             dependencies: ["SheetPortReader", "SheetPortWriter", "SheetPortTestSupport", "sheetport"]

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# The modules an app on macOS or iOS links (Core, Reader, Writer, Calc, Convert) must build on
+# The modules an app on macOS or iOS links (Core, Reader, Writer, Calc, Convert, Editing) must build on
 # Darwin, which no machine here runs: no Glibc-qualified call and no `import Glibc` outside an
 # `#if canImport(Glibc)` branch that has its Darwin twin (`#elseif canImport(Darwin)`).
 # Prints each offending line and exits 1; silent when all is well.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 status=0
-for module in SheetPortCore SheetPortReader SheetPortWriter SheetPortCalc SheetPortConvert; do
+for module in SheetPortCore SheetPortReader SheetPortWriter SheetPortCalc SheetPortConvert SheetPortEditing; do
     [ -d "Sources/$module" ] || continue
     while IFS= read -r file; do
         awk -v file="$file" '

@@ -2,7 +2,7 @@
 # Installs the Debian packages SheetPort builds and tests with, only when missing.
 # Used by Scripts/demo.sh and Scripts/test.sh; safe to run repeatedly; quiet when all is there.
 #   Scripts/setup.sh             to build: pkg-config, libzip, zlib, ISA-L, libarchive, libxml2, libcurl, libmicrohttpd,
-#                                SQLite, libsodium, libpq, python3-venv
+#                                SQLite, libsodium, libpq, ncurses, tmux, python3-venv
 #   Scripts/setup.sh --clients   also the real clients the writer is tested with (LibreOffice
 #                                `soffice`, Gnumeric `ssconvert`) and what the write benchmark
 #                                and Benchmarks/run.sh need (libxlsxwriter, gcc, /usr/bin/time, unzip),
@@ -15,6 +15,8 @@ installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install o
 
 missing=()
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+pkg-config --exists ncursesw 2>/dev/null || missing+=(libncurses-dev)   # the terminal grid (`sheetport open`)
+command -v tmux >/dev/null 2>&1 || missing+=(tmux)   # drives the terminal grid in SheetPortCLITests
 pkg-config --exists libzip 2>/dev/null || missing+=(libzip-dev)
 pkg-config --exists libisal 2>/dev/null || missing+=(libisal-dev)
 pkg-config --exists zlib 2>/dev/null || missing+=(zlib1g-dev)   # the writer's parallel deflate

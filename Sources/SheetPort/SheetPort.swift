@@ -7,3 +7,4 @@
 @_exported import SheetPortConvert
 @_exported import SheetPortClient
 @_exported import SheetPortServer
+@_exported import SheetPortEditing

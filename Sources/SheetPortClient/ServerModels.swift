@@ -164,7 +164,8 @@ struct JSONObject {
     }
 
     func optionalInt64(_ key: String) -> Int64? {
-        guard let number = values[key] as? NSNumber, !(values[key] is Bool) else { return nil }
+        // A JSON boolean is an NSNumber of type "c"; `is Bool` would also take the numbers 0 and 1.
+        guard let number = values[key] as? NSNumber, String(cString: number.objCType) != "c" else { return nil }
         return number.int64Value
     }
 

@@ -26,7 +26,9 @@ package final class WorkbookCalculation {
     /// The engine, recalculated.
     package let engine: CalcEngine
     /// What the recalculation could not do as Excel would.
-    package let report: CalcReport
+    package private(set) var report: CalcReport
+    private let workbook: Workbook
+    private let withholdCachedValues: Bool
     /// The engine's sheet index of each loaded worksheet, by the sheet's 1-based workbook position.
     package private(set) var sheetIndex: [Int: Int] = [:]
     /// The loaded worksheets in engine order.
@@ -35,6 +37,9 @@ package final class WorkbookCalculation {
     /// --recalc` and the oracle compare; cells without one are not kept: 200,000 rows of formulas
     /// would hold every formula's text twice).
     package private(set) var formulaCells: [FormulaCell] = []
+    /// The data ranges of tables whose filter is on, per engine sheet: a hidden row there is
+    /// filtered out (SUBTOTAL 1-11 skip it too).
+    private var filteredRanges: [Int: [RangeAddress]] = [:]
     /// Array formulas' ranges per engine sheet: their other cells carry computed values too.
     private var arrayRanges: [Int: [RangeAddress]] = [:]
     /// The number formats, to type a computed number as a date where the cell's format is one.
@@ -53,10 +58,23 @@ package final class WorkbookCalculation {
     ///   - withholdCachedValues: load formula cells without their cached values (the oracle test:
     ///     nothing the file computed can leak into the result).
     ///   - clock: NOW and TODAY's clock (the system clock in the local time zone by default).
-    package init(_ workbook: Workbook, withholdCachedValues: Bool = false, clock: CalcClock? = nil) throws {
+    package convenience init(_ workbook: Workbook, withholdCachedValues: Bool = false, clock: CalcClock? = nil) throws {
+        try self.init(preparing: workbook, withholdCachedValues: withholdCachedValues, clock: clock)
+        for sheet in sheets { try load(sheet) }
+        recalculate()
+    }
+
+    /// Every worksheet of `workbook` added to a new engine with the defined names and tables, no
+    /// cell loaded yet: the caller loads what it needs (`load(_:)`, `load(_:of:)`) and then
+    /// calls `recalculate()` (the server's import feeds the first worksheet from the pass that
+    /// stores it, and reads other sheets only when a formula refers to them).
+    package init(preparing workbook: Workbook, withholdCachedValues: Bool = false, clock: CalcClock? = nil) throws {
         let offset = Self.localUTCOffset
         engine = CalcEngine(dateSystem: workbook.dateSystem,
                             clock: clock ?? CalcClock(utcOffsetSeconds: offset) { CalcClock.system.unixTime() })
+        report = engine.report
+        self.workbook = workbook
+        self.withholdCachedValues = withholdCachedValues
         styles = try? workbook.styles()
         let worksheets = workbook.sheets.filter { $0.kind == .worksheet && $0.part != nil }
         var indexByPosition: [Int: Int] = [:]
@@ -71,42 +89,50 @@ package final class WorkbookCalculation {
             if name.localSheet != nil, scope == nil { continue }
             engine.defineName(name.name, formula: name.formula, sheet: scope)
         }
-        var filteredRanges: [Int: [RangeAddress]] = [:]
         for sheet in worksheets {
             for (table, isFiltering) in TablePart.filteringTables(of: sheet, index: indexByPosition[sheet.position]!, in: workbook) {
                 engine.addTable(table)
                 if isFiltering { filteredRanges[table.sheet, default: []].append(table.range) }
             }
         }
-        for sheet in worksheets {
-            let s = indexByPosition[sheet.position]!
-            let reader = try workbook.rows(of: sheet)
-            while let row = try reader.nextRow() {
-                if row.isHidden {
-                    // A hidden row in the data of a table whose filter is on is filtered out (SUBTOTAL 1-11
-                    // skip it too); elsewhere it was hidden by hand. (The sheet's own autoFilter is not read.)
-                    let r = Int32(row.index - 1)
-                    let filtered = filteredRanges[s]?.contains { r > $0.start.row && r <= $0.end.row } ?? false
-                    engine.setRowHidden(true, row: r, sheet: s, filtered: filtered)
-                }
-                for cell in row.cells {
-                    let address = CellAddress(row: Int32(row.index - 1), column: Int32(cell.column - 1))
-                    let value = Self.calcValue(cell.value, dateSystem: workbook.dateSystem)
-                    guard let formula = cell.formula else {
-                        engine.setValue(value, at: address, sheet: s)
-                        continue
-                    }
-                    var range: RangeAddress?
-                    if case .array(let text) = cell.formulaKind {
-                        range = RangeAddress(text) ?? RangeAddress(address, address)
-                        if let range, range.rowCount * range.columnCount > 1 { arrayRanges[s, default: []].append(range) }
-                    }
-                    let cached: CalcValue? = withholdCachedValues || cell.value == .empty ? nil : value
-                    engine.setFormula(formula, at: address, sheet: s, cachedValue: cached, arrayRange: range)
-                    if cell.value != .empty { formulaCells.append(FormulaCell(location: CellLocation(sheet: s, address: address), formula: formula, cached: cell.value)) }
-                }
-            }
+    }
+
+    /// Loads every cell of `sheet` (one pass over the worksheet).
+    package func load(_ sheet: Sheet) throws {
+        let reader = try workbook.rows(of: sheet)
+        while let row = try reader.nextRow() { load(row, of: sheet) }
+    }
+
+    /// Loads the cells of one row of `sheet`: constants as values, formulas with their cached values.
+    package func load(_ row: Row, of sheet: Sheet) {
+        guard let s = sheetIndex[sheet.position] else { return }
+        if row.isHidden {
+            // A hidden row in the data of a table whose filter is on is filtered out; elsewhere it
+            // was hidden by hand. (The sheet's own autoFilter is not read.)
+            let r = Int32(row.index - 1)
+            let filtered = filteredRanges[s]?.contains { r > $0.start.row && r <= $0.end.row } ?? false
+            engine.setRowHidden(true, row: r, sheet: s, filtered: filtered)
         }
+        for cell in row.cells {
+            let address = CellAddress(row: Int32(row.index - 1), column: Int32(cell.column - 1))
+            let value = Self.calcValue(cell.value, dateSystem: workbook.dateSystem)
+            guard let formula = cell.formula else {
+                engine.setValue(value, at: address, sheet: s)
+                continue
+            }
+            var range: RangeAddress?
+            if case .array(let text) = cell.formulaKind {
+                range = RangeAddress(text) ?? RangeAddress(address, address)
+                if let range, range.rowCount * range.columnCount > 1 { arrayRanges[s, default: []].append(range) }
+            }
+            let cached: CalcValue? = withholdCachedValues || cell.value == .empty ? nil : value
+            engine.setFormula(formula, at: address, sheet: s, cachedValue: cached, arrayRange: range)
+            if cell.value != .empty { formulaCells.append(FormulaCell(location: CellLocation(sheet: s, address: address), formula: formula, cached: cell.value)) }
+        }
+    }
+
+    /// Recomputes every formula loaded; the findings are in `report`.
+    package func recalculate() {
         report = engine.recalculate()
     }
 

@@ -11,11 +11,24 @@ package enum Tokens {
     /// Issues a token for `subject` and returns it (the only time it exists in full); a subject
     /// that breaks `Subject`'s rules (empty, control characters, too long) is refused.
     package static func issue(subject: String, in database: Database) throws -> String {
-        if let violation = Subject.violation(of: subject) { throw ServerError.configuration("cannot issue a token: \(violation)") }
-        let token = Sodium.hex(Sodium.randomBytes(32))
+        if let violation = Subject.violation(of: subject) ?? reservedViolation(of: subject) {
+            throw ServerError.configuration("cannot issue a token: \(violation)")
+        }
+        let (token, tokenHash) = make()
         try database.query("INSERT INTO sessions (token_hash, subject, created) VALUES (?, ?, ?)",
-                           [.blob(hash(token)), .text(subject), .integer(Int64(Date().timeIntervalSince1970))])
+                           [.blob(tokenHash), .text(subject), .integer(Int64(Date().timeIntervalSince1970))])
         return token
+    }
+
+    /// A new token and the hash the store keeps of it (share links store theirs with the link).
+    package static func make() -> (token: String, hash: [UInt8]) {
+        let token = Sodium.hex(Sodium.randomBytes(32))
+        return (token, hash(token))
+    }
+
+    /// Why `subject` cannot be a person's (it is a share link's, `link:<id>`), or nil.
+    package static func reservedViolation(of subject: String) -> String? {
+        subject.hasPrefix(LinkRecord.subjectPrefix) ? "subjects starting with \(LinkRecord.subjectPrefix) are share links'" : nil
     }
 
     /// The subject of a live token, or nil.

@@ -201,6 +201,20 @@ private func values(_ connection: OpaquePointer?, _ kind: MHD_ValueKind) -> [Str
     return collected.values
 }
 
+/// Every query argument in the order sent, repeated names included, percent-decoded as `values` decodes them.
+private func arguments(_ connection: OpaquePointer?) -> [(name: String, value: String)] {
+    final class Collected { var items: [(name: String, value: String)] = [] }
+    let collected = Collected()
+    let pointer = Unmanaged.passUnretained(collected).toOpaque()
+    MHD_get_connection_values(connection, sp_mhd_argument_kind, { context, _, key, value in
+        guard let key else { return sp_mhd_yes }
+        let collected = Unmanaged<Collected>.fromOpaque(context!).takeUnretainedValue()
+        collected.items.append((Request.percentDecoded(String(cString: key)), Request.percentDecoded(value.map { String(cString: $0) } ?? "")))
+        return sp_mhd_yes
+    }, pointer)
+    return collected.items
+}
+
 /// Queues `reply`, or parks the connection for a pending one: suspended, it holds no thread
 /// and MHD calls the access callback again once the pending reply wakes it.
 private func respond(_ reply: Reply, _ exchange: Exchange, on connection: OpaquePointer?, _ daemon: DaemonContext) -> MHD_Result {
@@ -300,8 +314,9 @@ private func accessCallback(_ context: UnsafeMutableRawPointer?, _ connection: O
     let handler = daemon.handler
     guard let state else { return sp_mhd_no }
     guard let existing = state.pointee else {
-        let request = Request(method: method.map { String(cString: $0) } ?? "GET", path: url.map { String(cString: $0) } ?? "/",
+        var request = Request(method: method.map { String(cString: $0) } ?? "GET", path: url.map { String(cString: $0) } ?? "/",
                               query: values(connection, sp_mhd_argument_kind), headers: values(connection, sp_mhd_header_kind))
+        request.queryItems = arguments(connection)
         let exchange = Exchange(request: request)
         state.pointee = Unmanaged.passRetained(exchange).toOpaque()
         if let reply = handler.begin(&exchange.request) {

@@ -13,8 +13,10 @@ package struct Request {
     package var path: String
     /// The path's segments (`/api/sheets/x` gives `["api", "sheets", "x"]`).
     package var segments: [String]
-    /// Query arguments.
+    /// Query arguments (a name given twice keeps its last value).
     package var query: [String: String]
+    /// Every query argument in the order sent, repeated names included (`filter=..&filter=..`).
+    package var queryItems: [(name: String, value: String)] = []
     /// Header fields by lower-case name.
     package var headers: [String: String]
     /// The session's subject, once the token is resolved.

@@ -24,7 +24,8 @@ enum BoundaryText {
     /// Checks each path segment and query argument of `request`.
     static func check(_ request: Request) throws {
         for segment in request.segments { try check(segment, "the path") }
-        for (name, value) in request.query {
+        // `query` keeps one value a name; `queryItems` (the daemon fills it) every repeated one too.
+        for (name, value) in request.query.map({ ($0.key, $0.value) }) + request.queryItems.map({ ($0.name, $0.value) }) {
             try check(name, "a query argument's name")
             try check(value, "the query argument \(name)")
         }

@@ -19,7 +19,7 @@ enum GrantsRoute {
             return .error(400, "bad-request", "send {\"subject\": \"...\", \"role\": \"viewer|commenter|editor\"}")
         }
         try BoundaryText.check(subject, "subject")
-        if let violation = Subject.violation(of: subject) { return .error(400, "bad-request", violation) }
+        if let violation = Subject.violation(of: subject) ?? Tokens.reservedViolation(of: subject) { return .error(400, "bad-request", violation) }
         guard subject != sheet.owner else { return .error(400, "bad-request", "the owner's role cannot change") }
         let version = try context.database { database in
             try database.transaction {

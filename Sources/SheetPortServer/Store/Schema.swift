@@ -92,7 +92,9 @@ enum Schema {
             value BLOB NOT NULL
         );
         """)
+        try LinksSchema.prepare(database)
         try migrate(database)
+        try EditingSchema.prepare(database)
     }
 
     /// Brings a data directory of an earlier version up to date, in one transaction so that

@@ -38,7 +38,8 @@ package struct SheetLayout: Sendable, Equatable {
     }
 }
 
-/// A cell comment, stored sealed one per record.
+/// A cell comment, stored sealed one per record. Comments form threads: a reply names its
+/// thread's first comment (`replyTo`), and the first comment carries the thread's resolution.
 package struct CommentRecord: Sendable, Equatable {
     /// The cell, `B2`.
     package var reference: String
@@ -46,9 +47,20 @@ package struct CommentRecord: Sendable, Equatable {
     package var author: String
     /// The comment.
     package var text: String
+    /// Its id: its sequence number in the sheet (0 until stored).
+    package var id = 0
+    /// The id of its thread's first comment, for a reply.
+    package var replyTo: Int?
+    /// Whether its thread is resolved (kept on a thread's first comment).
+    package var isResolved = false
+    /// Who resolved it.
+    package var resolvedBy: String?
 
     func sealed(sheet: String, seq: Int, _ sealer: Sealer) -> [UInt8] {
-        let object = ["ref": reference, "author": author, "text": text]
+        var object: [String: Any] = ["ref": reference, "author": author, "text": text]
+        if let replyTo { object["replyTo"] = replyTo }
+        if isResolved { object["resolved"] = true }
+        if let resolvedBy { object["resolvedBy"] = resolvedBy }
         let bytes = (try? JSONSerialization.data(withJSONObject: object)) ?? Data()
         return sealer.seal(Array(bytes), context: Sealer.context("comment", sheet, seq))
     }
@@ -57,7 +69,8 @@ package struct CommentRecord: Sendable, Equatable {
         let bytes = try sealer.open(sealed, context: Sealer.context("comment", sheet, seq), what: "comment")
         let object = JSON.parseObject(bytes) ?? [:]
         return CommentRecord(reference: object["ref"] as? String ?? "", author: object["author"] as? String ?? "",
-                             text: object["text"] as? String ?? "")
+                             text: object["text"] as? String ?? "", id: seq, replyTo: (object["replyTo"] as? NSNumber)?.intValue,
+                             isResolved: object["resolved"] as? Bool ?? false, resolvedBy: object["resolvedBy"] as? String)
     }
 
     /// All comments of a sheet, in order.
@@ -65,5 +78,13 @@ package struct CommentRecord: Sendable, Equatable {
         try context.database { try $0.comments(of: sheet) }.map { try open($0.data, sheet: sheet, seq: $0.seq, context.sealer) }
     }
 
-    var json: JSON { .object([("ref", .string(reference)), ("author", .string(author)), ("text", .string(text))]) }
+    /// `{"id","ref","author","text","replyTo"?,"resolved","resolvedBy"?}`; a reply's
+    /// `resolved` is its thread's, which `threaded` fills in.
+    var json: JSON {
+        var members: [(String, JSON)] = [("id", .int(id)), ("ref", .string(reference)), ("author", .string(author)), ("text", .string(text))]
+        if let replyTo { members.append(("replyTo", .int(replyTo))) }
+        members.append(("resolved", .bool(isResolved)))
+        if let resolvedBy { members.append(("resolvedBy", .string(resolvedBy))) }
+        return .object(members)
+    }
 }

@@ -4,7 +4,7 @@ import SheetPortWriter
 /// One member of a cell JSONL object as the reader sees it: the JSON types it tells apart,
 /// with the values of the scalars it uses. Arrays and objects it has no use for are checked
 /// and skipped, so only their kind is kept.
-enum CellJSONValue: Equatable {
+package enum CellJSONValue: Equatable {
     /// The key is not in the object.
     case absent
     /// `null`.
@@ -21,14 +21,14 @@ enum CellJSONValue: Equatable {
     case object
 
     /// The string, or nil for any other type.
-    var string: String? {
+    package var string: String? {
         if case .string(let text) = self { return text }
         return nil
     }
 
     /// A boolean, as `as? Bool` on a `JSONSerialization` value gave it (the reader this one
     /// replaced): `true`/`false`, and also a number equal to 1 or 0.
-    var bool: Bool? {
+    package var bool: Bool? {
         switch self {
         case .bool(let flag): return flag
         case .number(let number) where number == 1: return true
@@ -39,7 +39,7 @@ enum CellJSONValue: Equatable {
 
     /// A number, as `as? NSNumber` on a `JSONSerialization` value gave it: a number, and
     /// also `true` (1) or `false` (0).
-    var number: Double? {
+    package var number: Double? {
         switch self {
         case .number(let number): return number
         case .bool(let flag): return flag ? 1 : 0
@@ -48,19 +48,19 @@ enum CellJSONValue: Equatable {
     }
 
     /// Whether the member is there and not `null`.
-    var isPresent: Bool { self != .absent && self != .null }
+    package var isPresent: Bool { self != .absent && self != .null }
 }
 
 /// The members of one cell JSONL line that `CellJSONLReader` reads (CONTRACTS section 2):
 /// other keys are checked as JSON and skipped. A key given twice keeps its last value, as
 /// `JSONSerialization` did.
-struct CellObject {
+package struct CellObject {
     /// `ref`.
-    var ref = CellJSONValue.absent
+    package var ref = CellJSONValue.absent
     /// `type`.
-    var type = CellJSONValue.absent
+    package var type = CellJSONValue.absent
     /// `value`.
-    var value = CellJSONValue.absent
+    package var value = CellJSONValue.absent
     /// `formula`.
     var formula = CellJSONValue.absent
     /// `arrayRange`.

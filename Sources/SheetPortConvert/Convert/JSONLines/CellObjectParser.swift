@@ -22,7 +22,7 @@ import SheetPortWriter
 /// - a UTF-8 byte order mark may open the line;
 /// - unlike `JSONSerialization`: a trailing comma (`{"a":1,}`) is refused, and the text is
 ///   always UTF-8 (it never guesses UTF-16 or UTF-32 from zero bytes).
-struct CellObjectParser {
+package struct CellObjectParser {
     /// The deepest nesting accepted, the line's object being level 1 (`JSONSerialization`'s limit).
     static let maxDepth = 512
 
@@ -33,7 +33,7 @@ struct CellObjectParser {
     }
 
     /// The cell members of `line`, or nil when it is not exactly one valid JSON object.
-    static func parse(_ line: UnsafeBufferPointer<UInt8>) -> CellObject? {
+    package static func parse(_ line: UnsafeBufferPointer<UInt8>) -> CellObject? {
         var scanner = Scanner(bytes: line)
         return try? scanner.lineObject()
     }

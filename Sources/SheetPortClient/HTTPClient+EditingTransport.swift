@@ -1,0 +1,183 @@
+import Foundation
+import SheetPortCore
+import SheetPortEditing
+
+/// The editing core's transport over the libcurl client (CONTRACTS section 8): JSON requests
+/// through `ServerConnection` (its retries, deadlines and error answers), the sheet's event
+/// stream on a client of its own (a stream holds its connection, and `HTTPClient` is one a thread).
+public final class HTTPEditingTransport: EditingTransport {
+    /// The server and the token.
+    public let connection: ServerConnection
+    private let client: HTTPClient
+
+    /// A transport to `connection`; `timeout` bounds each request (and its retries).
+    public init(connection: ServerConnection, timeout: Double = 30) {
+        self.connection = connection
+        client = HTTPClient(connectTimeout: 10, timeout: timeout)
+    }
+
+    /// The caps of `GET /api/limits`; a server without the batch caps answers with its cell cap.
+    public func limits() throws -> EditingLimits {
+        let object = try call("GET", "/api/limits", body: nil, what: "limits")
+        let cells = object.optionalInt64("maxBatchCells").map(Int.init) ?? Int(object.optionalInt64("maxCells") ?? 10_000)
+        let bytes = object.optionalInt64("maxBatchBytes").map(Int.init) ?? Int(object.optionalInt64("maxUploadBytes") ?? 1 << 20)
+        return EditingLimits(maxBatchCells: cells, maxBatchBytes: bytes,
+                             maxRows: Int(object.optionalInt64("maxRows") ?? Int64(CellReference.maxRow)),
+                             maxColumns: Int(object.optionalInt64("maxColumns") ?? Int64(CellReference.maxColumn)))
+    }
+
+    public func rows(sheet: String, start: Int, count: Int) throws -> RowsWindow {
+        let object = try call("GET", "\(path(sheet))/rows?start=\(start)&count=\(count)", body: nil, what: "sheet \(sheet)")
+        let url = connection.url("\(path(sheet))/rows")
+        return try decoded(url) {
+            let rows = try object.objects("rows").map { row -> WindowRow in
+                var cells: [Int: CellSnapshot] = [:]
+                for cell in (try? row.objects("cells")) ?? [] {
+                    guard let column = cell.optionalInt64("col") ?? cell.optionalString("ref").flatMap({ CellReference($0) }).map({ Int64($0.column) }),
+                          column >= 1, column <= CellReference.maxColumn else { continue }
+                    cells[Int(column)] = Self.snapshot(cell)
+                }
+                return WindowRow(row: Int(try row.int64("row")), cells: cells)
+            }
+            return RowsWindow(version: Int(try object.int64("version")), start: start, count: count, rows: rows)
+        }
+    }
+
+    public func writeCells(sheet: String, _ cells: [CellInput]) throws -> WriteResult {
+        let body: [String: Any] = ["cells": cells.map { ["ref": $0.ref.description, "input": $0.input] }]
+        return try write(sheet, "cells", body)
+    }
+
+    public func copy(sheet: String, source: CellRange, target: CellRange) throws -> WriteResult {
+        try write(sheet, "copy", ["source": source.description, "target": target.description])
+    }
+
+    public func clear(sheet: String, range: CellRange, what: String) throws -> WriteResult {
+        try write(sheet, "clear", ["range": range.description, "what": what])
+    }
+
+    public func export(sheet: String, minVersion: Int) throws -> [UInt8] {
+        let request = connection.request("GET", "\(path(sheet))/export.xlsx?minVersion=\(minVersion)")
+        do {
+            let response = try ServerConnection.send(request, client: client)
+            guard response.status == 200 else { throw ServerConnection.error(response, url: request.url, what: "sheet \(sheet)") }
+            return response.body
+        } catch {
+            throw Self.transportError(error)
+        }
+    }
+
+    /// Follows `GET /api/sheets/{id}/events`, reconnecting after `Last-Event-ID` when the stream
+    /// breaks (a second later), until `stop` answers true; a refusal (401, 403, 404) ends it.
+    public func followEvents(sheet: String, after version: Int?, stop: @escaping () -> Bool, event: @escaping (SheetEvent) -> Void) throws {
+        let streamClient = HTTPClient(connectTimeout: 10, timeout: 0)
+        streamClient.lowSpeedLimit = 0
+        streamClient.answerTimeout = 0
+        struct Stopped: Error {}
+        streamClient.cancellation = { if stop() { throw Stopped() } }
+        var lastID = version.map(String.init)
+        while !stop() {
+            var headers: [(name: String, value: String)] = [("Accept", "text/event-stream")]
+            if let lastID { headers.append(("Last-Event-ID", lastID)) }
+            var request = connection.request("GET", "\(path(sheet))/events", headers: headers)
+            request.headers.removeAll { $0.name == "Accept" && $0.value == "application/json" }
+            var parser = EventStreamParser()
+            var refusal: TransportError?
+            do {
+                try streamClient.send(request) { head, chunk in
+                    guard head.status == 200 else {
+                        refusal = TransportError(status: head.status, code: "", message: "the sheet's event stream answered \(head.status)",
+                                                 retryable: head.status >= 500)
+                        throw Stopped()
+                    }
+                    for sent in try parser.feed(chunk) where sent.name == "version" {
+                        guard let parsed = Self.event(sent.data) else { continue }
+                        lastID = sent.id ?? String(parsed.version)
+                        event(parsed)
+                    }
+                }
+            } catch .aborted(_, let underlying) where underlying is Stopped {
+                if let refusal, !refusal.retryable { throw refusal }
+            } catch {
+                // A broken stream: try again after a pause (the loop asks `stop` first).
+            }
+            for _ in 0..<10 where !stop() { usleep(100_000) }
+        }
+    }
+
+    /// A `version` event's data: `{"version":N,"change":"cells","refs":["B2"]}`; nil when not that shape.
+    static func event(_ data: String) -> SheetEvent? {
+        guard let object = try? JSONObject(parsing: Array(data.utf8)), let version = object.optionalInt64("version") else { return nil }
+        let refs = (object.values["refs"] as? [Any])?.compactMap { ($0 as? String).flatMap { CellReference($0) } }
+        return SheetEvent(version: Int(version), change: object.optionalString("change") ?? "", refs: refs)
+    }
+
+    /// A cell of a rows window or a `changed` list.
+    static func snapshot(_ cell: JSONObject) -> CellSnapshot {
+        let style = cell.optionalObject("style")
+        let value = cell.values["value"]
+        let display = cell.optionalString("display") ?? value.map { value -> String in
+            if let text = value as? String { return text }
+            if value is NSNull { return "" }
+            if let number = value as? NSNumber {
+                if String(cString: number.objCType) == "c" { return number.boolValue ? "TRUE" : "FALSE" }
+                return "\(number)"
+            }
+            return "\(value)"
+        } ?? ""
+        return CellSnapshot(input: cell.optionalString("input") ?? "", display: display, type: cell.optionalString("type") ?? "",
+                            fill: style?.optionalString("fill"), color: style?.optionalString("color"),
+                            bold: style?.values["bold"] as? Bool ?? false)
+    }
+
+    private func write(_ sheet: String, _ route: String, _ body: [String: Any]) throws -> WriteResult {
+        let object = try call("POST", "\(path(sheet))/\(route)", body: body, what: "sheet \(sheet)")
+        return try decoded(connection.url("\(path(sheet))/\(route)")) {
+            var changed: [CellReference: CellSnapshot] = [:]
+            for cell in (try? object.objects("changed")) ?? [] {
+                guard let ref = cell.optionalString("ref").flatMap({ CellReference($0) }) else { continue }
+                changed[ref] = Self.snapshot(cell)
+            }
+            return WriteResult(version: Int(try object.int64("version")), changed: changed, more: object.values["more"] as? Bool ?? false)
+        }
+    }
+
+    /// `make` over an answer; one of the wrong shape is a `TransportError` (not retryable).
+    private func decoded<Value>(_ url: String, _ make: () throws -> Value) throws -> Value {
+        do {
+            return try connection.decode(url, make)
+        } catch {
+            throw Self.transportError(error)
+        }
+    }
+
+    private func path(_ sheet: String) -> String { "/api/sheets/\(ServerConnection.pathSegment(sheet))" }
+
+    private func call(_ method: String, _ path: String, body: [String: Any]?, what: String) throws -> JSONObject {
+        var headers: [(name: String, value: String)] = []
+        var requestBody = HTTPRequest.Body.none
+        if let body {
+            headers.append(("Content-Type", "application/json"))
+            requestBody = .bytes(Array(try JSONSerialization.data(withJSONObject: body)))
+        }
+        do {
+            return try connection.json(connection.request(method, path, headers: headers, body: requestBody), client: client, what: what)
+        } catch {
+            throw Self.transportError(error)
+        }
+    }
+
+    /// A client error as the core's: retryable for a dropped connection and a 5xx or 429 answer.
+    static func transportError(_ error: any Error) -> TransportError {
+        switch error {
+        case let ClientError.server(_, status, code, message):
+            return TransportError(status: status, code: code, message: message.isEmpty ? "HTTP \(status)" : message.visibleControlCharacters,
+                                  retryable: status >= 500 || status == 429)
+        case let ClientError.notFound(_, what): return TransportError(status: 404, code: "not-found", message: "\(what) not found", retryable: false)
+        case let ClientError.invalidResponse(url, reason):
+            return TransportError(status: 0, code: "invalid-response", message: ClientError.invalidResponse(url: url, reason: reason).description, retryable: false)
+        case let error as ClientError: return TransportError(status: 0, code: "", message: error.description, retryable: true)
+        default: return TransportError(status: 0, code: "", message: "\(error)", retryable: true)
+        }
+    }
+}

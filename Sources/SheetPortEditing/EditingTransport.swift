@@ -1,0 +1,190 @@
+import SheetPortCore
+
+/// How the editing core reaches a server (CONTRACTS sections 4 and 8). SheetPortClient's libcurl
+/// client implements it for Linux, an app's URLSession one would for macOS and iOS; the calls
+/// block, one at a time (the core serializes its writes), except `followEvents`, which runs on a
+/// thread of its own.
+public protocol EditingTransport: AnyObject {
+    /// `GET /api/limits`: the batch caps a paste is checked against.
+    func limits() throws -> EditingLimits
+    /// `GET /api/sheets/{id}/rows?start=&count=`: a rows window.
+    func rows(sheet: String, start: Int, count: Int) throws -> RowsWindow
+    /// `POST /api/sheets/{id}/cells`: inputs written as one atomic batch.
+    func writeCells(sheet: String, _ cells: [CellInput]) throws -> WriteResult
+    /// `POST /api/sheets/{id}/copy`: the server translates the formulas of `source` at `target`.
+    func copy(sheet: String, source: CellRange, target: CellRange) throws -> WriteResult
+    /// `POST /api/sheets/{id}/clear` with `what` `contents`, `formats` or `all`.
+    func clear(sheet: String, range: CellRange, what: String) throws -> WriteResult
+    /// `GET /api/sheets/{id}/export.xlsx?minVersion=N`: the workbook's bytes.
+    func export(sheet: String, minVersion: Int) throws -> [UInt8]
+    /// `GET /api/sheets/{id}/events` from after `version`: hands each event to `event` until the
+    /// stream ends or `stop` answers true (asked at least every second); blocks meanwhile.
+    func followEvents(sheet: String, after version: Int?, stop: @escaping () -> Bool, event: @escaping (SheetEvent) -> Void) throws
+}
+
+/// The caps of `GET /api/limits` that editing checks before sending.
+public struct EditingLimits: Sendable, Equatable {
+    /// The most cells one write may carry (`maxBatchCells`).
+    public var maxBatchCells: Int
+    /// The most bytes one write's body may have (`maxBatchBytes`).
+    public var maxBatchBytes: Int
+    /// The grid's rows and columns (`maxRows`, `maxColumns`).
+    public var maxRows: Int, maxColumns: Int
+
+    /// Limits; the grid defaults to Excel's.
+    public init(maxBatchCells: Int, maxBatchBytes: Int, maxRows: Int = CellReference.maxRow, maxColumns: Int = CellReference.maxColumn) {
+        self.maxBatchCells = maxBatchCells
+        self.maxBatchBytes = maxBatchBytes
+        self.maxRows = maxRows
+        self.maxColumns = maxColumns
+    }
+}
+
+/// One cell's input for `POST /api/sheets/{id}/cells` (`""` clears it).
+public struct CellInput: Sendable, Equatable {
+    /// The cell.
+    public var ref: CellReference
+    /// What a person typed: `12`, `=SUM(A1:A3)`, `'0123`.
+    public var input: String
+
+    /// An input for `ref`.
+    public init(ref: CellReference, input: String) {
+        self.ref = ref
+        self.input = input
+    }
+
+    /// The bytes this input adds to a request body, `{"ref":"B2","input":"..."},` with JSON
+    /// escapes counted, for the `maxBatchBytes` check before sending.
+    var encodedSize: Int {
+        var size = 21 + ref.description.utf8.count
+        for byte in input.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x08, 0x09, 0x0A, 0x0C, 0x0D: size += 2
+            case ..<0x20: size += 6
+            default: size += 1
+            }
+        }
+        return size
+    }
+}
+
+/// A cell as the server shows it: in a rows window or a write's `changed` list.
+public struct CellSnapshot: Sendable, Equatable {
+    /// The input (`=A1*2`, `12`); empty for a cell with a style only.
+    public var input: String
+    /// The text Excel shows for the value in its number format.
+    public var display: String
+    /// `number`, `string`, `boolean`, `error`, `date`, `empty`.
+    public var type: String
+    /// The fill colour (`#RRGGBB`), if authored.
+    public var fill: String?
+    /// The text colour (`#RRGGBB`), if authored.
+    public var color: String?
+    /// Bold text.
+    public var bold: Bool
+
+    /// A cell.
+    public init(input: String, display: String, type: String, fill: String? = nil, color: String? = nil, bold: Bool = false) {
+        self.input = input
+        self.display = display
+        self.type = type
+        self.fill = fill
+        self.color = color
+        self.bold = bold
+    }
+
+    /// Whether the value is a number (the insert-function menu's argument runs are numbers).
+    public var isNumber: Bool { type == "number" }
+}
+
+/// One row of a rows window.
+public struct WindowRow: Sendable, Equatable {
+    /// 1-based row.
+    public var row: Int
+    /// The row's cells by 1-based column.
+    public var cells: [Int: CellSnapshot]
+
+    /// A row.
+    public init(row: Int, cells: [Int: CellSnapshot]) {
+        self.row = row
+        self.cells = cells
+    }
+}
+
+/// A rows window: every row from `start` to `start + count - 1` that has cells, at `version`.
+public struct RowsWindow: Sendable, Equatable {
+    /// The sheet's version the window shows.
+    public var version: Int
+    /// The first row asked for.
+    public var start: Int
+    /// How many rows were asked for.
+    public var count: Int
+    /// The rows that have cells (the others are empty).
+    public var rows: [WindowRow]
+
+    /// A window.
+    public init(version: Int, start: Int, count: Int, rows: [WindowRow]) {
+        self.version = version
+        self.start = start
+        self.count = count
+        self.rows = rows
+    }
+}
+
+/// A write's answer: the new version and the cells that changed (at most 1,000: `more` then).
+public struct WriteResult: Sendable, Equatable {
+    /// The sheet's version after the write.
+    public var version: Int
+    /// The changed cells, the inputs written and what recalculation changed.
+    public var changed: [CellReference: CellSnapshot]
+    /// More cells changed than listed: the windows shown are refetched.
+    public var more: Bool
+
+    /// A result.
+    public init(version: Int, changed: [CellReference: CellSnapshot], more: Bool = false) {
+        self.version = version
+        self.changed = changed
+        self.more = more
+    }
+}
+
+/// A sheet's `version` event (`{"version":N,"change":"cells","refs":[..]}`).
+public struct SheetEvent: Sendable, Equatable {
+    /// The version the change made.
+    public var version: Int
+    /// `cells`, `clear`, `copy`, `format`, `import`, ...
+    public var change: String
+    /// The changed cells; nil: refetch the window.
+    public var refs: [CellReference]?
+
+    /// An event.
+    public init(version: Int, change: String, refs: [CellReference]?) {
+        self.version = version
+        self.change = change
+        self.refs = refs
+    }
+}
+
+/// An error of a transport call: `retryable` when the same call may succeed later (a dropped
+/// connection, a 5xx answer), not for a refusal (400 `bad-formula`, 403, 413).
+public struct TransportError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The HTTP status (0 when no answer came).
+    public var status: Int
+    /// The error code (`bad-formula`, `batch-too-large`, ...), or empty.
+    public var code: String
+    /// The message, safe to show.
+    public var message: String
+    /// Whether trying again may succeed.
+    public var retryable: Bool
+
+    /// An error.
+    public init(status: Int, code: String, message: String, retryable: Bool) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.retryable = retryable
+    }
+
+    /// The message and the code.
+    public var description: String { code.isEmpty ? message : "\(message) (\(code))" }
+}

@@ -1,0 +1,85 @@
+/// What a person does to the grid, as the terminal's keys map to it (CONTRACTS section 8,
+/// "Terminal grid"); an app maps its own events to the same.
+public enum EditorKey: Sendable, Equatable {
+    /// Typed characters: start or continue a draft (or the address field's text).
+    case text(String)
+    /// Backspace: the draft's last character (no draft: a draft that clears the cell).
+    case backspace
+    /// F2: a draft holding the active cell's input.
+    case edit
+    /// Delete: clears the contents of the selection.
+    case delete
+    /// Commit and move down (inside a range selected: down its columns).
+    case enter
+    /// Commit and move up (Alt-Enter, Shift-Enter).
+    case reverseEnter
+    /// Commit and move right.
+    case tab
+    /// Commit and move left (Shift-Tab).
+    case reverseTab
+    /// Abandon the draft (or leave the address field or the menu; answer cancel to a question).
+    case escape
+    /// Move one cell (a draft is committed first).
+    case arrow(Direction)
+    /// Extend the selection one cell.
+    case extend(Direction)
+    /// Ctrl-A.
+    case selectAll
+    /// Ctrl-C or `y`: the selection to the clipboard.
+    case copy
+    /// Ctrl-V or `p`: the clipboard at the active cell.
+    case paste
+    /// Ctrl-G: focus the range address field.
+    case goTo
+    /// Alt-= (SUM) or a choice of the menu.
+    case insertFunction(InsertableFunction)
+    /// F3: the menu of SUM, AVERAGE, COUNT, MIN, MAX.
+    case functionMenu
+    /// Ctrl-Q: close, asking about an unresolved draft.
+    case quit
+    /// An answer to the save, discard or cancel question.
+    case answer(DraftAnswer)
+}
+
+/// The answers to "the draft is not saved".
+public enum DraftAnswer: Sendable, Equatable {
+    case save, discard, cancel
+}
+
+/// Where the keys go.
+public enum EditorFocus: Sendable, Equatable {
+    /// The grid (and its draft).
+    case grid
+    /// The range address field, with what was typed so far.
+    case addressField(String)
+    /// The insert-function menu, with the highlighted entry.
+    case functionMenu(Int)
+}
+
+/// A draft: what is typed into a cell before it is committed.
+public struct Draft: Sendable, Equatable {
+    /// The cell.
+    public var ref: CellReference
+    /// The text so far.
+    public var text: String
+}
+
+/// What waits for the save, discard or cancel answer.
+public enum PendingNavigation: Sendable, Equatable {
+    /// Closing the grid.
+    case close
+    /// Going to a range from the address field.
+    case goTo(CellRange)
+}
+
+/// The last error shown: `retryable` when trying again may succeed.
+public struct EditorError: Sendable, Equatable, CustomStringConvertible {
+    /// A sentence.
+    public var message: String
+    /// Whether the same action may succeed later.
+    public var retryable: Bool
+    /// The message.
+    public var description: String { message }
+}
+
+import SheetPortCore

@@ -1,0 +1,452 @@
+import SheetPortCore
+
+/// The editing client's state for one sheet: the cells of the rows window on screen at the
+/// version the server last gave, the selection, the draft, the focus and the last error; keys go
+/// in through `handle(_:)`. Writes go through the transport one at a time, in order; what the
+/// server answers is reconciled by version (`apply`). Not thread-safe: one thread drives it
+/// (events from another thread are handed over with `receive(_:)` on the driving thread).
+public final class SheetEditor {
+    /// The sheet's id on the server.
+    public let sheet: String
+    /// The transport to the server.
+    public let transport: any EditingTransport
+    /// The cells shown, from the last snapshot and the writes and events accepted since.
+    public private(set) var cells: [CellReference: CellSnapshot] = [:]
+    /// The sheet's version the cells show.
+    public private(set) var version = 0
+    /// The rows window shown: its first row and row count.
+    public private(set) var window = (start: 1, count: 50)
+    /// The selection.
+    public private(set) var selection: Selection
+    /// The open draft.
+    public private(set) var draft: Draft?
+    /// Where the keys go.
+    public private(set) var focus: EditorFocus = .grid
+    /// A navigation waiting for the save, discard or cancel answer about the draft.
+    public private(set) var pendingNavigation: PendingNavigation?
+    /// The last error, until the next successful action replaces it.
+    public private(set) var lastError: EditorError?
+    /// Set once the grid may close (no draft left unresolved).
+    public private(set) var isClosed = false
+    /// The clipboard (a terminal has no system one; an app puts `text` on its pasteboard too).
+    public var clipboard: ClipboardContent?
+    /// The sheet's defined names for the address field.
+    public var names: [String: CellRange] = [:]
+    /// Whether the window must be fetched again (a gap in versions, a `more` answer, an event).
+    public private(set) var needsRefetch = true
+    /// Writes accepted by the editor and not yet answered by the server, oldest first.
+    public private(set) var pendingWrites: [PendingWrite] = []
+    private var limitsCache: EditingLimits?
+    private var flushing = false
+
+    /// A write waiting for its turn.
+    public enum PendingWrite: Sendable, Equatable {
+        /// Inputs; `draft` is the draft they came from, restored when the write fails.
+        case cells([CellInput], draft: Draft?)
+        /// A server-side copy.
+        case copy(source: CellRange, target: CellRange)
+        /// A clear of contents.
+        case clear(CellRange)
+    }
+
+    /// An editor of `sheet` over `transport`, on a grid of `grid`'s size.
+    public init(sheet: String, transport: any EditingTransport, grid: GridSize = .excel) {
+        self.sheet = sheet
+        self.transport = transport
+        selection = Selection(grid: grid)
+    }
+
+    /// The grid.
+    public var grid: GridSize { selection.grid }
+
+    /// The formula bar: the draft while one is open, else the active cell's input.
+    public var formulaBarText: String {
+        if let draft { return draft.text }
+        return cells[selection.active]?.input ?? ""
+    }
+
+    /// The first screen line: `B2 | =SUM(A1:A3)`.
+    public var formulaBar: String { "\(selection.active) | \(formulaBarText)" }
+
+    // MARK: Snapshots and versions
+
+    /// Shows rows `start ..< start + count`, fetching them when they are not the window loaded.
+    public func show(start: Int, count: Int) {
+        let start = max(1, min(start, grid.rows)), count = max(1, min(count, grid.rows - start + 1))
+        if window != (start, count) {
+            window = (start, count)
+            needsRefetch = true
+        }
+        refreshIfNeeded()
+    }
+
+    /// Fetches the window when something asked for it; a failure is the last error (retryable).
+    public func refreshIfNeeded() {
+        guard needsRefetch else { return }
+        do {
+            let snapshot = try transport.rows(sheet: sheet, start: window.start, count: window.count)
+            needsRefetch = false
+            apply(snapshot)
+        } catch {
+            fail(error, doing: "refresh rows \(window.start)-\(window.start + window.count - 1)")
+        }
+    }
+
+    /// A rows window: older than the version accepted, ignored; else it replaces every cell
+    /// shown (deleted cells and old formats go). The draft is never touched.
+    @discardableResult
+    public func apply(_ snapshot: RowsWindow) -> Bool {
+        guard snapshot.version >= version else { return false }
+        var fresh: [CellReference: CellSnapshot] = [:]
+        for row in snapshot.rows {
+            for (column, cell) in row.cells { fresh[CellReference(row: row.row, column: column)] = cell }
+        }
+        cells = fresh
+        version = snapshot.version
+        return true
+    }
+
+    /// A write's answer: the next version merges its changed cells; an older one is ignored; a
+    /// later one (another writer came between) or one with `more` refetches the window instead
+    /// of guessing what else changed.
+    @discardableResult
+    public func apply(_ result: WriteResult) -> Bool {
+        guard result.version > version else { return false }
+        guard result.version == version + 1, !result.more else {
+            needsRefetch = true
+            return false
+        }
+        for (ref, cell) in result.changed {
+            if cell.input.isEmpty && cell.display.isEmpty && cell.fill == nil && cell.color == nil && !cell.bold {
+                cells[ref] = nil
+            } else {
+                cells[ref] = cell
+            }
+        }
+        version = result.version
+        return true
+    }
+
+    /// A sheet event (handed over on the driving thread): one already shown is ignored; one
+    /// whose cells are all outside the window only moves the version; any other refetches.
+    public func receive(_ event: SheetEvent) {
+        guard event.version > version else { return }
+        let rows = window.start..<(window.start + window.count)
+        if event.version == version + 1, let refs = event.refs, !refs.contains(where: { rows.contains($0.row) }) {
+            version = event.version
+            return
+        }
+        needsRefetch = true
+    }
+
+    // MARK: Writes
+
+    /// Queues a write and sends the queue, oldest first, one at a time.
+    private func enqueue(_ write: PendingWrite) -> Bool {
+        pendingWrites.append(write)
+        return flush()
+    }
+
+    /// Sends the writes waiting, in order; stops at the first failure (kept at the head of the
+    /// queue, its draft restored) and answers false.
+    @discardableResult
+    public func flush() -> Bool {
+        guard !flushing else { return false }
+        flushing = true
+        defer { flushing = false }
+        while let write = pendingWrites.first {
+            do {
+                let result: WriteResult
+                switch write {
+                case .cells(let inputs, _): result = try transport.writeCells(sheet: sheet, inputs)
+                case let .copy(source, target): result = try transport.copy(sheet: sheet, source: source, target: target)
+                case .clear(let range): result = try transport.clear(sheet: sheet, range: range, what: "contents")
+                }
+                pendingWrites.removeFirst()
+                apply(result)
+                lastError = nil
+            } catch {
+                pendingWrites.removeFirst()
+                if case .cells(_, let failed?) = write {
+                    draft = failed
+                    selection.select(failed.ref)
+                    fail(error, doing: "save \(failed.ref)")
+                } else {
+                    fail(error, doing: "write")
+                }
+                return false
+            }
+        }
+        refreshIfNeeded()
+        return true
+    }
+
+    /// Exports the workbook once every write the editor accepted is answered: the export asks for
+    /// at least that version.
+    public func export() throws -> [UInt8] {
+        guard flush() else { throw lastErrorAsTransport() }
+        return try transport.export(sheet: sheet, minVersion: version)
+    }
+
+    // MARK: Keys
+
+    /// One key, in the focus it arrives in.
+    public func handle(_ key: EditorKey) {
+        if pendingNavigation != nil { answerPending(key); return }
+        switch focus {
+        case .addressField(let text): handleAddressField(key, text)
+        case .functionMenu(let index): handleMenu(key, index)
+        case .grid: handleGrid(key)
+        }
+    }
+
+    private func handleGrid(_ key: EditorKey) {
+        switch key {
+        case .text(let typed):
+            let clean = typed.filter { !$0.isControl }
+            guard !clean.isEmpty else { return }
+            if draft == nil { draft = Draft(ref: selection.active, text: "") }
+            draft?.text += clean
+        case .backspace:
+            if draft == nil { draft = Draft(ref: selection.active, text: "") } else if !draft!.text.isEmpty { draft!.text.removeLast() }
+        case .edit:
+            if draft == nil { draft = Draft(ref: selection.active, text: cells[selection.active]?.input ?? "") }
+        case .delete:
+            guard draft == nil else { return }
+            _ = enqueue(.clear(selection.range))
+        case .enter: commit(then: .down)
+        case .reverseEnter: commit(then: .up)
+        case .tab: commit(then: .right)
+        case .reverseTab: commit(then: .left)
+        case .escape:
+            draft = nil
+            lastError = nil
+        case .arrow(let direction):
+            guard commitDraft() else { return }
+            selection.move(direction)
+        case .extend(let direction):
+            guard commitDraft() else { return }
+            selection.extend(direction)
+        case .selectAll:
+            if draft == nil { selection.selectAll() }
+        case .copy:
+            if draft == nil { copySelection() }
+        case .paste:
+            if draft != nil {
+                draft!.text += TSV.decode(clipboard?.text ?? "").first?.first ?? ""
+            } else {
+                paste()
+            }
+        case .goTo: focus = .addressField("")
+        case .insertFunction(let function):
+            if draft != nil { draft!.text += function.rawValue + "("; return }
+            insert(function)
+        case .functionMenu: focus = .functionMenu(0)
+        case .quit:
+            if draft != nil { pendingNavigation = .close } else { isClosed = true }
+        case .answer: break
+        }
+    }
+
+    private func handleAddressField(_ key: EditorKey, _ text: String) {
+        switch key {
+        case .text(let typed): focus = .addressField(text + typed.filter { !$0.isControl })
+        case .backspace: focus = .addressField(String(text.dropLast()))
+        case .escape: focus = .grid
+        case .enter, .tab:
+            do {
+                let range = try RangeAddress.parse(text, names: names, grid: grid)
+                focus = .grid
+                navigate(to: range)
+            } catch {
+                lastError = EditorError(message: error.description, retryable: false)
+            }
+        case .quit: focus = .grid; handleGrid(.quit)
+        default: break
+        }
+    }
+
+    private func handleMenu(_ key: EditorKey, _ index: Int) {
+        let functions = InsertableFunction.allCases
+        switch key {
+        case .arrow(.down), .tab: focus = .functionMenu((index + 1) % functions.count)
+        case .arrow(.up), .reverseTab: focus = .functionMenu((index + functions.count - 1) % functions.count)
+        case .enter:
+            focus = .grid
+            handleGrid(.insertFunction(functions[index]))
+        case .text(let typed):
+            if let chosen = functions.firstIndex(where: { $0.rawValue.hasPrefix(typed.uppercased()) }) { focus = .functionMenu(chosen) }
+        case .escape: focus = .grid
+        case .quit: focus = .grid; handleGrid(.quit)
+        default: break
+        }
+    }
+
+    /// Goes to `range`, asking first when a draft is open.
+    public func navigate(to range: CellRange) {
+        guard draft == nil else { pendingNavigation = .goTo(range); return }
+        selection.select(range)
+    }
+
+    private func answerPending(_ key: EditorKey) {
+        guard let pending = pendingNavigation else { return }
+        let answer: DraftAnswer
+        switch key {
+        case .answer(let given): answer = given
+        case .escape: answer = .cancel
+        case .text(let typed) where typed.lowercased() == "s": answer = .save
+        case .text(let typed) where typed.lowercased() == "d": answer = .discard
+        case .text(let typed) where typed.lowercased() == "c": answer = .cancel
+        default: return
+        }
+        pendingNavigation = nil
+        switch answer {
+        case .cancel: return
+        case .discard: draft = nil
+        case .save: guard commitDraft() else { return }
+        }
+        switch pending {
+        case .close: isClosed = true
+        case .goTo(let range): selection.select(range)
+        }
+    }
+
+    /// Commits the draft (if any); on success moves the selection `direction`.
+    private func commit(then direction: Direction) {
+        guard commitDraft() else { return }
+        selection.advance(direction)
+    }
+
+    /// Sends the draft as one input; false (the draft kept, the error shown) when it failed.
+    private func commitDraft() -> Bool {
+        guard let open = draft else { return true }
+        draft = nil
+        if open.text == (cells[open.ref]?.input ?? "") && cells[open.ref] != nil { return true }
+        return enqueue(.cells([CellInput(ref: open.ref, input: open.text)], draft: open))
+    }
+
+    // MARK: Clipboard
+
+    /// The most cells a copy takes (a whole-grid copy is refused, not built).
+    public static let maxCopyCells = 1_000_000
+
+    private func copySelection() {
+        let range = selection.range
+        guard range.rowCount * range.columnCount <= Self.maxCopyCells else {
+            lastError = EditorError(message: "copy refused: \(range) has more than \(Self.maxCopyCells) cells", retryable: false)
+            return
+        }
+        var source = cells
+        let loaded = window.start..<(window.start + window.count)
+        if range.start.row < loaded.lowerBound || range.end.row >= loaded.upperBound {
+            do {
+                let fetched = try transport.rows(sheet: sheet, start: range.start.row, count: range.rowCount)
+                source = [:]
+                for row in fetched.rows { for (column, cell) in row.cells { source[CellReference(row: row.row, column: column)] = cell } }
+            } catch {
+                fail(error, doing: "copy \(range)")
+                return
+            }
+        }
+        let rows = (range.start.row...range.end.row).map { row in
+            (range.start.column...range.end.column).map { column in source[CellReference(row: row, column: column)]?.display ?? "" }
+        }
+        clipboard = ClipboardContent(text: TSV.encode(rows), origin: (sheet, range))
+        lastError = nil
+    }
+
+    private func paste() {
+        guard let content = clipboard, !content.text.isEmpty || content.origin != nil else {
+            lastError = EditorError(message: PasteError.empty.description, retryable: false)
+            return
+        }
+        let limits: EditingLimits
+        do {
+            limits = try currentLimits()
+        } catch {
+            fail(error, doing: "read the server's limits")
+            return
+        }
+        do {
+            if let origin = content.origin, origin.sheet == sheet {
+                let target = selection.isRange ? selection.range : CellRange(start: selection.active, end: selection.active)
+                let cells = max(origin.range.rowCount * origin.range.columnCount, target.rowCount * target.columnCount)
+                guard cells <= limits.maxBatchCells else { throw PasteError.tooManyCells(cells: cells, cap: limits.maxBatchCells) }
+                let end = CellReference(row: target.start.row + origin.range.rowCount - 1, column: target.start.column + origin.range.columnCount - 1)
+                guard end.row <= grid.rows, end.column <= grid.columns else {
+                    throw PasteError.offGrid(range: "\(target.start):\(CellReference.columnName(end.column))\(end.row)")
+                }
+                if enqueue(.copy(source: origin.range, target: target)), !selection.isRange {
+                    selection.select(CellRange(start: target.start, end: end))
+                }
+                return
+            }
+            let inputs = try Self.pasteInputs(content.text, at: selection.active, limits: limits, grid: grid)
+            if enqueue(.cells(inputs, draft: nil)), let last = inputs.last, inputs.count > 1 {
+                selection.select(CellRange(start: selection.active, end: last.ref))
+            }
+        } catch let error as PasteError {
+            lastError = EditorError(message: error.description, retryable: false)
+        } catch {
+            fail(error, doing: "paste")
+        }
+    }
+
+    /// The inputs a paste of TSV `text` at `origin` writes, refused whole (`PasteError`) when
+    /// over a cap or past the grid.
+    public static func pasteInputs(_ text: String, at origin: CellReference, limits: EditingLimits, grid: GridSize) throws(PasteError) -> [CellInput] {
+        let rows = TSV.decode(text)
+        let width = rows.map(\.count).max() ?? 0
+        guard !rows.isEmpty, width > 0 else { throw .empty }
+        let count = rows.count * width
+        guard count <= limits.maxBatchCells else { throw .tooManyCells(cells: count, cap: limits.maxBatchCells) }
+        let end = CellReference(row: origin.row + rows.count - 1, column: origin.column + width - 1)
+        guard end.row <= grid.rows, end.column <= grid.columns else {
+            throw .offGrid(range: "\(origin):\(CellReference.columnName(end.column))\(end.row)")
+        }
+        var inputs: [CellInput] = []
+        inputs.reserveCapacity(count)
+        var bytes = 12
+        for (rowOffset, row) in rows.enumerated() {
+            for columnOffset in 0..<width {
+                let input = CellInput(ref: CellReference(row: origin.row + rowOffset, column: origin.column + columnOffset),
+                                      input: columnOffset < row.count ? row[columnOffset] : "")
+                bytes += input.encodedSize
+                inputs.append(input)
+            }
+        }
+        guard bytes <= limits.maxBatchBytes else { throw .tooManyBytes(bytes: bytes, cap: limits.maxBatchBytes) }
+        return inputs
+    }
+
+    private func currentLimits() throws -> EditingLimits {
+        if let limitsCache { return limitsCache }
+        let limits = try transport.limits()
+        limitsCache = limits
+        return limits
+    }
+
+    // MARK: Insert function
+
+    private func insert(_ function: InsertableFunction) {
+        switch InsertFunctionPlan.make(function, selection: selection, cell: { self.cells[$0] }) {
+        case .write(let inputs): _ = enqueue(.cells(inputs, draft: nil))
+        case .draft(let text): draft = Draft(ref: selection.active, text: text)
+        case .offGrid: lastError = EditorError(message: "\(function.rawValue): no room for the result past the sheet's edge", retryable: false)
+        }
+    }
+
+    // MARK: Errors
+
+    private func fail(_ error: any Error, doing what: String) {
+        if let error = error as? TransportError {
+            lastError = EditorError(message: "cannot \(what): \(error)" + (error.retryable ? " (will retry)" : ""), retryable: error.retryable)
+        } else {
+            lastError = EditorError(message: "cannot \(what): \(error)", retryable: true)
+        }
+    }
+
+    private func lastErrorAsTransport() -> TransportError {
+        TransportError(status: 0, code: "", message: lastError?.message ?? "a write failed", retryable: lastError?.retryable ?? true)
+    }
+}

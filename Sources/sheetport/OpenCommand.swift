@@ -1,0 +1,60 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import SheetPortCore
+import SheetPortConvert
+import SheetPortClient
+import SheetPortEditing
+
+/// `sheetport open SHEET --server URL`: the terminal grid over the editing core.
+enum OpenCommand {
+    static let spec = CommandSpec(
+        usage: "sheetport open SHEET --server URL [--token-file FILE] [--theme light|dark]",
+        about: """
+        Opens a sheet of the server (its id or its name) in a full-screen grid for editing. The
+        first line is the formula bar (`B2 | =SUM(A1:A3)`, the draft while one is open), the last
+        the status line (the version shown, `v17`, and the last error). Only the rows on screen are
+        fetched; another writer's change appears as it happens; nothing is written to disk.
+
+        Keys: arrows move, Shift-arrows extend the selection, Ctrl-A selects all; typing starts a
+        draft (F2 edits the cell's input), Enter commits and moves down, Tab right, Shift-Tab left,
+        Alt-Enter up, Escape abandons it; Delete clears the selection; Ctrl-C or y copies the
+        selection, Ctrl-V or p pastes at the active cell (y and p start no draft: F2 first); Ctrl-G
+        goes to a cell, a range or a name; Alt-= inserts SUM (F3: SUM, AVERAGE, COUNT, MIN, MAX);
+        Ctrl-Q quits, asking save, discard or cancel when a draft is not saved.
+
+        Exit status: 0 closed, 2 usage or network error, 143 terminated (SIGTERM, SIGHUP: the
+        terminal is restored).
+        """,
+        groups: [OptionGroup(title: "OPTIONS", options: ClientOptions.options + [
+            .valued("--theme", "THEME", "light or dark (default dark)"),
+            .help,
+        ])])
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let options = try spec.parse(arguments)
+        if options.has("--help") { print(spec.help); return 0 }
+        guard options.positionals.count == 1, let given = options.positionals.first else {
+            throw UsageError("open takes one sheet (its id or its name)\n\n" + spec.help)
+        }
+        let theme: Contrast.Mode
+        switch options.value("--theme") ?? "dark" {
+        case "dark": theme = .dark
+        case "light": theme = .light
+        default: throw UsageError("--theme takes light or dark")
+        }
+        let connection = try ClientOptions.connection(options)
+        let client = HTTPClient(connectTimeout: 10, timeout: try ClientOptions.timeout(options) ?? 60)
+        let sheets = try connection.sheets(client: client)
+        guard let sheet = sheets.first(where: { $0.id == given }) ?? sheets.first(where: { $0.name == given }) else {
+            throw UsageError("no sheet \"\(given.visibleControlCharacters)\" on \(connection.baseURL) for this token")
+        }
+        guard isatty(0) != 0, isatty(1) != 0 else { throw UsageError("open needs a terminal on standard input and output") }
+        let transport = HTTPEditingTransport(connection: connection, timeout: try ClientOptions.timeout(options) ?? 30)
+        let limits = try? transport.limits()
+        let grid = GridSize(rows: limits?.maxRows ?? CellReference.maxRow, columns: limits?.maxColumns ?? CellReference.maxColumn)
+        let editor = SheetEditor(sheet: sheet.id, transport: transport, grid: grid)
+        return TerminalGrid(editor: editor, sheetName: sheet.name, theme: theme).run()
+    }
+}

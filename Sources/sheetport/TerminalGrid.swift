@@ -1,0 +1,255 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import CNcurses
+import SheetPortCore
+import SheetPortConvert
+import SheetPortEditing
+
+/// The terminal grid on ncurses: draws the editor's window, turns keys into `EditorKey`s and
+/// hands the sheet's events (read on a thread of their own) to the editor between keys.
+final class TerminalGrid {
+    let editor: SheetEditor
+    let sheetName: String
+    let theme: Contrast.Mode
+    /// The first row and column on screen.
+    private var top = 1, left = 1
+    private let inbox = EventInbox()
+    private var colors: TerminalColors!
+    private static let columnWidth = 11, gutter = 8
+
+    init(editor: SheetEditor, sheetName: String, theme: Contrast.Mode) {
+        self.editor = editor
+        self.sheetName = sheetName
+        self.theme = theme
+    }
+
+    /// Runs until Ctrl-Q (answered) or SIGTERM/SIGHUP; the terminal is restored either way.
+    func run() -> Int32 {
+        TerminationSignal.install()
+        setlocale(LC_ALL, "")
+        initscr()
+        raw()
+        noecho()
+        nonl()
+        keypad(sp_stdscr(), true)
+        set_escdelay(25)
+        colors = TerminalColors(theme: theme)
+        defer { endwin() }
+        startEvents()
+        defer { inbox.stop() }
+        while !editor.isClosed, TerminationSignal.received == 0 {
+            for event in inbox.take() { editor.receive(event) }
+            let height = Int(sp_lines()), width = Int(sp_cols())
+            let visibleRows = max(height - 3, 1), visibleColumns = max((width - Self.gutter) / Self.columnWidth, 1)
+            scrollToActive(visibleRows, visibleColumns)
+            editor.show(start: top, count: visibleRows)
+            draw(height: height, width: width, visibleRows: visibleRows, visibleColumns: visibleColumns)
+            timeout(100)
+            guard let key = readKey() else { continue }
+            editor.handle(key)
+            if case .grid = editor.focus { editor.refreshIfNeeded() }
+        }
+        return TerminationSignal.received == 0 ? 0 : 143
+    }
+
+    private func startEvents() {
+        let transport = editor.transport, sheet = editor.sheet, version = editor.version, inbox = self.inbox
+        nonisolated(unsafe) let follow = transport
+        let thread = Thread {
+            try? follow.followEvents(sheet: sheet, after: version == 0 ? nil : version, stop: { inbox.isStopped }, event: { inbox.put($0) })
+        }
+        thread.start()
+    }
+
+    private func scrollToActive(_ rows: Int, _ columns: Int) {
+        let active = editor.selection.active
+        if active.row < top { top = active.row }
+        if active.row >= top + rows { top = active.row - rows + 1 }
+        if active.column < left { left = active.column }
+        if active.column >= left + columns { left = active.column - columns + 1 }
+    }
+
+    // MARK: Drawing
+
+    private func draw(height: Int, width: Int, visibleRows: Int, visibleColumns: Int) {
+        erase()
+        attrset(colors.base)
+        // Line 1: the formula bar, or the address field while it has the focus.
+        switch editor.focus {
+        case .addressField(let text): put(0, 0, "Go to: \(text)", width: width, attributes: colors.base | sp_attr_bold())
+        default: put(0, 0, editor.formulaBar, width: width, attributes: colors.base)
+        }
+        // Line 2: column letters.
+        put(1, 0, String(repeating: " ", count: Self.gutter), width: width, attributes: colors.header)
+        let range = editor.selection.range
+        for index in 0..<visibleColumns {
+            let column = left + index
+            guard column <= editor.grid.columns else { break }
+            let name = CellReference.columnName(column)
+            put(1, Self.gutter + index * Self.columnWidth, Self.centered(name, Self.columnWidth), width: width, attributes: colors.header)
+        }
+        for rowIndex in 0..<visibleRows {
+            let row = top + rowIndex, line = rowIndex + 2
+            guard row <= editor.grid.rows else { break }
+            put(line, 0, Self.padded(String(row), Self.gutter - 1, right: true) + " ", width: width, attributes: colors.header)
+            for index in 0..<visibleColumns {
+                let column = left + index
+                guard column <= editor.grid.columns else { break }
+                let ref = CellReference(row: row, column: column)
+                let cell = editor.cells[ref]
+                var text = cell?.display ?? ""
+                if let draft = editor.draft, draft.ref == ref { text = draft.text }
+                let numeric = cell?.isNumber == true && editor.draft?.ref != ref
+                var attributes = colors.attributes(fill: cell?.fill, color: cell?.color)
+                if cell?.bold == true { attributes |= sp_attr_bold() }
+                let selected = row >= range.start.row && row <= range.end.row && column >= range.start.column && column <= range.end.column
+                if ref == editor.selection.active { attributes = colors.active } else if selected { attributes |= sp_attr_reverse() }
+                put(line, Self.gutter + index * Self.columnWidth,
+                    Self.padded(text.visibleControlCharacters, Self.columnWidth - 1, right: numeric) + " ", width: width, attributes: attributes)
+            }
+        }
+        put(height - 1, 0, statusLine(), width: width, attributes: colors.status)
+        move(0, Int32(min(editor.formulaBar.count, width - 1)))
+        refresh()
+    }
+
+    /// The last line: the version shown, the sheet, the selection, then a question, the menu or
+    /// the last error, and the readability warning for the active cell's colours.
+    private func statusLine() -> String {
+        var parts = ["v\(editor.version)", sheetName.visibleControlCharacters, RangeAddress.format(editor.selection.range, grid: editor.grid)]
+        if editor.pendingNavigation != nil {
+            parts.append("Draft not saved: [s]ave, [d]iscard, [c]ancel")
+        } else if case .functionMenu(let index) = editor.focus {
+            parts.append("Insert: " + InsertableFunction.allCases.enumerated().map { $0.offset == index ? "[\($0.element.rawValue)]" : $0.element.rawValue }.joined(separator: " "))
+        }
+        if let error = editor.lastError { parts.append("error: " + error.message.visibleControlCharacters) }
+        if let cell = editor.cells[editor.selection.active],
+           let poor = Contrast.poorModes(text: cell.color, fill: cell.fill).first(where: { $0.mode == theme }) {
+            parts.append(String(format: "warning: %@'s colours are hard to read in the %@ theme (%.1f:1, below 4.5:1)",
+                                editor.selection.active.description, theme.rawValue, poor.ratio))
+        }
+        return parts.joined(separator: "  ")
+    }
+
+    private func put(_ line: Int, _ column: Int, _ text: String, width: Int, attributes: Int32) {
+        guard column < width, line >= 0, line < Int(sp_lines()) else { return }
+        attrset(attributes)
+        let room = width - column
+        var clipped = ""
+        var used = 0
+        for character in text {
+            let cells = character.isASCII ? 1 : max(Int(sp_wcwidth(character.unicodeScalars.first!.value)), 1)
+            guard used + cells <= room else { break }
+            clipped.append(character)
+            used += cells
+        }
+        mvaddstr(Int32(line), Int32(column), clipped)
+        attrset(colors.base)
+    }
+
+    static func padded(_ text: String, _ width: Int, right: Bool) -> String {
+        let cut = text.count > width ? String(text.prefix(max(width - 1, 0))) + "…" : text
+        let fill = String(repeating: " ", count: max(width - cut.count, 0))
+        return right ? fill + cut : cut + fill
+    }
+
+    static func centered(_ text: String, _ width: Int) -> String {
+        let before = max((width - text.count) / 2, 0)
+        return padded(String(repeating: " ", count: before) + text, width, right: false)
+    }
+
+    // MARK: Keys
+
+    /// The next key as the editor's, or nil (none within the timeout, or one without a meaning).
+    private func readKey() -> EditorKey? {
+        var character: wint_t = 0
+        let kind = get_wch(&character)
+        if kind == ERR { return nil }
+        let code = Int32(bitPattern: character)
+        if kind == KEY_CODE_YES {
+            switch code {
+            case KEY_UP: return .arrow(.up)
+            case KEY_DOWN: return .arrow(.down)
+            case KEY_LEFT: return .arrow(.left)
+            case KEY_RIGHT: return .arrow(.right)
+            case KEY_SR: return .extend(.up)
+            case KEY_SF: return .extend(.down)
+            case KEY_SLEFT: return .extend(.left)
+            case KEY_SRIGHT: return .extend(.right)
+            case KEY_ENTER: return .enter
+            case KEY_BTAB: return .reverseTab
+            case KEY_BACKSPACE: return .backspace
+            case KEY_DC: return .delete
+            case KEY_F0 + 2: return .edit
+            case KEY_F0 + 3: return .functionMenu
+            default: return nil
+            }
+        }
+        switch code {
+        case 13, 10: return .enter
+        case 9: return .tab
+        case 27: return escapeSequence()
+        case 127, 8: return .backspace
+        case 1: return .selectAll
+        case 3: return .copy
+        case 22: return .paste
+        case 7: return .goTo
+        case 17: return .quit
+        case 0..<32: return nil
+        default:
+            guard let scalar = Unicode.Scalar(UInt32(character)) else { return nil }
+            let text = String(Character(scalar))
+            if editor.draft == nil, editor.pendingNavigation == nil, case .grid = editor.focus {
+                if text == "y" { return .copy }
+                if text == "p" { return .paste }
+            }
+            return .text(text)
+        }
+    }
+
+    /// After ESC: Alt-Enter (ESC CR), Alt-= (ESC =), else Escape itself.
+    private func escapeSequence() -> EditorKey? {
+        timeout(0)
+        var next: wint_t = 0
+        let kind = get_wch(&next)
+        guard kind != ERR else { return .escape }
+        switch Int32(bitPattern: next) {
+        case 13, 10: return .reverseEnter
+        case 61: return .insertFunction(.sum)
+        default:
+            // Escape, then another key typed fast: the key is kept for the next read.
+            if kind == KEY_CODE_YES { ungetch(Int32(bitPattern: next)) } else { unget_wch(wchar_t(bitPattern: next)) }
+            return .escape
+        }
+    }
+}
+
+/// The sheet's events, put by the stream's thread and taken by the grid's.
+final class EventInbox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var events: [SheetEvent] = []
+    private var stopped = false
+
+    func put(_ event: SheetEvent) { lock.withLock { events.append(event) } }
+    func take() -> [SheetEvent] { lock.withLock { defer { events = [] }; return events } }
+    func stop() { lock.withLock { stopped = true } }
+    var isStopped: Bool { lock.withLock { stopped } }
+}
+
+/// SIGTERM and SIGHUP end the grid between two keys (within 0.1 s), the terminal restored.
+enum TerminationSignal {
+    nonisolated(unsafe) static var received: sig_atomic_t = 0
+
+    static func install() {
+        signal(SIGTERM) { TerminationSignal.received = $0 }
+        signal(SIGHUP) { TerminationSignal.received = $0 }
+        // A parent may have left them blocked (a test runner's thread): they must reach the grid.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        sigaddset(&unblock, SIGTERM)
+        sigaddset(&unblock, SIGHUP)
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
+    }
+}

@@ -1,0 +1,146 @@
+import SheetPortCore
+@testable import SheetPortEditing
+
+/// A real in-memory sheet behind the transport protocol: versions advance per write, writes are
+/// atomic, copies translate formulas with Core's translator, events are queued; `failNext` makes
+/// the next write fail as a dropped connection would (retryable) or as a refusal.
+final class MemorySheetTransport: EditingTransport {
+    var inputs: [CellReference: String] = [:]
+    var fills: [CellReference: String] = [:]
+    var version = 0
+    var limitsValue = EditingLimits(maxBatchCells: 10_000, maxBatchBytes: 1 << 20)
+    var failNext: TransportError?
+    /// Rows windows asked for, to see virtualization and refetches.
+    var windowRequests: [(start: Int, count: Int)] = []
+    var exportedAt: [Int] = []
+    var events: [SheetEvent] = []
+    var writeLog: [Int] = []
+
+    func cell(_ input: String) -> CellSnapshot {
+        if input.hasPrefix("=") { return CellSnapshot(input: input, display: evaluate(input), type: "number") }
+        if Double(input) != nil { return CellSnapshot(input: input, display: input, type: "number") }
+        return CellSnapshot(input: input, display: input, type: input.isEmpty ? "empty" : "string")
+    }
+
+    /// SUM over a range, enough for the insert-function answers; other formulas show 0.
+    func evaluate(_ formula: String) -> String {
+        guard formula.hasPrefix("=SUM("), formula.hasSuffix(")"), let range = CellRange(String(formula.dropFirst(5).dropLast())) else { return "0" }
+        var total = 0.0
+        for row in range.start.row...range.end.row {
+            for column in range.start.column...range.end.column {
+                total += Double(inputs[CellReference(row: row, column: column)] ?? "") ?? 0
+            }
+        }
+        return total.rounded() == total ? String(Int(total)) : String(total)
+    }
+
+    func limits() throws -> EditingLimits { limitsValue }
+
+    func rows(sheet: String, start: Int, count: Int) throws -> RowsWindow {
+        windowRequests.append((start, count))
+        var rows: [Int: [Int: CellSnapshot]] = [:]
+        for ref in Set(inputs.keys).union(fills.keys) where ref.row >= start && ref.row < start + count {
+            var snapshot = cell(inputs[ref] ?? "")
+            snapshot.fill = fills[ref]
+            rows[ref.row, default: [:]][ref.column] = snapshot
+        }
+        return RowsWindow(version: version, start: start, count: count,
+                          rows: rows.keys.sorted().map { WindowRow(row: $0, cells: rows[$0]!) })
+    }
+
+    private func write(_ change: [CellReference: String]) throws -> WriteResult {
+        if let failure = failNext { failNext = nil; throw failure }
+        for (ref, input) in change { inputs[ref] = input.isEmpty ? nil : input }
+        version += 1
+        writeLog.append(version)
+        events.append(SheetEvent(version: version, change: "cells", refs: Array(change.keys)))
+        var changed: [CellReference: CellSnapshot] = [:]
+        for ref in change.keys { changed[ref] = cell(inputs[ref] ?? "") }
+        return WriteResult(version: version, changed: changed)
+    }
+
+    func writeCells(sheet: String, _ cells: [CellInput]) throws -> WriteResult {
+        try write(Dictionary(cells.map { ($0.ref, $0.input) }, uniquingKeysWith: { $1 }))
+    }
+
+    func copy(sheet: String, source: CellRange, target: CellRange) throws -> WriteResult {
+        var change: [CellReference: String] = [:]
+        for row in 0..<source.rowCount {
+            for column in 0..<source.columnCount {
+                let from = CellReference(row: source.start.row + row, column: source.start.column + column)
+                let to = CellReference(row: target.start.row + row, column: target.start.column + column)
+                var input = inputs[from] ?? ""
+                if input.hasPrefix("=") {
+                    input = "=" + FormulaTranslator.translate(String(input.dropFirst()), rows: to.row - from.row, columns: to.column - from.column)
+                }
+                change[to] = input
+            }
+        }
+        return try write(change)
+    }
+
+    func clear(sheet: String, range: CellRange, what: String) throws -> WriteResult {
+        var change: [CellReference: String] = [:]
+        for ref in inputs.keys where ref.row >= range.start.row && ref.row <= range.end.row && ref.column >= range.start.column && ref.column <= range.end.column {
+            change[ref] = ""
+        }
+        return try write(change)
+    }
+
+    func export(sheet: String, minVersion: Int) throws -> [UInt8] {
+        exportedAt.append(version)
+        return Array("version \(version) >= \(minVersion)".utf8)
+    }
+
+    func followEvents(sheet: String, after version: Int?, stop: @escaping () -> Bool, event: @escaping (SheetEvent) -> Void) throws {
+        for queued in events where queued.version > (version ?? 0) { event(queued) }
+    }
+
+    /// Another client's write: the model changes, an event is queued, nothing told to the editor.
+    func otherClientWrites(_ ref: String, _ input: String) {
+        inputs[CellReference(ref)!] = input
+        version += 1
+        events.append(SheetEvent(version: version, change: "cells", refs: [CellReference(ref)!]))
+    }
+}
+
+/// Keys in the terminal's notation for tables: `"12" enter tab stab aenter esc up down left right
+/// S-up S-down S-left S-right ^A ^C ^V ^G ^Q F3 A= bs del f2 ans:s ans:d ans:c`.
+func keys(_ script: String) -> [EditorKey] {
+    script.split(separator: " ").map { word -> EditorKey in
+        switch word {
+        case "enter": .enter
+        case "tab": .tab
+        case "stab": .reverseTab
+        case "aenter": .reverseEnter
+        case "esc": .escape
+        case "up": .arrow(.up)
+        case "down": .arrow(.down)
+        case "left": .arrow(.left)
+        case "right": .arrow(.right)
+        case "S-up": .extend(.up)
+        case "S-down": .extend(.down)
+        case "S-left": .extend(.left)
+        case "S-right": .extend(.right)
+        case "^A": .selectAll
+        case "^C": .copy
+        case "^V": .paste
+        case "^G": .goTo
+        case "^Q": .quit
+        case "F3": .functionMenu
+        case "A=": .insertFunction(.sum)
+        case "bs": .backspace
+        case "del": .delete
+        case "f2": .edit
+        case "ans:s": .answer(.save)
+        case "ans:d": .answer(.discard)
+        case "ans:c": .answer(.cancel)
+        case "space": .text(" ")
+        default: .text(String(word))
+        }
+    }
+}
+
+func run(_ editor: SheetEditor, _ script: String) {
+    for key in keys(script) { editor.handle(key) }
+}
