@@ -125,6 +125,7 @@ public struct TypedInput: Sendable, Hashable {
     /// `yyyy-mm-dd`, `m/d/yyyy` or `m/d/yy`, each optionally followed by a time; or a time alone.
     static func dateTime(_ text: String) -> (Double, String)? {
         let parts = text.split(separator: " ", maxSplits: 1).map(String.init)
+        guard !parts.isEmpty else { return nil }
         if let date = date(parts[0]) {
             guard parts.count == 2 else { return (date, "m/d/yyyy") }
             guard let (time, _) = time(parts[1]) else { return nil }

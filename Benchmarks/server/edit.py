@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""Single-cell writes through the server beside a full recalculation (issue 25), in one run.
+
+    python3 Benchmarks/server/edit.py --sheetport .build/release/sheetport [--rows 200000] [--writes 100]
+
+Writes a workbook with openpyxl (column A numbers, column B a running total `=B{n-1}+A{n}`, no
+cached values), times `convert BOOK --recalc --to csv` (the sheet's full recalculation), imports
+it through a real `sheetport serve`, then times WRITES writes of A1 (every running total depends
+on it) and WRITES writes of D1 (nothing depends on it): p50 and p95 of each, and their ratios
+to the full recalculation. Loopback only. Prints a Markdown table.
+"""
+
+import argparse
+import http.client
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--sheetport", required=True)
+    parser.add_argument("--rows", type=int, default=200_000)
+    parser.add_argument("--writes", type=int, default=100)
+    args = parser.parse_args()
+    sheetport = os.path.abspath(args.sheetport)
+    folder = tempfile.mkdtemp(prefix="sheetport-edit-")
+    server = None
+    try:
+        book = os.path.join(folder, "running.xlsx")
+        import openpyxl
+        workbook = openpyxl.Workbook(write_only=True)
+        sheet = workbook.create_sheet("Data")
+        sheet.append([1, "=A1"])
+        for row in range(2, args.rows + 1):
+            sheet.append([row % 7, f"=B{row - 1}+A{row}"])
+        workbook.save(book)
+
+        started = time.monotonic()
+        subprocess.run([sheetport, "convert", book, "--recalc", "--to", "csv", "-o", os.path.join(folder, "out.csv")], check=True)
+        full = time.monotonic() - started
+
+        data = os.path.join(folder, "data")
+        server = subprocess.Popen([sheetport, "serve", "--data", data, "--listen", "127.0.0.1:0"],
+                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        address = server.stdout.readline().strip().removeprefix("listening on http://")
+        host, port = address.split(":")
+        token = subprocess.run([sheetport, "token", "issue", "--data", data, "--subject", "bench"],
+                               check=True, capture_output=True, text=True).stdout.strip()
+
+        def call(method, path, body=None, raw=None):
+            connection = http.client.HTTPConnection(host, int(port), timeout=600)
+            headers = {"Authorization": f"Bearer {token}"}
+            payload = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+            if payload is not None:
+                headers["Content-Type"] = "application/json" if raw is None else "application/octet-stream"
+            if raw is not None:
+                headers["X-Filename"] = "running.xlsx"
+            connection.request(method, path, body=payload, headers=headers)
+            response = connection.getresponse()
+            text = response.read()
+            connection.close()
+            return response.status, json.loads(text) if text else None
+
+        with open(book, "rb") as handle:
+            status, job = call("POST", "/api/imports", raw=handle.read())
+        job_id = job["job"]["id"]
+        while True:
+            status, job = call("GET", f"/api/imports/{job_id}")
+            if job["job"]["status"] != "running" and job["job"]["status"] != "queued":
+                break
+            time.sleep(0.2)
+        sheet_id = job["job"]["result"]["sheet"]["id"]
+
+        def timed(ref):
+            times = []
+            for index in range(args.writes):
+                started = time.monotonic()
+                status, answer = call("POST", f"/api/sheets/{sheet_id}/cells", {"cells": [{"ref": ref, "input": str(index + 2)}]})
+                times.append(time.monotonic() - started)
+                assert status == 200, answer
+            times.sort()
+            return times[len(times) // 2], times[min(len(times) - 1, int(len(times) * 0.95))]
+
+        chain = timed("A1")
+        alone = timed("D1")
+        status, window = call("GET", f"/api/sheets/{sheet_id}/rows?start={args.rows}&count=1")
+        last = window["rows"][0]["cells"][1]["value"]
+        expected = (args.writes + 1) + sum(row % 7 for row in range(2, args.rows + 1))
+        print(f"| {args.rows:,} rows, {args.writes} writes each | seconds | ratio to the full recalculation |")
+        print("|---|---|---|")
+        print(f"| `convert --recalc` (full recalculation) | {full:.3f} | 1 |")
+        print(f"| write A1 (the running total depends on it), p50 / p95 | {chain[0]:.3f} / {chain[1]:.3f} | {chain[1] / full:.3f} |")
+        print(f"| write D1 (nothing depends on it), p50 / p95 | {alone[0]:.3f} / {alone[1]:.3f} | {alone[1] / full:.4f} |")
+        print(f"\nlast running total {last} (expected {expected}); load average {os.getloadavg()[0]:.2f}")
+        if last != expected:
+            sys.exit("the running total is wrong")
+    finally:
+        if server:
+            server.terminate()
+            server.wait()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
