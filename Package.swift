@@ -105,7 +105,7 @@ let package = Package(
         .target(
             name: "SheetPortServer",
             dependencies: [
-                "SheetPortCore", "SheetPortReader", "SheetPortWriter", "SheetPortConvert",
+                "SheetPortCore", "SheetPortReader", "SheetPortWriter", "SheetPortCalc", "SheetPortConvert",
                 "CMicroHTTPD", "CSQLite", "CSodium", "CLibPQ",
             ]
         ),

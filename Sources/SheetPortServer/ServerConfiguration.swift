@@ -1,3 +1,4 @@
+import Foundation
 import SheetPortCore
 import SheetPortReader
 import SheetPortWriter
@@ -39,6 +40,14 @@ public struct ServerConfiguration: Sendable {
     public var keyFile: String?
     /// Seconds a job's claim holds without renewal before another instance may take it over.
     public var lease: Double = 30
+    /// The time zone NOW and TODAY read in (UTC unless `serve --time-zone` says otherwise).
+    public var timeZone = TimeZone(identifier: "UTC")!
+    /// The memory the calculation engines of recently used sheets may hold, in bytes (`--calc-memory`).
+    public var calcMemory = 512 << 20
+    /// The most cells one write may change (`--max-batch-cells`): `cells` inputs, a `clear` or `copy` range.
+    public var maxBatchCells = 100_000
+    /// The largest body of one write, in bytes (`--max-batch-bytes`).
+    public var maxBatchBytes = 8 << 20
 
     /// A configuration with the defaults.
     public init(dataDirectory: String, address: ListenAddress) {

@@ -27,6 +27,8 @@ package final class ServerContext: Sendable {
     package let sheetChanges: SheetChangeFeed
     /// Renews the leases of the jobs this instance runs (a shared store's).
     let leases: LeaseKeeper
+    /// The calculation graphs of recently used sheets (`--calc-memory`).
+    let engines: SheetEngines
     /// Passes over worksheets the import jobs of this instance made (one a job: tests hold it there).
     let worksheetPasses = PassCount()
 
@@ -58,6 +60,9 @@ package final class ServerContext: Sendable {
         sheetChanges = SheetChangeFeed(store: store)
         // A change heard from any instance wakes this instance's parked waits and event streams.
         sheetChanges.onChange { [changes] sheet, version in changes.signal(SheetChange(sheet: sheet, version: version)) }
+        // Another instance's write: this instance's graph of that sheet is stale.
+        engines = SheetEngines(budget: configuration.calcMemory)
+        sheetChanges.onChange { [engines] sheet, version in engines.drop(sheet, olderThan: version) }
         // An export whose token, session or grant is revoked ends within a recheck, as an event stream does.
         exports.recheck(every: configuration.eventStreams.recheck) { [weak self] access in
             guard let self else { return true }

@@ -97,18 +97,29 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
             guard upload.isTooLarge else { return nil }
             request.upload = nil
             return ImportsRoute.tooLarge(upload.limit)
-        } else if request.body.count + chunk.count <= Request.maxBodyBytes {
+        } else if request.body.count + chunk.count <= bodyLimit(request) {
             request.body.append(contentsOf: chunk)
             return nil
         } else {
             request.bodyTooLarge = true
-            return .error(413, "too-large", "a request body holds at most \(Request.maxBodyBytes) bytes")
+            return tooLarge(request)
         }
+    }
+
+    /// The most a request's body may hold: a write's is `maxBatchBytes`, any other JSON body's `Request.maxBodyBytes`.
+    private func bodyLimit(_ request: Request) -> Int {
+        Router.isWrite(request) ? max(context.configuration.maxBatchBytes, Request.maxBodyBytes) : Request.maxBodyBytes
+    }
+
+    /// 413 for a body past its limit: `batch-too-large` naming the cap for a write.
+    private func tooLarge(_ request: Request) -> Reply {
+        guard Router.isWrite(request) else { return .error(413, "too-large", "a request body holds at most \(Request.maxBodyBytes) bytes") }
+        return .error(413, "batch-too-large", "a write's body holds at most \(bodyLimit(request)) bytes (maxBatchBytes)")
     }
 
     /// Routes the complete request.
     package func finish(_ request: inout Request) -> Reply {
-        if request.bodyTooLarge { return .error(413, "too-large", "a request body holds at most \(Request.maxBodyBytes) bytes") }
+        if request.bodyTooLarge { return tooLarge(request) }
         let described = request
         return Self.answer(for: described) { try Router.route(&request, context) }
     }
@@ -169,6 +180,15 @@ enum Router {
         case ("DELETE", "sheets", 2, _): return try SheetsRoute.delete(id, request, context)
         case ("GET", "sheets", 3, "rows"): return try RowsRoute.get(id, request, context)
         case ("GET", "sheets", 3, "view"): return try ViewRoute.get(id, request, context)
+        case ("POST", "sheets", 1, _): return try EditRoutes.create(request, context)
+        case ("POST", "sheets", 3, "cells"): return try EditRoutes.cells(id, request, context)
+        case ("POST", "sheets", 3, "clear"): return try EditRoutes.clear(id, request, context)
+        case ("POST", "sheets", 3, "copy"): return try EditRoutes.copy(id, request, context)
+        case ("POST", "sheets", 3, "undo"): return try EditRoutes.undo(id, request, context)
+        case ("GET", "sheets", 5, "cells") where path[4] == "history": return try EditRoutes.history(id, path[3], request, context)
+        case ("POST", "sheets", 5, "cells") where path[4] == "restore": return try EditRoutes.restore(id, path[3], request, context)
+        case ("POST", "sheets", 3, "format"): return try FormatRoutes.format(id, request, context)
+        case ("POST", "sheets", 3, "sizes"): return try FormatRoutes.sizes(id, request, context)
         case ("GET", "sheets", 3, "grants"): return try GrantsRoute.list(id, request, context)
         case ("POST", "sheets", 3, "grants"): return try GrantsRoute.grant(id, request, context)
         case ("DELETE", "sheets", 4, "grants"): return try GrantsRoute.revoke(id, path[3], request, context)
@@ -186,9 +206,15 @@ enum Router {
         case ("GET", "imports", 2, _): return try ImportsRoute.get(id, request, context)
         case ("DELETE", "imports", 2, _): return try ImportsRoute.cancel(id, request, context)
         default:
-            let known = ["limits", "sheets", "imports"].contains(resource) && path.count <= 4
+            let known = ["limits", "sheets", "imports"].contains(resource) && path.count <= 5
             return known ? .error(405, "method-not-allowed", "\(method) is not allowed on \(request.path)") : .notFound
         }
+    }
+
+    /// Whether the request is a write of cells (its body may be a batch up to `maxBatchBytes`).
+    static func isWrite(_ request: Request) -> Bool {
+        let path = request.segments
+        return request.method == "POST" && path.count >= 4 && path[1] == "sheets" && ["cells", "clear", "copy"].contains(path[3])
     }
 
     /// The sheet `id` if the request's subject holds at least `role` on it: 404 when it may not

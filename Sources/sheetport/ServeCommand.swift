@@ -55,6 +55,13 @@ enum ServeCommand {
                 .valued("--event-streams", "N", "event streams open at once (default 256; past it 503)"),
                 .valued("--event-streams-per-subject", "N", "event streams open at once per subject (default 16; past it 429)"),
                 .valued("--event-heartbeat", "SECONDS", "a `: ping` comment on an idle event stream this often (default 15, at most 30)"),
+                .valued("--time-zone", "ZONE", "the time zone NOW and TODAY use (default UTC; an IANA name such as Europe/Berlin)"),
+                .valued("--calc-memory", "SIZE", """
+                    memory for the calculation graphs of recently used sheets; the least
+                    recently used are rebuilt from the store when needed (default 512M; K, M, G)
+                    """),
+                .valued("--max-batch-cells", "N", "the most cells one write (cells, clear, copy) may change; past it 413 (default 100000)"),
+                .valued("--max-batch-bytes", "SIZE", "the largest body of one write; past it 413 (default 8M; K, M, G)"),
                 .help,
             ]),
             LimitOptions.group(with: [LimitOptions.maxCells]),
@@ -88,6 +95,15 @@ enum ServeCommand {
         if let value = options.value("--event-heartbeat") {
             configuration.eventStreams.heartbeat = Double(try positive(value, "--event-heartbeat"))
         }
+        if let value = options.value("--time-zone") {
+            guard let zone = TimeZone(identifier: value) else {
+                throw UsageError("--time-zone takes a time zone name such as UTC or Europe/Berlin, not \"\(value.visibleControlCharacters)\"")
+            }
+            configuration.timeZone = zone
+        }
+        if let value = options.value("--calc-memory") { configuration.calcMemory = Int(try LimitOptions.size(value, "--calc-memory")) }
+        if let value = options.value("--max-batch-cells") { configuration.maxBatchCells = Int(try LimitOptions.count(value, "--max-batch-cells")) }
+        if let value = options.value("--max-batch-bytes") { configuration.maxBatchBytes = Int(try LimitOptions.size(value, "--max-batch-bytes")) }
         configuration.databaseURL = try options.value("--database").map(databaseURL)
         configuration.keyFile = options.value("--key-file")
         if configuration.databaseURL != nil, configuration.keyFile == nil {

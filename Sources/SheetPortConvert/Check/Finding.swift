@@ -45,6 +45,8 @@ public struct Finding: Sendable, Equatable {
         case circularReference = "circular-reference"
         /// `check --recalc`: a formula the engine cannot parse, or one referring to another workbook.
         case unsupportedFormula = "unsupported-formula"
+        /// An import: formulas of the imported sheet refer to other sheets of the workbook (evaluated, then kept as values).
+        case crossSheetReference = "cross-sheet-reference"
     }
 
     /// The stable code (`zip-bomb`, `extra-worksheets`, ...).

@@ -26,7 +26,9 @@ package final class WorkbookCalculation {
     /// The engine, recalculated.
     package let engine: CalcEngine
     /// What the recalculation could not do as Excel would.
-    package let report: CalcReport
+    package private(set) var report: CalcReport
+    private let workbook: Workbook
+    private let withholdCachedValues: Bool
     /// The engine's sheet index of each loaded worksheet, by the sheet's 1-based workbook position.
     package private(set) var sheetIndex: [Int: Int] = [:]
     /// The loaded worksheets in engine order.
@@ -51,10 +53,23 @@ package final class WorkbookCalculation {
     ///   - withholdCachedValues: load formula cells without their cached values (the oracle test:
     ///     nothing the file computed can leak into the result).
     ///   - clock: NOW and TODAY's clock (the system clock in the local time zone by default).
-    package init(_ workbook: Workbook, withholdCachedValues: Bool = false, clock: CalcClock? = nil) throws {
+    package convenience init(_ workbook: Workbook, withholdCachedValues: Bool = false, clock: CalcClock? = nil) throws {
+        try self.init(preparing: workbook, withholdCachedValues: withholdCachedValues, clock: clock)
+        for sheet in sheets { try load(sheet) }
+        recalculate()
+    }
+
+    /// Every worksheet of `workbook` added to a new engine with the defined names and tables, no
+    /// cell loaded yet: the caller loads what it needs (`load(_:)`, `load(_:of:)`) and then
+    /// calls `recalculate()` (the server's import feeds the first worksheet from the pass that
+    /// stores it, and reads other sheets only when a formula refers to them).
+    package init(preparing workbook: Workbook, withholdCachedValues: Bool = false, clock: CalcClock? = nil) throws {
         let offset = Self.localUTCOffset
         engine = CalcEngine(dateSystem: workbook.dateSystem,
                             clock: clock ?? CalcClock(utcOffsetSeconds: offset) { CalcClock.system.unixTime() })
+        report = engine.report
+        self.workbook = workbook
+        self.withholdCachedValues = withholdCachedValues
         styles = try? workbook.styles()
         let worksheets = workbook.sheets.filter { $0.kind == .worksheet && $0.part != nil }
         var indexByPosition: [Int: Int] = [:]
@@ -72,28 +87,37 @@ package final class WorkbookCalculation {
         for sheet in worksheets {
             for table in TablePart.tables(of: sheet, index: indexByPosition[sheet.position]!, in: workbook) { engine.addTable(table) }
         }
-        for sheet in worksheets {
-            let s = indexByPosition[sheet.position]!
-            let reader = try workbook.rows(of: sheet)
-            while let row = try reader.nextRow() {
-                for cell in row.cells {
-                    let address = CellAddress(row: Int32(row.index - 1), column: Int32(cell.column - 1))
-                    let value = Self.calcValue(cell.value, dateSystem: workbook.dateSystem)
-                    guard let formula = cell.formula else {
-                        engine.setValue(value, at: address, sheet: s)
-                        continue
-                    }
-                    var range: RangeAddress?
-                    if case .array(let text) = cell.formulaKind {
-                        range = RangeAddress(text) ?? RangeAddress(address, address)
-                        if let range, range.rowCount * range.columnCount > 1 { arrayRanges[s, default: []].append(range) }
-                    }
-                    let cached: CalcValue? = withholdCachedValues || cell.value == .empty ? nil : value
-                    engine.setFormula(formula, at: address, sheet: s, cachedValue: cached, arrayRange: range)
-                    formulaCells.append(FormulaCell(location: CellLocation(sheet: s, address: address), formula: formula, cached: cell.value))
-                }
+    }
+
+    /// Loads every cell of `sheet` (one pass over the worksheet).
+    package func load(_ sheet: Sheet) throws {
+        let reader = try workbook.rows(of: sheet)
+        while let row = try reader.nextRow() { load(row, of: sheet) }
+    }
+
+    /// Loads the cells of one row of `sheet`: constants as values, formulas with their cached values.
+    package func load(_ row: Row, of sheet: Sheet) {
+        guard let s = sheetIndex[sheet.position] else { return }
+        for cell in row.cells {
+            let address = CellAddress(row: Int32(row.index - 1), column: Int32(cell.column - 1))
+            let value = Self.calcValue(cell.value, dateSystem: workbook.dateSystem)
+            guard let formula = cell.formula else {
+                engine.setValue(value, at: address, sheet: s)
+                continue
             }
+            var range: RangeAddress?
+            if case .array(let text) = cell.formulaKind {
+                range = RangeAddress(text) ?? RangeAddress(address, address)
+                if let range, range.rowCount * range.columnCount > 1 { arrayRanges[s, default: []].append(range) }
+            }
+            let cached: CalcValue? = withholdCachedValues || cell.value == .empty ? nil : value
+            engine.setFormula(formula, at: address, sheet: s, cachedValue: cached, arrayRange: range)
+            formulaCells.append(FormulaCell(location: CellLocation(sheet: s, address: address), formula: formula, cached: cell.value))
         }
+    }
+
+    /// Recomputes every formula loaded; the findings are in `report`.
+    package func recalculate() {
         report = engine.recalculate()
     }
 

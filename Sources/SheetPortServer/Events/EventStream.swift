@@ -126,7 +126,8 @@ final class EventStream: LiveReplyStream, @unchecked Sendable {
             lastID = events.last?.version ?? lastID
             return events.map { event in
                 Self.event(id: event.version, name: "version",
-                           .object([("version", .int(event.version)), ("change", .string(event.change.rawValue))]))
+                           .object([("version", .int(event.version)), ("change", .string(event.change.rawValue)),
+                                    ("refs", event.refs.map { .array($0.map(JSON.string)) } ?? .null)]))
             }.joined()
         case .job(let id):
             // A job stream's id is the rows stored so far (a progress sequence that only grows),

@@ -229,17 +229,41 @@ package final class ImportWorker: @unchecked Sendable {
         sheetID = id
 
         let cellWriter = StoredCellWriter(styles: try workbook.styles(), dateSystem: workbook.dateSystem)
-        var block: (number: Int, first: Int, last: Int, bytes: [UInt8])?
+        // Every formula is computed before it is stored: blocks holding formulas wait in memory
+        // (the engine holds their cells anyway) until the pass has loaded the whole sheet.
+        let calculation = try ImportCalculation(workbook, sheet: sheet, clock: context.calcClock)
+        var block: (number: Int, first: Int, last: Int, rows: [Row], hasFormula: Bool)?
         var sealedBlocks: [(number: Int, first: Int, last: Int, data: [UInt8])] = []
+        var deferredBlocks: [(number: Int, first: Int, last: Int, rows: [Row])] = []
         var rows = 0, cells = 0, lastRow = 0, lastColumn = 0
         var metadata = WorksheetMetadata()
         var bytesRead: Int64 = 0
 
+        func seal(_ number: Int, _ first: Int, _ last: Int, _ blockRows: [Row]) {
+            var bytes: [UInt8] = []
+            for row in blockRows {
+                cellWriter.appendHeader(row, to: &bytes)
+                cellWriter.append(row, to: &bytes)
+            }
+            sealedBlocks.append((number, first, last, context.sealer.seal(bytes, context: RowBlock.context(sheet: id, block: number))))
+        }
         func sealBlock() {
             guard let current = block else { return }
-            sealedBlocks.append((current.number, current.first, current.last,
-                                 context.sealer.seal(current.bytes, context: RowBlock.context(sheet: id, block: current.number))))
+            if current.hasFormula {
+                deferredBlocks.append((current.number, current.first, current.last, current.rows))
+            } else {
+                seal(current.number, current.first, current.last, current.rows)
+            }
             block = nil
+        }
+        func storeSealed() throws {
+            try database.transaction {
+                for sealed in sealedBlocks {
+                    try database.insertRowBlock(sheet: id, block: sealed.number, firstRow: sealed.first, lastRow: sealed.last, data: sealed.data)
+                }
+                try context.hold(claim, database)
+            }
+            sealedBlocks.removeAll()
         }
         func storeBatch(_ reader: WorksheetReader) throws {
             try database.transaction {
@@ -269,10 +293,10 @@ package final class ImportWorker: @unchecked Sendable {
                     sealBlock()
                     if sealedBlocks.count >= Self.blocksPerBatch { try storeBatch(pass.reader) }
                 }
-                if block == nil { block = (number, row.index, row.index, []) }
+                if block == nil { block = (number, row.index, row.index, [], false) }
                 block!.last = row.index
-                cellWriter.appendHeader(row, to: &block!.bytes)
-                cellWriter.append(row, to: &block!.bytes)
+                if calculation.load(row) { block!.hasFormula = true }
+                block!.rows.append(row)
                 lastColumn = max(lastColumn, row.cells.last?.column ?? 0) // cells come ordered by column
                 rows += 1
                 cells += row.cells.count
@@ -290,7 +314,14 @@ package final class ImportWorker: @unchecked Sendable {
         // The same refusals as the pre-flight's: its findings are complete now.
         let report = preflight.report
         guard !preflight.hasError else { throw Self.refusal(report) }
+        try calculation.recalculate()
+        for (offset, deferred) in deferredBlocks.enumerated() {
+            seal(deferred.number, deferred.first, deferred.last, deferred.rows.map(calculation.computed))
+            if sealedBlocks.count >= Self.blocksPerBatch || offset == deferredBlocks.count - 1 { try storeSealed() }
+        }
+        deferredBlocks.removeAll()
         var warnings = report.findings.filter { $0.severity != .error }.map(Self.storable)
+        if let finding = calculation.crossSheetFinding { warnings.append(Self.storable(finding)) }
         if let violation = SheetName.violation(of: sheet.name) {
             warnings.append(Finding(.sheetNameChanged, .warning,
                                     "the sheet \"\(sheet.name.visibleControlCharacters)\" is imported as \"\(name)\": \(violation)",
@@ -321,6 +352,7 @@ package final class ImportWorker: @unchecked Sendable {
             // Cancelled or taken over meanwhile (the claim held a moment ago): nothing of this commit may stand.
             guard database.changes > 0 else { throw ImportInterruption.cancelled }
             try database.record(SheetEvent(version: 1, change: .import), of: id)
+            try CellHistory.recordImport(sheet: id, subject: job.subject, database, context)
             try database.deleteStagedUpload(job: job.id)
             try context.sheetChanges.publish(sheet: id, version: 1, database)
         }

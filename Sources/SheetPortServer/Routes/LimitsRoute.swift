@@ -10,6 +10,7 @@ enum LimitsRoute {
             ("maxUploadBytes", .int(configuration.maxUploadBytes)), ("maxCells", .int(configuration.maxCells)),
             ("maxRows", .int(ServerConfiguration.maxRows)), ("maxColumns", .int(ServerConfiguration.maxColumns)),
             ("maxCellTextLength", .int(ServerConfiguration.maxCellTextLength)),
+            ("maxBatchCells", .int(configuration.maxBatchCells)), ("maxBatchBytes", .int(configuration.maxBatchBytes)),
         ]))
     }
 }

@@ -110,6 +110,7 @@ enum PostgresSchema {
                 try database.execute(migrations[version - 1])
                 try database.query("INSERT INTO schema_version (version) VALUES (?)", [.integer(Int64(version))])
             }
+            try EditingSchema.prepare(database)
             // Tables created when missing, outside the numbered migrations (under the same lock).
             try LinksSchema.prepare(database)
         }

@@ -94,6 +94,7 @@ enum Schema {
         """)
         try LinksSchema.prepare(database)
         try migrate(database)
+        try EditingSchema.prepare(database)
     }
 
     /// Brings a data directory of an earlier version up to date, in one transaction so that

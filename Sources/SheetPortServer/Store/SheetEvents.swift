@@ -12,6 +12,22 @@ package enum SheetChangeKind: String, Sendable, CaseIterable {
     case grant
     /// The import that created it completed.
     case `import`
+    /// Created empty (`POST /api/sheets`).
+    case create
+    /// Cell inputs written (`POST .../cells`).
+    case cells
+    /// A range cleared.
+    case clear
+    /// Cells copied (paste or fill).
+    case copy
+    /// Formats set or cleared.
+    case format
+    /// Row heights or column widths set.
+    case sizes
+    /// A cell's earlier input restored.
+    case restore
+    /// A subject's last write undone.
+    case undo
 }
 
 /// One recorded `version` event of a sheet.
@@ -20,6 +36,11 @@ package struct SheetEvent: Sendable, Equatable {
     package var version: Int
     /// What changed.
     package var change: SheetChangeKind
+    /// The cells that changed (at most `SheetEvent.maxRefs`), nil when unknown or more: refetch the window.
+    package var refs: [String]? = nil
+
+    /// Refs an event names at most.
+    package static let maxRefs = 1_000
 }
 
 /// The store's bounded history of each sheet's changes: what `GET /api/sheets/{id}/events`
@@ -42,19 +63,22 @@ extension Database {
     func record(_ event: SheetEvent, of sheet: String) throws {
         // An upsert both SQLite and PostgreSQL take.
         try query("""
-            INSERT INTO sheet_events (sheet_id, version, change) VALUES (?, ?, ?)
-            ON CONFLICT (sheet_id, version) DO UPDATE SET change = excluded.change
-            """, [.text(sheet), .integer(Int64(event.version)), .text(event.change.rawValue)])
+            INSERT INTO sheet_events (sheet_id, version, change, refs) VALUES (?, ?, ?, ?)
+            ON CONFLICT (sheet_id, version) DO UPDATE SET change = excluded.change, refs = excluded.refs
+            """, [.text(sheet), .integer(Int64(event.version)), .text(event.change.rawValue),
+                  event.refs.map { .text($0.joined(separator: ",")) } ?? .null])
         try query("DELETE FROM sheet_events WHERE sheet_id = ? AND version <= ?",
                   [.text(sheet), .integer(Int64(event.version - Self.sheetEventHistory))])
     }
 
     /// Up to `limit` events of `sheet` after `version`, oldest first.
     package func sheetEvents(of sheet: String, after version: Int, limit: Int) throws -> [SheetEvent] {
-        try query("SELECT version, change FROM sheet_events WHERE sheet_id = ? AND version > ? ORDER BY version LIMIT ?",
+        try query("SELECT version, change, refs FROM sheet_events WHERE sheet_id = ? AND version > ? ORDER BY version LIMIT ?",
                   [.text(sheet), .integer(Int64(version)), .integer(Int64(limit))]).compactMap { row in
             guard let version = row[0].int, let change = row[1].string.flatMap(SheetChangeKind.init(rawValue:)) else { return nil }
-            return SheetEvent(version: version, change: change)
+            // Refs are cell references (A1 text), never commas: the list is stored joined by them.
+            let refs = row[2].string.map { $0.isEmpty ? [] : $0.split(separator: ",").map(String.init) }
+            return SheetEvent(version: version, change: change, refs: refs)
         }
     }
 }

@@ -1,0 +1,236 @@
+import Foundation
+import SheetPortCore
+import SheetPortReader
+import SheetPortCalc
+import SheetPortConvert
+
+/// A cell of the grid, 1-based, ordered row by row.
+package struct GridCell: Hashable, Comparable, Sendable {
+    package var row: Int
+    package var column: Int
+
+    package init(row: Int, column: Int) {
+        self.row = row
+        self.column = column
+    }
+
+    package static func < (lhs: GridCell, rhs: GridCell) -> Bool { (lhs.row, lhs.column) < (rhs.row, rhs.column) }
+
+    /// The engine's address of the cell.
+    var address: CellAddress { CellAddress(row: Int32(row - 1), column: Int32(column - 1)) }
+
+    /// `B2`.
+    package var reference: String { CellReference.columnName(column) + String(row) }
+}
+
+/// What a write does to one cell.
+package struct CellUpdate {
+    /// Its content.
+    package enum Content {
+        /// Unchanged (a format only, or a recalculated dependent).
+        case keep
+        /// Typed text, as `TypedInput` read it (`text` is what the cell's `input` shows).
+        case typed(text: String, TypedInput)
+        /// A formula (without `=`), already checked to parse.
+        case formula(String)
+        /// A constant with the input that shows it (a copied cell: its value as it is, never re-read).
+        case value(CalcValue, input: String)
+        /// Nothing: the cell's input and value go.
+        case clear
+    }
+
+    /// Its style.
+    package enum Style {
+        /// Unchanged.
+        case keep
+        /// No style (the plain one).
+        case clear
+        /// The number format typed input implies, set only when the cell has none (Excel's General).
+        case numberFormatIfGeneral(String)
+        /// This style in place of the cell's (a copied cell's).
+        case replace([String: Any])
+        /// These members set (a nil value removes the member), the others kept.
+        case merge([String: Any?])
+    }
+
+    package var content: Content = .keep
+    package var style: Style = .keep
+
+    package init(content: Content = .keep, style: Style = .keep) {
+        self.content = content
+        self.style = style
+    }
+}
+
+/// The changes one write makes to a sheet, gathered before anything is applied: the write's
+/// body reads stored cells and sets updates; `SheetWrite` then applies them to the engine,
+/// recalculates and rewrites the affected row blocks, all in the write's transaction.
+package final class SheetEdit {
+    /// The sheet's id.
+    package let sheet: String
+    /// The subject writing.
+    package let subject: String
+    let model: SheetModel
+    let database: Database
+    let context: ServerContext
+    /// The updates, by cell.
+    package private(set) var updates: [GridCell: CellUpdate] = [:]
+    /// The inputs the updated cells held before this write (for the history).
+    package private(set) var previousInputs: [GridCell: String] = [:]
+    /// Opened row blocks, by block number (edited in place until they are written).
+    private var blocks: [Int: [RowBlock.Entry]] = [:]
+
+    init(sheet: String, subject: String, model: SheetModel, database: Database, context: ServerContext) {
+        self.sheet = sheet
+        self.subject = subject
+        self.model = model
+        self.database = database
+        self.context = context
+    }
+
+    /// Sets the update of `cell` (replacing an earlier one of this write).
+    package func set(_ cell: GridCell, _ update: CellUpdate) {
+        updates[cell] = update
+    }
+
+    /// The engine's formula of a cell (without `=`), nil for a constant or an empty cell.
+    package func formula(at cell: GridCell) -> String? { model.engine.formula(at: cell.address, sheet: 0) }
+
+    /// The stored cell, nil when none is stored there.
+    package func stored(_ cell: GridCell) throws -> StoredCell? {
+        let block = RowBlock.block(of: cell.row)
+        guard let entry = try entries(of: block).first(where: { $0.row == cell.row }) else { return nil }
+        for line in entry.cells {
+            if let stored = StoredCell(line: line, row: cell.row), stored.column == cell.column { return stored }
+        }
+        return nil
+    }
+
+    /// The stored cells in `rows` x `columns`, in row order; throws `tooMany` past `limit`
+    /// (reading only the blocks the rows span up to the sheet's last stored block).
+    package func storedCells(rows: ClosedRange<Int>, columns: ClosedRange<Int>, limit: Int) throws -> [StoredCell] {
+        let lastBlock = try database.query("SELECT MAX(block) FROM row_blocks WHERE sheet_id = ?", [.text(sheet)]).first?.first?.int ?? -1
+        var cells: [StoredCell] = []
+        var block = RowBlock.block(of: rows.lowerBound)
+        while block <= min(RowBlock.block(of: rows.upperBound), lastBlock) {
+            for entry in try entries(of: block) where rows.contains(entry.row) {
+                for line in entry.cells {
+                    // The column first, cheaply: most lines of a wide block are outside a narrow range.
+                    guard let stored = StoredCell(line: line, row: entry.row), columns.contains(stored.column) else { continue }
+                    cells.append(stored)
+                    if cells.count > limit { throw SheetEditError.tooMany(limit) }
+                }
+            }
+            block += 1
+        }
+        return cells
+    }
+
+    /// A block's rows, read and unsealed once per write.
+    func entries(of block: Int) throws -> [RowBlock.Entry] {
+        if let entries = blocks[block] { return entries }
+        var entries: [RowBlock.Entry] = []
+        if let sealed = try database.rowBlock(of: sheet, block: block) {
+            entries = RowBlock.entries(try context.sealer.open(sealed, context: RowBlock.context(sheet: sheet, block: block), what: "row block"))
+        }
+        blocks[block] = entries
+        return entries
+    }
+
+    /// Applies the updates: the engine recalculates what depends on them, and every cell whose
+    /// input, style or value changed is rewritten in its row block. Answers those cells as
+    /// stored now (a cleared one empty), in row order, and the last row and column holding content.
+    func apply() throws -> [StoredCell] {
+        var inputs: [CellInput] = []
+        for (cell, update) in updates {
+            let location = CellLocation(sheet: 0, address: cell.address)
+            switch update.content {
+            case .keep: continue
+            case .typed(_, let typed): inputs.append(CellInput(location: location, content: typed.content))
+            case .formula(let formula): inputs.append(CellInput(location: location, content: .formula(formula)))
+            case .value(let value, _): inputs.append(CellInput(location: location, content: .value(value)))
+            case .clear: inputs.append(CellInput(location: location, content: .empty))
+            }
+        }
+        model.cellCount += inputs.count
+        let recalculated = inputs.isEmpty ? [] : model.engine.setInputs(inputs)
+        var touched = Set(updates.keys)
+        for change in recalculated where change.location.sheet == 0 {
+            touched.insert(GridCell(row: Int(change.location.address.row) + 1, column: Int(change.location.address.column) + 1))
+        }
+        var byBlock: [Int: [GridCell]] = [:]
+        for cell in touched { byBlock[RowBlock.block(of: cell.row), default: []].append(cell) }
+        var result: [StoredCell] = []
+        for (block, cells) in byBlock {
+            var entries = try entries(of: block)
+            for cell in cells.sorted() {
+                result.append(try rewrite(cell, in: &entries))
+            }
+            entries.removeAll { $0.cells.isEmpty && $0.height == nil && !$0.isHidden }
+            blocks[block] = entries
+            let data = entries.isEmpty ? nil : context.sealer.seal(RowBlock.encode(entries), context: RowBlock.context(sheet: sheet, block: block))
+            try database.replaceRowBlock(sheet: sheet, block: block, firstRow: entries.first?.row ?? 0, lastRow: entries.last?.row ?? 0, data: data)
+        }
+        return result.sorted { GridCell(row: $0.row, column: $0.column) < GridCell(row: $1.row, column: $1.column) }
+    }
+
+    /// Rewrites one cell's line in its block's rows: its update applied, its value the engine's.
+    private func rewrite(_ cell: GridCell, in entries: inout [RowBlock.Entry]) throws -> StoredCell {
+        var index = entries.firstIndex { $0.row >= cell.row } ?? entries.endIndex
+        if index == entries.endIndex || entries[index].row != cell.row {
+            entries.insert(RowBlock.Entry(row: cell.row, height: nil, isHidden: false, cells: []), at: index)
+        }
+        var lines = entries[index].cells
+        var position = lines.endIndex
+        var stored = StoredCell(row: cell.row, column: cell.column)
+        var replacing = false
+        for (offset, line) in lines.enumerated() {
+            guard let existing = StoredCell(line: line, row: cell.row) else { continue }
+            if existing.column == cell.column { stored = existing; position = offset; replacing = true; break }
+            if existing.column > cell.column { position = offset; break }
+        }
+        let update = updates[cell] ?? CellUpdate()
+        if updates[cell] != nil { previousInputs[cell] = stored.isVacant ? "" : stored.retypeableInput }
+        switch update.content {
+        case .keep: break
+        case .typed(let text, let typed):
+            stored.input = text
+            if case .formula(let formula) = typed.content { stored.formula = formula } else { stored.formula = nil }
+            if case .empty = typed.content { stored.input = "" }
+        case .formula(let formula):
+            stored.input = "=" + formula
+            stored.formula = formula
+        case .value(_, let input):
+            stored.input = input
+            stored.formula = nil
+        case .clear:
+            stored.input = ""
+            stored.formula = nil
+        }
+        switch update.style {
+        case .keep: break
+        case .clear: stored.style = [:]
+        case .numberFormatIfGeneral(let format): if stored.style["numFmt"] == nil { stored.style["numFmt"] = format }
+        case .replace(let style): stored.style = style
+        case .merge(let members): for (key, value) in members { stored.style[key] = value }
+        }
+        stored.value = model.engine.value(at: cell.address, sheet: 0)
+        if case .array(let array) = stored.value { stored.value = array.values.first ?? .empty }
+        index = entries.firstIndex { $0.row == cell.row }!
+        if stored.isVacant {
+            if replacing { lines.remove(at: position) }
+        } else if replacing {
+            lines[position] = ArraySlice(stored.line)
+        } else {
+            lines.insert(ArraySlice(stored.line), at: position)
+        }
+        entries[index].cells = lines
+        return stored
+    }
+}
+
+/// Why a write's gathering stopped.
+package enum SheetEditError: Error {
+    /// More cells than the write may change.
+    case tooMany(Int)
+}

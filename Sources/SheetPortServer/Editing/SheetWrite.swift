@@ -1,0 +1,89 @@
+import Foundation
+import SheetPortCore
+import SheetPortCalc
+import SheetPortConvert
+
+/// The one write path of a sheet (CONTRACTS section 8): every write (cells, clear, copy,
+/// format, sizes, restore, undo) runs here, atomic and serialized per sheet: the sheet's lock in
+/// this process (`SheetEngines`), then one database transaction that on PostgreSQL first takes
+/// the sheet's advisory lock (two instances take turns) and the sheet's row. Inside it the
+/// sheet's graph is made current (rebuilt from the sealed store when this instance's is missing
+/// or older), the write's `body` gathers its updates (`SheetEdit`), the engine applies them and
+/// recalculates their dependents, the affected row blocks are rewritten, the version moves on
+/// with a `version` event naming the change and its refs, each changed input joins the cell
+/// history, and other instances are told (NOTIFY: their graphs of the sheet go).
+package enum SheetWrite {
+    /// What a write did.
+    package struct Outcome {
+        /// The sheet's new version.
+        package var version: Int
+        /// Every cell whose input, style or value changed, as stored now, in row order.
+        package var changed: [StoredCell]
+    }
+
+    /// Cells `changed` lists at most in an answer (then `more`).
+    package static let maxChanged = 1_000
+
+    /// Runs one write of `subject` on sheet `id` (the caller checked the role); `body` gathers
+    /// the updates and may throw a `RequestRefusal`, and then nothing is stored.
+    package static func run(_ id: String, subject: String, change: SheetChangeKind, _ context: ServerContext,
+                            _ body: (SheetEdit) throws -> Void) throws -> Outcome {
+        let outcome: Outcome = try context.engines.withSheet(id) { slot in
+            var applying = false
+            do {
+                return try context.database { database in
+                    try database.transaction {
+                        if database.kind == .postgres {
+                            try database.query("SELECT pg_advisory_xact_lock(?)", [.integer(advisoryKey(id))])
+                        }
+                        try database.lockSheet(id)
+                        let version = try database.version(of: id)
+                        guard version > 0 else { throw RequestRefusal.notFound }
+                        if slot == nil || slot!.version != version {
+                            slot = nil
+                            slot = try SheetModel.load(id, version: version, database, context)
+                        }
+                        let edit = SheetEdit(sheet: id, subject: subject, model: slot!, database: database, context: context)
+                        try body(edit)
+                        applying = true
+                        let changed = try edit.apply()
+                        let next = version + 1
+                        let lastRow = changed.filter { !$0.isVacant }.map(\.row).max() ?? 0
+                        let lastColumn = changed.filter { !$0.isVacant }.map(\.column).max() ?? 0
+                        try database.query("UPDATE sheets SET version = ?, rows = MAX(rows, ?), columns = MAX(columns, ?) WHERE id = ?"
+                                            .replacingOccurrences(of: "MAX(", with: database.kind == .postgres ? "GREATEST(" : "MAX("),
+                                           [.integer(Int64(next)), .integer(Int64(lastRow)), .integer(Int64(lastColumn)), .text(id)])
+                        let refs = changed.count <= SheetEvent.maxRefs ? changed.map(\.reference) : nil
+                        try database.record(SheetEvent(version: next, change: change, refs: refs), of: id)
+                        try CellHistory.record(edit, version: next, change: change, database, context)
+                        try context.sheetChanges.publish(sheet: id, version: next, database)
+                        slot!.version = next
+                        return Outcome(version: next, changed: changed)
+                    }
+                }
+            } catch {
+                // The engine may hold what the transaction did not keep: it is rebuilt next time.
+                if applying { slot = nil }
+                throw error
+            }
+        }
+        context.changes.signal(SheetChange(sheet: id, version: outcome.version))
+        return outcome
+    }
+
+    /// The advisory lock key of a sheet's writes: the sheet id's first 15 hexadecimal digits
+    /// (ids are random), so distinct sheets rarely share a key, and sharing one only serializes.
+    static func advisoryKey(_ id: String) -> Int64 {
+        if let key = Int64(id.prefix(15), radix: 16) { return key }
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325 // FNV-1a: the same on every instance
+        for byte in id.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0100_0000_01B3 }
+        return Int64(bitPattern: hash >> 1)
+    }
+
+    /// The answer of a write: `{"version":N,"changed":[...],"more":false}`.
+    package static func reply(_ outcome: Outcome) -> Reply {
+        let shown = outcome.changed.prefix(maxChanged)
+        return .json(.object([("version", .int(outcome.version)), ("changed", .array(shown.map(\.apiJSON))),
+                              ("more", .bool(outcome.changed.count > maxChanged))]))
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import SheetPortCore
+import SheetPortReader
+import SheetPortCalc
+import SheetPortConvert
+
+/// The recalculation of an import (CONTRACTS section 8, "Import"): the first worksheet's cells
+/// are loaded from the pass that stores them, other worksheets only when a formula of the first
+/// refers to them; then every formula is computed. A formula referring to another sheet is
+/// stored as its value (the server holds the first worksheet only), named in the
+/// `cross-sheet-reference` finding.
+final class ImportCalculation {
+    let calculation: WorkbookCalculation
+    private let sheet: Sheet
+    /// Upper-cased names of the other worksheets, to their sheets.
+    private let others: [String: Sheet]
+    /// The other sheets the first one's formulas refer to, upper-cased, in order of first reference.
+    private(set) var referencedSheets: [String] = []
+    private var referencedSet: Set<String> = []
+
+    /// An import calculation of `sheet`, the first worksheet of `workbook`.
+    init(_ workbook: Workbook, sheet: Sheet, clock: CalcClock) throws {
+        calculation = try WorkbookCalculation(preparing: workbook, clock: clock)
+        self.sheet = sheet
+        var others: [String: Sheet] = [:]
+        for other in calculation.sheets where other.position != sheet.position { others[other.name.uppercased()] = other }
+        self.others = others
+    }
+
+    /// Loads one row of the imported sheet; whether it holds a formula.
+    func load(_ row: Row) -> Bool {
+        calculation.load(row, of: sheet)
+        var hasFormula = false
+        for cell in row.cells {
+            guard let formula = cell.formula else { continue }
+            hasFormula = true
+            if !others.isEmpty, formula.contains("!") {
+                for name in FormulaSheets.referenced(in: formula) {
+                    let key = name.uppercased()
+                    if others[key] != nil, referencedSet.insert(key).inserted { referencedSheets.append(key) }
+                }
+            }
+        }
+        return hasFormula
+    }
+
+    /// Loads the other sheets referred to and computes every formula.
+    func recalculate() throws {
+        for key in referencedSheets { try calculation.load(others[key]!) }
+        calculation.recalculate()
+    }
+
+    /// `row` with its formula cells' computed values; a formula that refers to another sheet
+    /// becomes its value.
+    func computed(_ row: Row) -> Row {
+        var row = row
+        calculation.substitute(&row, of: sheet)
+        guard !referencedSheets.isEmpty else { return row }
+        for index in row.cells.indices {
+            guard let formula = row.cells[index].formula, formula.contains("!"),
+                  FormulaSheets.referenced(in: formula).contains(where: { referencedSet.contains($0.uppercased()) }) else { continue }
+            row.cells[index].formula = nil
+            row.cells[index].formulaKind = .normal
+        }
+        return row
+    }
+
+    /// The `cross-sheet-reference` finding (info), when formulas referred to other sheets.
+    var crossSheetFinding: Finding? {
+        guard !referencedSheets.isEmpty else { return nil }
+        let names = referencedSheets.map { "\"\(others[$0]!.name)\"" }.joined(separator: ", ")
+        return Finding(.crossSheetReference, .info,
+                       "formulas refer to the sheet\(referencedSheets.count == 1 ? "" : "s") \(names): evaluated at import and kept as values (the server holds the first worksheet only)",
+                       part: sheet.part, count: referencedSheets.count)
+    }
+}
+
+/// The sheet names a formula's references name (`Sheet2!A1`, `'My Sheet'!A1:B2`,
+/// `Jan:Mar!B1`), read from its text outside string literals.
+enum FormulaSheets {
+    static func referenced(in formula: String) -> [String] {
+        var names: [String] = []
+        let characters = Array(formula)
+        var index = 0
+        var pending: [String] = [] // names seen since the last operator, before a possible `!`
+        var word = ""
+        func endWord() {
+            if !word.isEmpty { pending.append(word) }
+            word = ""
+        }
+        while index < characters.count {
+            let c = characters[index]
+            switch c {
+            case "\"":
+                endWord(); pending = []
+                index += 1
+                while index < characters.count {
+                    if characters[index] == "\"" {
+                        if index + 1 < characters.count, characters[index + 1] == "\"" { index += 2; continue }
+                        break
+                    }
+                    index += 1
+                }
+            case "'":
+                endWord()
+                var name = ""
+                index += 1
+                while index < characters.count {
+                    if characters[index] == "'" {
+                        if index + 1 < characters.count, characters[index + 1] == "'" { name.append("'"); index += 2; continue }
+                        break
+                    }
+                    name.append(characters[index])
+                    index += 1
+                }
+                pending.append(name)
+            case "!":
+                endWord()
+                for name in pending {
+                    // A 3-D range names its first and last sheet; an external workbook's `[1]` goes.
+                    for part in name.split(separator: ":") {
+                        var part = String(part)
+                        if let close = part.lastIndex(of: "]") { part = String(part[part.index(after: close)...]) }
+                        if !part.isEmpty { names.append(part) }
+                    }
+                }
+                pending = []
+            case ":":
+                endWord()
+                if let last = pending.popLast() { word = last + ":" } // Jan:Mar! keeps both
+            default:
+                if c.isLetter || c.isNumber || c == "_" || c == "." || c == "[" || c == "]" || c == "\\" {
+                    word.append(c)
+                } else {
+                    endWord(); pending = []
+                }
+            }
+            index += 1
+        }
+        return names
+    }
+}

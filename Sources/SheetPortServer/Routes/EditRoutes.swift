@@ -1,0 +1,292 @@
+import Foundation
+import SheetPortCore
+import SheetPortCalc
+import SheetPortConvert
+
+/// The editing routes of CONTRACTS section 8 that write cells: `POST /api/sheets` (create),
+/// `cells`, `clear`, `copy`, and a cell's `history`, `restore` and `undo`. Writes need the
+/// editor role and go through `SheetWrite`; a refused write stores nothing.
+enum EditRoutes {
+    /// The longest formula Excel accepts, in characters (with its `=`).
+    static let maxFormulaLength = 8_192
+
+    // MARK: create
+
+    static func create(_ request: Request, _ context: ServerContext) throws -> Reply {
+        guard let name = try body(request)["name"] as? String, !name.isEmpty else {
+            return .error(400, "bad-request", "send {\"name\": \"...\"}")
+        }
+        try BoundaryText.check(name, "name")
+        if let violation = SheetName.violation(of: name) { return .error(400, "invalid-sheet-name", violation.description) }
+        let id = Sodium.identifier()
+        let subject = request.subject!
+        try context.database { database in
+            try database.transaction {
+                try database.query("INSERT INTO sheets (id, owner, name, version, visible, created) VALUES (?, ?, ?, 1, 1, ?)",
+                                   [.text(id), .text(subject), .text(name), .integer(Int64(Date().timeIntervalSince1970))])
+                try database.record(SheetEvent(version: 1, change: .create, refs: []), of: id)
+                try context.sheetChanges.publish(sheet: id, version: 1, database)
+            }
+        }
+        context.changes.signal(SheetChange(sheet: id, version: 1))
+        let sheet = SheetRecord(id: id, owner: subject, name: name, version: 1, rows: 0, columns: 0, role: .owner)
+        return .json(SheetsRoute.json(sheet), status: 201)
+    }
+
+    // MARK: cells
+
+    static func cells(_ id: String, _ request: Request, _ context: ServerContext) throws -> Reply {
+        try Router.sheet(id, request, context, needs: .editor)
+        guard let items = try body(request)["cells"] as? [Any] else {
+            return .error(400, "bad-request", "send {\"cells\": [{\"ref\": \"B2\", \"input\": \"=SUM(A1:A3)\"}]}")
+        }
+        try checkBatch(items.count, context)
+        var inputs: [(GridCell, String, TypedInput)] = []
+        inputs.reserveCapacity(items.count)
+        for item in items {
+            guard let object = item as? [String: Any], let ref = object["ref"] as? String, let text = object["input"] as? String else {
+                return .error(400, "bad-request", "each cell is {\"ref\": \"B2\", \"input\": \"...\"} with text for both")
+            }
+            let cell = try self.cell(ref)
+            inputs.append((cell, text, try typed(text, at: cell)))
+        }
+        let outcome = try SheetWrite.run(id, subject: request.subject!, change: .cells, context) { edit in
+            for (cell, text, typed) in inputs {
+                edit.set(cell, CellUpdate(content: .typed(text: text, typed), style: typed.numberFormat.map { .numberFormatIfGeneral($0) } ?? .keep))
+            }
+        }
+        return SheetWrite.reply(outcome)
+    }
+
+    /// `text` read as typed at `cell`; 400 when it holds NUL or another control character (a
+    /// line break or tab excepted), is longer than a cell holds, or is a formula that does not parse.
+    static func typed(_ text: String, at cell: GridCell) throws -> TypedInput {
+        if text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t" || $0.value == 0x7F }) {
+            throw RequestRefusal(status: 400, code: "bad-request",
+                                 message: "the input of \(cell.reference) holds a control character (\(text.prefix(40).visibleControlCharacters))")
+        }
+        guard text.utf16.count <= ServerConfiguration.maxCellTextLength else {
+            throw RequestRefusal(status: 400, code: "bad-request",
+                                 message: "the input of \(cell.reference) is longer than a cell holds (\(ServerConfiguration.maxCellTextLength) characters)")
+        }
+        let typed = TypedInput(text)
+        if case .formula(let formula) = typed.content { try checkFormula(formula, at: cell) }
+        return typed
+    }
+
+    /// 400 `bad-formula` naming the cell and the position when `formula` does not parse, refers
+    /// to another workbook, or is longer than Excel allows.
+    static func checkFormula(_ formula: String, at cell: GridCell) throws {
+        guard formula.count + 1 <= maxFormulaLength else {
+            throw RequestRefusal(status: 400, code: "bad-formula",
+                                 message: "the formula in \(cell.reference) is \(formula.count + 1) characters long, over Excel's \(maxFormulaLength)")
+        }
+        do {
+            try CalcEngine.validateFormula(formula, at: cell.address)
+        } catch {
+            // Positions count from the `=` the person typed.
+            throw RequestRefusal(status: 400, code: "bad-formula",
+                                 message: "the formula in \(cell.reference) does not parse at position \(error.position + 1): \(error.message)")
+        }
+    }
+
+    // MARK: clear
+
+    static func clear(_ id: String, _ request: Request, _ context: ServerContext) throws -> Reply {
+        try Router.sheet(id, request, context, needs: .editor)
+        let object = try body(request)
+        let what = object["what"] as? String ?? "contents"
+        guard let text = object["range"] as? String, ["contents", "formats", "all"].contains(what) else {
+            return .error(400, "bad-request", "send {\"range\": \"A1:C9\", \"what\": \"contents|formats|all\"}")
+        }
+        let range = try self.range(text)
+        let outcome = try SheetWrite.run(id, subject: request.subject!, change: .clear, context) { edit in
+            for stored in try storedCells(edit, range, context) {
+                edit.set(GridCell(row: stored.row, column: stored.column),
+                         CellUpdate(content: what == "formats" ? .keep : .clear, style: what == "contents" ? .keep : .clear))
+            }
+        }
+        return SheetWrite.reply(outcome)
+    }
+
+    // MARK: copy
+
+    static func copy(_ id: String, _ request: Request, _ context: ServerContext) throws -> Reply {
+        try Router.sheet(id, request, context, needs: .editor)
+        let object = try body(request)
+        guard let sourceText = object["source"] as? String, let targetText = object["target"] as? String else {
+            return .error(400, "bad-request", "send {\"source\": \"A1:B2\", \"target\": \"D4\"}")
+        }
+        let source = try range(sourceText)
+        var target = try range(targetText)
+        let height = source.rows.count, width = source.columns.count
+        try checkBatch(source.area, context)
+        // A target that is a whole multiple of the source is filled with it; otherwise the source
+        // is pasted once at the target's top-left cell.
+        if target.rows.count % height != 0 || target.columns.count % width != 0 {
+            let top = target.rows.lowerBound, left = target.columns.lowerBound
+            guard top + height - 1 <= CellReference.maxRow, left + width - 1 <= CellReference.maxColumn else {
+                throw RequestRefusal(status: 400, code: "bad-ref", message: "pasting \(sourceText) at \(target.origin.reference) reaches past the grid")
+            }
+            target = GridRange(rows: top...(top + height - 1), columns: left...(left + width - 1))
+        }
+        try checkBatch(target.area, context)
+        let outcome = try SheetWrite.run(id, subject: request.subject!, change: .copy, context) { edit in
+            var cells: [GridCell: StoredCell] = [:]
+            for stored in try storedCells(edit, source, context) { cells[GridCell(row: stored.row, column: stored.column)] = stored }
+            for row in target.rows {
+                for column in target.columns {
+                    let from = GridCell(row: source.rows.lowerBound + (row - target.rows.lowerBound) % height,
+                                        column: source.columns.lowerBound + (column - target.columns.lowerBound) % width)
+                    let to = GridCell(row: row, column: column)
+                    guard let stored = cells[from] else {
+                        edit.set(to, CellUpdate(content: .clear, style: .clear)) // an empty source cell empties its target
+                        continue
+                    }
+                    var update = CellUpdate(style: .replace(stored.style))
+                    if let formula = stored.formula {
+                        update.content = .formula(try translate(formula, from: from, to: to))
+                    } else {
+                        update.content = .value(stored.value, input: stored.input)
+                    }
+                    edit.set(to, update)
+                }
+            }
+        }
+        return SheetWrite.reply(outcome)
+    }
+
+    /// A copied formula as Excel writes it at `to`: relative parts moved, `$` parts kept, a
+    /// reference moved off the grid `#REF!`.
+    static func translate(_ formula: String, from: GridCell, to: GridCell) throws -> String {
+        do {
+            return try CalcEngine.translateFormula(formula, from: from.address, to: to.address)
+        } catch {
+            // A stored formula the engine cannot read (kept from a file) is copied as it is.
+            return formula
+        }
+    }
+
+    // MARK: history, restore, undo
+
+    static func history(_ id: String, _ ref: String, _ request: Request, _ context: ServerContext) throws -> Reply {
+        try Router.sheet(id, request, context, needs: .viewer)
+        let cell = try self.cell(ref)
+        let (entries, current) = try context.database { database in
+            try database.transaction {
+                (try CellHistory.entries(of: cell, sheet: id, database, context), try currentInput(cell, sheet: id, database, context))
+            }
+        }
+        let edits = entries.filter { $0.change != "imported" }
+        let formatter = ISO8601DateFormatter()
+        var items: [JSON] = edits.map { entry in
+            .object([("version", .int(entry.version)), ("subject", .string(entry.subject)), ("input", .string(entry.input ?? "")),
+                     ("at", .string(formatter.string(from: Date(timeIntervalSince1970: Double(entry.at))))), ("change", .string(entry.change))])
+        }
+        if let imported = entries.first(where: { $0.change == "imported" }) {
+            // What the import stored: the input the first later write replaced, else the cell's input now.
+            let input = edits.last?.previous ?? current
+            items.append(.object([("version", .int(imported.version)), ("subject", .string(imported.subject)), ("input", .string(input)),
+                                  ("at", .string(formatter.string(from: Date(timeIntervalSince1970: Double(imported.at))))),
+                                  ("change", .string("imported"))]))
+        }
+        return .json(.object([("history", .array(items))]))
+    }
+
+    static func restore(_ id: String, _ ref: String, _ request: Request, _ context: ServerContext) throws -> Reply {
+        let sheet = try Router.sheet(id, request, context, needs: .editor)
+        let cell = try self.cell(ref)
+        guard let version = try body(request)["version"] as? Int, version >= 1, version <= sheet.version else {
+            return .error(400, "bad-request", "send {\"version\": N} with a version of the sheet, 1 to \(sheet.version)")
+        }
+        let outcome = try SheetWrite.run(id, subject: request.subject!, change: .restore, context) { edit in
+            let entries = try CellHistory.entries(of: cell, sheet: id, edit.database, context).filter { $0.change != "imported" }
+            let input: String
+            if let atOrBefore = entries.first(where: { $0.version <= version }) {
+                input = atOrBefore.input ?? ""
+            } else if let firstAfter = entries.last {
+                input = firstAfter.previous ?? ""
+            } else {
+                input = try currentInput(cell, sheet: id, edit.database, context)
+            }
+            let typed = try typed(input, at: cell)
+            edit.set(cell, CellUpdate(content: .typed(text: input, typed)))
+        }
+        return SheetWrite.reply(outcome)
+    }
+
+    static func undo(_ id: String, _ request: Request, _ context: ServerContext) throws -> Reply {
+        try Router.sheet(id, request, context, needs: .editor)
+        let subject = request.subject!
+        let outcome = try SheetWrite.run(id, subject: subject, change: .undo, context) { edit in
+            guard let entries = try CellHistory.lastWrite(of: subject, sheet: id, edit.database, context), let version = entries.first?.version else {
+                throw RequestRefusal(status: 409, code: "nothing-to-undo", message: "you have no write on this sheet left to undo")
+            }
+            for entry in entries {
+                let input = entry.previous ?? ""
+                edit.set(entry.cell, CellUpdate(content: .typed(text: input, TypedInput(input))))
+            }
+            try CellHistory.markUndone(sheet: id, version: version, edit.database)
+        }
+        return SheetWrite.reply(outcome)
+    }
+
+    /// The input a cell holds now, as text that types back to it ("" for an empty cell).
+    static func currentInput(_ cell: GridCell, sheet: String, _ database: Database, _ context: ServerContext) throws -> String {
+        let block = RowBlock.block(of: cell.row)
+        guard let sealed = try database.rowBlock(of: sheet, block: block) else { return "" }
+        let entries = RowBlock.entries(try context.sealer.open(sealed, context: RowBlock.context(sheet: sheet, block: block), what: "row block"))
+        guard let entry = entries.first(where: { $0.row == cell.row }) else { return "" }
+        for line in entry.cells {
+            guard let stored = StoredCell(line: line, row: cell.row), stored.column == cell.column else { continue }
+            return stored.retypeableInput
+        }
+        return ""
+    }
+
+    // MARK: requests
+
+    /// The request's JSON object; 400 when the body is not one.
+    static func body(_ request: Request) throws -> [String: Any] {
+        guard let object = JSON.parseObject(request.body) else {
+            throw RequestRefusal(status: 400, code: "bad-request", message: "the body is not a JSON object")
+        }
+        return object
+    }
+
+    /// A cell reference of the grid; 400 `bad-ref` otherwise.
+    static func cell(_ ref: String) throws -> GridCell {
+        guard ref.utf8.count <= 10, !ref.contains("$"), let reference = CellReference(ref) else {
+            throw RequestRefusal(status: 400, code: "bad-ref",
+                                 message: "\"\(ref.prefix(40).visibleControlCharacters)\" is not a cell of the grid (A1 to XFD1048576)")
+        }
+        return GridCell(row: reference.row, column: reference.column)
+    }
+
+    /// A range of the grid; 400 `bad-ref` otherwise.
+    static func range(_ text: String) throws -> GridRange {
+        guard text.utf8.count <= 24, !text.contains("$"), let range = GridRange(text) else {
+            throw RequestRefusal(status: 400, code: "bad-ref",
+                                 message: "\"\(text.prefix(40).visibleControlCharacters)\" is not a range of the grid (A1 to XFD1048576)")
+        }
+        return range
+    }
+
+    /// 413 `batch-too-large` when a write would change more than `maxBatchCells` cells.
+    static func checkBatch(_ cells: Int, _ context: ServerContext) throws {
+        let cap = context.configuration.maxBatchCells
+        guard cells <= cap else {
+            throw RequestRefusal(status: 413, code: "batch-too-large",
+                                 message: "a write changes at most \(cap) cells (maxBatchCells); this one would change \(cells)")
+        }
+    }
+
+    /// The stored cells of `range`, 413 past `maxBatchCells`.
+    static func storedCells(_ edit: SheetEdit, _ range: GridRange, _ context: ServerContext) throws -> [StoredCell] {
+        do {
+            return try edit.storedCells(rows: range.rows, columns: range.columns, limit: context.configuration.maxBatchCells)
+        } catch SheetEditError.tooMany(let cap) {
+            throw RequestRefusal(status: 413, code: "batch-too-large", message: "a write changes at most \(cap) cells (maxBatchCells); this range holds more")
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+@testable import SheetPortCore
+@testable import SheetPortClient
+@testable import SheetPortServer
+import SheetPortTestSupport
+
+/// Writes through two instances on one PostgreSQL database (CONTRACTS sections 7 and 8): they
+/// take turns on a sheet (the advisory lock), and each instance's graph sees the other's writes
+/// at once. Skipped, saying so, without the test cluster of Scripts/postgres.sh.
+@Suite(.serialized, .enabled(if: PostgresCluster.url != nil, PostgresCluster.skipReason))
+struct SharedEditingTests {
+    @Test func writersThroughTwoInstancesLoseNothing() throws {
+        let deployment = try SharedDeployment()
+        defer { deployment.close() }
+        let a = try deployment.start("a"), b = try deployment.start("b")
+        let token = try deployment.token("ann")
+        let id = try EditingClient.create(a.api(token))
+        // A formula written through A reads a value written through B, and the other way round.
+        _ = try EditingClient(b.api(token), id).write(["A1": "4"])
+        let first = try EditingClient(a.api(token), id).write(["C1": "=SUM(A1:B30)"])
+        #expect(EditingClient.changed(first)["C1"]?["value"] as? Double == 4)
+        let writes = 30
+        let versions = [LockedBox<[Int]>([]), LockedBox<[Int]>([])]
+        let failures = LockedBox<[String]>([])
+        let bases = [a.base, b.base]
+        DispatchQueue.concurrentPerform(iterations: 2) { writer in
+            let client = EditingClient(API(base: bases[writer], token: token), id)
+            for index in 1...writes {
+                do {
+                    let answer = try client.write([((writer == 0 ? "A" : "B") + String(index), String(index))])
+                    versions[writer].value.append(answer["version"] as? Int ?? -1)
+                } catch {
+                    failures.value.append("\(writer) \(index): \(error)")
+                }
+            }
+        }
+        #expect(failures.value.isEmpty, "\(failures.value)")
+        for list in versions.map(\.value) { #expect(list == list.sorted() && Set(list).count == list.count, "\(list)") }
+        #expect(Set(versions.flatMap(\.value)) == Set(4...(3 + 2 * writes)))
+        let expected = Double(writes * (writes + 1))
+        for server in [a, b] {
+            let cells = try EditingClient(server.api(token), id).cells()
+            #expect(cells["C1"]?["value"] as? Double == expected)
+        }
+        // The last write's dependents, answered by either instance, are computed on current cells.
+        let last = try EditingClient(b.api(token), id).write(["A1": "100"])
+        #expect(EditingClient.changed(last)["C1"]?["value"] as? Double == expected - 1 + 100)
+        let events = try deployment.database().sheetEvents(of: id, after: 0, limit: 1_000)
+        #expect(events.map(\.version) == Array(1...(4 + 2 * writes)))
+    }
+}
