@@ -153,7 +153,7 @@ extension ServerTests {
             let response = try api.call("POST", "\(path)/\(cid)/resolve", body: body.map { .bytes(Array($0.utf8)) } ?? .none)
             #expect(response.status == status, "\(cid) \(body ?? ""): \(response.status) \(response.text)")
         }
-        #expect(try api.call("GET", "\(path)/\(thread)/resolve").status == 404)
+        #expect(try api.call("GET", "\(path)/\(thread)/resolve").status == 405, "resolve is a POST")
         // Nothing changed.
         #expect((try api.object(path)["comments"] as? [[String: Any]] ?? []).count == before.count)
         #expect(try api.object("/api/sheets/\(sheet)")["version"] as? Int == version)

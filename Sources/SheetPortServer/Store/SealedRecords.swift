@@ -23,8 +23,13 @@ package struct SheetLayout: Sendable, Equatable {
 
     /// The layout of a sheet (empty when it has none).
     static func load(sheet: String, _ context: ServerContext) throws -> SheetLayout {
-        guard let sealed = try context.database({ try $0.sheetLayout(sheet) }), !sealed.isEmpty else { return SheetLayout() }
-        let bytes = try context.sealer.open(sealed, context: Sealer.context("layout", sheet), what: "sheet layout")
+        try context.database { try load(sheet: sheet, $0, context.sealer) }
+    }
+
+    /// The layout of a sheet read through `database` (a write's transaction).
+    static func load(sheet: String, _ database: Database, _ sealer: Sealer) throws -> SheetLayout {
+        guard let sealed = try database.sheetLayout(sheet), !sealed.isEmpty else { return SheetLayout() }
+        let bytes = try sealer.open(sealed, context: Sealer.context("layout", sheet), what: "sheet layout")
         guard let object = JSON.parseObject(bytes) else { return SheetLayout() }
         var layout = SheetLayout()
         let height = (object["defaultRowHeight"] as? NSNumber)?.doubleValue ?? -1

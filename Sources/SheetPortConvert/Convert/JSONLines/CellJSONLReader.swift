@@ -105,7 +105,11 @@ public struct CellJSONLReader {
             let elapsed = style.map { isElapsedTimeFormat($0.numberFormat) } ?? false
             value = elapsed ? .duration(days: dateTime.elapsedDays) : .date(serial: dateTime.serial(in: .excel1900))
         case "empty":
-            guard formula != nil else { throw failure("an empty cell is written only for a formula with no cached value") }
+            // A formatted blank (the server's format route) keeps its style; otherwise only a
+            // formula with no cached value is empty.
+            guard formula != nil || style != nil else {
+                throw failure("an empty cell is written only for a formula with no cached value, or with a style")
+            }
             value = .empty
         default:
             throw failure("\"type\" must be number, string, boolean, error, date or empty")
