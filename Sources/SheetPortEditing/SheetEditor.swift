@@ -395,9 +395,16 @@ public final class SheetEditor {
     /// The inputs a paste of TSV `text` at `origin` writes, refused whole (`PasteError`) when
     /// over a cap or past the grid.
     public static func pasteInputs(_ text: String, at origin: CellReference, limits: EditingLimits, grid: GridSize) throws(PasteError) -> [CellInput] {
-        let rows = TSV.decode(text)
+        try blockInputs(TSV.decode(text), at: origin, limits: limits, grid: grid)
+    }
+
+    /// The inputs that write `rows` as a block with its top-left cell at `origin` (a short row's
+    /// missing fields clear their cells, as a paste does), refused whole (`PasteError`) when over
+    /// a cap or past the grid: a paste, or `sheetport cells set --from FILE.csv`.
+    public static func blockInputs(_ rows: [[String]], at origin: CellReference, limits: EditingLimits, grid: GridSize) throws(PasteError) -> [CellInput] {
         let width = rows.map(\.count).max() ?? 0
         guard !rows.isEmpty, width > 0 else { throw .empty }
+        // Counted before the inputs are made, so a huge block costs nothing to refuse.
         let count = rows.count * width
         guard count <= limits.maxBatchCells else { throw .tooManyCells(cells: count, cap: limits.maxBatchCells) }
         let end = CellReference(row: origin.row + rows.count - 1, column: origin.column + width - 1)
@@ -406,17 +413,23 @@ public final class SheetEditor {
         }
         var inputs: [CellInput] = []
         inputs.reserveCapacity(count)
-        var bytes = 12
         for (rowOffset, row) in rows.enumerated() {
             for columnOffset in 0..<width {
-                let input = CellInput(ref: CellReference(row: origin.row + rowOffset, column: origin.column + columnOffset),
-                                      input: columnOffset < row.count ? row[columnOffset] : "")
-                bytes += input.encodedSize
-                inputs.append(input)
+                inputs.append(CellInput(ref: CellReference(row: origin.row + rowOffset, column: origin.column + columnOffset),
+                                        input: columnOffset < row.count ? row[columnOffset] : ""))
             }
         }
-        guard bytes <= limits.maxBatchBytes else { throw .tooManyBytes(bytes: bytes, cap: limits.maxBatchBytes) }
+        try checkBatch(inputs, limits: limits)
         return inputs
+    }
+
+    /// Refuses `inputs` whole (`PasteError`) when one write of them would be over the server's
+    /// `maxBatchCells` or `maxBatchBytes`: the server would refuse them with 413, never truncate.
+    public static func checkBatch(_ inputs: [CellInput], limits: EditingLimits) throws(PasteError) {
+        guard inputs.count <= limits.maxBatchCells else { throw .tooManyCells(cells: inputs.count, cap: limits.maxBatchCells) }
+        // `{"cells":[` and `]}` around the inputs.
+        let bytes = inputs.reduce(12) { $0 + $1.encodedSize }
+        guard bytes <= limits.maxBatchBytes else { throw .tooManyBytes(bytes: bytes, cap: limits.maxBatchBytes) }
     }
 
     private func currentLimits() throws -> EditingLimits {

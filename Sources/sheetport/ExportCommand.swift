@@ -65,8 +65,7 @@ enum ExportCommand {
         var chosen: [RemoteSheet] = options.has("--all") ? available : []
         var missing: [String] = []
         for wanted in options.positionals {
-            guard let sheet = available.first(where: { $0.id == wanted }) ?? available.first(where: { $0.name == wanted })
-                ?? available.first(where: { $0.name.caseInsensitiveCompare(wanted) == .orderedSame }) else {
+            guard let sheet = ServerConnection.sheet(wanted, in: available) else {
                 missing.append(wanted)
                 continue
             }

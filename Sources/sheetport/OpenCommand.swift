@@ -47,7 +47,7 @@ enum OpenCommand {
         let connection = try ClientOptions.connection(options)
         let client = HTTPClient(connectTimeout: 10, timeout: try ClientOptions.timeout(options) ?? 60)
         let sheets = try connection.sheets(client: client)
-        guard let sheet = sheets.first(where: { $0.id == given }) ?? sheets.first(where: { $0.name == given }) else {
+        guard let sheet = ServerConnection.sheet(given, in: sheets) else {
             throw UsageError("no sheet \"\(given.visibleControlCharacters)\" on \(connection.baseURL) for this token")
         }
         guard isatty(0) != 0, isatty(1) != 0 else { throw UsageError("open needs a terminal on standard input and output") }

@@ -20,6 +20,7 @@ COMMANDS:
   sheets     list a workbook's sheets in tab order: kind, hidden or not, rows and columns
   import     upload a workbook to a server as an import job (`--wait` follows it)
   export     export sheets from a server to xlsx files through private staging
+  cells      read or write a server's cells (`cells get SHEET B2:D9`, `cells set SHEET B2==A1*2`)
   open       edit a server's sheet in a full-screen terminal grid
   demo       the main job: check, serve, import and export a bundled workbook, all on loopback
   bench      streaming benchmarks (`bench write`: write a generated sheet)
@@ -46,13 +47,14 @@ func main(_ arguments: [String]) -> Int32 {
         case "sheets": return try SheetsCommand.run(Array(arguments.dropFirst()))
         case "import": return try ImportCommand.run(Array(arguments.dropFirst()))
         case "export": return try ExportCommand.run(Array(arguments.dropFirst()))
+        case "cells": return try CellsCommand.run(Array(arguments.dropFirst()))
         case "open": return try OpenCommand.run(Array(arguments.dropFirst()))
         case "demo": return try DemoCommand.run(Array(arguments.dropFirst()))
         case "serve": return try ServeCommand.run(Array(arguments.dropFirst()))
         case "token": return try TokenCommand.run(Array(arguments.dropFirst()))
         case "key": return try KeyCommand.run(Array(arguments.dropFirst()))
         default:
-            let commands = ["check", "convert", "sheets", "import", "export", "open", "demo", "bench", "serve", "token", "key"]
+            let commands = ["check", "convert", "sheets", "import", "export", "cells", "open", "demo", "bench", "serve", "token", "key"]
             let hint = Suggestion.nearest(to: command, among: commands).map { "; did you mean \($0)?" } ?? ""
             throw UsageError("unknown command \"\(command.visibleControlCharacters)\"\(hint)\n\n" + usage)
         }
