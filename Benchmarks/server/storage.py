@@ -58,6 +58,7 @@ def delete(server_request, sheet):
 
 
 def sqlite_run(sheetport, books, folder):
+    os.makedirs(os.path.join(folder, "sqlite"))
     server = Server(sheetport, os.path.join(folder, "sqlite"))
     try:
         before = folder_bytes(server.data)
@@ -108,22 +109,19 @@ def postgres_run(sheetport, books, folder):
         def request(method, path, body=None, headers=None):
             return instance.request(token, method, path, body=body, headers=headers)
 
+        # Server.import_file needs only `request`: this instance's, with its token.
+        client = type("Client", (), {})()
+        client.request = request
+
         def import_all():
-            ids = []
-            for _, book in books:
-                fake = type("S", (), {})()
-                fake.request = request
-                ids.append(Server.import_file(fake, book))
-            return ids
+            return [Server.import_file(client, book) for _, book in books]
 
         try:
             lines = []
             sheets = []
             for rows, book in books:
                 start = pg_size(cluster, url)
-                fake = type("S", (), {})()
-                fake.request = request
-                sheets.append(Server.import_file(fake, book))
+                sheets.append(Server.import_file(client, book))
                 lines.append((rows, os.path.getsize(book), pg_size(cluster, url) - start))
             first = pg_database_size(cluster, url)
             for sheet in sheets:

@@ -238,7 +238,7 @@ package final class ImportWorker: @unchecked Sendable {
         func sealBlock() {
             guard let current = block else { return }
             sealedBlocks.append((current.number, current.first, current.last,
-                                 context.sealer.seal(current.bytes, context: RowBlock.context(sheet: id, block: current.number))))
+                                 context.sealer.seal(RowBlock.stored(current.bytes), context: RowBlock.context(sheet: id, block: current.number))))
             block = nil
         }
         func storeBatch(_ reader: WorksheetReader) throws {

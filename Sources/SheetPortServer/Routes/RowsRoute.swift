@@ -22,7 +22,7 @@ enum RowsRoute {
         var first = true
         for block in blocks {
             let plaintext = try context.sealer.open(block.data, context: RowBlock.context(sheet: id, block: block.block), what: "row block")
-            for entry in RowBlock.entries(plaintext) where entry.row >= start && entry.row <= end {
+            for entry in try RowBlock.entries(stored: plaintext) where entry.row >= start && entry.row <= end {
                 if !first { body.append(UInt8(ascii: ",")) }
                 first = false
                 body += RowBlock.apiJSON(entry)
