@@ -72,7 +72,8 @@ import SheetPortTestSupport
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let server = try TestServer(folder: folder)
-        let api = server.api(try server.token("ann"))
+        let token = try server.token("ann")
+        var api = server.api(token)
         let book = try Self.workbook(in: folder, rows: 300)
         let kept = try api.importSheet(book)
         server.stop()
@@ -86,6 +87,7 @@ import SheetPortTestSupport
         }
         try server.restart()
         defer { server.stop() }
+        api = server.api(token) // the restarted server listens on a new port
         let store = try server.store()
         #expect(try store.query("PRAGMA auto_vacuum").first?.first?.int == 2)
         #expect(try store.query("PRAGMA user_version").first?.first?.int == 5)
