@@ -68,6 +68,12 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
+        // zstd compresses the server's row blocks before they are sealed (RowBlock.stored).
+        .systemLibrary(
+            name: "CZstd",
+            pkgConfig: "libzstd",
+            providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]
+        ),
         // ISA-L's igzip inflates deflated entries (ZipArchive.EntryStream); libzip keeps the container.
         .systemLibrary(
             name: "CISAL",
@@ -119,7 +125,7 @@ let package = Package(
             name: "SheetPortServer",
             dependencies: [
                 "SheetPortCore", "SheetPortReader", "SheetPortWriter", "SheetPortCalc", "SheetPortConvert",
-                "CMicroHTTPD", "CSQLite", "CSodium", "CLibPQ",
+                "CMicroHTTPD", "CSQLite", "CSodium", "CLibPQ", "CZstd",
             ]
         ),
         // The umbrella: `import SheetPort` re-exports every module.

@@ -27,6 +27,7 @@ pkg-config --exists libmicrohttpd 2>/dev/null || missing+=(libmicrohttpd-dev)
 pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)
 pkg-config --exists libsodium 2>/dev/null || missing+=(libsodium-dev)
 pkg-config --exists libpq 2>/dev/null || missing+=(libpq-dev)
+pkg-config --exists libzstd 2>/dev/null || missing+=(libzstd-dev)
 if [ "${1:-}" = "--clients" ] || [ "${1:-}" = "--postgres" ]; then
     ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
 fi

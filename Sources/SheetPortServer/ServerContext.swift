@@ -51,7 +51,10 @@ package final class ServerContext: Sendable {
                                         staging: configuration.databaseURL == nil ? directory.staging : nil, create: true)!
         // Job results and errors are sealed with this key; those written before are sealed now.
         SealedJobText.sealer = sealer
-        try store.open().sealPlaintextJobTexts()
+        let opened = try store.open()
+        try opened.sealPlaintextJobTexts()
+        // A SQLite store of an earlier version is switched to incremental vacuum, once.
+        try Schema.enableIncrementalVacuum(opened)
         connections = try ConnectionPool(store, count: configuration.threads + 2)
         imports = ImportQueue()
         events = EventStreams(limits: configuration.eventStreams)

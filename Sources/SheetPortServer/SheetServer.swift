@@ -12,6 +12,7 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
     private let workers: [ImportWorker]
     private var daemon: HTTPDaemon?
     private let relief: StorageRelief
+    private let migration: RowBlockMigration
 
     /// Opens the data directory, recovers jobs a previous run left unfinished, starts the
     /// import workers and listens.
@@ -22,6 +23,9 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
         workers = (0..<max(1, configuration.workers)).map { _ in ImportWorker(context: context) }
         relief = StorageRelief(store: context.store)
         relief.start()
+        // Row blocks of the previous format are compressed in the background (issue 26).
+        migration = RowBlockMigration(store: context.store, sealer: context.sealer)
+        migration.start()
         if context.store.kind == .postgres { context.leases.start() }
         context.sheetChanges.start()
         workers.forEach { $0.start() }
@@ -62,6 +66,7 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
         context.leases.stop()
         context.sheetChanges.stop()
         relief.stop()
+        migration.stop()
     }
 
     // MARK: RequestHandler

@@ -21,6 +21,7 @@ enum BenchCommand {
                sheetport bench read FILE [--to count|csv|jsonl|tokens] [limits]
                sheetport bench check FILE [limits]
                sheetport bench write [--rows N] [-o OUT.xlsx] [--inline-strings] [--level N]
+               sheetport bench csv FILE.csv [--no-infer]
         """,
         about: """
         With no subcommand: generates the benchmark workbook (a header and N rows x 10 columns:
@@ -35,6 +36,9 @@ enum BenchCommand {
                      XML, the fast path's floor: tokens)
           check      pre-flight FILE as `sheetport check` does
           write      write the benchmark sheet through the streaming writer
+          csv        read and type a CSV as `convert FILE.csv -o OUT.xlsx` does (both
+                     passes: the columns' kinds, then typed rows), without writing;
+                     MB/s is the file's size over the whole time
         """,
         groups: [
             OptionGroup(title: "OPTIONS", options: [
@@ -45,6 +49,7 @@ enum BenchCommand {
                 .valued("--to", "FORMAT", "(read) count (default), csv, jsonl or tokens"),
                 .flag("--inline-strings", "(write) inline strings instead of a shared-string table"),
                 .valued("--level", "N", "(write) deflate level 1-9 (default 6, zlib's and libxlsxwriter's)"),
+                .flag("--no-infer", "(csv) every field text: one pass"),
                 .noProgress, .help,
             ]),
             LimitOptions.group(),
@@ -52,7 +57,7 @@ enum BenchCommand {
         footer: "read and check take the limits (a workbook of a million unique strings needs --max-text-size).")
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let subcommands = ["generate", "read", "check", "write"]
+        let subcommands = ["generate", "read", "check", "write", "csv"]
         let subcommand = arguments.first.flatMap { subcommands.contains($0) ? $0 : nil }
         let options = try spec.parse(subcommand == nil ? arguments : Array(arguments.dropFirst()))
         if options.has("--help") { print(spec.help); return 0 }
@@ -72,6 +77,8 @@ enum BenchCommand {
                            limits: LimitOptions.limits(options), quiet: quiet))
         case "check":
             print(try check(file(options), limits: LimitOptions.limits(options)))
+        case "csv":
+            print(try csv(file(options), inferTypes: !options.has("--no-infer")))
         default:
             try all(rows: rows(options), keep: options.value("--keep"), quiet: quiet)
         }
@@ -87,10 +94,12 @@ enum BenchCommand {
         var xmlBytes: Int64
         var seconds: Double
         var peakKiB: Int
+        /// What `xmlBytes` counts.
+        var unit = "worksheet XML"
 
         var description: String {
-            String(format: "%@: %d cells in %.3f s: %.0f cells/s, %.1f MB/s of worksheet XML, peak RSS %d KiB",
-                   phase, cells, seconds, Double(cells) / seconds, Double(xmlBytes) / seconds / 1e6, peakKiB)
+            String(format: "%@: %d cells in %.3f s: %.0f cells/s, %.1f MB/s of %@, peak RSS %d KiB",
+                   phase, cells, seconds, Double(cells) / seconds, Double(xmlBytes) / seconds / 1e6, unit, peakKiB)
         }
     }
 
@@ -180,6 +189,29 @@ enum BenchCommand {
         return Measurement(phase: "read to \(sink)", cells: cells, xmlBytes: xml, seconds: clock.seconds, peakKiB: clock.peakKiB)
     }
 
+    /// Reads and types the CSV at `path` as `convert` does before the writer (both passes
+    /// with `inferTypes`), the rows handed to a counting sink.
+    static func csv(_ path: String, inferTypes: Bool) throws -> Measurement {
+        let clock = PhaseClock()
+        let source = try TextSource(path: path)
+        var options = TextToWorkbook.Options()
+        options.inferTypes = inferTypes
+        var formats: [String: Int] = [:]
+        var strings = 0
+        let summary = try TextToWorkbook.readRows(source, format: .csv, options: options, style: { format in
+            if let index = formats[format] { return index }
+            formats[format] = formats.count + 1
+            return formats.count
+        }) { row, _ in
+            for cell in row.cells { if case .string = cell.value { strings += 1 } }
+        }
+        let size = source.size ?? 0
+        var measurement = Measurement(phase: "csv\(inferTypes ? "" : " --no-infer") (\(strings) text cells)", cells: summary.cells,
+                                      xmlBytes: size, seconds: clock.seconds, peakKiB: clock.peakKiB)
+        measurement.unit = "CSV"
+        return measurement
+    }
+
     /// Pre-flights `path` as `sheetport check` does.
     static func check(_ path: String, limits: ArchiveLimits = ArchiveLimits()) throws -> Measurement {
         let clock = PhaseClock()
@@ -220,7 +252,7 @@ enum BenchCommand {
     }
 
     private static func file(_ options: Arguments) throws -> String {
-        guard options.positionals.count == 1 else { throw UsageError("bench read and bench check take one FILE") }
+        guard options.positionals.count == 1 else { throw UsageError("bench read, check and csv take one FILE") }
         return options.positionals[0]
     }
 }

@@ -15,13 +15,14 @@ public final class ByteInput {
     public let name: String
     private let source: DescriptorReader
     private let ownsDescriptor: Bool
-    private var buffer = [UInt8](repeating: 0, count: 1 << 16)
-    private var position = 0
-    private var end = 0
-    private var atEnd = false
+    // Read per byte by one thread: dynamic exclusivity checks were a fifth of reading a CSV.
+    @exclusivity(unchecked) private var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    @exclusivity(unchecked) private var position = 0
+    @exclusivity(unchecked) private var end = 0
+    @exclusivity(unchecked) private var atEnd = false
     private var transcoder: Transcoder?
     /// Bytes consumed so far (of the UTF-8 text, when it is converted).
-    public private(set) var bytesRead: Int64 = 0
+    @exclusivity(unchecked) public private(set) var bytesRead: Int64 = 0
 
     /// Opens `path`, or standard input for `-`; `name`, when given, is used in errors.
     public convenience init(path: String, name: String? = nil) throws {
@@ -165,6 +166,32 @@ public final class ByteInput {
             bytesRead += Int64(consumed)
             if found { return true }
             guard try refill() else { return true }
+        }
+    }
+
+    /// Appends to `out` the bytes before the first one of `stops` and consumes them; that byte
+    /// is left unread and returned, nil at the end of the input. Stops early, once `out` holds
+    /// more than `limit` bytes (the caller's bound on a field). One pass over the buffer instead
+    /// of a call per byte: CSV and TSV fields are read this way.
+    package func append(to out: inout [UInt8], upTo stops: ByteSet, limit: Int) throws -> UInt8? {
+        while true {
+            if position == end {
+                guard try refill() else { return nil }
+            }
+            let start = position, available = end
+            let (stop, hit) = buffer.withUnsafeBufferPointer { bytes -> (Int, UInt8?) in
+                var index = start
+                while index < available {
+                    let byte = bytes[index]
+                    if stops.contains(byte) { return (index, byte) }
+                    index &+= 1
+                }
+                return (available, nil)
+            }
+            buffer.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[start..<stop])) }
+            bytesRead += Int64(stop - start)
+            position = stop
+            if hit != nil || out.count > limit { return hit }
         }
     }
 

@@ -132,7 +132,7 @@ package final class SheetEdit {
         if let entries = blocks[block] { return entries }
         var entries: [RowBlock.Entry] = []
         if let sealed = try database.rowBlock(of: sheet, block: block) {
-            entries = RowBlock.entries(try context.sealer.open(sealed, context: RowBlock.context(sheet: sheet, block: block), what: "row block"))
+            entries = try RowBlock.entries(stored: context.sealer.open(sealed, context: RowBlock.context(sheet: sheet, block: block), what: "row block"))
         }
         blocks[block] = entries
         return entries
@@ -171,7 +171,7 @@ package final class SheetEdit {
             }
             entries.removeAll { $0.cells.isEmpty && $0.height == nil && !$0.isHidden }
             blocks[block] = entries
-            let data = entries.isEmpty ? nil : context.sealer.seal(RowBlock.encode(entries), context: RowBlock.context(sheet: sheet, block: block))
+            let data = entries.isEmpty ? nil : context.sealer.seal(RowBlock.stored(RowBlock.encode(entries)), context: RowBlock.context(sheet: sheet, block: block))
             try database.replaceRowBlock(sheet: sheet, block: block, firstRow: entries.first?.row ?? 0, lastRow: entries.last?.row ?? 0, data: data)
         }
         return result.sorted { GridCell(row: $0.row, column: $0.column) < GridCell(row: $1.row, column: $1.column) }

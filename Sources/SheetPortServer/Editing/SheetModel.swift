@@ -43,7 +43,7 @@ final class SheetModel {
             for block in try database.rowBlocks(of: id, from: next, to: next + blocksPerRead - 1) {
                 let plaintext = try context.sealer.open(block.data, context: RowBlock.context(sheet: id, block: block.block), what: "row block")
                 var jsonl: [UInt8] = []
-                for entry in RowBlock.entries(plaintext) {
+                for entry in try RowBlock.entries(stored: plaintext) {
                     for cell in entry.cells { jsonl += cell; jsonl.append(0x0A) }
                 }
                 var reader = try CellJSONLReader(input: ByteInput(bytes: jsonl, name: "row block \(block.block) of sheet \(id)"))

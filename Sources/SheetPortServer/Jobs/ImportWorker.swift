@@ -245,7 +245,7 @@ package final class ImportWorker: @unchecked Sendable {
                 cellWriter.appendHeader(row, to: &bytes)
                 cellWriter.append(row, to: &bytes)
             }
-            sealedBlocks.append((number, first, last, context.sealer.seal(bytes, context: RowBlock.context(sheet: id, block: number))))
+            sealedBlocks.append((number, first, last, context.sealer.seal(RowBlock.stored(bytes), context: RowBlock.context(sheet: id, block: number))))
         }
         func sealBlock() {
             guard let current = block else { return }

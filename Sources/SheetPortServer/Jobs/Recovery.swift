@@ -29,6 +29,8 @@ enum Recovery {
             }
             try database.query("DELETE FROM sheets WHERE visible = 0")
         } }
+        // The space of the sheets removed, and of any a previous run deleted, is given back.
+        _ = try? database.reclaimSpace()
         // Every leftover goes, files and directories alike: stagings of ended jobs and, as
         // exports are unlinked once open, whatever a killed server was building.
         let staged = (try? FileManager.default.contentsOfDirectory(atPath: context.directory.staging)) ?? []

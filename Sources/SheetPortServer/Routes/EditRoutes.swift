@@ -235,7 +235,7 @@ enum EditRoutes {
     static func currentInput(_ cell: GridCell, sheet: String, _ database: Database, _ context: ServerContext) throws -> String {
         let block = RowBlock.block(of: cell.row)
         guard let sealed = try database.rowBlock(of: sheet, block: block) else { return "" }
-        let entries = RowBlock.entries(try context.sealer.open(sealed, context: RowBlock.context(sheet: sheet, block: block), what: "row block"))
+        let entries = try RowBlock.entries(stored: context.sealer.open(sealed, context: RowBlock.context(sheet: sheet, block: block), what: "row block"))
         guard let entry = entries.first(where: { $0.row == cell.row }) else { return "" }
         for line in entry.cells {
             guard let stored = StoredCell(line: line, row: cell.row), stored.column == cell.column else { continue }

@@ -61,7 +61,7 @@ struct ExportBuild {
             }
             for block in blocks {
                 let plaintext = try context.sealer.open(block.data, context: RowBlock.context(sheet: sheet.id, block: block.block), what: "row block")
-                try append(RowBlock.entries(plaintext), to: worksheet, writer)
+                try append(RowBlock.entries(stored: plaintext), to: worksheet, writer)
             }
             nextBlock += Self.blocksPerRead
             if nextBlock > RowBlock.block(of: max(sheet.rows, 1)) { break }

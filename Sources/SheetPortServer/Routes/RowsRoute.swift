@@ -22,7 +22,7 @@ enum RowsRoute {
         var first = true
         for block in blocks {
             let plaintext = try context.sealer.open(block.data, context: RowBlock.context(sheet: id, block: block.block), what: "row block")
-            for var entry in RowBlock.entries(plaintext) where entry.row >= start && entry.row <= end {
+            for var entry in try RowBlock.entries(stored: plaintext) where entry.row >= start && entry.row <= end {
                 // Each cell with the text Excel shows for it (CONTRACTS section 8).
                 entry.cells = entry.cells.map { ArraySlice(StoredCell.withDisplay($0, row: entry.row)) }
                 if !first { body.append(UInt8(ascii: ",")) }

@@ -46,7 +46,7 @@ enum ViewRoute {
             }
             for block in blocks {
                 let plaintext = try context.sealer.open(block.data, context: RowBlock.context(sheet: id, block: block.block), what: "row block")
-                for entry in RowBlock.entries(plaintext) {
+                for entry in try RowBlock.entries(stored: plaintext) {
                     found.removeAll(keepingCapacity: true)
                     if !columns.isEmpty {
                         for cell in entry.cells {
@@ -70,7 +70,7 @@ enum ViewRoute {
         for block in Set(rows.map(RowBlock.block(of:))).sorted() {
             for stored in try context.database({ try $0.rowBlocks(of: id, from: block, to: block) }) {
                 let plaintext = try context.sealer.open(stored.data, context: RowBlock.context(sheet: id, block: stored.block), what: "row block")
-                for entry in RowBlock.entries(plaintext) where wanted.contains(entry.row) {
+                for entry in try RowBlock.entries(stored: plaintext) where wanted.contains(entry.row) {
                     cut[entry.row] = RowBlock.apiJSON(entry)
                 }
             }

@@ -32,8 +32,20 @@ package struct RowBlock {
         Array("#\(row) \(height.map(ValueText.number) ?? "-") \(isHidden ? 1 : 0)\n".utf8)
     }
 
-    /// Parses a block's plaintext.
+    /// Parses a block's plaintext, in either format (`RowBlock.stored(_:)`); a block that
+    /// cannot be read (a bug: the seal authenticated it) is logged and has no rows.
     package static func entries(_ bytes: [UInt8]) -> [Entry] {
+        do {
+            return try entries(stored: bytes)
+        } catch {
+            ServerLog.write("\(error)")
+            return []
+        }
+    }
+
+    /// Parses a block's plaintext, in either format, throwing when it cannot be read.
+    package static func entries(stored: [UInt8]) throws -> [Entry] {
+        let bytes = try text(stored)
         var entries: [Entry] = []
         var start = 0
         while start < bytes.count {

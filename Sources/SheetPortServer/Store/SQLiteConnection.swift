@@ -30,9 +30,16 @@ final class SQLiteConnection: StoreConnection {
         // to the WAL and as many again at checkpoints). It applies when a new database gets its
         // first page, and must come before WAL mode; an existing database keeps its size.
         try execute("PRAGMA page_size=65536")
+        // Pages freed by deleting a sheet go back to the file system in bounded steps
+        // (`Database.reclaimSpace()`); like the page size, it applies to a new database, and an
+        // existing one is switched once at start (`Schema.enableIncrementalVacuum`).
+        try execute("PRAGMA auto_vacuum=INCREMENTAL")
         try execute("PRAGMA journal_mode=WAL")
         // Checkpoint every 16 MiB of WAL (256 pages of 64 KiB), as the default 1,000 pages of 4 KiB did about.
         try execute("PRAGMA wal_autocheckpoint=256")
+        // A WAL that grew during a large import or delete is cut back to 16 MiB at a checkpoint,
+        // so the space the data gave back is not held by the WAL instead.
+        try execute("PRAGMA journal_size_limit=16777216")
         try execute("PRAGMA synchronous=NORMAL")
         try execute("PRAGMA foreign_keys=ON")
         // Freed pages are zeroed, so deleted sealed blocks leave nothing behind either.
@@ -95,6 +102,9 @@ final class SQLiteConnection: StoreConnection {
 
     /// Rows changed by the last statement.
     package var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// Whether a transaction is open on this connection.
+    var inTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
     func error() -> ServerError {
         ServerError.database(code: sqlite3_errcode(handle), message: String(cString: sqlite3_errmsg(handle)))

@@ -86,9 +86,11 @@ extension Database {
         try query("SELECT version FROM sheets WHERE id = ?", [.text(sheet)]).first?.first?.int ?? 0
     }
 
-    /// Deletes a sheet with its rows, comments and grants.
+    /// Deletes a sheet with its rows, comments and grants, and gives the space back (SQLite,
+    /// outside a transaction: `reclaimSpace()`; a failed step leaves it to the next).
     package func deleteSheet(_ id: String) throws {
         try query("DELETE FROM sheets WHERE id = ?", [.text(id)])
+        _ = try? reclaimSpace()
     }
 
     /// The sealed row blocks of a sheet from block `first` to `last`, in order.

@@ -6,14 +6,21 @@ import SheetPortCore
 struct SharedStringsWriter {
     private var indexes: [String: Int] = [:]
     private var references = 0
+    private var bytes = 0
 
     /// Whether no string was added.
     var isEmpty: Bool { indexes.isEmpty }
 
-    /// The index of `text`, adding it when new.
-    mutating func index(of text: String) -> Int {
+    /// The index of `text`, adding it when new; nil when it is new and adding it would take
+    /// the table past `budget` bytes (see `WriterOptions.sharedStringBudget`).
+    mutating func index(of text: String, budget: Int? = nil) -> Int? {
+        if let index = indexes[text] { references += 1; return index }
+        if let budget {
+            let cost = text.utf8.count + 48
+            guard bytes + cost <= budget else { return nil }
+            bytes += cost
+        }
         references += 1
-        if let index = indexes[text] { return index }
         let index = indexes.count
         indexes[text] = index
         return index

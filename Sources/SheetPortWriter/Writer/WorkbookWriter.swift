@@ -4,6 +4,12 @@ public struct WriterOptions: Sendable {
     /// Strings go to the shared-string table, as Excel writes them (memory grows with the
     /// distinct strings); `false` writes inline strings, for constant memory on unique text.
     public var sharedStrings = true
+    /// With `sharedStrings`, the most memory the table may take, in bytes (each distinct
+    /// string counted as its UTF-8 bytes and 48 bytes of bookkeeping); once it is full, strings
+    /// not yet in it are written inline while those in it stay shared. nil: no bound (as Excel,
+    /// every distinct string shared). Bounded, a sheet of millions of distinct strings is
+    /// written in constant memory and repeated words still share.
+    public var sharedStringBudget: Int?
     /// zlib's deflate level, 1 (fastest) to 9 (smallest); 6 is zlib's default.
     public var compressionLevel = 6
     /// Allow worksheet parts over 4 GiB (ZIP64 headers on the streamed parts).

@@ -141,6 +141,7 @@ public final class WorksheetWriter {
         var type: StaticString?
         var text: String?
         var textKind = TextKind.value
+        var sharedIndex = 0
         switch cell.value {
         case .empty: break
         case .number(let value): number = value
@@ -150,8 +151,9 @@ public final class WorksheetWriter {
             text = value
             if cell.formula != nil {
                 type = "str"
-            } else if workbook.options.sharedStrings {
-                type = "s"; textKind = .shared
+            } else if workbook.options.sharedStrings,
+                      let index = workbook.sharedStrings.index(of: value, budget: workbook.options.sharedStringBudget) {
+                type = "s"; textKind = .shared; sharedIndex = index
             } else {
                 type = "inlineStr"; textKind = .inline
             }
@@ -207,7 +209,7 @@ public final class WorksheetWriter {
         } else if let text {
             switch textKind {
             case .shared:
-                let index = workbook.sharedStrings.index(of: text)
+                let index = sharedIndex
                 xml.compose(capacity: 40) { markup in markup.raw("<v>"); markup.int(index); markup.raw("</v></c>") }
                 return
             case .inline: xml.raw("<is>"); xml.textElement(text); xml.raw("</is>")

@@ -31,40 +31,27 @@ struct ColumnTypes {
         headerPending = hasHeader
     }
 
-    /// Whether `fields` is the header, given whether it is still to come: the first record
-    /// with a non-empty field.
-    static func isHeader(_ fields: [String], pending: inout Bool) -> Bool {
-        guard pending, fields.contains(where: { !$0.isEmpty }) else { return false }
-        pending = false
-        return true
-    }
-
     /// Counts the fields of the next record.
-    mutating func count(_ fields: [String]) {
-        if Self.isHeader(fields, pending: &headerPending) { return }
-        if fields.count > states.count { states += repeatElement(.unseen, count: fields.count - states.count) }
-        for (column, field) in fields.enumerated() where !field.isEmpty {
+    mutating func count(_ record: DelimitedRecord) {
+        if Self.isHeader(record, pending: &headerPending) { return }
+        if record.count > states.count { states += repeatElement(.unseen, count: record.count - states.count) }
+        for column in 0..<record.count where !record.isEmpty(at: column) {
             switch states[column] {
             case .text:
                 continue
             case .unseen:
-                if let kind = TypeInference.kind(of: field, rules: rules) {
-                    states[column] = .kind(kind)
-                } else {
-                    states[column] = .text
-                }
+                let kind = record.withField(column) { TypeInference.kind(of: $0, rules: rules) }
+                states[column] = kind.map(State.kind) ?? .text
             case .kind(let kind):
-                if TypeInference.value(of: field, as: kind, rules: rules) == nil { states[column] = .text }
+                if record.withField(column, { TypeInference.value(of: $0, as: kind, rules: rules) }) == nil { states[column] = .text }
             }
         }
     }
 
-    /// The value of a non-empty `field` in `column` (0-based) and its number format; nil when
-    /// it stays text.
-    func value(of field: String, column: Int) -> (value: CellValue, numberFormat: String?)? {
-        switch column < states.count ? states[column] : .unseen {
-        case .text, .unseen: return nil // unseen: only the header's names, which are text
-        case .kind(let kind): return TypeInference.value(of: field, as: kind, rules: rules)
-        }
+    /// The kind of `column` (0-based), nil when it stays text (or held only the header's
+    /// names, which are text).
+    func kind(of column: Int) -> TypeInference.Kind? {
+        guard column < states.count, case .kind(let kind) = states[column] else { return nil }
+        return kind
     }
 }

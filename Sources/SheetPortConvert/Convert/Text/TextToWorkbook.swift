@@ -19,107 +19,76 @@ public enum TextToWorkbook {
         public var rules = TypeInference.Rules()
         /// The name of the sheet written.
         public var sheetName = "Sheet1"
-        /// How the workbook is written.
-        public var writer = WriterOptions()
+        /// How the workbook is written; the shared-string table is bounded
+        /// (`TextToWorkbook.sharedStringBudget`), so a CSV of millions of distinct strings
+        /// converts in constant memory.
+        public var writer: WriterOptions = {
+            var options = WriterOptions()
+            options.sharedStringBudget = TextToWorkbook.sharedStringBudget
+            return options
+        }()
 
         /// The defaults.
         public init() {}
     }
+
+    /// The most memory the shared-string table of a converted sheet takes: 8 MiB (about
+    /// 140,000 distinct short strings); text first seen after that is written inline, while
+    /// repeated words already in the table stay shared.
+    public static let sharedStringBudget = 8 << 20
 
     /// Reads `source` as `format` and writes the workbook to `destination`, published only when
     /// complete; `progress` hears about every 4,096 rows (of each pass).
     @discardableResult
     public static func convert(_ source: TextSource, format: TextFormat, to destination: String, options: Options = Options(),
                                progress: ((ConversionSummary) -> Void)? = nil) throws -> ConversionSummary {
-        let dialect: DelimitedWriter.Dialect = format == .tsv ? .tsv : .csv
-        let passes: Int64 = format != .jsonl && options.inferTypes ? 2 : 1
         var summary = ConversionSummary()
-        summary.totalBytes = (source.size ?? 0) * passes
-        var delimiter = options.delimiter
-        var types: ColumnTypes?
-        if passes == 2 {
-            let input = try source.open()
-            var reader = try DelimitedReader(input: input, dialect: dialect, delimiter: delimiter, preferSemicolon: options.rules.decimalComma)
-            delimiter = reader.delimiter
-            var columns = ColumnTypes(rules: options.rules, hasHeader: options.hasHeader)
-            try forEachRecord(of: &reader, in: input) { fields, number, _ in
-                columns.count(fields)
-                if let progress, number & 4095 == 0 {
-                    (summary.rows, summary.bytesRead) = (number, input.sourceBytesRead)
-                    progress(summary)
-                }
-            }
-            types = columns
-            summary.bytesRead = input.sourceBytesRead
+        summary.totalBytes = (source.size ?? 0) * (format != .jsonl && options.inferTypes ? 2 : 1)
+        var layout = DelimitedLayout()
+        switch format {
+        case .ndjson, .json:
+            throw TextInputError(file: source.name, line: 0, "\(format.rawValue) records are written, not read; convert cell JSONL, CSV or TSV")
+        case .csv, .tsv:
+            layout = try self.layout(of: source, format: format, options: options, summary: &summary, progress: progress)
+        case .jsonl:
+            break
         }
-        let firstPass = summary.bytesRead
-        summary.rows = 0
 
-        let input = try source.open()
         let writer = try WorkbookWriter(path: destination, options: options.writer)
         do {
             let sheet = try writer.addWorksheet(named: options.sheetName)
-            // The writer's style table deduplicates; nil is the plain style.
-            func styleIndex(_ style: CellStyle?) throws -> Int { try style.map(writer.style) ?? 0 }
-            func append(_ row: Row, line: Int) throws {
+            func append(_ row: Row, line: Int, input: ByteInput) throws {
                 do {
                     try sheet.append(row)
                 } catch let error as WriterError {
                     throw TextInputError(file: input.name, line: line, error.description)
                 }
-                summary.rows += 1
-                summary.cells += row.cells.count
-                if let progress, summary.rows & 4095 == 0 {
-                    summary.bytesRead = firstPass + input.sourceBytesRead
-                    progress(summary)
-                }
             }
-            switch format {
-            case .ndjson, .json:
-                throw TextInputError(file: input.name, line: 0, "\(format.rawValue) records are written, not read; convert cell JSONL, CSV or TSV")
-            case .jsonl:
+            if format == .jsonl {
+                let input = try source.open()
                 var reader = try CellJSONLReader(input: input)
                 while let (read, styles) = try reader.nextRow() {
                     var row = read
-                    for index in row.cells.indices { row.cells[index].styleIndex = try styleIndex(styles[index]) }
-                    try append(row, line: reader.rowLine)
-                }
-            case .csv, .tsv:
-                var reader = try DelimitedReader(input: input, dialect: dialect, delimiter: delimiter, preferSemicolon: options.rules.decimalComma)
-                var headerPending = options.hasHeader
-                try forEachRecord(of: &reader, in: input) { fields, number, line in
-                    var row = Row(index: number)
-                    let isHeader = ColumnTypes.isHeader(fields, pending: &headerPending)
-                    for (column, field) in fields.enumerated() where !field.isEmpty {
-                        if !isHeader, let (value, numberFormat) = types?.value(of: field, column: column) {
-                            let style = numberFormat.map { CellStyle(numberFormat: $0) }
-                            row.cells.append(Cell(column: column + 1, value: value, styleIndex: try styleIndex(style)))
-                        } else {
-                            row.cells.append(Cell(column: column + 1, value: .string(field)))
-                        }
+                    // The writer's style table deduplicates; nil is the plain style.
+                    for index in row.cells.indices { row.cells[index].styleIndex = try styles[index].map(writer.style) ?? 0 }
+                    try append(row, line: reader.rowLine, input: input)
+                    summary.rows += 1
+                    summary.cells += row.cells.count
+                    if let progress, summary.rows & 4095 == 0 {
+                        summary.bytesRead = input.sourceBytesRead
+                        progress(summary)
                     }
-                    try append(row, line: line)
                 }
+                summary.bytesRead = input.sourceBytesRead
+            } else {
+                try forEachRow(of: source, format: format, layout: layout, options: options, summary: &summary, progress: progress,
+                               style: { try writer.style(CellStyle(numberFormat: $0)) }, body: append)
             }
             try writer.close()
-            summary.bytesRead = firstPass + input.sourceBytesRead
             return summary
         } catch {
             writer.discard()
             throw error
-        }
-    }
-
-    /// Hands each record of `reader` with its 1-based number and its line to `body`, within Excel's grid.
-    private static func forEachRecord(of reader: inout DelimitedReader, in input: ByteInput,
-                                      _ body: ([String], Int, Int) throws -> Void) throws {
-        var number = 0
-        while let fields = try reader.nextRecord() {
-            number += 1
-            guard number <= CellReference.maxRow else {
-                throw TextInputError(file: input.name, line: reader.recordLine, "more than 1,048,576 records: outside Excel's grid")
-            }
-            try body(fields, number, reader.recordLine)
         }
     }
 

@@ -1,0 +1,141 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import SheetPortCore
+/// The rules of `TypeInference` on a field's bytes, as `DelimitedReader` leaves them: the
+/// common shapes (plain decimals, `TRUE`/`FALSE`, anything that cannot be a date or a time)
+/// are decided without making a string; the rest takes the string rules, so both give the same
+/// answer for every field.
+extension TypeInference {
+    /// The kind of a non-empty field, nil for text.
+    static func kind(of field: UnsafeBufferPointer<UInt8>, rules: Rules) -> Kind? {
+        guard let first = field.first else { return nil }
+        if first | 0x20 == UInt8(ascii: "t") || first | 0x20 == UInt8(ascii: "f") {
+            return boolean(field) == nil ? nil : .boolean
+        }
+        if number(field, rules: rules) != nil { return .number }
+        if rules.dateFormat == nil, field.count == 10 {
+            if isoDay(field) != nil { return .date }
+        } else if mayBeDate(field, rules: rules), date(string(field), rules: rules) != nil {
+            return .date
+        }
+        if mayBeTime(field), time(string(field)) != nil { return .time }
+        return nil
+    }
+
+    /// The value of `field` as `kind` and its number format, nil when it is not one.
+    static func value(of field: UnsafeBufferPointer<UInt8>, as kind: Kind, rules: Rules) -> (value: CellValue, numberFormat: String?)? {
+        switch kind {
+        case .number: return number(field, rules: rules).map { (.number($0), nil) }
+        case .boolean: return boolean(field).map { (.boolean($0), nil) }
+        case .date:
+            if rules.dateFormat == nil, field.count == 10 { return isoDay(field) }
+            return mayBeDate(field, rules: rules) ? date(string(field), rules: rules) : nil
+        case .time: return mayBeTime(field) ? time(string(field)) : nil
+        }
+    }
+
+    /// `TRUE` or `FALSE`, in any case.
+    static func boolean(_ field: UnsafeBufferPointer<UInt8>) -> Bool? {
+        func matches(_ word: StaticString) -> Bool {
+            guard field.count == word.utf8CodeUnitCount else { return false }
+            for index in 0..<field.count where field[index] | 0x20 != word.utf8Start[index] { return false }
+            return true
+        }
+        if matches("true") { return true }
+        if matches("false") { return false }
+        return nil
+    }
+
+    /// `number(_:rules:)` on bytes: a plain decimal (no exponent, no decimal comma) whose digits
+    /// fit in 2^53 is computed exactly here (one correctly rounded division, as `Double(String)`
+    /// rounds); any other field takes the string rules.
+    static func number(_ field: UnsafeBufferPointer<UInt8>, rules: Rules) -> Double? {
+        let count = field.count
+        guard count > 0, count <= 40 else { return nil }
+        if rules.decimalComma { return number(string(field), rules: rules) }
+        var index = 0
+        let negative = field[0] == UInt8(ascii: "-")
+        if negative || field[0] == UInt8(ascii: "+") { index = 1 }
+        let integerStart = index
+        var mantissa: UInt64 = 0
+        var digits = 0
+        while index < count, ASCII.isDigit(field[index]) {
+            mantissa = mantissa &* 10 &+ UInt64(field[index] &- 0x30)
+            index += 1
+        }
+        let integerDigits = index - integerStart
+        var fractionDigits = 0
+        if index < count, field[index] == UInt8(ascii: ".") {
+            index += 1
+            while index < count, ASCII.isDigit(field[index]) {
+                mantissa = mantissa &* 10 &+ UInt64(field[index] &- 0x30)
+                index += 1
+                fractionDigits += 1
+            }
+        }
+        digits = integerDigits + fractionDigits
+        guard digits > 0 else { return nil }
+        if index < count {
+            // An exponent, or not a number: the string rules decide.
+            guard field[index] | 0x20 == UInt8(ascii: "e") else { return nil }
+            return number(string(field), rules: rules)
+        }
+        if integerDigits > 1 && field[integerStart] == UInt8(ascii: "0") { return nil } // 007: an identifier
+        if fractionDigits == 0 && integerDigits > 15 { return nil }                    // would lose digits
+        guard digits <= 19, mantissa <= 1 << 53, fractionDigits < powersOfTen.count else {
+            // More digits than a double holds exactly (`0.2857142857142857`): the C library's
+            // correctly rounded conversion, as `Double(String)` makes it, on a copy that ends in NUL.
+            return withUnsafeTemporaryAllocation(of: CChar.self, capacity: count + 1) { copy in
+                for index in 0..<count { copy[index] = CChar(bitPattern: field[index]) }
+                copy[count] = 0
+                return strtod(copy.baseAddress!, nil)
+            }
+        }
+        let magnitude = Double(mantissa) / powersOfTen[fractionDigits]
+        return negative ? -magnitude : magnitude
+    }
+
+    /// 10^0 to 10^22, each exact in a double.
+    private static let powersOfTen: [Double] = (0...22).map { exponent in
+        var value = 1.0
+        for _ in 0..<exponent { value *= 10 }
+        return value
+    }
+
+    /// `YYYY-MM-DD` from 1900 on, as `date(_:)` reads a 10-byte field, without making a string.
+    static func isoDay(_ field: UnsafeBufferPointer<UInt8>) -> (value: CellValue, numberFormat: String?)? {
+        guard field.count == 10, field[4] == UInt8(ascii: "-"), field[7] == UInt8(ascii: "-") else { return nil }
+        func digits(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for index in range {
+                guard ASCII.isDigit(field[index]) else { return nil }
+                value = value * 10 + Int(field[index] &- 0x30)
+            }
+            return value
+        }
+        guard let year = digits(0..<4), let month = digits(5..<7), let day = digits(8..<10),
+              (1...12).contains(month), (1...31).contains(day), year >= 1900 else { return nil }
+        let dateTime = ExcelDateTime(year: year, month: month, day: day)
+        guard dateTime.isValidDay else { return nil }
+        return (.date(serial: dateTime.serial(in: .excel1900)), "yyyy-mm-dd")
+    }
+
+    /// Whether `field` has the shape of a date the rules read (a custom format: any field).
+    private static func mayBeDate(_ field: UnsafeBufferPointer<UInt8>, rules: Rules) -> Bool {
+        rules.dateFormat != nil || (field.count >= 10 && field[4] == UInt8(ascii: "-") && field[7] == UInt8(ascii: "-"))
+    }
+
+    /// Whether `field` starts with 1 to 6 digits and a colon, as every time does.
+    private static func mayBeTime(_ field: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        while index < field.count, index < 7, ASCII.isDigit(field[index]) { index += 1 }
+        return index >= 1 && index <= 6 && index < field.count && field[index] == UInt8(ascii: ":")
+    }
+
+    private static func string(_ field: UnsafeBufferPointer<UInt8>) -> String {
+        String(decoding: field, as: UTF8.self)
+    }
+}

@@ -1,0 +1,55 @@
+import SheetPortCore
+
+/// Space given back when sheets go: on the embedded store, the SQLite file runs with
+/// `auto_vacuum=INCREMENTAL`, and after a delete the free pages are returned to the file system
+/// a bounded step at a time (`PRAGMA incremental_vacuum(N)`, each step its own short write
+/// transaction, so imports and edits wait at most one step). PostgreSQL reuses the space of
+/// deleted rows through autovacuum, with nothing to run here (README, "Storage").
+extension Database {
+    /// Pages returned to the file system in one step: 256 pages of 64 KiB, 16 MiB.
+    static let reclaimStepPages = 256
+    /// The most steps after one delete (4 GiB); what is left waits for the next delete or start.
+    static let reclaimMaxSteps = 256
+
+    /// Returns the SQLite file's free pages to the file system, in bounded steps, unless a
+    /// transaction is open (then the next call does it). Nothing on PostgreSQL. Returns the
+    /// pages returned.
+    @discardableResult
+    package func reclaimSpace() throws -> Int {
+        guard let sqlite = connection as? SQLiteConnection, !sqlite.inTransaction else { return 0 }
+        var returned = 0
+        for _ in 0..<Self.reclaimMaxSteps {
+            let free = try query("PRAGMA freelist_count").first?.first?.int ?? 0
+            guard free > 0 else { break }
+            try query("PRAGMA incremental_vacuum(\(Self.reclaimStepPages))")
+            let left = try query("PRAGMA freelist_count").first?.first?.int ?? 0
+            guard left < free else { break } // not an incremental-vacuum file (yet): nothing to return
+            returned += free - left
+        }
+        return returned
+    }
+}
+
+extension Schema {
+    /// The `user_version` of a SQLite store that runs with `auto_vacuum=INCREMENTAL`.
+    static let incrementalVacuumVersion: Int64 = 5
+
+    /// Switches a SQLite store made before version 5 to `auto_vacuum=INCREMENTAL`: the mode of
+    /// an existing file changes only through a `VACUUM`, which rewrites the whole file once
+    /// (it needs as much free disk again). New stores are made in that mode and are only marked.
+    static func enableIncrementalVacuum(_ database: Database) throws {
+        guard database.kind == .sqlite,
+              (try database.query("PRAGMA user_version").first?.first?.int ?? 0) < incrementalVacuumVersion else { return }
+        let mode = try database.query("PRAGMA auto_vacuum").first?.first?.int ?? 0
+        if mode != 2 {
+            try database.execute("PRAGMA auto_vacuum=INCREMENTAL")
+            try database.execute("VACUUM")
+            let after = try database.query("PRAGMA auto_vacuum").first?.first?.int ?? 0
+            guard after == 2 else {
+                throw ServerError.database(code: 0, message: "switching the store to incremental vacuum failed (auto_vacuum is \(after))")
+            }
+            ServerLog.write("storage: the database was switched to incremental vacuum (a one-time VACUUM)")
+        }
+        try database.execute("PRAGMA user_version=\(incrementalVacuumVersion)")
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+@testable import SheetPortCore
+@testable import SheetPortWriter
+@testable import SheetPortServer
+import SheetPortTestSupport
+
+/// Space comes back (issue 26): the embedded store runs with `auto_vacuum=INCREMENTAL`, and
+/// deleting sheets returns their pages to the file system in bounded steps, so the data folder
+/// shrinks back to about its size before the imports; a store made before (auto_vacuum NONE) is
+/// switched once at start. Real server, real SQLite file.
+@Suite(.serialized) struct StorageReclaimTests {
+    /// The bytes of every file in the data folder (the database, its WAL, staging, the key)
+    /// after a checkpoint that truncates the WAL, as an operator would measure it.
+    static func folderBytes(_ server: TestServer) throws -> Int {
+        let database = try server.store()
+        try database.query("PRAGMA wal_checkpoint(TRUNCATE)")
+        var total = 0
+        let enumerator = FileManager.default.enumerator(atPath: server.data)
+        while let name = enumerator?.nextObject() as? String {
+            let attributes = try FileManager.default.attributesOfItem(atPath: server.data + "/" + name)
+            if attributes[.type] as? FileAttributeType == .typeRegular { total += (attributes[.size] as? Int) ?? 0 }
+        }
+        return total
+    }
+
+    /// A workbook of `rows` rows of unique text and numbers (the benchmark sheet).
+    static func workbook(in folder: URL, rows: Int) throws -> String {
+        let path = folder.appendingPathComponent("bench-\(rows).xlsx").path
+        let writer = try WorkbookWriter(path: path)
+        try SyntheticSheet(rows: rows).write(into: writer)
+        try writer.close()
+        return path
+    }
+
+    @Test(.enabled(if: !PostgresCluster.runsServerSuite, "the SQLite data folder's own size"))
+    func deletingEverySheetGivesTheSpaceBack() throws {
+        let fixture = try ServerFixture()
+        defer { fixture.close() }
+        let store = try fixture.server.store()
+        #expect(try store.query("PRAGMA auto_vacuum").first?.first?.int == 2)
+        #expect(try store.query("PRAGMA user_version").first?.first?.int == 5)
+        let before = try Self.folderBytes(fixture.server)
+        let book = try Self.workbook(in: fixture.folder, rows: 4_000)
+        var sheets: [String] = []
+        for _ in 0..<3 { sheets.append(try fixture.api.importSheet(book)) }
+        let full = try Self.folderBytes(fixture.server)
+        #expect(full > before + 3 * 200_000, "3 imports of 4,000 rows took \(full - before) bytes")
+
+        // Hostile ids delete nothing and leave the store as it is.
+        for id in ["..%2F..%2Fsheetport.db", "%27%20OR%201%3D1--", String(repeating: "f", count: 4096), sheets[0] + "%00"] {
+            let status = try fixture.api.call("DELETE", "/api/sheets/\(id)").status
+            #expect([400, 404, 414].contains(status), "\(id): \(status)")
+        }
+        #expect(try fixture.api.object("/api/sheets")["sheets"] as? [[String: Any]] != nil)
+        #expect(try Self.folderBytes(fixture.server) >= full * 9 / 10)
+
+        for sheet in sheets { #expect(try fixture.api.call("DELETE", "/api/sheets/\(sheet)").status == 204) }
+        let after = try Self.folderBytes(fixture.server)
+        #expect(try store.query("PRAGMA freelist_count").first?.first?.int == 0)
+        #expect(Double(after) <= Double(before) * 1.2, "before the imports \(before) bytes, after deleting them \(after)")
+        // The space is reused: importing again works and deleting again returns it again.
+        let again = try fixture.api.importSheet(book)
+        #expect(try fixture.api.call("DELETE", "/api/sheets/\(again)").status == 204)
+        #expect(Double(try Self.folderBytes(fixture.server)) <= Double(before) * 1.2)
+    }
+
+    /// A data folder made before version 5 (auto_vacuum NONE, no user_version) is switched at
+    /// start with one VACUUM, its data kept; a second start does not vacuum again.
+    @Test(.enabled(if: !PostgresCluster.runsServerSuite, "migrates a SQLite data directory of an earlier version"))
+    func anOlderStoreIsSwitchedOnceAtStart() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try TestServer(folder: folder)
+        let token = try server.token("ann")
+        var api = server.api(token)
+        let book = try Self.workbook(in: folder, rows: 300)
+        let kept = try api.importSheet(book)
+        server.stop()
+        // Back to the earlier version's file: no incremental vacuum, user_version 0.
+        do {
+            let old = try Database(path: server.data + "/sheetport.db")
+            try old.execute("PRAGMA auto_vacuum=NONE")
+            try old.execute("VACUUM")
+            try old.execute("PRAGMA user_version=0")
+            #expect(try old.query("PRAGMA auto_vacuum").first?.first?.int == 0)
+        }
+        try server.restart()
+        defer { server.stop() }
+        api = server.api(token) // the restarted server listens on a new port
+        let store = try server.store()
+        #expect(try store.query("PRAGMA auto_vacuum").first?.first?.int == 2)
+        #expect(try store.query("PRAGMA user_version").first?.first?.int == 5)
+        let rows = try api.object("/api/sheets/\(kept)/rows?start=1&count=5")
+        #expect((rows["rows"] as? [[String: Any]])?.count == 5, "\(rows)")
+        let removed = try api.importSheet(book)
+        #expect(try api.call("DELETE", "/api/sheets/\(removed)").status == 204)
+        #expect(try store.query("PRAGMA freelist_count").first?.first?.int == 0)
+        server.stop()
+        try server.restart()
+        let log = try String(contentsOfFile: folder.appendingPathComponent("server.log").path, encoding: .utf8)
+        #expect(log.components(separatedBy: "switched to incremental vacuum").count == 2, "\(log)")
+    }
+}
