@@ -54,10 +54,9 @@ enum CellsCommand {
         case "set":
             let inputs = try self.inputs(rest, from: options.value("--from"), at: options.value("--at"))
             let transport = HTTPEditingTransport(connection: connection, timeout: try ClientOptions.timeout(options) ?? 60)
-            do {
-                try SheetEditor.checkBatch(inputs, limits: try transport.limits())
-            } catch let error as PasteError {
-                StandardError.write("sheetport: cells set refused before sending: \(refusal(error))")
+            let limits = try transport.limits()
+            if let refused = refusal({ () throws(PasteError) in try SheetEditor.checkBatch(inputs, limits: limits) }) {
+                StandardError.write("sheetport: cells set refused before sending: \(refused)")
                 return 1
             }
             let sheet = try find(given, connection, client)
@@ -94,11 +93,13 @@ enum CellsCommand {
             var reader = try DelimitedReader(input: try ByteInput(path: file), dialect: .csv)
             var rows: [[String]] = []
             while let record = try reader.nextRecord() { rows.append(record) }
-            do {
-                return try SheetEditor.blockInputs(rows, at: origin, limits: EditingLimits(maxBatchCells: .max, maxBatchBytes: .max), grid: GridSize())
-            } catch let error as PasteError {
-                throw UsageError("\(file.visibleControlCharacters): \(refusal(error))")
+            var inputs: [CellInput] = []
+            if let refused = refusal({ () throws(PasteError) in
+                inputs = try SheetEditor.blockInputs(rows, at: origin, limits: EditingLimits(maxBatchCells: .max, maxBatchBytes: .max), grid: GridSize())
+            }) {
+                throw UsageError("\(file.visibleControlCharacters): \(refused)")
             }
+            return inputs
         }
         guard at == nil else { throw UsageError("--at goes with --from") }
         guard !pairs.isEmpty else { throw UsageError("cells set takes REF=INPUT arguments or --from FILE.csv") }
@@ -110,8 +111,17 @@ enum CellsCommand {
         }
     }
 
-    /// A refused batch in a script's words.
-    static func refusal(_ error: PasteError) -> String {
+    /// Why `body` refused a batch, in a script's words; nil when it did not.
+    static func refusal(_ body: () throws(PasteError) -> Void) -> String? {
+        do {
+            try body()
+            return nil
+        } catch {
+            return refusal(error)
+        }
+    }
+
+    private static func refusal(_ error: PasteError) -> String {
         switch error {
         case let .tooManyCells(cells, cap): "\(cells) cells is over the server's maxBatchCells of \(cap); nothing was sent"
         case let .tooManyBytes(bytes, cap): "\(bytes) bytes is over the server's maxBatchBytes of \(cap); nothing was sent"
@@ -130,7 +140,7 @@ enum CellsCommand {
     /// The range's values as CSV, a line a row from its first row, a field a column from its first column.
     private static func printCSV(_ rows: [RemoteRow], _ range: CellRange) throws {
         let output = ByteOutput(descriptor: 1, name: "standard output")
-        var writer = DelimitedWriter(output: output, dialect: .csv, dateSystem: .date1900)
+        var writer = DelimitedWriter(output: output, dialect: .csv, dateSystem: .excel1900)
         for row in rows {
             let cells = row.cells.compactMap { object -> Cell? in
                 guard let ref = (object["ref"] as? String).flatMap({ CellReference($0) }) else { return nil }

@@ -16,8 +16,9 @@ enum DemoCommand {
         about: """
         Runs the whole path on this machine with nothing left behind: pre-flight a bundled
         three-sheet workbook, start an embedded server on 127.0.0.1 (an ephemeral port, a temporary
-        data folder), issue a token, import the workbook (only its first worksheet), export the
-        sheet back through a private staging file, check the exported file, and print a summary.
+        data folder), issue a token, import the workbook (only its first worksheet), write a value
+        and a formula through the server (which computes them), export the sheet back through a
+        private staging file, check the exported file, and print a summary.
 
         Exit status: 0 when every step worked, 1 when one failed, 2 on usage or I/O errors.
         """,
@@ -60,11 +61,18 @@ enum DemoCommand {
         var status = try ImportCommand.run([workbook, "--server", server.url, "--token-file", tokenFile, "--wait"] + progressFlag)
         guard status == 0 else { return status }
 
-        step(4, "export the sheet back through private staging")
+        step(4, "edit through the server: a value and a formula, computed there")
+        // D2's quantity changes (its total F2 = D2*E2 is recomputed by the server) and a new
+        // formula sums every total; the server answers the cells whose values changed.
+        status = try CellsCommand.run(["set", "Orders", "D2=100", "I1==SUM(F2:F\(DemoWorkbook.orderRows + 1))",
+                                       "--server", server.url, "--token-file", tokenFile])
+        guard status == 0 else { return status }
+
+        step(5, "export the sheet back through private staging")
         status = try ExportCommand.run(["--all", "--server", server.url, "--token-file", tokenFile, "--out", out] + progressFlag)
         guard status == 0 else { return status }
 
-        step(5, "check the exported file")
+        step(6, "check the exported file")
         let exported = try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasSuffix(".xlsx") }.sorted()
         guard let name = exported.first else {
             StandardError.write("sheetport: demo: nothing was exported")
@@ -74,13 +82,14 @@ enum DemoCommand {
         print(CheckCommand.humanText(back))
         let sent = report.worksheets.first(where: \.imported)
         let received = back.worksheets.first(where: \.imported)
-        let same = sent?.rows == received?.rows && sent?.columns == received?.columns && sent?.cells == received?.cells
+        // The edit added I1: one cell more, and the used range reaches column I.
+        let same = sent?.rows == received?.rows && received?.columns == 9 && (sent?.cells ?? 0) + 1 == received?.cells
 
         print("\n== summary")
         print("  uploaded \"\(sent?.name ?? "?")\": \(sent?.rows ?? 0) rows x \(sent?.columns ?? 0) columns, \(sent?.cells ?? 0) cells"
               + " (\"Regions\" and \"Notes\" are not imported: only the first worksheet is)")
         print("  exported \(name): \(received?.rows ?? 0) rows x \(received?.columns ?? 0) columns, \(received?.cells ?? 0) cells"
-              + (same ? ", the same cells as uploaded" : ", NOT the same shape as uploaded"))
+              + (same ? ", the cells uploaded and the one the edit added" : ", NOT the cells uploaded and edited"))
         print(String(format: "  done in %.1f s; the server is stopped and its temporary data folder removed", Date().timeIntervalSince(started)))
         return same && back.importable ? 0 : 1
     }

@@ -125,7 +125,17 @@ private enum WindowValue: Decodable, Equatable {
         let result = finish(process, output, errors)
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
         #expect(result.stdout.contains("== summary"))
-        #expect(result.stdout.contains("the same cells as uploaded"), "\(result.stdout)")
+        #expect(result.stdout.contains("the cells uploaded and the one the edit added"), "\(result.stdout)")
+        // The server computed the edit: I1 = SUM(F2:F2001) of the bundled rows with D2 = 100,
+        // summed here from the rows' own rule (DemoWorkbook), not from the server.
+        var total = 0.0
+        for index in 1...2_000 {
+            let quantity = index == 1 ? 100.0 : Double(index % 17 + 1)
+            total += quantity * (Double((index * 37) % 1000) / 4 + 0.25)
+        }
+        let line = result.stdout.split(separator: "\n").first { $0.hasPrefix("I1\t") }
+        let shown = line.flatMap { Double($0.split(separator: "\t")[1]) }
+        #expect(shown.map { abs($0 - total) < 1e-6 * total } == true, "I1 should be \(total): \(line ?? "no I1 line")")
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
     }
 

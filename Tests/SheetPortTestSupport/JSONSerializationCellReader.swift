@@ -111,7 +111,9 @@ package struct JSONSerializationCellReader {
             let elapsed = style.map { NumberFormat.isElapsedTimeFormat($0.numberFormat) } ?? false
             value = elapsed ? .duration(days: dateTime.elapsedDays) : .date(serial: dateTime.serial(in: .excel1900))
         case "empty":
-            guard formula != nil else { throw failure("an empty cell is written only for a formula with no cached value") }
+            guard formula != nil || style != nil else {
+                throw failure("an empty cell is written only for a formula with no cached value, or with a style")
+            }
             value = .empty
         default:
             throw failure("\"type\" must be number, string, boolean, error, date or empty")

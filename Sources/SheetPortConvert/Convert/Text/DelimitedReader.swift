@@ -24,6 +24,8 @@ public struct DelimitedReader {
     private var line = 1
     /// The input offset where the field being read starts (for UTF-8 errors).
     private var fieldStart: Int64 = 0
+    /// The line the field being read starts on (a field is checked once its line has ended).
+    private var fieldLine = 1
     /// The line the last record started on.
     public private(set) var recordLine = 0
     /// Where an unquoted field stops: the delimiter and line breaks (and a TSV escape).
@@ -95,6 +97,7 @@ public struct DelimitedReader {
     /// One CSV field; true when it was the record's last.
     private mutating func csvField(into record: inout DelimitedRecord) throws -> Bool {
         fieldStart = input.bytesRead
+        fieldLine = line
         if try input.peek() == UInt8(ascii: "\"") { return try quotedField(into: &record) }
         // A quote inside an unquoted field is kept, as Excel and Python's csv keep it.
         let stop = try scan(into: &record, upTo: fieldStops)
@@ -109,6 +112,7 @@ public struct DelimitedReader {
         let quote = UInt8(ascii: "\"")
         _ = try input.next()
         fieldStart = input.bytesRead
+        fieldLine = line
         let startLine = line
         while true {
             guard let byte = try scan(into: &record, upTo: Self.quotedStops) else {
@@ -133,6 +137,7 @@ public struct DelimitedReader {
     /// One TSV field; true when it was the record's last.
     private mutating func tsvField(into record: inout DelimitedRecord) throws -> Bool {
         fieldStart = input.bytesRead
+        fieldLine = line
         if try input.peek() == UInt8(ascii: "\"") { return try quotedField(into: &record) }
         while true {
             guard let stop = try scan(into: &record, upTo: fieldStops) else { return true }
@@ -202,7 +207,7 @@ public struct DelimitedReader {
             case .error, .emptyInput: break loop
             }
         }
-        return TextInputError(file: input.name, line: line,
+        return TextInputError(file: input.name, line: fieldLine,
                               "the text is not valid UTF-8 at byte offset \(fieldStart + Int64(index)); if it is in another encoding, name it with --encoding")
     }
 }
