@@ -120,7 +120,9 @@ extension ServerTests {
         let sheet = path.split(separator: "/")[2]
         #expect(try fixture.api.call("DELETE", "/api/sheets/\(sheet)").status == 204)
         let body = stalled.receiveAll(limit: 64 << 20)
-        #expect(body.count > 1 << 20, "\(body.count) bytes")
+        // What the socket buffers and the server's queue held when the sheet went: far from
+        // the whole workbook, and how much depends on timing (0.9 to over 1 MiB seen).
+        #expect(body.count > 64 << 10, "\(body.count) bytes")
         #expect(!body.suffix(5).elementsEqual(Array("0\r\n\r\n".utf8)), "the body ended as if whole")
     }
 
