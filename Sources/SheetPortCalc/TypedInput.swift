@@ -23,7 +23,7 @@ public struct TypedInput: Sendable, Hashable {
         if text.isEmpty { content = .empty; return }
         if text.hasPrefix("'") { content = .value(.text(String(text.dropFirst()))); return }
         if text.hasPrefix("="), text.count > 1 { content = .formula(String(text.dropFirst())); return }
-        let trimmed = text.trimmingSpaces
+        let trimmed = text.trimmingInputSpaces
         switch trimmed.uppercased() {
         case "TRUE": content = .value(.boolean(true)); return
         case "FALSE": content = .value(.boolean(false)); return
@@ -165,7 +165,7 @@ public struct TypedInput: Sendable, Hashable {
         var clock = text
         var meridiem: String?
         for suffix in [" AM", " PM", "AM", "PM"] where clock.uppercased().hasSuffix(suffix) {
-            meridiem = suffix.trimmingSpaces
+            meridiem = suffix.trimmingInputSpaces
             clock = String(clock.dropLast(suffix.count))
             break
         }
@@ -193,7 +193,7 @@ public struct TypedInput: Sendable, Hashable {
 
 extension String {
     /// Without leading and trailing spaces (only U+0020: Excel keeps other white space as typed).
-    fileprivate var trimmingSpaces: String {
+    fileprivate var trimmingInputSpaces: String {
         var s = Substring(self)
         while s.first == " " { s = s.dropFirst() }
         while s.last == " " { s = s.dropLast() }
