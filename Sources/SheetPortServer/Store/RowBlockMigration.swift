@@ -15,9 +15,7 @@ final class RowBlockMigration: @unchecked Sendable {
 
     private let store: StoreLocation
     private let sealer: Sealer
-    private let stopping = DispatchSemaphore(value: 0)
-    private let ended = DispatchSemaphore(value: 0)
-    private var thread: Thread?
+    private let thread = StoppableThread()
 
     init(store: StoreLocation, sealer: Sealer) {
         self.store = store
@@ -26,28 +24,19 @@ final class RowBlockMigration: @unchecked Sendable {
 
     /// Starts the background pass.
     func start() {
-        let thread = Thread { [self] in
-            defer { ended.signal() }
+        thread.start(named: "row block migration") { [store, sealer] stopAsked in
             do {
                 let database = try store.connect()
-                let rewritten = try Self.run(database, sealer: sealer) { stopping.wait(timeout: .now()) == .success }
+                let rewritten = try Self.run(database, sealer: sealer) { stopAsked(0) }
                 if rewritten > 0 { ServerLog.write("storage: \(rewritten) row blocks of the previous format compressed") }
             } catch {
                 ServerLog.write("storage: compressing row blocks of the previous format stopped: \(error); the next start goes on")
             }
         }
-        thread.name = "row block migration"
-        thread.start()
-        self.thread = thread
     }
 
     /// Stops the pass (between batches) and waits for it.
-    func stop() {
-        guard thread != nil else { return }
-        stopping.signal()
-        ended.wait()
-        thread = nil
-    }
+    func stop() { thread.stop() }
 
     /// One pass over every block; returns how many were rewritten. `shouldStop` is asked
     /// between batches.

@@ -20,9 +20,7 @@ final class StorageRelief: @unchecked Sendable {
     }
 
     private let store: StoreLocation
-    private let stopping = DispatchSemaphore(value: 0)
-    private let ended = DispatchSemaphore(value: 0)
-    private var thread: Thread?
+    private let thread = StoppableThread()
 
     init(store: StoreLocation) {
         self.store = store
@@ -31,10 +29,9 @@ final class StorageRelief: @unchecked Sendable {
     /// Starts the thread (the embedded store only: PostgreSQL keeps its own WAL).
     func start() {
         guard store.kind == .sqlite else { return }
-        let thread = Thread { [self] in
-            defer { ended.signal() }
+        thread.start(named: "storage relief") { [store] stopAsked in
             var database: Database?
-            while stopping.wait(timeout: .now() + 1) == .timedOut {
+            while !stopAsked(1) {
                 guard Self.pending.withLock({ Self.wasFull }) else { continue }
                 do {
                     if database == nil { database = try store.connect() }
@@ -49,16 +46,8 @@ final class StorageRelief: @unchecked Sendable {
                 }
             }
         }
-        thread.name = "storage relief"
-        thread.start()
-        self.thread = thread
     }
 
     /// Stops the thread.
-    func stop() {
-        guard thread != nil else { return }
-        stopping.signal()
-        ended.wait()
-        thread = nil
-    }
+    func stop() { thread.stop() }
 }
