@@ -50,6 +50,26 @@ struct EditingClient {
         return cells
     }
 
+    /// Two writers at once, one through each of `apis`: writer 0 writes A1...A`writes`, writer 1
+    /// B1...B`writes` (each cell its row number), one cell a write. Each writer's answered
+    /// versions, in order, and the writes that failed.
+    static func twoWriters(_ apis: [API], sheet: String, writes: Int) -> (versions: [[Int]], failures: [String]) {
+        let versions = [LockedBox<[Int]>([]), LockedBox<[Int]>([])]
+        let failures = LockedBox<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 2) { writer in
+            let client = EditingClient(apis[writer], sheet)
+            for index in 1...writes {
+                do {
+                    let answer = try client.write([((writer == 0 ? "A" : "B") + String(index), String(index))])
+                    versions[writer].value.append(answer["version"] as? Int ?? -1)
+                } catch {
+                    failures.value.append("\(writer) \(index): \(error)")
+                }
+            }
+        }
+        return (versions.map(\.value), failures.value)
+    }
+
     /// The sheet's version.
     func version() throws -> Int { try api.object("/api/sheets/\(sheet)")["version"] as? Int ?? -1 }
 

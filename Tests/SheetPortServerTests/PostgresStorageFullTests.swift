@@ -77,22 +77,8 @@ import SheetPortTestSupport
         }
         let base = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "listening on ", with: "")
         let space = "/proc/\(process.processIdentifier)/root\(mount)"
-        func freeBytes() -> Int {
-            var status = statvfs()
-            guard statvfs(space, &status) == 0 else { return -1 }
-            return Int(status.f_bavail) * Int(status.f_frsize)
-        }
-        func fill(bytes: Int = Int.max) {
-            let descriptor = open(space + "/filler", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-            defer { close(descriptor) }
-            let block = [UInt8](repeating: 0, count: 1 << 16)
-            var written = 0
-            while written < bytes {
-                let count = block.withUnsafeBytes { write(descriptor, $0.baseAddress, min($0.count, bytes - written)) }
-                if count <= 0 { break }
-                written += count
-            }
-        }
+        func freeBytes() -> Int { FullDisk.freeBytes(at: space) }
+        func fill(bytes: Int = Int.max) { FullDisk.fill(space + "/filler", bytes: bytes) }
         let issued = try runSheetport(["token", "issue", "--database", url, "--key-file", cluster + "/seal.key", "--subject", "ann"])
         try #require(issued.status == 0, "\(issued.stderr)")
         let api = API(base: base, token: String(decoding: issued.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))

@@ -103,23 +103,10 @@ import SheetPortTestSupport
         let bob = fixture.server.api(try fixture.server.token("bob"))
         let base = try #require(try EditingClient(fixture.api, id).write(["C1": "=SUM(A1:B40)"])["version"] as? Int)
         let writes = 40
-        let versions = [LockedBox<[Int]>([]), LockedBox<[Int]>([])]
-        let failures = LockedBox<[String]>([])
-        let apis = [fixture.api, bob]
-        DispatchQueue.concurrentPerform(iterations: 2) { writer in
-            let client = EditingClient(apis[writer], id)
-            for index in 1...writes {
-                do {
-                    let answer = try client.write([((writer == 0 ? "A" : "B") + String(index), String(index))])
-                    versions[writer].value.append(answer["version"] as? Int ?? -1)
-                } catch {
-                    failures.value.append("\(writer) \(index): \(error)")
-                }
-            }
-        }
-        #expect(failures.value.isEmpty, "\(failures.value)")
-        for list in versions.map(\.value) { #expect(list == list.sorted() && Set(list).count == list.count, "\(list)") }
-        let all = versions.flatMap(\.value)
+        let (versions, failures) = EditingClient.twoWriters([fixture.api, bob], sheet: id, writes: writes)
+        #expect(failures.isEmpty, "\(failures)")
+        for list in versions { #expect(list == list.sorted() && Set(list).count == list.count, "\(list)") }
+        let all = versions.flatMap { $0 }
         #expect(Set(all) == Set((base + 1)...(base + 2 * writes)), "\(all.sorted())")
         let client = EditingClient(fixture.api, id)
         let cells = try client.cells()

@@ -21,23 +21,10 @@ struct SharedEditingTests {
         let first = try EditingClient(a.api(token), id).write(["C1": "=SUM(A1:B30)"])
         #expect(EditingClient.changed(first)["C1"]?["value"] as? Double == 4)
         let writes = 30
-        let versions = [LockedBox<[Int]>([]), LockedBox<[Int]>([])]
-        let failures = LockedBox<[String]>([])
-        let bases = [a.base, b.base]
-        DispatchQueue.concurrentPerform(iterations: 2) { writer in
-            let client = EditingClient(API(base: bases[writer], token: token), id)
-            for index in 1...writes {
-                do {
-                    let answer = try client.write([((writer == 0 ? "A" : "B") + String(index), String(index))])
-                    versions[writer].value.append(answer["version"] as? Int ?? -1)
-                } catch {
-                    failures.value.append("\(writer) \(index): \(error)")
-                }
-            }
-        }
-        #expect(failures.value.isEmpty, "\(failures.value)")
-        for list in versions.map(\.value) { #expect(list == list.sorted() && Set(list).count == list.count, "\(list)") }
-        #expect(Set(versions.flatMap(\.value)) == Set(4...(3 + 2 * writes)))
+        let (versions, failures) = EditingClient.twoWriters([API(base: a.base, token: token), API(base: b.base, token: token)], sheet: id, writes: writes)
+        #expect(failures.isEmpty, "\(failures)")
+        for list in versions { #expect(list == list.sorted() && Set(list).count == list.count, "\(list)") }
+        #expect(Set(versions.flatMap { $0 }) == Set(4...(3 + 2 * writes)))
         let expected = Double(writes * (writes + 1))
         for server in [a, b] {
             let cells = try EditingClient(server.api(token), id).cells()

@@ -72,11 +72,7 @@ import SheetPortTestSupport
         }
 
         /// Free bytes on the tmpfs.
-        func freeBytes() -> Int {
-            var status = statvfs()
-            guard statvfs(inside(""), &status) == 0 else { return -1 }
-            return Int(status.f_bavail) * Int(status.f_frsize)
-        }
+        func freeBytes() -> Int { FullDisk.freeBytes(at: inside("")) }
 
         /// Size of a file inside (-1 when missing).
         func size(_ relative: String) -> Int {
@@ -85,17 +81,7 @@ import SheetPortTestSupport
         }
 
         /// Writes zeros to `filler` until the disk is full (or `bytes` are written).
-        func fill(_ relative: String = "filler", bytes: Int = Int.max) {
-            let descriptor = open(inside(relative), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-            defer { close(descriptor) }
-            let block = [UInt8](repeating: 0, count: 1 << 16)
-            var written = 0
-            while written < bytes {
-                let count = block.withUnsafeBytes { write(descriptor, $0.baseAddress, min($0.count, bytes - written)) }
-                if count <= 0 { break }
-                written += count
-            }
-        }
+        func fill(_ relative: String = "filler", bytes: Int = Int.max) { FullDisk.fill(inside(relative), bytes: bytes) }
 
         func stop() -> (status: Int32, seconds: Double) {
             let start = Date()
