@@ -10,8 +10,7 @@ private let fuzzOptions: PreflightOptions = {
     return options
 }()
 
-/// libFuzzer calls this with each input; returns 0 (inputs are never rejected).
-@_cdecl("LLVMFuzzerTestOneInput")
+/// Each input of the `check` target (FuzzMain.swift); returns 0 (inputs are never rejected).
 public func fuzzCheck(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     _ = try? Preflight.check(bytes: bytes, name: "fuzz.xlsx", options: fuzzOptions)

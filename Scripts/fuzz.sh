@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds a libFuzzer target with the SheetPort library sources (under -sanitize=fuzzer,address)
-# and runs it on a corpus seeded from Fixtures and ../shared/corpus.
+# Builds the libFuzzer binary (every harness of Fuzz/ with the SheetPort library sources, under
+# -sanitize=fuzzer,address; once for all targets) and runs the target FUZZ_TARGET names on a
+# corpus seeded from Fixtures and ../shared/corpus.
 #
 #   Scripts/fuzz.sh [SECONDS] [extra libFuzzer options...]     (default 60 seconds)
 #
@@ -24,18 +25,22 @@ shift || true
 
 target="${FUZZ_TARGET:-check}"
 case "$target" in
-    check) out=.build/fuzz; sources=(Fuzz/*.swift) ;;
-    worksheet) out=.build/fuzz-worksheet; sources=(Fuzz/Worksheet/*.swift) ;;
-    jsonl) out=.build/fuzz-jsonl; sources=(Fuzz/JSONL/*.swift) ;;
-    calc) out=.build/fuzz-calc; sources=(Fuzz/calc/*.swift) ;;
+    check) out=.build/fuzz ;;
+    worksheet) out=.build/fuzz-worksheet ;;
+    jsonl) out=.build/fuzz-jsonl ;;
+    calc) out=.build/fuzz-calc ;;
     *) echo "fuzz.sh: FUZZ_TARGET is check, worksheet, jsonl or calc, not $target" >&2; exit 2 ;;
 esac
+export FUZZ_TARGET="$target"
 mkdir -p "$out/corpus" "$out/artifacts"
-binary="$out/fuzz-$target"
+# One binary holds every harness (Fuzz/FuzzMain.swift picks one by FUZZ_TARGET): the library
+# is compiled once, not once per target.
+binary=.build/fuzz-sheetport/fuzz
+sources=(Fuzz/*.swift Fuzz/*/*.swift)
 # The modules an app links (Core, Reader, Writer, Convert; the server and the HTTP client are
 # not part of what is fuzzed), compiled as one module with the harness: copied with their
 # imports of each other taken out, since swiftc builds them here as a single SheetPort module.
-flat="$out/src"
+flat=.build/fuzz-sheetport/src
 rm -rf "$flat"
 for module in SheetPortCore SheetPortReader SheetPortWriter SheetPortCalc SheetPortConvert; do
     [ -d "Sources/$module" ] || continue
@@ -49,6 +54,7 @@ for module in SheetPortCore SheetPortReader SheetPortWriter SheetPortCalc SheetP
 done
 if [ ! -x "$binary" ] || [ -n "$(find "${sources[@]}" -newer "$binary" -print -quit)" ]; then
     echo "fuzz.sh: building $binary" >&2
+    mkdir -p "$(dirname "$binary")"
     swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name SheetPort -package-name sheetport \
         -I Sources/CLibZip -I Sources/CZlib -I Sources/CISAL -I Sources/CLibArchive -I Sources/CLibXML2 $(pkg-config --cflags-only-I libxml-2.0 | sed 's/-I/-Xcc -I/g') \
         "${sources[@]}" -lzip -lz -lisal -larchive -lxml2 -o "$binary"

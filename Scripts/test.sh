@@ -9,32 +9,38 @@
 # server suite use a throwaway PostgreSQL cluster (Scripts/postgres.sh), stopped at the end.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+# Each step's time on stderr, so a CI log shows where the minutes go.
+step() {
+    local began=$SECONDS
+    "$@"
+    echo "test.sh: $((SECONDS - began)) s (at $((SECONDS / 60)) min): $*" >&2
+}
 
-Scripts/setup.sh --clients        # also LibreOffice, Gnumeric, libxlsxwriter: the writer's tests
-Scripts/venv.sh
-Scripts/check-portable.sh         # Core, Reader, Writer, Calc and Convert build on Darwin too
-swift build --build-tests         # the tests that run sheetport run the one this build made
+step Scripts/setup.sh --clients        # also LibreOffice, Gnumeric, libxlsxwriter: the writer's tests
+step Scripts/venv.sh
+step Scripts/check-portable.sh         # Core, Reader, Writer, Calc and Convert build on Darwin too
+step swift build --build-tests         # the tests that run sheetport run the one this build made
 eval "$(Scripts/postgres.sh start)"
 trap 'Scripts/postgres.sh stop "$SHEETPORT_PG_DIR"' EXIT
-SHEETPORT_REAL_CLIENTS=1 swift test # SharedDatabaseTests run on the cluster
+step env SHEETPORT_REAL_CLIENTS=1 swift test # SharedDatabaseTests run on the cluster
 # The server suite again, each test server on a new database of the cluster (the client's fault
 # tests are about the client, whatever the store: once is enough).
-SHEETPORT_TEST_STORE=postgres swift test --filter 'ServerTests|AdversarialDataTests|AdversarialHTTPTests|BulkExportTests|ImportFaultTests|PreflightAgainstServerTests|EventStreamTests'
+step env SHEETPORT_TEST_STORE=postgres swift test --filter 'ServerTests|AdversarialDataTests|AdversarialHTTPTests|BulkExportTests|ImportFaultTests|PreflightAgainstServerTests|EventStreamTests'
 # A downstream package on the SheetPortReader product alone: builds, reads, links no server library.
-Scripts/check-example.sh
+step Scripts/check-example.sh
 # The DocC catalog of each public module, warnings (a broken symbol link) as errors.
-Scripts/docs.sh
+step Scripts/docs.sh
 sheetport="$(swift build --show-bin-path)/sheetport"
-python3 Tests/Mutation/mutate.py --sheetport "$sheetport" --seed 1 --cases 500
+step python3 Tests/Mutation/mutate.py --sheetport "$sheetport" --seed 1 --cases 500
 # check: every hostile file gives its code in bounded time and memory (a table of each),
 # then short fuzz smoke runs (libFuzzer + ASan): the reader and check, the worksheet fast
 # path against libxml2 (differential), and the cell JSON Lines parser.
 hostile="$(mktemp -d)"
-python3 Fixtures/hostile/make_hostile.py "$hostile" --check "$sheetport"
+step python3 Fixtures/hostile/make_hostile.py "$hostile" --check "$sheetport"
 rm -rf "$hostile"
-Scripts/fuzz.sh 60
-FUZZ_TARGET=worksheet Scripts/fuzz.sh 60
-FUZZ_TARGET=jsonl Scripts/fuzz.sh 30
-FUZZ_TARGET=calc Scripts/fuzz.sh 60
-SHEETPORT="$sheetport" Tests/ValueAgreement/run.sh --jobs 2
-Tests/RealClients/roundtrip.sh "$sheetport"
+step Scripts/fuzz.sh 60
+step env FUZZ_TARGET=worksheet Scripts/fuzz.sh 60
+step env FUZZ_TARGET=jsonl Scripts/fuzz.sh 30
+step env FUZZ_TARGET=calc Scripts/fuzz.sh 60
+step env SHEETPORT="$sheetport" Tests/ValueAgreement/run.sh --jobs 2
+step Tests/RealClients/roundtrip.sh "$sheetport"

@@ -6,9 +6,8 @@
 
 import Foundation
 
-/// libFuzzer calls this with each input; returns 0, and aborts when the parser takes a line
+/// Each input of the `jsonl` target (FuzzMain.swift); returns 0, and aborts when the parser takes a line
 /// that JSONSerialization refuses.
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSONL(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     if var reader = try? CellJSONLReader(input: ByteInput(bytes: bytes, name: "fuzz.jsonl")) {

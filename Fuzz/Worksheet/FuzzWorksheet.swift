@@ -7,8 +7,7 @@
 import Glibc
 #endif
 
-/// libFuzzer calls this with each input; returns 0, and aborts when the engines disagree.
-@_cdecl("LLVMFuzzerTestOneInput")
+/// Each input of the `worksheet` target (FuzzMain.swift); returns 0, and aborts when the engines disagree.
 public func fuzzWorksheet(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let xml = Array(UnsafeBufferPointer(start: data, count: size))
     guard let workbook = try? Workbook(bytes: StoredZip.workbook(sheetXML: xml), name: "fuzz.xlsx"),

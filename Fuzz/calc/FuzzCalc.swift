@@ -3,8 +3,7 @@
 // a second sheet; the workbook is recalculated fully and incrementally and the formula rendered
 // back and translated. Built with the SheetPortCalc sources (one module), never by SwiftPM.
 
-/// libFuzzer calls this with each input; returns 0 (inputs are never rejected).
-@_cdecl("LLVMFuzzerTestOneInput")
+/// Each input of the `calc` target (FuzzMain.swift); returns 0 (inputs are never rejected).
 public func fuzzCalc(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: min(size, 16_384)), as: UTF8.self)
     let engine = CalcEngine(clock: .fixed(unixTime: 1_767_225_600), randomSeed: 1)
