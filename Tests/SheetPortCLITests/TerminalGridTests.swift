@@ -198,7 +198,9 @@ import SheetPortTestSupport
         try pane.type("=A2*B2"); try pane.keys("Enter")
         try pane.type("=A3*B3"); try pane.keys("Enter")
         try pane.bar("C4 |")
-        try pane.keys("C-g"); try pane.type("C2:C3"); try pane.keys("Enter")
+        try pane.keys("C-g"); try pane.type("C2"); try pane.keys("Enter")
+        try pane.keys("S-Down")
+        try pane.wait("C2:C3 selected with Shift-Down") { pane.status($0).contains("C2:C3") }
         try pane.keys("C-c")
         try pane.keys("C-g"); try pane.type("H5"); try pane.keys("Enter")
         try pane.bar("H5 |")
@@ -283,6 +285,44 @@ import SheetPortTestSupport
         tic.waitUntilExit()
         try #require(tic.terminationStatus == 0, "tic: \(message)")
         return directory
+    }
+
+    /// 260 cells of distinct authored fills on one screen: each shown in its exact 24-bit
+    /// colour (more pairs than `COLOR_PAIR` can hold, so the extended pairs are needed); the
+    /// same sheet on a terminal without 24-bit colour gets the nearest of its 256.
+    @Test func manyColoursInTwentyFourBits() throws {
+        let fixture = try ServerFixture()
+        defer { fixture.close() }
+        let book = fixture.folder.appendingPathComponent("colours.xlsx").path
+        try writeWithOpenpyxl("""
+            from openpyxl.styles import PatternFill
+            for row in range(1, 27):
+                for column in range(1, 11):
+                    cell = ws.cell(row=row, column=column, value=row * 100 + column)
+                    cell.fill = PatternFill("solid", fgColor="%02X%02X%02X" % (row * 9, column * 23, 128))
+            """, to: book)
+        let sheet = try fixture.api.importSheet(book)
+        let tokenFile = fixture.folder.appendingPathComponent("ann.token").path
+        try fixture.api.token!.write(toFile: tokenFile, atomically: true, encoding: .utf8)
+        let terminfo = try Self.compileDirectTerminfo(in: fixture.folder)
+        let grid = [Project.executable.path, "open", sheet, "--server", fixture.server.base, "--token-file", tokenFile]
+        var expected: Set<String> = []
+        for row in 1...26 { for column in 1...10 where row > 1 || column > 1 { expected.insert("48;2;\(row * 9);\(column * 23);128") } }
+
+        let direct = try Pane(command: ["env", "TERM=xterm-256color", "COLORTERM=truecolor",
+                                        "TERMINFO_DIRS=\(terminfo):/etc/terminfo:/lib/terminfo:/usr/share/terminfo"] + grid)
+        try direct.bar("A1 | 101", seconds: 15)
+        try direct.wait("the last row") { $0.contains { $0.contains("2610") } }
+        let shown = try direct.coloredScreen()
+        let missing = expected.filter { !shown.contains($0) }
+        #expect(missing.isEmpty, "\(missing.count) of \(expected.count) fills not shown exactly, e.g. \(missing.sorted().prefix(3))")
+
+        let indexed = try Pane(command: ["env", "TERM=xterm-256color", "COLORTERM="] + grid)
+        try indexed.bar("A1 | 101", seconds: 15)
+        try indexed.wait("the last row") { $0.contains { $0.contains("2610") } }
+        let nearest = try indexed.coloredScreen()
+        #expect(!nearest.contains("48;2;"), "\(nearest.debugDescription)")
+        #expect(nearest.contains("48;5;"), "\(nearest.debugDescription)")
     }
 
     /// The process named `name` below `pid` (the pane's shell started it: this test's own).
