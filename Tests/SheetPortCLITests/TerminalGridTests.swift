@@ -123,7 +123,7 @@ import SheetPortTestSupport
         // The sheet's names as the server lists them: ranges of the imported sheet only.
         let metadata = try fixture.api.object("/api/sheets/\(sheet)")
         let names = (metadata["names"] as? [[String: Any]] ?? []).map { "\($0["name"] ?? "")=\($0["ref"] ?? "")" }.sorted()
-        #expect(names == ["Prices=B2:B4", "Qtys=A2:A4", "Totals=D:D"], "\(metadata)")
+        #expect(names == ["Cased=C1", "Header=1:1", "Prices=B2:B4", "Qtys=A2:A4", "Totals=D:D"], "\(metadata)")
 
         // A terminal that announces 24-bit colour (COLORTERM) with a 256-colour TERM: the grid
         // takes the family's direct-colour description (here compiled by the test, as Debian's
@@ -236,8 +236,10 @@ import SheetPortTestSupport
 
     /// The workbook the editing test imports: the prices, colours in J2 (readable) and J3 (dim
     /// text, unreadable on the dark theme), and defined names of every kind: ranges of the sheet
-    /// (one local to it, one whole column), and names the server must leave out (another
-    /// sheet's cell, a hidden one, a constant, a union, the print area).
+    /// (a whole column, a whole row, the sheet named in other case, one local to the sheet that
+    /// hides a workbook name of the same name), and names the server must leave out (another
+    /// sheet's cell, a hidden one, a constant, a union, one local to another sheet, the print
+    /// area).
     static let workbookScript = """
         from openpyxl.workbook.defined_name import DefinedName
         from openpyxl.styles import PatternFill, Font
@@ -257,6 +259,9 @@ import SheetPortTestSupport
         wb.defined_names["Secret"] = DefinedName("Secret", attr_text="'Price list'!$A$1", hidden=True)
         wb.defined_names["Rate"] = DefinedName("Rate", attr_text="0.2")
         wb.defined_names["Both"] = DefinedName("Both", attr_text="'Price list'!$A$1,'Price list'!$B$2")
+        wb.defined_names["Header"] = DefinedName("Header", attr_text="'Price list'!$1:$1")
+        wb.defined_names["Cased"] = DefinedName("Cased", attr_text="'PRICE LIST'!$C$1")
+        wb.defined_names["Qtys"] = DefinedName("Qtys", attr_text="'Price list'!$C$9")
         ws.defined_names["Qtys"] = DefinedName("Qtys", attr_text="'Price list'!$A$2:$A$4")
         other.defined_names["OtherLocal"] = DefinedName("OtherLocal", attr_text="'Price list'!$A$1")
         ws.print_area = "A1:B4"
