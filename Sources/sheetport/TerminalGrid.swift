@@ -72,7 +72,13 @@ final class TerminalGrid {
         let transport = editor.transport, sheet = editor.sheet, version = editor.version, inbox = self.inbox
         nonisolated(unsafe) let follow = transport
         let thread = Thread {
-            try? follow.followEvents(sheet: sheet, after: version == 0 ? nil : version, stop: { inbox.isStopped }, event: { inbox.put($0) })
+            do {
+                try follow.followEvents(sheet: sheet, after: version == 0 ? nil : version, stop: { inbox.isStopped }, event: { inbox.put($0) })
+            } catch {
+                // A refusal (the token revoked, access taken away): no more live updates, and
+                // the status line says so rather than showing a screen that silently goes stale.
+                inbox.end("\(error)")
+            }
         }
         thread.start()
     }
@@ -141,6 +147,7 @@ final class TerminalGrid {
             parts.append("Insert: " + InsertableFunction.allCases.enumerated().map { $0.offset == index ? "[\($0.element.rawValue)]" : $0.element.rawValue }.joined(separator: " "))
         }
         if let error = editor.lastError { parts.append("error: " + error.message.visibleControlCharacters) }
+        if let ended = inbox.endedReason { parts.append("error: live updates stopped: " + ended.visibleControlCharacters) }
         if let cell = editor.cells[editor.selection.active],
            let poor = Contrast.poorModes(text: cell.color, fill: cell.fill).first(where: { $0.mode == theme }) {
             parts.append(String(format: "warning: %@'s colours are hard to read in the %@ theme (%.1f:1, below 4.5:1)",
@@ -282,6 +289,17 @@ final class EventInbox: @unchecked Sendable {
     }
 
     func take() -> [SheetEvent] { lock.withLock { defer { events = [] }; return events } }
+
+    /// Why the stream ended for good, once it has.
+    private var ended: String?
+    var endedReason: String? { lock.withLock { ended } }
+
+    /// The stream ended for good (`reason`); the grid is woken to show it.
+    func end(_ reason: String) {
+        lock.withLock { ended = reason }
+        var byte: UInt8 = 1
+        _ = write(pipeEnds[1], &byte, 1)
+    }
     var isEmpty: Bool { lock.withLock { events.isEmpty } }
 
     /// Empties the wake pipe (the events themselves are taken with `take`).
