@@ -124,6 +124,11 @@ import SheetPortTestSupport
         let metadata = try fixture.api.object("/api/sheets/\(sheet)")
         let names = (metadata["names"] as? [[String: Any]] ?? []).map { "\($0["name"] ?? "")=\($0["ref"] ?? "")" }.sorted()
         #expect(names == ["Cased=C1", "Header=1:1", "Prices=B2:B4", "Qtys=A2:A4", "Totals=D:D"], "\(metadata)")
+        // A column width set later rewrites the sheet's layout: the names stay.
+        let sized = try fixture.api.call("POST", "/api/sheets/\(sheet)/sizes", json: ["columns": ["B": 18.0]])
+        #expect(sized.status == 200, "\(sized.text)")
+        let resized = try fixture.api.object("/api/sheets/\(sheet)")
+        #expect((resized["names"] as? [[String: Any]])?.count == names.count, "\(resized)")
 
         // A terminal that announces 24-bit colour (COLORTERM) with a 256-colour TERM: the grid
         // takes the family's direct-colour description (here compiled by the test, as Debian's
