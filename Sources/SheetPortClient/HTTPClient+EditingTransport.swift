@@ -26,6 +26,19 @@ public final class HTTPEditingTransport: EditingTransport {
                              maxColumns: Int(object.optionalInt64("maxColumns") ?? Int64(CellReference.maxColumn)))
     }
 
+    /// The `names` of the sheet's metadata; a name whose range the address field cannot read
+    /// (or a server without names) is left out.
+    public func names(sheet: String) throws -> [String: CellRange] {
+        let object = try call("GET", path(sheet), body: nil, what: "sheet \(sheet)")
+        var names: [String: CellRange] = [:]
+        for entry in (try? object.objects("names")) ?? [] {
+            guard let name = entry.optionalString("name"), !name.isEmpty, !name.unicodeScalars.contains(where: \.isUnsafeControl),
+                  let ref = entry.optionalString("ref"), let range = try? RangeAddress.parse(ref) else { continue }
+            names[name] = range
+        }
+        return names
+    }
+
     public func rows(sheet: String, start: Int, count: Int) throws -> RowsWindow {
         let object = try call("GET", "\(path(sheet))/rows?start=\(start)&count=\(count)", body: nil, what: "sheet \(sheet)")
         let url = connection.url("\(path(sheet))/rows")

@@ -7,6 +7,8 @@ import SheetPortCore
 public protocol EditingTransport: AnyObject {
     /// `GET /api/limits`: the batch caps a paste is checked against.
     func limits() throws -> EditingLimits
+    /// `GET /api/sheets/{id}`'s `names`: the sheet's defined names for ranges (`Prices` -> `B2:B4`).
+    func names(sheet: String) throws -> [String: CellRange]
     /// `GET /api/sheets/{id}/rows?start=&count=`: a rows window.
     func rows(sheet: String, start: Int, count: Int) throws -> RowsWindow
     /// `POST /api/sheets/{id}/cells`: inputs written as one atomic batch.

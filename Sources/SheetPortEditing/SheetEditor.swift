@@ -30,8 +30,11 @@ public final class SheetEditor {
     public private(set) var isClosed = false
     /// The clipboard (a terminal has no system one; an app puts `text` on its pasteboard too).
     public var clipboard: ClipboardContent?
-    /// The sheet's defined names for the address field.
+    /// The sheet's defined names for the address field, loaded from the server at the first
+    /// Ctrl-G (`loadNames`); a failed load is tried again at the next.
     public var names: [String: CellRange] = [:]
+    /// Whether `names` holds the server's (they do not change after the import).
+    public private(set) var namesLoaded = false
     /// Whether the window must be fetched again (a gap in versions, a `more` answer, an event).
     public private(set) var needsRefetch = true
     /// Writes accepted by the editor and not yet answered by the server, oldest first.
@@ -237,7 +240,9 @@ public final class SheetEditor {
             } else {
                 paste()
             }
-        case .goTo: focus = .addressField("")
+        case .goTo:
+            focus = .addressField("")
+            if !namesLoaded { loadNames() }
         case .insertFunction(let function):
             if draft != nil { draft!.text += function.rawValue + "("; return }
             insert(function)
@@ -279,6 +284,17 @@ public final class SheetEditor {
         case .escape: focus = .grid
         case .quit: focus = .grid; handleGrid(.quit)
         default: break
+        }
+    }
+
+    /// Loads the sheet's defined names for the address field; a failure is the last error
+    /// (retryable: cells and ranges still go, and the next Ctrl-G tries again).
+    public func loadNames() {
+        do {
+            names = try transport.names(sheet: sheet)
+            namesLoaded = true
+        } catch {
+            fail(error, doing: "load the sheet's names")
         }
     }
 
@@ -441,8 +457,37 @@ public final class SheetEditor {
 
     // MARK: Insert function
 
+    /// Rows fetched at a time when an argument's run goes past the window shown.
+    static let insertFetchRows = 500
+
     private func insert(_ function: InsertableFunction) {
-        switch InsertFunctionPlan.make(function, selection: selection, cell: { self.cells[$0] }) {
+        // A run of numbers may go on above (or left of) what is on screen: the rows outside the
+        // window are fetched as the run reaches them, so the argument is the sheet's run, not
+        // the screen's.
+        var outside: [CellReference: CellSnapshot] = [:]
+        var fetched: Set<Int> = []
+        var failure: (any Error)?
+        let loaded = window.start..<(window.start + window.count)
+        let plan = InsertFunctionPlan.make(function, selection: selection) { ref in
+            if loaded.contains(ref.row) { return self.cells[ref] }
+            guard failure == nil else { return nil }
+            let block = (ref.row - 1) / Self.insertFetchRows
+            if fetched.insert(block).inserted {
+                do {
+                    let rows = try self.transport.rows(sheet: self.sheet, start: block * Self.insertFetchRows + 1, count: Self.insertFetchRows)
+                    for row in rows.rows { for (column, cell) in row.cells { outside[CellReference(row: row.row, column: column)] = cell } }
+                } catch {
+                    failure = error
+                    return nil
+                }
+            }
+            return outside[ref]
+        }
+        if let failure {
+            fail(failure, doing: "read the cells for \(function.rawValue)")
+            return
+        }
+        switch plan {
         case .write(let inputs): _ = enqueue(.cells(inputs, draft: nil))
         case .draft(let text): draft = Draft(ref: selection.active, text: text)
         case .offGrid: lastError = EditorError(message: "\(function.rawValue): no room for the result past the sheet's edge", retryable: false)

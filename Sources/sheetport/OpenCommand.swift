@@ -16,6 +16,8 @@ enum OpenCommand {
         first line is the formula bar (`B2 | =SUM(A1:A3)`, the draft while one is open), the last
         the status line (the version shown, `v17`, and the last error). Only the rows on screen are
         fetched; another writer's change appears as it happens; nothing is written to disk.
+        Authored colours are shown in 24 bits where the terminal has them (terminfo's RGB, or
+        COLORTERM=truecolor and the terminal family's -direct description), else the nearest.
 
         Keys: arrows move, Shift-arrows extend the selection, Ctrl-A selects all; typing starts a
         draft (F2 edits the cell's input), Enter commits and moves down, Tab right, Shift-Tab left,

@@ -8,7 +8,9 @@ import SheetPortConvert
 import SheetPortEditing
 
 /// The terminal grid on ncurses: draws the editor's window, turns keys into `EditorKey`s and
-/// hands the sheet's events (read on a thread of their own) to the editor between keys.
+/// hands the sheet's events (read on a thread of their own) to the editor between keys. It
+/// sleeps in `poll` on the terminal and the inbox's wake pipe, so another writer's change is
+/// fetched and drawn as soon as its event arrives, not at the next tick.
 final class TerminalGrid {
     let editor: SheetEditor
     let sheetName: String
@@ -29,7 +31,12 @@ final class TerminalGrid {
     func run() -> Int32 {
         TerminationSignal.install()
         setlocale(LC_ALL, "")
-        initscr()
+        let direct = TerminalColors.directTerminal(environment: ProcessInfo.processInfo.environment)
+        let started = direct.map { sp_start_screen($0) } ?? sp_start_screen(nil)
+        guard started != 0 else {
+            FileHandle.standardError.write(Data("sheetport: cannot start the terminal \"\(ProcessInfo.processInfo.environment["TERM"] ?? "")\"\n".utf8))
+            return 2
+        }
         raw()
         noecho()
         nonl()
@@ -46,8 +53,15 @@ final class TerminalGrid {
             scrollToActive(visibleRows, visibleColumns)
             editor.show(start: top, count: visibleRows)
             draw(height: height, width: width, visibleRows: visibleRows, visibleColumns: visibleColumns)
-            timeout(100)
-            guard let key = readKey() else { continue }
+            timeout(0)
+            let read = readKey()
+            guard case .key(let key) = read else {
+                // Nothing typed: sleep until a key, an event (the wake pipe) or a signal; at most
+                // 0.1 s, so SIGTERM on another thread and SIGWINCH are seen within that.
+                if case .nothing = read, inbox.isEmpty { _ = sp_wait_input(inbox.wakeDescriptor, 100) }
+                inbox.drainWake()
+                continue
+            }
             editor.handle(key)
             if case .grid = editor.focus { editor.refreshIfNeeded() }
         }
@@ -58,7 +72,13 @@ final class TerminalGrid {
         let transport = editor.transport, sheet = editor.sheet, version = editor.version, inbox = self.inbox
         nonisolated(unsafe) let follow = transport
         let thread = Thread {
-            try? follow.followEvents(sheet: sheet, after: version == 0 ? nil : version, stop: { inbox.isStopped }, event: { inbox.put($0) })
+            do {
+                try follow.followEvents(sheet: sheet, after: version == 0 ? nil : version, stop: { inbox.isStopped }, event: { inbox.put($0) })
+            } catch {
+                // A refusal (the token revoked, access taken away): no more live updates, and
+                // the status line says so rather than showing a screen that silently goes stale.
+                inbox.end("\(error)")
+            }
         }
         thread.start()
     }
@@ -75,25 +95,27 @@ final class TerminalGrid {
 
     private func draw(height: Int, width: Int, visibleRows: Int, visibleColumns: Int) {
         erase()
-        attrset(colors.base)
+        _ = sp_attr_set(colors.base.attributes, colors.base.pair)
         // Line 1: the formula bar, or the address field while it has the focus.
         switch editor.focus {
-        case .addressField(let text): put(0, 0, "Go to: \(text)", width: width, attributes: colors.base | sp_attr_bold())
-        default: put(0, 0, editor.formulaBar, width: width, attributes: colors.base)
+        case .addressField(let text):
+            put(0, 0, "Go to: \(text.visibleControlCharacters)", width: width,
+                look: TerminalLook(attributes: colors.base.attributes | sp_attr_bold(), pair: colors.base.pair))
+        default: put(0, 0, editor.formulaBar.visibleControlCharacters, width: width, look: colors.base)
         }
         // Line 2: column letters.
-        put(1, 0, String(repeating: " ", count: Self.gutter), width: width, attributes: colors.header)
+        put(1, 0, String(repeating: " ", count: Self.gutter), width: width, look: colors.header)
         let range = editor.selection.range
         for index in 0..<visibleColumns {
             let column = left + index
             guard column <= editor.grid.columns else { break }
             let name = CellReference.columnName(column)
-            put(1, Self.gutter + index * Self.columnWidth, Self.centered(name, Self.columnWidth), width: width, attributes: colors.header)
+            put(1, Self.gutter + index * Self.columnWidth, Self.centered(name, Self.columnWidth), width: width, look: colors.header)
         }
         for rowIndex in 0..<visibleRows {
             let row = top + rowIndex, line = rowIndex + 2
             guard row <= editor.grid.rows else { break }
-            put(line, 0, Self.padded(String(row), Self.gutter - 1, right: true) + " ", width: width, attributes: colors.header)
+            put(line, 0, Self.padded(String(row), Self.gutter - 1, right: true) + " ", width: width, look: colors.header)
             for index in 0..<visibleColumns {
                 let column = left + index
                 guard column <= editor.grid.columns else { break }
@@ -102,15 +124,15 @@ final class TerminalGrid {
                 var text = cell?.display ?? ""
                 if let draft = editor.draft, draft.ref == ref { text = draft.text }
                 let numeric = cell?.isNumber == true && editor.draft?.ref != ref
-                var attributes = colors.attributes(fill: cell?.fill, color: cell?.color)
-                if cell?.bold == true { attributes |= sp_attr_bold() }
+                var look = colors.look(fill: cell?.fill, color: cell?.color)
+                if cell?.bold == true { look.attributes |= sp_attr_bold() }
                 let selected = row >= range.start.row && row <= range.end.row && column >= range.start.column && column <= range.end.column
-                if ref == editor.selection.active { attributes = colors.active } else if selected { attributes |= sp_attr_reverse() }
+                if ref == editor.selection.active { look = colors.active } else if selected { look.attributes |= sp_attr_reverse() }
                 put(line, Self.gutter + index * Self.columnWidth,
-                    Self.padded(text.visibleControlCharacters, Self.columnWidth - 1, right: numeric) + " ", width: width, attributes: attributes)
+                    Self.padded(text.visibleControlCharacters, Self.columnWidth - 1, right: numeric) + " ", width: width, look: look)
             }
         }
-        put(height - 1, 0, statusLine(), width: width, attributes: colors.status)
+        put(height - 1, 0, statusLine(), width: width, look: colors.status)
         move(0, Int32(min(editor.formulaBar.count, width - 1)))
         refresh()
     }
@@ -125,6 +147,7 @@ final class TerminalGrid {
             parts.append("Insert: " + InsertableFunction.allCases.enumerated().map { $0.offset == index ? "[\($0.element.rawValue)]" : $0.element.rawValue }.joined(separator: " "))
         }
         if let error = editor.lastError { parts.append("error: " + error.message.visibleControlCharacters) }
+        if let ended = inbox.endedReason { parts.append("error: live updates stopped: " + ended.visibleControlCharacters) }
         if let cell = editor.cells[editor.selection.active],
            let poor = Contrast.poorModes(text: cell.color, fill: cell.fill).first(where: { $0.mode == theme }) {
             parts.append(String(format: "warning: %@'s colours are hard to read in the %@ theme (%.1f:1, below 4.5:1)",
@@ -133,9 +156,9 @@ final class TerminalGrid {
         return parts.joined(separator: "  ")
     }
 
-    private func put(_ line: Int, _ column: Int, _ text: String, width: Int, attributes: Int32) {
+    private func put(_ line: Int, _ column: Int, _ text: String, width: Int, look: TerminalLook) {
         guard column < width, line >= 0, line < Int(sp_lines()) else { return }
-        attrset(attributes)
+        _ = sp_attr_set(look.attributes, look.pair)
         let room = width - column
         var clipped = ""
         var used = 0
@@ -146,7 +169,7 @@ final class TerminalGrid {
             used += cells
         }
         mvaddstr(Int32(line), Int32(column), clipped)
-        attrset(colors.base)
+        _ = sp_attr_set(colors.base.attributes, colors.base.pair)
     }
 
     static func padded(_ text: String, _ width: Int, right: Bool) -> String {
@@ -162,11 +185,24 @@ final class TerminalGrid {
 
     // MARK: Keys
 
-    /// The next key as the editor's, or nil (none within the timeout, or one without a meaning).
-    private func readKey() -> EditorKey? {
+    /// What a read of the terminal gave.
+    private enum KeyRead {
+        /// Nothing was waiting.
+        case nothing
+        /// A key without a meaning here.
+        case ignored
+        case key(EditorKey)
+    }
+
+    private func readKey() -> KeyRead {
         var character: wint_t = 0
         let kind = get_wch(&character)
-        if kind == ERR { return nil }
+        if kind == ERR { return .nothing }
+        return editorKey(kind, character).map(KeyRead.key) ?? .ignored
+    }
+
+    /// The key `get_wch` read as the editor's, or nil (one without a meaning).
+    private func editorKey(_ kind: Int32, _ character: wint_t) -> EditorKey? {
         let code = Int32(bitPattern: character)
         if kind == KEY_CODE_YES {
             switch code {
@@ -226,14 +262,52 @@ final class TerminalGrid {
     }
 }
 
-/// The sheet's events, put by the stream's thread and taken by the grid's.
+/// The sheet's events, put by the stream's thread and taken by the grid's; each put writes a
+/// byte to a pipe the grid's `poll` watches, so the grid wakes for it at once.
 final class EventInbox: @unchecked Sendable {
     private let lock = NSLock()
     private var events: [SheetEvent] = []
     private var stopped = false
+    private var pipeEnds: [Int32] = [-1, -1]
 
-    func put(_ event: SheetEvent) { lock.withLock { events.append(event) } }
+    init() {
+        if pipe(&pipeEnds) == 0 {
+            // Neither end ever blocks: a full pipe already says "wake up".
+            for end in pipeEnds { _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK); _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        }
+    }
+
+    deinit { for end in pipeEnds where end >= 0 { close(end) } }
+
+    /// The end the grid polls (-1 without a pipe: the grid then wakes every 0.1 s).
+    var wakeDescriptor: Int32 { pipeEnds[0] }
+
+    func put(_ event: SheetEvent) {
+        lock.withLock { events.append(event) }
+        var byte: UInt8 = 1
+        _ = write(pipeEnds[1], &byte, 1)
+    }
+
     func take() -> [SheetEvent] { lock.withLock { defer { events = [] }; return events } }
+
+    /// Why the stream ended for good, once it has.
+    private var ended: String?
+    var endedReason: String? { lock.withLock { ended } }
+
+    /// The stream ended for good (`reason`); the grid is woken to show it.
+    func end(_ reason: String) {
+        lock.withLock { ended = reason }
+        var byte: UInt8 = 1
+        _ = write(pipeEnds[1], &byte, 1)
+    }
+    var isEmpty: Bool { lock.withLock { events.isEmpty } }
+
+    /// Empties the wake pipe (the events themselves are taken with `take`).
+    func drainWake() {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while read(pipeEnds[0], &buffer, buffer.count) > 0 {}
+    }
+
     func stop() { lock.withLock { stopped = true } }
     var isStopped: Bool { lock.withLock { stopped } }
 }

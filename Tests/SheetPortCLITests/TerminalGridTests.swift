@@ -61,17 +61,21 @@ import SheetPortTestSupport
         /// The screen's lines.
         func screen() throws -> [String] { try tmux(["capture-pane", "-p", "-t", "grid"]).components(separatedBy: "\n") }
 
-        /// Waits (at most `seconds`) until `condition` holds for the screen; returns the screen.
+        /// The screen's lines with their colours and attributes as SGR escapes (`capture-pane -e`).
+        func coloredScreen() throws -> String { try tmux(["capture-pane", "-p", "-e", "-t", "grid"]) }
+
+        /// Waits (at most `seconds`, or until `deadline`) until `condition` holds for the screen;
+        /// returns the screen.
         @discardableResult
-        func wait(_ what: String, seconds: Double = 5, _ condition: ([String]) -> Bool) throws -> [String] {
-            let deadline = Date().addingTimeInterval(seconds)
+        func wait(_ what: String, seconds: Double = 5, deadline: Date? = nil, _ condition: ([String]) -> Bool) throws -> [String] {
+            let deadline = deadline ?? Date().addingTimeInterval(seconds)
             var lines = try screen()
             while !condition(lines) {
                 guard Date() < deadline else {
                     Issue.record("screen never showed \(what):\n\(lines.joined(separator: "\n"))")
                     throw CancellationError()
                 }
-                usleep(50_000)
+                usleep(20_000)
                 lines = try screen()
             }
             return lines
@@ -111,15 +115,50 @@ import SheetPortTestSupport
         let fixture = try ServerFixture()
         defer { fixture.close() }
         let book = fixture.folder.appendingPathComponent("prices.xlsx").path
-        let convert = try runSheetport(["convert", "-", "--from", "csv", "--to", "xlsx", "-o", book, "--no-progress"],
-                                       input: Data("Qty,Price\n1,10\n2,20\n3,30\n".utf8))
-        try #require(convert.status == 0, "\(convert.stderr)")
+        try writeWithOpenpyxl(Self.workbookScript, to: book)
         let sheet = try fixture.api.importSheet(book)
         let tokenFile = fixture.folder.appendingPathComponent("ann.token").path
         try fixture.api.token!.write(toFile: tokenFile, atomically: true, encoding: .utf8)
 
-        let pane = try Pane(command: [Project.executable.path, "open", sheet, "--server", fixture.server.base, "--token-file", tokenFile])
+        // The sheet's names as the server lists them: ranges of the imported sheet only.
+        let metadata = try fixture.api.object("/api/sheets/\(sheet)")
+        let names = (metadata["names"] as? [[String: Any]] ?? []).map { "\($0["name"] ?? "")=\($0["ref"] ?? "")" }.sorted()
+        #expect(names == ["Cased=C1", "Header=1:1", "Prices=B2:B4", "Qtys=A2:A4", "Totals=D:D"], "\(metadata)")
+        // A column width set later rewrites the sheet's layout: the names stay.
+        let sized = try fixture.api.call("POST", "/api/sheets/\(sheet)/sizes", json: ["columns": ["B": 18.0]])
+        #expect(sized.status == 200, "\(sized.text)")
+        let resized = try fixture.api.object("/api/sheets/\(sheet)")
+        #expect((resized["names"] as? [[String: Any]])?.count == names.count, "\(resized)")
+
+        // A terminal that announces 24-bit colour (COLORTERM) with a 256-colour TERM: the grid
+        // takes the family's direct-colour description (here compiled by the test, as Debian's
+        // ncurses-term has it).
+        let terminfo = try Self.compileDirectTerminfo(in: fixture.folder)
+        let pane = try Pane(command: ["env", "TERM=xterm-256color", "COLORTERM=truecolor", "TERMINFO_DIRS=\(terminfo):/etc/terminfo:/lib/terminfo:/usr/share/terminfo",
+                                      Project.executable.path, "open", sheet, "--server", fixture.server.base, "--token-file", tokenFile])
         try pane.bar("A1 | Qty", seconds: 15)
+
+        // Authored colours in 24 bits: J2's fill #FFEE00 and text #112233 exactly.
+        let colored = try pane.coloredScreen()
+        #expect(colored.contains("48;2;255;238;0"), "\(colored.debugDescription)")
+        #expect(colored.contains("38;2;17;34;51"), "\(colored.debugDescription)")
+        // J3's text #262626 on the dark theme's background reads badly: the status line says so.
+        try pane.keys("C-g"); try pane.type("j3"); try pane.keys("Enter")
+        var lines = try pane.bar("J3 | dim")
+        #expect(pane.status(lines).contains("warning: J3's colours are hard to read in the dark theme"), "\(pane.status(lines))")
+        try pane.keys("Up")
+        lines = try pane.bar("J2 | bright")
+        #expect(!pane.status(lines).contains("warning"), "\(pane.status(lines))")
+
+        // A defined name typed in lower case in the address field selects its range.
+        try pane.keys("C-g"); try pane.type("prices"); try pane.keys("Enter")
+        lines = try pane.bar("B2 | 10")
+        #expect(pane.status(lines).contains("B2:B4"), "\(pane.status(lines))")
+        try pane.keys("C-g"); try pane.type("elsewhere"); try pane.keys("Enter")
+        try pane.wait("the unknown name refused") { pane.status($0).contains("\"elsewhere\" is not a cell, a range or a defined name") }
+        try pane.keys("Escape")
+        try pane.keys("C-g"); try pane.type("A1"); try pane.keys("Enter")
+        try pane.bar("A1 | Qty")
 
         // Arrows, a number, Enter moves down; a formula, Tab moves right; Shift-Tab left; Alt-Enter up.
         try pane.keys("Right", "Right", "Right", "Down")
@@ -148,10 +187,15 @@ import SheetPortTestSupport
         try pane.bar("D2 | 42")
         #expect(try serverCells(fixture.api, sheet)["D2"]?.input == "42")
 
-        // Another client's write appears within a second, without a key.
-        let other = try fixture.api.call("POST", "/api/sheets/\(sheet)/cells", json: ["cells": [["ref": "F2", "input": "31337"]]])
-        #expect(other.status == 200, "\(other.text)")
-        try pane.wait("another client's 31337 within a second", seconds: 1.5) { $0.contains { $0.contains("31337") } }
+        // Another client's write appears within a second of being sent, without a key; three
+        // writes, each timed from before its request to the screen showing it.
+        for (ref, value) in [("F2", "31337"), ("F3", "27182"), ("G4", "16180")] {
+            let sent = Date()
+            let other = try fixture.api.call("POST", "/api/sheets/\(sheet)/cells", json: ["cells": [["ref": ref, "input": value]]])
+            #expect(other.status == 200, "\(other.text)")
+            try pane.wait("another client's \(value) within a second", deadline: sent.addingTimeInterval(1)) { $0.contains { $0.contains(value) } }
+            print("TerminalGridTests: another client's write to \(ref) on screen after \(Int(Date().timeIntervalSince(sent) * 1000)) ms")
+        }
 
         // Formulas with relative references, copied as a block and pasted: translated by the server.
         try pane.keys("C-g"); try pane.type("C2"); try pane.keys("Enter")
@@ -159,7 +203,9 @@ import SheetPortTestSupport
         try pane.type("=A2*B2"); try pane.keys("Enter")
         try pane.type("=A3*B3"); try pane.keys("Enter")
         try pane.bar("C4 |")
-        try pane.keys("C-g"); try pane.type("C2:C3"); try pane.keys("Enter")
+        try pane.keys("C-g"); try pane.type("C2"); try pane.keys("Enter")
+        try pane.keys("S-Down")
+        try pane.wait("C2:C3 selected with Shift-Down") { pane.status($0).contains("C2:C3") }
         try pane.keys("C-c")
         try pane.keys("C-g"); try pane.type("H5"); try pane.keys("Enter")
         try pane.bar("H5 |")
@@ -183,7 +229,7 @@ import SheetPortTestSupport
         // The version on screen is the server's, and Ctrl-Q (no draft) closes the grid.
         let version = try serverVersion(fixture.api, sheet)
         #expect(version > 1)
-        let lines = try pane.wait("the status line's v\(version)") { pane.status($0).contains("v\(version) ") }
+        lines = try pane.wait("the status line's v\(version)") { pane.status($0).contains("v\(version) ") }
         #expect(!pane.status(lines).contains("error"), "\(pane.status(lines))")
         try pane.type("5")
         try pane.keys("C-q")
@@ -191,6 +237,102 @@ import SheetPortTestSupport
         try pane.type("d")
         try pane.wait("the grid closed") { !$0.contains { $0.contains("v\(version)") } }
         #expect(try serverCells(fixture.api, sheet)["B6"] == nil)
+    }
+
+    /// The workbook the editing test imports: the prices, colours in J2 (readable) and J3 (dim
+    /// text, unreadable on the dark theme), and defined names of every kind: ranges of the sheet
+    /// (a whole column, a whole row, the sheet named in other case, one local to the sheet that
+    /// hides a workbook name of the same name), and names the server must leave out (another
+    /// sheet's cell, a hidden one, a constant, a union, one local to another sheet, the print
+    /// area).
+    static let workbookScript = """
+        from openpyxl.workbook.defined_name import DefinedName
+        from openpyxl.styles import PatternFill, Font
+        ws.title = "Price list"
+        for row in [["Qty", "Price"], [1, 10], [2, 20], [3, 30]]:
+            ws.append(row)
+        ws["J2"] = "bright"
+        ws["J2"].fill = PatternFill("solid", fgColor="FFEE00")
+        ws["J2"].font = Font(color="112233")
+        ws["J3"] = "dim"
+        ws["J3"].font = Font(color="262626")
+        other = wb.create_sheet("Other")
+        other["A1"] = 5
+        wb.defined_names["Prices"] = DefinedName("Prices", attr_text="'Price list'!$B$2:$B$4")
+        wb.defined_names["Totals"] = DefinedName("Totals", attr_text="'Price list'!$D:$D")
+        wb.defined_names["Elsewhere"] = DefinedName("Elsewhere", attr_text="Other!$A$1")
+        wb.defined_names["Secret"] = DefinedName("Secret", attr_text="'Price list'!$A$1", hidden=True)
+        wb.defined_names["Rate"] = DefinedName("Rate", attr_text="0.2")
+        wb.defined_names["Both"] = DefinedName("Both", attr_text="'Price list'!$A$1,'Price list'!$B$2")
+        wb.defined_names["Header"] = DefinedName("Header", attr_text="'Price list'!$1:$1")
+        wb.defined_names["Cased"] = DefinedName("Cased", attr_text="'PRICE LIST'!$C$1")
+        wb.defined_names["Qtys"] = DefinedName("Qtys", attr_text="'Price list'!$C$9")
+        ws.defined_names["Qtys"] = DefinedName("Qtys", attr_text="'Price list'!$A$2:$A$4")
+        other.defined_names["OtherLocal"] = DefinedName("OtherLocal", attr_text="'Price list'!$A$1")
+        ws.print_area = "A1:B4"
+        """
+
+    /// Compiles an `xterm-direct` description (24-bit colour: `RGB`, colours as RGB values, as
+    /// ncurses' own entry has them) into a directory of the test's; returns the directory.
+    static func compileDirectTerminfo(in folder: URL) throws -> String {
+        let directory = folder.appendingPathComponent("terminfo").path
+        let source = folder.appendingPathComponent("xterm-direct.ti").path
+        try """
+        xterm-direct|xterm with direct-color indexing,
+        \tRGB, colors#16777216, pairs#65536, ccc@, initc@, oc@,
+        \tsetaf=\\E[%?%p1%{8}%<%t3%p1%d%e38:2::%p1%{65536}%/%d:%p1%{256}%/%{255}%&%d:%p1%{255}%&%d%;m,
+        \tsetab=\\E[%?%p1%{8}%<%t4%p1%d%e48:2::%p1%{65536}%/%d:%p1%{256}%/%{255}%&%d:%p1%{255}%&%d%;m,
+        \tsetf@, setb@, use=xterm-256color,
+
+        """.write(toFile: source, atomically: true, encoding: .utf8)
+        let tic = Process()
+        tic.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        tic.arguments = ["tic", "-x", "-o", directory, source]
+        let errors = Pipe()
+        tic.standardError = errors
+        try tic.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        tic.waitUntilExit()
+        try #require(tic.terminationStatus == 0, "tic: \(message)")
+        return directory
+    }
+
+    /// 260 cells of distinct authored fills on one screen: each shown in its exact 24-bit
+    /// colour (more pairs than `COLOR_PAIR` can hold, so the extended pairs are needed); the
+    /// same sheet on a terminal without 24-bit colour gets the nearest of its 256.
+    @Test func manyColoursInTwentyFourBits() throws {
+        let fixture = try ServerFixture()
+        defer { fixture.close() }
+        let book = fixture.folder.appendingPathComponent("colours.xlsx").path
+        try writeWithOpenpyxl("""
+            from openpyxl.styles import PatternFill
+            for row in range(1, 27):
+                for column in range(1, 11):
+                    cell = ws.cell(row=row, column=column, value=row * 100 + column)
+                    cell.fill = PatternFill("solid", fgColor="%02X%02X%02X" % (row * 9, column * 23, 128))
+            """, to: book)
+        let sheet = try fixture.api.importSheet(book)
+        let tokenFile = fixture.folder.appendingPathComponent("ann.token").path
+        try fixture.api.token!.write(toFile: tokenFile, atomically: true, encoding: .utf8)
+        let terminfo = try Self.compileDirectTerminfo(in: fixture.folder)
+        let grid = [Project.executable.path, "open", sheet, "--server", fixture.server.base, "--token-file", tokenFile]
+        var expected: Set<String> = []
+        for row in 1...26 { for column in 1...10 where row > 1 || column > 1 { expected.insert("48;2;\(row * 9);\(column * 23);128") } }
+
+        let direct = try Pane(command: ["env", "TERM=xterm-256color", "COLORTERM=truecolor",
+                                        "TERMINFO_DIRS=\(terminfo):/etc/terminfo:/lib/terminfo:/usr/share/terminfo"] + grid)
+        try direct.bar("A1 | 101", seconds: 15)
+        try direct.wait("the last row") { $0.contains { $0.contains("2610") } }
+        let shown = try direct.coloredScreen()
+        let missing = expected.filter { !shown.contains($0) }
+        #expect(missing.isEmpty, "\(missing.count) of \(expected.count) fills not shown exactly, e.g. \(missing.sorted().prefix(3))")
+
+        let indexed = try Pane(command: ["env", "TERM=xterm-256color", "COLORTERM="] + grid)
+        try indexed.bar("A1 | 101", seconds: 15)
+        try indexed.wait("the last row") { $0.contains { $0.contains("2610") } }
+        let nearest = try indexed.coloredScreen()
+        #expect(!nearest.contains("48;2;"), "\(nearest.debugDescription)")
+        #expect(nearest.contains("48;5;"), "\(nearest.debugDescription)")
     }
 
     /// The process named `name` below `pid` (the pane's shell started it: this test's own).
@@ -222,6 +364,11 @@ import SheetPortTestSupport
         let refused = try runSheetport(["open", "no\u{1B}[2Jsuch", "--server", fixture.server.base, "--token-file", tokenFile])
         #expect(refused.status == 2)
         #expect(!refused.stderr.contains("\u{1B}"))
+        // The token revoked: the event stream ends and the status line says live updates stopped.
+        let revoked = try runSheetport(["token", "revoke"] + fixture.server.storeArguments + ["--token-file", tokenFile])
+        #expect(revoked.status == 0, "\(revoked.stderr)")
+        let stale = try pane.wait("live updates reported stopped", seconds: 10) { pane.status($0).contains("live updates stopped") }
+        #expect(pane.status(stale).contains("401") || pane.status(stale).contains("unauthorized"), "\(pane.status(stale))")
         let pid = try pane.tmux(["list-panes", "-t", "grid", "-F", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
         let grid = try #require(Self.descendant(of: pid, named: "sheetport"))
         kill(grid, SIGTERM)

@@ -78,8 +78,9 @@ import SheetPortCore
     }
 
     @Test func addressFieldSelects() {
-        let editor = SheetEditor(sheet: "s", transport: MemorySheetTransport())
-        editor.names = ["Totals": CellRange("D2:D9")!]
+        let transport = MemorySheetTransport()
+        transport.definedNames = ["Totals": CellRange("D2:D9")!]
+        let editor = SheetEditor(sheet: "s", transport: transport)
         run(editor, "^G C7 enter")
         #expect(editor.selection.range.description == "C7")
         #expect(editor.focus == .grid)
@@ -94,5 +95,30 @@ import SheetPortCore
         run(editor, "esc")
         #expect(editor.focus == .grid)
         #expect(editor.selection.range.description == "A1:B3")
+    }
+
+    /// The names come from the server at the first Ctrl-G; a failed load leaves cells and
+    /// ranges working, is shown as retryable, and the next Ctrl-G loads them.
+    @Test func addressFieldLoadsTheSheetsNames() {
+        let transport = MemorySheetTransport()
+        transport.definedNames = ["Prices": CellRange("B2:B4")!, "Q1_Total": CellRange("E9")!]
+        transport.failNames = TransportError(status: 0, code: "", message: "connection reset", retryable: true)
+        let editor = SheetEditor(sheet: "s", transport: transport)
+        run(editor, "^G")
+        #expect(!editor.namesLoaded)
+        #expect(editor.lastError?.retryable == true)
+        run(editor, "prices enter")
+        #expect(editor.focus == .addressField("prices"))
+        run(editor, "esc ^G c7 enter")
+        #expect(editor.namesLoaded)
+        #expect(editor.selection.range.description == "C7")
+        run(editor, "^G prices enter")
+        #expect(editor.selection.range.description == "B2:B4")
+        run(editor, "^G q1_total enter")
+        #expect(editor.selection.range.description == "E9")
+        // Loaded once: names do not change after the import.
+        transport.definedNames = [:]
+        run(editor, "^G PRICES enter")
+        #expect(editor.selection.range.description == "B2:B4")
     }
 }

@@ -138,4 +138,28 @@ import SheetPortCore
         run(editor, "A=")
         #expect(editor.lastError?.message.contains("edge") == true)
     }
+
+    /// The run of numbers above the cell goes on past the top of the window shown (the grid has
+    /// scrolled): the rows above are fetched and the argument is the whole run; a failed fetch
+    /// writes nothing and says so.
+    @Test func argumentRunsPastTheWindow() {
+        let model = MemorySheetTransport()
+        for row in 2...640 { model.inputs[CellReference(row: row, column: 1)] = "\(row)" }
+        let editor = SheetEditor(sheet: "s", transport: model)
+        editor.show(start: 620, count: 30)
+        editor.navigate(to: CellRange("A641")!)
+        run(editor, "A=")
+        #expect(model.inputs[CellReference("A641")!] == "=SUM(A2:A640)")
+        #expect(editor.cells[CellReference("A641")!]?.display == String((2...640).reduce(0, +)))
+
+        model.inputs[CellReference("B599")!] = "1"
+        model.inputs[CellReference("B600")!] = "2"
+        editor.show(start: 601, count: 30)
+        editor.navigate(to: CellRange("B601")!)
+        model.failRows = TransportError(status: 503, code: "", message: "busy", retryable: true)
+        run(editor, "A=")
+        #expect(model.inputs[CellReference("B601")!] == nil)
+        #expect(editor.lastError?.retryable == true)
+        #expect(editor.lastError?.message.contains("SUM") == true)
+    }
 }

@@ -36,7 +36,19 @@ final class MemorySheetTransport: EditingTransport {
 
     func limits() throws -> EditingLimits { limitsValue }
 
+    /// The sheet's defined names; `failNames` makes the next look-up fail.
+    var definedNames: [String: CellRange] = [:]
+    var failNames: TransportError?
+    func names(sheet: String) throws -> [String: CellRange] {
+        if let failure = failNames { failNames = nil; throw failure }
+        return definedNames
+    }
+
+    /// Makes the next rows window fail.
+    var failRows: TransportError?
+
     func rows(sheet: String, start: Int, count: Int) throws -> RowsWindow {
+        if let failure = failRows { failRows = nil; throw failure }
         windowRequests.append((start, count))
         var rows: [Int: [Int: CellSnapshot]] = [:]
         for ref in Set(inputs.keys).union(fills.keys) where ref.row >= start && ref.row < start + count {

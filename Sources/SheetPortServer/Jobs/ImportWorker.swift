@@ -328,7 +328,8 @@ package final class ImportWorker: @unchecked Sendable {
                                     part: "xl/workbook.xml").json)
         }
 
-        let layout = SheetLayout(columns: metadata.columns, defaultRowHeight: metadata.defaultRowHeight)
+        let layout = SheetLayout(columns: metadata.columns, defaultRowHeight: metadata.defaultRowHeight,
+                                 names: ImportNames.ranges(workbook.definedNames, of: sheet))
         let comments = try preflight.comments ?? workbook.comments(of: sheet)
         context.worksheetPasses.add(workbook.worksheetPasses)
         passesCounted = true

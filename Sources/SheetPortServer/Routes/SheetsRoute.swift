@@ -25,6 +25,7 @@ enum SheetsRoute {
             .object([("first", .int($0.first)), ("last", .int($0.last)), ("width", $0.width.map(JSON.number) ?? .null)])
         })))
         members.append(("defaultRowHeight", layout.defaultRowHeight.map(JSON.number) ?? .null))
+        members.append(("names", .array(layout.names.map { .object([("name", .string($0.name)), ("ref", .string($0.ref))]) })))
         return .json(.object(members))
     }
 

@@ -4,18 +4,22 @@ import SheetPortReader
 import SheetPortWriter
 import SheetPortConvert
 
-/// A sheet's layout (column widths, default row height), stored sealed on the sheet.
+/// A sheet's layout (column widths, default row height, the defined names of its ranges),
+/// stored sealed on the sheet.
 package struct SheetLayout: Sendable, Equatable {
     /// Column ranges with their widths.
     package var columns: [ColumnInfo] = []
     /// The sheet's default row height in points, when it sets one.
     package var defaultRowHeight: Double?
+    /// The imported workbook's names for ranges of the sheet (`ImportNames`).
+    package var names: [SheetDefinedName] = []
 
     /// The sealed form, bound to the sheet.
     func sealed(sheet: String, _ sealer: Sealer) -> [UInt8] {
         let object: [String: Any] = [
             "columns": columns.map { ["first": $0.first, "last": $0.last, "width": $0.width ?? -1, "hidden": $0.isHidden] },
             "defaultRowHeight": defaultRowHeight ?? -1,
+            "names": names.map { ["name": $0.name, "ref": $0.ref] },
         ]
         let bytes = (try? JSONSerialization.data(withJSONObject: object)) ?? Data()
         return sealer.seal(Array(bytes), context: Sealer.context("layout", sheet))
@@ -38,6 +42,10 @@ package struct SheetLayout: Sendable, Equatable {
             let width = (column["width"] as? NSNumber)?.doubleValue ?? -1
             layout.columns.append(ColumnInfo(first: (column["first"] as? NSNumber)?.intValue ?? 1, last: (column["last"] as? NSNumber)?.intValue ?? 1,
                                              width: width >= 0 ? width : nil, isHidden: column["hidden"] as? Bool ?? false))
+        }
+        for name in object["names"] as? [[String: Any]] ?? [] {
+            guard let text = name["name"] as? String, let ref = name["ref"] as? String else { continue }
+            layout.names.append(SheetDefinedName(name: text, ref: ref))
         }
         return layout
     }

@@ -1,0 +1,62 @@
+import SheetPortCore
+import SheetPortReader
+
+/// A defined name of an imported sheet that stands for one range of it (`Prices` -> `B2:B4`):
+/// what the range address field of an editing client resolves a typed name with.
+package struct SheetDefinedName: Sendable, Equatable {
+    /// The name as the workbook spells it.
+    package var name: String
+    /// The range without `$` (`B2:B4`, `A:A`, `3:3`).
+    package var ref: String
+
+    package init(name: String, ref: String) {
+        self.name = name
+        self.ref = ref
+    }
+}
+
+/// The defined names an import keeps: visible, not built-in (`_xlnm.`), of workbook scope or
+/// local to the imported sheet, and standing for one range of that sheet. A name for a
+/// constant, a formula, another sheet's cells or a union stays out: the server holds the first
+/// worksheet only, and the address field goes to ranges.
+enum ImportNames {
+    /// The longest name Excel accepts.
+    static let maxNameLength = 255
+
+    static func ranges(_ names: [DefinedName], of sheet: Sheet) -> [SheetDefinedName] {
+        var kept: [SheetDefinedName] = []
+        var seen: Set<String> = []
+        // A local name hides a workbook one of the same name, as in Excel: locals first.
+        let ordered = names.filter { $0.localSheet == sheet.position - 1 } + names.filter { $0.localSheet == nil }
+        for name in ordered {
+            guard !name.isHidden, !name.name.hasPrefix("_xlnm."), name.name.count <= maxNameLength,
+                  !name.name.isEmpty, !name.name.unicodeScalars.contains(where: \.isUnsafeControl),
+                  let ref = range(name.formula, sheet: sheet.name),
+                  seen.insert(name.name.uppercased()).inserted else { continue }
+            kept.append(SheetDefinedName(name: name.name, ref: ref))
+        }
+        return kept
+    }
+
+    /// `Sheet1!$B$2:$B$4` or `'My sheet'!$A:$A` as `B2:B4` / `A:A` when it names `sheet`; else nil.
+    static func range(_ formula: String, sheet: String) -> String? {
+        var text = Substring(formula.hasPrefix("=") ? String(formula.dropFirst()) : formula)
+        guard let bang = text.lastIndex(of: "!") else { return nil }
+        var sheetPart = String(text[..<bang])
+        text = text[text.index(after: bang)...]
+        if sheetPart.hasPrefix("'") {
+            guard sheetPart.count >= 2, sheetPart.hasSuffix("'") else { return nil }
+            sheetPart = String(sheetPart.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'")
+        }
+        guard sheetPart.uppercased() == sheet.uppercased() else { return nil }
+        let ref = String(text.filter { $0 != "$" })
+        guard let range = GridRange(ref) else { return nil }
+        let columns = CellReference.columnName(range.columns.lowerBound) + ":" + CellReference.columnName(range.columns.upperBound)
+        let wholeColumns = range.rows == 1...CellReference.maxRow, wholeRows = range.columns == 1...CellReference.maxColumn
+        if wholeColumns && !wholeRows { return columns }
+        if wholeRows && !wholeColumns { return "\(range.rows.lowerBound):\(range.rows.upperBound)" }
+        let start = CellReference(row: range.rows.lowerBound, column: range.columns.lowerBound)
+        let end = CellReference(row: range.rows.upperBound, column: range.columns.upperBound)
+        return start == end ? start.description : "\(start):\(end)"
+    }
+}
