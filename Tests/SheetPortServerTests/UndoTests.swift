@@ -225,7 +225,8 @@ private struct SheetState: Equatable, CustomStringConvertible {
         for ref in ["XFE1", "A0", "A1048577", "A1:B2", "%00", String(repeating: "Z", count: 300) + "1"] {
             let response = try client.post("cells/\(ref)/restore", ["version": 2])
             #expect([400, 404].contains(response.status), "\(ref.prefix(20)): \(response.status) \(response.text)")
-            if response.status == 400 { #expect(EditingClient.code(response) == "bad-ref", "\(ref.prefix(20)): \(response.text)") }
+            // A NUL in the path is refused before the route reads it (bad-request).
+            if response.status == 400 { #expect(EditingClient.code(response) == (ref == "%00" ? "bad-request" : "bad-ref"), "\(ref.prefix(20)): \(response.text)") }
         }
         #expect(try client.version() == version, "nothing refused was stored")
         #expect(try fixture.api.call("POST", "/api/sheets/nosuchsheet/undo").status == 404)
