@@ -58,7 +58,7 @@ def check_openpyxl(book, expected, width_tolerance=1e-9, height_tolerance=1e-9, 
         got = {"bold": bool(cell.font.b), "italic": bool(cell.font.i),
                "horizontal": cell.alignment.horizontal, "numFmt": cell.number_format,
                "fill": "#" + cell.fill.fgColor.rgb[2:] if cell.fill.fill_type == "solid" else None,
-               "color": "#" + cell.font.color.rgb[2:] if cell.font.color is not None and cell.font.color.rgb else None}
+               "color": "#" + cell.font.color.rgb[2:] if cell.font.color is not None and isinstance(cell.font.color.rgb, str) else None}
         for key, value in automatic:
             if got[key] == value:
                 got[key] = None
