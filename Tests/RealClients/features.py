@@ -11,7 +11,10 @@ EXPECTED.json, for the first worksheet:
                        "numFmt": "0.00", "fill": "#RRGGBB", "color": "#RRGGBB"}}}
 
   openpyxl     comments with their authors, column widths, row heights and every style member
-  libreoffice  the notes it shows (converted to flat ODS, office:annotation of each cell)
+  libreoffice  the notes it shows (converted to flat ODS, office:annotation of each cell), and
+               the widths, heights and styles it read: the book saved again by LibreOffice as
+               xlsx (it writes back only what it read), checked as openpyxl checks the original
+               (widths within LibreOffice's rounding to its own units)
   gnumeric     the notes it shows and the row heights (converted to .gnumeric XML)
 
 One line per client, exit status 1 when any check failed. The clients are started the way
@@ -32,7 +35,9 @@ from openpyxl.utils import get_column_letter  # noqa: E402
 TIMEOUT = 120
 
 
-def check_openpyxl(book, expected):
+def check_openpyxl(book, expected, width_tolerance=1e-9, height_tolerance=1e-9, automatic=()):
+    """The problems openpyxl finds in BOOK against EXPECTED. AUTOMATIC: what a client writes
+    for a member it leaves automatic ("horizontal": "general", "color": "#000000"), read as unset."""
     ws = openpyxl.load_workbook(book).worksheets[0]
     problems = []
     for ref, comment in expected.get("comments", {}).items():
@@ -43,17 +48,20 @@ def check_openpyxl(book, expected):
         # openpyxl keys a <col min max> range by its first column
         index = openpyxl.utils.column_index_from_string(letter)
         got = next((d.width for d in ws.column_dimensions.values() if d.min <= index <= d.max), None)
-        if abs((got or 0) - width) > 1e-9:
+        if abs((got or 0) - width) > width_tolerance:
             problems.append(f"column {letter} width {got}")
     for row, height in expected.get("rowHeights", {}).items():
-        if abs((ws.row_dimensions[int(row)].height or 0) - height) > 1e-9:
+        if abs((ws.row_dimensions[int(row)].height or 0) - height) > height_tolerance:
             problems.append(f"row {row} height {ws.row_dimensions[int(row)].height}")
     for ref, style in expected.get("styles", {}).items():
         cell = ws[ref]
         got = {"bold": bool(cell.font.b), "italic": bool(cell.font.i),
                "horizontal": cell.alignment.horizontal, "numFmt": cell.number_format,
                "fill": "#" + cell.fill.fgColor.rgb[2:] if cell.fill.fill_type == "solid" else None,
-               "color": "#" + cell.font.color.rgb[2:] if cell.font.color is not None and cell.font.color.rgb else None}
+               "color": "#" + cell.font.color.rgb[2:] if cell.font.color is not None and isinstance(cell.font.color.rgb, str) else None}
+        for key, value in automatic:
+            if got[key] == value:
+                got[key] = None
         want = {"bold": False, "italic": False, "horizontal": None, "numFmt": "General", "fill": None, "color": None}
         want.update(style)
         if got != want:
@@ -90,6 +98,21 @@ def annotations_libreoffice(book, work):
     return notes
 
 
+def formats_libreoffice(book, expected, work):
+    out = Path(tempfile.mkdtemp(prefix="lo-xlsx-", dir=work))
+    profile = Path(tempfile.mkdtemp(prefix="lo-profile-", dir=work)).as_uri()
+    rc, _, err = verify.run(["soffice", f"-env:UserInstallation={profile}", "--headless", "--norestore",
+                             "--convert-to", "xlsx", "--outdir", str(out), str(book)], TIMEOUT)
+    files = list(out.glob("*.xlsx"))
+    if rc != 0 or not files:
+        raise RuntimeError(f"soffice did not convert to xlsx (exit {rc}): {err[:200]}")
+    wanted = {key: expected[key] for key in ("columnWidths", "rowHeights", "styles") if key in expected}
+    # LibreOffice keeps widths in 1/100 mm and writes them back as characters of its default
+    # font: a width comes back within a quarter character; heights within 1/20 point.
+    return check_openpyxl(files[0], wanted, width_tolerance=0.25, height_tolerance=0.05,
+                          automatic=(("horizontal", "general"), ("color", "#000000")))
+
+
 def gnumeric_sheet(book, work):
     out = Path(tempfile.mkdtemp(prefix="gn-", dir=work)) / "book.gnumeric"
     rc, _, err = verify.run(["ssconvert", str(book), str(out)], TIMEOUT)
@@ -111,7 +134,8 @@ def main():
         results.append(("openpyxl", check_openpyxl(book, expected)))
         try:
             notes = annotations_libreoffice(book, work)
-            results.append(("libreoffice", [] if notes == want_notes else [f"notes {notes} != {want_notes}"]))
+            problems = [] if notes == want_notes else [f"notes {notes} != {want_notes}"]
+            results.append(("libreoffice", problems + formats_libreoffice(book, expected, work)))
         except RuntimeError as error:
             results.append(("libreoffice", [str(error)]))
         try:

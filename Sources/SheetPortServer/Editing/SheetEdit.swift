@@ -75,8 +75,10 @@ package final class SheetEdit {
     let context: ServerContext
     /// The updates, by cell.
     package private(set) var updates: [GridCell: CellUpdate] = [:]
-    /// The inputs the updated cells held before this write (for the history).
-    package private(set) var previousInputs: [GridCell: String] = [:]
+    /// Each updated cell as it was before this write and as it is after (for the history and undo).
+    package private(set) var written: [GridCell: (before: StoredCell, after: StoredCell)] = [:]
+    /// The row heights and column widths this write set, with the ones they replaced.
+    package var sizeChanges: [SizeChange] = []
     /// Opened row blocks, by block number (edited in place until they are written).
     private var blocks: [Int: [RowBlock.Entry]] = [:]
 
@@ -126,6 +128,9 @@ package final class SheetEdit {
         }
         return cells
     }
+
+    /// Keeps a block's rows as a write outside `apply` left them (row heights), so `apply` starts from them.
+    func keep(_ entries: [RowBlock.Entry], of block: Int) { blocks[block] = entries }
 
     /// A block's rows, read and unsealed once per write.
     func entries(of block: Int) throws -> [RowBlock.Entry] {
@@ -194,10 +199,11 @@ package final class SheetEdit {
         for cell in cells {
             var stored = lines[cell.column].flatMap { StoredCell(line: $0, row: row) } ?? StoredCell(row: row, column: cell.column)
             let update = updates[cell] ?? CellUpdate()
-            if updates[cell] != nil { previousInputs[cell] = stored.isVacant ? "" : stored.retypeableInput }
+            let before = stored
             apply(update, to: &stored)
             stored.value = model.engine.value(at: cell.address, sheet: 0)
             if case .array(let array) = stored.value { stored.value = array.values.first ?? .empty }
+            if updates[cell] != nil { written[cell] = (before, stored) }
             lines[cell.column] = stored.isVacant ? nil : ArraySlice(stored.line)
             result.append(stored)
         }
@@ -244,6 +250,15 @@ package final class SheetEdit {
         case .merge(let members): for (key, value) in members { stored.style[key] = value }
         }
     }
+}
+
+/// A row height or column width a write set (nil: the default), with the one it replaced.
+package struct SizeChange {
+    /// The row (`column` 0) or the column (`row` 0), 1-based.
+    package var row: Int
+    package var column: Int
+    package var before: Double?
+    package var after: Double?
 }
 
 /// Why a write's gathering stopped.

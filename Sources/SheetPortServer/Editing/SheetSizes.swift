@@ -16,13 +16,16 @@ enum SheetSizes {
             var entries = try edit.entries(of: block)
             for (row, height) in rows {
                 if let index = entries.firstIndex(where: { $0.row == row }) {
+                    edit.sizeChanges.append(SizeChange(row: row, column: 0, before: entries[index].height, after: height))
                     entries[index].height = height
                 } else if height != nil {
+                    edit.sizeChanges.append(SizeChange(row: row, column: 0, before: nil, after: height))
                     let index = entries.firstIndex { $0.row > row } ?? entries.endIndex
                     entries.insert(RowBlock.Entry(row: row, height: height, isHidden: false, cells: []), at: index)
                 }
             }
             entries.removeAll { $0.cells.isEmpty && $0.height == nil && !$0.isHidden }
+            edit.keep(entries, of: block)
             let data = entries.isEmpty ? nil : edit.context.sealer.seal(RowBlock.stored(RowBlock.encode(entries)), context: RowBlock.context(sheet: edit.sheet, block: block))
             try edit.database.replaceRowBlock(sheet: edit.sheet, block: block, firstRow: entries.first?.row ?? 0, lastRow: entries.last?.row ?? 0, data: data)
         }
@@ -38,6 +41,8 @@ enum SheetSizes {
         guard !widths.isEmpty else { return }
         var layout = try SheetLayout.load(sheet: edit.sheet, edit.database, edit.context.sealer)
         for (column, width) in widths.sorted(by: { $0.key < $1.key }) {
+            let before = layout.columns.first { $0.first <= column && column <= $0.last }?.width
+            edit.sizeChanges.append(SizeChange(row: 0, column: column, before: before, after: width))
             layout.columns = Self.columns(layout.columns, setting: column, to: width)
         }
         try edit.database.query("UPDATE sheets SET layout = ? WHERE id = ?", [.blob(layout.sealed(sheet: edit.sheet, edit.context.sealer)), .text(edit.sheet)])

@@ -80,10 +80,10 @@ package enum SheetWrite {
         return Int64(bitPattern: hash >> 1)
     }
 
-    /// The answer of a write: `{"version":N,"changed":[...],"more":false}`.
-    package static func reply(_ outcome: Outcome) -> Reply {
+    /// The answer of a write: `{"version":N,"changed":[...],"more":false}`, then the members `adding` (an undo's).
+    package static func reply(_ outcome: Outcome, adding: [(String, JSON)] = []) -> Reply {
         let shown = outcome.changed.prefix(maxChanged)
         return .json(.object([("version", .int(outcome.version)), ("changed", .array(shown.map(\.apiJSON))),
-                              ("more", .bool(outcome.changed.count > maxChanged))]))
+                              ("more", .bool(outcome.changed.count > maxChanged))] + adding))
     }
 }

@@ -177,7 +177,8 @@ enum EditRoutes {
                 (try CellHistory.entries(of: cell, sheet: id, database, context), try currentInput(cell, sheet: id, database, context))
             }
         }
-        let edits = entries.filter { $0.change != "imported" }
+        // The inputs: a write that changed only the cell's style is not one.
+        let edits = entries.filter { $0.change != "imported" && $0.changed.contains("input") }
         let formatter = ISO8601DateFormatter()
         var items: [JSON] = edits.map { entry in
             .object([("version", .int(entry.version)), ("subject", .string(entry.subject)), ("input", .string(entry.input ?? "")),
@@ -196,39 +197,25 @@ enum EditRoutes {
     static func restore(_ id: String, _ ref: String, _ request: Request, _ context: ServerContext) throws -> Reply {
         let sheet = try Router.sheet(id, request, context, needs: .editor)
         let cell = try self.cell(ref)
-        guard let version = try body(request)["version"] as? Int, version >= 1, version <= sheet.version else {
+        let requested = try body(request)["version"]
+        guard let version = requested as? Int, !FormatRoutes.isBoolean(requested!), version >= 1, version <= sheet.version else {
             return .error(400, "bad-request", "send {\"version\": N} with a version of the sheet, 1 to \(sheet.version)")
         }
         let outcome = try SheetWrite.run(id, subject: request.subject!, change: .restore, context) { edit in
-            let entries = try CellHistory.entries(of: cell, sheet: id, edit.database, context).filter { $0.change != "imported" }
-            let input: String
-            if let atOrBefore = entries.first(where: { $0.version <= version }) {
-                input = atOrBefore.input ?? ""
-            } else if let firstAfter = entries.last {
-                input = firstAfter.previous ?? ""
-            } else {
-                input = try currentInput(cell, sheet: id, edit.database, context)
-            }
-            let typed = try typed(input, at: cell)
-            edit.set(cell, CellUpdate(content: .typed(text: input, typed)))
+            try SheetUndo.restore(cell, to: version, edit)
         }
         return SheetWrite.reply(outcome)
     }
 
+    /// Takes back the caller's last write (`SheetUndo`); the answer adds `skipped`: the cells,
+    /// rows and columns another subject has written since, left as they are.
     static func undo(_ id: String, _ request: Request, _ context: ServerContext) throws -> Reply {
         try Router.sheet(id, request, context, needs: .editor)
-        let subject = request.subject!
-        let outcome = try SheetWrite.run(id, subject: subject, change: .undo, context) { edit in
-            guard let entries = try CellHistory.lastWrite(of: subject, sheet: id, edit.database, context), let version = entries.first?.version else {
-                throw RequestRefusal(status: 409, code: "nothing-to-undo", message: "you have no write on this sheet left to undo")
-            }
-            for entry in entries {
-                let input = entry.previous ?? ""
-                edit.set(entry.cell, CellUpdate(content: .typed(text: input, TypedInput(input))))
-            }
-            try CellHistory.markUndone(sheet: id, version: version, edit.database)
+        var undone: SheetUndo.Outcome?
+        let outcome = try SheetWrite.run(id, subject: request.subject!, change: .undo, context) { edit in
+            undone = try SheetUndo.takeBack(edit, subject: request.subject!)
         }
-        return SheetWrite.reply(outcome)
+        return SheetWrite.reply(outcome, adding: [("undone", .int(undone?.version ?? 0)), ("skipped", .array((undone?.skipped ?? []).map { .string($0) }))])
     }
 
     /// The input a cell holds now, as text that types back to it ("" for an empty cell).

@@ -84,7 +84,7 @@ enum FormatRoutes {
 
     /// Whether a parsed JSON value is `true` or `false`: Foundation reads 1 and 0 as numbers that
     /// also cast to Bool, so the boolean's own class is what tells them apart.
-    private static func isBoolean(_ value: Any) -> Bool {
+    static func isBoolean(_ value: Any) -> Bool {
         type(of: value) == Bool.self || String(describing: type(of: value)).contains("Boolean")
     }
 
