@@ -3,7 +3,8 @@ import Testing
 import SheetPortCore
 
 /// SHEET and SHEETS (Microsoft's reference: every sheet counts, hidden or not, chart sheets too;
-/// a sheet name that does not exist is #N/A; SHEETS of a value that is no reference is #REF!).
+/// a sheet name that does not exist is #N/A; SHEETS of a value that is no reference is #VALUE!,
+/// as IronCalc and LibreOffice answer).
 @Suite struct SheetNumberTests {
     /// Three worksheets Data, Stuff, Third; with `chartSecond`, the workbook has a chart sheet in
     /// second place, which the engine does not hold.
@@ -33,7 +34,10 @@ import SheetPortCore
         ("SHEETS(A1:B2)", .number(1), .number(1)),
         ("SHEETS(Data:Third!A1)", .number(3), .number(4)),
         ("SHEETS(Stuff:Third!A1:C3)", .number(2), .number(2)),
-        ("SHEETS(\"Data\")", .error(.reference), .error(.reference)),
+        ("SHEETS(\"Data\")", .error(.value), .error(.value)),
+        ("SHEETS(3)", .error(.value), .error(.value)),
+        ("SHEET(2)", .error(.notAvailable), .error(.notAvailable)),
+        ("SHEET(TRUE)", .error(.notAvailable), .error(.notAvailable)),
         ("SHEETS(NA())", .error(.notAvailable), .error(.notAvailable)),
     ]
 
