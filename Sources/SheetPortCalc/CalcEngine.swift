@@ -48,6 +48,9 @@ public final class CalcEngine {
     var names: [NameKey: NameDefinition] = [:]
     /// Hidden rows by sheet: row -> true when hidden by a filter (see `setRowHidden`).
     var hiddenRows: [Int32: [Int32: Bool]] = [:]
+    /// Each sheet's 1-based number among all the workbook's sheets, and how many it has, as SHEET
+    /// and SHEETS count them (see `numberSheets`); nil: the engine's sheets alone.
+    var sheetNumbering: (numbers: [Int], count: Int)?
     var tables: [String: CalcTable] = [:]
 
     var dependencyIndex: DependencyIndex?

@@ -81,7 +81,7 @@ enum FormulaText {
         "IFS", "SWITCH", "XOR", "CONCAT", "TEXTJOIN", "MAXIFS", "MINIFS", "XLOOKUP", "XMATCH", "CEILING.MATH",
         "CEILING.PRECISE", "FLOOR.MATH", "FLOOR.PRECISE", "MODE.SNGL", "RANK.EQ", "RANK.AVG", "STDEV.S", "STDEV.P",
         "VAR.S", "VAR.P", "PERCENTILE.INC", "QUARTILE.INC", "AGGREGATE", "DAYS", "ISOWEEKNUM", "UNICHAR", "UNICODE",
-        "IFNA", "NUMBERVALUE", "SORT", "FILTER", "UNIQUE", "SEQUENCE",
+        "IFNA", "NUMBERVALUE", "SORT", "FILTER", "UNIQUE", "SEQUENCE", "SHEET", "SHEETS",
     ]
 
     static func storedName(_ name: String) -> String {

@@ -28,6 +28,38 @@ extension Functions {
                 return .value(.error(.value))
             }
         },
+        // SHEET: the number of the reference's sheet, of the sheet a text names (#N/A for no such
+        // sheet, as Microsoft's SHEET("badSheetName")), or of the formula's own sheet; a union or
+        // 3-D reference answers its first sheet.
+        raw("SHEET", 0, 1) { ev, a in
+            if ev.isMissing(a, 0) { return number(Double(ev.engine.sheetNumber(ev.sheet))) }
+            switch a[0] {
+            case .ref(let r): return number(Double(ev.engine.sheetNumber(r.sheet)))
+            case .refs(let rs):
+                guard let first = rs.map({ ev.engine.sheetNumber($0.sheet) }).min() else { return .value(.error(.reference)) }
+                return number(Double(first))
+            default:
+                // A number or a boolean is read as a name too, and names no sheet (IronCalc agrees).
+                guard let sheet = ev.engine.sheetIndex(named: try ev.str(a[0])) else { return .value(.error(.notAvailable)) }
+                return number(Double(ev.engine.sheetNumber(Int32(sheet))))
+            }
+        },
+        // SHEETS: how many sheets a reference spans (a 3-D reference from its first sheet to its
+        // last in tab order, chart sheets between them included), or the workbook has; a value
+        // that is not a reference is #VALUE! (IronCalc and LibreOffice agree), an error itself.
+        raw("SHEETS", 0, 1) { ev, a in
+            if ev.isMissing(a, 0) { return number(Double(ev.engine.workbookSheetCount)) }
+            switch a[0] {
+            case .ref: return number(1)
+            case .refs(let rs):
+                let numbers = rs.map { ev.engine.sheetNumber($0.sheet) }
+                guard let low = numbers.min(), let high = numbers.max() else { return .value(.error(.reference)) }
+                return number(Double(high - low + 1))
+            default:
+                if case .error(let e) = try ev.scalar(a[0]) { return .value(.error(e)) }
+                return .value(.error(.value))
+            }
+        },
         // The cell shows the friendly name (any value), else the link's text; the link itself is not followed.
         scalar("HYPERLINK", 1, 2) { ev, a in
             if !ev.isMissing(a, 1) { return .value(try ev.scalar(a[1])) }

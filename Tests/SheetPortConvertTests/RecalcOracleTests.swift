@@ -27,22 +27,22 @@ import SheetPortTestSupport
         ("poi__stress002.xlsx", "'CS Worksheet'!K31.., 'Schedule B'!.., 'Schedule D'!.., 'Schedule E'!..", 227,
          "VBA user-defined functions (CROUND, SROUND, TROUND, BROUNDTO in xl/vbaProject.bin): #NAME? without the cache, and every cell depending on them"),
         ("phpspreadsheet__32readwriteComboChart1.xlsx", "'25 Year Non-Renewal Plan'!AP9, AP26, O36:AM36; Lookups!M3:N5", 32,
-         "stale caches written by PhpSpreadsheet (its app.xml still says Microsoft Excel): AP values with 14 digits (6666.6666666667, computed 6666.666666666667); Lookups!L3 is the formula #REF! yet M3 = IF($L$3=\"Metric\",O3,P3) was cached \"in\""),
+         "stale caches written by PhpSpreadsheet (its app.xml says Microsoft Excel, but workbook.xml has PhpSpreadsheet's calcId=\"999999\"): AP values with 14 digits (6666.6666666667, computed 6666.666666666667); Lookups!L3 is the formula #REF! yet M3 = IF($L$3=\"Metric\",O3,P3) was cached \"in\""),
         ("poi__clone_sheet.xlsx", "Arkusz1!M6:M21", 16,
-         "formula L6-(-4,3): a comma-decimal constant Excel itself never stores; the engine cannot parse it (unsupported-formula)"),
+         "formula L6-(-4,3): a comma-decimal constant Excel itself never stores; the engine cannot parse it (unsupported-formula). LibreOffice wrote the file (workbook.xml fileVersion appName=\"Calc\")"),
         ("poi__testNames.xlsm", "B1, C1, A5, A6", 4, "VBA user-defined functions myFunc, myFunc2, crapName"),
         ("poi__bug67784.xlsx", "A6, A9", 2,
          "A6 refers to another workbook ([1]Sheet1!A1); A9 = A9*A9 is circular: 0 here, the file cached #VALUE!"),
         ("poi__61495-test.xlsm", "B1, B2", 2,
          "TEXT with comma-decimal formats: the file's cache comes from a comma-decimal locale (\"D 0.067\" for TEXT(67.1,\"00.00\"))"),
-        ("phpspreadsheet__issue.2301.xlsx", "AN56, K57", 2, "stale caches: K57's IF(OR(AO56>400,...)) is \"M\" from the file's own values, cached \"H\""),
+        ("phpspreadsheet__issue.2301.xlsx", "AN56, K57", 2, "stale caches: K57 = IF(OR(AO56>400,AND(AM57>400,AO56=0)),\"M\",\"H\") is \"M\" from the file's own values (AM57 = 38980, AO56 empty, the top-left of the merged AO56:AS56), cached \"H\"; AN56 reads K57"),
         ("phpspreadsheet__atsign.choosecols.xlsx", "I1", 1,
-         "CELL(\"width\") reads the column's width, which the engine is not given (#VALUE!; the file cached 8)"),
+         "CELL(\"width\") without a reference answers for the cell selected at calculation time (Microsoft's CELL reference), which the file does not record; Excel marks it ca=\"1\" (always recalculated). #VALUE! here, the file cached 8"),
         ("poi__stress020.xlsx", "C8", 1, "a reference to another workbook ([1]...)"),
         ("poi__link-external-workbook-b.xlsx", "A1", 1, "a reference to another workbook ([link-external-workbook-a.xlsx]Sheet0)"),
-        ("poi__54436.xlsx", "A14", 1, "GETPIVOTDATA is not implemented (#NAME?)"),
-        ("phpspreadsheet__excel-groupby-one.xlsx", "E3", 1, "GROUPBY is not implemented (#NAME?)"),
-        ("excelize__CalcChain.xlsx", "B1", 1, "stale cache: A1 and B1 are both SUM(C1:D1) of empty cells, cached 0 and 1"),
+        ("poi__54436.xlsx", "A14", 1, "GETPIVOTDATA is not implemented (#NAME?): it reads the pivot table's layout (xl/pivotTables), which the engine is not given"),
+        ("phpspreadsheet__excel-groupby-one.xlsx", "E3", 1, "GROUPBY is not implemented (#NAME?): its function argument is an eta-reduced lambda (_xleta.SUM), which the parser does not take"),
+        ("excelize__CalcChain.xlsx", "B1", 1, "stale cache: A1 and B1 are both SUM(C1:D1) of empty cells, cached 0 and 1. A hand-made fixture, not an Excel save: no _rels/.rels, xl/SharedStrings.xml capitalised, calcChain names a second sheet (i=2) the workbook does not have"),
         ("calamine__errors.xlsx", "Feuil1!A5", 1, "a reference to another workbook ([1]Feuil8!A1)"),
     ]
 
@@ -52,12 +52,12 @@ import SheetPortTestSupport
     /// Agreeing cells in that run: the engine may only get better.
     static let measuredHits = 5803
     /// The second figure's compared cells and agreeing cells in that run (see `Measure`).
-    static let expectedBuiltinDenominator = 5643
-    static let measuredBuiltinHits = 5587
+    static let expectedBuiltinDenominator = 4810
+    static let measuredBuiltinHits = 4802
 
     /// Excel built-in functions the engine does not implement yet: a call to one is a miss in both
     /// figures, never taken for a user-defined function (Microsoft's function reference lists them).
-    static let builtinsNotImplemented: Set<String> = ["GETPIVOTDATA", "GROUPBY", "SHEET"]
+    static let builtinsNotImplemented: Set<String> = ["GETPIVOTDATA", "GROUPBY"]
 
     /// One file's measure: the literal figure's counts and misses, and the second figure's: only
     /// files Excel saved, leaving out the cells the contract keeps cached (user-defined functions,
@@ -67,20 +67,42 @@ import SheetPortTestSupport
         var volatile = 0
         var misses: [Miss] = []
         var excelSaved = false
+        /// docProps/app.xml names Excel, whoever wrote the file.
+        var namesExcel = false
         var builtinCompared = 0
         var builtinMisses: [Miss] = []
         var userDefined: Set<String> = []
         var hasVBAProject = false
     }
 
-    /// The producer `docProps/app.xml` names (`Microsoft Excel`, `Microsoft Macintosh Excel`, ...), or "".
-    static func application(of workbook: Workbook) -> String {
-        guard let entry = workbook.archive.entry(named: "docProps/app.xml") else { return "" }
+    /// A part of the package as text, or "" when it is missing.
+    static func part(_ name: String, of workbook: Workbook) -> String {
+        guard let entry = workbook.archive.entry(named: name) else { return "" }
         var bytes: [UInt8] = []
         try? workbook.archive.read(entry) { bytes.append(contentsOf: $0) }
-        let xml = String(decoding: bytes, as: UTF8.self)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The producer `docProps/app.xml` names (`Microsoft Excel`, `Microsoft Macintosh Excel`, ...), or "".
+    static func application(of workbook: Workbook) -> String {
+        let xml = part("docProps/app.xml", of: workbook)
         guard let start = xml.range(of: "<Application>"), let end = xml.range(of: "</Application>", range: start.upperBound..<xml.endIndex) else { return "" }
         return String(xml[start.upperBound..<end.lowerBound])
+    }
+
+    /// Whether Excel saved the file last. `docProps/app.xml` alone does not tell: PhpSpreadsheet
+    /// and openpyxl write `Microsoft Excel` there too. Excel also writes `<fileVersion appName="xl">`
+    /// in `xl/workbook.xml` (LibreOffice writes `appName="Calc"`, openpyxl none) and its own
+    /// engine's `calcId`; PhpSpreadsheet (and PHPExcel before it) write `calcId="999999"`, "a higher
+    /// value than Excel itself will use" (Writer/Xlsx/Workbook.php, `writeCalcPr`).
+    static func savedByExcel(_ workbook: Workbook) -> Bool {
+        let application = Self.application(of: workbook)
+        guard application.hasPrefix("Microsoft"), application.contains("Excel") else { return false }
+        let xml = part("xl/workbook.xml", of: workbook)
+        guard let start = xml.range(of: "<fileVersion "),
+              let end = xml.range(of: ">", range: start.upperBound..<xml.endIndex),
+              xml[start.upperBound..<end.lowerBound].contains("appName=\"xl\"") else { return false }
+        return !xml.contains("calcId=\"999999\"")
     }
 
     static func measure(_ path: String, file: String) throws -> Measure {
@@ -92,8 +114,9 @@ import SheetPortTestSupport
         var unsupported = Set(calculation.report.unsupportedFormulas.map(\.location))
         for function in calculation.report.unsupportedFunctions { unsupported.formUnion(function.cells) }
         var m = Measure()
+        m.excelSaved = Self.savedByExcel(workbook)
         let application = Self.application(of: workbook)
-        m.excelSaved = application.hasPrefix("Microsoft") && application.contains("Excel")
+        m.namesExcel = application.hasPrefix("Microsoft") && application.contains("Excel")
         m.hasVBAProject = workbook.archive.contains("xl/vbaProject.bin")
         // Cells the contract keeps cached: calls to user-defined (VBA, add-in) functions, formulas
         // linking to other workbooks; with every cell depending on them.
@@ -137,6 +160,9 @@ import SheetPortTestSupport
                 misses += measured.misses
                 builtinCompared += measured.builtinCompared
                 builtinMisses += measured.builtinMisses
+                if measured.namesExcel, !measured.excelSaved, measured.compared > 0 {
+                    print("oracle: \(file) names Excel in app.xml but Excel did not save it: \(measured.compared) cells, \(measured.misses.count) misses, left out of the built-in figure")
+                }
                 // A function taken for a user-defined one must have a home: the file's VBA project or an add-in.
                 for name in measured.userDefined where !measured.hasVBAProject && !name.hasPrefix("_XLL.") {
                     Issue.record("\(file): \(name) is not implemented and the file has no VBA project: an Excel built-in missing from builtinsNotImplemented?")
@@ -157,15 +183,22 @@ import SheetPortTestSupport
         // trigonometry, the matrix functions, CHOOSECOLS, CELL and hidden rows for SUBTOTAL).
         #expect(compared >= Self.expectedDenominator, "compared \(compared) formula cells, expected at least \(Self.expectedDenominator)")
         #expect(hits >= Self.measuredHits, "oracle hits \(hits)/\(compared), fewer than the \(Self.measuredHits) measured")
-        // The second figure, labelled as such: Excel's built-in functions in files whose
-        // docProps/app.xml names Microsoft Excel, without the cells the contract keeps cached
-        // (user-defined VBA/add-in functions, links to other workbooks) and their dependents.
-        // Measured 5587/5643 (99.0 %); its misses are in `listed` too (stale caches, a formula
-        // Excel cannot parse, a comma-decimal locale's TEXT, CELL("width"), GROUPBY, GETPIVOTDATA).
+        // The second figure, labelled as such: Excel's built-in functions in files Excel saved
+        // (`savedByExcel`: app.xml names Excel and workbook.xml carries Excel's own marks), without
+        // the cells the contract keeps cached (user-defined VBA/add-in functions, links to other
+        // workbooks) and their dependents. Measured 4802/4810 (99.83 %); 5587/5643 (99.0 %) when
+        // app.xml alone decided, which counted a file PhpSpreadsheet wrote (748 cells, its own
+        // 14-digit caches) and one LibreOffice wrote (85 cells) as Excel's. Its 8 misses are in
+        // `listed`: stale caches, a comma-decimal locale's TEXT, CELL("width") without a
+        // reference, GROUPBY and GETPIVOTDATA.
         #expect(builtinCompared >= Self.expectedBuiltinDenominator, "built-in figure compared \(builtinCompared), expected at least \(Self.expectedBuiltinDenominator)")
         #expect(builtinHits >= Self.measuredBuiltinHits, "built-in figure \(builtinHits)/\(builtinCompared), fewer than the \(Self.measuredBuiltinHits) measured")
-        // The goal, 99.5 % of the literal figure, is not met: VBA functions (231 cells with their
-        // dependents), stale caches and the formulas listed in `listed` keep it at 95.2 %.
+        #expect(Double(builtinHits) >= 0.995 * Double(builtinCompared), "built-in figure \(builtinHits)/\(builtinCompared) below the 99.5 % goal")
+        // The goal, 99.5 % of the literal figure, is not met and cannot be by the engine: of its
+        // 292 misses, 231 are VBA user-defined functions (poi__stress002, poi__testNames) with
+        // their dependents, 48 are caches other producers wrote (PhpSpreadsheet, LibreOffice's
+        // comma-decimal formula), 5 link to other workbooks or are circular, and the 8 of the
+        // second figure; every one is in `listed` with its evidence.
         withKnownIssue("oracle goal 99.5 % not met: \(hits)/\(compared)") {
             #expect(Double(hits) >= 0.995 * Double(compared), "oracle hit rate \(hits)/\(compared)")
         }

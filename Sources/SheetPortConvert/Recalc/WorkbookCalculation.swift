@@ -81,6 +81,7 @@ package final class WorkbookCalculation {
         for sheet in worksheets {
             indexByPosition[sheet.position] = engine.addSheet(sheet.name)
         }
+        engine.numberSheets(worksheets.map(\.position), count: workbook.sheets.count)
         sheetIndex = indexByPosition
         sheets = worksheets
         // Names first: formulas are compiled on their own, names resolve at recalculation.
