@@ -92,7 +92,7 @@ def main():
         for index in range(args.instances):
             instance = Instance(sheetport, os.path.join(folder, f"instance-{index + 1}"), url, key_file)
             instances.append(instance)
-        token = subprocess.run([sheetport, "token", "issue", "--database", url, "--subject", "bench"], check=True,
+        token = subprocess.run([sheetport, "token", "issue", "--database", url, "--key-file", key_file, "--subject", "bench"], check=True,
                                capture_output=True, text=True, timeout=60).stdout.strip()
         times, failures = [], []
         with concurrent.futures.ThreadPoolExecutor(args.writers) as pool:
