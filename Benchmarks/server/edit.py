@@ -7,7 +7,8 @@ Writes a workbook with openpyxl (column A numbers, column B a running total `=B{
 cached values), times `convert BOOK --recalc --to csv` (the sheet's full recalculation), imports
 it through a real `sheetport serve`, then times WRITES writes of A1 (every running total depends
 on it) and WRITES writes of D1 (nothing depends on it): p50 and p95 of each, and their ratios
-to the full recalculation. Loopback only. Prints a Markdown table.
+to the full recalculation, and the server's peak resident memory beside `--calc-memory` plus
+128 MB. Loopback only. Prints a Markdown table.
 """
 
 import argparse
@@ -26,6 +27,7 @@ def main():
     parser.add_argument("--sheetport", required=True)
     parser.add_argument("--rows", type=int, default=200_000)
     parser.add_argument("--writes", type=int, default=100)
+    parser.add_argument("--calc-memory-mib", type=int, default=512, help="the server's --calc-memory, in MiB")
     args = parser.parse_args()
     sheetport = os.path.abspath(args.sheetport)
     folder = tempfile.mkdtemp(prefix="sheetport-edit-")
@@ -45,7 +47,8 @@ def main():
         full = time.monotonic() - started
 
         data = os.path.join(folder, "data")
-        server = subprocess.Popen([sheetport, "serve", "--data", data, "--listen", "127.0.0.1:0"],
+        server = subprocess.Popen([sheetport, "serve", "--data", data, "--listen", "127.0.0.1:0",
+                                   "--calc-memory", f"{args.calc_memory_mib}M"],
                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         address = server.stdout.readline().strip().removeprefix("listening on http://")
         host, port = address.split(":")
@@ -88,6 +91,8 @@ def main():
 
         chain = timed("A1")
         alone = timed("D1")
+        with open(f"/proc/{server.pid}/status") as status_file:
+            peak = next((int(line.split()[1]) / 1024 for line in status_file if line.startswith("VmHWM:")), 0.0)
         status, window = call("GET", f"/api/sheets/{sheet_id}/rows?start={args.rows}&count=1")
         last = window["rows"][0]["cells"][1]["value"]
         expected = (args.writes + 1) + sum(row % 7 for row in range(2, args.rows + 1))
@@ -96,6 +101,7 @@ def main():
         print(f"| `convert --recalc` (full recalculation) | {full:.3f} | 1 |")
         print(f"| write A1 (the running total depends on it), p50 / p95 | {chain[0]:.3f} / {chain[1]:.3f} | {chain[1] / full:.3f} |")
         print(f"| write D1 (nothing depends on it), p50 / p95 | {alone[0]:.3f} / {alone[1]:.3f} | {alone[1] / full:.4f} |")
+        print(f"| server peak RSS (VmHWM), MiB | {peak:.0f} | budget {args.calc_memory_mib + 128} (`--calc-memory` + 128 MB) |")
         print(f"\nlast running total {last} (expected {expected}); load average {os.getloadavg()[0]:.2f}")
         if last != expected:
             sys.exit("the running total is wrong")

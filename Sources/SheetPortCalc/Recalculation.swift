@@ -55,13 +55,15 @@ extension CalcEngine {
     @discardableResult
     public func recalculateChanged() -> [CellChange] {
         var changes: [CellChange] = []
-        var seen = Set<CellLocation>()
+        // The inputs are answered last, once each; `collect` leaves them out (a set of the few
+        // inputs, not of every changed cell: a write can change 200,000 dependents).
+        let inputs = Set(changedSinceRecalc)
         if needsFullRecalc {
             let before = (0..<cellKind.count).compactMap { id -> (Int32, CalcValue)? in
                 cellKind[id] == .formula || cellKind[id] == .arrayMember ? (Int32(id), cellValue[id]) : nil
             }
             recalculate()
-            collect(before, into: &changes, &seen)
+            collect(before, skipping: inputs, into: &changes)
         } else {
             lookupCache = LookupCache()
             if dependencyIndex == nil { dependencyIndex = DependencyIndex(engine: self) }
@@ -85,20 +87,23 @@ extension CalcEngine {
                 before.append(contentsOf: all)
             }
             report = buildReport()
-            collect(before, into: &changes, &seen)
+            collect(before, skipping: inputs, into: &changes)
         }
-        for l in changedSinceRecalc where seen.insert(l).inserted {
+        var answered = Set<CellLocation>()
+        for l in changedSinceRecalc where answered.insert(l).inserted {
             changes.append(CellChange(location: l, value: value(at: l.address, sheet: l.sheet)))
         }
         changedSinceRecalc = []
         return changes.sorted { $0.location < $1.location }
     }
 
-    /// Appends the cells whose value differs from the snapshot.
-    private func collect(_ before: [(Int32, CalcValue)], into changes: inout [CellChange], _ seen: inout Set<CellLocation>) {
-        for (id, old) in before where cellValue[Int(id)] != old {
+    /// Appends the cells whose value differs from the snapshot, each once, but for `inputs`.
+    private func collect(_ before: [(Int32, CalcValue)], skipping inputs: Set<CellLocation>, into changes: inout [CellChange]) {
+        var seen = [Bool](repeating: false, count: cellKind.count)
+        for (id, old) in before where !seen[Int(id)] && cellValue[Int(id)] != old {
+            seen[Int(id)] = true
             let l = CellLocation(sheet: Int(cellSheet[Int(id)]), address: CellAddress(row: cellRow[Int(id)], column: cellColumn[Int(id)]))
-            if seen.insert(l).inserted { changes.append(CellChange(location: l, value: cellValue[Int(id)])) }
+            if inputs.isEmpty || !inputs.contains(l) { changes.append(CellChange(location: l, value: cellValue[Int(id)])) }
         }
     }
 

@@ -143,10 +143,22 @@ package final class SheetEdit {
         return entries
     }
 
+    /// What `apply` did.
+    struct Applied {
+        /// The first changed cells as stored now (a cleared one empty), in row order.
+        var cells: [StoredCell] = []
+        /// How many cells changed in all.
+        var count = 0
+        /// The last row and column holding content among the changed cells.
+        var lastRow = 0
+        var lastColumn = 0
+    }
+
     /// Applies the updates: the engine recalculates what depends on them, and every cell whose
-    /// input, style or value changed is rewritten in its row block. Answers those cells as
-    /// stored now (a cleared one empty), in row order, and the last row and column holding content.
-    func apply() throws -> [StoredCell] {
+    /// input, style or value changed is rewritten in its row block, each touched block read,
+    /// unsealed, sealed and stored once. Answers the first `shown` changed cells as stored now,
+    /// how many changed, and the last row and column holding content.
+    func apply(showing shown: Int) throws -> Applied {
         var inputs: [CellInput] = []
         for (cell, update) in updates {
             let location = CellLocation(sheet: 0, address: cell.address)
@@ -160,55 +172,96 @@ package final class SheetEdit {
         }
         model.cellCount += inputs.count
         let recalculated = inputs.isEmpty ? [] : model.engine.setInputs(inputs)
-        var touched = Set(updates.keys)
+        var touched = Array(updates.keys)
+        touched.reserveCapacity(updates.count + recalculated.count)
         for change in recalculated where change.location.sheet == 0 {
-            touched.insert(GridCell(row: Int(change.location.address.row) + 1, column: Int(change.location.address.column) + 1))
+            touched.append(GridCell(row: Int(change.location.address.row) + 1, column: Int(change.location.address.column) + 1))
         }
-        var byBlock: [Int: [GridCell]] = [:]
-        for cell in touched { byBlock[RowBlock.block(of: cell.row), default: []].append(cell) }
-        var result: [StoredCell] = []
-        for (block, cells) in byBlock {
+        touched.sort()
+        var applied = Applied()
+        var start = 0
+        while start < touched.count {
+            // One block's cells: its rows in order, each row's cells once.
+            let block = RowBlock.block(of: touched[start].row)
+            var end = start
+            while end < touched.count, RowBlock.block(of: touched[end].row) == block { end += 1 }
             var entries = try entries(of: block)
-            var byRow: [Int: [GridCell]] = [:]
-            for cell in cells { byRow[cell.row, default: []].append(cell) }
-            for (row, rowCells) in byRow.sorted(by: { $0.key < $1.key }) {
-                result += rewrite(row: row, rowCells.sorted(), in: &entries)
+            var rowStart = start
+            while rowStart < end {
+                let row = touched[rowStart].row
+                var rowEnd = rowStart
+                var columns: [Int] = []
+                while rowEnd < end, touched[rowEnd].row == row {
+                    if columns.last != touched[rowEnd].column { columns.append(touched[rowEnd].column) }
+                    rowEnd += 1
+                }
+                rewrite(row: row, columns, in: &entries, into: &applied, showing: shown)
+                rowStart = rowEnd
             }
             entries.removeAll { $0.cells.isEmpty && $0.height == nil && !$0.isHidden }
             blocks[block] = entries
             let data = entries.isEmpty ? nil : context.sealer.seal(RowBlock.stored(RowBlock.encode(entries)), context: RowBlock.context(sheet: sheet, block: block))
             try database.replaceRowBlock(sheet: sheet, block: block, firstRow: entries.first?.row ?? 0, lastRow: entries.last?.row ?? 0, data: data)
+            start = end
         }
-        return result.sorted { GridCell(row: $0.row, column: $0.column) < GridCell(row: $1.row, column: $1.column) }
+        return applied
     }
 
-    /// Rewrites the lines of `cells` (all in `row`) in their block's rows: each cell's update
-    /// applied, its value the engine's. The row's lines are indexed by column once, so a write
-    /// across a wide row stays linear.
-    private func rewrite(row: Int, _ cells: [GridCell], in entries: inout [RowBlock.Entry]) -> [StoredCell] {
+    /// Rewrites the lines of `columns` (ascending) of `row` in their block's rows: each cell's
+    /// update applied, its value the engine's. A cell only recalculated has its value spliced
+    /// into its line (`StoredLine`), never parsed whole. The row's lines are indexed by column
+    /// once, so a write across a wide row stays linear.
+    private func rewrite(row: Int, _ columns: [Int], in entries: inout [RowBlock.Entry], into applied: inout Applied, showing shown: Int) {
         var index = entries.firstIndex { $0.row >= row } ?? entries.endIndex
         if index == entries.endIndex || entries[index].row != row {
             entries.insert(RowBlock.Entry(row: row, height: nil, isHidden: false, cells: []), at: index)
         }
+        // A recalculated dependent: its value spliced into its line where it stands (rows are
+        // narrow: found by a scan of the row's lines); the rest go the general way below.
+        let firstShown = applied.cells.count
+        defer {
+            // The row's cells in column order, whichever way each went.
+            if applied.cells.count - firstShown > 1 { applied.cells[firstShown...].sort { $0.column < $1.column } }
+        }
+        var columns = columns
+        columns.removeAll { column in
+            let cell = GridCell(row: row, column: column)
+            guard updates[cell] == nil, let position = entries[index].cells.firstIndex(where: { Self.column(of: $0) == column }) else { return false }
+            var value = model.engine.value(at: cell.address, sheet: 0)
+            if case .array(let array) = value { value = array.values.first ?? .empty }
+            guard value != .empty, let spliced = StoredLine.replacingValue(in: entries[index].cells[position], with: value) else { return false }
+            entries[index].cells[position] = ArraySlice(spliced)
+            applied.count += 1
+            applied.lastRow = max(applied.lastRow, row)
+            applied.lastColumn = max(applied.lastColumn, column)
+            if applied.cells.count < shown, let stored = StoredCell(line: spliced, row: row) { applied.cells.append(stored) }
+            return true
+        }
+        guard !columns.isEmpty else { return }
         var lines: [Int: ArraySlice<UInt8>] = [:]
         var unreadable: [ArraySlice<UInt8>] = []
         for line in entries[index].cells {
             if let column = Self.column(of: line) ?? StoredCell(line: line, row: row)?.column { lines[column] = line } else { unreadable.append(line) }
         }
-        var result: [StoredCell] = []
-        for cell in cells {
-            var stored = lines[cell.column].flatMap { StoredCell(line: $0, row: row) } ?? StoredCell(row: row, column: cell.column)
+        for column in columns {
+            let cell = GridCell(row: row, column: column)
+            var value = model.engine.value(at: cell.address, sheet: 0)
+            if case .array(let array) = value { value = array.values.first ?? .empty }
+            applied.count += 1
+            var stored = lines[column].flatMap { StoredCell(line: $0, row: row) } ?? StoredCell(row: row, column: column)
             let update = updates[cell] ?? CellUpdate()
             let before = stored
             apply(update, to: &stored)
-            stored.value = model.engine.value(at: cell.address, sheet: 0)
-            if case .array(let array) = stored.value { stored.value = array.values.first ?? .empty }
+            stored.value = value
             if updates[cell] != nil { written[cell] = (before, stored) }
-            lines[cell.column] = stored.isVacant ? nil : ArraySlice(stored.line)
-            result.append(stored)
+            lines[column] = stored.isVacant ? nil : ArraySlice(stored.line)
+            if !stored.isVacant {
+                applied.lastRow = max(applied.lastRow, row)
+                applied.lastColumn = max(applied.lastColumn, column)
+            }
+            if applied.cells.count < shown { applied.cells.append(stored) }
         }
         entries[index].cells = lines.sorted { $0.key < $1.key }.map(\.value) + unreadable
-        return result
     }
 
     /// The column of a stored line from its leading `{"col":N,` (how every stored line starts), else nil.

@@ -17,12 +17,17 @@ package enum SheetWrite {
     package struct Outcome {
         /// The sheet's new version.
         package var version: Int
-        /// Every cell whose input, style or value changed, as stored now, in row order.
+        /// The first cells (`shown`) whose input, style or value changed, as stored now, in row order.
         package var changed: [StoredCell]
+        /// How many cells changed in all.
+        package var changedCount: Int
     }
 
     /// Cells `changed` lists at most in an answer (then `more`).
     package static let maxChanged = 1_000
+    /// Changed cells a write keeps as stored cells: enough for the answer and the event's refs
+    /// (a write whose dependents are 200,000 cells never builds 200,000 of them).
+    static let shown = max(maxChanged, SheetEvent.maxRefs)
 
     /// Runs one write of `subject` on sheet `id` (the caller checked the role); `body` gathers
     /// the updates and may throw a `RequestRefusal`, and then nothing is stored.
@@ -46,19 +51,17 @@ package enum SheetWrite {
                         let edit = SheetEdit(sheet: id, subject: subject, model: slot!, database: database, context: context)
                         try body(edit)
                         applying = true
-                        let changed = try edit.apply()
+                        let applied = try edit.apply(showing: shown)
                         let next = version + 1
-                        let lastRow = changed.filter { !$0.isVacant }.map(\.row).max() ?? 0
-                        let lastColumn = changed.filter { !$0.isVacant }.map(\.column).max() ?? 0
                         try database.query("UPDATE sheets SET version = ?, rows = MAX(rows, ?), columns = MAX(columns, ?) WHERE id = ?"
                                             .replacingOccurrences(of: "MAX(", with: database.kind == .postgres ? "GREATEST(" : "MAX("),
-                                           [.integer(Int64(next)), .integer(Int64(lastRow)), .integer(Int64(lastColumn)), .text(id)])
-                        let refs = changed.count <= SheetEvent.maxRefs ? changed.map(\.reference) : nil
+                                           [.integer(Int64(next)), .integer(Int64(applied.lastRow)), .integer(Int64(applied.lastColumn)), .text(id)])
+                        let refs = applied.count <= SheetEvent.maxRefs ? applied.cells.map(\.reference) : nil
                         try database.record(SheetEvent(version: next, change: change, refs: refs), of: id)
                         try CellHistory.record(edit, version: next, change: change, database, context)
                         try context.sheetChanges.publish(sheet: id, version: next, database)
                         slot!.version = next
-                        return Outcome(version: next, changed: changed)
+                        return Outcome(version: next, changed: applied.cells, changedCount: applied.count)
                     }
                 }
             } catch {
@@ -82,8 +85,8 @@ package enum SheetWrite {
 
     /// The answer of a write: `{"version":N,"changed":[...],"more":false}`, then the members `adding` (an undo's).
     package static func reply(_ outcome: Outcome, adding: [(String, JSON)] = []) -> Reply {
-        let shown = outcome.changed.prefix(maxChanged)
-        return .json(.object([("version", .int(outcome.version)), ("changed", .array(shown.map(\.apiJSON))),
-                              ("more", .bool(outcome.changed.count > maxChanged))] + adding))
+        let listed = outcome.changed.prefix(maxChanged)
+        return .json(.object([("version", .int(outcome.version)), ("changed", .array(listed.map(\.apiJSON))),
+                              ("more", .bool(outcome.changedCount > maxChanged))] + adding))
     }
 }

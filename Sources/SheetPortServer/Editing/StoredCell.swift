@@ -70,21 +70,22 @@ package struct StoredCell {
     package var isVacant: Bool { input.isEmpty && formula == nil && style.isEmpty && value == .empty }
 
     /// The value's JSON `type` and `value` members: a number in a date format is a date.
-    package var typedValue: (type: String, value: JSON) {
+    package var typedValue: (type: String, value: JSON) { Self.typedValue(value, numberFormat: numberFormat) }
+
+    /// The JSON `type` and `value` members of `value` in a cell of `numberFormat` (an array
+    /// answers its first element).
+    package static func typedValue(_ value: CalcValue, numberFormat: String) -> (type: String, value: JSON) {
         switch value {
         case .empty: return ("empty", .null)
         case .number(let n):
-            if NumberFormat.isDateFormat(numberFormat), let dateTime = ExcelDateTime(serial: n, system: Self.dateSystem) {
+            if numberFormat != "General", NumberFormat.isDateFormat(numberFormat), let dateTime = ExcelDateTime(serial: n, system: dateSystem) {
                 return ("date", .string(dateTime.iso8601))
             }
             return ("number", .number(n))
         case .text(let t): return ("string", .string(t))
         case .boolean(let b): return ("boolean", .bool(b))
         case .error(let e): return ("error", .string(e.rawValue))
-        case .array(let a):
-            var first = self
-            first.value = a.values.first ?? .empty
-            return first.typedValue
+        case .array(let a): return typedValue(a.values.first ?? .empty, numberFormat: numberFormat)
         }
     }
 

@@ -53,15 +53,26 @@ package struct RowBlock {
             while end < bytes.count, bytes[end] != 0x0A { end += 1 }
             let line = bytes[start..<end]
             if line.first == UInt8(ascii: "#") {
-                let fields = line.dropFirst().split(separator: UInt8(ascii: " ")).map { String(decoding: $0, as: UTF8.self) }
-                entries.append(Entry(row: Int(fields.first ?? "") ?? 0, height: fields.count > 1 ? Double(fields[1]) : nil,
-                                     isHidden: fields.count > 2 && fields[2] == "1", cells: []))
+                entries.append(header(line))
             } else if !line.isEmpty, !entries.isEmpty {
                 entries[entries.count - 1].cells.append(line)
             }
             start = end + 1
         }
         return entries
+    }
+
+    /// The row a header line `#ROW HEIGHT HIDDEN` opens (read as bytes: a write rereads every
+    /// row of each block it touches). A malformed field reads as 0, no height, not hidden.
+    private static func header(_ line: ArraySlice<UInt8>) -> Entry {
+        let fields = line.dropFirst().split(separator: UInt8(ascii: " "), omittingEmptySubsequences: true)
+        var row = 0
+        if let digits = fields.first, !digits.isEmpty, digits.count <= 18, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+            row = digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+        }
+        var height: Double?
+        if fields.count > 1, !fields[1].elementsEqual("-".utf8) { height = Double(String(decoding: fields[1], as: UTF8.self)) }
+        return Entry(row: row, height: height, isHidden: fields.count > 2 && fields[2].elementsEqual("1".utf8), cells: [])
     }
 
     /// A row as the API shows it: `{"row":N,"height":H,"cells":[...]}`.
