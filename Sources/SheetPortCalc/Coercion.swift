@@ -71,7 +71,9 @@ enum Coercion {
         // Time part at the end: hh:mm[:ss] [am|pm]
         var ampm: String? = nil
         if let last = parts.last, last == "am" || last == "pm" { ampm = last; parts.removeLast() }
-        if let last = parts.last, last.contains(":") {
+        // The byte, not `String.contains(_:)`: with Foundation imported that is `range(of:)`,
+        // thousands of instructions for each criterion and text number read.
+        if let last = parts.last, last.utf8.contains(UInt8(ascii: ":")) {
             guard let t = timeOfDay(last, ampm: ampm) else { return nil }
             time = t
             parts.removeLast()
