@@ -136,7 +136,9 @@ public final class CalcEngine {
             sheets[Int(cellSheet[i])].formulaColumns[cellColumn[i]]?.remove(cellRow[i])
             dependencyIndex = nil
         }
-        if let array = arrays.removeValue(forKey: id) {
+        // Each table is looked at only when it holds something: a cell being loaded is in none,
+        // and a look-up hashes (and a removal may copy) even an empty table.
+        if !arrays.isEmpty, let array = arrays.removeValue(forKey: id) {
             for r in array.range.start.row...array.range.end.row {
                 for c in array.range.start.column...array.range.end.column where !(r == cellRow[i] && c == cellColumn[i]) {
                     if let m = sheets[Int(cellSheet[i])].find(row: r, column: c), arrayAnchorOf[m] == id {
@@ -148,11 +150,11 @@ public final class CalcEngine {
                 }
             }
         }
-        arrayAnchorOf[id] = nil
-        cachedValues[id] = nil
-        unparsed[id] = nil
-        dynamicFormulas.remove(id)
-        singleCellArrays.remove(id)
+        if !arrayAnchorOf.isEmpty { arrayAnchorOf[id] = nil }
+        if !cachedValues.isEmpty { cachedValues[id] = nil }
+        if !unparsed.isEmpty { unparsed[id] = nil }
+        if !dynamicFormulas.isEmpty { dynamicFormulas.remove(id) }
+        if !singleCellArrays.isEmpty { singleCellArrays.remove(id) }
         cellKind[i] = .constant
         cellFormula[i] = -1
         cellState[i] = .done

@@ -65,13 +65,18 @@ enum Coercion {
 
     /// Dates (`2024-01-31`, `1/31/2024`, `31-Jan-2024`, `Jan 31, 2024`) and times (`14:30`, `2:30 PM`), or both.
     static func dateTime(_ s: [UInt8], system: DateSystem) -> Double? {
+        // Every form below needs one of `: -/,` (a lone token is neither a date nor a time):
+        // without one, no answer is built (SUMIF's criteria, VLOOKUP keys pass here).
+        guard s.contains(where: { $0 == 58 || $0 == 32 || $0 == 45 || $0 == 47 || $0 == 44 }) else { return nil }
         let text = String(decoding: s, as: UTF8.self).lowercased()
         var parts = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         var time: Double? = nil
         // Time part at the end: hh:mm[:ss] [am|pm]
         var ampm: String? = nil
         if let last = parts.last, last == "am" || last == "pm" { ampm = last; parts.removeLast() }
-        if let last = parts.last, last.contains(":") {
+        // The byte, not `String.contains(_:)`: with Foundation imported that is `range(of:)`,
+        // thousands of instructions for each criterion and text number read.
+        if let last = parts.last, last.utf8.contains(UInt8(ascii: ":")) {
             guard let t = timeOfDay(last, ampm: ampm) else { return nil }
             time = t
             parts.removeLast()

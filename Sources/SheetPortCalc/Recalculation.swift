@@ -237,7 +237,7 @@ extension CalcEngine {
     func finish(_ id: Int32, value: CalcValue) {
         let i = Int(id)
         cellState[i] = .done
-        if dynamicFormulas.contains(id) || arrays[id]?.isDynamic == true {
+        if !dynamicFormulas.isEmpty || !arrays.isEmpty, dynamicFormulas.contains(id) || arrays[id]?.isDynamic == true {
             if let spilled = spill(id, value) { finishArray(id, spilled); return }
             cellValue[i] = .error(.spill)
             return
@@ -318,7 +318,7 @@ extension CalcEngine {
 
     func finishArray(_ id: Int32, _ value: CalcValue) {
         let i = Int(id)
-        if let array = arrays[id] {
+        if !arrays.isEmpty, let array = arrays[id] {
             let s = Int(cellSheet[i])
             let grid: CalcArray
             if case .array(let a) = value { grid = a } else { grid = CalcArray(rows: 1, columns: 1, values: [value]) }
@@ -349,15 +349,17 @@ extension CalcEngine {
         ev.row = cellRow[i]
         ev.column = cellColumn[i]
         ev.nameDepth = 0
-        let isArray = arrays[id] != nil
-        ev.arrayMode = isArray || formula.usesArrayArguments || dynamicFormulas.contains(id) || singleCellArrays.contains(id)
+        // The tables are hashed only when they hold something (most workbooks have no arrays).
+        let isArray = !arrays.isEmpty && arrays[id] != nil
+        let isDynamic = !dynamicFormulas.isEmpty && dynamicFormulas.contains(id)
+        ev.arrayMode = isArray || formula.usesArrayArguments || isDynamic || (!singleCellArrays.isEmpty && singleCellArrays.contains(id))
         let result = try ev.run(formula)
         switch result {
         case .value(let v): return v
         case .missing: return .empty
         case .refs: return .error(.value)
         case .ref(let r):
-            if isArray || dynamicFormulas.contains(id) { return r.isSingleCell ? try ev.cellValue(r.sheet, r.r1, r.c1) : .array(try ev.matrix(r)) }
+            if isArray || isDynamic { return r.isSingleCell ? try ev.cellValue(r.sheet, r.r1, r.c1) : .array(try ev.matrix(r)) }
             if r.isSingleCell { return try ev.cellValue(r.sheet, r.r1, r.c1) }
             ev.arrayMode = false
             return try ev.implicitIntersection(r)
@@ -373,6 +375,13 @@ extension CalcEngine {
         doneRanges = []
         forEachStaticRange(of: id) { r in
             guard Int(r.sheet) < sheets.count else { return }
+            if r.isSingleCell {
+                // One cell (most references): one look-up, no list of columns.
+                guard let p = sheets[Int(r.sheet)].formulaColumns[r.c1]?.find(r.r1) else { return }
+                let target = arrayAnchorOf.isEmpty ? p : (arrayAnchorOf[p] ?? p)
+                if target != id, cellState[Int(target)] != .done { out.append(target) }
+                return
+            }
             // A range found computed once in this pass stays computed: it is not walked again.
             if !r.isSingleCell, done.contains(r) { return }
             let before = out.count

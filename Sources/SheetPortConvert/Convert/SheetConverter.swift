@@ -53,9 +53,10 @@ public enum SheetConverter {
                         progress: ((ConversionSummary) -> Void)?) throws -> ConversionSummary {
         let calculation = options.recalc ? try given ?? WorkbookCalculation(workbook) : nil
         // CSV and TSV records are all as wide as the used range, found from the cells by a
-        // first pass (`<dimension>` is often missing or wrong); skipped columns need it too.
+        // first pass (`<dimension>` is often missing or wrong); skipped columns need it too. With
+        // `--recalc` the calculation's load was that pass.
         let used = format == .csv || format == .tsv || (options.skipEmptyColumns && format != .jsonl)
-            ? try workbook.usedRange(of: sheet) : nil
+            ? try calculation?.usedRange(of: sheet) ?? workbook.usedRange(of: sheet) : nil
         var filler = options.fillMerged ? MergeFiller(ranges: try mergedRanges(workbook, sheet)) : MergeFiller(ranges: [])
         var columns = options.skipEmptyColumns && format != .jsonl ? ColumnSelection(keeping: used!.columnsWithValues) : ColumnSelection()
         if !filler.isEmpty, let kept = columns.kept {

@@ -42,6 +42,9 @@ package final class WorkbookCalculation {
     private var filteredRanges: [Int: [RangeAddress]] = [:]
     /// Array formulas' ranges per engine sheet: their other cells carry computed values too.
     private var arrayRanges: [Int: [RangeAddress]] = [:]
+    /// The used range of each worksheet loaded whole by `load(_:)`, by its workbook position, as
+    /// read from the file: a conversion takes it from here instead of reading the sheet again.
+    private var usedRanges: [Int: UsedRange] = [:]
     /// The number formats, to type a computed number as a date where the cell's format is one.
     private let styles: Styles?
 
@@ -101,7 +104,18 @@ package final class WorkbookCalculation {
     /// Loads every cell of `sheet` (one pass over the worksheet).
     package func load(_ sheet: Sheet) throws {
         let reader = try workbook.rows(of: sheet)
-        while let row = try reader.nextRow() { load(row, of: sheet) }
+        var used = UsedRangeAccumulator()
+        while let row = try reader.nextRow() {
+            used.add(row)
+            load(row, of: sheet)
+        }
+        usedRanges[sheet.position] = used.result
+    }
+
+    /// The used range of `sheet` as the file has it (`Workbook.usedRange(of:)`), found by the
+    /// pass that loaded it; nil when it was not loaded whole.
+    package func usedRange(of sheet: Sheet) -> UsedRange? {
+        usedRanges[sheet.position]
     }
 
     /// Loads the cells of one row of `sheet`: constants as values, formulas with their cached values.

@@ -28,26 +28,44 @@ public struct UsedRange: Sendable, Equatable {
     }
 }
 
+/// Builds a `UsedRange` from a worksheet's rows as they stream by, so that a pass made for
+/// another reason (the calculation engine's load) also finds the used range.
+public struct UsedRangeAccumulator: Sendable {
+    private var range = UsedRange()
+    // One flag per column of Excel's grid: memory is fixed however many rows there are.
+    private var used = [Bool](repeating: false, count: CellReference.maxColumn + 1)
+
+    /// Nothing seen yet.
+    public init() {}
+
+    /// Adds one row, as read (before any value is replaced).
+    public mutating func add(_ row: Row) {
+        guard let last = row.cells.last else { return }
+        range.rows = max(range.rows, row.index)
+        range.columns = max(range.columns, last.column)
+        range.cells += row.cells.count
+        var rowHasValue = false
+        for cell in row.cells where UsedRange.hasValue(cell.value) {
+            if cell.column < used.count { used[cell.column] = true }
+            rowHasValue = true
+        }
+        if rowHasValue { range.rowsWithValues += 1 }
+    }
+
+    /// The used range of the rows added.
+    public var result: UsedRange {
+        var range = range
+        range.columnsWithValues = used.indices.filter { used[$0] }
+        return range
+    }
+}
+
 extension Workbook {
     /// The used range of a worksheet, streaming every row once.
     public func usedRange(of sheet: Sheet) throws -> UsedRange {
         let reader = try rows(of: sheet)
-        var range = UsedRange()
-        // One flag per column of Excel's grid: memory is fixed however many rows there are.
-        var used = [Bool](repeating: false, count: CellReference.maxColumn + 1)
-        while let row = try reader.nextRow() {
-            guard let last = row.cells.last else { continue }
-            range.rows = max(range.rows, row.index)
-            range.columns = max(range.columns, last.column)
-            range.cells += row.cells.count
-            var rowHasValue = false
-            for cell in row.cells where UsedRange.hasValue(cell.value) {
-                if cell.column < used.count { used[cell.column] = true }
-                rowHasValue = true
-            }
-            if rowHasValue { range.rowsWithValues += 1 }
-        }
-        range.columnsWithValues = used.indices.filter { used[$0] }
-        return range
+        var accumulator = UsedRangeAccumulator()
+        while let row = try reader.nextRow() { accumulator.add(row) }
+        return accumulator.result
     }
 }
