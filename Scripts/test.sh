@@ -22,15 +22,11 @@ step Scripts/check-portable.sh         # Core, Reader, Writer, Calc and Convert 
 step swift build --build-tests         # the tests that run sheetport run the one this build made
 eval "$(Scripts/postgres.sh start)"
 trap 'Scripts/postgres.sh stop "$SHEETPORT_PG_DIR"' EXIT
-# The test bundle runs as three processes side by side: a test process runs as many tests at
-# once as there are cores, and the server tests mostly wait on the servers they start, so one
-# process would leave the cores idle. The server suite runs twice: on SQLite, and with each test
-# server on a new database of the cluster (the client's fault tests are about the client,
-# whatever the store: once is enough); SharedDatabaseTests run on the cluster in both.
-step Scripts/run-tests.sh \
-    "sqlite-server: SHEETPORT_REAL_CLIENTS=1 --filter SheetPortServerTests" \
-    "postgres-server: SHEETPORT_TEST_STORE=postgres --filter ServerTests|AdversarialDataTests|AdversarialHTTPTests|BulkExportTests|ImportFaultTests|PreflightAgainstServerTests|EventStreamTests" \
-    "others: SHEETPORT_REAL_CLIENTS=1 --skip SheetPortServerTests"
+step env SHEETPORT_REAL_CLIENTS=1 swift test # SharedDatabaseTests run on the cluster
+# The server suite again, each test server on a new database of the cluster (the client's fault
+# tests are about the client, whatever the store: once is enough). Not side by side with the
+# run above: tried, the million-row view and the within-a-second export checks then time out.
+step env SHEETPORT_TEST_STORE=postgres swift test --skip-build --filter 'ServerTests|AdversarialDataTests|AdversarialHTTPTests|BulkExportTests|ImportFaultTests|PreflightAgainstServerTests|EventStreamTests'
 # A downstream package on the SheetPortReader product alone: builds, reads, links no server library.
 step Scripts/check-example.sh
 # The DocC catalog of each public module, warnings (a broken symbol link) as errors.

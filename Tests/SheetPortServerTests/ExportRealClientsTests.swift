@@ -63,17 +63,8 @@ struct ExportRealClientsTests {
         #expect(features.status == 0 && features.output.components(separatedBy: " ok").count == 4, "\(features.output)")
     }
 
-    /// Runs the venv's Python on `arguments` from the project root: its exit status and output.
+    /// Runs the venv's Python on `arguments`, a `Tests/` path taken from the project root.
     static func python(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = Project.root.appendingPathComponent(".venv/bin/python")
-        process.arguments = arguments.map { $0.hasPrefix("Tests/") ? Project.root.appendingPathComponent($0).path : $0 }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        try Project.python(arguments.map { $0.hasPrefix("Tests/") ? Project.root.appendingPathComponent($0).path : $0 })
     }
 }

@@ -29,6 +29,26 @@ package enum Project {
         fatalError("no sheetport executable beside the test bundle: build the tests with `swift build --build-tests`")
     }()
 
+    /// Runs `executable` with `arguments` to its end: its exit status and its output (stdout
+    /// and stderr together).
+    package static func run(_ executable: URL, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
+    /// Runs the project's virtualenv Python (`.venv/bin/python`) on `arguments`.
+    package static func python(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        try run(root.appendingPathComponent(".venv/bin/python"), arguments)
+    }
+
     /// Known-bad files and the code their error must carry.
     package static let expectedCorpusErrors: [String: ReaderError.Code] = [
         "calamine__pass_protected.xlsx": .encryptedWorkbook,

@@ -52,16 +52,7 @@ import SheetPortTestSupport
 
     /// Runs `arguments`; returns the exit status and the output.
     static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        try Project.run(URL(fileURLWithPath: executable), arguments)
     }
 
     /// Python's zipfile checks every CRC (`testzip`) and gives back the entry; it must equal `expected`.

@@ -49,16 +49,8 @@ struct RealClientTests {
         ]
         let expectedPath = folder.appendingPathComponent("expected.json")
         try JSONSerialization.data(withJSONObject: expected).write(to: expectedPath)
-        let process = Process()
-        process.executableURL = Project.root.appendingPathComponent(".venv/bin/python")
-        process.arguments = [Project.root.appendingPathComponent("Tests/RealClients/features.py").path, book, expectedPath.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
+        let (status, text) = try Project.python([Project.root.appendingPathComponent("Tests/RealClients/features.py").path, book, expectedPath.path])
+        #expect(status == 0, "\(text)")
         #expect(text.components(separatedBy: " ok").count == 4, "\(text)")
     }
 }
