@@ -22,6 +22,12 @@ struct ColumnIndex {
     }
 
     mutating func insert(_ row: Int32, _ id: Int32) {
+        // Filling down appends (Array.insert(at: count) goes the slower replaceSubrange way).
+        if rows.last.map({ $0 < row }) ?? true {
+            rows.append(row)
+            ids.append(id)
+            return
+        }
         let k = lowerBound(row)
         if k < rows.count && rows[k] == row { ids[k] = id; return }
         rows.insert(row, at: k)

@@ -77,7 +77,7 @@ final class Evaluator {
             case .call(let f, let count, _):
                 let n = Int(count)
                 let args = Array(stack.suffix(n))
-                stack.removeLast(min(n, stack.count))
+                Evaluator.drop(n, from: &stack)
                 stack.append(try call(f, args))
             case .union(let count):
                 let n = Int(count)
@@ -91,13 +91,20 @@ final class Evaluator {
                     default: bad = true
                     }
                 }
-                stack.removeLast(min(n, stack.count))
+                Evaluator.drop(n, from: &stack)
                 stack.append(bad ? .value(.error(.value)) : .refs(ranges))
             case .parenthesis:
                 break
             }
         }
         return stack.last ?? .value(.empty)
+    }
+
+    /// Pops the last `n` operands (fewer when the stack is shorter) one by one: `removeLast(n)`
+    /// goes through `replaceSubrange`, several times the cost for the one to three of a call.
+    @inline(__always)
+    static func drop(_ n: Int, from stack: inout [Operand]) {
+        for _ in 0..<min(n, stack.count) { stack.removeLast() }
     }
 
     // MARK: function calls
