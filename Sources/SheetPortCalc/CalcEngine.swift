@@ -15,35 +15,39 @@ public final class CalcEngine {
     /// The seedable generator RAND and RANDBETWEEN draw from.
     var random: SplitMix64
 
-    var sheets: [SheetStore] = []
-    var sheetByName: [String: Int32] = [:]
+    // The tables below are read and written several times for every cell loaded and evaluated,
+    // by the one task that owns the engine: dynamic exclusivity checks on them were a fifth of
+    // `convert --recalc`'s instructions (swift_beginAccess), so they are exempted.
+
+    @exclusivity(unchecked) var sheets: [SheetStore] = []
+    @exclusivity(unchecked) var sheetByName: [String: Int32] = [:]
 
     // The cell table: one slot per stored cell, addressed by a 32-bit id.
-    var cellSheet: [Int32] = []
-    var cellRow: [Int32] = []
-    var cellColumn: [Int32] = []
-    var cellKind: [CellKind] = []
-    var cellFormula: [Int32] = []
-    var cellValue: [CalcValue] = []
-    var cellState: [CellState] = []
-    var freeIDs: [Int32] = []
+    @exclusivity(unchecked) var cellSheet: [Int32] = []
+    @exclusivity(unchecked) var cellRow: [Int32] = []
+    @exclusivity(unchecked) var cellColumn: [Int32] = []
+    @exclusivity(unchecked) var cellKind: [CellKind] = []
+    @exclusivity(unchecked) var cellFormula: [Int32] = []
+    @exclusivity(unchecked) var cellValue: [CalcValue] = []
+    @exclusivity(unchecked) var cellState: [CellState] = []
+    @exclusivity(unchecked) var freeIDs: [Int32] = []
 
-    var formulas: [CompiledFormula] = []
-    var formulaIDs: [[Instruction]: Int32] = [:]
+    @exclusivity(unchecked) var formulas: [CompiledFormula] = []
+    @exclusivity(unchecked) var formulaIDs: [[Instruction]: Int32] = [:]
     /// Per compiled formula: its template (see `FormulaTemplate`), and whether a source text was
     /// seen to match it (only then is it used).
-    var formulaTemplates: [FormulaTemplate?] = []
-    var formulaTemplateVerified: [Bool] = []
+    @exclusivity(unchecked) var formulaTemplates: [FormulaTemplate?] = []
+    @exclusivity(unchecked) var formulaTemplateVerified: [Bool] = []
     /// The formula last set in each column (sheet << 32 | column): the candidate for the next cell down.
-    var lastFormulaOfColumn: [Int64: Int32] = [:]
-    var arrays: [Int32: ArrayFormula] = [:]
-    var arrayAnchorOf: [Int32: Int32] = [:]
-    var cachedValues: [Int32: CalcValue] = [:]
-    var unparsed: [Int32: (text: String, error: FormulaParseError)] = [:]
+    @exclusivity(unchecked) var lastFormulaOfColumn: [Int64: Int32] = [:]
+    @exclusivity(unchecked) var arrays: [Int32: ArrayFormula] = [:]
+    @exclusivity(unchecked) var arrayAnchorOf: [Int32: Int32] = [:]
+    @exclusivity(unchecked) var cachedValues: [Int32: CalcValue] = [:]
+    @exclusivity(unchecked) var unparsed: [Int32: (text: String, error: FormulaParseError)] = [:]
     /// Dynamic array formulas: evaluated as arrays, their results spill.
-    var dynamicFormulas: Set<Int32> = []
+    @exclusivity(unchecked) var dynamicFormulas: Set<Int32> = []
     /// One-cell legacy (CSE) array formulas: evaluated as arrays, never spilling.
-    var singleCellArrays: Set<Int32> = []
+    @exclusivity(unchecked) var singleCellArrays: Set<Int32> = []
 
     var names: [NameKey: NameDefinition] = [:]
     /// Hidden rows by sheet: row -> true when hidden by a filter (see `setRowHidden`).
@@ -56,15 +60,15 @@ public final class CalcEngine {
     var dependencyIndex: DependencyIndex?
     var changedSinceRecalc: [CellLocation] = []
     var needsFullRecalc = true
-    var lookupCache = LookupCache()
-    var circular: Set<Int32> = []
+    @exclusivity(unchecked) var lookupCache = LookupCache()
+    @exclusivity(unchecked) var circular: Set<Int32> = []
     /// Ranges whose formula cells are all computed in the running pass.
-    var doneRanges: Set<SheetRange> = []
+    @exclusivity(unchecked) var doneRanges: Set<SheetRange> = []
     /// True when a dynamic array spilled into new cells during the running pass.
-    var spilledInPass = false
+    @exclusivity(unchecked) var spilledInPass = false
 
     /// How many formula evaluations ran since the engine was made (for tests and statistics).
-    public internal(set) var evaluationCount = 0
+    @exclusivity(unchecked) public internal(set) var evaluationCount = 0
     /// The findings of the last recalculation.
     public internal(set) var report = CalcReport()
 

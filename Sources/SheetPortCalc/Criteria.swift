@@ -36,12 +36,17 @@ struct Criterion {
             let operand = length == 0 ? raw : String(Substring(raw).utf8.dropFirst(length))!
             if operand.isEmpty { text = ""; return }
             if let x = Coercion.number(fromText: operand, system: system) { number = x; return }
-            switch operand.uppercased() {
-            case "TRUE": boolean = true; return
-            case "FALSE": boolean = false; return
-            default: break
+            // Upper-cased only when it can be TRUE or FALSE (only t and f upper-case to their first
+            // letters), an error only from '#': no upper-cased copies for each SUMIF cell's key.
+            let lead = operand.utf8.first ?? 0
+            if lead | 0x20 == UInt8(ascii: "t") || lead | 0x20 == UInt8(ascii: "f") {
+                switch operand.uppercased() {
+                case "TRUE": boolean = true; return
+                case "FALSE": boolean = false; return
+                default: break
+                }
             }
-            if let e = ExcelError(literal: operand) { error = e; return }
+            if lead == UInt8(ascii: "#"), let e = ExcelError(literal: operand) { error = e; return }
             text = operand
             if (op == .equal || op == .notEqual) && WildcardPattern.hasWildcards(operand) { pattern = WildcardPattern(operand) }
         }

@@ -20,14 +20,17 @@ enum EvalInterrupt: Error {
 /// Evaluates compiled formulas for one cell at a time with a value stack: no recursion except
 /// into defined names (bounded).
 final class Evaluator {
-    unowned let engine: CalcEngine
+    /// The engine that made this evaluator for one pass and outlives it (`evaluate`): unowned(unsafe),
+    /// as a checked unowned reference costs a retain and release on each of its many reads.
+    unowned(unsafe) let engine: CalcEngine
+    // Read and set for every cell by the one task evaluating: no dynamic exclusivity checks.
     /// The cell being evaluated.
-    var sheet: Int32 = 0
-    var row: Int32 = 0
-    var column: Int32 = 0
+    @exclusivity(unchecked) var sheet: Int32 = 0
+    @exclusivity(unchecked) var row: Int32 = 0
+    @exclusivity(unchecked) var column: Int32 = 0
     /// True in an array formula (CSE or dynamic) or inside array-evaluating functions' formulas.
-    var arrayMode = false
-    var nameDepth = 0
+    @exclusivity(unchecked) var arrayMode = false
+    @exclusivity(unchecked) var nameDepth = 0
     /// NOW as a serial of the workbook's date system, read once per recalculation.
     let nowSerial: Double
 
@@ -74,7 +77,7 @@ final class Evaluator {
             case .call(let f, let count, _):
                 let n = Int(count)
                 let args = Array(stack.suffix(n))
-                stack.removeLast(min(n, stack.count))
+                Evaluator.drop(n, from: &stack)
                 stack.append(try call(f, args))
             case .union(let count):
                 let n = Int(count)
@@ -88,13 +91,20 @@ final class Evaluator {
                     default: bad = true
                     }
                 }
-                stack.removeLast(min(n, stack.count))
+                Evaluator.drop(n, from: &stack)
                 stack.append(bad ? .value(.error(.value)) : .refs(ranges))
             case .parenthesis:
                 break
             }
         }
         return stack.last ?? .value(.empty)
+    }
+
+    /// Pops the last `n` operands (fewer when the stack is shorter) one by one: `removeLast(n)`
+    /// goes through `replaceSubrange`, several times the cost for the one to three of a call.
+    @inline(__always)
+    static func drop(_ n: Int, from stack: inout [Operand]) {
+        for _ in 0..<min(n, stack.count) { stack.removeLast() }
     }
 
     // MARK: function calls

@@ -21,13 +21,14 @@ enum LookupKey: Hashable {
 /// Indexes built once per recalculation pass and shared by every lookup over the same range:
 /// the range's values, a hash of first positions for exact matches, and positions per key for
 /// criteria. Cleared at the start of every pass (the ranges' cells may have changed).
+/// Its tables are exempt from dynamic exclusivity checks as the engine's are (one task at a time).
 final class LookupCache {
-    var vectors: [SheetRange: [CalcValue]] = [:]
-    var firstPositions: [SheetRange: [LookupKey: Int]] = [:]
-    var lastPositions: [SheetRange: [LookupKey: Int]] = [:]
-    var criteriaPositions: [SheetRange: [LookupKey: [Int]]] = [:]
+    @exclusivity(unchecked) var vectors: [SheetRange: [CalcValue]] = [:]
+    @exclusivity(unchecked) var firstPositions: [SheetRange: [LookupKey: Int]] = [:]
+    @exclusivity(unchecked) var lastPositions: [SheetRange: [LookupKey: Int]] = [:]
+    @exclusivity(unchecked) var criteriaPositions: [SheetRange: [LookupKey: [Int]]] = [:]
     /// How many indexes were built (for tests).
-    var builds = 0
+    @exclusivity(unchecked) var builds = 0
 }
 
 extension Evaluator {

@@ -177,10 +177,8 @@ extension CalcEngine {
         doneRanges = []
         defer { doneRanges = [] }
         var stack: [Frame] = []
-        var pathIndex: [Int32: Int] = [:]
         for root in roots where cellState[Int(root)] == .dirty {
             cellState[Int(root)] = .onPath
-            pathIndex[root] = 0
             stack.append(Frame(id: root, pending: nil))
             while !stack.isEmpty {
                 let top = stack.count - 1
@@ -189,43 +187,44 @@ extension CalcEngine {
                     stack[top].pending = dirtyPrecedents(of: id)
                 }
                 if let next = stack[top].pending?.popLast() {
-                    visit(next, &stack, &pathIndex)
+                    visit(next, &stack)
                     continue
                 }
                 if circular.contains(id) {
                     finish(id, value: .number(0))
-                    stack.removeLast(); pathIndex[id] = nil
+                    stack.removeLast()
                     continue
                 }
                 evaluationCount += 1
                 do {
                     let value = try evaluateCell(id, evaluator)
                     finish(id, value: value)
-                    stack.removeLast(); pathIndex[id] = nil
+                    stack.removeLast()
                 } catch EvalInterrupt.needs(let needed) {
                     let target = arrayAnchorOf[needed] ?? needed
                     if target == id {
                         circular.insert(id)
                     } else {
-                        visit(target, &stack, &pathIndex)
+                        visit(target, &stack)
                     }
                 } catch {
                     finish(id, value: .error(.value))
-                    stack.removeLast(); pathIndex[id] = nil
+                    stack.removeLast()
                 }
             }
         }
     }
 
     /// Follows an edge to `next`: descends when it is dirty, records a cycle when it is on the path.
-    private func visit(_ next: Int32, _ stack: inout [Frame], _ pathIndex: inout [Int32: Int]) {
+    /// A cell is on the path exactly while it is on the stack, once: a cycle's start is found by
+    /// searching the stack (cycles are rare; a table of positions cost two hashes for every cell).
+    private func visit(_ next: Int32, _ stack: inout [Frame]) {
         switch cellState[Int(next)] {
         case .dirty:
             cellState[Int(next)] = .onPath
-            pathIndex[next] = stack.count
             stack.append(Frame(id: next, pending: nil))
         case .onPath:
-            if let start = pathIndex[next] {
+            if let start = stack.lastIndex(where: { $0.id == next }) {
                 for k in start..<stack.count { circular.insert(stack[k].id) }
             }
         case .done:
@@ -407,9 +406,12 @@ extension CalcEngine {
         let i = Int(id)
         guard cellFormula[i] >= 0 else { return }
         var visitedNames = Set<Int32>()
-        var work: [(Int32, Int32)] = [(cellFormula[i], cellSheet[i])]
+        // Names' formulas are queued in `work`; the cell's own formula needs no queue (no allocation per cell).
+        var work: [(Int32, Int32)] = []
+        var next: (Int32, Int32)? = (cellFormula[i], cellSheet[i])
         let row = cellRow[i], column = cellColumn[i]
-        while let (f, homeSheet) = work.popLast() {
+        while let (f, homeSheet) = next {
+            defer { next = work.popLast() }
             for step in formulas[Int(f)].instructions {
                 switch step {
                 case .cell(let r, let name):
