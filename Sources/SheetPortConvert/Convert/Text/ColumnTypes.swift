@@ -43,7 +43,7 @@ struct ColumnTypes {
                 let kind = record.withField(column) { TypeInference.kind(of: $0, rules: rules) }
                 states[column] = kind.map(State.kind) ?? .text
             case .kind(let kind):
-                if record.withField(column, { TypeInference.value(of: $0, as: kind, rules: rules) }) == nil { states[column] = .text }
+                if !record.withField(column, { TypeInference.matches($0, kind, rules: rules) }) { states[column] = .text }
             }
         }
     }

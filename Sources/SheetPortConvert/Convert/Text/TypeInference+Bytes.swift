@@ -25,6 +25,17 @@ extension TypeInference {
         return nil
     }
 
+    /// Whether `field` is a `kind` (`value(of:as:rules:)` is not nil), without making its value.
+    @inline(__always)
+    static func matches(_ field: UnsafeBufferPointer<UInt8>, _ kind: Kind, rules: Rules) -> Bool {
+        switch kind {
+        case .number: return number(field, rules: rules) != nil
+        case .boolean: return boolean(field) != nil
+        case .date where rules.dateFormat == nil && field.count == 10: return isoDay(field) != nil
+        default: return value(of: field, as: kind, rules: rules) != nil
+        }
+    }
+
     /// The value of `field` as `kind` and its number format, nil when it is not one.
     static func value(of field: UnsafeBufferPointer<UInt8>, as kind: Kind, rules: Rules) -> (value: CellValue, numberFormat: String?)? {
         switch kind {
@@ -85,6 +96,11 @@ extension TypeInference {
         }
         if integerDigits > 1 && field[integerStart] == UInt8(ascii: "0") { return nil } // 007: an identifier
         if fractionDigits == 0 && integerDigits > 15 { return nil }                    // would lose digits
+        if digits <= 19, mantissa > 1 << 53, fractionDigits > 0, fractionDigits < powersOfTen.count {
+            // 16 to 19 digits (`0.2857142857142857`): the exact quotient, rounded once.
+            let magnitude = quotient(mantissa, fractionDigits: fractionDigits)
+            return negative ? -magnitude : magnitude
+        }
         guard digits <= 19, mantissa <= 1 << 53, fractionDigits < powersOfTen.count else {
             // More digits than a double holds exactly (`0.2857142857142857`): the C library's
             // correctly rounded conversion, as `Double(String)` makes it, on a copy that ends in NUL.
@@ -96,6 +112,33 @@ extension TypeInference {
         }
         let magnitude = Double(mantissa) / powersOfTen[fractionDigits]
         return negative ? -magnitude : magnitude
+    }
+
+    /// `mantissa` / 10^`fractionDigits` correctly rounded (to nearest, ties to even, as
+    /// `strtod` and `Double(String)` round): `mantissa` shifted up to 128 bits is divided by
+    /// 5^`fractionDigits` in integers, the quotient (63 bits or more) is rounded to 53 with the
+    /// remainder as the sticky bit, and the power of two is put in the exponent. For a
+    /// `mantissa` over 2^53 (so not 0) and `fractionDigits` 1 to 22 (5^22 < 2^52).
+    static func quotient(_ mantissa: UInt64, fractionDigits: Int) -> Double {
+        let shift = 64 + mantissa.leadingZeroBitCount
+        let numerator = UInt128(mantissa) << shift
+        let divisor = UInt128(powersOfFive[fractionDigits])
+        let (whole, remainder) = numerator.quotientAndRemainder(dividingBy: divisor)
+        let bits = 128 - whole.leadingZeroBitCount
+        let drop = bits - 53
+        var significand = UInt64(truncatingIfNeeded: whole >> drop)
+        let rest = whole & ((1 << drop) - 1)
+        let half = UInt128(1) << (drop - 1)
+        if rest > half || (rest == half && (remainder != 0 || significand & 1 == 1)) { significand += 1 }
+        // value = whole / 2^(shift + fractionDigits), and whole ~ significand * 2^drop.
+        return Double(sign: .plus, exponent: drop - shift - fractionDigits, significand: Double(significand))
+    }
+
+    /// 5^0 to 5^22.
+    private static let powersOfFive: [UInt64] = (0...22).map { exponent in
+        var value: UInt64 = 1
+        for _ in 0..<exponent { value *= 5 }
+        return value
     }
 
     /// 10^0 to 10^22, each exact in a double.
