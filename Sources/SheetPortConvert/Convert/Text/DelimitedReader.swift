@@ -308,7 +308,7 @@ public struct DelimitedReader {
         for index in 0..<record.count {
             guard let field = record.withField(index, { UTF8Check.isValid($0) ? nil : Array($0) }) else { continue }
             // The field's line: the line breaks before its raw text, as they were counted.
-            let raw = record.spans[index].raw
+            let raw = record.span(index).raw
             var fieldLine = self.line
             var at = recordStart
             while at < raw {

@@ -15,9 +15,9 @@ extension TypeInference {
         if first | 0x20 == UInt8(ascii: "t") || first | 0x20 == UInt8(ascii: "f") {
             return boolean(field) == nil ? nil : .boolean
         }
-        if number(field, rules: rules) != nil { return .number }
+        if isNumber(field, rules: rules) { return .number }
         if rules.dateFormat == nil, field.count == 10 {
-            if isoDay(field) != nil { return .date }
+            if isISODay(field) { return .date }
         } else if mayBeDate(field, rules: rules), date(string(field), rules: rules) != nil {
             return .date
         }
@@ -29,9 +29,9 @@ extension TypeInference {
     @inline(__always)
     static func matches(_ field: UnsafeBufferPointer<UInt8>, _ kind: Kind, rules: Rules) -> Bool {
         switch kind {
-        case .number: return number(field, rules: rules) != nil
+        case .number: return isNumber(field, rules: rules)
         case .boolean: return boolean(field) != nil
-        case .date where rules.dateFormat == nil && field.count == 10: return isoDay(field) != nil
+        case .date where rules.dateFormat == nil && field.count == 10: return isISODay(field)
         default: return value(of: field, as: kind, rules: rules) != nil
         }
     }
@@ -64,6 +64,18 @@ extension TypeInference {
     /// fit in 2^53 is computed exactly here (one correctly rounded division, as `Double(String)`
     /// rounds); any other field takes the string rules.
     static func number(_ field: UnsafeBufferPointer<UInt8>, rules: Rules) -> Double? {
+        decimal(field, rules: rules, wantsValue: true)
+    }
+
+    /// Whether `number(_:rules:)` reads `field` as a number, without computing the value for
+    /// the shapes whose value is always finite (no exponent, at most 40 bytes).
+    static func isNumber(_ field: UnsafeBufferPointer<UInt8>, rules: Rules) -> Bool {
+        decimal(field, rules: rules, wantsValue: false) != nil
+    }
+
+    /// `number(_:rules:)`, or with `wantsValue` false any finite stand-in for the value.
+    @inline(__always)
+    private static func decimal(_ field: UnsafeBufferPointer<UInt8>, rules: Rules, wantsValue: Bool) -> Double? {
         let count = field.count
         guard count > 0, count <= 40 else { return nil }
         if rules.decimalComma { return number(string(field), rules: rules) }
@@ -73,7 +85,7 @@ extension TypeInference {
         let integerStart = index
         var mantissa: UInt64 = 0
         var digits = 0
-        while index < count, ASCII.isDigit(field[index]) {
+        while index < count, isDigit(field[index]) {
             mantissa = mantissa &* 10 &+ UInt64(field[index] &- 0x30)
             index += 1
         }
@@ -81,7 +93,7 @@ extension TypeInference {
         var fractionDigits = 0
         if index < count, field[index] == UInt8(ascii: ".") {
             index += 1
-            while index < count, ASCII.isDigit(field[index]) {
+            while index < count, isDigit(field[index]) {
                 mantissa = mantissa &* 10 &+ UInt64(field[index] &- 0x30)
                 index += 1
                 fractionDigits += 1
@@ -96,6 +108,7 @@ extension TypeInference {
         }
         if integerDigits > 1 && field[integerStart] == UInt8(ascii: "0") { return nil } // 007: an identifier
         if fractionDigits == 0 && integerDigits > 15 { return nil }                    // would lose digits
+        guard wantsValue else { return 0 }
         if digits <= 19, mantissa > 1 << 53, fractionDigits > 0, fractionDigits < powersOfTen.count {
             // 16 to 19 digits (`0.2857142857142857`): the exact quotient, rounded once.
             let magnitude = quotient(mantissa, fractionDigits: fractionDigits)
@@ -121,9 +134,11 @@ extension TypeInference {
     /// `mantissa` over 2^53 (so not 0) and `fractionDigits` 1 to 22 (5^22 < 2^52).
     static func quotient(_ mantissa: UInt64, fractionDigits: Int) -> Double {
         let shift = 64 + mantissa.leadingZeroBitCount
-        let numerator = UInt128(mantissa) << shift
-        let divisor = UInt128(powersOfFive[fractionDigits])
-        let (whole, remainder) = numerator.quotientAndRemainder(dividingBy: divisor)
+        // Two hardware divisions: the high word, then the remainder and a zero word.
+        let divisor = powersOfFive[fractionDigits]
+        let (high, carried) = (mantissa << (shift - 64)).quotientAndRemainder(dividingBy: divisor)
+        let (low, remainder) = divisor.dividingFullWidth((high: carried, low: 0))
+        let whole = UInt128(high) << 64 | UInt128(low)
         let bits = 128 - whole.leadingZeroBitCount
         let drop = bits - 53
         var significand = UInt64(truncatingIfNeeded: whole >> drop)
@@ -154,7 +169,7 @@ extension TypeInference {
         func digits(_ range: Range<Int>) -> Int? {
             var value = 0
             for index in range {
-                guard ASCII.isDigit(field[index]) else { return nil }
+                guard isDigit(field[index]) else { return nil }
                 value = value * 10 + Int(field[index] &- 0x30)
             }
             return value
@@ -166,6 +181,19 @@ extension TypeInference {
         return (.date(serial: dateTime.serial(in: .excel1900)), "yyyy-mm-dd")
     }
 
+    /// Whether `field` is a `YYYY-MM-DD` day `isoDay(_:)` reads, without its serial.
+    static func isISODay(_ field: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard field.count == 10, field[4] == UInt8(ascii: "-"), field[7] == UInt8(ascii: "-") else { return false }
+        var value = 0
+        for index in 0..<10 where index != 4 && index != 7 {
+            guard isDigit(field[index]) else { return false }
+            value = value &* 10 &+ Int(field[index] &- 0x30)
+        }
+        let (year, month, day) = (value / 10_000, value / 100 % 100, value % 100)
+        guard (1...12).contains(month), (1...31).contains(day), year >= 1900 else { return false }
+        return ExcelDateTime(year: year, month: month, day: day).isValidDay
+    }
+
     /// Whether `field` has the shape of a date the rules read (a custom format: any field).
     private static func mayBeDate(_ field: UnsafeBufferPointer<UInt8>, rules: Rules) -> Bool {
         rules.dateFormat != nil || (field.count >= 10 && field[4] == UInt8(ascii: "-") && field[7] == UInt8(ascii: "-"))
@@ -174,7 +202,7 @@ extension TypeInference {
     /// Whether `field` starts with 1 to 6 digits and a colon, as every time does.
     private static func mayBeTime(_ field: UnsafeBufferPointer<UInt8>) -> Bool {
         var index = 0
-        while index < field.count, index < 7, ASCII.isDigit(field[index]) { index += 1 }
+        while index < field.count, index < 7, isDigit(field[index]) { index += 1 }
         return index >= 1 && index <= 6 && index < field.count && field[index] == UInt8(ascii: ":")
     }
 
@@ -182,3 +210,7 @@ extension TypeInference {
         String(decoding: field, as: UTF8.self)
     }
 }
+
+/// An ASCII digit (`ASCII.isDigit`, which another module cannot inline: a call a byte).
+@inline(__always)
+private func isDigit(_ byte: UInt8) -> Bool { byte &- 0x30 < 10 }
