@@ -62,6 +62,9 @@ import SheetPortTestSupport
     @Test func nulBytesAreKeptInFieldsQuotedOrNot() throws {
         let bytes: [UInt8] = Array("a\u{0}b,\"c\u{0}\n\u{0}\"\n\u{0},\u{0}\u{0}\n".utf8)
         #expect(try Self.read(bytes) == [["a\u{0}b", "c\u{0}\n\u{0}"], ["\u{0}", "\u{0}\u{0}"]])
+        // Other control bytes (the scan finds every byte below 0x20, then passes over them) are text too.
+        #expect(try Self.read(Array("a\tb,c\u{1}\u{1F}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}x\n\u{7},\"\u{0}\t\"\n".utf8))
+                == [["a\tb", "c\u{1}\u{1F}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}x"], ["\u{7}", "\u{0}\t"]])
         #expect(try Self.read(bytes, dialect: .tsv) == [["a\u{0}b,\"c\u{0}"], ["\u{0}\""], ["\u{0},\u{0}\u{0}"]])
     }
 

@@ -48,6 +48,9 @@ struct ColumnTypes {
         }
     }
 
+    /// How many columns were counted (the widest record's fields); later ones are text.
+    var columnCount: Int { states.count }
+
     /// The kind of `column` (0-based), nil when it stays text (or held only the header's
     /// names, which are text).
     func kind(of column: Int) -> TypeInference.Kind? {

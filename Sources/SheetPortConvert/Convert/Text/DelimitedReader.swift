@@ -43,13 +43,14 @@ public struct DelimitedReader {
     /// Where an unquoted field stops: the delimiter and line breaks (and a TSV escape).
     private let fieldStops: ByteStops
     /// Where a quoted field's run of plain bytes stops: the quote and line breaks (counted).
-    private static let quotedStops = ByteStops([UInt8(ascii: "\""), 0x0A, 0x0D])
+    private let quotedStops = ByteStops([UInt8(ascii: "\""), 0x0A, 0x0D])
     /// The record `nextRecord()` reads into.
     private var scratch = DelimitedRecord()
 
     /// The most bytes a field may have: 32,767 characters (Excel's limit for a cell) of up to
-    /// 3 UTF-8 bytes each.
-    static let maxFieldBytes = 3 * 32_767
+    /// 3 UTF-8 bytes each (3 x 32,767; computed, because a stored static is read through a
+    /// lazy-initialisation check a field).
+    static var maxFieldBytes: Int { 98_301 }
 
     /// A reader of `input` in `dialect`; for CSV, fields are separated by `delimiter`, or by the
     /// one `DelimiterSniffer` tells from the start of the input when it is nil (`preferSemicolon`
@@ -135,6 +136,7 @@ public struct DelimitedReader {
         let end = buffer.end
         let quote = UInt8(ascii: "\"")
         let recordStart = position
+        let maxColumns = CellReference.maxColumn
         var line = self.line
         var i = position
         record.base = UnsafePointer(p)
@@ -148,7 +150,7 @@ public struct DelimitedReader {
                 var unescapedFrom = -1
                 var segment = i
                 while true {
-                    let s = Self.quotedStops.first(in: p, from: i)
+                    let s = quotedStops.first(in: p, from: i)
                     if s >= end {
                         if !atEnd {
                             let length = unescapedFrom < 0 ? s - contentStart : record.unescaped.count - unescapedFrom + s - segment
@@ -228,7 +230,7 @@ public struct DelimitedReader {
                 ended = how != .field
             }
             if ended { break }
-            guard record.count < CellReference.maxColumn else {
+            guard record.count < maxColumns else {
                 throw TextInputError(file: input.name, line: self.line, "over 16,384 fields: Excel's grid has 16,384 columns")
             }
         }

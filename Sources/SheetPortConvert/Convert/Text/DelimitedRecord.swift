@@ -95,18 +95,31 @@ final class SpanStorage {
     }
 }
 
-/// Finds the first of up to four ASCII bytes in a buffer eight bytes at a time (SWAR: the
-/// lowest match a word's mask shows is always a true one), for the scans of `DelimitedReader`.
-/// The buffer must be readable 8 bytes past the end the scan may reach.
+/// Finds the first of a set of ASCII bytes in a buffer eight bytes at a time (SWAR), for the
+/// scans of `DelimitedReader`: any byte below 0x20 is found by one subtraction, then checked to
+/// be one of the set (line breaks and a tab delimiter are; another control byte is passed
+/// over), and up to two other bytes (the delimiter, a quote, a backslash) by a comparison each.
+/// The lowest match a word's mask shows is always a true one. The buffer must be readable 8
+/// bytes past the end the scan may reach, and hold a line feed there (every set has one).
 struct ByteStops {
-    private let a: UInt64, b: UInt64, c: UInt64, d: UInt64
+    /// The bytes below 0x20 in the set, a bit each.
+    private let controls: UInt32
+    /// The other bytes of the set, each repeated in every byte of a word (the same twice for one).
+    private let a: UInt64, b: UInt64
     private static let ones: UInt64 = 0x0101_0101_0101_0101
     private static let highs: UInt64 = 0x8080_8080_8080_8080
 
-    /// Stops at any of `bytes` (one to four, ASCII).
+    /// Stops at any of `bytes`: line breaks and other bytes below 0x20, and at most two others (ASCII).
     init(_ bytes: [UInt8]) {
-        let all = bytes + repeatElement(bytes[0], count: 4 - bytes.count)
-        (a, b, c, d) = (Self.ones &* UInt64(all[0]), Self.ones &* UInt64(all[1]), Self.ones &* UInt64(all[2]), Self.ones &* UInt64(all[3]))
+        var controls: UInt32 = 0
+        var others: [UInt8] = []
+        for byte in bytes {
+            if byte < 0x20 { controls |= 1 << UInt32(byte) } else { others.append(byte) }
+        }
+        precondition(others.count <= 2 && others.allSatisfy { $0 < 0x80 } && controls & (1 << 0x0A) != 0)
+        let first = others.first ?? 0x0A
+        self.controls = controls
+        (a, b) = (Self.ones &* UInt64(first), Self.ones &* UInt64(others.last ?? first))
     }
 
     @inline(__always)
@@ -119,8 +132,14 @@ struct ByteStops {
         let raw = UnsafeRawPointer(base)
         while true {
             let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-            let mask = Self.zeros(word ^ a) | Self.zeros(word ^ b) | Self.zeros(word ^ c) | Self.zeros(word ^ d)
-            if mask != 0 { return index &+ mask.trailingZeroBitCount &>> 3 }
+            let mask = ((word &- Self.ones &* 0x20) & ~word & Self.highs) | Self.zeros(word ^ a) | Self.zeros(word ^ b)
+            if mask != 0 {
+                let at = index &+ mask.trailingZeroBitCount &>> 3
+                let byte = base[at]
+                if byte >= 0x20 || (controls >> UInt32(byte)) & 1 != 0 { return at }
+                index = at &+ 1 // a control byte that is not a stop (a NUL, a tab in CSV)
+                continue
+            }
             index &+= 8
         }
     }
