@@ -141,6 +141,34 @@ import SheetPortTestSupport
         #expect(try Self.read(split).last == ["a𝄞", "1"])
     }
 
+    /// Days at the edges of months and leap years are the days the string rules read, and
+    /// the recent-text table gives each field its own string whatever collides in it.
+    @Test func daysAndRecentTextAgreeWithTheStringRules() throws {
+        let days = ["1900-02-29", "2000-02-29", "2100-02-29", "2024-02-29", "2023-02-29", "2024-04-30", "2024-04-31", "2024-12-31",
+                    "2024-13-01", "2024-00-10", "2024-01-00", "1899-12-31", "9999-12-31", "2024-06-31", "2024-07-31", "2024-02-28"]
+        for day in days {
+            var bytes = Array(day.utf8)
+            let (kind, value) = bytes.withUnsafeMutableBufferPointer { buffer in
+                (TypeInference.kind(of: UnsafeBufferPointer(buffer), rules: TypeInference.Rules()),
+                 TypeInference.value(of: UnsafeBufferPointer(buffer), as: .date, rules: TypeInference.Rules())?.value)
+            }
+            #expect(kind == TypeInference.kind(of: day, rules: TypeInference.Rules()), "\(day)")
+            #expect(value == TypeInference.value(of: day, as: .date, rules: TypeInference.Rules())?.value, "\(day)")
+        }
+        var recent = RecentText()
+        var random = SeededGenerator(state: 256)
+        let pool = (0..<2_000).map { _ in String((0..<Int.random(in: 0...20, using: &random)).map { _ in "ab€é𝄞x,7".randomElement(using: &random)! }) }
+        var wrong: [String] = []
+        for _ in 0..<50_000 {
+            let text = pool.randomElement(using: &random)!
+            let column = Int.random(in: 0..<3, using: &random)
+            var bytes = Array(text.utf8)
+            let made = bytes.withUnsafeMutableBufferPointer { recent.string(UnsafeBufferPointer($0), column: column) }
+            if made != text { wrong.append(text) }
+        }
+        #expect(wrong.isEmpty, "\(wrong.prefix(3))")
+    }
+
     /// 16 to 19 digit decimals (the exact quotient's range), ties and near-ties included, are
     /// the doubles `Double(String)` makes of them.
     @Test func longDecimalsRoundAsTheStringRulesRound() throws {

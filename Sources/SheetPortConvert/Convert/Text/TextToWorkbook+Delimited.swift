@@ -67,6 +67,7 @@ extension TextToWorkbook {
         let rules = options.rules
         // Each column's last number format and its style index: a column's format rarely changes.
         var styles: [(format: String, index: Int)?] = []
+        var recent = RecentText()
         while try reader.read(into: &record) {
             let number = summary.rows + 1
             try checkGrid(number, reader: reader, input: input)
@@ -85,7 +86,7 @@ extension TextToWorkbook {
                     defer { written += 1 }
                     guard !isHeader, column < kinds.count, let kind = kinds[column],
                           let (value, numberFormat) = record.withField(column, { TypeInference.value(of: $0, as: kind, rules: rules) }) else {
-                        cells[written].value = .string(record.string(at: column))
+                        cells[written].value = .string(record.withField(column) { recent.string($0, column: column) })
                         cells[written].styleIndex = 0
                         continue
                     }

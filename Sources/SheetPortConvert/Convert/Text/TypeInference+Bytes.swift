@@ -177,7 +177,7 @@ extension TypeInference {
         guard let year = digits(0..<4), let month = digits(5..<7), let day = digits(8..<10),
               (1...12).contains(month), (1...31).contains(day), year >= 1900 else { return nil }
         let dateTime = ExcelDateTime(year: year, month: month, day: day)
-        guard dateTime.isValidDay else { return nil }
+        guard dayExists(year: year, month: month, day: day) else { return nil }
         return (.date(serial: dateTime.serial(in: .excel1900)), "yyyy-mm-dd")
     }
 
@@ -191,7 +191,16 @@ extension TypeInference {
         }
         let (year, month, day) = (value / 10_000, value / 100 % 100, value % 100)
         guard (1...12).contains(month), (1...31).contains(day), year >= 1900 else { return false }
-        return ExcelDateTime(year: year, month: month, day: day).isValidDay
+        return dayExists(year: year, month: month, day: day)
+    }
+
+    /// `ExcelDateTime.isValidDay` for a month 1 to 12 and a day 1 to 31, without the two day
+    /// counts it makes (a third of typing a day): the Gregorian calendar's month lengths.
+    @inline(__always)
+    static func dayExists(year: Int, month: Int, day: Int) -> Bool {
+        guard day > 28 else { return true }
+        if month == 2 { return day == 29 && year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
+        return day <= (month == 4 || month == 6 || month == 9 || month == 11 ? 30 : 31)
     }
 
     /// Whether `field` has the shape of a date the rules read (a custom format: any field).
