@@ -85,6 +85,11 @@ extension TypeInference {
         let integerStart = index
         var mantissa: UInt64 = 0
         var digits = 0
+        let base = field.baseAddress!
+        while index + 8 <= count, let chunk = eightDigits(base + index) {
+            mantissa = mantissa &* 100_000_000 &+ chunk
+            index += 8
+        }
         while index < count, isDigit(field[index]) {
             mantissa = mantissa &* 10 &+ UInt64(field[index] &- 0x30)
             index += 1
@@ -93,6 +98,11 @@ extension TypeInference {
         var fractionDigits = 0
         if index < count, field[index] == UInt8(ascii: ".") {
             index += 1
+            while index + 8 <= count, let chunk = eightDigits(base + index) {
+                mantissa = mantissa &* 100_000_000 &+ chunk
+                index += 8
+                fractionDigits += 8
+            }
             while index < count, isDigit(field[index]) {
                 mantissa = mantissa &* 10 &+ UInt64(field[index] &- 0x30)
                 index += 1
@@ -223,3 +233,19 @@ extension TypeInference {
 /// An ASCII digit (`ASCII.isDigit`, which another module cannot inline: a call a byte).
 @inline(__always)
 private func isDigit(_ byte: UInt8) -> Bool { byte &- 0x30 < 10 }
+
+/// The value of the eight ASCII digits at `bytes`, nil when one is not a digit: one load, a
+/// test of all eight and three multiplications (SWAR) instead of a step a digit. Wraps as the
+/// digit-by-digit loop does; only values of at most 19 digits are used.
+@inline(__always)
+private func eightDigits(_ bytes: UnsafePointer<UInt8>) -> UInt64? {
+    let word = UInt64(littleEndian: UnsafeRawPointer(bytes).loadUnaligned(as: UInt64.self))
+    // Each byte 0x30...0x39: its high nibble 3, and adding 6 leaves it 3.
+    let high: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
+    guard (word & high) | (((word &+ 0x0606_0606_0606_0606) & high) >> 4) == 0x3333_3333_3333_3333 else { return nil }
+    // The first digit is the lowest byte: pairs, then fours, then all eight.
+    var value = word &- 0x3030_3030_3030_3030
+    value = (value &* 10) &+ (value >> 8)
+    let pairs = value & 0x0000_00FF_0000_00FF, next = (value >> 16) & 0x0000_00FF_0000_00FF
+    return ((pairs &* (100 &+ (1_000_000 << 32))) &+ (next &* (1 &+ (10_000 << 32)))) >> 32
+}
