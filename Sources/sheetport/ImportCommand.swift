@@ -12,8 +12,10 @@ enum ImportCommand {
     static let spec = CommandSpec(
         usage: "sheetport import FILE --server URL [--wait [--detach]] [--json] [--token-file FILE]",
         about: """
-        Pre-flights FILE against the server's caps (GET /api/limits) and stops before uploading
-        when it is not importable (exit 1, with the findings). Otherwise streams it to the server
+        Pre-flights FILE's package and parts against the server's caps (GET /api/limits) and
+        stops before uploading when it is not importable (exit 1, with the findings); the cells
+        are checked by the server's import job, whose error or warnings --wait prints (run
+        `sheetport check --server URL FILE` to check them locally first). Otherwise streams it to the server
         as an import job, with an Idempotency-Key so that retries after a dropped connection or a
         5xx answer cannot create a second job. Only the first worksheet is imported.
 
@@ -52,14 +54,16 @@ enum ImportCommand {
         var spool: String?
         defer { if let spool { try? FileManager.default.removeItem(atPath: spool) } }
         do {
-            // Pre-flight with the server's real caps: nothing is uploaded that would fail.
+            // A structural pre-flight with the server's real caps: nothing is uploaded whose
+            // package, parts or size would fail. The cells are read once, by the server's
+            // import, which reports what is wrong with them as the job's error or warnings.
             let limits = try connection.limits(client: client)
             if kind == .fifo {
                 let spooled = try InputFiles.spool(given, limit: limits.maxUploadBytes, what: "the server's upload cap")
                 spool = spooled.directory
                 file = spooled.file
             }
-            var report = try Preflight.check(path: file, options: limits.preflightOptions)
+            var report = try Preflight.structural(path: file, options: limits.preflightOptions)
             report.file = given
             guard report.importable else {
                 if json { print(report.json) } else { print(CheckCommand.humanText(report)) }
@@ -124,7 +128,8 @@ enum ImportCommand {
     private static func wait(for job: ImportJob, file: String, report: CheckReport, connection: ServerConnection,
                              client: HTTPClient, options: Arguments) throws -> Int32 {
         let json = options.has("--json")
-        // The pre-flight counted the rows the job will import: progress is rows done of those.
+        // A full pre-flight counted the rows the job will import: progress is rows done of
+        // those; the structural one does not count them (the detail shows the rows done).
         let expectedRows = Double(report.worksheets.first(where: \.imported)?.rows ?? 0)
         let progress = ProgressLine(label: "importing job \(job.id.visibleControlCharacters)", disabled: options.has("--no-progress"))
         let finished: ImportJob

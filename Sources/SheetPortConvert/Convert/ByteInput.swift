@@ -169,30 +169,31 @@ public final class ByteInput {
         }
     }
 
-    /// Appends to `out` the bytes before the first one of `stops` and consumes them; that byte
-    /// is left unread and returned, nil at the end of the input. Stops early, once `out` holds
-    /// more than `limit` bytes (the caller's bound on a field). One pass over the buffer instead
-    /// of a call per byte: CSV and TSV fields are read this way.
-    package func append(to out: inout [UInt8], upTo stops: ByteSet, limit: Int) throws -> UInt8? {
-        while true {
-            if position == end {
-                guard try refill() else { return nil }
+    /// Moves up to `count` of the bytes left into `destination` and consumes them; how many,
+    /// fewer only at the end of the input (0 there). Bytes already buffered come first; the
+    /// rest of UTF-8 input is read straight into `destination` (no copy through this buffer):
+    /// `DelimitedReader` scans its own large buffer this way.
+    package func take(into destination: UnsafeMutablePointer<UInt8>, count: Int) throws -> Int {
+        var filled = 0
+        while filled < count {
+            if position < end {
+                let moved = min(end - position, count - filled)
+                buffer.withUnsafeBufferPointer { (destination + filled).update(from: $0.baseAddress! + position, count: moved) }
+                position += moved
+                filled += moved
+                continue
             }
-            let start = position, available = end
-            let (stop, hit) = buffer.withUnsafeBufferPointer { bytes -> (Int, UInt8?) in
-                var index = start
-                while index < available {
-                    let byte = bytes[index]
-                    if stops.contains(byte) { return (index, byte) }
-                    index &+= 1
-                }
-                return (available, nil)
+            if atEnd { break }
+            if transcoder == nil {
+                let read = try source.read(into: UnsafeMutableRawBufferPointer(start: destination + filled, count: count - filled))
+                if read == 0 { atEnd = true }
+                filled += read
+            } else if try !refill() {
+                break
             }
-            buffer.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[start..<stop])) }
-            bytesRead += Int64(stop - start)
-            position = stop
-            if hit != nil || out.count > limit { return hit }
         }
+        bytesRead += Int64(filled)
+        return filled
     }
 
     /// Skips a UTF-8 byte order mark at the start.

@@ -9,11 +9,4 @@ extension ColumnTypes {
         pending = false
         return true
     }
-
-    /// The value of non-empty field `column` of `record` and its number format; nil when the
-    /// column stays text.
-    func value(of record: DelimitedRecord, column: Int) -> (value: CellValue, numberFormat: String?)? {
-        guard let kind = kind(of: column) else { return nil }
-        return record.withField(column) { TypeInference.value(of: $0, as: kind, rules: rules) }
-    }
 }

@@ -43,10 +43,13 @@ struct ColumnTypes {
                 let kind = record.withField(column) { TypeInference.kind(of: $0, rules: rules) }
                 states[column] = kind.map(State.kind) ?? .text
             case .kind(let kind):
-                if record.withField(column, { TypeInference.value(of: $0, as: kind, rules: rules) }) == nil { states[column] = .text }
+                if !record.withField(column, { TypeInference.matches($0, kind, rules: rules) }) { states[column] = .text }
             }
         }
     }
+
+    /// How many columns were counted (the widest record's fields); later ones are text.
+    var columnCount: Int { states.count }
 
     /// The kind of `column` (0-based), nil when it stays text (or held only the header's
     /// names, which are text).

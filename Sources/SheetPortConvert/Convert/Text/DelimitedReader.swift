@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SheetPortCore
 import SheetPortReader
 import SheetPortWriter
@@ -10,9 +15,13 @@ import SheetPortWriter
 /// with a quote).
 /// Lines may end in CRLF, LF or CR; a UTF-8 byte order mark is skipped.
 ///
-/// Fields are scanned a buffer at a time (`ByteInput.append(to:upTo:limit:)`) into one
-/// `DelimitedRecord`, so reading costs a few instructions a byte and no allocation a field;
-/// `nextRecord()` gives them as strings for callers that want those.
+/// The input is read into one large buffer (`ScanBuffer`, 256 KiB, grown only for a record
+/// that does not fit) and scanned eight bytes at a time for the bytes that end a field
+/// (`ByteStops`); a record's fields are spans of that buffer (`DelimitedRecord`), so reading
+/// costs about a cycle a byte and no allocation or copy a field. Only fields whose quotes or
+/// escapes must be undone are copied. A record cut by the buffer's end is read again from its
+/// start once the buffer holds more. UTF-8 is checked a record at a time (eight ASCII bytes a
+/// step); `nextRecord()` gives the fields as strings for callers that want those.
 ///
 /// Memory is bounded: a field longer than any cell can hold, or a record with more fields than
 /// a sheet has columns, is an error as soon as it is seen.
@@ -21,23 +30,27 @@ public struct DelimitedReader {
     private let dialect: DelimitedWriter.Dialect
     /// The CSV field delimiter (a tab for TSV).
     public let delimiter: UInt8
+    private let buffer = ScanBuffer()
+    /// Where the next record starts in the buffer.
+    private var position = 0
+    /// Whether the input has no more bytes than the buffer holds.
+    private var atEnd = false
+    /// The input offset of the buffer's first byte (for UTF-8 errors).
+    private var baseOffset: Int64 = 0
     private var line = 1
-    /// The input offset where the field being read starts (for UTF-8 errors).
-    private var fieldStart: Int64 = 0
-    /// The line the field being read starts on (a field is checked once its line has ended).
-    private var fieldLine = 1
     /// The line the last record started on.
     public private(set) var recordLine = 0
     /// Where an unquoted field stops: the delimiter and line breaks (and a TSV escape).
-    private let fieldStops: ByteSet
+    private let fieldStops: ByteStops
     /// Where a quoted field's run of plain bytes stops: the quote and line breaks (counted).
-    private static let quotedStops = ByteSet([UInt8(ascii: "\""), 0x0A, 0x0D])
+    private let quotedStops = ByteStops([UInt8(ascii: "\""), 0x0A, 0x0D])
     /// The record `nextRecord()` reads into.
     private var scratch = DelimitedRecord()
 
     /// The most bytes a field may have: 32,767 characters (Excel's limit for a cell) of up to
-    /// 3 UTF-8 bytes each.
-    static let maxFieldBytes = 3 * 32_767
+    /// 3 UTF-8 bytes each (3 x 32,767; computed, because a stored static is read through a
+    /// lazy-initialisation check a field).
+    static var maxFieldBytes: Int { 98_301 }
 
     /// A reader of `input` in `dialect`; for CSV, fields are separated by `delimiter`, or by the
     /// one `DelimiterSniffer` tells from the start of the input when it is nil (`preferSemicolon`
@@ -48,7 +61,7 @@ public struct DelimitedReader {
         try input.skipByteOrderMark()
         if dialect == .tsv {
             self.delimiter = 0x09
-            fieldStops = ByteSet([0x09, 0x0A, 0x0D, UInt8(ascii: "\\")])
+            fieldStops = ByteStops([0x09, 0x0A, 0x0D, UInt8(ascii: "\\")])
         } else {
             if let delimiter {
                 self.delimiter = delimiter
@@ -56,9 +69,13 @@ public struct DelimitedReader {
                 let (start, isAll) = try input.lookAhead()
                 self.delimiter = DelimiterSniffer.delimiter(start: start, isAll: isAll, preferSemicolon: preferSemicolon)
             }
-            fieldStops = ByteSet([self.delimiter, 0x0A, 0x0D])
+            fieldStops = ByteStops([self.delimiter, 0x0A, 0x0D])
         }
+        baseOffset = input.bytesRead
     }
+
+    /// How many bytes the reader's buffer holds at most now (tests check it stays bounded).
+    var bufferCapacity: Int { buffer.capacity }
 
     /// The delimiter a `--delimiter` value names: one ASCII character other than a quote, a
     /// line break or another control character, or `\t` or `tab` for a tab; nil for anything else.
@@ -79,135 +96,279 @@ public struct DelimitedReader {
     }
 
     /// Reads the next record into `record` (its fields replaced, its storage kept), every
-    /// field checked to be UTF-8; false at the end of the input.
+    /// field checked to be UTF-8; false at the end of the input. The record's fields point into
+    /// this reader's buffer until the next call.
     public mutating func read(into record: inout DelimitedRecord) throws -> Bool {
         record.removeAll()
-        guard try input.peek() != nil else { return false }
-        recordLine = line
         while true {
-            let ended = dialect == .csv ? try csvField(into: &record) : try tsvField(into: &record)
-            try endField(of: &record)
-            if ended { return true }
-            guard record.count < CellReference.maxColumn else {
-                throw TextInputError(file: input.name, line: recordLine, "over 16,384 fields: Excel's grid has 16,384 columns")
+            if position == buffer.end {
+                if atEnd { return false }
+                try fill()
+                continue
             }
+            if try parse(into: &record) { return true }
+            // Cut by the buffer's end: read more, then the record again from its start.
+            record.removeAll()
+            try fill()
         }
     }
 
-    /// One CSV field; true when it was the record's last.
-    private mutating func csvField(into record: inout DelimitedRecord) throws -> Bool {
-        fieldStart = input.bytesRead
-        fieldLine = line
-        if try input.peek() == UInt8(ascii: "\"") { return try quotedField(into: &record) }
-        // A quote inside an unquoted field is kept, as Excel and Python's csv keep it.
-        let stop = try scan(into: &record, upTo: fieldStops)
-        if stop == delimiter { _ = try input.next(); return false }
-        if stop == 0x0A || stop == 0x0D { try endLine() }
+    /// Moves the unread bytes to the buffer's start (growing it when they fill it) and reads
+    /// more after them; sets `atEnd` when the input has no more.
+    private mutating func fill() throws {
+        if position > 0 {
+            buffer.shift(position)
+            baseOffset += Int64(position)
+            position = 0
+        }
+        // A record that fills most of the buffer gets a larger one, so that it is read again a few times at most.
+        if buffer.capacity - buffer.end < buffer.capacity / 4 { buffer.grow() }
+        let count = try input.take(into: buffer.pointer + buffer.end, count: buffer.capacity - buffer.end)
+        if count == 0 { atEnd = true }
+        buffer.end += count
+        buffer.pointer[buffer.end] = 0x0A // the sentinel every scan stops at
+    }
+
+    /// Reads one record from `position`; false, with nothing consumed, when the buffer ends
+    /// before the record does and the input has more.
+    private mutating func parse(into record: inout DelimitedRecord) throws -> Bool {
+        let p = buffer.pointer
+        let end = buffer.end
+        let quote = UInt8(ascii: "\"")
+        let recordStart = position
+        let maxColumns = CellReference.maxColumn
+        var line = self.line
+        var i = position
+        record.base = UnsafePointer(p)
+        while true {
+            // One field from `i`; `ended` when it was the record's last.
+            var ended = false
+            if p[i] == quote && i < end {
+                let startLine = line
+                i += 1
+                let contentStart = i
+                var unescapedFrom = -1
+                var segment = i
+                while true {
+                    let s = quotedStops.first(in: p, from: i)
+                    if s >= end {
+                        if !atEnd {
+                            let length = unescapedFrom < 0 ? s - contentStart : record.unescaped.count - unescapedFrom + s - segment
+                            if length > Self.maxFieldBytes { throw tooLong(line) }
+                            return false
+                        }
+                        throw TextInputError(file: input.name, line: startLine, "a quoted field is not closed before the end of the input")
+                    }
+                    if p[s] == quote {
+                        if s + 1 >= end && !atEnd { return false }
+                        if s + 1 < end && p[s + 1] == quote {
+                            if unescapedFrom < 0 { unescapedFrom = record.unescaped.count }
+                            record.unescaped.append(contentsOf: UnsafeBufferPointer(start: p + segment, count: s + 1 - segment))
+                            i = s + 2
+                            segment = i
+                            if record.unescaped.count - unescapedFrom > Self.maxFieldBytes { throw tooLong(line) }
+                            continue
+                        }
+                        // The closing quote.
+                        if unescapedFrom < 0 {
+                            if s - contentStart > Self.maxFieldBytes { throw tooLong(line) }
+                            record.append(start: contentStart, count: s - contentStart, raw: contentStart)
+                        } else {
+                            record.unescaped.append(contentsOf: UnsafeBufferPointer(start: p + segment, count: s - segment))
+                            if record.unescaped.count - unescapedFrom > Self.maxFieldBytes { throw tooLong(line) }
+                            record.appendUnescaped(from: unescapedFrom, raw: contentStart)
+                        }
+                        i = s + 1
+                        break
+                    }
+                    // A line break inside the field: counted.
+                    if p[s] == 0x0A {
+                        line += 1
+                    } else {
+                        if s + 1 >= end && !atEnd { return false }
+                        if !(s + 1 < end && p[s + 1] == 0x0A) { line += 1 }
+                    }
+                    i = s + 1
+                }
+                if i >= end {
+                    if !atEnd { return false }
+                    ended = true
+                } else if p[i] == delimiter {
+                    i += 1
+                } else if p[i] == 0x0A || p[i] == 0x0D {
+                    guard let next = endLine(p, at: i, end: end) else { return false }
+                    i = next
+                    line += 1
+                    ended = true
+                } else {
+                    let after = p[i]
+                    let shown = after >= 0x20 && after < 0x7F ? String(Character(Unicode.Scalar(after))) : "\\x" + Self.hex(after)
+                    throw TextInputError(file: input.name, line: line,
+                                         "unexpected \"\(shown)\" after a closing quote; quotes inside a quoted field are written twice")
+                }
+            } else if dialect == .csv {
+                // A quote inside an unquoted field is kept, as Excel and Python's csv keep it.
+                let s = fieldStops.first(in: p, from: i)
+                if s - i > Self.maxFieldBytes { throw tooLong(line) }
+                if s >= end && !atEnd { return false }
+                record.append(start: i, count: s - i, raw: i)
+                if s >= end {
+                    i = s
+                    ended = true
+                } else if p[s] == delimiter {
+                    i = s + 1
+                } else {
+                    guard let next = endLine(p, at: s, end: end) else { return false }
+                    i = next
+                    line += 1
+                    ended = true
+                }
+            } else {
+                guard let (next, how) = try tsvField(p, from: i, end: end, line: line, into: &record) else { return false }
+                i = next
+                if how == .line { line += 1 }
+                ended = how != .field
+            }
+            if ended { break }
+            guard record.count < maxColumns else {
+                throw TextInputError(file: input.name, line: self.line, "over 16,384 fields: Excel's grid has 16,384 columns")
+            }
+        }
+        if !UTF8Check.isASCII(p + recordStart, count: i - recordStart) { try checkUTF8(record, from: recordStart) }
+        recordLine = self.line
+        self.line = line
+        position = i
         return true
     }
 
-    /// A field in double quotes (the next byte is the opening quote): `""` is a quote, and
-    /// delimiters and line breaks are text; true when it was the record's last.
-    private mutating func quotedField(into record: inout DelimitedRecord) throws -> Bool {
-        let quote = UInt8(ascii: "\"")
-        _ = try input.next()
-        fieldStart = input.bytesRead
-        fieldLine = line
-        let startLine = line
+    /// Where the line that ends at `index` (a CR or LF) is over: after CRLF, LF or CR; nil when
+    /// a CR is the buffer's last byte and the input has more (an LF may follow).
+    @inline(__always)
+    private func endLine(_ p: UnsafeMutablePointer<UInt8>, at index: Int, end: Int) -> Int? {
+        guard p[index] == 0x0D else { return index + 1 }
+        if index + 1 >= end { return atEnd ? index + 1 : nil }
+        return p[index + 1] == 0x0A ? index + 2 : index + 1
+    }
+
+    /// How a TSV field ended: at a tab, a line break, or the end of the input.
+    private enum FieldEnd { case field, line, input }
+
+    /// One unquoted TSV field from `start`: where the next field or line starts and how the
+    /// field ended; nil when the buffer ends before the field does and the input has more.
+    private func tsvField(_ p: UnsafeMutablePointer<UInt8>, from start: Int, end: Int, line: Int,
+                          into record: inout DelimitedRecord) throws -> (next: Int, how: FieldEnd)? {
+        var i = start
+        var unescapedFrom = -1
+        var segment = start
+        var s = start
         while true {
-            guard let byte = try scan(into: &record, upTo: Self.quotedStops) else {
-                throw TextInputError(file: input.name, line: startLine, "a quoted field is not closed before the end of the input")
-            }
-            _ = try input.next()
-            if byte == quote {
-                if try input.peek() == quote { _ = try input.next(); try append(quote, to: &record); continue }
+            s = fieldStops.first(in: p, from: i)
+            let length = unescapedFrom < 0 ? s - start : record.unescaped.count - unescapedFrom + s - segment
+            if length > Self.maxFieldBytes { throw tooLong(line) }
+            if s >= end {
+                if !atEnd { return nil }
                 break
             }
-            if byte == 0x0A { line += 1 } else if byte == 0x0D, try input.peek() != 0x0A { line += 1 }
-            try append(byte, to: &record)
-        }
-        guard let after = try input.peek() else { return true }
-        if after == delimiter { _ = try input.next(); return false }
-        if after == 0x0A || after == 0x0D { try endLine(); return true }
-        let shown = after >= 0x20 && after < 0x7F ? String(Character(Unicode.Scalar(after))) : String(format: "\\x%02X", after)
-        throw TextInputError(file: input.name, line: line,
-                             "unexpected \"\(shown)\" after a closing quote; quotes inside a quoted field are written twice")
-    }
-
-    /// One TSV field; true when it was the record's last.
-    private mutating func tsvField(into record: inout DelimitedRecord) throws -> Bool {
-        fieldStart = input.bytesRead
-        fieldLine = line
-        if try input.peek() == UInt8(ascii: "\"") { return try quotedField(into: &record) }
-        while true {
-            guard let stop = try scan(into: &record, upTo: fieldStops) else { return true }
-            _ = try input.next()
-            switch stop {
-            case 0x09: return false
-            case 0x0A:
-                line += 1
-                return true
-            case 0x0D:
-                if try input.peek() == 0x0A { _ = try input.next() }
-                line += 1
-                return true
-            default: // a backslash
-                switch try input.next() {
-                case UInt8(ascii: "t"): try append(0x09, to: &record)
-                case UInt8(ascii: "n"): try append(0x0A, to: &record)
-                case UInt8(ascii: "r"): try append(0x0D, to: &record)
-                case UInt8(ascii: "\\"): try append(UInt8(ascii: "\\"), to: &record)
-                case let other?: try append(UInt8(ascii: "\\"), to: &record); try append(other, to: &record) // not an escape: kept
-                case nil: try append(UInt8(ascii: "\\"), to: &record)
+            guard p[s] == UInt8(ascii: "\\") else { break }
+            if s + 1 >= end && !atEnd { return nil }
+            if unescapedFrom < 0 { unescapedFrom = record.unescaped.count }
+            record.unescaped.append(contentsOf: UnsafeBufferPointer(start: p + segment, count: s - segment))
+            if s + 1 >= end {
+                record.unescaped.append(UInt8(ascii: "\\"))
+                i = s + 1
+            } else {
+                switch p[s + 1] {
+                case UInt8(ascii: "t"): record.unescaped.append(0x09)
+                case UInt8(ascii: "n"): record.unescaped.append(0x0A)
+                case UInt8(ascii: "r"): record.unescaped.append(0x0D)
+                case UInt8(ascii: "\\"): record.unescaped.append(UInt8(ascii: "\\"))
+                case let other: record.unescaped.append(UInt8(ascii: "\\")); record.unescaped.append(other) // not an escape: kept
                 }
+                i = s + 2
             }
+            segment = i
         }
+        if unescapedFrom < 0 {
+            record.append(start: start, count: s - start, raw: start)
+        } else {
+            record.unescaped.append(contentsOf: UnsafeBufferPointer(start: p + segment, count: s - segment))
+            record.appendUnescaped(from: unescapedFrom, raw: start)
+        }
+        if s >= end { return (s, .input) }
+        if p[s] == 0x09 { return (s + 1, .field) }
+        guard let next = endLine(p, at: s, end: end) else { return nil }
+        return (next, .line)
     }
 
-    private mutating func endLine() throws {
-        if try input.next() == 0x0D, try input.peek() == 0x0A { _ = try input.next() }
-        line += 1
-    }
-
-    /// Appends the field's bytes up to one of `stops` (left unread and returned; nil at the end).
-    private mutating func scan(into record: inout DelimitedRecord, upTo stops: ByteSet) throws -> UInt8? {
-        let limit = record.fieldStart + Self.maxFieldBytes
-        let stop = try input.append(to: &record.bytes, upTo: stops, limit: limit)
-        guard record.bytes.count <= limit else { throw tooLong() }
-        return stop
-    }
-
-    private mutating func append(_ byte: UInt8, to record: inout DelimitedRecord) throws {
-        guard record.bytes.count - record.fieldStart < Self.maxFieldBytes else { throw tooLong() }
-        record.bytes.append(byte)
-    }
-
-    private func tooLong() -> TextInputError {
+    private func tooLong(_ line: Int) -> TextInputError {
         TextInputError(file: input.name, line: line, "a field of over \(Self.maxFieldBytes) bytes: a cell holds at most 32,767 characters")
     }
 
-    /// Closes the field being read, once its bytes are checked to be UTF-8.
-    private func endField(of record: inout DelimitedRecord) throws {
-        let start = record.fieldStart
-        let valid = record.bytes.withUnsafeBufferPointer { bytes in
-            UTF8Check.isValid(UnsafeBufferPointer(rebasing: bytes[start...]))
+    /// Finds the first field of a record (read from `recordStart`) that is not UTF-8 and
+    /// throws, naming its line and the offset of its first bad byte.
+    private func checkUTF8(_ record: DelimitedRecord, from recordStart: Int) throws {
+        for index in 0..<record.count {
+            guard let field = record.withField(index, { UTF8Check.isValid($0) ? nil : Array($0) }) else { continue }
+            // The field's line: the line breaks before its raw text, as they were counted.
+            let raw = record.span(index).raw
+            var fieldLine = self.line
+            var at = recordStart
+            while at < raw {
+                if buffer.pointer[at] == 0x0A || (buffer.pointer[at] == 0x0D && !(at + 1 < buffer.end && buffer.pointer[at + 1] == 0x0A)) {
+                    fieldLine += 1
+                }
+                at += 1
+            }
+            // Where in the field the first invalid byte is (escapes before it aside).
+            var parser = Unicode.UTF8.ForwardParser()
+            var bytes = field.makeIterator()
+            var valid = 0
+            loop: while true {
+                switch parser.parseScalar(from: &bytes) {
+                case .valid(let scalar): valid += scalar.count
+                case .error, .emptyInput: break loop
+                }
+            }
+            throw TextInputError(file: input.name, line: fieldLine,
+                                 "the text is not valid UTF-8 at byte offset \(baseOffset + Int64(raw) + Int64(valid)); if it is in another encoding, name it with --encoding")
         }
-        guard valid else { throw invalidUTF8(record.bytes[start...]) }
-        record.endField()
     }
 
-    private func invalidUTF8(_ field: ArraySlice<UInt8>) -> TextInputError {
-        // Where in the field the first invalid byte is (escapes before it aside).
-        var parser = Unicode.UTF8.ForwardParser()
-        var bytes = field.makeIterator()
-        var index = 0
-        loop: while true {
-            switch parser.parseScalar(from: &bytes) {
-            case .valid(let scalar): index += scalar.count
-            case .error, .emptyInput: break loop
-            }
-        }
-        return TextInputError(file: input.name, line: fieldLine,
-                              "the text is not valid UTF-8 at byte offset \(fieldStart + Int64(index)); if it is in another encoding, name it with --encoding")
+    private static func hex(_ byte: UInt8) -> String {
+        let digits = Array("0123456789ABCDEF")
+        return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
+    }
+}
+
+/// The bytes `DelimitedReader` scans: one allocation, readable 16 bytes past its capacity (a
+/// sentinel line feed after the last byte read, and the eight-byte reads of `ByteStops`).
+final class ScanBuffer {
+    private(set) var pointer: UnsafeMutablePointer<UInt8>
+    /// How many bytes it holds at most.
+    private(set) var capacity = 1 << 18
+    /// How many it holds.
+    var end = 0
+
+    init() {
+        pointer = .allocate(capacity: capacity + 16)
+        pointer.initialize(repeating: 0, count: capacity + 16)
+    }
+
+    deinit { pointer.deallocate() }
+
+    /// Drops the first `count` bytes, moving the rest to the start.
+    func shift(_ count: Int) {
+        memmove(pointer, pointer + count, end - count)
+        end -= count
+    }
+
+    /// Doubles the capacity, keeping the bytes.
+    func grow() {
+        let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2 + 16)
+        larger.initialize(repeating: 0, count: capacity * 2 + 16)
+        larger.update(from: pointer, count: end)
+        pointer.deallocate()
+        pointer = larger
+        capacity *= 2
     }
 }

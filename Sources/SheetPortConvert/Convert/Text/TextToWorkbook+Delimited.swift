@@ -62,31 +62,50 @@ extension TextToWorkbook {
         var headerPending = options.hasHeader
         var record = DelimitedRecord()
         var row = Row(index: 0)
+        // Each column's kind (nil: text), read once instead of through the optional layout a field.
+        let kinds = layout.columns.map { columns in (0..<columns.columnCount).map { columns.kind(of: $0) } } ?? []
+        let rules = options.rules
         // Each column's last number format and its style index: a column's format rarely changes.
         var styles: [(format: String, index: Int)?] = []
+        var recent = RecentText()
         while try reader.read(into: &record) {
             let number = summary.rows + 1
             try checkGrid(number, reader: reader, input: input)
             row.index = number
-            row.cells.removeAll(keepingCapacity: true)
             let isHeader = ColumnTypes.isHeader(record, pending: &headerPending)
-            for column in 0..<record.count where !record.isEmpty(at: column) {
-                guard !isHeader, let (value, numberFormat) = layout.columns?.value(of: record, column: column) else {
-                    row.cells.append(Cell(column: column + 1, value: .string(record.string(at: column))))
-                    continue
-                }
-                var styleIndex = 0
-                if let numberFormat {
-                    if column >= styles.count { styles += repeatElement(nil, count: column + 1 - styles.count) }
-                    if let cached = styles[column], cached.format == numberFormat {
-                        styleIndex = cached.index
-                    } else {
-                        styleIndex = try style(numberFormat)
-                        styles[column] = (numberFormat, styleIndex)
-                    }
-                }
-                row.cells.append(Cell(column: column + 1, value: value, styleIndex: styleIndex))
+            // The row's cells are overwritten in place, field by field (a cell built and
+            // appended is copied and destroyed, and emptying the array is a generic call: two
+            // thirds of this pass), then cut to the number written.
+            if row.cells.count < record.count {
+                row.cells += repeatElement(Cell(column: 0, value: .empty), count: record.count - row.cells.count)
             }
+            let written = try row.cells.withUnsafeMutableBufferPointer { cells -> Int in
+                var written = 0
+                for column in 0..<record.count where !record.isEmpty(at: column) {
+                    cells[written].column = column + 1
+                    defer { written += 1 }
+                    guard !isHeader, column < kinds.count, let kind = kinds[column],
+                          let (value, numberFormat) = record.withField(column, { TypeInference.value(of: $0, as: kind, rules: rules) }) else {
+                        cells[written].value = .string(record.withField(column) { recent.string($0, column: column) })
+                        cells[written].styleIndex = 0
+                        continue
+                    }
+                    var styleIndex = 0
+                    if let numberFormat {
+                        if column >= styles.count { styles += repeatElement(nil, count: column + 1 - styles.count) }
+                        if let cached = styles[column], cached.format == numberFormat {
+                            styleIndex = cached.index
+                        } else {
+                            styleIndex = try style(numberFormat)
+                            styles[column] = (numberFormat, styleIndex)
+                        }
+                    }
+                    cells[written].value = value
+                    cells[written].styleIndex = styleIndex
+                }
+                return written
+            }
+            if written < row.cells.count { row.cells.removeLast(row.cells.count - written) }
             try body(row, reader.recordLine, input)
             summary.rows = number
             summary.cells += row.cells.count

@@ -1,0 +1,58 @@
+import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+/// The pre-flight `sheetport import` makes before it uploads (issue 26): what can be known
+/// without reading every cell, so that the workbook is read once, by the server's import.
+extension Preflight {
+    /// How much of the first worksheet's XML is inflated to find its `<dimension>`, at most.
+    static let dimensionLookahead = 64 << 10
+
+    /// Checks the package and its parts at `path` (the zip, its entries and limits, the
+    /// content types, the workbook and its sheets, the relationships the import follows, the
+    /// styles), the file's size against `maxUploadBytes`, and the first worksheet's declared
+    /// `<dimension>` against the caps. A dimension over a cap is often wrong, so it is not a
+    /// finding by itself: the full `check` then decides from the cells. Anything else about
+    /// the cells (their text, the used range they really span, formulas) is the import's to
+    /// find, as job errors and warnings. The report gives no row, column or cell counts.
+    public static func structural(path: String, options: PreflightOptions) throws -> CheckReport {
+        var run = try PreflightRun(name: path, options: options, size: fileSize(path)) { try Workbook(path: path, limits: options.limits) }
+        guard !run.hasError, let workbook = run.workbook, let sheet = run.firstWorksheet else { return run.report }
+        do {
+            _ = try workbook.styles()
+            if let declared = try declaredRange(of: sheet, in: workbook),
+               declared.rows > options.maxRows || declared.columns > options.maxColumns || declared.rows * declared.columns > options.maxCells {
+                return try check(path: path, options: options)
+            }
+        } catch let error as ReaderError where error.code != .io && error.code != .usage {
+            run.append([Finding(error)])
+        }
+        return run.report
+    }
+
+    /// The last row and column of the `<dimension ref>` at the start of `sheet`'s XML (before
+    /// `<sheetData`, within `dimensionLookahead` inflated bytes); nil when there is none.
+    static func declaredRange(of sheet: Sheet, in workbook: Workbook) throws -> (rows: Int, columns: Int)? {
+        let stream = try workbook.archive.stream(workbook.worksheetEntry(sheet))
+        var head: [UInt8] = []
+        while head.count < dimensionLookahead, try stream.read({ head.append(contentsOf: $0) }) {
+            if head.count > 12, head.firstRange(of: Array("<sheetData".utf8)) != nil { break }
+        }
+        guard let element = head.firstRange(of: Array("dimension".utf8)) else { return nil }
+        if let data = head.firstRange(of: Array("sheetData".utf8)), data.lowerBound < element.lowerBound { return nil }
+        var rest = head[element.upperBound...]
+        guard let ref = rest.firstRange(of: Array("ref=".utf8)) else { return nil }
+        rest = rest[ref.upperBound...]
+        guard let quote = rest.first, quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { return nil }
+        rest = rest.dropFirst()
+        guard let close = rest.firstIndex(of: quote), close - rest.startIndex <= 32 else { return nil }
+        let text = String(decoding: rest[..<close], as: UTF8.self)
+        let last = text.split(separator: ":").last.map(String.init) ?? text
+        guard let cell = CellReference(last.replacingDollars()) else { return nil }
+        return (cell.row, cell.column)
+    }
+}
+
+private extension String {
+    /// The reference without `$` signs (`$J$20` is `J20`).
+    func replacingDollars() -> String { String(filter { $0 != "$" }) }
+}
