@@ -88,6 +88,22 @@ def pg_size(cluster, url):
     return int(out or 0)
 
 
+def pg_tables(cluster, url):
+    """Per table: heap, TOAST (with its index), indexes, live and dead tuples (the statistics
+    collector's view, flushed first) -- where a sheet's bytes are."""
+    subprocess.run([cluster.psql, "-qAt", url, "-c", "SELECT pg_stat_force_next_flush()"],
+                   capture_output=True, text=True, timeout=60)
+    tables = ", ".join(f"'{name}'" for name in TABLES + ["cell_history"])
+    out = subprocess.run([cluster.psql, "-qAt", "-F", "\t", url, "-c",
+                          f"SELECT c.relname, pg_relation_size(c.oid), "
+                          f"coalesce(pg_total_relation_size(nullif(c.reltoastrelid, 0)), 0), pg_indexes_size(c.oid), "
+                          f"coalesce(s.n_live_tup, 0), coalesce(s.n_dead_tup, 0) FROM pg_class c "
+                          f"LEFT JOIN pg_stat_user_tables s ON s.relid = c.oid "
+                          f"WHERE c.relname IN ({tables}) AND c.relkind = 'r' ORDER BY 1"],
+                         check=True, capture_output=True, text=True, timeout=120).stdout
+    return [line.split("\t") for line in out.splitlines() if line]
+
+
 def pg_database_size(cluster, url):
     out = subprocess.run([cluster.psql, "-qAt", url, "-c", "SELECT pg_database_size(current_database())"],
                          check=True, capture_output=True, text=True, timeout=120).stdout.strip()
@@ -103,7 +119,7 @@ def postgres_run(sheetport, books, folder):
             f.write(os.urandom(32))
         os.chmod(key, 0o600)
         instance = Instance(sheetport, os.path.join(folder, "pg"), url, key)
-        token = subprocess.run([sheetport, "token", "issue", "--database", url, "--subject", "bench"],
+        token = subprocess.run([sheetport, "token", "issue", "--database", url, "--key-file", key, "--subject", "bench"],
                                check=True, capture_output=True, text=True, timeout=60).stdout.strip()
 
         def request(method, path, body=None, headers=None):
@@ -123,13 +139,14 @@ def postgres_run(sheetport, books, folder):
                 start = pg_size(cluster, url)
                 sheets.append(Server.import_file(client, book))
                 lines.append((rows, os.path.getsize(book), pg_size(cluster, url) - start))
+            detail = pg_tables(cluster, url)
             first = pg_database_size(cluster, url)
             for sheet in sheets:
                 delete(request, sheet)
             subprocess.run([cluster.psql, "-q", url, "-c", "VACUUM"], check=True, timeout=600, stdout=subprocess.DEVNULL)
             import_all()
             second = pg_database_size(cluster, url)
-            return lines, first, second
+            return lines, first, second, detail
         finally:
             instance.stop()
     finally:
@@ -163,6 +180,10 @@ def main():
         out += ["", f"SQLite data folder: {before} bytes before the imports, {full} with them, {after} after deleting "
                     f"every sheet ({after / before:.2f}x the size before; goal <= 1.20x)."]
         if pg:
+            out += ["", "PostgreSQL after the imports, per table (bytes; TOAST with its index):", "",
+                    "| table | heap | TOAST | indexes | live rows | dead rows |", "|---|---:|---:|---:|---:|---:|"]
+            out += [f"| {' | '.join(row)} |" for row in pg[3]]
+            out.append("")
             out.append(f"PostgreSQL database: {pg[1]} bytes after the imports, {pg[2]} after deleting them, a VACUUM "
                        f"and importing them again ({(pg[2] - pg[1]) / pg[1] * 100:+.1f} %; goal <= +20 %).")
         text = "\n".join(out) + "\n"

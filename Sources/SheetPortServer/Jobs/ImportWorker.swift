@@ -106,6 +106,7 @@ package final class ImportWorker: @unchecked Sendable {
                 message: "the server could not complete the import; report incident \(incident) to its operator", incident: incident))
         }
         StagedUploads.removeLocal(job: id, claim: claim.token, database, context)
+        database.reclaimStagedUploads() // the job's pieces were deleted as it ended
     }
 
     /// Tries a job runs at most when its database connection drops (the first included).
