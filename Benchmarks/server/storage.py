@@ -15,7 +15,8 @@ For each size, `sheetport bench generate` writes the benchmark workbook; then:
   indexes) after the imports, per sheet against the xlsx; every sheet deleted; autovacuum given
   time (a plain `VACUUM`, what autovacuum runs, stands in for its next round so the run does
   not wait for its naptime); the same workbooks imported again: the database must not grow by
-  more than 20 %.
+  more than 20 %. Each measurement waits (at most 30 s) for the server's vacuum of
+  `staged_uploads`, which runs just after a job's end is visible.
 History (sheet_events) and staged uploads are in the tables and the folder measured. Prints a
 Markdown section (and writes it to --markdown).
 """
@@ -104,6 +105,20 @@ def pg_tables(cluster, url):
     return [line.split("\t") for line in out.splitlines() if line]
 
 
+def pg_settle(cluster, url, limit=30):
+    """Waits (at most `limit` seconds) until `staged_uploads` holds no piece and its size is under
+    a piece (1 MiB): the server vacuums it just after a job ends, which is after the job's end is
+    visible to the client polling it."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        out = subprocess.run([cluster.psql, "-qAt", "-F", " ", url, "-c",
+                              "SELECT count(*), pg_total_relation_size('staged_uploads') FROM staged_uploads"],
+                             check=True, capture_output=True, text=True, timeout=60).stdout.split()
+        if int(out[0]) == 0 and int(out[1]) < (1 << 20):
+            return
+        time.sleep(0.1)
+
+
 def pg_database_size(cluster, url):
     out = subprocess.run([cluster.psql, "-qAt", url, "-c", "SELECT pg_database_size(current_database())"],
                          check=True, capture_output=True, text=True, timeout=120).stdout.strip()
@@ -138,6 +153,7 @@ def postgres_run(sheetport, books, folder):
             for rows, book in books:
                 start = pg_size(cluster, url)
                 sheets.append(Server.import_file(client, book))
+                pg_settle(cluster, url)
                 lines.append((rows, os.path.getsize(book), pg_size(cluster, url) - start))
             detail = pg_tables(cluster, url)
             first = pg_database_size(cluster, url)
@@ -145,6 +161,7 @@ def postgres_run(sheetport, books, folder):
                 delete(request, sheet)
             subprocess.run([cluster.psql, "-q", url, "-c", "VACUUM"], check=True, timeout=600, stdout=subprocess.DEVNULL)
             import_all()
+            pg_settle(cluster, url)
             second = pg_database_size(cluster, url)
             return lines, first, second, detail
         finally:

@@ -1,5 +1,6 @@
 import CZstd
 import SheetPortCore
+import SheetPortReader
 import SheetPortConvert
 
 /// The typed binary row-block format (issue 26), format byte `0x02`, then one zstd frame of:
@@ -47,8 +48,29 @@ extension RowBlock {
         binary(entries(text: text))
     }
 
+    /// The bytes to seal for a block of imported rows, the same as `stored` makes of the lines
+    /// `writer` writes for them (`appendHeader`, `append`), without writing most of those lines.
+    package static func binary(rows: [Row], writer: StoredCellWriter) -> [UInt8] {
+        guard rows.allSatisfy({ isInGrid(row: $0.index) }) else {
+            // Rows outside the grid (never imported) are kept as text lines, which read back as they are.
+            var text: [UInt8] = []
+            for row in rows { writer.appendHeader(row, to: &text); writer.append(row, to: &text) }
+            return compressed(text)
+        }
+        var encoder = BinaryEncoder()
+        for row in rows { encoder.add(row, writer: writer) }
+        return compress(encoder.payload(), format: binaryFormat)
+    }
+
+    /// Whether the binary format holds row `row` (its reader refuses any other).
+    static func isInGrid(row: Int) -> Bool { row >= 1 && row <= ServerConfiguration.maxRows }
+
+    /// Whether the binary format holds column `column` as a typed cell (a line of any other is kept whole).
+    static func isInGrid(column: Int) -> Bool { column >= 1 && column <= 16_384 }
+
     /// The bytes to seal for a block of `entries`.
     package static func binary(_ entries: [Entry]) -> [UInt8] {
+        guard entries.allSatisfy({ isInGrid(row: $0.row) }) else { return compressed(encode(entries)) }
         var encoder = BinaryEncoder()
         for entry in entries { encoder.add(entry) }
         return compress(encoder.payload(), format: binaryFormat)
@@ -109,22 +131,126 @@ extension RowBlock {
 /// Builds a binary block's payload from stored lines.
 struct BinaryEncoder {
     private var strings: [[UInt8]] = []
-    private var stringIndex: [ArraySlice<UInt8>: Int] = [:]
+    private var stringIndex: [ByteKey: Int] = [:]
     private var styles: [[UInt8]] = []
-    private var styleIndex: [ArraySlice<UInt8>: Int] = [:]
+    private var styleIndex: [ByteKey: Int] = [:]
     private var rows: [UInt8] = []
     private var rowCount = 0
     private var previousRow = 0
 
     mutating func add(_ entry: RowBlock.Entry) {
-        rowCount += 1
-        Varint.put(Varint.zigzag(Int64(entry.row - previousRow)), to: &rows)
-        previousRow = entry.row
-        rows.append((entry.height != nil ? 1 : 0) | (entry.isHidden ? 2 : 0))
-        if let height = entry.height { Varint.putDouble(height, to: &rows) }
-        Varint.put(UInt64(entry.cells.count), to: &rows)
+        beginRow(entry.row, height: entry.height, isHidden: entry.isHidden, cells: entry.cells.count)
         var previousColumn = 0
         for line in entry.cells { add(line, row: entry.row, previousColumn: &previousColumn) }
+    }
+
+    /// An imported row: each cell as `stored` keeps the line `writer` writes for it. Constants
+    /// that are numbers or plain text, and formulas with such a value, are encoded from the
+    /// cell itself; any other cell (a date, an array formula, text that needs escapes) through
+    /// its line, so both give the same block.
+    mutating func add(_ row: Row, writer: StoredCellWriter) {
+        beginRow(row.index, height: row.height, isHidden: row.isHidden, cells: row.cells.count)
+        var previousColumn = 0
+        var line: [UInt8] = []
+        for cell in row.cells where !add(cell, writer: writer, previousColumn: &previousColumn) {
+            line.removeAll(keepingCapacity: true)
+            writer.append(Row(index: row.index, cells: [cell]), to: &line)
+            add(line.dropLast(), row: row.index, previousColumn: &previousColumn) // without its line break
+        }
+    }
+
+    private mutating func beginRow(_ row: Int, height: Double?, isHidden: Bool, cells: Int) {
+        rowCount += 1
+        Varint.put(Varint.zigzag(Int64(row - previousRow)), to: &rows)
+        previousRow = row
+        rows.append((height != nil ? 1 : 0) | (isHidden ? 2 : 0))
+        if let height { Varint.putDouble(height, to: &rows) }
+        Varint.put(UInt64(cells), to: &rows)
+    }
+
+    /// Encodes `cell` from its value when it is one of the common kinds; false, with nothing
+    /// written, otherwise.
+    private mutating func add(_ cell: Cell, writer: StoredCellWriter, previousColumn: inout Int) -> Bool {
+        guard RowBlock.isInGrid(column: cell.column) else { return false }
+        var kind = RowBlock.Kind.empty
+        var number = 0.0
+        var integer: Int64 = 0
+        var text: [UInt8] = []
+        func numeric(_ value: Double) -> Bool {
+            guard value.isFinite else { return false }
+            // As `TypedLine` reads the text `ValueText.number` gives: whole numbers under 10^15 as integers.
+            if value == value.rounded(), value.magnitude < 1e15 {
+                kind = .integer
+                integer = Int64(value)
+            } else {
+                kind = .double
+                number = value
+            }
+            return true
+        }
+        var formula: [UInt8]?
+        var input: [UInt8]?
+        if let source = cell.formula {
+            guard cell.formulaKind == .normal, let plain = Self.plain(source) else { return false }
+            formula = plain
+        }
+        switch cell.value {
+        case .number(let value):
+            guard numeric(value) else { return false }
+        case .string(let value):
+            guard let plain = Self.plain(value) else { return false }
+            kind = .string
+            text = plain
+        case .date(let serial) where formula == nil:
+            // A date constant: its value as ISO text, its input (the date as typed) of its own.
+            guard let texts = writer.dateTexts(serial: serial) else { return false }
+            kind = .date
+            text = texts.value
+            input = texts.input.isEmpty ? nil : texts.input
+        case .boolean(let flag) where formula != nil:
+            kind = flag ? .isTrue : .isFalse
+        case .error(let code) where formula != nil:
+            guard let plain = Self.plain(code) else { return false }
+            kind = .error
+            text = plain
+        case .empty where formula != nil:
+            kind = .empty
+        default:
+            return false
+        }
+        let style = cell.styleIndex > 0 ? writer.styleObject(cell.styleIndex) : nil
+        var tag = kind.rawValue
+        if formula != nil { tag |= RowBlock.Tag.formula }
+        if style != nil { tag |= RowBlock.Tag.style }
+        if input != nil { tag |= RowBlock.Tag.input }
+        rows.append(tag)
+        Varint.put(Varint.zigzag(Int64(cell.column - previousColumn)), to: &rows)
+        previousColumn = cell.column
+        switch kind {
+        case .double: Varint.putDouble(number, to: &rows)
+        case .integer: Varint.put(Varint.zigzag(integer), to: &rows)
+        case .string, .error, .date: Varint.put(UInt64(string(text[...])), to: &rows)
+        default: break
+        }
+        if let formula { Varint.put(UInt64(string(formula[...])), to: &rows) }
+        if let style { Varint.put(UInt64(self.style(style)), to: &rows) }
+        if let input { Varint.put(UInt64(string(input[...])), to: &rows) }
+        return true
+    }
+
+    /// `text`'s UTF-8 when JSON writes it as it is (no quote, backslash, control character,
+    /// U+2028 or U+2029, which `putEscaped` escapes); nil otherwise.
+    private static func plain(_ text: String) -> [UInt8]? {
+        let bytes = Array(text.utf8)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return nil }
+            // E2 80 A8 and E2 80 A9; other characters led by E2 (arrows, dashes) are written raw.
+            if byte == 0xE2, index + 2 < bytes.count, bytes[index + 1] == 0x80, bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9 { return nil }
+            index += 1
+        }
+        return bytes
     }
 
     func payload() -> [UInt8] {
@@ -140,16 +266,16 @@ struct BinaryEncoder {
     }
 
     private mutating func string(_ bytes: ArraySlice<UInt8>) -> Int {
-        if let index = stringIndex[bytes] { return index }
+        if let index = stringIndex[ByteKey(bytes: bytes)] { return index }
         strings.append(Array(bytes))
-        stringIndex[bytes] = strings.count - 1
+        stringIndex[ByteKey(bytes: bytes)] = strings.count - 1
         return strings.count - 1
     }
 
     private mutating func style(_ bytes: ArraySlice<UInt8>) -> Int {
-        if let index = styleIndex[bytes] { return index }
+        if let index = styleIndex[ByteKey(bytes: bytes)] { return index }
         styles.append(Array(bytes))
-        styleIndex[bytes] = styles.count - 1
+        styleIndex[ByteKey(bytes: bytes)] = styles.count - 1
         return styles.count - 1
     }
 
@@ -242,7 +368,8 @@ struct TypedLine {
             guard seen & bit == 0 else { return nil } // a key twice
             seen |= bit
         }
-        guard column > 0, let inputText, let reference, let type, let value, Self.isReference(reference, column: column, row: row) else { return nil }
+        guard RowBlock.isInGrid(column: column), let inputText, let reference, let type, let value,
+              Self.isReference(reference, column: column, row: row) else { return nil }
         // Whether the input is the one the value gives (then it is not stored).
         let implied: Bool
         if type.elementsEqual(Key.number) {
@@ -313,6 +440,18 @@ struct TypedLine {
         guard bytes.count >= 2, bytes.first == UInt8(ascii: "\""), bytes.last == UInt8(ascii: "\"") else { return nil }
         return bytes.dropFirst().dropLast()
     }
+}
+
+/// Bytes as a dictionary key, hashed as one buffer (an `ArraySlice`'s own hashing feeds the
+/// hasher a byte at a time).
+struct ByteKey: Hashable {
+    let bytes: ArraySlice<UInt8>
+
+    func hash(into hasher: inout Hasher) {
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
+
+    static func == (a: ByteKey, b: ByteKey) -> Bool { a.bytes.elementsEqual(b.bytes) }
 }
 
 /// Unsigned LEB128 varints, zig-zag signed integers and little-endian doubles.
