@@ -51,6 +51,8 @@ extension BinaryBlock {
     /// The rows decoded into cells, with no JSON object per cell.
     func typedRows(name: String) throws -> [RowBlock.TypedRow] {
         let styles = try self.styles.indices.map { try cellStyle(style($0), name: name) }
+        // Whether each style's number format is an elapsed time, asked once per style, not per date cell.
+        let elapsed = styles.map { $0.map { NumberFormat.isElapsedTimeFormat($0.numberFormat) } ?? false }
         var texts = [String?](repeating: nil, count: strings.count)
         func text(_ index: Int) throws -> String {
             if let known = texts[index] { return known }
@@ -81,8 +83,8 @@ extension BinaryBlock {
                     guard let dateTime = ExcelDateTime(iso: try text(cell.text)), dateTime.isValidDay else {
                         throw RowBlock.FormatError(message: "\(name): a date cell without a valid date")
                     }
-                    let elapsed = style.map { NumberFormat.isElapsedTimeFormat($0.numberFormat) } ?? false
-                    value = elapsed ? .duration(days: dateTime.elapsedDays) : .date(serial: dateTime.serial(in: .excel1900))
+                    let isElapsed = cell.has(RowBlock.Tag.style) && elapsed[cell.style]
+                    value = isElapsed ? .duration(days: dateTime.elapsedDays) : .date(serial: dateTime.serial(in: .excel1900))
                 }
                 let formula = cell.has(RowBlock.Tag.formula) ? try text(cell.formula) : nil
                 var kind = FormulaKind.normal
