@@ -138,6 +138,11 @@ import SheetPortTestSupport
         #expect(binary.first == RowBlock.binaryFormat)
         #expect(String(decoding: try RowBlock.text(binary), as: UTF8.self) == String(decoding: text, as: UTF8.self))
         #expect(try RowBlock.entries(stored: binary).map(\.row) == [3, 64])
+        // A view's scan renders only the columns it sorts or filters by; every row is still there.
+        let some = try RowBlock.entries(stored: binary, columns: [1, 16_384])
+        #expect(some.map(\.row) == [3, 64] && some.map(\.cells.count) == [1, 1])
+        #expect(try some[0].cells[0] == RowBlock.entries(stored: binary)[0].cells[0])
+        #expect(try RowBlock.entries(stored: binary, columns: [2]).map(\.cells.count) == [1, 0])
         let typed = try RowBlock.rows(stored: binary, name: "test")
         let read = try RowBlock.rows(stored: RowBlock.compressed(text), name: "test")
         #expect(typed.map(\.row) == read.map(\.row))

@@ -200,6 +200,16 @@ struct BinaryBlock {
         }
     }
 
+    /// The entries with only the cells of `columns` (and lines kept whole, whose column is not known here).
+    func entries(columns: Set<Int>) -> [RowBlock.Entry] {
+        rows.map { row in
+            RowBlock.Entry(row: row.row, height: row.height, isHidden: row.isHidden,
+                           cells: row.cells.compactMap { cell in
+                               cell.has(RowBlock.Tag.raw) || columns.contains(cell.column) ? ArraySlice(line(cell, row: row.row)) : nil
+                           })
+        }
+    }
+
     private enum Literal {
         static let column = Array("{\"col\":".utf8)
         static let input = Array(",\"input\":\"".utf8)

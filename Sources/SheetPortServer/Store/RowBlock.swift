@@ -43,6 +43,13 @@ package struct RowBlock {
         }
     }
 
+    /// The rows of a block's plaintext with, of a binary block, only the cells of `columns`
+    /// (and any line kept whole); a block of an earlier format has all its cells.
+    package static func entries(stored bytes: [UInt8], columns: Set<Int>) throws -> [Entry] {
+        if bytes.first == binaryFormat { return try BinaryBlock(payload: decompress(bytes)).entries(columns: columns) }
+        return entries(text: try text(bytes))
+    }
+
     /// Parses a block's plaintext, in any format, throwing when it cannot be read.
     package static func entries(stored bytes: [UInt8]) throws -> [Entry] {
         if bytes.first == binaryFormat { return try BinaryBlock(payload: decompress(bytes)).entries }
