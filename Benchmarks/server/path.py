@@ -2,7 +2,7 @@
 """The server path beside the local path (issue 14), in one run on one machine.
 
     python3 Benchmarks/server/path.py --sheetport .build/release/sheetport [--rows 200000]
-        [--bulk-sheets 50] [--bulk-rows 20000] [--concurrency 4] [--memory-rows 1000000]
+        [--bulk-sheets 50 (0: none)] [--bulk-rows 20000] [--concurrency 4] [--memory-rows 1000000 (0: none)]
         [--markdown OUT.md] [--plot OUT.png]
 
 Generates the benchmark workbook (`sheetport bench generate`), then measures:
@@ -11,6 +11,8 @@ Generates the benchmark workbook (`sheetport bench generate`), then measures:
 - export of that sheet: time to the first body byte and to the last, and `sheetport export`;
 - bulk: BULK_SHEETS imports of a BULK_ROWS workbook, then `sheetport export --all --concurrency N`:
   sheets/s and MB/s;
+- memory: a MEMORY_ROWS workbook imported, then a new server process exports it CONCURRENCY times
+  at once: its peak resident memory (VmHWM) is the exports' alone;
 - CPU seconds (user+sys) of each step (the server's from /proc/PID/stat), and the server's peak
   resident memory (VmHWM).
 Wall time depends on the machine's load; the CPU seconds much less: both are printed, with
@@ -205,22 +207,24 @@ def main():
             peak = server_peak_mib(server.process.pid)
         finally:
             server.stop()
-        bulk_folder = os.path.join(folder, "bulk")
-        os.makedirs(bulk_folder)
-        bulk = Server(sheetport, bulk_folder)
-        try:
-            for _ in range(args.bulk_sheets):
-                bulk.import_file(bulk_book)
-            bulk_out = os.path.join(bulk_folder, "out")
-            cpu = server_cpu(bulk.process.pid)
-            bulk_wall, _ = run([sheetport, "export", "--all", "--concurrency", str(args.concurrency), "--server", bulk.url,
-                                "--token-file", bulk.token_file, "--out", bulk_out, "--no-progress"])
-            bulk_cpu = server_cpu(bulk.process.pid) - cpu
-            bulk_bytes = sum(os.path.getsize(os.path.join(bulk_out, name)) for name in os.listdir(bulk_out))
-            bulk_files = len(os.listdir(bulk_out))
-            bulk_peak = server_peak_mib(bulk.process.pid)
-        finally:
-            bulk.stop()
+        bulk_files = 0
+        if args.bulk_sheets > 0:
+            bulk_folder = os.path.join(folder, "bulk")
+            os.makedirs(bulk_folder)
+            bulk = Server(sheetport, bulk_folder)
+            try:
+                for _ in range(args.bulk_sheets):
+                    bulk.import_file(bulk_book)
+                bulk_out = os.path.join(bulk_folder, "out")
+                cpu = server_cpu(bulk.process.pid)
+                bulk_wall, _ = run([sheetport, "export", "--all", "--concurrency", str(args.concurrency), "--server", bulk.url,
+                                    "--token-file", bulk.token_file, "--out", bulk_out, "--no-progress"])
+                bulk_cpu = server_cpu(bulk.process.pid) - cpu
+                bulk_bytes = sum(os.path.getsize(os.path.join(bulk_out, name)) for name in os.listdir(bulk_out))
+                bulk_files = len(os.listdir(bulk_out))
+                bulk_peak = server_peak_mib(bulk.process.pid)
+            finally:
+                bulk.stop()
 
         memory_peak = None
         if args.memory_rows > 0:
@@ -230,10 +234,17 @@ def main():
             memory_folder = os.path.join(folder, "memory")
             os.makedirs(memory_folder)
             # The generated book's million unique strings and 10 M cells pass the default caps.
-            memory = Server(sheetport, memory_folder, ["--max-text-size", "1G", "--max-cells", "20000000"])
+            memory_options = ["--max-text-size", "1G", "--max-cells", "20000000"]
+            memory = Server(sheetport, memory_folder, memory_options)
             try:
                 memory_sheet = memory.import_file(memory_book)
                 import_peak = server_peak_mib(memory.process.pid)
+            finally:
+                memory.stop()
+            # A new server process for the exports, so that its peak is theirs, not the import's.
+            memory = Server(sheetport, memory_folder, memory_options)
+            try:
+                base_peak = server_peak_mib(memory.process.pid)
                 threads = [threading.Thread(target=memory.export, args=(memory_sheet,)) for _ in range(args.concurrency)]
                 for thread in threads:
                     thread.start()
@@ -251,11 +262,13 @@ def main():
             ("import <= 2 x local read (CPU)", f"{import_cpu / read_cpu:.2f}", import_cpu / read_cpu <= 2),
             ("export <= 1.5 x local write (wall)", f"{export_ratio:.2f}", export_ratio <= 1.5),
             ("export <= 1.5 x local write (CPU)", f"{export_cpu / write_cpu:.2f}", export_cpu / write_cpu <= 1.5),
+            ("export <= 1.0 x local write (wall, issue 26)", f"{export_ratio:.2f}", export_ratio <= 1.0),
             ("first byte of an export <= 1 s", f"{first_byte:.2f} s", first_byte <= 1),
         ]
         if memory_peak is not None:
             goals.append((f"server peak <= 128 MiB, {args.memory_rows:,} rows imported, {args.concurrency} exports of it at once",
-                          f"{memory_peak:.0f} MiB (import alone {import_peak:.0f})", memory_peak <= 128))
+                          f"{memory_peak:.0f} MiB (a new server, {base_peak:.0f} before the exports; the import's peak {import_peak:.0f})",
+                          memory_peak <= 128))
         lines += [
             "## The server path (issue 14)",
             "",
@@ -276,9 +289,11 @@ def main():
             f"| `sheetport export` (client, verify, publish) | {cli_wall:.2f} | {cli_cpu:.2f} (client) | {cli_wall / write_wall:.2f} | |",
             "",
             f"- export: first byte after {first_byte:.2f} s, {export_bytes / 1e6:.1f} MB; server peak memory {peak:.0f} MiB",
+        ] + ([] if not bulk_files else [
             f"- bulk: {bulk_files} sheets x {args.bulk_rows:,} rows, `export --all --concurrency {args.concurrency}`: "
             f"{bulk_wall:.2f} s, {bulk_files / bulk_wall:.1f} sheets/s, {bulk_bytes / 1e6 / bulk_wall:.1f} MB/s, "
             f"server CPU {bulk_cpu:.2f} s, server peak memory {bulk_peak:.0f} MiB",
+        ]) + [
             "",
             "| goal | measured | met |",
             "|---|---:|---|",

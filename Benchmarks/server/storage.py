@@ -15,7 +15,8 @@ For each size, `sheetport bench generate` writes the benchmark workbook; then:
   indexes) after the imports, per sheet against the xlsx; every sheet deleted; autovacuum given
   time (a plain `VACUUM`, what autovacuum runs, stands in for its next round so the run does
   not wait for its naptime); the same workbooks imported again: the database must not grow by
-  more than 20 %.
+  more than 20 %. Each measurement waits (at most 30 s) for the server's vacuum of
+  `staged_uploads`, which runs just after a job's end is visible.
 History (sheet_events) and staged uploads are in the tables and the folder measured. Prints a
 Markdown section (and writes it to --markdown).
 """
@@ -88,6 +89,36 @@ def pg_size(cluster, url):
     return int(out or 0)
 
 
+def pg_tables(cluster, url):
+    """Per table: heap, TOAST (with its index), indexes, live and dead tuples (the statistics
+    collector's view, flushed first) -- where a sheet's bytes are."""
+    subprocess.run([cluster.psql, "-qAt", url, "-c", "SELECT pg_stat_force_next_flush()"],
+                   capture_output=True, text=True, timeout=60)
+    tables = ", ".join(f"'{name}'" for name in TABLES + ["cell_history"])
+    out = subprocess.run([cluster.psql, "-qAt", "-F", "\t", url, "-c",
+                          f"SELECT c.relname, pg_relation_size(c.oid), "
+                          f"coalesce(pg_total_relation_size(nullif(c.reltoastrelid, 0)), 0), pg_indexes_size(c.oid), "
+                          f"coalesce(s.n_live_tup, 0), coalesce(s.n_dead_tup, 0) FROM pg_class c "
+                          f"LEFT JOIN pg_stat_user_tables s ON s.relid = c.oid "
+                          f"WHERE c.relname IN ({tables}) AND c.relkind = 'r' ORDER BY 1"],
+                         check=True, capture_output=True, text=True, timeout=120).stdout
+    return [line.split("\t") for line in out.splitlines() if line]
+
+
+def pg_settle(cluster, url, limit=30):
+    """Waits (at most `limit` seconds) until `staged_uploads` holds no piece and its size is under
+    a piece (1 MiB): the server vacuums it just after a job ends, which is after the job's end is
+    visible to the client polling it."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        out = subprocess.run([cluster.psql, "-qAt", "-F", " ", url, "-c",
+                              "SELECT count(*), pg_total_relation_size('staged_uploads') FROM staged_uploads"],
+                             check=True, capture_output=True, text=True, timeout=60).stdout.split()
+        if int(out[0]) == 0 and int(out[1]) < (1 << 20):
+            return
+        time.sleep(0.1)
+
+
 def pg_database_size(cluster, url):
     out = subprocess.run([cluster.psql, "-qAt", url, "-c", "SELECT pg_database_size(current_database())"],
                          check=True, capture_output=True, text=True, timeout=120).stdout.strip()
@@ -103,7 +134,7 @@ def postgres_run(sheetport, books, folder):
             f.write(os.urandom(32))
         os.chmod(key, 0o600)
         instance = Instance(sheetport, os.path.join(folder, "pg"), url, key)
-        token = subprocess.run([sheetport, "token", "issue", "--database", url, "--subject", "bench"],
+        token = subprocess.run([sheetport, "token", "issue", "--database", url, "--key-file", key, "--subject", "bench"],
                                check=True, capture_output=True, text=True, timeout=60).stdout.strip()
 
         def request(method, path, body=None, headers=None):
@@ -122,14 +153,17 @@ def postgres_run(sheetport, books, folder):
             for rows, book in books:
                 start = pg_size(cluster, url)
                 sheets.append(Server.import_file(client, book))
+                pg_settle(cluster, url)
                 lines.append((rows, os.path.getsize(book), pg_size(cluster, url) - start))
+            detail = pg_tables(cluster, url)
             first = pg_database_size(cluster, url)
             for sheet in sheets:
                 delete(request, sheet)
             subprocess.run([cluster.psql, "-q", url, "-c", "VACUUM"], check=True, timeout=600, stdout=subprocess.DEVNULL)
             import_all()
+            pg_settle(cluster, url)
             second = pg_database_size(cluster, url)
-            return lines, first, second
+            return lines, first, second, detail
         finally:
             instance.stop()
     finally:
@@ -163,6 +197,10 @@ def main():
         out += ["", f"SQLite data folder: {before} bytes before the imports, {full} with them, {after} after deleting "
                     f"every sheet ({after / before:.2f}x the size before; goal <= 1.20x)."]
         if pg:
+            out += ["", "PostgreSQL after the imports, per table (bytes; TOAST with its index):", "",
+                    "| table | heap | TOAST | indexes | live rows | dead rows |", "|---|---:|---:|---:|---:|---:|"]
+            out += [f"| {' | '.join(row)} |" for row in pg[3]]
+            out.append("")
             out.append(f"PostgreSQL database: {pg[1]} bytes after the imports, {pg[2]} after deleting them, a VACUUM "
                        f"and importing them again ({(pg[2] - pg[1]) / pg[1] * 100:+.1f} %; goal <= +20 %).")
         text = "\n".join(out) + "\n"

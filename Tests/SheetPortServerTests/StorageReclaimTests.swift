@@ -45,7 +45,8 @@ import SheetPortTestSupport
         var sheets: [String] = []
         for _ in 0..<3 { sheets.append(try fixture.api.importSheet(book)) }
         let full = try Self.folderBytes(fixture.server)
-        #expect(full > before + 3 * 200_000, "3 imports of 4,000 rows took \(full - before) bytes")
+        // More than the slack allowed after deleting them (1.2x), so that check can fail.
+        #expect(full > before + before / 5, "3 imports of 4,000 rows took \(full - before) bytes")
 
         // Hostile ids delete nothing and leave the store as it is.
         for id in ["..%2F..%2Fsheetport.db", "%27%20OR%201%3D1--", String(repeating: "f", count: 4096), sheets[0] + "%00"] {

@@ -38,6 +38,7 @@ import SheetPortTestSupport
             let (reference, stored) = try Self.both(rows, styles: styles, system: workbook.dateSystem)
             let same = stored == reference
             #expect(same, "\(name): \(Self.firstDifference(reference, stored))")
+            #expect(try Self.binaryIsTheLines(rows, styles: styles, system: workbook.dateSystem, lines: stored), "\(name)")
             compared += 1
             cells += rows.reduce(0) { $0 + $1.cells.count }
         }
@@ -51,7 +52,7 @@ import SheetPortTestSupport
         let styles = try workbook.styles()
         #expect(styles.cellFormats.count > 2)
         let texts = ["", "plain", "quote \" and \\ back", "back\\slash alone", "C:\\path\\", "line\nbreak\r\ttab", "\u{0}\u{1}\u{1F}\u{7F}", "é ü 漢字 😀",
-                     "\u{8}\u{C}", String(repeating: "x\"", count: 300), String(repeating: "long ", count: 20_000), "=not a formula", "1e-05"]
+                     "\u{8}\u{C}", String(repeating: "x\"", count: 300), String(repeating: "long ", count: 20_000), "=not a formula", "1e-05", "arrow → – dash", "line\u{2028}sep", "para\u{2029}", "\u{E2}"]
         let numbers: [Double] = [0, -0.0, 1, -1, 0.1, 1e-05, 123456789012, 9_007_199_254_740_991, 9_007_199_254_740_992,
                                  -9_007_199_254_740_992, 1e300, -1e-300, .nan, .infinity, -.infinity, 2.5, 1.0 / 3]
         var values: [CellValue] = [.empty, .boolean(true), .boolean(false), .error("#N/A"), .error("#DIV/0!"),
@@ -75,6 +76,19 @@ import SheetPortTestSupport
         #expect(reference.count > 10_000)
         let same = stored == reference
         #expect(same, "\(Self.firstDifference(reference, stored))")
+        #expect(try Self.binaryIsTheLines(rows, styles: styles, system: system, lines: stored))
+    }
+
+    /// Whether the import's binary block of `rows` (encoded from the cells, `RowBlock.binary(rows:writer:)`)
+    /// is byte for byte the block `RowBlock.stored` makes of their stored lines, and reads back as those lines.
+    static func binaryIsTheLines(_ rows: [Row], styles: Styles, system: DateSystem, lines: [UInt8]) throws -> Bool {
+        let direct = RowBlock.binary(rows: rows, writer: StoredCellWriter(styles: styles, dateSystem: system))
+        let fromLines = RowBlock.stored(lines)
+        let payloads = (try RowBlock.decompress(direct), try RowBlock.decompress(fromLines))
+        #expect(payloads.0 == payloads.1, "\(firstDifference(payloads.0, payloads.1))")
+        let readBack = try RowBlock.entries(stored: direct)
+        #expect(readBack.map(\.row) == RowBlock.entries(text: lines).map(\.row))
+        return direct == fromLines
     }
 
     @Test func sinkDigitsAndColumnsAreTheStringOnes() {

@@ -42,14 +42,9 @@ final class SheetModel {
         while next <= last {
             for block in try database.rowBlocks(of: id, from: next, to: next + blocksPerRead - 1) {
                 let plaintext = try context.sealer.open(block.data, context: RowBlock.context(sheet: id, block: block.block), what: "row block")
-                var jsonl: [UInt8] = []
-                for entry in try RowBlock.entries(stored: plaintext) {
-                    for cell in entry.cells { jsonl += cell; jsonl.append(0x0A) }
-                }
-                var reader = try CellJSONLReader(input: ByteInput(bytes: jsonl, name: "row block \(block.block) of sheet \(id)"))
-                while let (row, _) = try reader.nextRow() {
-                    for cell in row.cells {
-                        load(cell, row: row.index, into: engine, sheet: sheet)
+                for typed in try RowBlock.rows(stored: plaintext, name: "row block \(block.block) of sheet \(id)") {
+                    for cell in typed.row.cells {
+                        load(cell, row: typed.row.index, into: engine, sheet: sheet)
                         count += 1
                     }
                 }

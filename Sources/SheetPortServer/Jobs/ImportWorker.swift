@@ -106,6 +106,7 @@ package final class ImportWorker: @unchecked Sendable {
                 message: "the server could not complete the import; report incident \(incident) to its operator", incident: incident))
         }
         StagedUploads.removeLocal(job: id, claim: claim.token, database, context)
+        database.reclaimStagedUploads() // the job's pieces were deleted as it ended
     }
 
     /// Tries a job runs at most when its database connection drops (the first included).
@@ -240,12 +241,8 @@ package final class ImportWorker: @unchecked Sendable {
         var bytesRead: Int64 = 0
 
         func seal(_ number: Int, _ first: Int, _ last: Int, _ blockRows: [Row]) {
-            var bytes: [UInt8] = []
-            for row in blockRows {
-                cellWriter.appendHeader(row, to: &bytes)
-                cellWriter.append(row, to: &bytes)
-            }
-            sealedBlocks.append((number, first, last, context.sealer.seal(RowBlock.stored(bytes), context: RowBlock.context(sheet: id, block: number))))
+            let bytes = RowBlock.binary(rows: blockRows, writer: cellWriter)
+            sealedBlocks.append((number, first, last, context.sealer.seal(bytes, context: RowBlock.context(sheet: id, block: number))))
         }
         func sealBlock() {
             guard let current = block else { return }

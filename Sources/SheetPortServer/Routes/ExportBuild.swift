@@ -4,8 +4,8 @@ import SheetPortReader
 import SheetPortWriter
 import SheetPortConvert
 
-/// Writes a stored sheet as a workbook: its cells (unsealed block by block, each cell's stored
-/// object read back by `CellJSONLReader`), kept formatting, row heights, column widths and
+/// Writes a stored sheet as a workbook: its cells (unsealed block by block, decoded by
+/// `RowBlock.rows(stored:name:)`), kept formatting, row heights, column widths and
 /// comments (several on one cell as a thread). The writer streams, with inline strings, so the
 /// export's memory stays flat; the same sheet version and comments give the same bytes.
 struct ExportBuild {
@@ -61,7 +61,7 @@ struct ExportBuild {
             }
             for block in blocks {
                 let plaintext = try context.sealer.open(block.data, context: RowBlock.context(sheet: sheet.id, block: block.block), what: "row block")
-                try append(RowBlock.entries(stored: plaintext), to: worksheet, writer)
+                try append(RowBlock.rows(stored: plaintext, name: "row block \(block.block) of sheet \(sheet.id)"), to: worksheet, writer)
             }
             nextBlock += Self.blocksPerRead
             if nextBlock > RowBlock.block(of: max(sheet.rows, 1)) { break }
@@ -79,22 +79,13 @@ struct ExportBuild {
         }
     }
 
-    /// Appends a block's rows, reading each cell's object back with `CellJSONLReader`.
-    private func append(_ entries: [RowBlock.Entry], to worksheet: WorksheetWriter, _ writer: WorkbookWriter) throws {
-        var jsonl: [UInt8] = []
-        for entry in entries {
-            for cell in entry.cells { jsonl += cell; jsonl.append(0x0A) }
-        }
-        var reader = try CellJSONLReader(input: ByteInput(bytes: jsonl, name: "row block"))
-        var pending = try reader.nextRow()
-        for entry in entries {
-            var row = Row(index: entry.row, height: entry.height, isHidden: entry.isHidden)
-            if let (read, styles) = pending, read.index == entry.row {
-                row.cells = read.cells
-                for index in row.cells.indices { row.cells[index].styleIndex = try styles[index].map(writer.style) ?? 0 }
-                pending = try reader.nextRow()
+    /// Appends a block's rows, each cell's kept style as the writer's style index.
+    private func append(_ rows: [RowBlock.TypedRow], to worksheet: WorksheetWriter, _ writer: WorkbookWriter) throws {
+        for var typed in rows {
+            for index in typed.row.cells.indices {
+                if let style = typed.styles[index] { typed.row.cells[index].styleIndex = try writer.style(style) }
             }
-            try worksheet.append(row)
+            try worksheet.append(typed.row)
         }
     }
 }

@@ -22,12 +22,11 @@ enum RowsRoute {
         var first = true
         for block in blocks {
             let plaintext = try context.sealer.open(block.data, context: RowBlock.context(sheet: id, block: block.block), what: "row block")
-            for var entry in try RowBlock.entries(stored: plaintext) where entry.row >= start && entry.row <= end {
-                // Each cell with the text Excel shows for it (CONTRACTS section 8).
-                entry.cells = entry.cells.map { ArraySlice(StoredCell.withDisplay($0, row: entry.row)) }
+            // Each cell with the text Excel shows for it (CONTRACTS section 8).
+            for row in try RowBlock.apiRows(stored: plaintext, within: start...end) {
                 if !first { body.append(UInt8(ascii: ",")) }
                 first = false
-                body += RowBlock.apiJSON(entry)
+                body += row
             }
         }
         let next = end < sheet.rows ? String(end + 1) : "null"

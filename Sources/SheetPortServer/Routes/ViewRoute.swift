@@ -46,7 +46,8 @@ enum ViewRoute {
             }
             for block in blocks {
                 let plaintext = try context.sealer.open(block.data, context: RowBlock.context(sheet: id, block: block.block), what: "row block")
-                for entry in try RowBlock.entries(stored: plaintext) {
+                // Only the cells of the sorted and filtered columns are rendered as lines.
+                for entry in try RowBlock.entries(stored: plaintext, columns: columns) {
                     found.removeAll(keepingCapacity: true)
                     if !columns.isEmpty {
                         for cell in entry.cells {

@@ -10,8 +10,10 @@ import SheetPortCore
 ///   (Benchmarks/RESULTS.md, "Row blocks"): level 1 made them 13.6x smaller, deflate level 6
 ///   9.4x, and zstd compressed about ten times and decompressed about twice as fast.
 ///
-/// `RowBlock.entries(stored:)` reads both, so blocks written by an earlier version (or by code that
-/// still seals the text lines itself) stay readable; `RowBlock.stored(_:)` makes the bytes to seal.
+/// - `0x02`: typed binary (`RowBlock+Binary.swift`), what `RowBlock.stored(_:)` writes now.
+///
+/// `RowBlock.entries(stored:)` reads all three, so blocks written by an earlier version stay
+/// readable until `RowBlockMigration` rewrites them.
 extension RowBlock {
     /// The format byte of a zstd-compressed block.
     package static let zstdFormat: UInt8 = 0x01
@@ -28,39 +30,15 @@ extension RowBlock {
         package var description: String { "row block: \(message)" }
     }
 
-    /// The bytes to seal for a block whose text lines are `text`: the format byte and the
-    /// compressed text.
-    package static func stored(_ text: [UInt8]) -> [UInt8] {
-        let bound = ZSTD_compressBound(text.count)
-        var output = [UInt8](repeating: 0, count: 1 + bound)
-        output[0] = zstdFormat
-        let written = output.withUnsafeMutableBytes { out in
-            text.withUnsafeBytes { input in
-                ZSTD_compress(out.baseAddress! + 1, bound, input.baseAddress, input.count, zstdLevel)
-            }
-        }
-        // Compressing into a buffer of the bound cannot fail; should it, the text is stored as it is.
-        guard ZSTD_isError(written) == 0 else { return text }
-        output.removeSubrange((1 + written)...)
-        return output
-    }
+    /// A block in the previous format, its text lines compressed (tests write one; the
+    /// server writes `stored(_:)`, the binary format).
+    package static func compressed(_ text: [UInt8]) -> [UInt8] { compress(text, format: zstdFormat) }
 
-    /// The text lines of an unsealed block in either format.
+    /// The text lines of an unsealed block in any format.
     package static func text(_ stored: [UInt8]) throws -> [UInt8] {
         guard let format = stored.first, format != UInt8(ascii: "#") else { return stored } // text, as written before
+        if format == binaryFormat { return encode(try BinaryBlock(payload: decompress(stored)).entries) }
         guard format == zstdFormat else { throw FormatError(message: "unknown format byte \(format)") }
-        return try stored.withUnsafeBytes { raw -> [UInt8] in
-            let frame = UnsafeRawBufferPointer(rebasing: raw[1...])
-            let size = ZSTD_getFrameContentSize(frame.baseAddress, frame.count)
-            guard size != ZSTD_CONTENTSIZE_ERROR, size != ZSTD_CONTENTSIZE_UNKNOWN, size <= UInt64(maxPlaintextBytes) else {
-                throw FormatError(message: "a zstd frame without a valid content size")
-            }
-            var text = [UInt8](repeating: 0, count: Int(size))
-            let read = text.withUnsafeMutableBytes { ZSTD_decompress($0.baseAddress, $0.count, frame.baseAddress, frame.count) }
-            guard ZSTD_isError(read) == 0, read == Int(size) else {
-                throw FormatError(message: "zstd: \(ZSTD_isError(read) != 0 ? String(cString: ZSTD_getErrorName(read)) : "short frame")")
-            }
-            return text
-        }
+        return try decompress(stored)
     }
 }

@@ -6,8 +6,8 @@ import SheetPortConvert
 /// row a header line `#ROW HEIGHT HIDDEN` (`-` for no height), then one line per cell, each
 /// the cell's API object, which is also a CONTRACTS cell JSONL object:
 /// `{"col":2,"input":"=A2*2","ref":"B2","type":"number","value":3,"formula":"A2*2","style":{..}}`.
-/// Row windows are cut from it without parsing the cells; export reads the cells back with
-/// `CellJSONLReader`.
+/// Stored typed and compressed (`RowBlock+Binary.swift`); these lines are what the binary form
+/// reads back as, and what blocks of the earlier formats hold.
 package struct RowBlock {
     /// Rows per block: block `b` holds rows `b*64+1 ... b*64+64`.
     package static let rowsPerBlock = 64
@@ -43,28 +43,22 @@ package struct RowBlock {
         }
     }
 
-    /// Parses a block's plaintext, in either format, throwing when it cannot be read.
-    package static func entries(stored: [UInt8]) throws -> [Entry] {
-        let bytes = try text(stored)
-        var entries: [Entry] = []
-        var start = 0
-        while start < bytes.count {
-            var end = start
-            while end < bytes.count, bytes[end] != 0x0A { end += 1 }
-            let line = bytes[start..<end]
-            if line.first == UInt8(ascii: "#") {
-                entries.append(header(line))
-            } else if !line.isEmpty, !entries.isEmpty {
-                entries[entries.count - 1].cells.append(line)
-            }
-            start = end + 1
-        }
-        return entries
+    /// The rows of a block's plaintext with, of a binary block, only the cells of `columns`
+    /// (and any line kept whole); a block of an earlier format has all its cells.
+    package static func entries(stored bytes: [UInt8], columns: Set<Int>) throws -> [Entry] {
+        if bytes.first == binaryFormat { return try BinaryBlock(payload: decompress(bytes)).entries(columns: columns) }
+        return entries(text: try text(bytes))
+    }
+
+    /// Parses a block's plaintext, in any format, throwing when it cannot be read.
+    package static func entries(stored bytes: [UInt8]) throws -> [Entry] {
+        if bytes.first == binaryFormat { return try BinaryBlock(payload: decompress(bytes)).entries }
+        return entries(text: try text(bytes))
     }
 
     /// The row a header line `#ROW HEIGHT HIDDEN` opens (read as bytes: a write rereads every
     /// row of each block it touches). A malformed field reads as 0, no height, not hidden.
-    private static func header(_ line: ArraySlice<UInt8>) -> Entry {
+    static func header(_ line: ArraySlice<UInt8>) -> Entry {
         let fields = line.dropFirst().split(separator: UInt8(ascii: " "), omittingEmptySubsequences: true)
         var row = 0
         if let digits = fields.first, !digits.isEmpty, digits.count <= 18, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {

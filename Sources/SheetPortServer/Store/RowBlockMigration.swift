@@ -1,15 +1,16 @@
 import Foundation
 import SheetPortCore
 
-/// Rewrites the row blocks of the previous format (their text lines sealed as they are) in the
-/// compressed format (`RowBlock.stored(_:)`), in the background after a start: a batch of 64
+/// Rewrites the row blocks of the earlier formats (their text lines sealed as they are, or those
+/// lines compressed) in the typed binary format (`RowBlock.stored(_:)`), in the background after a start: a batch of 64
 /// blocks at a time, each batch one short transaction. A block is replaced only if it is still
 /// the bytes that were read (`... AND data = ?`), so an edit or an import that rewrote it
 /// meanwhile always wins. When a pass finds no block left it records so in `meta`, and later
 /// starts do nothing. Until then old blocks are read as they are (`RowBlock.entries`).
 final class RowBlockMigration: @unchecked Sendable {
-    /// The `meta` entry that records that every block is compressed.
-    static let doneName = "row-blocks-compressed"
+    /// The `meta` entry that records that every block is in the binary format (a store that
+    /// only has the earlier `row-blocks-compressed` mark is rewritten once more).
+    static let doneName = "row-blocks-binary"
     /// Blocks read and rewritten in one transaction.
     static let batch = 64
 
@@ -28,9 +29,9 @@ final class RowBlockMigration: @unchecked Sendable {
             do {
                 let database = try store.connect()
                 let rewritten = try Self.run(database, sealer: sealer) { stopAsked(0) }
-                if rewritten > 0 { ServerLog.write("storage: \(rewritten) row blocks of the previous format compressed") }
+                if rewritten > 0 { ServerLog.write("storage: \(rewritten) row blocks of an earlier format rewritten") }
             } catch {
-                ServerLog.write("storage: compressing row blocks of the previous format stopped: \(error); the next start goes on")
+                ServerLog.write("storage: rewriting row blocks of an earlier format stopped: \(error); the next start goes on")
             }
         }
     }
@@ -60,9 +61,9 @@ final class RowBlockMigration: @unchecked Sendable {
                     guard let sheet = row[0].string, let block = row[1].int, let sealed = row[2].bytes else { continue }
                     let context = RowBlock.context(sheet: sheet, block: block)
                     let plaintext = try sealer.open(sealed, context: context, what: "row block")
-                    guard plaintext.first == UInt8(ascii: "#") else { continue } // compressed already
+                    guard plaintext.first != RowBlock.binaryFormat else { continue } // rewritten already
                     try database.query("UPDATE row_blocks SET data = ? WHERE sheet_id = ? AND block = ? AND data = ?",
-                                       [.blob(sealer.seal(RowBlock.stored(plaintext), context: context)), .text(sheet),
+                                       [.blob(sealer.seal(RowBlock.binary(RowBlock.entries(stored: plaintext)), context: context)), .text(sheet),
                                         .integer(Int64(block)), .blob(sealed)])
                     rewritten += database.changes
                 }

@@ -4,8 +4,23 @@ import SheetPortCore
 /// `auto_vacuum=INCREMENTAL`, and after a delete the free pages are returned to the file system
 /// a bounded step at a time (`PRAGMA incremental_vacuum(N)`, each step its own short write
 /// transaction, so imports and edits wait at most one step). PostgreSQL reuses the space of
-/// deleted rows through autovacuum, with nothing to run here (README, "Storage").
+/// deleted rows through autovacuum (README, "Storage"); only a job's staged upload, its whole
+/// size again in `staged_uploads` and dead once the job ends, is vacuumed at once.
 extension Database {
+    /// On PostgreSQL, vacuums `staged_uploads` (outside a transaction): a job's pieces are
+    /// deleted when it ends, and until autovacuum's next round (a minute or more) they held as
+    /// many bytes again as the sheet stored from them. The table holds only the pieces of jobs
+    /// waiting or running, so this is quick; its emptied end is given back to the file system.
+    /// Nothing on SQLite, whose staging files are removed (`StagedUploads.removeLocal`).
+    package func reclaimStagedUploads() {
+        guard kind == .postgres else { return }
+        do {
+            try execute("VACUUM staged_uploads")
+        } catch {
+            ServerLog.write("storage: vacuuming staged uploads failed: \(error); autovacuum does it later")
+        }
+    }
+
     /// Pages returned to the file system in one step: 256 pages of 64 KiB, 16 MiB.
     static let reclaimStepPages = 256
     /// The most steps after one delete (4 GiB); what is left waits for the next delete or start.

@@ -19,6 +19,13 @@ package final class StoredCellWriter {
         self.dateSystem = dateSystem
     }
 
+    /// The kept style of cell format `index` as its JSON object (`{"bold":true,...}`), nil for
+    /// the plain one: what a cell of that format stores as its `style` member.
+    package func styleObject(_ index: Int) -> ArraySlice<UInt8>? {
+        guard index > 0, index < styleMembers.count, let members = styleMembers[index] else { return nil }
+        return members[Literal.styleKey.utf8CodeUnitCount...]
+    }
+
     /// Appends `RowBlock.header` of `row`: `#ROW HEIGHT HIDDEN` and a line break.
     package func appendHeader(_ row: Row, to bytes: inout [UInt8]) {
         defer { flush(into: &bytes) }
@@ -96,15 +103,7 @@ package final class StoredCellWriter {
                 // The calendar's date-time, worked out once for the field and the value.
                 guard let dateTime = ExcelDateTime(serial: serial, system: dateSystem) else { fallthrough }
                 sink.put(UInt8(ascii: "\""))
-                if serial < 1 { // a time of day alone
-                    sink.putTime(dateTime, milliseconds: false)
-                } else {
-                    sink.putDate(dateTime)
-                    if dateTime.hasTime {
-                        sink.put(UInt8(ascii: " "))
-                        sink.putTime(dateTime, milliseconds: false)
-                    }
-                }
+                putDateInput(dateTime, serial: serial)
                 sink.put(UInt8(ascii: "\""))
                 appendReference(cell.column, row: row)
                 appendDate(dateTime)
@@ -164,6 +163,36 @@ package final class StoredCellWriter {
         sink.putNumber(number) // an integer, or the shortest text that reads back (`ValueText.number`)
     }
 
+    /// The input a date cell of `serial` stores: the date, with its time when it has one, or the
+    /// time alone below 1.
+    private func putDateInput(_ dateTime: ExcelDateTime, serial: Double) {
+        if serial < 1 { // a time of day alone
+            sink.putTime(dateTime, milliseconds: false)
+        } else {
+            sink.putDate(dateTime)
+            if dateTime.hasTime {
+                sink.put(UInt8(ascii: " "))
+                sink.putTime(dateTime, milliseconds: false)
+            }
+        }
+    }
+
+    /// A date cell's stored input and value texts (no quotes: neither needs an escape), as the
+    /// line `append` writes holds them; nil when `serial` is outside the calendar (the line
+    /// then holds the serial).
+    package func dateTexts(serial: Double) -> (input: [UInt8], value: [UInt8])? {
+        guard let dateTime = ExcelDateTime(serial: serial, system: dateSystem) else { return nil }
+        putDateInput(dateTime, serial: serial)
+        let input = Array(sink.bytes)
+        sink.removeAll()
+        sink.putDate(dateTime)
+        sink.put(UInt8(ascii: "T"))
+        sink.putTime(dateTime, milliseconds: true)
+        let value = Array(sink.bytes)
+        sink.removeAll()
+        return (input, value)
+    }
+
     /// `"type":"date","value":"YYYY-MM-DDTHH:MM:SS.sss"` (`ExcelDateTime.iso8601`).
     private func appendDate(_ dateTime: ExcelDateTime) {
         sink.put(Literal.dateValue)
@@ -196,5 +225,6 @@ package final class StoredCellWriter {
         static let errorValue: StaticString = "\"type\":\"error\",\"value\":"
         static let dateValue: StaticString = "\"type\":\"date\",\"value\":\""
         static let close: StaticString = "}\n"
+        static let styleKey: StaticString = ",\"style\":"
     }
 }

@@ -1,0 +1,71 @@
+import Foundation
+import SheetPortCore
+import SheetPortReader
+import SheetPortCalc
+import SheetPortConvert
+
+/// Rows as the rows window shows them (`{"row":N,"height":H,"cells":[...]}`, each cell its
+/// stored object with `display`, CONTRACTS section 8). A binary block's cells are rendered from
+/// their typed values, the number format of each style of the block read once; a block of an
+/// earlier format, or a cell kept whole, goes through `StoredCell.withDisplay` as before.
+extension RowBlock {
+    /// The API JSON of each row of `stored` within `rows`, in order.
+    package static func apiRows(stored: [UInt8], within rows: ClosedRange<Int>) throws -> [[UInt8]] {
+        guard stored.first == binaryFormat else {
+            return try entries(stored: stored).filter { rows.contains($0.row) }.map { entry in
+                var entry = entry
+                entry.cells = entry.cells.map { ArraySlice(StoredCell.withDisplay($0, row: entry.row)) }
+                return apiJSON(entry)
+            }
+        }
+        let block = try BinaryBlock(payload: decompress(stored))
+        var formats: [String?] = Array(repeating: nil, count: block.styles.count)
+        var answer: [[UInt8]] = []
+        for row in block.rows where rows.contains(row.row) {
+            var bytes = Array("{\"row\":\(row.row),\"height\":\(row.height.map(ValueText.number) ?? "null")".utf8)
+            if row.isHidden { bytes += Array(",\"hidden\":true".utf8) }
+            bytes += Array(",\"cells\":[".utf8)
+            for (index, cell) in row.cells.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                let line = block.line(cell, row: row.row)
+                if cell.has(Tag.raw) {
+                    bytes += StoredCell.withDisplay(line[...], row: row.row)
+                    continue
+                }
+                var format = "General"
+                if cell.has(Tag.style) {
+                    if formats[cell.style] == nil {
+                        formats[cell.style] = JSON.parseObject(Array(block.style(cell.style)))?["numFmt"] as? String ?? "General"
+                    }
+                    format = formats[cell.style] ?? "General"
+                }
+                bytes += line.dropLast()
+                bytes += Array(",\"display\":".utf8)
+                bytes += Array(JSON.string(StoredCell.display(block.calcValue(cell), numberFormat: format)).text.utf8)
+                bytes.append(UInt8(ascii: "}"))
+            }
+            bytes += Array("]}".utf8)
+            answer.append(bytes)
+        }
+        return answer
+    }
+}
+
+extension BinaryBlock {
+    /// A cell's value as the engine holds it (`StoredCell`'s reading: dates as serials).
+    func calcValue(_ cell: BlockCell) -> CalcValue {
+        func text(_ index: Int) -> String { self.text(index) ?? "" }
+        switch cell.kind {
+        case .double: return .number(cell.number)
+        case .integer: return .number(Double(cell.integer))
+        case .string: return .text(text(cell.text))
+        case .error: return .error(ExcelError(literal: text(cell.text)) ?? .value)
+        case .isTrue: return .boolean(true)
+        case .isFalse: return .boolean(false)
+        case .empty: return .empty
+        case .date:
+            guard let dateTime = ExcelDateTime(iso: text(cell.text)) else { return .empty }
+            return .number(dateTime.serial(in: StoredCell.dateSystem))
+        }
+    }
+}

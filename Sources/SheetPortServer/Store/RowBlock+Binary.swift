@@ -1,0 +1,478 @@
+import CZstd
+import SheetPortCore
+import SheetPortReader
+import SheetPortConvert
+
+/// The typed binary row-block format (issue 26), format byte `0x02`, then one zstd frame of:
+///
+///     strings: count, then each as length + bytes (JSON-escaped text without its quotes)
+///     styles:  count, then each as length + bytes (a `style` object as JSON)
+///     rows:    count, then per row: row number (zig-zag delta from the previous row), flags
+///              (1 a height follows as 8 bytes, 2 hidden), the cell count, and each cell
+///     cell:    a tag byte, then the column (zig-zag delta from the previous cell's) and the members
+///              the tag announces, in this order: the value (a number as 8 bytes, a whole
+///              number as a zig-zag varint, a string, error or date as a string index), the
+///              formula, the array range, the style index, the input (string indexes)
+///
+/// Every count, length and index is an unsigned LEB128 varint. Tag bits 0-2: the value kind
+/// (`Kind`); 3 formula, 4 array range, 5 style, 6 an input of its own (otherwise the input is
+/// the one the value gives: `=` and the formula, the number's text, the string or error, TRUE
+/// or FALSE); 7: the cell is a stored line kept whole (the string index follows: a line this
+/// format does not model, kept byte for byte).
+///
+/// A cell's line reads back as the JSON object the text formats stored (`RowBlock.entries`),
+/// members in the writers' order; export and the calculation engine decode the values without
+/// any JSON (`RowBlock.rows(stored:)`).
+extension RowBlock {
+    /// The format byte of a typed binary block.
+    package static let binaryFormat: UInt8 = 0x02
+
+    /// The value kinds of a cell's tag.
+    enum Kind: UInt8 {
+        case empty = 0, double, integer, string, isFalse, isTrue, error, date
+    }
+
+    enum Tag {
+        static let kindMask: UInt8 = 0x07
+        static let formula: UInt8 = 0x08
+        static let arrayRange: UInt8 = 0x10
+        static let style: UInt8 = 0x20
+        static let input: UInt8 = 0x40
+        static let raw: UInt8 = 0x80
+    }
+
+    /// The bytes to seal for a block whose text lines are `text` (`#ROW` headers and cell
+    /// objects, as `encode` and the import write them): the format byte and the compressed
+    /// binary form.
+    package static func stored(_ text: [UInt8]) -> [UInt8] {
+        binary(entries(text: text))
+    }
+
+    /// The bytes to seal for a block of imported rows, the same as `stored` makes of the lines
+    /// `writer` writes for them (`appendHeader`, `append`), without writing most of those lines.
+    package static func binary(rows: [Row], writer: StoredCellWriter) -> [UInt8] {
+        guard rows.allSatisfy({ isInGrid(row: $0.index) }) else {
+            // Rows outside the grid (never imported) are kept as text lines, which read back as they are.
+            var text: [UInt8] = []
+            for row in rows { writer.appendHeader(row, to: &text); writer.append(row, to: &text) }
+            return compressed(text)
+        }
+        var encoder = BinaryEncoder()
+        for row in rows { encoder.add(row, writer: writer) }
+        return compress(encoder.payload(), format: binaryFormat)
+    }
+
+    /// Whether the binary format holds row `row` (its reader refuses any other).
+    static func isInGrid(row: Int) -> Bool { row >= 1 && row <= ServerConfiguration.maxRows }
+
+    /// Whether the binary format holds column `column` as a typed cell (a line of any other is kept whole).
+    static func isInGrid(column: Int) -> Bool { column >= 1 && column <= 16_384 }
+
+    /// The bytes to seal for a block of `entries`.
+    package static func binary(_ entries: [Entry]) -> [UInt8] {
+        guard entries.allSatisfy({ isInGrid(row: $0.row) }) else { return compressed(encode(entries)) }
+        var encoder = BinaryEncoder()
+        for entry in entries { encoder.add(entry) }
+        return compress(encoder.payload(), format: binaryFormat)
+    }
+
+    /// `payload` compressed with zstd level 1 after the format byte `format`.
+    static func compress(_ payload: [UInt8], format: UInt8) -> [UInt8] {
+        let bound = ZSTD_compressBound(payload.count)
+        var output = [UInt8](repeating: 0, count: 1 + bound)
+        output[0] = format
+        let written = output.withUnsafeMutableBytes { out in
+            payload.withUnsafeBytes { input in
+                ZSTD_compress(out.baseAddress! + 1, bound, input.baseAddress, input.count, zstdLevel)
+            }
+        }
+        // Compressing into a buffer of the bound cannot fail.
+        precondition(ZSTD_isError(written) == 0, "zstd failed on a buffer of its bound")
+        output.removeSubrange((1 + written)...)
+        return output
+    }
+
+    /// The decompressed bytes after the format byte of a compressed block.
+    static func decompress(_ stored: [UInt8]) throws -> [UInt8] {
+        try stored.withUnsafeBytes { raw -> [UInt8] in
+            let frame = UnsafeRawBufferPointer(rebasing: raw[1...])
+            let size = ZSTD_getFrameContentSize(frame.baseAddress, frame.count)
+            guard size != ZSTD_CONTENTSIZE_ERROR, size != ZSTD_CONTENTSIZE_UNKNOWN, size <= UInt64(maxPlaintextBytes) else {
+                throw FormatError(message: "a zstd frame without a valid content size")
+            }
+            var text = [UInt8](repeating: 0, count: Int(size))
+            let read = text.withUnsafeMutableBytes { ZSTD_decompress($0.baseAddress, $0.count, frame.baseAddress, frame.count) }
+            guard ZSTD_isError(read) == 0, read == Int(size) else {
+                throw FormatError(message: "zstd: \(ZSTD_isError(read) != 0 ? String(cString: ZSTD_getErrorName(read)) : "short frame")")
+            }
+            return text
+        }
+    }
+
+    /// The rows of a block's text lines (no format byte).
+    static func entries(text bytes: [UInt8]) -> [Entry] {
+        var entries: [Entry] = []
+        var start = 0
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count, bytes[end] != 0x0A { end += 1 }
+            let line = bytes[start..<end]
+            if line.first == UInt8(ascii: "#") {
+                entries.append(header(line))
+            } else if !line.isEmpty, !entries.isEmpty {
+                entries[entries.count - 1].cells.append(line)
+            }
+            start = end + 1
+        }
+        return entries
+    }
+}
+
+/// Builds a binary block's payload from stored lines.
+struct BinaryEncoder {
+    private var strings: [[UInt8]] = []
+    private var stringIndex: [ByteKey: Int] = [:]
+    private var styles: [[UInt8]] = []
+    private var styleIndex: [ByteKey: Int] = [:]
+    private var rows: [UInt8] = []
+    private var rowCount = 0
+    private var previousRow = 0
+
+    mutating func add(_ entry: RowBlock.Entry) {
+        beginRow(entry.row, height: entry.height, isHidden: entry.isHidden, cells: entry.cells.count)
+        var previousColumn = 0
+        for line in entry.cells { add(line, row: entry.row, previousColumn: &previousColumn) }
+    }
+
+    /// An imported row: each cell as `stored` keeps the line `writer` writes for it. Constants
+    /// that are numbers or plain text, and formulas with such a value, are encoded from the
+    /// cell itself; any other cell (a date, an array formula, text that needs escapes) through
+    /// its line, so both give the same block.
+    mutating func add(_ row: Row, writer: StoredCellWriter) {
+        beginRow(row.index, height: row.height, isHidden: row.isHidden, cells: row.cells.count)
+        var previousColumn = 0
+        var line: [UInt8] = []
+        for cell in row.cells where !add(cell, writer: writer, previousColumn: &previousColumn) {
+            line.removeAll(keepingCapacity: true)
+            writer.append(Row(index: row.index, cells: [cell]), to: &line)
+            add(line.dropLast(), row: row.index, previousColumn: &previousColumn) // without its line break
+        }
+    }
+
+    private mutating func beginRow(_ row: Int, height: Double?, isHidden: Bool, cells: Int) {
+        rowCount += 1
+        Varint.put(Varint.zigzag(Int64(row - previousRow)), to: &rows)
+        previousRow = row
+        rows.append((height != nil ? 1 : 0) | (isHidden ? 2 : 0))
+        if let height { Varint.putDouble(height, to: &rows) }
+        Varint.put(UInt64(cells), to: &rows)
+    }
+
+    /// Encodes `cell` from its value when it is one of the common kinds; false, with nothing
+    /// written, otherwise.
+    private mutating func add(_ cell: Cell, writer: StoredCellWriter, previousColumn: inout Int) -> Bool {
+        guard RowBlock.isInGrid(column: cell.column) else { return false }
+        var kind = RowBlock.Kind.empty
+        var number = 0.0
+        var integer: Int64 = 0
+        var text: [UInt8] = []
+        func numeric(_ value: Double) -> Bool {
+            guard value.isFinite else { return false }
+            // As `TypedLine` reads the text `ValueText.number` gives: whole numbers under 10^15 as integers.
+            if value == value.rounded(), value.magnitude < 1e15 {
+                kind = .integer
+                integer = Int64(value)
+            } else {
+                kind = .double
+                number = value
+            }
+            return true
+        }
+        var formula: [UInt8]?
+        var input: [UInt8]?
+        if let source = cell.formula {
+            guard cell.formulaKind == .normal, let plain = Self.plain(source) else { return false }
+            formula = plain
+        }
+        switch cell.value {
+        case .number(let value):
+            guard numeric(value) else { return false }
+        case .string(let value):
+            guard let plain = Self.plain(value) else { return false }
+            kind = .string
+            text = plain
+        case .date(let serial) where formula == nil:
+            // A date constant: its value as ISO text, its input (the date as typed) of its own.
+            guard let texts = writer.dateTexts(serial: serial) else { return false }
+            kind = .date
+            text = texts.value
+            input = texts.input.isEmpty ? nil : texts.input
+        case .boolean(let flag) where formula != nil:
+            kind = flag ? .isTrue : .isFalse
+        case .error(let code) where formula != nil:
+            guard let plain = Self.plain(code) else { return false }
+            kind = .error
+            text = plain
+        case .empty where formula != nil:
+            kind = .empty
+        default:
+            return false
+        }
+        let style = cell.styleIndex > 0 ? writer.styleObject(cell.styleIndex) : nil
+        var tag = kind.rawValue
+        if formula != nil { tag |= RowBlock.Tag.formula }
+        if style != nil { tag |= RowBlock.Tag.style }
+        if input != nil { tag |= RowBlock.Tag.input }
+        rows.append(tag)
+        Varint.put(Varint.zigzag(Int64(cell.column - previousColumn)), to: &rows)
+        previousColumn = cell.column
+        switch kind {
+        case .double: Varint.putDouble(number, to: &rows)
+        case .integer: Varint.put(Varint.zigzag(integer), to: &rows)
+        case .string, .error, .date: Varint.put(UInt64(string(text[...])), to: &rows)
+        default: break
+        }
+        if let formula { Varint.put(UInt64(string(formula[...])), to: &rows) }
+        if let style { Varint.put(UInt64(self.style(style)), to: &rows) }
+        if let input { Varint.put(UInt64(string(input[...])), to: &rows) }
+        return true
+    }
+
+    /// `text`'s UTF-8 when JSON writes it as it is (no quote, backslash, control character,
+    /// U+2028 or U+2029, which `putEscaped` escapes); nil otherwise.
+    private static func plain(_ text: String) -> [UInt8]? {
+        let bytes = Array(text.utf8)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return nil }
+            // E2 80 A8 and E2 80 A9; other characters led by E2 (arrows, dashes) are written raw.
+            if byte == 0xE2, index + 2 < bytes.count, bytes[index + 1] == 0x80, bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9 { return nil }
+            index += 1
+        }
+        return bytes
+    }
+
+    func payload() -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(rows.count + strings.reduce(0) { $0 + $1.count + 2 } + 64)
+        Varint.put(UInt64(strings.count), to: &bytes)
+        for string in strings { Varint.put(UInt64(string.count), to: &bytes); bytes += string }
+        Varint.put(UInt64(styles.count), to: &bytes)
+        for style in styles { Varint.put(UInt64(style.count), to: &bytes); bytes += style }
+        Varint.put(UInt64(rowCount), to: &bytes)
+        bytes += rows
+        return bytes
+    }
+
+    private mutating func string(_ bytes: ArraySlice<UInt8>) -> Int {
+        if let index = stringIndex[ByteKey(bytes: bytes)] { return index }
+        strings.append(Array(bytes))
+        stringIndex[ByteKey(bytes: bytes)] = strings.count - 1
+        return strings.count - 1
+    }
+
+    private mutating func style(_ bytes: ArraySlice<UInt8>) -> Int {
+        if let index = styleIndex[ByteKey(bytes: bytes)] { return index }
+        styles.append(Array(bytes))
+        styleIndex[ByteKey(bytes: bytes)] = styles.count - 1
+        return styles.count - 1
+    }
+
+    /// The cell of `line` appended, typed when the line is an object this format models, else whole.
+    private mutating func add(_ line: ArraySlice<UInt8>, row: Int, previousColumn: inout Int) {
+        guard let cell = TypedLine(line, row: row) else {
+            rows.append(RowBlock.Tag.raw)
+            Varint.put(UInt64(string(line)), to: &rows)
+            return
+        }
+        var tag = cell.kind.rawValue
+        if cell.formula != nil { tag |= RowBlock.Tag.formula }
+        if cell.arrayRange != nil { tag |= RowBlock.Tag.arrayRange }
+        if cell.style != nil { tag |= RowBlock.Tag.style }
+        if cell.input != nil { tag |= RowBlock.Tag.input }
+        rows.append(tag)
+        Varint.put(Varint.zigzag(Int64(cell.column - previousColumn)), to: &rows)
+        previousColumn = cell.column
+        switch cell.kind {
+        case .double: Varint.putDouble(cell.number, to: &rows)
+        case .integer: Varint.put(Varint.zigzag(cell.integer), to: &rows)
+        case .string, .error, .date: Varint.put(UInt64(string(cell.text)), to: &rows)
+        case .empty, .isFalse, .isTrue: break
+        }
+        if let formula = cell.formula { Varint.put(UInt64(string(formula)), to: &rows) }
+        if let range = cell.arrayRange { Varint.put(UInt64(string(range)), to: &rows) }
+        if let style = cell.style { Varint.put(UInt64(self.style(style)), to: &rows) }
+        if let input = cell.input { Varint.put(UInt64(string(input)), to: &rows) }
+    }
+}
+
+/// A stored cell line taken apart into what the binary format keeps; nil when the line is not
+/// exactly an object of the members the writers write (it is then kept whole).
+struct TypedLine {
+    var column = 0
+    var kind = RowBlock.Kind.empty
+    var number = 0.0
+    var integer: Int64 = 0
+    /// A string, error or date value: its escaped text without the quotes.
+    var text: ArraySlice<UInt8> = []
+    var formula: ArraySlice<UInt8>?
+    var arrayRange: ArraySlice<UInt8>?
+    var style: ArraySlice<UInt8>?
+    /// The input when it is not the one the value gives.
+    var input: ArraySlice<UInt8>?
+
+    init?(_ line: ArraySlice<UInt8>, row: Int) {
+        guard let members = StoredLine.members(of: line) else { return nil }
+        var seen: UInt8 = 0
+        var inputText: ArraySlice<UInt8>?, reference: ArraySlice<UInt8>?, type: ArraySlice<UInt8>?, value: ArraySlice<UInt8>?
+        for member in members {
+            let bytes = line[member.value]
+            let key = member.key
+            let bit: UInt8
+            // Keys compared as bytes: this runs for every cell a block stores.
+            if key.elementsEqual(Key.col) {
+                bit = 1
+                guard !bytes.isEmpty, bytes.count <= 5, bytes.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), bytes.first != 0x30 else { return nil }
+                column = bytes.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+            } else if key.elementsEqual(Key.input) {
+                bit = 2
+                guard let inner = Self.inner(bytes) else { return nil }
+                inputText = inner
+            } else if key.elementsEqual(Key.ref) {
+                bit = 4
+                guard let inner = Self.inner(bytes) else { return nil }
+                reference = inner
+            } else if key.elementsEqual(Key.type) {
+                bit = 8
+                guard let inner = Self.inner(bytes) else { return nil }
+                type = inner
+            } else if key.elementsEqual(Key.value) {
+                bit = 16
+                value = bytes
+            } else if key.elementsEqual(Key.formula) {
+                bit = 32
+                guard let inner = Self.inner(bytes) else { return nil }
+                formula = inner
+            } else if key.elementsEqual(Key.arrayRange) {
+                bit = 64
+                guard let inner = Self.inner(bytes) else { return nil }
+                arrayRange = inner
+            } else if key.elementsEqual(Key.style) {
+                bit = 128
+                guard bytes.first == UInt8(ascii: "{") else { return nil }
+                style = bytes
+            } else {
+                return nil
+            }
+            guard seen & bit == 0 else { return nil } // a key twice
+            seen |= bit
+        }
+        guard RowBlock.isInGrid(column: column), let inputText, let reference, let type, let value,
+              Self.isReference(reference, column: column, row: row) else { return nil }
+        // Whether the input is the one the value gives (then it is not stored).
+        let implied: Bool
+        if type.elementsEqual(Key.number) {
+            let negative = value.first == UInt8(ascii: "-")
+            let digits = negative ? value.dropFirst() : value
+            if !digits.isEmpty, digits.count <= 15, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+               digits.first != 0x30 || (digits.count == 1 && !negative) {
+                // A whole number as the writers spell one (no leading zero, no "-0"): its own text back.
+                kind = .integer
+                integer = digits.reduce(0) { $0 * 10 + Int64($1 - 0x30) } * (negative ? -1 : 1)
+                implied = inputText.elementsEqual(value)
+            } else {
+                guard let parsed = Double(String(decoding: value, as: UTF8.self)), parsed.isFinite else { return nil }
+                kind = .double
+                number = parsed
+                implied = inputText.elementsEqual(ValueText.number(parsed).utf8)
+            }
+        } else if type.elementsEqual(Key.string) || type.elementsEqual(Key.error) || type.elementsEqual(Key.date) {
+            guard let inner = Self.inner(value) else { return nil }
+            kind = type.elementsEqual(Key.string) ? .string : type.elementsEqual(Key.error) ? .error : .date
+            text = inner
+            implied = kind == .date ? inputText.isEmpty : inputText.elementsEqual(inner)
+        } else if type.elementsEqual(Key.boolean) {
+            if value.elementsEqual(Key.trueLiteral) { kind = .isTrue; implied = inputText.elementsEqual(Key.trueInput) }
+            else if value.elementsEqual(Key.falseLiteral) { kind = .isFalse; implied = inputText.elementsEqual(Key.falseInput) }
+            else { return nil }
+        } else if type.elementsEqual(Key.empty) {
+            guard value.elementsEqual(Key.null) else { return nil }
+            kind = .empty
+            implied = inputText.isEmpty
+        } else {
+            return nil
+        }
+        if let formula {
+            if !(inputText.first == UInt8(ascii: "=") && inputText.dropFirst().elementsEqual(formula)) { input = inputText }
+        } else if !implied {
+            input = inputText
+        }
+    }
+
+    private enum Key {
+        static let col = Array("col".utf8), input = Array("input".utf8), ref = Array("ref".utf8), type = Array("type".utf8)
+        static let value = Array("value".utf8), formula = Array("formula".utf8), arrayRange = Array("arrayRange".utf8)
+        static let style = Array("style".utf8)
+        static let number = Array("number".utf8), string = Array("string".utf8), error = Array("error".utf8)
+        static let date = Array("date".utf8), boolean = Array("boolean".utf8), empty = Array("empty".utf8)
+        static let trueLiteral = Array("true".utf8), falseLiteral = Array("false".utf8), null = Array("null".utf8)
+        static let trueInput = Array("TRUE".utf8), falseInput = Array("FALSE".utf8)
+    }
+
+    /// Whether `bytes` is the reference of the cell at `column` and `row` (`B2`), read as bytes.
+    private static func isReference(_ bytes: ArraySlice<UInt8>, column: Int, row: Int) -> Bool {
+        var letters = 0, number = 0, position = bytes.startIndex
+        while position < bytes.endIndex, bytes[position] >= 0x41, bytes[position] <= 0x5A, letters <= 16_384 {
+            letters = letters * 26 + Int(bytes[position] - 0x40)
+            position += 1
+        }
+        guard position > bytes.startIndex, position < bytes.endIndex, bytes[position] != 0x30 else { return false }
+        while position < bytes.endIndex, bytes[position] >= 0x30, bytes[position] <= 0x39, number <= 1 << 21 {
+            number = number * 10 + Int(bytes[position] - 0x30)
+            position += 1
+        }
+        return position == bytes.endIndex && letters == column && number == row
+    }
+
+    /// The bytes between a JSON string's quotes; nil when `bytes` is no string.
+    private static func inner(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+        guard bytes.count >= 2, bytes.first == UInt8(ascii: "\""), bytes.last == UInt8(ascii: "\"") else { return nil }
+        return bytes.dropFirst().dropLast()
+    }
+}
+
+/// Bytes as a dictionary key, hashed as one buffer (an `ArraySlice`'s own hashing feeds the
+/// hasher a byte at a time).
+struct ByteKey: Hashable {
+    let bytes: ArraySlice<UInt8>
+
+    func hash(into hasher: inout Hasher) {
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
+
+    static func == (a: ByteKey, b: ByteKey) -> Bool { a.bytes.elementsEqual(b.bytes) }
+}
+
+/// Unsigned LEB128 varints, zig-zag signed integers and little-endian doubles.
+enum Varint {
+    static func put(_ value: UInt64, to bytes: inout [UInt8]) {
+        var value = value
+        while value >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            value >>= 7
+        }
+        bytes.append(UInt8(value))
+    }
+
+    static func zigzag(_ value: Int64) -> UInt64 { UInt64(bitPattern: (value << 1) ^ (value >> 63)) }
+    static func unzigzag(_ value: UInt64) -> Int64 { Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1) }
+
+    static func putDouble(_ value: Double, to bytes: inout [UInt8]) {
+        var bits = value.bitPattern
+        for _ in 0..<8 {
+            bytes.append(UInt8(truncatingIfNeeded: bits))
+            bits >>= 8
+        }
+    }
+}
