@@ -9,4 +9,190 @@ extension CalcEngine {
             return CellLocation(sheet: Int(cellSheet[i]), address: CellAddress(row: cellRow[i], column: cellColumn[i]))
         })
     }
+
+    /// The formula cells depending (transitively) on the cells changed since the last
+    /// recalculation, with the edges between them, as the dependency index finds them: each
+    /// dirty cell is a local number, in the order it was reached.
+    struct DirtyGraph {
+        /// Local number -> cell id.
+        var cells: [Int32] = []
+        /// Whether the cell must be recomputed whatever its precedents do (it reads a changed
+        /// input, is volatile, was just set, may spill differently, or was circular).
+        var needed: [Bool] = []
+        /// How many dirty precedents (edges into it) the cell still waits for.
+        var waits: [Int32] = []
+        /// The cell's dependents among the dirty cells: `edges[edgeStart[l]..<edgeEnd[l]]`.
+        var edgeStart: [Int32] = []
+        var edgeEnd: [Int32] = []
+        var edges: [Int32] = []
+    }
+
+    /// The dirty graph of `changed` (the dependency index must be current). A cell's queued
+    /// positions are contiguous, so the edges out of it come out contiguous: no sorting.
+    func dirtyGraph(of changed: [CellLocation], _ index: DependencyIndex) -> DirtyGraph {
+        var builder = DirtyGraphBuilder(engine: self)
+        builder.queue = changed.map { (Int32($0.sheet), $0.address.row, $0.address.column, -1) }
+        for id in index.volatile { _ = builder.reach(id, needed: true) }
+        // Dynamic arrays blocked (#SPILL!) or spilling over a changed cell may spill differently now.
+        for id in dynamicFormulas where cellValue[Int(id)] == .error(.spill) || changed.contains(where: { l in
+            arrays[id].map { Int(cellSheet[Int(id)]) == l.sheet && $0.range.contains(l.address) } ?? false
+        }) {
+            _ = builder.reach(id, needed: true)
+        }
+        // Formulas set in this batch are dirty themselves.
+        for l in changed {
+            if let id = cellID(sheet: l.sheet, address: l.address), cellKind[Int(id)] == .formula { _ = builder.reach(id, needed: true) }
+        }
+        builder.follow(index)
+        return builder.graph
+    }
+    /// Recomputes the formulas depending on the cells changed since the last recalculation in
+    /// dependency order (Kahn's: a cell once every dirty precedent is settled), recomputing one
+    /// only when it must (`DirtyGraph.needed`) or a precedent's value changed: a dependent whose
+    /// precedents came out unchanged keeps its value. A formula reading a dirty cell the static
+    /// references do not show, and cells on or after a cycle, go through `evaluate`'s depth-first
+    /// search. Appends the cells whose value changed but for `inputs`; answers false, having
+    /// changed nothing, when an array formula is among them (the caller recomputes the general way).
+    func recalculateInOrder(_ index: DependencyIndex, skipping inputs: Set<CellLocation>, into changes: inout [CellChange]) -> Bool {
+        var graph = dirtyGraph(of: changedSinceRecalc, index)
+        if !arrays.isEmpty, graph.cells.contains(where: { arrays[$0] != nil }) { return false }
+        var before: [CalcValue] = []
+        before.reserveCapacity(graph.cells.count)
+        for id in graph.cells {
+            before.append(cellValue[Int(id)])
+            cellState[Int(id)] = .dirty
+            if !circular.isEmpty { circular.remove(id) }
+        }
+        // The only dirty cells that are inputs are formulas set in this batch: the check is by id,
+        // hashing nothing on a write of constants.
+        var inputIDs = Set<Int32>()
+        for l in inputs { if let id = cellID(sheet: l.sheet, address: l.address), cellKind[Int(id)] == .formula { inputIDs.insert(id) } }
+        let evaluator = Evaluator(engine: self)
+        var spilled = false
+        spilledInPass = false
+        var ready: [Int32] = []
+        for local in 0..<Int32(graph.cells.count) where graph.waits[Int(local)] == 0 { ready.append(local) }
+        var head = 0
+        while head < ready.count {
+            let local = ready[head]
+            head += 1
+            let id = graph.cells[Int(local)]
+            if cellState[Int(id)] != .done, graph.needed[Int(local)] {
+                evaluationCount += 1
+                do {
+                    finish(id, value: try evaluateCell(id, evaluator))
+                } catch EvalInterrupt.needs {
+                    // A precedent outside the static references, still dirty: the general search
+                    // settles it (its own pass: `spilledInPass` kept across it).
+                    cellState[Int(id)] = .dirty
+                    evaluate([id])
+                    spilled = spilled || spilledInPass
+                    spilledInPass = false
+                } catch {
+                    finish(id, value: .error(.value))
+                }
+            }
+            cellState[Int(id)] = .done
+            let changed = note(id, before: before[Int(local)], skipping: inputIDs, into: &changes)
+            for e in graph.edgeStart[Int(local)]..<graph.edgeEnd[Int(local)] {
+                let dependent = graph.edges[Int(e)]
+                if changed { graph.needed[Int(dependent)] = true }
+                graph.waits[Int(dependent)] -= 1
+                if graph.waits[Int(dependent)] == 0 { ready.append(dependent) }
+            }
+        }
+        spilled = spilled || spilledInPass
+        if ready.count < graph.cells.count {
+            // Cycles and what depends on them: every one of them recomputed by the general search.
+            var rest: [Int32] = []
+            for local in 0..<Int32(graph.cells.count) where graph.waits[Int(local)] > 0 { rest.append(local) }
+            evaluate(rest.map { graph.cells[Int($0)] })
+            spilled = spilled || spilledInPass
+            for local in rest { _ = note(graph.cells[Int(local)], before: before[Int(local)], skipping: inputIDs, into: &changes) }
+        }
+        spilledInPass = spilled
+        return true
+    }
+
+    /// Appends cell `id` to `changes` when its value differs from `before` (but for the `inputs` ids); answers whether it does.
+    private func note(_ id: Int32, before: CalcValue, skipping inputs: Set<Int32>, into changes: inout [CellChange]) -> Bool {
+        let i = Int(id)
+        guard cellValue[i] != before else { return false }
+        if inputs.isEmpty || !inputs.contains(id) {
+            changes.append(CellChange(location: CellLocation(sheet: Int(cellSheet[i]), address: CellAddress(row: cellRow[i], column: cellColumn[i])), value: cellValue[i]))
+        }
+        return true
+    }
+}
+
+/// Builds a `DirtyGraph` breadth first. The engine's tables it reads are copied in (shared, not
+/// duplicated), so the walk over 200,000 dependents reads locals, not a class's properties.
+struct DirtyGraphBuilder {
+    var graph = CalcEngine.DirtyGraph()
+    /// Cell id -> local number, -1 when not reached.
+    var localOf: [Int32]
+    /// Positions to look up: (sheet, row, column, the local cell standing there or -1 for an input).
+    var queue: [(Int32, Int32, Int32, Int32)] = []
+    let cellSheet: [Int32]
+    let cellRow: [Int32]
+    let cellColumn: [Int32]
+    let arrays: [Int32: ArrayFormula]
+    let circular: Set<Int32>
+
+    init(engine: CalcEngine) {
+        localOf = [Int32](repeating: -1, count: engine.cellKind.count)
+        cellSheet = engine.cellSheet
+        cellRow = engine.cellRow
+        cellColumn = engine.cellColumn
+        arrays = engine.arrays
+        circular = engine.circular
+    }
+
+    /// The local number of cell `id`, numbering it and queueing its positions when first reached.
+    mutating func reach(_ id: Int32, needed: Bool) -> Int32 {
+        let known = localOf[Int(id)]
+        if known >= 0 {
+            if needed { graph.needed[Int(known)] = true }
+            return known
+        }
+        let local = Int32(graph.cells.count)
+        localOf[Int(id)] = local
+        graph.cells.append(id)
+        // A cell that was circular holds 0, not its formula's value: it is recomputed.
+        graph.needed.append(needed || (!circular.isEmpty && circular.contains(id)))
+        graph.waits.append(0)
+        graph.edgeStart.append(0)
+        graph.edgeEnd.append(0)
+        let i = Int(id)
+        if !arrays.isEmpty, let array = arrays[id] {
+            for r in array.range.start.row...array.range.end.row {
+                for c in array.range.start.column...array.range.end.column { queue.append((cellSheet[i], r, c, local)) }
+            }
+        } else {
+            queue.append((cellSheet[i], cellRow[i], cellColumn[i], local))
+        }
+        return local
+    }
+
+    /// Walks the queue: each position's readers reached, an edge from the cell standing there.
+    mutating func follow(_ index: DependencyIndex) {
+        var head = 0
+        var source: Int32 = -1
+        while head < queue.count {
+            let (s, r, c, from) = queue[head]
+            head += 1
+            if from >= 0, from != source {
+                source = from
+                graph.edgeStart[Int(from)] = Int32(graph.edges.count)
+                graph.edgeEnd[Int(from)] = Int32(graph.edges.count)
+            }
+            index.forEachDependent(sheet: s, row: r, column: c) { dep in
+                let local = reach(dep, needed: from < 0)
+                guard from >= 0 else { return }
+                graph.edges.append(local)
+                graph.waits[Int(local)] += 1
+                graph.edgeEnd[Int(from)] = Int32(graph.edges.count)
+            }
+        }
+    }
 }

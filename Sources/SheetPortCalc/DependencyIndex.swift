@@ -48,10 +48,11 @@ struct DependencyIndex {
             if cellKeys[mid] < k { lo = mid + 1 } else { hi = mid }
         }
         while lo < cellKeys.count, cellKeys[lo] == k { body(cellDependents[lo]); lo += 1 }
-        if let list = columnRanges[UInt64(UInt32(bitPattern: s)) << 32 | UInt64(UInt32(c))] {
+        // Most sheets have few ranges or none: an empty table is not hashed into.
+        if !columnRanges.isEmpty, let list = columnRanges[UInt64(UInt32(bitPattern: s)) << 32 | UInt64(UInt32(c))] {
             for (r1, r2, dep) in list where r >= r1 && r <= r2 { body(dep) }
         }
-        if let list = wideRanges[s] {
+        if !wideRanges.isEmpty, let list = wideRanges[s] {
             for (range, dep) in list where range.contains(sheet: s, row: r, column: c) { body(dep) }
         }
     }

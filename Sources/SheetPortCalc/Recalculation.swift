@@ -57,7 +57,9 @@ extension CalcEngine {
         var changes: [CellChange] = []
         // The inputs are answered last, once each; `collect` leaves them out (a set of the few
         // inputs, not of every changed cell: a write can change 200,000 dependents).
-        let inputs = Set(changedSinceRecalc)
+        // A full recalculation clears `changedSinceRecalc`: the inputs are kept for the answer.
+        let changed = changedSinceRecalc
+        let inputs = Set(changed)
         if needsFullRecalc {
             let before = (0..<cellKind.count).compactMap { id -> (Int32, CalcValue)? in
                 cellKind[id] == .formula || cellKind[id] == .arrayMember ? (Int32(id), cellValue[id]) : nil
@@ -67,6 +69,22 @@ extension CalcEngine {
         } else {
             lookupCache = LookupCache()
             if dependencyIndex == nil { dependencyIndex = DependencyIndex(engine: self) }
+            if let index = dependencyIndex, recalculateInOrder(index, skipping: inputs, into: &changes) {
+                if spilledInPass {
+                    // New spill cells may have readers outside the dirty set: recompute everything
+                    // once; a cell changed again is answered once, with its final value.
+                    let all = (0..<cellKind.count).compactMap { id -> (Int32, CalcValue)? in
+                        cellKind[id] == .formula || cellKind[id] == .arrayMember ? (Int32(id), cellValue[id]) : nil
+                    }
+                    recalculate()
+                    var again: [CellChange] = []
+                    collect(all, skipping: inputs, into: &again)
+                    let settled = Set(again.map(\.location))
+                    changes = changes.filter { !settled.contains($0.location) } + again
+                }
+                report = buildReport()
+                return finishChanges(changes, inputs: changed)
+            }
             let dirty = dependents(of: changedSinceRecalc)
             var before: [(Int32, CalcValue)] = []
             var roots: [Int32] = []
@@ -89,12 +107,21 @@ extension CalcEngine {
             report = buildReport()
             collect(before, skipping: inputs, into: &changes)
         }
+        return finishChanges(changes, inputs: changed)
+    }
+
+    /// The changes with the inputs added (once each), sorted.
+    private func finishChanges(_ recalculated: [CellChange], inputs: [CellLocation]) -> [CellChange] {
+        var changes = recalculated
         var answered = Set<CellLocation>()
-        for l in changedSinceRecalc where answered.insert(l).inserted {
+        for l in inputs where answered.insert(l).inserted {
             changes.append(CellChange(location: l, value: value(at: l.address, sheet: l.sheet)))
         }
         changedSinceRecalc = []
-        return changes.sorted { $0.location < $1.location }
+        // Dependents come in dependency order, which for a column of running totals is row order.
+        var sorted = true
+        for k in changes.indices.dropFirst() where !(changes[k - 1].location < changes[k].location) { sorted = false; break }
+        return sorted ? changes : changes.sorted { $0.location < $1.location }
     }
 
     /// Appends the cells whose value differs from the snapshot, each once, but for `inputs`.
