@@ -126,15 +126,22 @@ extension TypeInference {
         }
         guard digits <= 19, mantissa <= 1 << 53, fractionDigits < powersOfTen.count else {
             // More digits than a double holds exactly (`0.2857142857142857`): the C library's
-            // correctly rounded conversion, as `Double(String)` makes it, on a copy that ends in NUL.
-            return withUnsafeTemporaryAllocation(of: CChar.self, capacity: count + 1) { copy in
-                for index in 0..<count { copy[index] = CChar(bitPattern: field[index]) }
-                copy[count] = 0
-                return strtod(copy.baseAddress!, nil)
-            }
+            // correctly rounded conversion, as `Double(String)` makes it.
+            return cLibraryDouble(field)
         }
         let magnitude = Double(mantissa) / powersOfTen[fractionDigits]
         return negative ? -magnitude : magnitude
+    }
+
+    /// `strtod` on a copy of `field` that ends in NUL. Not inlined: its stack buffer would give
+    /// every call of the decimal scan a stack-protector check.
+    @inline(never)
+    private static func cLibraryDouble(_ field: UnsafeBufferPointer<UInt8>) -> Double {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: field.count + 1) { copy in
+            for index in 0..<field.count { copy[index] = CChar(bitPattern: field[index]) }
+            copy[field.count] = 0
+            return strtod(copy.baseAddress!, nil)
+        }
     }
 
     /// `mantissa` / 10^`fractionDigits` correctly rounded (to nearest, ties to even, as
