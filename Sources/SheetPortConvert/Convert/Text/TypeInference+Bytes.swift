@@ -126,15 +126,22 @@ extension TypeInference {
         }
         guard digits <= 19, mantissa <= 1 << 53, fractionDigits < powersOfTen.count else {
             // More digits than a double holds exactly (`0.2857142857142857`): the C library's
-            // correctly rounded conversion, as `Double(String)` makes it, on a copy that ends in NUL.
-            return withUnsafeTemporaryAllocation(of: CChar.self, capacity: count + 1) { copy in
-                for index in 0..<count { copy[index] = CChar(bitPattern: field[index]) }
-                copy[count] = 0
-                return strtod(copy.baseAddress!, nil)
-            }
+            // correctly rounded conversion, as `Double(String)` makes it.
+            return cLibraryDouble(field)
         }
         let magnitude = Double(mantissa) / powersOfTen[fractionDigits]
         return negative ? -magnitude : magnitude
+    }
+
+    /// `strtod` on a copy of `field` that ends in NUL. Not inlined: its stack buffer would give
+    /// every call of the decimal scan a stack-protector check.
+    @inline(never)
+    private static func cLibraryDouble(_ field: UnsafeBufferPointer<UInt8>) -> Double {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: field.count + 1) { copy in
+            for index in 0..<field.count { copy[index] = CChar(bitPattern: field[index]) }
+            copy[field.count] = 0
+            return strtod(copy.baseAddress!, nil)
+        }
     }
 
     /// `mantissa` / 10^`fractionDigits` correctly rounded (to nearest, ties to even, as
@@ -159,19 +166,19 @@ extension TypeInference {
         return Double(sign: .plus, exponent: drop - shift - fractionDigits, significand: Double(significand))
     }
 
-    /// 5^0 to 5^22.
-    private static let powersOfFive: [UInt64] = (0...22).map { exponent in
-        var value: UInt64 = 1
-        for _ in 0..<exponent { value *= 5 }
-        return value
-    }
+    /// 5^0 to 5^22. Literals, so that the optimizer lays the array out statically: a table
+    /// computed by a closure is initialised lazily, a `swift_once` check a number field.
+    private static let powersOfFive: [UInt64] = [
+        1, 5, 25, 125, 625, 3_125, 15_625, 78_125, 390_625, 1_953_125, 9_765_625, 48_828_125,
+        244_140_625, 1_220_703_125, 6_103_515_625, 30_517_578_125, 152_587_890_625, 762_939_453_125,
+        3_814_697_265_625, 19_073_486_328_125, 95_367_431_640_625, 476_837_158_203_125, 2_384_185_791_015_625,
+    ]
 
-    /// 10^0 to 10^22, each exact in a double.
-    private static let powersOfTen: [Double] = (0...22).map { exponent in
-        var value = 1.0
-        for _ in 0..<exponent { value *= 10 }
-        return value
-    }
+    /// 10^0 to 10^22, each exact in a double (literals, as `powersOfFive`).
+    private static let powersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
 
     /// `YYYY-MM-DD` from 1900 on, as `date(_:)` reads a 10-byte field, without making a string.
     static func isoDay(_ field: UnsafeBufferPointer<UInt8>) -> (value: CellValue, numberFormat: String?)? {
