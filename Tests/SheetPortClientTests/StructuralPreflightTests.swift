@@ -22,12 +22,8 @@ import SheetPortTestSupport
             for name, text in [('[Content_Types].xml', ct), ('_rels/.rels', rels), ('xl/workbook.xml', wb), ('xl/_rels/workbook.xml.rels', wbrels)]:
                 z.writestr(name, text)
         """
-        let generator = Process()
-        generator.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        generator.arguments = ["python3", "-c", script, path]
-        try generator.run()
-        generator.waitUntilExit()
-        #expect(generator.terminationStatus == 0)
+        let generated = try Project.python(["-c", script, path])
+        #expect(generated.status == 0, "\(generated.output)")
         return path
     }
 

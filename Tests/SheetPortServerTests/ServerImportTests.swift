@@ -144,10 +144,6 @@ func makeBomb(at path: String) throws {
         sheet.write(b'</worksheet>')
     z.close()
     """
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", script, path]
-    try process.run()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
+    let generated = try Project.python(["-c", script, path])
+    #expect(generated.status == 0, "\(generated.output)")
 }
