@@ -54,18 +54,10 @@ extension SheetEdit {
                         entries = try RowBlock.entries(stored: sealer.open(data, context: RowBlock.context(sheet: sheet, block: block), what: "row block"))
                     }
                     var written: [GridCell: (before: StoredCell, after: StoredCell)] = [:]
-                    var rowStart = cells.lowerBound
-                    while rowStart < cells.upperBound {
-                        let row = touched[rowStart].cell.row
-                        var rowEnd = rowStart
-                        while rowEnd < cells.upperBound, touched[rowEnd].cell.row == row { rowEnd += 1 }
-                        Self.rewrite(row: row, touched[rowStart..<rowEnd], updates: [:], in: &entries, into: &result.applied, written: &written, showing: budgets[k])
-                        rowStart = rowEnd
-                    }
-                    entries.removeAll { $0.cells.isEmpty && $0.height == nil && !$0.isHidden }
+                    Self.rewrite(touched[cells], updates: [:], in: &entries, into: &result.applied, written: &written, showing: budgets[k])
                     result.firstRow = entries.first?.row ?? 0
                     result.lastRow = entries.last?.row ?? 0
-                    result.data = entries.isEmpty ? nil : sealer.seal(RowBlock.stored(RowBlock.encode(entries)), context: RowBlock.context(sheet: sheet, block: block))
+                    result.data = entries.isEmpty ? nil : sealer.seal(RowBlock.binary(entries), context: RowBlock.context(sheet: sheet, block: block))
                 } catch {
                     result.error = error
                 }

@@ -198,17 +198,9 @@ package final class SheetEdit {
             }
             try flush(&pending, into: &applied, showing: shown)
             var entries = try entries(of: block)
-            var rowStart = start
-            while rowStart < end {
-                let row = touched[rowStart].cell.row
-                var rowEnd = rowStart
-                while rowEnd < end, touched[rowEnd].cell.row == row { rowEnd += 1 }
-                Self.rewrite(row: row, touched[rowStart..<rowEnd], updates: updates, in: &entries, into: &applied, written: &written, showing: shown)
-                rowStart = rowEnd
-            }
-            entries.removeAll { $0.cells.isEmpty && $0.height == nil && !$0.isHidden }
+            Self.rewrite(touched[start..<end], updates: updates, in: &entries, into: &applied, written: &written, showing: shown)
             blocks[block] = entries
-            let data = entries.isEmpty ? nil : context.sealer.seal(RowBlock.stored(RowBlock.encode(entries)), context: RowBlock.context(sheet: sheet, block: block))
+            let data = entries.isEmpty ? nil : context.sealer.seal(RowBlock.binary(entries), context: RowBlock.context(sheet: sheet, block: block))
             try database.replaceRowBlock(sheet: sheet, block: block, firstRow: entries.first?.row ?? 0, lastRow: entries.last?.row ?? 0, data: data)
             start = end
         }
@@ -243,11 +235,26 @@ package final class SheetEdit {
         return touched
     }
 
+    /// Rewrites the lines of `cells` (sorted, all of one block) in that block's `entries`, row by
+    /// row, and drops the rows left with nothing.
+    static func rewrite(_ cells: ArraySlice<Touched>, updates: [GridCell: CellUpdate], in entries: inout [RowBlock.Entry],
+                        into applied: inout Applied, written: inout [GridCell: (before: StoredCell, after: StoredCell)], showing shown: Int) {
+        var rowStart = cells.startIndex
+        while rowStart < cells.endIndex {
+            let row = cells[rowStart].cell.row
+            var rowEnd = rowStart
+            while rowEnd < cells.endIndex, cells[rowEnd].cell.row == row { rowEnd += 1 }
+            rewrite(row: row, cells[rowStart..<rowEnd], updates: updates, in: &entries, into: &applied, written: &written, showing: shown)
+            rowStart = rowEnd
+        }
+        entries.removeAll { $0.cells.isEmpty && $0.height == nil && !$0.isHidden }
+    }
+
     /// Rewrites the lines of `cells` (one row's, ascending by column) in their block's rows: each
     /// cell's update applied, its value the one given (an updated cell's is the engine's). A cell
     /// only recalculated has its value spliced into its line (`StoredLine`), never parsed whole.
     /// The row's lines are indexed by column once, so a write across a wide row stays linear.
-    static func rewrite(row: Int, _ cells: ArraySlice<Touched>, updates: [GridCell: CellUpdate], in entries: inout [RowBlock.Entry],
+    private static func rewrite(row: Int, _ cells: ArraySlice<Touched>, updates: [GridCell: CellUpdate], in entries: inout [RowBlock.Entry],
                         into applied: inout Applied, written: inout [GridCell: (before: StoredCell, after: StoredCell)], showing shown: Int) {
         let index = entries.firstIndex { $0.row >= row } ?? entries.endIndex
         if index == entries.endIndex || entries[index].row != row {

@@ -26,7 +26,7 @@ enum SheetSizes {
             }
             entries.removeAll { $0.cells.isEmpty && $0.height == nil && !$0.isHidden }
             edit.keep(entries, of: block)
-            let data = entries.isEmpty ? nil : edit.context.sealer.seal(RowBlock.stored(RowBlock.encode(entries)), context: RowBlock.context(sheet: edit.sheet, block: block))
+            let data = entries.isEmpty ? nil : edit.context.sealer.seal(RowBlock.binary(entries), context: RowBlock.context(sheet: edit.sheet, block: block))
             try edit.database.replaceRowBlock(sheet: edit.sheet, block: block, firstRow: entries.first?.row ?? 0, lastRow: entries.last?.row ?? 0, data: data)
         }
         // The export reads rows up to the sheet's last: a height below it extends it.
