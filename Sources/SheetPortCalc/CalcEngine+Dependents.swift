@@ -46,15 +46,30 @@ extension CalcEngine {
         builder.follow(index)
         return builder.graph
     }
-    /// Recomputes the formulas depending on the cells changed since the last recalculation in
-    /// dependency order (Kahn's: a cell once every dirty precedent is settled), recomputing one
-    /// only when it must (`DirtyGraph.needed`) or a precedent's value changed: a dependent whose
-    /// precedents came out unchanged keeps its value. A formula reading a dirty cell the static
-    /// references do not show, and cells on or after a cycle, go through `evaluate`'s depth-first
-    /// search. Appends the cells whose value changed but for `inputs`; answers false, having
-    /// changed nothing, when an array formula is among them (the caller recomputes the general way).
-    func recalculateInOrder(_ index: DependencyIndex, skipping inputs: Set<CellLocation>, into changes: inout [CellChange]) -> Bool {
-        var graph = dirtyGraph(of: changedSinceRecalc, index)
+    /// A recalculation in dependency order, possibly stopped part way (`suspendedPass`): its
+    /// graph, each dirty cell's value before the pass, and the queue of cells ready to compute.
+    struct OrderedPass {
+        var graph: DirtyGraph
+        var before: [CalcValue]
+        /// Formulas set in the batch (answered as inputs, not as recalculated cells).
+        var inputIDs: Set<Int32>
+        var ready: [Int32] = []
+        var head = 0
+        var spilled = false
+    }
+
+    /// Recomputes the formulas depending on the cells changed since the last recalculation (and
+    /// the cells a suspended pass had not reached yet, `pending`) in dependency order (Kahn's: a
+    /// cell once every dirty precedent is settled), recomputing one only when it must
+    /// (`DirtyGraph.needed`) or a precedent's value changed: a dependent whose precedents came
+    /// out unchanged keeps its value. A formula reading a dirty cell the static references do not
+    /// show, and cells on or after a cycle, go through `evaluate`'s depth-first search. Appends
+    /// the cells whose value changed but for `inputs`; stops once more than `limit` changed,
+    /// the rest kept in `suspendedPass`. Answers false, having changed nothing, when an array
+    /// formula is among them (the caller recomputes the general way).
+    func recalculateInOrder(_ index: DependencyIndex, skipping inputs: Set<CellLocation>, pending: [CellLocation] = [],
+                            limit: Int = .max, into changes: inout [CellChange]) -> Bool {
+        var graph = dirtyGraph(of: changedSinceRecalc + pending, index)
         if !arrays.isEmpty, graph.cells.contains(where: { arrays[$0] != nil }) { return false }
         var before: [CalcValue] = []
         before.reserveCapacity(graph.cells.count)
@@ -67,17 +82,26 @@ extension CalcEngine {
         // hashing nothing on a write of constants.
         var inputIDs = Set<Int32>()
         for l in inputs { if let id = cellID(sheet: l.sheet, address: l.address), cellKind[Int(id)] == .formula { inputIDs.insert(id) } }
-        let evaluator = Evaluator(engine: self)
-        var spilled = false
+        var pass = OrderedPass(graph: graph, before: before, inputIDs: inputIDs)
+        for local in 0..<Int32(graph.cells.count) where graph.waits[Int(local)] == 0 { pass.ready.append(local) }
+        graph = DirtyGraph()
         spilledInPass = false
-        var ready: [Int32] = []
-        for local in 0..<Int32(graph.cells.count) where graph.waits[Int(local)] == 0 { ready.append(local) }
-        var head = 0
-        while head < ready.count {
-            let local = ready[head]
-            head += 1
-            let id = graph.cells[Int(local)]
-            if cellState[Int(id)] != .done, graph.needed[Int(local)] {
+        if !run(&pass, changesAbove: limit, cells: .max, into: &changes) { suspendedPass = pass }
+        return true
+    }
+
+    /// Runs `pass` until every dirty cell is settled (true), or until more than `changesAbove`
+    /// cells changed or `cells` cells were taken from the queue (false: call again to go on).
+    func run(_ pass: inout OrderedPass, changesAbove limit: Int, cells: Int, into changes: inout [CellChange]) -> Bool {
+        let evaluator = Evaluator(engine: self)
+        var taken = 0
+        while pass.head < pass.ready.count {
+            if changes.count > limit || taken >= cells { return false }
+            taken += 1
+            let local = pass.ready[pass.head]
+            pass.head += 1
+            let id = pass.graph.cells[Int(local)]
+            if cellState[Int(id)] != .done, pass.graph.needed[Int(local)] {
                 evaluationCount += 1
                 do {
                     finish(id, value: try evaluateCell(id, evaluator))
@@ -86,32 +110,50 @@ extension CalcEngine {
                     // settles it (its own pass: `spilledInPass` kept across it).
                     cellState[Int(id)] = .dirty
                     evaluate([id])
-                    spilled = spilled || spilledInPass
+                    pass.spilled = pass.spilled || spilledInPass
                     spilledInPass = false
                 } catch {
                     finish(id, value: .error(.value))
                 }
             }
             cellState[Int(id)] = .done
-            let changed = note(id, before: before[Int(local)], skipping: inputIDs, into: &changes)
-            for e in graph.edgeStart[Int(local)]..<graph.edgeEnd[Int(local)] {
-                let dependent = graph.edges[Int(e)]
-                if changed { graph.needed[Int(dependent)] = true }
-                graph.waits[Int(dependent)] -= 1
-                if graph.waits[Int(dependent)] == 0 { ready.append(dependent) }
+            let changed = note(id, before: pass.before[Int(local)], skipping: pass.inputIDs, into: &changes)
+            for e in pass.graph.edgeStart[Int(local)]..<pass.graph.edgeEnd[Int(local)] {
+                let dependent = pass.graph.edges[Int(e)]
+                if changed { pass.graph.needed[Int(dependent)] = true }
+                pass.graph.waits[Int(dependent)] -= 1
+                if pass.graph.waits[Int(dependent)] == 0 { pass.ready.append(dependent) }
             }
         }
-        spilled = spilled || spilledInPass
-        if ready.count < graph.cells.count {
+        pass.spilled = pass.spilled || spilledInPass
+        if pass.ready.count < pass.graph.cells.count {
             // Cycles and what depends on them: every one of them recomputed by the general search.
             var rest: [Int32] = []
-            for local in 0..<Int32(graph.cells.count) where graph.waits[Int(local)] > 0 { rest.append(local) }
-            evaluate(rest.map { graph.cells[Int($0)] })
-            spilled = spilled || spilledInPass
-            for local in rest { _ = note(graph.cells[Int(local)], before: before[Int(local)], skipping: inputIDs, into: &changes) }
+            for local in 0..<Int32(pass.graph.cells.count) where pass.graph.waits[Int(local)] > 0 { rest.append(local) }
+            evaluate(rest.map { pass.graph.cells[Int($0)] })
+            pass.spilled = pass.spilled || spilledInPass
+            for local in rest { _ = note(pass.graph.cells[Int(local)], before: pass.before[Int(local)], skipping: pass.inputIDs, into: &changes) }
         }
-        spilledInPass = spilled
+        spilledInPass = pass.spilled
         return true
+    }
+
+    /// The cells a suspended pass has not settled yet, as locations (ids may be reused once
+    /// cells change); the pass is dropped: the next recalculation takes them up as dirty.
+    func unsettledOfSuspendedPass() -> [CellLocation] {
+        guard let pass = suspendedPass else { return [] }
+        suspendedPass = nil
+        var settled = [Bool](repeating: false, count: pass.graph.cells.count)
+        for local in pass.ready[..<pass.head] { settled[Int(local)] = true }
+        var locations: [CellLocation] = []
+        for (local, id) in pass.graph.cells.enumerated() where !settled[local] {
+            let i = Int(id)
+            // One the general search computed ahead of its turn holds its value before the pass
+            // again: its change is found, and answered, when the next pass computes it.
+            cellValue[i] = pass.before[local]
+            locations.append(CellLocation(sheet: Int(cellSheet[i]), address: CellAddress(row: cellRow[i], column: cellColumn[i])))
+        }
+        return locations
     }
 
     /// Appends cell `id` to `changes` when its value differs from `before` (but for the `inputs` ids); answers whether it does.

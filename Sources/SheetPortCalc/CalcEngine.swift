@@ -60,6 +60,8 @@ public final class CalcEngine {
     var dependencyIndex: DependencyIndex?
     var changedSinceRecalc: [CellLocation] = []
     var needsFullRecalc = true
+    /// A recalculation in dependency order stopped part way (`setInputs(_:stoppingAfter:)`).
+    var suspendedPass: OrderedPass?
     @exclusivity(unchecked) var lookupCache = LookupCache()
     @exclusivity(unchecked) var circular: Set<Int32> = []
     /// Ranges whose formula cells are all computed in the running pass.

@@ -3,6 +3,7 @@ extension CalcEngine {
     /// Recomputes every formula of the workbook and answers the findings.
     @discardableResult
     public func recalculate() -> CalcReport {
+        suspendedPass = nil
         lookupCache = LookupCache()
         circular = []
         var roots: [Int32] = []
@@ -37,8 +38,14 @@ extension CalcEngine {
     /// them, transitively, plus the volatile ones; answers every cell whose value changed (the inputs included).
     /// Formulas entered here are dynamic-array formulas, as typed in current Excel: an array result spills.
     /// - Returns: the changed cells, sorted by sheet and position; the parse errors are in `report`... see `setFormula`.
+    ///
+    /// With `limit`, the recalculation in dependency order stops once more than `limit` cells
+    /// changed (the answer then lists those and the inputs): `hasPendingRecalculation` is true
+    /// and the cells it has not reached hold their previous values until
+    /// `continueRecalculation` settles them, or the next `setInputs` takes them up.
     @discardableResult
-    public func setInputs(_ inputs: [CellInput]) -> [CellChange] {
+    public func setInputs(_ inputs: [CellInput], stoppingAfter limit: Int = .max) -> [CellChange] {
+        let pending = unsettledOfSuspendedPass()
         for input in inputs {
             let l = input.location
             switch input.content {
@@ -47,13 +54,52 @@ extension CalcEngine {
             case .empty: clearCell(at: l.address, sheet: l.sheet)
             }
         }
-        return recalculateChanged()
+        return recalculateChanged(pending: pending, limit: limit)
+    }
+
+    /// True while a recalculation `setInputs` stopped part way has cells left to compute.
+    public var hasPendingRecalculation: Bool { suspendedPass != nil }
+
+    /// Goes on with the recalculation `setInputs` stopped, taking at most `cells` cells from its
+    /// queue; answers the cells whose value changed (not sorted).
+    public func continueRecalculation(cells: Int = .max) -> [CellChange] {
+        guard var pass = suspendedPass else { return [] }
+        suspendedPass = nil
+        var changes: [CellChange] = []
+        spilledInPass = false
+        guard run(&pass, changesAbove: .max, cells: cells, into: &changes) else {
+            suspendedPass = pass
+            return changes
+        }
+        if spilledInPass {
+            // New spill cells may have readers outside the pass: everything recomputed once.
+            changes += recalculateAll()
+        }
+        report = buildReport()
+        return changes
+    }
+
+    /// Recomputes everything, answering the formula cells whose value changed.
+    private func recalculateAll() -> [CellChange] {
+        let all = (0..<cellKind.count).compactMap { id -> (Int32, CalcValue)? in
+            cellKind[id] == .formula || cellKind[id] == .arrayMember ? (Int32(id), cellValue[id]) : nil
+        }
+        recalculate()
+        var changes: [CellChange] = []
+        collect(all, skipping: [], into: &changes)
+        return changes
     }
 
     /// Recomputes what depends on the cells changed since the last recalculation (a full
     /// recalculation when names or tables changed); answers the cells whose value changed.
     @discardableResult
     public func recalculateChanged() -> [CellChange] {
+        recalculateChanged(pending: unsettledOfSuspendedPass(), limit: .max)
+    }
+
+    /// `recalculateChanged`, with the cells a suspended pass left (`pending`, recomputed as
+    /// dirty and answered when they change) and the in-order pass's `limit` (see `setInputs`).
+    private func recalculateChanged(pending: [CellLocation], limit: Int) -> [CellChange] {
         var changes: [CellChange] = []
         // The inputs are answered last, once each; `collect` leaves them out (a set of the few
         // inputs, not of every changed cell: a write can change 200,000 dependents).
@@ -69,7 +115,7 @@ extension CalcEngine {
         } else {
             lookupCache = LookupCache()
             if dependencyIndex == nil { dependencyIndex = DependencyIndex(engine: self) }
-            if let index = dependencyIndex, recalculateInOrder(index, skipping: inputs, into: &changes) {
+            if let index = dependencyIndex, recalculateInOrder(index, skipping: inputs, pending: pending, limit: limit, into: &changes) {
                 if spilledInPass {
                     // New spill cells may have readers outside the dirty set: recompute everything
                     // once; a cell changed again is answered once, with its final value.
@@ -85,7 +131,7 @@ extension CalcEngine {
                 report = buildReport()
                 return finishChanges(changes, inputs: changed)
             }
-            let dirty = dependents(of: changedSinceRecalc)
+            let dirty = dependents(of: changedSinceRecalc + pending)
             var before: [(Int32, CalcValue)] = []
             var roots: [Int32] = []
             for id in dirty {

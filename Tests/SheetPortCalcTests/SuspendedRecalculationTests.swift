@@ -1,0 +1,91 @@
+@testable import SheetPortCalc
+import SheetPortCore
+import Testing
+
+/// A recalculation stopped once its answer is known (`setInputs(_:stoppingAfter:)`), then
+/// continued, or taken up by the next write: the values end as a full recalculation's, and every
+/// cell whose value changed is answered by one of the calls.
+@Suite struct SuspendedRecalculationTests {
+    private func input(_ ref: String, _ content: CellContent) -> CellInput {
+        CellInput(location: CellLocation(sheet: 0, address: CellAddress(ref)!), content: content)
+    }
+
+    private func runningTotal(rows: Int) -> [String: Any] {
+        var cells: [String: Any] = ["A1": 1, "B1": "=A1", "C1": "=B1*2"]
+        for r in 2...rows {
+            cells["A\(r)"] = r % 7
+            cells["B\(r)"] = "=B\(r - 1)+A\(r)"
+        }
+        return cells
+    }
+
+    /// Each formula cell's value in `e` equals a fresh engine's full recalculation of the same cells.
+    private func expectSettled(_ e: CalcEngine, _ cells: [String: Any], rows: Int) {
+        let fresh = engine(cells)
+        for r in 1...rows {
+            for column in ["A", "B", "C"] {
+                let a = CellAddress("\(column)\(r)")!
+                #expect(e.value(at: a, sheet: 0) == fresh.value(at: a, sheet: 0), "\(column)\(r)")
+            }
+        }
+    }
+
+    @Test func stopsOnceTheAnswerIsKnownAndContinuesToTheEnd() {
+        var cells = runningTotal(rows: 3_000)
+        let e = engine(cells)
+        let evaluated = e.evaluationCount
+        let first = e.setInputs([input("A1", .value(.number(11)))], stoppingAfter: 100)
+        #expect(e.hasPendingRecalculation)
+        #expect(first.count == 102) // 101 dependents and the input
+        #expect(e.evaluationCount - evaluated < 200)
+        // Not reached yet: the previous value.
+        #expect(e.value(at: CellAddress("B3000")!, sheet: 0) == engine(cells).value(at: CellAddress("B3000")!, sheet: 0))
+        var rest: [CellChange] = []
+        while e.hasPendingRecalculation { rest += e.continueRecalculation(cells: 500) }
+        cells["A1"] = 11
+        expectSettled(e, cells, rows: 3_000)
+        let answered = Set((first + rest).map(\.location))
+        #expect(answered.count == first.count + rest.count) // each once
+        #expect(answered.count == 3_000 + 1 + 1) // B1...B3000, C1, A1
+    }
+
+    @Test func theNextWriteTakesUpWhatWasLeft() {
+        var cells = runningTotal(rows: 2_000)
+        let e = engine(cells)
+        var answered: [CellChange] = e.setInputs([input("A1", .value(.number(5)))], stoppingAfter: 10)
+        // Part way: a write of another cell of the chain, a clear and a new formula.
+        answered += e.setInputs([input("A1000", .value(.number(100))), input("A1500", .empty), input("C2", .formula("B2000-B1"))], stoppingAfter: 10)
+        #expect(e.hasPendingRecalculation)
+        answered += e.setInputs([input("A7", .value(.number(3)))], stoppingAfter: 50)
+        while e.hasPendingRecalculation { answered += e.continueRecalculation(cells: 300) }
+        cells["A1"] = 5
+        cells["A1000"] = 100
+        cells["A1500"] = nil
+        cells["C2"] = "=B2000-B1"
+        cells["A7"] = 3
+        expectSettled(e, cells, rows: 2_000)
+        // Every value changed along the way reached an answer: replaying them over the old values gives the new ones.
+        let old = engine(runningTotal(rows: 2_000))
+        var replayed: [CellLocation: CalcValue] = [:]
+        for change in answered { replayed[change.location] = change.value }
+        for r in 1...2_000 {
+            for column in ["B", "C"] {
+                let a = CellAddress("\(column)\(r)")!
+                let final = replayed[CellLocation(sheet: 0, address: a)] ?? old.value(at: a, sheet: 0)
+                #expect(final == e.value(at: a, sheet: 0), "\(column)\(r)")
+            }
+        }
+    }
+
+    @Test func aFullRecalculationDropsTheSuspendedPass() {
+        let e = engine(runningTotal(rows: 500))
+        _ = e.setInputs([input("A1", .value(.number(2)))], stoppingAfter: 5)
+        #expect(e.hasPendingRecalculation)
+        e.recalculate()
+        #expect(!e.hasPendingRecalculation)
+        #expect(e.continueRecalculation().isEmpty)
+        var cells = runningTotal(rows: 500)
+        cells["A1"] = 2
+        expectSettled(e, cells, rows: 500)
+    }
+}
