@@ -29,6 +29,8 @@ package final class ServerContext: Sendable {
     let leases: LeaseKeeper
     /// The calculation graphs of recently used sheets (`--calc-memory`).
     let engines: SheetEngines
+    /// Stores what writes left to compute after their answer (`SheetSettle`).
+    let settler: SheetSettler
     /// Passes over worksheets the import jobs of this instance made (one a job: tests hold it there).
     let worksheetPasses = PassCount()
 
@@ -65,6 +67,7 @@ package final class ServerContext: Sendable {
         sheetChanges.onChange { [changes] sheet, version in changes.signal(SheetChange(sheet: sheet, version: version)) }
         // Another instance's write: this instance's graph of that sheet is stale.
         engines = SheetEngines(budget: configuration.calcMemory)
+        settler = SheetSettler()
         sheetChanges.onChange { [engines] sheet, version in engines.drop(sheet, olderThan: version) }
         // An export whose token, session or grant is revoked ends within a recheck, as an event stream does.
         exports.recheck(every: configuration.eventStreams.recheck) { [weak self] access in

@@ -28,6 +28,7 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
         migration.start()
         if context.store.kind == .postgres { context.leases.start() }
         context.sheetChanges.start()
+        context.settler.start(context)
         workers.forEach { $0.start() }
         daemon = try HTTPDaemon(address: configuration.address, limits: configuration.http, handler: self)
     }
@@ -61,6 +62,7 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
         context.exports.close()
         daemon?.stop()
         daemon = nil
+        context.settler.stop()
         context.imports.shutDown()
         workers.forEach { $0.join() }
         context.leases.stop()

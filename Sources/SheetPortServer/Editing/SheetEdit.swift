@@ -159,6 +159,10 @@ package final class SheetEdit {
     /// unsealed, sealed and stored once. Answers the first `shown` changed cells as stored now,
     /// how many changed, and the last row and column holding content.
     ///
+    /// The engine stops once more than `shown` dependents changed (the answer then says `more`):
+    /// the rest are computed and stored after the answer (`SheetSettle`), and every read waits
+    /// for them.
+    ///
     /// A block holding an updated cell (or one this write already opened) is rewritten here; the
     /// blocks holding only recalculated dependents (all 3,125 of a 200,000-row running total's)
     /// are read 64 to a statement and opened, spliced, compressed and sealed side by side
@@ -176,9 +180,14 @@ package final class SheetEdit {
             }
         }
         model.cellCount += inputs.count
-        let recalculated = inputs.isEmpty ? [] : model.engine.setInputs(inputs)
+        let recalculated = inputs.isEmpty ? [] : model.engine.setInputs(inputs, stoppingAfter: shown)
         let engine = model.engine
-        let touched = Self.merge(updates.keys.sorted(), recalculated) { engine.value(at: $0.address, sheet: 0) }
+        return try store(Self.merge(updates.keys.sorted(), recalculated) { engine.value(at: $0.address, sheet: 0) }, showing: shown)
+    }
+
+    /// Rewrites `touched` (sorted, each cell once) in their row blocks: each updated cell's
+    /// update applied, every cell's value the one given.
+    func store(_ touched: [Touched], showing shown: Int) throws -> Applied {
         var applied = Applied()
         var pending = PendingBlocks(touched: touched)
         var start = 0
@@ -218,10 +227,6 @@ package final class SheetEdit {
         var touched: [Touched] = []
         touched.reserveCapacity(updated.count + recalculated.count)
         var u = 0
-        func scalar(_ value: CalcValue) -> CalcValue {
-            if case .array(let array) = value { return array.values.first ?? .empty }
-            return value
-        }
         for change in recalculated where change.location.sheet == 0 {
             let cell = GridCell(row: Int(change.location.address.row) + 1, column: Int(change.location.address.column) + 1)
             while u < updated.count, updated[u] < cell {
@@ -233,6 +238,12 @@ package final class SheetEdit {
         }
         touched.append(contentsOf: updated[u...].map { ($0, scalar(value($0))) })
         return touched
+    }
+
+    /// A cell's value as a block stores it: an array formula's first value.
+    static func scalar(_ value: CalcValue) -> CalcValue {
+        if case .array(let array) = value { return array.values.first ?? .empty }
+        return value
     }
 
     /// Rewrites the lines of `cells` (sorted, all of one block) in that block's `entries`, row by

@@ -47,6 +47,11 @@ final class SheetEngines: @unchecked Sendable {
         }
     }
 
+    /// True while a request holds or waits for sheet `id`'s lock (background work lets it go first).
+    func isWanted(_ id: String) -> Bool {
+        lock.withLock { (sheetLocks[id]?.users ?? 0) > 0 }
+    }
+
     /// The bytes the cached graphs are reckoned to hold, and how many there are.
     var usage: (bytes: Int, sheets: Int) {
         lock.withLock { (entries.values.reduce(0) { $0 + $1.model.estimatedBytes }, entries.count) }
@@ -55,13 +60,14 @@ final class SheetEngines: @unchecked Sendable {
     private func evict(keeping id: String) {
         var total = entries.values.reduce(0) { $0 + $1.model.estimatedBytes }
         guard total > budget else { return }
-        for (key, entry) in entries.sorted(by: { $0.value.lastUse < $1.value.lastUse }) where key != id {
+        // A graph whose values are not all stored yet stays until `SheetSettle` stored them.
+        for (key, entry) in entries.sorted(by: { $0.value.lastUse < $1.value.lastUse }) where key != id && entry.model.isSettled {
             entries[key] = nil
             total -= entry.model.estimatedBytes
             if total <= budget { return }
         }
-        // The sheet just used alone is over the budget: it is not kept either.
-        if total > budget { entries[id] = nil }
+        // The sheet just used alone is over the budget: it is not kept either (once settled).
+        if total > budget, entries[id]?.model.isSettled == true { entries[id] = nil }
     }
 
     private func acquire(_ id: String) -> NSLock {

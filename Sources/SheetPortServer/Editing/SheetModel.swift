@@ -14,6 +14,12 @@ final class SheetModel {
     var version: Int
     /// Cells loaded or added, for the memory estimate.
     var cellCount: Int
+    /// Cells whose value the engine changed and the store does not hold yet (a write answers
+    /// before its dependents past the answer's first 1,000 are computed and stored: `SheetSettle`).
+    var unstored: [GridCell] = []
+
+    /// True when the store holds every value the engine has: nothing left to compute or store.
+    var isSettled: Bool { unstored.isEmpty && !engine.hasPendingRecalculation }
 
     /// Bytes an engine holds per cell, measured roughly (the cell table, the column index, the
     /// value and a share of compiled formulas), for `--calc-memory`.
@@ -28,15 +34,49 @@ final class SheetModel {
         self.cellCount = cellCount
     }
 
+    /// Notes the cells of `changes` (the engine's, sheet 0) as not stored yet.
+    func noteUnstored(_ changes: [CellChange]) {
+        for change in changes where change.location.sheet == 0 {
+            unstored.append(GridCell(row: Int(change.location.address.row) + 1, column: Int(change.location.address.column) + 1))
+        }
+    }
+
+    /// Takes the first unstored cells (row order, each once) spanning at most `blocks` row
+    /// blocks, with their values now.
+    func takeUnstored(blocks: Int) -> [SheetEdit.Touched] {
+        unstored.sort()
+        var cells: [SheetEdit.Touched] = []
+        var taken = 0
+        var lastBlock = -1
+        var spanned = 0
+        for cell in unstored {
+            if let last = cells.last, last.cell == cell { taken += 1; continue }
+            let block = RowBlock.block(of: cell.row)
+            if block != lastBlock {
+                if spanned == blocks { break }
+                spanned += 1
+                lastBlock = block
+            }
+            cells.append((cell, SheetEdit.scalar(engine.value(at: cell.address, sheet: 0))))
+            taken += 1
+        }
+        unstored.removeFirst(taken)
+        return cells
+    }
+
     /// Blocks unsealed per database read while loading.
     static let blocksPerRead = 64
 
     /// Loads sheet `id` (at `version`) from the store through `database` (inside the caller's
-    /// transaction, so the blocks are the ones of that version) and recalculates.
-    static func load(_ id: String, version: Int, _ database: Database, _ context: ServerContext) throws -> SheetModel {
+    /// transaction, so the blocks are the ones of that version) and recalculates. When the
+    /// store's values are behind its inputs (`valuesPending`: the instance that wrote them
+    /// stopped before storing its dependents), the formula cells whose computed value differs
+    /// from the stored one are `unstored`, for `SheetSettle` to store.
+    static func load(_ id: String, version: Int, valuesPending: Bool = false, _ database: Database, _ context: ServerContext) throws -> SheetModel {
         let engine = CalcEngine(dateSystem: StoredCell.dateSystem, clock: context.calcClock)
         let sheet = engine.addSheet("Sheet1")
         var count = 0
+        var stored: [(GridCell, CellValue)] = []
         let last = try database.query("SELECT MAX(block) FROM row_blocks WHERE sheet_id = ?", [.text(id)]).first?.first?.int ?? -1
         var next = 0
         while next <= last {
@@ -45,6 +85,7 @@ final class SheetModel {
                 for typed in try RowBlock.rows(stored: plaintext, name: "row block \(block.block) of sheet \(id)") {
                     for cell in typed.row.cells {
                         load(cell, row: typed.row.index, into: engine, sheet: sheet)
+                        if valuesPending, cell.formula != nil { stored.append((GridCell(row: typed.row.index, column: cell.column), cell.value)) }
                         count += 1
                     }
                 }
@@ -52,7 +93,11 @@ final class SheetModel {
             next += blocksPerRead
         }
         engine.recalculate()
-        return SheetModel(engine: engine, version: version, cellCount: count)
+        let model = SheetModel(engine: engine, version: version, cellCount: count)
+        for (cell, value) in stored where WorkbookCalculation.calcValue(value, dateSystem: StoredCell.dateSystem) != SheetEdit.scalar(engine.value(at: cell.address, sheet: sheet)) {
+            model.unstored.append(cell)
+        }
+        return model
     }
 
     /// One stored cell into the engine: a constant as its value, a formula with its stored value

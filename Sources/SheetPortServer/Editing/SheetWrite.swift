@@ -33,35 +33,33 @@ package enum SheetWrite {
     /// the updates and may throw a `RequestRefusal`, and then nothing is stored.
     package static func run(_ id: String, subject: String, change: SheetChangeKind, _ context: ServerContext,
                             _ body: (SheetEdit) throws -> Void) throws -> Outcome {
-        let outcome: Outcome = try context.engines.withSheet(id) { slot in
+        let (outcome, settled): (Outcome, Bool) = try context.engines.withSheet(id) { slot in
             var applying = false
             do {
                 return try context.database { database in
                     try database.transaction {
-                        if database.kind == .postgres {
-                            try database.query("SELECT pg_advisory_xact_lock(?)", [.integer(advisoryKey(id))])
-                        }
-                        try database.lockSheet(id)
-                        let version = try database.version(of: id)
+                        let (version, valuesPending) = try lock(id, database)
                         guard version > 0 else { throw RequestRefusal.notFound }
                         if slot == nil || slot!.version != version {
                             slot = nil
-                            slot = try SheetModel.load(id, version: version, database, context)
+                            slot = try SheetModel.load(id, version: version, valuesPending: valuesPending, database, context)
                         }
                         let edit = SheetEdit(sheet: id, subject: subject, model: slot!, database: database, context: context)
                         try body(edit)
                         applying = true
                         let applied = try edit.apply(showing: shown)
                         let next = version + 1
-                        try database.query("UPDATE sheets SET version = ?, rows = MAX(rows, ?), columns = MAX(columns, ?) WHERE id = ?"
+                        let settled = slot!.isSettled
+                        try database.query("UPDATE sheets SET version = ?, rows = MAX(rows, ?), columns = MAX(columns, ?), values_pending = ? WHERE id = ?"
                                             .replacingOccurrences(of: "MAX(", with: database.kind == .postgres ? "GREATEST(" : "MAX("),
-                                           [.integer(Int64(next)), .integer(Int64(applied.lastRow)), .integer(Int64(applied.lastColumn)), .text(id)])
+                                           [.integer(Int64(next)), .integer(Int64(applied.lastRow)), .integer(Int64(applied.lastColumn)),
+                                            .integer(settled ? 0 : 1), .text(id)])
                         let refs = applied.count <= SheetEvent.maxRefs ? applied.cells.map(\.reference) : nil
                         try database.record(SheetEvent(version: next, change: change, refs: refs), of: id)
                         try CellHistory.record(edit, version: next, change: change, database, context)
                         try context.sheetChanges.publish(sheet: id, version: next, database)
                         slot!.version = next
-                        return Outcome(version: next, changed: applied.cells, changedCount: applied.count)
+                        return (Outcome(version: next, changed: applied.cells, changedCount: applied.count), settled)
                     }
                 }
             } catch {
@@ -71,7 +69,19 @@ package enum SheetWrite {
             }
         }
         context.changes.signal(SheetChange(sheet: id, version: outcome.version))
+        if !settled { context.settler.schedule(id) }
         return outcome
+    }
+
+    /// Takes sheet `id`'s write locks inside `database`'s transaction (on PostgreSQL the
+    /// advisory lock, so instances take turns, then the sheet's row); answers its version (0:
+    /// no such sheet) and whether its stored values are behind its inputs.
+    static func lock(_ id: String, _ database: Database) throws -> (version: Int, valuesPending: Bool) {
+        if database.kind == .postgres {
+            try database.query("SELECT pg_advisory_xact_lock(?)", [.integer(advisoryKey(id))])
+        }
+        try database.lockSheet(id)
+        return try database.versionAndValues(of: id)
     }
 
     /// The advisory lock key of a sheet's writes: the sheet id's first 15 hexadecimal digits

@@ -44,6 +44,7 @@ enum ExportRoute {
 
     /// Sends the sheet's workbook as it is written, or from the requested byte once built.
     private static func export(_ sheet: SheetRecord, _ request: Request, _ context: ServerContext) throws -> Reply {
+        try SheetSettle.ensure(sheet.id, context)
         let slot: ExportSlots.Slot
         guard let token = Tokens.bearer(request.header("Authorization")), let subject = request.subject else { throw RequestRefusal.notFound }
         switch context.exports.take(for: ExportSlots.Access(token: token, subject: subject, sheet: sheet.id)) {

@@ -15,6 +15,7 @@ enum RowsRoute {
             return .error(400, "bad-request", "start and count are positive integers")
         }
         let end = min(start + min(count, maxCount) - 1, ServerConfiguration.maxRows) // inclusive
+        try SheetSettle.ensure(id, context)
         let blocks = try context.database {
             try $0.rowBlocks(of: id, from: RowBlock.block(of: start), to: RowBlock.block(of: end))
         }

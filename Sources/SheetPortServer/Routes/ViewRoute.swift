@@ -19,6 +19,7 @@ enum ViewRoute {
               start >= 1, start <= ServerConfiguration.maxRows, count >= 1 else {
             return .error(400, "bad-request", "start and count are positive integers; start is at most \(ServerConfiguration.maxRows)")
         }
+        try SheetSettle.ensure(id, context)
         var rows = try scan(id, query, context)
         rows.sort(query.sort)
         let first = start - 1

@@ -8,12 +8,19 @@ enum EditingSchema {
         case .sqlite:
             let eventColumns = Set(try database.query("SELECT name FROM pragma_table_info('sheet_events')").compactMap { $0.first?.string })
             if !eventColumns.contains("refs") { try database.execute("ALTER TABLE sheet_events ADD COLUMN refs TEXT") }
+            let sheetColumns = Set(try database.query("SELECT name FROM pragma_table_info('sheets')").compactMap { $0.first?.string })
+            if !sheetColumns.contains("values_pending") { try database.execute(valuesPending) }
             try database.execute(cellHistory(blob: "BLOB"))
         case .postgres:
             try database.execute("ALTER TABLE sheet_events ADD COLUMN IF NOT EXISTS refs TEXT")
+            try database.execute(valuesPending.replacingOccurrences(of: "ADD COLUMN", with: "ADD COLUMN IF NOT EXISTS"))
             try database.execute(cellHistory(blob: "BYTEA"))
         }
     }
+
+    /// 1 while a write's recalculated dependents are not all stored yet (`SheetSettle`): a
+    /// reader brings them level first.
+    private static let valuesPending = "ALTER TABLE sheets ADD COLUMN values_pending BIGINT NOT NULL DEFAULT 0"
 
     /// Each write's inputs, per cell (sealed: the input and the one it replaced), and the
     /// import's one entry (row 0, column 0); the subject and time are plain, as a job's are.

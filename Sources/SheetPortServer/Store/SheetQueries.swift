@@ -86,6 +86,18 @@ extension Database {
         try query("SELECT version FROM sheets WHERE id = ?", [.text(sheet)]).first?.first?.int ?? 0
     }
 
+    /// A sheet's version (0 when there is none) and whether its stored values are behind its
+    /// inputs (`SheetSettle`).
+    func versionAndValues(of sheet: String) throws -> (version: Int, valuesPending: Bool) {
+        guard let row = try query("SELECT version, values_pending FROM sheets WHERE id = ?", [.text(sheet)]).first else { return (0, false) }
+        return (row[0].int ?? 0, (row[1].int ?? 0) != 0)
+    }
+
+    /// Whether a sheet's stored values are behind its inputs (false when there is no such sheet).
+    func valuesPending(of sheet: String) throws -> Bool {
+        (try query("SELECT values_pending FROM sheets WHERE id = ?", [.text(sheet)]).first?.first?.int ?? 0) != 0
+    }
+
     /// Deletes a sheet with its rows, comments and grants, and gives the space back (SQLite,
     /// outside a transaction: `reclaimSpace()`; a failed step leaves it to the next).
     package func deleteSheet(_ id: String) throws {
