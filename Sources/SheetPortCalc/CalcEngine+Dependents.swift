@@ -29,7 +29,8 @@ extension CalcEngine {
 
     /// The dirty graph of `changed` (the dependency index must be current). A cell's queued
     /// positions are contiguous, so the edges out of it come out contiguous: no sorting.
-    func dirtyGraph(of changed: [CellLocation], _ index: DependencyIndex) -> DirtyGraph {
+    /// `pending`: formula cells a suspended pass left, recomputed (their dependents are among them).
+    func dirtyGraph(of changed: [CellLocation], pending: [CellLocation] = [], _ index: DependencyIndex) -> (DirtyGraph, localOf: [Int32]) {
         var builder = DirtyGraphBuilder(engine: self)
         builder.queue = changed.map { (Int32($0.sheet), $0.address.row, $0.address.column, -1) }
         for id in index.volatile { _ = builder.reach(id, needed: true) }
@@ -43,19 +44,27 @@ extension CalcEngine {
         for l in changed {
             if let id = cellID(sheet: l.sheet, address: l.address), cellKind[Int(id)] == .formula { _ = builder.reach(id, needed: true) }
         }
+        for l in pending {
+            if let id = cellID(sheet: l.sheet, address: l.address), cellKind[Int(id)] == .formula { _ = builder.reach(id, needed: true) }
+        }
         builder.follow(index)
-        return builder.graph
+        return (builder.graph, builder.localOf)
     }
     /// A recalculation in dependency order, possibly stopped part way (`suspendedPass`): its
     /// graph, each dirty cell's value before the pass, and the queue of cells ready to compute.
     struct OrderedPass {
         var graph: DirtyGraph
+        /// Cell id -> local number in `graph`, -1 for a cell outside it.
+        var localOf: [Int32]
         var before: [CalcValue]
         /// Formulas set in the batch (answered as inputs, not as recalculated cells).
         var inputIDs: Set<Int32>
         var ready: [Int32] = []
         var head = 0
         var spilled = false
+
+        /// Whether cell `id` is one of the pass's.
+        func contains(_ id: Int32) -> Bool { Int(id) < localOf.count && localOf[Int(id)] >= 0 }
     }
 
     /// Recomputes the formulas depending on the cells changed since the last recalculation (and
@@ -67,9 +76,18 @@ extension CalcEngine {
     /// the cells whose value changed but for `inputs`; stops once more than `limit` changed,
     /// the rest kept in `suspendedPass`. Answers false, having changed nothing, when an array
     /// formula is among them (the caller recomputes the general way).
-    func recalculateInOrder(_ index: DependencyIndex, skipping inputs: Set<CellLocation>, pending: [CellLocation] = [],
-                            limit: Int = .max, into changes: inout [CellChange]) -> Bool {
-        var graph = dirtyGraph(of: changedSinceRecalc + pending, index)
+    ///
+    /// A suspended pass set aside (`kept`) stays suspended when none of the new dirty cells is
+    /// one of its cells (the new pass then runs to its end: a write of a cell nothing depends on
+    /// does not take up a chain's 200,000 cells); else its cells join `pending` and the new pass.
+    func recalculateInOrder(_ index: DependencyIndex, skipping inputs: Set<CellLocation>, pending: inout [CellLocation],
+                            kept: inout OrderedPass?, limit: Int = .max, into changes: inout [CellChange]) -> Bool {
+        var (graph, localOf) = dirtyGraph(of: changedSinceRecalc, pending: pending, index)
+        if let pass = kept, graph.cells.contains(where: pass.contains) {
+            pending += unsettled(of: pass)
+            kept = nil
+            (graph, localOf) = dirtyGraph(of: changedSinceRecalc, pending: pending, index)
+        }
         if !arrays.isEmpty, graph.cells.contains(where: { arrays[$0] != nil }) { return false }
         var before: [CalcValue] = []
         before.reserveCapacity(graph.cells.count)
@@ -82,11 +100,15 @@ extension CalcEngine {
         // hashing nothing on a write of constants.
         var inputIDs = Set<Int32>()
         for l in inputs { if let id = cellID(sheet: l.sheet, address: l.address), cellKind[Int(id)] == .formula { inputIDs.insert(id) } }
-        var pass = OrderedPass(graph: graph, before: before, inputIDs: inputIDs)
+        var pass = OrderedPass(graph: graph, localOf: localOf, before: before, inputIDs: inputIDs)
         for local in 0..<Int32(graph.cells.count) where graph.waits[Int(local)] == 0 { pass.ready.append(local) }
         graph = DirtyGraph()
+        localOf = []
         spilledInPass = false
-        if !run(&pass, changesAbove: limit, cells: .max, into: &changes) { suspendedPass = pass }
+        if !run(&pass, changesAbove: kept == nil ? limit : .max, cells: .max, into: &changes) { suspendedPass = pass }
+        // A full recalculation follows a spill: it takes up the kept pass's cells too.
+        if let pass = kept, !spilledInPass { suspendedPass = pass }
+        kept = nil
         return true
     }
 
@@ -138,11 +160,23 @@ extension CalcEngine {
         return true
     }
 
-    /// The cells a suspended pass has not settled yet, as locations (ids may be reused once
-    /// cells change); the pass is dropped: the next recalculation takes them up as dirty.
-    func unsettledOfSuspendedPass() -> [CellLocation] {
-        guard let pass = suspendedPass else { return [] }
+    /// A suspended pass's unsettled cells into `carried` before a cell changes outside `setInputs`.
+    func takeUpSuspendedPass() {
+        guard let pass = suspendedPass else { return }
         suspendedPass = nil
+        carried += unsettled(of: pass)
+    }
+
+    /// The cells carried from a suspended pass, emptied.
+    func takeCarried() -> [CellLocation] {
+        defer { carried = [] }
+        return carried
+    }
+
+    /// The cells `pass` (a suspended one, dropped by the caller) has not settled yet, as
+    /// locations (ids may be reused once cells change): the next recalculation takes them up as
+    /// dirty.
+    func unsettled(of pass: OrderedPass) -> [CellLocation] {
         var settled = [Bool](repeating: false, count: pass.graph.cells.count)
         for local in pass.ready[..<pass.head] { settled[Int(local)] = true }
         var locations: [CellLocation] = []
@@ -220,6 +254,7 @@ struct DirtyGraphBuilder {
     mutating func follow(_ index: DependencyIndex) {
         var head = 0
         var source: Int32 = -1
+        var hint = 0
         while head < queue.count {
             let (s, r, c, from) = queue[head]
             head += 1
@@ -228,7 +263,7 @@ struct DirtyGraphBuilder {
                 graph.edgeStart[Int(from)] = Int32(graph.edges.count)
                 graph.edgeEnd[Int(from)] = Int32(graph.edges.count)
             }
-            index.forEachDependent(sheet: s, row: r, column: c) { dep in
+            index.forEachDependent(sheet: s, row: r, column: c, hint: &hint) { dep in
                 let local = reach(dep, needed: from < 0)
                 guard from >= 0 else { return }
                 graph.edges.append(local)

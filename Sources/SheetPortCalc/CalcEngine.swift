@@ -62,6 +62,9 @@ public final class CalcEngine {
     var needsFullRecalc = true
     /// A recalculation in dependency order stopped part way (`setInputs(_:stoppingAfter:)`).
     var suspendedPass: OrderedPass?
+    /// The cells a suspended pass left when a cell was changed outside `setInputs`: the next
+    /// recalculation takes them up.
+    var carried: [CellLocation] = []
     @exclusivity(unchecked) var lookupCache = LookupCache()
     @exclusivity(unchecked) var circular: Set<Int32> = []
     /// Ranges whose formula cells are all computed in the running pass.
@@ -174,6 +177,7 @@ public final class CalcEngine {
     /// Sets a constant (`.empty` clears the cell).
     public func setValue(_ value: CalcValue, at address: CellAddress, sheet: Int) {
         guard sheet >= 0, sheet < sheets.count else { return }
+        takeUpSuspendedPass()
         if case .empty = value {
             clearCell(at: address, sheet: sheet)
             return
@@ -186,6 +190,7 @@ public final class CalcEngine {
 
     /// Removes a cell's content (value, formula, array range).
     public func clearCell(at address: CellAddress, sheet: Int) {
+        takeUpSuspendedPass()
         guard let id = cellID(sheet: sheet, address: address) else { return }
         if let anchor = arrayAnchorOf[id], anchor != id { resetCell(anchor); markDirtyAnchorRemoved(anchor) }
         resetCell(id)
@@ -237,6 +242,7 @@ public final class CalcEngine {
     public func setFormula(_ text: String, at address: CellAddress, sheet: Int, cachedValue: CalcValue? = nil,
                            arrayRange: RangeAddress? = nil, isDynamicArray: Bool = false) -> FormulaParseError? {
         guard sheet >= 0, sheet < sheets.count else { return nil }
+        takeUpSuspendedPass()
         let id = ensureCell(sheet: sheet, address: address)
         resetCell(id)
         noteChange(sheet: sheet, address: address)

@@ -4,6 +4,7 @@ extension CalcEngine {
     @discardableResult
     public func recalculate() -> CalcReport {
         suspendedPass = nil
+        carried = []
         lookupCache = LookupCache()
         circular = []
         var roots: [Int32] = []
@@ -45,7 +46,15 @@ extension CalcEngine {
     /// `continueRecalculation` settles them, or the next `setInputs` takes them up.
     @discardableResult
     public func setInputs(_ inputs: [CellInput], stoppingAfter limit: Int = .max) -> [CellChange] {
-        let pending = unsettledOfSuspendedPass()
+        // A suspended pass is set aside while the inputs go in; writing one of its cells takes
+        // it up at once (the cell's id may be reused), else `recalculateInOrder` decides.
+        var kept = suspendedPass
+        suspendedPass = nil
+        var pending = takeCarried()
+        if let pass = kept, inputs.contains(where: { l in cellID(sheet: l.location.sheet, address: l.location.address).map { pass.contains($0) } ?? false }) {
+            pending += unsettled(of: pass)
+            kept = nil
+        }
         for input in inputs {
             let l = input.location
             switch input.content {
@@ -54,15 +63,16 @@ extension CalcEngine {
             case .empty: clearCell(at: l.address, sheet: l.sheet)
             }
         }
-        return recalculateChanged(pending: pending, limit: limit)
+        return recalculateChanged(pending: pending, kept: kept, limit: limit)
     }
 
     /// True while a recalculation `setInputs` stopped part way has cells left to compute.
-    public var hasPendingRecalculation: Bool { suspendedPass != nil }
+    public var hasPendingRecalculation: Bool { suspendedPass != nil || !carried.isEmpty }
 
     /// Goes on with the recalculation `setInputs` stopped, taking at most `cells` cells from its
     /// queue; answers the cells whose value changed (not sorted).
     public func continueRecalculation(cells: Int = .max) -> [CellChange] {
+        if !carried.isEmpty { return recalculateChanged() }
         guard var pass = suspendedPass else { return [] }
         suspendedPass = nil
         var changes: [CellChange] = []
@@ -94,12 +104,23 @@ extension CalcEngine {
     /// recalculation when names or tables changed); answers the cells whose value changed.
     @discardableResult
     public func recalculateChanged() -> [CellChange] {
-        recalculateChanged(pending: unsettledOfSuspendedPass(), limit: .max)
+        var pending = takeCarried()
+        if let pass = suspendedPass { pending += unsettled(of: pass) }
+        suspendedPass = nil
+        return recalculateChanged(pending: pending, kept: nil, limit: .max)
     }
 
     /// `recalculateChanged`, with the cells a suspended pass left (`pending`, recomputed as
-    /// dirty and answered when they change) and the in-order pass's `limit` (see `setInputs`).
-    private func recalculateChanged(pending: [CellLocation], limit: Int) -> [CellChange] {
+    /// dirty and answered when they change), a suspended pass set aside (`kept`: it stays
+    /// suspended when the changes do not reach its cells, else it is taken up) and the in-order
+    /// pass's `limit` (see `setInputs`).
+    private func recalculateChanged(pending: [CellLocation], kept: OrderedPass?, limit: Int) -> [CellChange] {
+        var pending = pending
+        var kept = kept
+        if needsFullRecalc, let pass = kept {
+            pending += unsettled(of: pass)
+            kept = nil
+        }
         var changes: [CellChange] = []
         // The inputs are answered last, once each; `collect` leaves them out (a set of the few
         // inputs, not of every changed cell: a write can change 200,000 dependents).
@@ -115,7 +136,7 @@ extension CalcEngine {
         } else {
             lookupCache = LookupCache()
             if dependencyIndex == nil { dependencyIndex = DependencyIndex(engine: self) }
-            if let index = dependencyIndex, recalculateInOrder(index, skipping: inputs, pending: pending, limit: limit, into: &changes) {
+            if let index = dependencyIndex, recalculateInOrder(index, skipping: inputs, pending: &pending, kept: &kept, limit: limit, into: &changes) {
                 if spilledInPass {
                     // New spill cells may have readers outside the dirty set: recompute everything
                     // once; a cell changed again is answered once, with its final value.
@@ -131,6 +152,7 @@ extension CalcEngine {
                 report = buildReport()
                 return finishChanges(changes, inputs: changed)
             }
+            if let pass = kept { pending += unsettled(of: pass) }
             let dirty = dependents(of: changedSinceRecalc + pending)
             var before: [(Int32, CalcValue)] = []
             var roots: [Int32] = []

@@ -88,4 +88,45 @@ import Testing
         cells["A1"] = 2
         expectSettled(e, cells, rows: 500)
     }
+
+    @Test func aWriteOutsideTheSuspendedPassLeavesItSuspended() {
+        var cells = runningTotal(rows: 3_000)
+        let e = engine(cells)
+        var answered = e.setInputs([input("A1", .value(.number(4)))], stoppingAfter: 20)
+        // Nothing depends on D1: one evaluation at most, the chain stays suspended.
+        let evaluated = e.evaluationCount
+        let alone = e.setInputs([input("D1", .value(.number(1)))], stoppingAfter: 20)
+        #expect(alone.map(\.location.address.description) == ["D1"])
+        #expect(e.evaluationCount == evaluated)
+        #expect(e.hasPendingRecalculation)
+        // A new formula reading a cell the chain has not reached: computed on the chain's new values.
+        let reader = e.setInputs([input("E1", .formula("B2999*2"))], stoppingAfter: 20)
+        cells["A1"] = 4
+        cells["D1"] = 1
+        cells["E1"] = "=B2999*2"
+        let expected = engine(cells)
+        #expect(reader.first?.value == expected.value(at: CellAddress("E1")!, sheet: 0))
+        #expect(e.hasPendingRecalculation)
+        answered += alone + reader
+        while e.hasPendingRecalculation { answered += e.continueRecalculation(cells: 700) }
+        expectSettled(e, cells, rows: 3_000)
+        #expect(e.value(at: CellAddress("E1")!, sheet: 0) == expected.value(at: CellAddress("E1")!, sheet: 0))
+        // Every B is answered once (B2999 too, though computed ahead of its turn).
+        let refs = answered.map(\.location.address.description).filter { $0.hasPrefix("B") }
+        #expect(refs.count == 3_000 && Set(refs).count == 3_000)
+    }
+
+    @Test func aCellChangedOutsideSetInputsTakesUpTheSuspendedPass() {
+        var cells = runningTotal(rows: 1_000)
+        let e = engine(cells)
+        _ = e.setInputs([input("A1", .value(.number(3)))], stoppingAfter: 10)
+        e.clearCell(at: CellAddress("A500")!, sheet: 0)
+        e.setValue(.number(50), at: CellAddress("Z9")!, sheet: 0)
+        #expect(e.hasPendingRecalculation)
+        _ = e.recalculateChanged()
+        #expect(!e.hasPendingRecalculation)
+        cells["A1"] = 3
+        cells["A500"] = nil
+        expectSettled(e, cells, rows: 1_000)
+    }
 }

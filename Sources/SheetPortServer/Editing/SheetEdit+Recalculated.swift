@@ -45,7 +45,7 @@ extension SheetEdit {
         var results = [Rewritten](repeating: Rewritten(), count: jobs.count)
         results.withUnsafeMutableBufferPointer { buffer in
             let out = Slots(buffer: buffer)
-            DispatchQueue.concurrentPerform(iterations: jobs.count) { k in
+            let rewrite: @Sendable (Int) -> Void = { k in
                 let (block, cells) = jobs[k]
                 var result = Rewritten()
                 do {
@@ -62,6 +62,11 @@ extension SheetEdit {
                     result.error = error
                 }
                 out.buffer[k] = result
+            }
+            if parallel {
+                DispatchQueue.concurrentPerform(iterations: jobs.count, execute: rewrite)
+            } else {
+                for k in jobs.indices { rewrite(k) }
             }
         }
         for (k, result) in results.enumerated() {

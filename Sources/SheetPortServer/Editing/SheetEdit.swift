@@ -79,6 +79,9 @@ package final class SheetEdit {
     package private(set) var written: [GridCell: (before: StoredCell, after: StoredCell)] = [:]
     /// The row heights and column widths this write set, with the ones they replaced.
     package var sizeChanges: [SizeChange] = []
+    /// Whether blocks holding only recalculated cells are rewritten on every core (a request's
+    /// write), or on the calling thread alone (the background's, which leaves the other core to requests).
+    var parallel = true
     /// Opened row blocks, by block number (edited in place until they are written).
     private var blocks: [Int: [RowBlock.Entry]] = [:]
 

@@ -47,9 +47,10 @@ final class SheetEngines: @unchecked Sendable {
         }
     }
 
-    /// True while a request holds or waits for sheet `id`'s lock (background work lets it go first).
-    func isWanted(_ id: String) -> Bool {
-        lock.withLock { (sheetLocks[id]?.users ?? 0) > 0 }
+    /// True while more than `holders` (0 or the caller, 1) hold or wait for sheet `id`'s lock:
+    /// background work lets requests go first.
+    func isWanted(_ id: String, beyond holders: Int = 0) -> Bool {
+        lock.withLock { (sheetLocks[id]?.users ?? 0) > holders }
     }
 
     /// The bytes the cached graphs are reckoned to hold, and how many there are.
