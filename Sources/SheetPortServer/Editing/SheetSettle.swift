@@ -32,14 +32,17 @@ enum SheetSettle {
     static func step(_ id: String, _ context: ServerContext, whole: Bool) throws -> Bool {
         try context.engines.withSheet(id) { slot in
             let wanted = { !whole && context.engines.isWanted(id, beyond: 1) }
-            if !whole, let model = slot, model.engine.hasPendingRecalculation {
+            // Computed before the transaction opens: a PostgreSQL session idle in a transaction
+            // is ended after a bound (`PostgresConnection.SessionBounds`).
+            if let model = slot, model.engine.hasPendingRecalculation {
                 var computed = 0
                 repeat {
                     model.noteUnstored(model.engine.continueRecalculation(cells: cellsPerSlice))
                     computed += cellsPerSlice
-                } while model.engine.hasPendingRecalculation && computed < cellsPerStep && !wanted()
-                return false
+                } while model.engine.hasPendingRecalculation && (whole || (computed < cellsPerStep && !wanted()))
+                if !whole { return false }
             }
+            let held = slot != nil
             do {
                 return try context.database { database in
                     try database.transaction {
@@ -48,9 +51,13 @@ enum SheetSettle {
                         // or stored the values itself: this graph is not the store's any more.
                         if let model = slot, model.version != version || !valuesPending { slot = nil }
                         guard version > 0, valuesPending else { return true }
-                        if slot == nil { slot = try SheetModel.load(id, version: version, valuesPending: true, database, context) }
+                        if slot == nil {
+                            // The background leaves a sheet another instance wrote since to that
+                            // instance; a read, or a start that found the flag, loads it.
+                            guard whole || !held else { return true }
+                            slot = try SheetModel.load(id, version: version, valuesPending: true, database, context)
+                        }
                         let model = slot!
-                        while model.engine.hasPendingRecalculation { model.noteUnstored(model.engine.continueRecalculation()) }
                         let edit = SheetEdit(sheet: id, subject: "", model: model, database: database, context: context)
                         edit.parallel = whole
                         var stored = 0
