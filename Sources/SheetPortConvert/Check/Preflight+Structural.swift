@@ -4,9 +4,6 @@ import SheetPortWriter
 /// The pre-flight `sheetport import` makes before it uploads (issue 26): what can be known
 /// without reading every cell, so that the workbook is read once, by the server's import.
 extension Preflight {
-    /// How much of the first worksheet's XML is inflated to find its `<dimension>`, at most.
-    static let dimensionLookahead = 64 << 10
-
     /// Checks the package and its parts at `path` (the zip, its entries and limits, the
     /// content types, the workbook and its sheets, the relationships the import follows, the
     /// styles), the file's size against `maxUploadBytes`, and the first worksheet's declared
@@ -29,23 +26,9 @@ extension Preflight {
         return run.report
     }
 
-    /// The last row and column of the `<dimension ref>` at the start of `sheet`'s XML (before
-    /// `<sheetData`, within `dimensionLookahead` inflated bytes); nil when there is none.
+    /// The last row and column of the `<dimension ref>` `sheet` declares; nil when there is none.
     static func declaredRange(of sheet: Sheet, in workbook: Workbook) throws -> (rows: Int, columns: Int)? {
-        let stream = try workbook.archive.stream(workbook.worksheetEntry(sheet))
-        var head: [UInt8] = []
-        while head.count < dimensionLookahead, try stream.read({ head.append(contentsOf: $0) }) {
-            if head.count > 12, head.firstRange(of: Array("<sheetData".utf8)) != nil { break }
-        }
-        guard let element = head.firstRange(of: Array("dimension".utf8)) else { return nil }
-        if let data = head.firstRange(of: Array("sheetData".utf8)), data.lowerBound < element.lowerBound { return nil }
-        var rest = head[element.upperBound...]
-        guard let ref = rest.firstRange(of: Array("ref=".utf8)) else { return nil }
-        rest = rest[ref.upperBound...]
-        guard let quote = rest.first, quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { return nil }
-        rest = rest.dropFirst()
-        guard let close = rest.firstIndex(of: quote), close - rest.startIndex <= 32 else { return nil }
-        let text = String(decoding: rest[..<close], as: UTF8.self)
+        guard let text = try workbook.declaredDimension(of: sheet), text.utf8.count <= 32 else { return nil }
         let last = text.split(separator: ":").last.map(String.init) ?? text
         guard let cell = CellReference(last.replacingDollars()) else { return nil }
         return (cell.row, cell.column)
