@@ -47,9 +47,11 @@ enum SheetSettle {
                 return try context.database { database in
                     try database.transaction {
                         let (version, valuesPending) = try SheetWrite.lock(id, database)
-                        // Another instance wrote the sheet since (its load stored what was left),
-                        // or stored the values itself: this graph is not the store's any more.
-                        if let model = slot, model.version != version || !valuesPending { slot = nil }
+                        // Another instance wrote the sheet since (its load stored what was left):
+                        // this graph is not the store's any more. Values stored already (by a
+                        // read here, or another instance's repair) leave nothing to store.
+                        if let model = slot, model.version != version { slot = nil }
+                        if let model = slot, !valuesPending { model.unstored = [] }
                         guard version > 0, valuesPending else { return true }
                         if slot == nil {
                             // The background leaves a sheet another instance wrote since to that
