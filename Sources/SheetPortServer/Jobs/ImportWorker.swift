@@ -230,12 +230,12 @@ package final class ImportWorker: @unchecked Sendable {
         sheetID = id
 
         let cellWriter = StoredCellWriter(styles: try workbook.styles(), dateSystem: workbook.dateSystem)
-        // Every formula is computed before it is stored: blocks holding formulas wait in memory
-        // (the engine holds their cells anyway) until the pass has loaded the whole sheet.
+        // Every formula is computed before it is stored: blocks holding formulas wait in memory,
+        // packed (`HeldRows`), until the pass has loaded the whole sheet.
         let calculation = try ImportCalculation(workbook, sheet: sheet, clock: context.calcClock)
         var block: (number: Int, first: Int, last: Int, rows: [Row], hasFormula: Bool)?
         var sealedBlocks: [(number: Int, first: Int, last: Int, data: [UInt8])] = []
-        var deferredBlocks: [(number: Int, first: Int, last: Int, rows: [Row])] = []
+        var deferredBlocks: [(number: Int, first: Int, last: Int, rows: HeldRows)] = []
         var rows = 0, cells = 0, lastRow = 0, lastColumn = 0
         var metadata = WorksheetMetadata()
         var bytesRead: Int64 = 0
@@ -247,7 +247,7 @@ package final class ImportWorker: @unchecked Sendable {
         func sealBlock() {
             guard let current = block else { return }
             if current.hasFormula {
-                deferredBlocks.append((current.number, current.first, current.last, current.rows))
+                deferredBlocks.append((current.number, current.first, current.last, HeldRows(current.rows)))
             } else {
                 seal(current.number, current.first, current.last, current.rows)
             }
@@ -313,7 +313,7 @@ package final class ImportWorker: @unchecked Sendable {
         guard !preflight.hasError else { throw Self.refusal(report) }
         try calculation.recalculate()
         for (offset, deferred) in deferredBlocks.enumerated() {
-            seal(deferred.number, deferred.first, deferred.last, deferred.rows.map(calculation.computed))
+            seal(deferred.number, deferred.first, deferred.last, try deferred.rows.rows().map(calculation.computed))
             if sealedBlocks.count >= Self.blocksPerBatch || offset == deferredBlocks.count - 1 { try storeSealed() }
         }
         deferredBlocks.removeAll()
