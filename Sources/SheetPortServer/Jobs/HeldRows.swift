@@ -34,15 +34,15 @@ struct HeldRows {
 
     /// The rows as they were given.
     func rows() throws -> [Row] {
-        var reader = Reader(bytes: try RowBlock.decompress(packed))
+        var reader = ByteReader(try RowBlock.decompress(packed), what: "held rows")
         var rows: [Row] = []
-        let count = try reader.count()
+        let count = try reader.count(limit: reader.remaining)
         rows.reserveCapacity(count)
         for _ in 0..<count {
             let index = Int(Varint.unzigzag(try reader.varint()))
-            let flags = try reader.byte()
+            let flags = try reader.byte(inside: "a row")
             let height = flags & Self.hasHeight != 0 ? try reader.double() : nil
-            let cellCount = try reader.count()
+            let cellCount = try reader.count(limit: reader.remaining)
             var cells: [Cell] = []
             cells.reserveCapacity(cellCount)
             for _ in 0..<cellCount { cells.append(try Self.unpack(&reader)) }
@@ -70,74 +70,34 @@ struct HeldRows {
         if case .array(let range) = cell.formulaKind { put(range, &bytes) }
     }
 
-    private static func unpack(_ reader: inout Reader) throws -> Cell {
+    private static func unpack(_ reader: inout ByteReader) throws -> Cell {
         let column = Int(Varint.unzigzag(try reader.varint()))
         let style = Int(Varint.unzigzag(try reader.varint()))
-        let tag = try reader.byte()
+        let tag = try reader.byte(inside: "a cell")
         let value: CellValue
         switch Kind(rawValue: tag & 0x0F) {
         case .empty: value = .empty
         case .number: value = .number(try reader.double())
-        case .string: value = .string(try reader.string())
+        case .string: value = .string(try string(&reader))
         case .isFalse: value = .boolean(false)
         case .isTrue: value = .boolean(true)
-        case .error: value = .error(try reader.string())
+        case .error: value = .error(try string(&reader))
         case .date: value = .date(serial: try reader.double())
         case .duration: value = .duration(days: try reader.double())
-        case .isoDate: value = .isoDate(try reader.string())
+        case .isoDate: value = .isoDate(try string(&reader))
         case nil: throw RowBlock.FormatError(message: "held rows: a cell of kind \(tag & 0x0F)")
         }
-        let formula = tag & hasFormula != 0 ? try reader.string() : nil
-        let kind: FormulaKind = tag & isArrayFormula != 0 ? .array(range: try reader.string()) : .normal
+        let formula = tag & hasFormula != 0 ? try string(&reader) : nil
+        let kind: FormulaKind = tag & isArrayFormula != 0 ? .array(range: try string(&reader)) : .normal
         return Cell(column: column, value: value, formula: formula, formulaKind: kind, styleIndex: style)
+    }
+
+    private static func string(_ reader: inout ByteReader) throws -> String {
+        String(decoding: reader.bytes[try reader.span()], as: UTF8.self)
     }
 
     private static func put(_ text: String, _ bytes: inout [UInt8]) {
         Varint.put(UInt64(text.utf8.count), to: &bytes)
         bytes += text.utf8
-    }
-
-    /// Reads what `init` wrote (the server's own bytes; a short one throws, never traps).
-    private struct Reader {
-        let bytes: [UInt8]
-        var position = 0
-
-        mutating func byte() throws -> UInt8 {
-            guard position < bytes.count else { throw RowBlock.FormatError(message: "held rows end early") }
-            defer { position += 1 }
-            return bytes[position]
-        }
-
-        mutating func varint() throws -> UInt64 {
-            var value: UInt64 = 0
-            var shift: UInt64 = 0
-            while true {
-                let next = try byte()
-                guard shift < 64 else { throw RowBlock.FormatError(message: "held rows: a number over 64 bits") }
-                value |= UInt64(next & 0x7F) << shift
-                if next < 0x80 { return value }
-                shift += 7
-            }
-        }
-
-        mutating func count() throws -> Int {
-            let value = try varint()
-            guard value <= UInt64(bytes.count - position) else { throw RowBlock.FormatError(message: "held rows claim \(value) items") }
-            return Int(value)
-        }
-
-        mutating func double() throws -> Double {
-            guard bytes.count - position >= 8 else { throw RowBlock.FormatError(message: "held rows end early") }
-            var bits: UInt64 = 0
-            for offset in 0..<8 { bits |= UInt64(bytes[position + offset]) << (8 * UInt64(offset)) }
-            position += 8
-            return Double(bitPattern: bits)
-        }
-
-        mutating func string() throws -> String {
-            let length = try count()
-            defer { position += length }
-            return String(decoding: bytes[position..<(position + length)], as: UTF8.self)
-        }
     }
 }

@@ -39,91 +39,57 @@ struct BinaryBlock {
     /// Decodes the payload of a binary block (the bytes after the format byte, decompressed).
     init(payload: [UInt8]) throws {
         self.payload = payload
-        var position = 0
-        func varint() throws -> UInt64 {
-            var value: UInt64 = 0
-            var shift: UInt64 = 0
-            while true {
-                guard position < payload.count else { throw RowBlock.FormatError(message: "a binary block ends inside a number") }
-                let byte = payload[position]
-                position += 1
-                guard shift < 64 else { throw RowBlock.FormatError(message: "a binary block holds a number over 64 bits") }
-                value |= UInt64(byte & 0x7F) << shift
-                if byte < 0x80 { return value }
-                shift += 7
-            }
-        }
-        func count(limit: Int) throws -> Int {
-            let value = try varint()
-            guard limit >= 0, value <= UInt64(limit) else { throw RowBlock.FormatError(message: "a binary block claims \(value) items where \(limit) fit") }
-            return Int(value)
-        }
+        var reader = ByteReader(payload, what: "a binary block")
         func table() throws -> [Range<Int>] {
-            let entries = try count(limit: payload.count - position)
+            let entries = try reader.count(limit: reader.remaining)
             var ranges: [Range<Int>] = []
             ranges.reserveCapacity(entries)
-            for _ in 0..<entries {
-                let length = try count(limit: payload.count - position)
-                ranges.append(position..<(position + length))
-                position += length
-            }
+            for _ in 0..<entries { ranges.append(try reader.span()) }
             return ranges
         }
-        func double() throws -> Double {
-            guard payload.count - position >= 8 else { throw RowBlock.FormatError(message: "a binary block ends inside a number") }
-            var bits: UInt64 = 0
-            for offset in 0..<8 { bits |= UInt64(payload[position + offset]) << (8 * UInt64(offset)) }
-            position += 8
-            return Double(bitPattern: bits)
-        }
-        func signed() throws -> Int64 { Varint.unzigzag(try varint()) }
         strings = try table()
         styles = try table()
-        func string() throws -> Int { try count(limit: strings.count - 1) }
-        let rowCount = try count(limit: payload.count - position)
+        func string() throws -> Int { try reader.count(limit: strings.count - 1) }
+        let rowCount = try reader.count(limit: reader.remaining)
         rows.reserveCapacity(rowCount)
         var previousRow: Int64 = 0
         for _ in 0..<rowCount {
-            let row = previousRow &+ (try signed())
+            let row = previousRow &+ (try reader.signed())
             guard row >= 1, row <= Int64(ServerConfiguration.maxRows) else { throw RowBlock.FormatError(message: "a binary block holds row \(row)") }
             previousRow = row
-            guard position < payload.count else { throw RowBlock.FormatError(message: "a binary block ends inside a row") }
-            let flags = payload[position]
-            position += 1
-            let height = flags & 1 != 0 ? try double() : nil
-            let cellCount = try count(limit: payload.count - position)
+            let flags = try reader.byte(inside: "a row")
+            let height = flags & 1 != 0 ? try reader.double() : nil
+            let cellCount = try reader.count(limit: reader.remaining)
             var cells: [BlockCell] = []
             cells.reserveCapacity(cellCount)
             var previousColumn: Int64 = 0
             for _ in 0..<cellCount {
-                guard position < payload.count else { throw RowBlock.FormatError(message: "a binary block ends inside a cell") }
-                var cell = BlockCell(tag: payload[position])
-                position += 1
+                var cell = BlockCell(tag: try reader.byte(inside: "a cell"))
                 if cell.has(RowBlock.Tag.raw) {
                     cell.text = try string()
                     hasRawLines = true
                     cells.append(cell)
                     continue
                 }
-                let column = previousColumn &+ (try signed())
+                let column = previousColumn &+ (try reader.signed())
                 guard column >= 1, column <= 16_384 else { throw RowBlock.FormatError(message: "a binary block holds column \(column)") }
                 previousColumn = column
                 cell.column = Int(column)
                 switch cell.kind {
-                case .double: cell.number = try double()
-                case .integer: cell.integer = try signed()
+                case .double: cell.number = try reader.double()
+                case .integer: cell.integer = try reader.signed()
                 case .string, .error, .date: cell.text = try string()
                 case .empty, .isFalse, .isTrue: break
                 }
                 if cell.has(RowBlock.Tag.formula) { cell.formula = try string() }
                 if cell.has(RowBlock.Tag.arrayRange) { cell.arrayRange = try string() }
-                if cell.has(RowBlock.Tag.style) { cell.style = try count(limit: styles.count - 1) }
+                if cell.has(RowBlock.Tag.style) { cell.style = try reader.count(limit: styles.count - 1) }
                 if cell.has(RowBlock.Tag.input) { cell.input = try string() }
                 cells.append(cell)
             }
             rows.append(BlockRow(row: Int(row), height: height, isHidden: flags & 2 != 0, cells: cells))
         }
-        guard position == payload.count else { throw RowBlock.FormatError(message: "a binary block has bytes after its rows") }
+        guard reader.remaining == 0 else { throw RowBlock.FormatError(message: "a binary block has bytes after its rows") }
     }
 
     func string(_ index: Int) -> ArraySlice<UInt8> { payload[strings[index]] }
