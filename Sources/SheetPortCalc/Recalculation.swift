@@ -89,15 +89,20 @@ extension CalcEngine {
         return changes
     }
 
-    /// Recomputes everything, answering the formula cells whose value changed.
-    private func recalculateAll() -> [CellChange] {
-        let all = (0..<cellKind.count).compactMap { id -> (Int32, CalcValue)? in
-            cellKind[id] == .formula || cellKind[id] == .arrayMember ? (Int32(id), cellValue[id]) : nil
-        }
+    /// Recomputes everything; answers the formula cells whose value changed, but for `inputs`.
+    private func recalculateAll(skipping inputs: Set<CellLocation> = []) -> [CellChange] {
+        let before = formulaValues()
         recalculate()
         var changes: [CellChange] = []
-        collect(all, skipping: [], into: &changes)
+        collect(before, skipping: inputs, into: &changes)
         return changes
+    }
+
+    /// Every formula cell (array members too) with its value now, for `collect` to compare with.
+    private func formulaValues() -> [(Int32, CalcValue)] {
+        (0..<cellKind.count).compactMap { id -> (Int32, CalcValue)? in
+            cellKind[id] == .formula || cellKind[id] == .arrayMember ? (Int32(id), cellValue[id]) : nil
+        }
     }
 
     /// Recomputes what depends on the cells changed since the last recalculation (a full
@@ -128,11 +133,7 @@ extension CalcEngine {
         let changed = changedSinceRecalc
         let inputs = Set(changed)
         if needsFullRecalc {
-            let before = (0..<cellKind.count).compactMap { id -> (Int32, CalcValue)? in
-                cellKind[id] == .formula || cellKind[id] == .arrayMember ? (Int32(id), cellValue[id]) : nil
-            }
-            recalculate()
-            collect(before, skipping: inputs, into: &changes)
+            changes = recalculateAll(skipping: inputs)
         } else {
             lookupCache = LookupCache()
             if dependencyIndex == nil { dependencyIndex = DependencyIndex(engine: self) }
@@ -140,12 +141,7 @@ extension CalcEngine {
                 if spilledInPass {
                     // New spill cells may have readers outside the dirty set: recompute everything
                     // once; a cell changed again is answered once, with its final value.
-                    let all = (0..<cellKind.count).compactMap { id -> (Int32, CalcValue)? in
-                        cellKind[id] == .formula || cellKind[id] == .arrayMember ? (Int32(id), cellValue[id]) : nil
-                    }
-                    recalculate()
-                    var again: [CellChange] = []
-                    collect(all, skipping: inputs, into: &again)
+                    let again = recalculateAll(skipping: inputs)
                     let settled = Set(again.map(\.location))
                     changes = changes.filter { !settled.contains($0.location) } + again
                 }
@@ -166,11 +162,8 @@ extension CalcEngine {
             evaluate(roots)
             if spilledInPass {
                 // New spill cells may have readers outside the dirty set: recompute everything once.
-                let all = (0..<cellKind.count).compactMap { id -> (Int32, CalcValue)? in
-                    cellKind[id] == .formula || cellKind[id] == .arrayMember ? (Int32(id), cellValue[id]) : nil
-                }
+                before += formulaValues()
                 recalculate()
-                before.append(contentsOf: all)
             }
             report = buildReport()
             collect(before, skipping: inputs, into: &changes)
