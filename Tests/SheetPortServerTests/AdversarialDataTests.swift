@@ -298,7 +298,7 @@ import SheetPortTestSupport
         for job in jobs { _ = try api.wait(for: job["id"] as? String ?? "") }
         #expect(try api.wait(for: id)["status"] as? String == "succeeded")
         #expect(try bob.wait(for: bobsID)["status"] as? String == "succeeded")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: server.data + "/staging").isEmpty)
+        #expect(isEmptySoon(server.data + "/staging"))
     }
 
     /// An existing seal.key readable or writable by group or others is refused at start, naming
@@ -353,7 +353,7 @@ import SheetPortTestSupport
             #expect(try database.query("SELECT count(*) FROM sheets").first?.first?.int == 0)
             #expect(try database.query("SELECT count(*) FROM row_blocks").first?.first?.int == 0)
         }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: staging).isEmpty)
+        #expect(isEmptySoon(staging))
 
         // While the sheet cannot be deleted (a trigger refuses), the job does not end: the
         // removal is retried, and once it goes through the job fails with nothing left.

@@ -120,7 +120,7 @@ import SheetPortTestSupport
         #expect((try api.object("/api/sheets")["sheets"] as? [Any])?.isEmpty == true)
         let hidden = try server.run(["sqlite3", "-readonly", server.mount + "/data/sheetport.db", "SELECT COUNT(*) FROM sheets; SELECT COUNT(*) FROM row_blocks;"])
         #expect(hidden.stdout.split(separator: "\n") == ["0", "0"], "no partial sheet: \(hidden)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: server.inside("data/staging")).isEmpty)
+        #expect(isEmptySoon(server.inside("data/staging")))
 
         // Full to the last byte: an upload answers 507 storage-full, nothing is kept; reads still answer.
         server.fill()
@@ -128,7 +128,7 @@ import SheetPortTestSupport
         let refused = try api.upload(small)
         #expect(refused.status == 507, "\(refused.status) \(refused.text)")
         #expect((refused.object["error"] as? [String: Any])?["code"] as? String == "storage-full", "\(refused.text)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: server.inside("data/staging")).isEmpty)
+        #expect(isEmptySoon(server.inside("data/staging")))
         #expect(try api.call("GET", "/api/sheets").status == 200)
 
         // Space freed: the server recovers by itself, the WAL truncated, and an import succeeds.

@@ -243,3 +243,10 @@ package func filesUnder(_ folder: String) -> [String] {
         return FileManager.default.fileExists(atPath: $0, isDirectory: &isDirectory) && !isDirectory.boolValue
     }
 }
+
+/// Whether `folder` (a data directory's staging or exports) is empty within `seconds`. A job's
+/// staged upload goes just after the transaction that ends the job, so a client may see the
+/// end a moment before the file goes (a crash in between leaves it to the next start's sweep).
+package func isEmptySoon(_ folder: String, within seconds: Double = 10) -> Bool {
+    eventually(within: seconds) { ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).isEmpty }
+}
