@@ -89,6 +89,36 @@ extension CalcEngine {
         return changes
     }
 
+    /// Goes on with the recalculation `setInputs` stopped until no formula cell of `range` on
+    /// `sheet` is left to compute (with the cells its dependency order reaches first); answers
+    /// the cells whose value changed (not sorted). A reader of a window of cells needs no more:
+    /// the cells past it wait for `continueRecalculation(cells:)`.
+    public func continueRecalculation(until range: RangeAddress, sheet: Int) -> [CellChange] {
+        if !carried.isEmpty { return recalculateChanged() }
+        var changes: [CellChange] = []
+        var waiting = unsettledFormulas(in: range, sheet: sheet)
+        while !waiting.isEmpty, suspendedPass != nil {
+            changes += continueRecalculation(cells: 2_048)
+            waiting.removeAll { cellState[Int($0)] != .dirty }
+        }
+        return changes
+    }
+
+    /// The formula cells of `range` on `sheet` that the suspended pass has not computed yet.
+    private func unsettledFormulas(in range: RangeAddress, sheet: Int) -> [Int32] {
+        guard let pass = suspendedPass, sheets.indices.contains(sheet) else { return [] }
+        let store = sheets[sheet]
+        var ids: [Int32] = []
+        for column in store.storedColumns(range.start.column, range.end.column, formulasOnly: true) {
+            guard let index = store.formulaColumns[column] else { continue }
+            for k in index.positions(range.start.row, range.end.row) {
+                let id = index.ids[k]
+                if pass.contains(id), cellState[Int(id)] == .dirty { ids.append(id) }
+            }
+        }
+        return ids
+    }
+
     /// Recomputes everything; answers the formula cells whose value changed, but for `inputs`.
     private func recalculateAll(skipping inputs: Set<CellLocation> = []) -> [CellChange] {
         let before = formulaValues()

@@ -49,6 +49,42 @@ import Testing
         #expect(answered.count == 3_000 + 1 + 1) // B1...B3000, C1, A1
     }
 
+    @Test func continuesOnlyAsFarAsAWindowNeeds() {
+        var cells = runningTotal(rows: 20_000)
+        let e = engine(cells)
+        let before = engine(cells)
+        let first = e.setInputs([input("A1", .value(.number(11)))], stoppingAfter: 100)
+        cells["A1"] = 11
+        let after = engine(cells)
+        let window = RangeAddress(CellAddress("A1200")!, CellAddress("C1260")!)
+        let reached = e.continueRecalculation(until: window, sheet: 0)
+        // The window's cells are computed; the chain well past it is not.
+        for r in 1_200...1_260 {
+            let a = CellAddress("B\(r)")!
+            #expect(e.value(at: a, sheet: 0) == after.value(at: a, sheet: 0), "B\(r)")
+        }
+        #expect(e.hasPendingRecalculation)
+        #expect(reached.count < 1_260 + 2_048)
+        #expect(e.value(at: CellAddress("B20000")!, sheet: 0) == before.value(at: CellAddress("B20000")!, sheet: 0))
+        // A window already computed, and one of cells outside the pass, compute nothing.
+        #expect(e.continueRecalculation(until: RangeAddress(CellAddress("B1")!, CellAddress("B50")!), sheet: 0).isEmpty)
+        #expect(e.continueRecalculation(until: RangeAddress(CellAddress("D1")!, CellAddress("Z3000")!), sheet: 0).isEmpty)
+        #expect(e.continueRecalculation(until: window, sheet: 7).isEmpty)
+        // The rest, and every change answered once.
+        var rest: [CellChange] = []
+        while e.hasPendingRecalculation { rest += e.continueRecalculation(cells: 700) }
+        expectSettled(e, cells, rows: 20_000)
+        let answered = Set((first + reached + rest).map(\.location))
+        #expect(answered.count == first.count + reached.count + rest.count)
+        #expect(answered.count == 20_000 + 1 + 1)
+        // A window at the end of the chain takes the whole pass.
+        _ = e.setInputs([input("A1", .value(.number(2)))], stoppingAfter: 10)
+        _ = e.continueRecalculation(until: RangeAddress(CellAddress("B20000")!, CellAddress("B20000")!), sheet: 0)
+        #expect(!e.hasPendingRecalculation)
+        cells["A1"] = 2
+        expectSettled(e, cells, rows: 20_000)
+    }
+
     @Test func theNextWriteTakesUpWhatWasLeft() {
         var cells = runningTotal(rows: 2_000)
         let e = engine(cells)

@@ -55,8 +55,8 @@ import SheetPortTestSupport
     }
 
     /// An in-process server whose settling thread is stopped: what writes leave stays flagged,
-    /// deterministically. A run of writes takes up what the previous ones left; a read brings
-    /// the store level; a graph gone (another instance's write, an eviction, a crash) is rebuilt
+    /// deterministically. A run of writes takes up what the previous ones left; a rows window
+    /// shows the values left without storing them; a view brings the store level; a graph gone (another instance's write, an eviction, a crash) is rebuilt
     /// from the inputs and the stale values stored; a restarted server settles flagged sheets itself.
     @Test func whatAWriteLeavesIsStoredByTheNextReadOrTheNextStart() throws {
         let folder = try temporaryFolder()
@@ -81,7 +81,27 @@ import SheetPortTestSupport
             #expect(EditingClient.changed(answer)["B999"]?["value"] as? Double == total(first: a, through: 999))
             #expect(try pending() == 1)
         }
-        #expect(try sheet.cells()["B\(rows)"]?["value"] as? Double == total(first: 6, through: rows))
+        // A rows window shows the last write's values, computed as far as the window needs and
+        // laid over the stored ones: nothing is stored, the chain past it is left to compute.
+        let window = try sheet.api.object("/api/sheets/\(id)/rows?start=1500&count=3")
+        let shown = (window["rows"] as? [[String: Any]] ?? []).flatMap { $0["cells"] as? [[String: Any]] ?? [] }
+        #expect(shown.count == 6)
+        for cell in shown where cell["ref"] as? String == "B1501" {
+            #expect(cell["value"] as? Double == total(first: 6, through: 1_501))
+            #expect(cell["display"] as? String == String(Int(total(first: 6, through: 1_501))))
+            #expect(cell["input"] as? String == "=B1500+A1501")
+        }
+        #expect(try pending() == 1)
+        #expect(try server.context.engines.withSheet(id) { $0?.engine.hasPendingRecalculation } == true)
+        // Windows down to the last row, the same.
+        let all = try sheet.cells()
+        for r in [1, 999, 1_000, 1_001, 3_000, rows] {
+            #expect(all["B\(r)"]?["value"] as? Double == total(first: 6, through: r), "B\(r)")
+        }
+        #expect(try pending() == 1)
+        // A view reads every value: the store is brought level first.
+        let view = try sheet.api.object("/api/sheets/\(id)/view?sort=B:desc&count=1")
+        #expect((view["rows"] as? [[String: Any]])?.first?["row"] as? Int == rows)
         #expect(try pending() == 0)
         // The background coming after the read finds nothing to do, and keeps the graph.
         #expect(try SheetSettle.step(id, server.context, whole: false))

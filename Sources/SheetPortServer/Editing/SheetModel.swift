@@ -64,6 +64,18 @@ final class SheetModel {
         return cells
     }
 
+    /// The unstored cells of rows `rows` (row order, each once) with their values now, left in
+    /// `unstored` (a read shows them; `SheetSettle` stores them).
+    func unstoredCells(in rows: ClosedRange<Int>) -> [SheetEdit.Touched] {
+        var cells = unstored.filter { rows.contains($0.row) }
+        cells.sort()
+        var touched: [SheetEdit.Touched] = []
+        for cell in cells where touched.last?.cell != cell {
+            touched.append((cell, SheetEdit.scalar(engine.value(at: cell.address, sheet: 0))))
+        }
+        return touched
+    }
+
     /// Blocks unsealed per database read while loading.
     static let blocksPerRead = 64
 

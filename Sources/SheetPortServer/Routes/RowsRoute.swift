@@ -3,7 +3,8 @@ import SheetPortReader
 import SheetPortWriter
 import SheetPortConvert
 /// `GET /api/sheets/{id}/rows?start=1&count=500`: an ordered window of rows, cut from the
-/// sealed row blocks it spans (only those are unsealed).
+/// sealed row blocks it spans (only those are unsealed), with the values a write left to store
+/// (`SheetSettle.window`).
 enum RowsRoute {
     /// The most rows one window returns.
     static let maxCount = 5_000
@@ -15,16 +16,11 @@ enum RowsRoute {
             return .error(400, "bad-request", "start and count are positive integers")
         }
         let end = min(start + min(count, maxCount) - 1, ServerConfiguration.maxRows) // inclusive
-        try SheetSettle.ensure(id, context)
-        let blocks = try context.database {
-            try $0.rowBlocks(of: id, from: RowBlock.block(of: start), to: RowBlock.block(of: end))
-        }
         var body = Array("{\"version\":\(sheet.version),\"rows\":[".utf8)
         var first = true
-        for block in blocks {
-            let plaintext = try context.sealer.open(block.data, context: RowBlock.context(sheet: id, block: block.block), what: "row block")
+        for block in try SheetSettle.window(id, rows: start...end, context) {
             // Each cell with the text Excel shows for it (CONTRACTS section 8).
-            for row in try RowBlock.apiRows(stored: plaintext, within: start...end) {
+            for row in try RowBlock.apiRows(stored: block.plaintext, within: start...end) {
                 if !first { body.append(UInt8(ascii: ",")) }
                 first = false
                 body += row
