@@ -63,11 +63,49 @@ struct EditingClient {
                     let answer = try client.write([((writer == 0 ? "A" : "B") + String(index), String(index))])
                     versions[writer].value.append(answer["version"] as? Int ?? -1)
                 } catch {
-                    failures.value.append("\(writer) \(index): \(error)")
+                    failures.update { $0.append("\(writer) \(index): \(error)") }
                 }
             }
         }
         return (versions.map(\.value), failures.value)
+    }
+
+    /// Writes A1 = 2, 3, ... (`writes` of them, one after another, through `writer`) under a
+    /// running total on column B while each of `readers` reads the one-row window of row `row`
+    /// over and over. A value read must be one a write gave that was not acknowledged before
+    /// the read began, nor sent after it ended: `offset` is B`row` less A1. Answers the reads
+    /// and what went wrong.
+    static func readsDuringWrites(writer: EditingClient, readers: [EditingClient], writes: Int, row: Int, offset: Double) -> (reads: Int, failures: [String]) {
+        let acknowledged = LockedBox(1), sent = LockedBox(1), done = LockedBox(false)
+        let reads = LockedBox(0), failures = LockedBox<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: readers.count + 1) { index in
+            guard index > 0 else {
+                defer { done.value = true }
+                for a in 2...(1 + writes) {
+                    sent.value = a
+                    do { _ = try writer.write([("A1", String(a))]) } catch { failures.update { $0.append("write \(a): \(error)") }; return }
+                    acknowledged.value = a
+                }
+                return
+            }
+            let reader = readers[index - 1]
+            while !done.value {
+                let floor = acknowledged.value
+                do {
+                    let window = try reader.api.object("/api/sheets/\(reader.sheet)/rows?start=\(row)&count=1")
+                    let cells = (window["rows"] as? [[String: Any]])?.first?["cells"] as? [[String: Any]] ?? []
+                    let value = cells.first { $0["ref"] as? String == "B\(row)" }?["value"] as? Double ?? -1
+                    let ceiling = sent.value
+                    let a = value - offset
+                    if a < Double(floor) || a > Double(ceiling) { failures.update { $0.append("reader \(index): B\(row) from A1 = \(a), written \(floor)...\(ceiling)") } }
+                    reads.update { $0 += 1 }
+                } catch {
+                    failures.update { $0.append("reader \(index): \(error)") }
+                    return
+                }
+            }
+        }
+        return (reads.value, failures.value)
     }
 
     /// The sheet's version.

@@ -54,10 +54,26 @@ import SheetPortTestSupport
         #expect(exported["B\(rows)"] as? Double == total(first: 200, through: rows))
     }
 
+    /// Reads while a run of writes goes on: every value a rows window shows is one a write
+    /// gave, never older than the last write answered before the read began.
+    @Test func readsDuringWritesSeeNoOlderValue() throws {
+        let fixture = try ServerFixture()
+        defer { fixture.close() }
+        let sheet = EditingClient(fixture.api, try EditingClient.create(fixture.api))
+        try runningTotal(sheet, rows: 5_000)
+        let (reads, failures) = EditingClient.readsDuringWrites(writer: sheet, readers: [sheet, sheet], writes: 30, row: 3_000,
+                                                                 offset: total(first: 0, through: 3_000))
+        #expect(failures.isEmpty, "\(failures.prefix(5))")
+        print("reads during writes: \(reads), failures \(failures.count)")
+        #expect(reads >= 2)
+        #expect(try sheet.cells()["B5000"]?["value"] as? Double == total(first: 31, through: 5_000))
+    }
+
     /// An in-process server whose settling thread is stopped: what writes leave stays flagged,
     /// deterministically. A run of writes takes up what the previous ones left; a rows window
-    /// shows the values left without storing them; a view brings the store level; a graph gone (another instance's write, an eviction, a crash) is rebuilt
-    /// from the inputs and the stale values stored; a restarted server settles flagged sheets itself.
+    /// shows the values left without storing them; a view brings the store level; a graph gone
+    /// (another instance's write, an eviction, a crash) is rebuilt from the inputs and the stale
+    /// values stored; a restarted server settles flagged sheets itself.
     @Test func whatAWriteLeavesIsStoredByTheNextReadOrTheNextStart() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -261,4 +261,6 @@ final class LockedBox<Value>: @unchecked Sendable {
         get { lock.lock(); defer { lock.unlock() }; return stored }
         set { lock.lock(); stored = newValue; lock.unlock() }
     }
+    /// Changes the value under the lock (a read and a write apart could lose another thread's).
+    func update(_ body: (inout Value) -> Void) { lock.lock(); body(&stored); lock.unlock() }
 }

@@ -36,4 +36,24 @@ struct SharedEditingTests {
         let events = try deployment.database().sheetEvents(of: id, after: 0, limit: 1_000)
         #expect(events.map(\.version) == Array(1...(4 + 2 * writes)))
     }
+
+    /// Reads through both instances while writes go through one: the writing instance shows
+    /// the values its graph holds, the other brings the store level first; neither shows a value
+    /// older than the last write answered before the read began.
+    @Test func readsThroughEitherInstanceSeeNoOlderValue() throws {
+        let deployment = try SharedDeployment()
+        defer { deployment.close() }
+        let a = try deployment.start("a"), b = try deployment.start("b")
+        let token = try deployment.token("ann")
+        let writer = EditingClient(a.api(token), try EditingClient.create(a.api(token)))
+        let rows = 3_000
+        var inputs: [(String, String)] = [("A1", "1"), ("B1", "=A1")]
+        for r in 2...rows { inputs += [("A\(r)", String(r % 7)), ("B\(r)", "=B\(r - 1)+A\(r)")] }
+        _ = try writer.write(inputs)
+        let offset = Double((2...2_500).reduce(0) { $0 + $1 % 7 })
+        let (reads, failures) = EditingClient.readsDuringWrites(writer: writer, readers: [writer, EditingClient(b.api(token), writer.sheet)],
+                                                                 writes: 20, row: 2_500, offset: offset)
+        #expect(failures.isEmpty, "\(failures.prefix(5))")
+        #expect(reads >= 2)
+    }
 }
