@@ -97,9 +97,11 @@ extension CalcEngine {
         if !carried.isEmpty { return recalculateChanged() }
         var changes: [CellChange] = []
         var waiting = unsettledFormulas(in: range, sheet: sheet)
-        while !waiting.isEmpty, suspendedPass != nil {
+        while suspendedPass != nil {
+            // Those computed drop off the end; one still to compute there keeps the pass going.
+            while let last = waiting.last, cellState[Int(last)] != .dirty { waiting.removeLast() }
+            if waiting.isEmpty { break }
             changes += continueRecalculation(cells: 2_048)
-            waiting.removeAll { cellState[Int($0)] != .dirty }
         }
         return changes
     }

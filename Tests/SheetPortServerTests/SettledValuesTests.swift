@@ -71,7 +71,7 @@ import SheetPortTestSupport
 
     /// An in-process server whose settling thread is stopped: what writes leave stays flagged,
     /// deterministically. A run of writes takes up what the previous ones left; a rows window
-    /// shows the values left without storing them; a view brings the store level; a graph gone
+    /// and a view show the values left without storing them; an export brings the store level; a graph gone
     /// (another instance's write, an eviction, a crash) is rebuilt from the inputs and the stale
     /// values stored; a restarted server settles flagged sheets itself.
     @Test func whatAWriteLeavesIsStoredByTheNextReadOrTheNextStart() throws {
@@ -115,9 +115,18 @@ import SheetPortTestSupport
             #expect(all["B\(r)"]?["value"] as? Double == total(first: 6, through: r), "B\(r)")
         }
         #expect(try pending() == 1)
-        // A view reads every value: the store is brought level first.
-        let view = try sheet.api.object("/api/sheets/\(id)/view?sort=B:desc&count=1")
-        #expect((view["rows"] as? [[String: Any]])?.first?["row"] as? Int == rows)
+        // A view sorts and filters by the same values, laid over the stored ones as well.
+        // (Rows 4,994 to 5,000 add 3, 4, 5, 6, 0, 1, 2 to row 4,993's total.)
+        let filter = String(Int(total(first: 6, through: 4_993)))
+        let view = try sheet.api.object("/api/sheets/\(id)/view?sort=B:desc&filter=B:%3E\(filter)&count=2")
+        let viewed = view["rows"] as? [[String: Any]] ?? []
+        #expect(view["total"] as? Int == 7)
+        #expect(viewed.map { $0["row"] as? Int } == [rows, rows - 1])
+        let top = (viewed.first?["cells"] as? [[String: Any]] ?? []).first { $0["ref"] as? String == "B\(rows)" }
+        #expect(top?["value"] as? Double == total(first: 6, through: rows))
+        #expect(try pending() == 1)
+        // An export writes every value: the store is brought level first.
+        #expect(try sheet.exportedValues(in: folder)["B\(rows)"] as? Double == total(first: 6, through: rows))
         #expect(try pending() == 0)
         // The background coming after the read finds nothing to do, and keeps the graph.
         #expect(try SheetSettle.step(id, server.context, whole: false))

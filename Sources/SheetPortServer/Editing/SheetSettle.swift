@@ -26,53 +26,22 @@ enum SheetSettle {
         _ = try step(id, context, whole: true)
     }
 
-    /// A row block unsealed for a read.
-    typealias OpenBlock = (block: Int, plaintext: [UInt8])
-
     /// The row blocks spanning rows `rows` of sheet `id` as a read shows them, unsealed: the
-    /// stored ones, with the values a write left to store laid over them when this instance
-    /// holds that write's graph. The graph computes only as far as the window needs; the rest
-    /// stays to the background. Else (another instance's write, a restart) the sheet is
-    /// brought level first, as by `ensure`.
-    static func window(_ id: String, rows: ClosedRange<Int>, _ context: ServerContext) throws -> [OpenBlock] {
-        if try context.database({ try $0.valuesPending(of: id) }) {
-            if let blocks = try context.engines.withSheet(id, { try overlaid(id, rows: rows, $0, context) }) { return blocks }
-            _ = try step(id, context, whole: true)
+    /// stored ones, with the values a write left to store laid over them (`SheetOverlay`).
+    static func window(_ id: String, rows: ClosedRange<Int>, _ context: ServerContext) throws -> [(block: Int, plaintext: [UInt8])] {
+        let read = {
+            try context.database {
+                try $0.rowBlocks(of: id, from: RowBlock.block(of: rows.lowerBound), to: RowBlock.block(of: rows.upperBound))
+            }.map { (block: $0.block, plaintext: try context.sealer.open($0.data, context: RowBlock.context(sheet: id, block: $0.block), what: "row block")) }
         }
-        return try stored(id, rows: rows, context)
-    }
-
-    /// `window`'s blocks from `slot`'s graph (the sheet's lock held), or nil when the graph is
-    /// missing or not the store's version.
-    private static func overlaid(_ id: String, rows: ClosedRange<Int>, _ slot: SheetModel?, _ context: ServerContext) throws -> [OpenBlock]? {
-        let (version, valuesPending) = try context.database { try $0.versionAndValues(of: id) }
-        guard valuesPending else { return try stored(id, rows: rows, context) }
-        guard let model = slot, model.version == version else { return nil }
-        let range = RangeAddress(CellAddress(row: Int32(rows.lowerBound - 1), column: 0), CellAddress(row: Int32(rows.upperBound - 1), column: 16_383))
-        model.noteUnstored(model.engine.continueRecalculation(until: range, sheet: 0))
-        let touched = model.unstoredCells(in: rows)
-        let blocks = try stored(id, rows: rows, context)
-        // Blocks of another version (another instance wrote in between) are not this graph's.
-        guard try context.database({ try $0.versionAndValues(of: id).version }) == version else { return nil }
-        var start = 0
-        return try blocks.map { block in
-            while start < touched.count, RowBlock.block(of: touched[start].cell.row) < block.block { start += 1 }
-            var end = start
-            while end < touched.count, RowBlock.block(of: touched[end].cell.row) == block.block { end += 1 }
-            guard end > start else { return block }
-            var entries = try RowBlock.entries(stored: block.plaintext)
-            var applied = SheetEdit.Applied()
-            var written: [GridCell: (before: StoredCell, after: StoredCell)] = [:]
-            SheetEdit.rewrite(touched[start..<end], updates: [:], in: &entries, into: &applied, written: &written, showing: 0)
-            return (block.block, RowBlock.binary(entries))
+        guard let overlay = try SheetOverlay.take(id, rows: rows, context) else { return try read() }
+        let blocks = try read()
+        // A write came in between: the blocks are read again once the store is level.
+        guard try overlay.isCurrent(id, context) else {
+            try ensure(id, context)
+            return try read()
         }
-    }
-
-    /// The stored row blocks spanning rows `rows`, unsealed.
-    private static func stored(_ id: String, rows: ClosedRange<Int>, _ context: ServerContext) throws -> [OpenBlock] {
-        try context.database {
-            try $0.rowBlocks(of: id, from: RowBlock.block(of: rows.lowerBound), to: RowBlock.block(of: rows.upperBound))
-        }.map { ($0.block, try context.sealer.open($0.data, context: RowBlock.context(sheet: id, block: $0.block), what: "row block")) }
+        return try blocks.map { ($0.block, try overlay.apply(to: $0.plaintext, block: $0.block)) }
     }
 
     /// One step for sheet `id`: computes part of what is left, or stores part of it (all of it

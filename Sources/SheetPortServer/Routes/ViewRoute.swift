@@ -19,13 +19,23 @@ enum ViewRoute {
               start >= 1, start <= ServerConfiguration.maxRows, count >= 1 else {
             return .error(400, "bad-request", "start and count are positive integers; start is at most \(ServerConfiguration.maxRows)")
         }
-        try SheetSettle.ensure(id, context)
-        var rows = try scan(id, query, context)
-        rows.sort(query.sort)
-        let first = start - 1
-        let end = min(rows.count, first + min(count, RowsRoute.maxCount)) // exclusive
-        let window = first < end ? (first..<end).map { rows.row(at: $0) } : []
-        let cut = try cutRows(window, of: id, context)
+        // The values a write left to store are laid over the stored ones (`SheetOverlay`); a
+        // write in between makes the pass start again from a level store.
+        func pass(_ overlay: SheetOverlay?) throws -> (rows: ViewRows, window: [Int], cut: [Int: [UInt8]]) {
+            var rows = try scan(id, query, overlay, context)
+            rows.sort(query.sort)
+            let first = start - 1
+            let end = min(rows.count, first + min(count, RowsRoute.maxCount)) // exclusive
+            let window = first < end ? (first..<end).map { rows.row(at: $0) } : []
+            return (rows, window, try cutRows(window, of: id, overlay, context))
+        }
+        let overlay = try SheetOverlay.take(id, rows: 1...ServerConfiguration.maxRows, context)
+        var (rows, window, cut) = try pass(overlay)
+        if let overlay, try !overlay.isCurrent(id, context) {
+            try SheetSettle.ensure(id, context)
+            (rows, window, cut) = try pass(nil)
+        }
+        let end = start - 1 + window.count
         var body = Array("{\"version\":\(sheet.version),\"total\":\(rows.count),\"rows\":[".utf8)
         for (index, row) in window.enumerated() {
             if index > 0 { body.append(UInt8(ascii: ",")) }
@@ -36,7 +46,7 @@ enum ViewRoute {
     }
 
     /// The rows passing `query`'s filters, in storage order, with their sort keys.
-    private static func scan(_ id: String, _ query: ViewQuery, _ context: ServerContext) throws -> ViewRows {
+    private static func scan(_ id: String, _ query: ViewQuery, _ overlay: SheetOverlay?, _ context: ServerContext) throws -> ViewRows {
         var rows = ViewRows(keyCount: query.sort.count)
         let columns = query.columns
         var found: [(column: Int, value: ViewValue)] = []
@@ -48,7 +58,9 @@ enum ViewRoute {
             for block in blocks {
                 let plaintext = try context.sealer.open(block.data, context: RowBlock.context(sheet: id, block: block.block), what: "row block")
                 // Only the cells of the sorted and filtered columns are rendered as lines.
-                for entry in try RowBlock.entries(stored: plaintext, columns: columns) {
+                var entries = try RowBlock.entries(stored: plaintext, columns: columns)
+                overlay?.apply(to: &entries, block: block.block, columns: columns)
+                for entry in entries {
                     found.removeAll(keepingCapacity: true)
                     if !columns.isEmpty {
                         for cell in entry.cells {
@@ -66,13 +78,15 @@ enum ViewRoute {
     }
 
     /// The API JSON of each of `rows`, read from the blocks they are in (each block once).
-    private static func cutRows(_ rows: [Int], of id: String, _ context: ServerContext) throws -> [Int: [UInt8]] {
+    private static func cutRows(_ rows: [Int], of id: String, _ overlay: SheetOverlay?, _ context: ServerContext) throws -> [Int: [UInt8]] {
         let wanted = Set(rows)
         var cut: [Int: [UInt8]] = [:]
         for block in Set(rows.map(RowBlock.block(of:))).sorted() {
             for stored in try context.database({ try $0.rowBlocks(of: id, from: block, to: block) }) {
                 let plaintext = try context.sealer.open(stored.data, context: RowBlock.context(sheet: id, block: stored.block), what: "row block")
-                for entry in try RowBlock.entries(stored: plaintext) where wanted.contains(entry.row) {
+                var entries = try RowBlock.entries(stored: plaintext)
+                overlay?.apply(to: &entries, block: stored.block)
+                for entry in entries where wanted.contains(entry.row) {
                     cut[entry.row] = RowBlock.apiJSON(entry)
                 }
             }

@@ -1,0 +1,72 @@
+import Foundation
+import SheetPortCalc
+
+/// What a read lays over a sheet's stored row blocks while a write's dependents are not all
+/// stored yet (`sheets.values_pending`): the cells of the rows read whose value the instance's
+/// graph changed and the store does not hold, with their values, at the store's `version`.
+/// The graph computes only as far as the rows read need; the rest stays to the background
+/// (`SheetSettle`). A read takes it (`SheetOverlay.take`), reads its blocks without holding the
+/// sheet, lays it over each (`apply`), then checks the version is still the same (`isCurrent`):
+/// a write in between (this instance's or another's) changes it, and the read starts again
+/// from a level store.
+struct SheetOverlay {
+    /// The sheet version the values are of.
+    let version: Int
+    /// The cells, sorted, each once.
+    let cells: [SheetEdit.Touched]
+
+    /// The overlay of rows `rows` of sheet `id`, or nil when the store holds every value (then,
+    /// or after bringing it level: no instance's graph is this one's, as after another
+    /// instance's write or a restart).
+    static func take(_ id: String, rows: ClosedRange<Int>, _ context: ServerContext) throws -> SheetOverlay? {
+        guard try context.database({ try $0.valuesPending(of: id) }) else { return nil }
+        let overlay = try context.engines.withSheet(id) { slot -> SheetOverlay? in
+            let (version, valuesPending) = try context.database { try $0.versionAndValues(of: id) }
+            guard valuesPending else { return SheetOverlay(version: version, cells: []) }
+            guard let model = slot, model.version == version else { return nil }
+            let range = RangeAddress(CellAddress(row: Int32(rows.lowerBound - 1), column: 0), CellAddress(row: Int32(rows.upperBound - 1), column: 16_383))
+            model.noteUnstored(model.engine.continueRecalculation(until: range, sheet: 0))
+            return SheetOverlay(version: version, cells: model.unstoredCells(in: rows))
+        }
+        if let overlay { return overlay }
+        _ = try SheetSettle.step(id, context, whole: true)
+        return nil
+    }
+
+    /// Whether sheet `id` is still at the overlay's version (the blocks read since are its).
+    func isCurrent(_ id: String, _ context: ServerContext) throws -> Bool {
+        try context.database { try $0.versionAndValues(of: id).version } == version
+    }
+
+    /// Row block `block`'s stored plaintext with the overlay's values of its cells.
+    func apply(to plaintext: [UInt8], block: Int) throws -> [UInt8] {
+        guard !cells(of: block).isEmpty else { return plaintext }
+        var entries = try RowBlock.entries(stored: plaintext)
+        apply(to: &entries, block: block)
+        return RowBlock.binary(entries)
+    }
+
+    /// Row block `block`'s `entries` with the overlay's values of its cells (of `columns` only,
+    /// when given: the entries hold only those).
+    func apply(to entries: inout [RowBlock.Entry], block: Int, columns: Set<Int>? = nil) {
+        var touched = cells[cells(of: block)]
+        if let columns { touched = touched.filter { columns.contains($0.cell.column) }[...] }
+        guard !touched.isEmpty else { return }
+        var applied = SheetEdit.Applied()
+        var written: [GridCell: (before: StoredCell, after: StoredCell)] = [:]
+        SheetEdit.rewrite(touched, updates: [:], in: &entries, into: &applied, written: &written, showing: 0)
+    }
+
+    /// The positions of the cells in row block `block` (binary searches: blocks come in any order).
+    private func cells(of block: Int) -> Range<Int> {
+        func first(from block: Int) -> Int {
+            var lo = 0, hi = cells.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if RowBlock.block(of: cells[mid].cell.row) < block { lo = mid + 1 } else { hi = mid }
+            }
+            return lo
+        }
+        return first(from: block)..<first(from: block + 1)
+    }
+}
