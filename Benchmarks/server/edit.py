@@ -11,9 +11,10 @@ on it) one after another and WRITES writes of D1 (nothing depends on it): p50 an
 their ratios to the full recalculation. A write answers once it knows its first 1,000 changed
 cells; the rest are computed and stored after it, once the sheet's writes pause. A rows window
 read before then computes as far as it needs and shows those values: the table also gives rows 1
-to 50 right after the A1 writes, then the last row (the whole chain), PACED writes of A1 with
-PAUSE seconds between them (the background done before each), and the server's peak resident
-memory beside `--calc-memory` plus 128 MB. Loopback only. Prints a Markdown table.
+to 50 right after the A1 writes, then the last row (the whole chain), a view sorted by the running
+total right after ten more writes, PACED writes of A1 with PAUSE seconds between them (the
+background done before each), and the server's peak resident memory beside `--calc-memory` plus
+128 MB. Loopback only. Prints a Markdown table.
 """
 
 import argparse
@@ -112,6 +113,18 @@ def main():
             return elapsed
         top_read = read_window(1, 50)
         settle_read = read_window(args.rows, 1)
+        # Ten more writes, then a view sorted by the running total (every value read).
+        for index in range(10):
+            status, answer = call("POST", f"/api/sheets/{sheet_id}/cells", {"cells": [{"ref": "A1", "input": str(args.writes + 2 + index)}]})
+            assert status == 200, answer
+        started = time.monotonic()
+        status, view = call("GET", f"/api/sheets/{sheet_id}/view?sort=B:desc&count=50")
+        view_read = time.monotonic() - started
+        assert status == 200, view
+        top = view["rows"][0]
+        expected = (args.writes + 11) + sum(row % 7 for row in range(2, args.rows + 1))
+        if top["row"] != args.rows or top["cells"][1]["value"] != expected:
+            sys.exit(f"the view after the A1 writes: row {top['row']} {top['cells'][1]['value']}, expected {args.rows} {expected}")
         alone = timed("D1")
         # Writes a person makes (a pause between them): the background has stored each one's
         # dependents before the next comes.
@@ -119,7 +132,7 @@ def main():
         for index in range(args.paced):
             time.sleep(args.pause)
             started = time.monotonic()
-            status, answer = call("POST", f"/api/sheets/{sheet_id}/cells", {"cells": [{"ref": "A1", "input": str(args.writes + 2 + index)}]})
+            status, answer = call("POST", f"/api/sheets/{sheet_id}/cells", {"cells": [{"ref": "A1", "input": str(args.writes + 12 + index)}]})
             paced.append(time.monotonic() - started)
             assert status == 200, answer
         paced.sort()
@@ -128,7 +141,7 @@ def main():
             peak = next((int(line.split()[1]) / 1024 for line in status_file if line.startswith("VmHWM:")), 0.0)
         status, window = call("GET", f"/api/sheets/{sheet_id}/rows?start={args.rows}&count=1")
         last = window["rows"][0]["cells"][1]["value"]
-        expected = (args.writes + 1 + args.paced) + sum(row % 7 for row in range(2, args.rows + 1))
+        expected = (args.writes + 11 + args.paced) + sum(row % 7 for row in range(2, args.rows + 1))
         print(f"| {args.rows:,} rows, {args.writes} writes each | seconds | ratio to the full recalculation |")
         print("|---|---|---|")
         print(f"| `convert --recalc` (full recalculation) | {full:.3f} | 1 |")
@@ -136,6 +149,7 @@ def main():
         print(f"| write D1 (nothing depends on it), p50 / p95 | {alone[0]:.3f} / {alone[1]:.3f} | {alone[1] / full:.4f} |")
         print(f"| rows 1 to 50 right after the A1 writes | {top_read:.3f} | {top_read / full:.3f} |")
         print(f"| then the last row (the whole chain computed) | {settle_read:.3f} | {settle_read / full:.3f} |")
+        print(f"| a view sorted by the running total right after 10 more A1 writes | {view_read:.3f} | {view_read / full:.3f} |")
         if paced:
             print(f"| write A1 with {args.pause:g} s between writes ({args.paced}), p50 / p95 | {paced_p[0]:.3f} / {paced_p[1]:.3f} | {paced_p[1] / full:.3f} |")
         print(f"| server peak RSS (VmHWM), MiB | {peak:.0f} | budget {args.calc_memory_mib + 128} (`--calc-memory` + 128 MB) |")
