@@ -39,6 +39,17 @@ final class SheetModel {
         for change in changes where change.location.sheet == 0 {
             unstored.append(GridCell(row: Int(change.location.address.row) + 1, column: Int(change.location.address.column) + 1))
         }
+        // Reads store nothing: writes and reads without a pause note a chain's cells again each
+        // time. Once the list is twice the sheet, each cell is kept once (bounded by the sheet).
+        if unstored.count > 2 * max(cellCount, 1_024) {
+            unstored.sort()
+            var kept = 0
+            for index in unstored.indices where kept == 0 || unstored[kept - 1] != unstored[index] {
+                unstored[kept] = unstored[index]
+                kept += 1
+            }
+            unstored.removeLast(unstored.count - kept)
+        }
     }
 
     /// Takes the first unstored cells (row order, each once) spanning at most `blocks` row
