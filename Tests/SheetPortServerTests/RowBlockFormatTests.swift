@@ -108,31 +108,50 @@ import SheetPortTestSupport
         #expect(RowBlock.entries([0x7F, 1, 2]).isEmpty)
     }
 
+    /// Stored lines of every value kind and member.
+    static let everyKind = [
+        "#3 15.5 1",
+        ##"{"col":1,"input":"42","ref":"A3","type":"number","value":42}"##,
+        ##"{"col":2,"input":"-7","ref":"B3","type":"number","value":-7}"##,
+        ##"{"col":3,"input":"1.5","ref":"C3","type":"number","value":1.5}"##,
+        ##"{"col":4,"input":"1e-07","ref":"D3","type":"number","value":1e-07}"##,
+        ##"{"col":5,"input":"12345678901234567","ref":"E3","type":"number","value":1.2345678901234568e+16}"##,
+        ##"{"col":6,"input":"-0.25","ref":"F3","type":"number","value":-0.25,"style":{"numFmt":"0.00%","bold":true}}"##,
+        ##"{"col":7,"input":"naïve \"q\" \\ \n\u0001","ref":"G3","type":"string","value":"naïve \"q\" \\ \n\u0001"}"##,
+        ##"{"col":8,"input":"TRUE","ref":"H3","type":"boolean","value":true}"##,
+        ##"{"col":9,"input":"false","ref":"I3","type":"boolean","value":false}"##,
+        ##"{"col":10,"input":"#DIV/0!","ref":"J3","type":"error","value":"#DIV/0!"}"##,
+        ##"{"col":11,"input":"2024-01-31 13:45:00","ref":"K3","type":"date","value":"2024-01-31T13:45:00.000","style":{"numFmt":"yyyy-mm-dd hh:mm"}}"##,
+        ##"{"col":12,"input":"=NOW()","ref":"L3","type":"empty","value":null,"formula":"NOW()"}"##,
+        ##"{"col":13,"input":"=A3*2","ref":"M3","type":"number","value":84,"formula":"A3*2","style":{"numFmt":"0.00%","bold":true}}"##,
+        ##"{"col":14,"input":"={1,2}","ref":"N3","type":"number","value":1,"formula":"{1,2}","arrayRange":"N3:O3"}"##,
+        ##"{"col":16,"input":"'007","ref":"P3","type":"string","value":"007"}"##,
+        ##"{"col":17,"input":"","ref":"Q3","type":"empty","value":null,"style":{"fill":"#FF0000"}}"##,
+        "#64 - 0",
+        ##"{"col":16384,"input":"x","ref":"XFD64","type":"string","value":"x"}"##,
+    ]
+
+    /// A view reads a binary block's cells typed: the values it sorts and filters by are the
+    /// ones it read from the lines (a block of the earlier format goes that way).
+    @Test func viewValuesReadTypedAreTheLinesValues() throws {
+        let text = Array((Self.everyKind.joined(separator: "\n") + "\n").utf8)
+        func values(_ stored: [UInt8]) throws -> [String] {
+            var seen: [String] = []
+            try ViewValue.forEachRow(of: stored, columns: Set(1...16_384), overlay: nil, block: 0) { row, found in
+                seen.append("\(row): " + found.map { "\($0.column)=\($0.value)" }.joined(separator: " "))
+            }
+            return seen
+        }
+        let typed = try values(RowBlock.stored(text))
+        #expect(typed == (try values(RowBlock.compressed(text))))
+        #expect(typed.count == 2 && typed[0].contains("11=number(45322.57291666") && typed[0].contains("7=text(\"naïve"))
+    }
+
     /// The lines the writers store, every value kind and member, read back byte for byte from
     /// the binary format; the typed rows it decodes (export, the calculation engine) are the
     /// ones `CellJSONLReader` reads from the lines.
     @Test func binaryBlocksReadBackTheStoredLines() throws {
-        let lines = [
-            "#3 15.5 1",
-            ##"{"col":1,"input":"42","ref":"A3","type":"number","value":42}"##,
-            ##"{"col":2,"input":"-7","ref":"B3","type":"number","value":-7}"##,
-            ##"{"col":3,"input":"1.5","ref":"C3","type":"number","value":1.5}"##,
-            ##"{"col":4,"input":"1e-07","ref":"D3","type":"number","value":1e-07}"##,
-            ##"{"col":5,"input":"12345678901234567","ref":"E3","type":"number","value":1.2345678901234568e+16}"##,
-            ##"{"col":6,"input":"-0.25","ref":"F3","type":"number","value":-0.25,"style":{"numFmt":"0.00%","bold":true}}"##,
-            ##"{"col":7,"input":"naïve \"q\" \\ \n\u0001","ref":"G3","type":"string","value":"naïve \"q\" \\ \n\u0001"}"##,
-            ##"{"col":8,"input":"TRUE","ref":"H3","type":"boolean","value":true}"##,
-            ##"{"col":9,"input":"false","ref":"I3","type":"boolean","value":false}"##,
-            ##"{"col":10,"input":"#DIV/0!","ref":"J3","type":"error","value":"#DIV/0!"}"##,
-            ##"{"col":11,"input":"2024-01-31 13:45:00","ref":"K3","type":"date","value":"2024-01-31T13:45:00.000","style":{"numFmt":"yyyy-mm-dd hh:mm"}}"##,
-            ##"{"col":12,"input":"=NOW()","ref":"L3","type":"empty","value":null,"formula":"NOW()"}"##,
-            ##"{"col":13,"input":"=A3*2","ref":"M3","type":"number","value":84,"formula":"A3*2","style":{"numFmt":"0.00%","bold":true}}"##,
-            ##"{"col":14,"input":"={1,2}","ref":"N3","type":"number","value":1,"formula":"{1,2}","arrayRange":"N3:O3"}"##,
-            ##"{"col":16,"input":"'007","ref":"P3","type":"string","value":"007"}"##,
-            ##"{"col":17,"input":"","ref":"Q3","type":"empty","value":null,"style":{"fill":"#FF0000"}}"##,
-            "#64 - 0",
-            ##"{"col":16384,"input":"x","ref":"XFD64","type":"string","value":"x"}"##,
-        ]
+        let lines = Self.everyKind
         let text = Array((lines.joined(separator: "\n") + "\n").utf8)
         let binary = RowBlock.stored(text)
         #expect(binary.first == RowBlock.binaryFormat)

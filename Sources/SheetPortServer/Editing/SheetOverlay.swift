@@ -38,6 +38,9 @@ struct SheetOverlay {
         try context.database { try $0.versionAndValues(of: id).version } == version
     }
 
+    /// Whether the overlay holds cells of row block `block`.
+    func touches(block: Int) -> Bool { !cells(of: block).isEmpty }
+
     /// Row block `block`'s stored plaintext with the overlay's values of its cells.
     func apply(to plaintext: [UInt8], block: Int) throws -> [UInt8] {
         guard !cells(of: block).isEmpty else { return plaintext }

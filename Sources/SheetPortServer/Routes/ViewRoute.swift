@@ -49,7 +49,6 @@ enum ViewRoute {
     private static func scan(_ id: String, _ query: ViewQuery, _ overlay: SheetOverlay?, _ context: ServerContext) throws -> ViewRows {
         var rows = ViewRows(keyCount: query.sort.count)
         let columns = query.columns
-        var found: [(column: Int, value: ViewValue)] = []
         let lastBlock = RowBlock.block(of: ServerConfiguration.maxRows)
         for firstBlock in stride(from: 0, through: lastBlock, by: blocksPerRead) {
             let blocks = try context.database {
@@ -57,20 +56,10 @@ enum ViewRoute {
             }
             for block in blocks {
                 let plaintext = try context.sealer.open(block.data, context: RowBlock.context(sheet: id, block: block.block), what: "row block")
-                // Only the cells of the sorted and filtered columns are rendered as lines.
-                var entries = try RowBlock.entries(stored: plaintext, columns: columns)
-                overlay?.apply(to: &entries, block: block.block, columns: columns)
-                for entry in entries {
-                    found.removeAll(keepingCapacity: true)
-                    if !columns.isEmpty {
-                        for cell in entry.cells {
-                            guard let column = RowBlock.column(of: cell), columns.contains(column) else { continue }
-                            found.append((column, ViewValue(cellLine: cell)))
-                        }
-                    }
+                try ViewValue.forEachRow(of: plaintext, columns: columns, overlay: overlay, block: block.block) { row, found in
                     let value = { (column: Int) in found.first { $0.column == column }?.value ?? .blank }
-                    guard query.passes(value) else { continue }
-                    rows.append(row: entry.row, keys: query.sort.map { value($0.column) })
+                    guard query.passes(value) else { return }
+                    rows.append(row: row, keys: query.sort.map { value($0.column) })
                 }
             }
         }

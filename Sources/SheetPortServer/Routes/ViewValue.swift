@@ -33,6 +33,51 @@ enum ViewValue: Equatable {
         }
     }
 
+    /// The value of a binary block's typed cell: what `init(cellLine:)` reads from the line the
+    /// block renders for it, without rendering it.
+    init(_ block: BinaryBlock, _ cell: BinaryBlock.BlockCell) {
+        switch cell.kind {
+        case .double: self = .number(cell.number)
+        case .integer: self = .number(Double(cell.integer))
+        case .string: self = .text(Self.fold(block.text(cell.text) ?? ""))
+        case .isTrue: self = .boolean(true)
+        case .isFalse: self = .boolean(false)
+        case .error: self = .error(block.text(cell.text) ?? "#N/A")
+        case .date: self = block.text(cell.text).flatMap(ExcelDateTime.init(iso:)).map { .number($0.serial(in: .excel1900)) } ?? .blank
+        case .empty: self = .blank
+        }
+    }
+
+    /// Calls `body` with each row of a block's plaintext and the values of its cells in
+    /// `columns`. A binary block's cells are read typed; a block of an earlier format,
+    /// one holding lines kept whole, or one with values laid over it (`overlay`) has only the
+    /// lines of `columns` rendered and read.
+    static func forEachRow(of plaintext: [UInt8], columns: Set<Int>, overlay: SheetOverlay?, block: Int,
+                           _ body: (Int, [(column: Int, value: ViewValue)]) throws -> Void) throws {
+        var found: [(column: Int, value: ViewValue)] = []
+        if plaintext.first == RowBlock.binaryFormat, overlay?.touches(block: block) != true {
+            let binary = try BinaryBlock(payload: RowBlock.decompress(plaintext))
+            if !binary.hasRawLines {
+                for row in binary.rows {
+                    found.removeAll(keepingCapacity: true)
+                    for cell in row.cells where columns.contains(cell.column) { found.append((cell.column, ViewValue(binary, cell))) }
+                    try body(row.row, found)
+                }
+                return
+            }
+        }
+        var entries = try RowBlock.entries(stored: plaintext, columns: columns)
+        overlay?.apply(to: &entries, block: block, columns: columns)
+        for entry in entries {
+            found.removeAll(keepingCapacity: true)
+            for cell in entry.cells {
+                guard let column = RowBlock.column(of: cell), columns.contains(column) else { continue }
+                found.append((column, ViewValue(cellLine: cell)))
+            }
+            try body(entry.row, found)
+        }
+    }
+
     /// Text folded and cut as views keep it.
     static func fold(_ text: String) -> String { String(text.prefix(maxTextLength)).lowercased() }
 
