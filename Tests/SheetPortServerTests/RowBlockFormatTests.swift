@@ -4,6 +4,7 @@ import Testing
 @testable import SheetPortWriter
 @testable import SheetPortReader
 @testable import SheetPortServer
+import SheetPortCalc
 import SheetPortTestSupport
 
 /// Row blocks are stored typed and compressed before they are sealed (issue 26), and blocks of
@@ -145,6 +146,30 @@ import SheetPortTestSupport
         let typed = try values(RowBlock.stored(text))
         #expect(typed == (try values(RowBlock.compressed(text))))
         #expect(typed.count == 2 && typed[0].contains("11=number(45322.57291666") && typed[0].contains("7=text(\"naïve"))
+        // With values a write left to store laid over them: spliced into the typed cells' lines,
+        // the same as the lines rewritten (a number in a date format is a date, in a percent format a number).
+        func overlay(_ cells: [(Int, Int, CalcValue)]) -> SheetOverlay {
+            SheetOverlay(version: 1, cells: cells.map { (GridCell(row: $0.0, column: $0.1), $0.2) }.sorted { $0.0 < $1.0 })
+        }
+        let laid = overlay([(3, 1, .number(7)), (3, 7, .text("Zed")), (3, 10, .error(.notAvailable)), (3, 11, .number(45_000.123456789)),
+                            (3, 13, .number(0.5)), (3, 16, .boolean(true)), (64, 16_384, .number(-1))])
+        func values(_ stored: [UInt8], _ overlay: SheetOverlay) throws -> [String] {
+            var seen: [String] = []
+            try ViewValue.forEachRow(of: stored, columns: Set(1...16_384), overlay: overlay, block: 0) { row, found in
+                seen.append("\(row): " + found.map { "\($0.column)=\($0.value)" }.joined(separator: " "))
+            }
+            return seen
+        }
+        let overlaid = try values(RowBlock.stored(text), laid)
+        #expect(overlaid == (try values(RowBlock.compressed(text), laid)))
+        for part in ["1=number(7.0)", "7=text(\"zed\")", "10=error(\"#N/A\")", "11=number(45000.12345", "13=number(0.5)", "16=boolean(true)"] {
+            #expect(overlaid[0].contains(part), "\(part) in \(overlaid[0])")
+        }
+        #expect(overlaid[1] == "64: 16384=number(-1.0)")
+        // A cell the block does not hold (the lines' way adds it) and an empty value go the lines' way.
+        for odd in [overlay([(3, 15, .number(1))]), overlay([(3, 1, .empty)])] {
+            #expect(try values(RowBlock.stored(text), odd) == (try values(RowBlock.compressed(text), odd)))
+        }
     }
 
     /// The lines the writers store, every value kind and member, read back byte for byte from

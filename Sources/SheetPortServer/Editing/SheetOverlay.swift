@@ -38,8 +38,10 @@ struct SheetOverlay {
         try context.database { try $0.versionAndValues(of: id).version } == version
     }
 
-    /// Whether the overlay holds cells of row block `block`.
-    func touches(block: Int) -> Bool { !cells(of: block).isEmpty }
+    /// The overlay's cells of row block `block` in `columns`.
+    func cells(of block: Int, in columns: Set<Int>) -> [SheetEdit.Touched] {
+        cells[cells(of: block)].filter { columns.contains($0.cell.column) }
+    }
 
     /// Row block `block`'s stored plaintext with the overlay's values of its cells.
     func apply(to plaintext: [UInt8], block: Int) throws -> [UInt8] {
@@ -52,8 +54,7 @@ struct SheetOverlay {
     /// Row block `block`'s `entries` with the overlay's values of its cells (of `columns` only,
     /// when given: the entries hold only those).
     func apply(to entries: inout [RowBlock.Entry], block: Int, columns: Set<Int>? = nil) {
-        var touched = cells[cells(of: block)]
-        if let columns { touched = touched.filter { columns.contains($0.cell.column) }[...] }
+        let touched = columns.map { cells(of: block, in: $0)[...] } ?? cells[cells(of: block)]
         guard !touched.isEmpty else { return }
         var applied = SheetEdit.Applied()
         var written: [GridCell: (before: StoredCell, after: StoredCell)] = [:]

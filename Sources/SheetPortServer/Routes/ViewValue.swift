@@ -49,18 +49,21 @@ enum ViewValue: Equatable {
     }
 
     /// Calls `body` with each row of a block's plaintext and the values of its cells in
-    /// `columns`. A binary block's cells are read typed; a block of an earlier format,
-    /// one holding lines kept whole, or one with values laid over it (`overlay`) has only the
-    /// lines of `columns` rendered and read.
+    /// `columns`, with `overlay`'s values laid over them. A binary block's cells are read typed
+    /// (a cell the overlay holds, from its line with the value spliced in, as a write stores
+    /// it); a block of an earlier format, or holding lines kept whole, has only the lines of
+    /// `columns` rendered and read, as has a block whose overlaid cells cannot be spliced.
     static func forEachRow(of plaintext: [UInt8], columns: Set<Int>, overlay: SheetOverlay?, block: Int,
                            _ body: (Int, [(column: Int, value: ViewValue)]) throws -> Void) throws {
         var found: [(column: Int, value: ViewValue)] = []
-        if plaintext.first == RowBlock.binaryFormat, overlay?.touches(block: block) != true {
+        if plaintext.first == RowBlock.binaryFormat {
             let binary = try BinaryBlock(payload: RowBlock.decompress(plaintext))
-            if !binary.hasRawLines {
+            if !binary.hasRawLines, let laid = laid(overlay?.cells(of: block, in: columns) ?? [], over: binary) {
                 for row in binary.rows {
                     found.removeAll(keepingCapacity: true)
-                    for cell in row.cells where columns.contains(cell.column) { found.append((cell.column, ViewValue(binary, cell))) }
+                    for cell in row.cells where columns.contains(cell.column) {
+                        found.append((cell.column, laid.isEmpty ? ViewValue(binary, cell) : laid[GridCell(row: row.row, column: cell.column)] ?? ViewValue(binary, cell)))
+                    }
                     try body(row.row, found)
                 }
                 return
@@ -76,6 +79,25 @@ enum ViewValue: Equatable {
             }
             try body(entry.row, found)
         }
+    }
+
+    /// The values of `cells` (a block's, from an overlay) as a view reads them once a write has
+    /// spliced them into their lines in `binary` (`StoredLine`); nil when one is not in the
+    /// block or cannot be spliced (then `SheetEdit.rewrite` stores it its general way).
+    private static func laid(_ cells: [SheetEdit.Touched], over binary: BinaryBlock) -> [GridCell: ViewValue]? {
+        guard !cells.isEmpty else { return [:] }
+        var values = Dictionary(cells.map { ($0.cell, $0.value) }, uniquingKeysWith: { _, last in last })
+        var laid: [GridCell: ViewValue] = [:]
+        laid.reserveCapacity(values.count)
+        for row in binary.rows {
+            for cell in row.cells {
+                let key = GridCell(row: row.row, column: cell.column)
+                guard let value = values.removeValue(forKey: key) else { continue }
+                guard value != .empty, let spliced = StoredLine.replacingValue(in: binary.line(cell, row: row.row)[...], with: value) else { return nil }
+                laid[key] = ViewValue(cellLine: spliced[...])
+            }
+        }
+        return values.isEmpty ? laid : nil
     }
 
     /// Text folded and cut as views keep it.
