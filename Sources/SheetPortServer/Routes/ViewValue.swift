@@ -3,6 +3,7 @@ import SheetPortCore
 import SheetPortReader
 import SheetPortWriter
 import SheetPortConvert
+import SheetPortCalc
 
 /// A cell's value as a view sorts and filters it: all the scan keeps of a cell. Text is kept
 /// folded to lower case (Excel sorts and filters text ignoring case) and cut to
@@ -50,9 +51,9 @@ enum ViewValue: Equatable {
 
     /// Calls `body` with each row of a block's plaintext and the values of its cells in
     /// `columns`, with `overlay`'s values laid over them. A binary block's cells are read typed
-    /// (a cell the overlay holds, from its line with the value spliced in, as a write stores
-    /// it); a block of an earlier format, or holding lines kept whole, has only the lines of
-    /// `columns` rendered and read, as has a block whose overlaid cells cannot be spliced.
+    /// (a cell the overlay holds, typed as a write stores it). A block of an earlier format, one
+    /// holding lines kept whole, or one missing a cell the overlay holds has only the lines of
+    /// `columns` rendered and read.
     static func forEachRow(of plaintext: [UInt8], columns: Set<Int>, overlay: SheetOverlay?, block: Int,
                            _ body: (Int, [(column: Int, value: ViewValue)]) throws -> Void) throws {
         var found: [(column: Int, value: ViewValue)] = []
@@ -82,22 +83,35 @@ enum ViewValue: Equatable {
     }
 
     /// The values of `cells` (a block's, from an overlay) as a view reads them once a write has
-    /// spliced them into their lines in `binary` (`StoredLine`); nil when one is not in the
-    /// block or cannot be spliced (then `SheetEdit.rewrite` stores it its general way).
+    /// stored them in `binary`'s cells (typed in each cell's number format, as `StoredCell`
+    /// types them); nil when one is not in the block (a write would add it).
     private static func laid(_ cells: [SheetEdit.Touched], over binary: BinaryBlock) -> [GridCell: ViewValue]? {
         guard !cells.isEmpty else { return [:] }
         var values = Dictionary(cells.map { ($0.cell, $0.value) }, uniquingKeysWith: { _, last in last })
+        var formats: [String?] = Array(repeating: nil, count: binary.styles.count)
         var laid: [GridCell: ViewValue] = [:]
         laid.reserveCapacity(values.count)
         for row in binary.rows {
             for cell in row.cells {
                 let key = GridCell(row: row.row, column: cell.column)
                 guard let value = values.removeValue(forKey: key) else { continue }
-                guard value != .empty, let spliced = StoredLine.replacingValue(in: binary.line(cell, row: row.row)[...], with: value) else { return nil }
-                laid[key] = ViewValue(cellLine: spliced[...])
+                laid[key] = ViewValue(value, numberFormat: binary.numberFormat(of: cell, cache: &formats))
             }
         }
         return values.isEmpty ? laid : nil
+    }
+
+    /// The value a view reads for `value` stored in a cell of `numberFormat`: typed as
+    /// `StoredCell` types it (a number in a date format is a date, to the millisecond).
+    init(_ value: CalcValue, numberFormat: String) {
+        switch StoredCell.typedValue(value, numberFormat: numberFormat) {
+        case ("number", .number(let number)): self = .number(number)
+        case ("date", .string(let iso)): self = ExcelDateTime(iso: iso).map { .number($0.serial(in: .excel1900)) } ?? .blank
+        case ("string", .string(let text)): self = .text(Self.fold(text))
+        case ("boolean", .bool(let bool)): self = .boolean(bool)
+        case ("error", .string(let code)): self = .error(code)
+        default: self = .blank
+        }
     }
 
     /// Text folded and cut as views keep it.

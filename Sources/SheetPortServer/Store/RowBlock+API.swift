@@ -32,13 +32,7 @@ extension RowBlock {
                     bytes += StoredCell.withDisplay(line[...], row: row.row)
                     continue
                 }
-                var format = "General"
-                if cell.has(Tag.style) {
-                    if formats[cell.style] == nil {
-                        formats[cell.style] = JSON.parseObject(Array(block.style(cell.style)))?["numFmt"] as? String ?? "General"
-                    }
-                    format = formats[cell.style] ?? "General"
-                }
+                let format = block.numberFormat(of: cell, cache: &formats)
                 bytes += line.dropLast()
                 bytes += Array(",\"display\":".utf8)
                 bytes += Array(JSON.string(StoredCell.display(block.calcValue(cell), numberFormat: format)).text.utf8)
@@ -52,6 +46,14 @@ extension RowBlock {
 }
 
 extension BinaryBlock {
+    /// A cell's number format (General without a style), each style's read once into `cache`
+    /// (one slot per style of the block).
+    func numberFormat(of cell: BlockCell, cache: inout [String?]) -> String {
+        guard cell.has(RowBlock.Tag.style) else { return "General" }
+        if cache[cell.style] == nil { cache[cell.style] = JSON.parseObject(Array(style(cell.style)))?["numFmt"] as? String ?? "General" }
+        return cache[cell.style] ?? "General"
+    }
+
     /// A cell's value as the engine holds it (`StoredCell`'s reading: dates as serials).
     func calcValue(_ cell: BlockCell) -> CalcValue {
         func text(_ index: Int) -> String { self.text(index) ?? "" }
