@@ -5,9 +5,9 @@ import SheetPortCalc
 /// lists (`SheetWrite.maxChanged`) answers once it knows that, and its other dependents are
 /// computed and stored here, in steps that let the sheet's next write go first (its own
 /// recalculation takes up the cells left, so a run of writes recomputes the chain once, not
-/// once each). Until then `sheets.values_pending` is 1, and every read of stored values
-/// (rows windows, views, exports) first brings the sheet level (`ensure`): a reader never sees
-/// a value older than an answered write. An instance that stopped part way leaves the flag
+/// once each). Until then `sheets.values_pending` is 1: rows windows and views lay the values
+/// not stored yet over the stored ones (`SheetOverlay`), and exports first bring the sheet
+/// level (`ensure`), so a reader never sees a value older than an answered write. An instance that stopped part way leaves the flag
 /// set: the next instance to load the sheet computes it from the inputs and stores the values
 /// that differ (`SheetModel.load(valuesPending:)`).
 enum SheetSettle {
