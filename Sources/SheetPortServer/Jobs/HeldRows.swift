@@ -39,7 +39,7 @@ struct HeldRows {
         let count = try reader.count(limit: reader.remaining)
         rows.reserveCapacity(count)
         for _ in 0..<count {
-            let index = Int(Varint.unzigzag(try reader.varint()))
+            let index = Int(try reader.signed())
             let flags = try reader.byte(inside: "a row")
             let height = flags & Self.hasHeight != 0 ? try reader.double() : nil
             let cellCount = try reader.count(limit: reader.remaining)
@@ -71,8 +71,8 @@ struct HeldRows {
     }
 
     private static func unpack(_ reader: inout ByteReader) throws -> Cell {
-        let column = Int(Varint.unzigzag(try reader.varint()))
-        let style = Int(Varint.unzigzag(try reader.varint()))
+        let column = Int(try reader.signed())
+        let style = Int(try reader.signed())
         let tag = try reader.byte(inside: "a cell")
         let value: CellValue
         switch Kind(rawValue: tag & 0x0F) {
