@@ -5,20 +5,30 @@ import SheetPortCalc
 /// stored yet (`sheets.values_pending`): the cells of the rows read whose value the instance's
 /// graph changed and the store does not hold, with their values, at the store's `version`.
 /// The graph computes only as far as the rows read need; the rest stays to the background
-/// (`SheetSettle`). A read takes it (`SheetOverlay.take`), reads its blocks without holding the
-/// sheet, lays it over each (`apply`), then checks the version is still the same (`isCurrent`):
-/// a write in between (this instance's or another's) changes it, and the read starts again
-/// from a level store.
+/// (`SheetSettle`). A read (`SheetOverlay.read`) takes it, reads its blocks without holding the
+/// sheet, lays it over each (`apply`), then checks the version is still the same: a write in
+/// between (this instance's or another's) changes it, and the read runs again from a level store.
 struct SheetOverlay {
     /// The sheet version the values are of.
     let version: Int
     /// The cells, sorted, each once.
     let cells: [SheetEdit.Touched]
 
+    /// Runs `read` over rows `rows` of sheet `id` with the overlay it lays over the stored blocks
+    /// (nil when the store holds every value); when a write came in while it ran, brings the
+    /// store level and runs it again without one.
+    static func read<T>(_ id: String, rows: ClosedRange<Int>, _ context: ServerContext, _ read: (SheetOverlay?) throws -> T) throws -> T {
+        let overlay = try take(id, rows: rows, context)
+        let result = try read(overlay)
+        guard let overlay, try context.database({ try $0.versionAndValues(of: id).version }) != overlay.version else { return result }
+        try SheetSettle.ensure(id, context)
+        return try read(nil)
+    }
+
     /// The overlay of rows `rows` of sheet `id`, or nil when the store holds every value (then,
     /// or after bringing it level: no instance's graph is this one's, as after another
     /// instance's write or a restart).
-    static func take(_ id: String, rows: ClosedRange<Int>, _ context: ServerContext) throws -> SheetOverlay? {
+    private static func take(_ id: String, rows: ClosedRange<Int>, _ context: ServerContext) throws -> SheetOverlay? {
         guard try context.database({ try $0.valuesPending(of: id) }) else { return nil }
         let overlay = try context.engines.withSheet(id) { slot -> SheetOverlay? in
             let (version, valuesPending) = try context.database { try $0.versionAndValues(of: id) }
@@ -31,11 +41,6 @@ struct SheetOverlay {
         if let overlay { return overlay }
         _ = try SheetSettle.step(id, context, whole: true)
         return nil
-    }
-
-    /// Whether sheet `id` is still at the overlay's version (the blocks read since are its).
-    func isCurrent(_ id: String, _ context: ServerContext) throws -> Bool {
-        try context.database { try $0.versionAndValues(of: id).version } == version
     }
 
     /// The overlay's cells of row block `block` in `columns`.

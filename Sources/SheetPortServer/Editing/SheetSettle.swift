@@ -7,9 +7,9 @@ import SheetPortCalc
 /// recalculation takes up the cells left, so a run of writes recomputes the chain once, not
 /// once each). Until then `sheets.values_pending` is 1: rows windows and views lay the values
 /// not stored yet over the stored ones (`SheetOverlay`), and exports first bring the sheet
-/// level (`ensure`), so a reader never sees a value older than an answered write. An instance that stopped part way leaves the flag
-/// set: the next instance to load the sheet computes it from the inputs and stores the values
-/// that differ (`SheetModel.load(valuesPending:)`).
+/// level (`ensure`), so a reader never sees a value older than an answered write. An instance
+/// that stopped part way leaves the flag set: the next instance to load the sheet computes it
+/// from the inputs and stores the values that differ (`SheetModel.load(valuesPending:)`).
 enum SheetSettle {
     /// Cells a background step computes at most, in slices after each of which it lets a
     /// waiting request go first (a slice is about a millisecond of a running total).
@@ -24,24 +24,6 @@ enum SheetSettle {
     static func ensure(_ id: String, _ context: ServerContext) throws {
         guard try context.database({ try $0.valuesPending(of: id) }) else { return }
         _ = try step(id, context, whole: true)
-    }
-
-    /// The row blocks spanning rows `rows` of sheet `id` as a read shows them, unsealed: the
-    /// stored ones, with the values a write left to store laid over them (`SheetOverlay`).
-    static func window(_ id: String, rows: ClosedRange<Int>, _ context: ServerContext) throws -> [(block: Int, plaintext: [UInt8])] {
-        let read = {
-            try context.database {
-                try $0.rowBlocks(of: id, from: RowBlock.block(of: rows.lowerBound), to: RowBlock.block(of: rows.upperBound))
-            }.map { (block: $0.block, plaintext: try context.sealer.open($0.data, context: RowBlock.context(sheet: id, block: $0.block), what: "row block")) }
-        }
-        guard let overlay = try SheetOverlay.take(id, rows: rows, context) else { return try read() }
-        let blocks = try read()
-        // A write came in between: the blocks are read again once the store is level.
-        guard try overlay.isCurrent(id, context) else {
-            try ensure(id, context)
-            return try read()
-        }
-        return try blocks.map { ($0.block, try overlay.apply(to: $0.plaintext, block: $0.block)) }
     }
 
     /// One step for sheet `id`: computes part of what is left, or stores part of it (all of it

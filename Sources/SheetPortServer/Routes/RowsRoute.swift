@@ -4,7 +4,7 @@ import SheetPortWriter
 import SheetPortConvert
 /// `GET /api/sheets/{id}/rows?start=1&count=500`: an ordered window of rows, cut from the
 /// sealed row blocks it spans (only those are unsealed), with the values a write left to store
-/// (`SheetSettle.window`).
+/// (`SheetOverlay`).
 enum RowsRoute {
     /// The most rows one window returns.
     static let maxCount = 5_000
@@ -18,9 +18,18 @@ enum RowsRoute {
         let end = min(start + min(count, maxCount) - 1, ServerConfiguration.maxRows) // inclusive
         var body = Array("{\"version\":\(sheet.version),\"rows\":[".utf8)
         var first = true
-        for block in try SheetSettle.window(id, rows: start...end, context) {
+        // The values a write left to store laid over the stored ones (`SheetOverlay`).
+        let blocks = try SheetOverlay.read(id, rows: start...end, context) { overlay in
+            try context.database {
+                try $0.rowBlocks(of: id, from: RowBlock.block(of: start), to: RowBlock.block(of: end))
+            }.map { block in
+                let plaintext = try context.sealer.open(block.data, context: RowBlock.context(sheet: id, block: block.block), what: "row block")
+                return try overlay?.apply(to: plaintext, block: block.block) ?? plaintext
+            }
+        }
+        for plaintext in blocks {
             // Each cell with the text Excel shows for it (CONTRACTS section 8).
-            for row in try RowBlock.apiRows(stored: block.plaintext, within: start...end) {
+            for row in try RowBlock.apiRows(stored: plaintext, within: start...end) {
                 if !first { body.append(UInt8(ascii: ",")) }
                 first = false
                 body += row

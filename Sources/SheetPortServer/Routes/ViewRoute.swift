@@ -19,29 +19,21 @@ enum ViewRoute {
               start >= 1, start <= ServerConfiguration.maxRows, count >= 1 else {
             return .error(400, "bad-request", "start and count are positive integers; start is at most \(ServerConfiguration.maxRows)")
         }
-        // The values a write left to store are laid over the stored ones (`SheetOverlay`); a
-        // write in between makes the pass start again from a level store.
-        func pass(_ overlay: SheetOverlay?) throws -> (rows: ViewRows, window: [Int], cut: [Int: [UInt8]]) {
+        // The values a write left to store laid over the stored ones (`SheetOverlay`).
+        let first = start - 1
+        let (total, end, window, cut) = try SheetOverlay.read(id, rows: 1...ServerConfiguration.maxRows, context) { overlay in
             var rows = try scan(id, query, overlay, context)
             rows.sort(query.sort)
-            let first = start - 1
             let end = min(rows.count, first + min(count, RowsRoute.maxCount)) // exclusive
             let window = first < end ? (first..<end).map { rows.row(at: $0) } : []
-            return (rows, window, try cutRows(window, of: id, overlay, context))
+            return (rows.count, end, window, try cutRows(window, of: id, overlay, context))
         }
-        let overlay = try SheetOverlay.take(id, rows: 1...ServerConfiguration.maxRows, context)
-        var (rows, window, cut) = try pass(overlay)
-        if let overlay, try !overlay.isCurrent(id, context) {
-            try SheetSettle.ensure(id, context)
-            (rows, window, cut) = try pass(nil)
-        }
-        let end = start - 1 + window.count
-        var body = Array("{\"version\":\(sheet.version),\"total\":\(rows.count),\"rows\":[".utf8)
+        var body = Array("{\"version\":\(sheet.version),\"total\":\(total),\"rows\":[".utf8)
         for (index, row) in window.enumerated() {
             if index > 0 { body.append(UInt8(ascii: ",")) }
             body += cut[row] ?? RowBlock.apiJSON(RowBlock.Entry(row: row, height: nil, isHidden: false, cells: []))
         }
-        body += Array("],\"next\":\(end < rows.count ? String(end + 1) : "null")}".utf8)
+        body += Array("],\"next\":\(end < total ? String(end + 1) : "null")}".utf8)
         return Reply(status: 200, headers: [("Content-Type", "application/json")], body: .bytes(body))
     }
 
