@@ -320,7 +320,7 @@ public final class CalcEngine {
         return CompiledFormula(instructions: compiled.instructions, usesArrayArguments: compiled.arrayArguments).text(at: target)
     }
 
-    /// The names of the functions the engine implements, sorted (for the README).
+    /// The names of the functions the engine implements, sorted (for the list in the Functions article).
     public static var implementedFunctions: [String] { FunctionRegistry.specs.map(\.name).sorted() }
 
     // MARK: names and tables
