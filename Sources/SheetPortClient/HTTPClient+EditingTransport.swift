@@ -2,7 +2,7 @@ import Foundation
 import SheetPortCore
 import SheetPortEditing
 
-/// The editing core's transport over the libcurl client (CONTRACTS section 8): JSON requests
+/// The editing core's transport over the libcurl client (Docs/Reference/HTTP.md, "Writing"): JSON requests
 /// through `ServerConnection` (its retries, deadlines and error answers), the sheet's event
 /// stream on a client of its own (a stream holds its connection, and `HTTPClient` is one a thread).
 public final class HTTPEditingTransport: EditingTransport {

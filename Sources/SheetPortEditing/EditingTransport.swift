@@ -1,6 +1,6 @@
 import SheetPortCore
 
-/// How the editing core reaches a server (CONTRACTS sections 4 and 8). SheetPortClient's libcurl
+/// How the editing core reaches a server (Docs/Reference/HTTP.md). SheetPortClient's libcurl
 /// client implements it for Linux, an app's URLSession one would for macOS and iOS; the calls
 /// block, one at a time (the core serializes its writes), except `followEvents`, which runs on a
 /// thread of its own.

@@ -6,7 +6,7 @@ public enum InsertableFunction: String, Sendable, CaseIterable {
 }
 
 /// Where an inserted function goes and what it reads, as the web product's command decides it
-/// (the rules are in README, "Insert function"):
+/// (the rules are in SheetPortEditing.docc, "Insert function"):
 /// - one cell selected: the argument is the contiguous run of numbers directly above it; when
 ///   there is none, the run directly to its left; when there is neither, a draft `=SUM(` opens;
 /// - a range of several rows selected: one result per column, in the row below the range, over

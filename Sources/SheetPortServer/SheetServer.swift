@@ -4,7 +4,7 @@ import SheetPortReader
 import SheetPortWriter
 import SheetPortConvert
 
-/// The embedded import/export server (CONTRACTS section 4): the HTTP daemon, the routes, and
+/// The embedded import/export server (Docs/Reference/HTTP.md): the HTTP daemon, the routes, and
 /// the import workers, over a sealed SQLite store in the data directory.
 public final class SheetServer: RequestHandler, @unchecked Sendable {
     /// Shared state.

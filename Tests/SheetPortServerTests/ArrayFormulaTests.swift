@@ -48,7 +48,7 @@ extension ServerTests {
     }
 }
 
-/// The cell JSONL member `arrayRange` (an array formula's range, a key CONTRACTS lets readers
+/// The cell JSONL member `arrayRange` (an array formula's range, a key Docs/Reference/Formats.md lets readers
 /// add): written for array formulas, read back by `convert IN.jsonl`, refused when hostile.
 @Suite struct ArrayRangeJSONLTests {
     @Test func anArrayRangeRoundTripsThroughJSONL() throws {

@@ -8,7 +8,7 @@ import Testing
 @testable import SheetPortServer
 import SheetPortTestSupport
 
-/// Several real `sheetport serve` instances on one PostgreSQL database (CONTRACTS section 7),
+/// Several real `sheetport serve` instances on one PostgreSQL database (Docs/Reference/CLI.md, "sheetport serve"),
 /// against the throwaway cluster of Scripts/postgres.sh; skipped, saying so, without one.
 @Suite(.serialized, .enabled(if: PostgresCluster.url != nil, PostgresCluster.skipReason))
 struct SharedDatabaseTests {

@@ -2,7 +2,7 @@ import SheetPortCore
 import SheetPortReader
 import SheetPortCalc
 
-/// The findings of `check --recalc` (CONTRACTS section 8, "Local").
+/// The findings of `check --recalc` (Docs/Reference/Formats.md, "Findings").
 package enum RecalcFindings {
     /// How many cells a finding names before it only counts.
     package static let namedCells = 20

@@ -3,7 +3,7 @@ import SheetPortCore
 import SheetPortCalc
 import SheetPortConvert
 
-/// Undo and restore from the cell history (CONTRACTS section 8), inside a write's `body`.
+/// Undo and restore from the cell history (Docs/Reference/HTTP.md, "History, restore and undo"), inside a write's `body`.
 ///
 /// An undo puts back what the caller's last write replaced: each cell's input and style as
 /// they were, each row height and column width. What another subject has written since to the

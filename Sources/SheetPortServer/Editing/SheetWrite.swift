@@ -3,7 +3,7 @@ import SheetPortCore
 import SheetPortCalc
 import SheetPortConvert
 
-/// The one write path of a sheet (CONTRACTS section 8): every write (cells, clear, copy,
+/// The one write path of a sheet (Docs/Reference/HTTP.md, "Writing"): every write (cells, clear, copy,
 /// format, sizes, restore, undo) runs here, atomic and serialized per sheet: the sheet's lock in
 /// this process (`SheetEngines`), then one database transaction that on PostgreSQL first takes
 /// the sheet's advisory lock (two instances take turns) and the sheet's row. Inside it the

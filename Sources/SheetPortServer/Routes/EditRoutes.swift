@@ -3,7 +3,7 @@ import SheetPortCore
 import SheetPortCalc
 import SheetPortConvert
 
-/// The editing routes of CONTRACTS section 8 that write cells: `POST /api/sheets` (create),
+/// The editing routes of Docs/Reference/HTTP.md ("Writing") that write cells: `POST /api/sheets` (create),
 /// `cells`, `clear`, `copy`, and a cell's `history`, `restore` and `undo`. Writes need the
 /// editor role and go through `SheetWrite`; a refused write stores nothing.
 enum EditRoutes {

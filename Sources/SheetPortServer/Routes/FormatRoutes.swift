@@ -4,7 +4,7 @@ import SheetPortReader
 import SheetPortWriter
 import SheetPortConvert
 
-/// `POST /api/sheets/{id}/format` and `POST /api/sheets/{id}/sizes` (CONTRACTS section 8):
+/// `POST /api/sheets/{id}/format` and `POST /api/sheets/{id}/sizes` (Docs/Reference/HTTP.md, "Writing"):
 /// editor and owner only, each a write through `SheetWrite` (atomic, serialized per sheet, a new
 /// version with a `format` or `sizes` event). Formats are kept in each cell's `style` members,
 /// row heights in the row blocks' row headers and column widths in the sealed layout, which is

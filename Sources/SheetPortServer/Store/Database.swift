@@ -8,7 +8,7 @@ import SheetPortConvert
 package enum StoreKind: Sendable {
     /// The embedded default: one SQLite file in the data directory, one server process.
     case sqlite
-    /// A PostgreSQL database shared by several server processes (CONTRACTS section 7).
+    /// A PostgreSQL database shared by several server processes (Docs/Reference/CLI.md, "sheetport serve").
     case postgres
 }
 

@@ -3,7 +3,7 @@ import SheetPortReader
 import SheetPortWriter
 import SheetPortConvert
 
-/// The share links' table (CONTRACTS section 8), created on either store when missing. A link's
+/// The share links' table (Docs/Reference/HTTP.md, "Share links"), created on either store when missing. A link's
 /// token is kept as a session is (its BLAKE2b hash in `sessions`, subject `link:<id>`) and its
 /// role as a grant to that subject, so every route's access check and every stream's recheck
 /// treat it as any other session; this table says which sheet and role the link stands for.

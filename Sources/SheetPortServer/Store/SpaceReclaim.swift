@@ -4,7 +4,7 @@ import SheetPortCore
 /// `auto_vacuum=INCREMENTAL`, and after a delete the free pages are returned to the file system
 /// a bounded step at a time (`PRAGMA incremental_vacuum(N)`, each step its own short write
 /// transaction, so imports and edits wait at most one step). PostgreSQL reuses the space of
-/// deleted rows through autovacuum (README, "Storage"); only a job's staged upload, its whole
+/// deleted rows through autovacuum (SheetPortServer.docc/StorageAndSealing.md); only a job's staged upload, its whole
 /// size again in `staged_uploads` and dead once the job ends, is vacuumed at once.
 extension Database {
     /// On PostgreSQL, vacuums `staged_uploads` (outside a transaction): a job's pieces are
