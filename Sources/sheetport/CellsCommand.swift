@@ -5,13 +5,13 @@ import SheetPortConvert
 import SheetPortClient
 import SheetPortEditing
 
-/// `sheetport cells get|set`: a script's reads and writes of a server's cells (CONTRACTS section 8).
+/// `sheetport cells get|set`: a script's reads and writes of a server's cells (Docs/Reference/CLI.md, "sheetport cells").
 enum CellsCommand {
     static let spec = CommandSpec(
         usage: "sheetport cells get SHEET RANGE [--to csv|jsonl] | cells set SHEET REF=INPUT... [--from FILE.csv [--at REF]] --server URL",
         about: """
         get: prints the cells of RANGE (like B2:D40, or one cell) of a server's sheet (its id or
-        its name) as CSV (the values, a line a row of the range) or JSONL (CONTRACTS section 2's
+        its name) as CSV (the values, a line a row of the range) or JSONL (Docs/Reference/Formats.md's
         cell objects with `input` and `display`, one line a non-empty cell).
 
         set: writes inputs as a person types them (`12`, `1,234.5`, `12%`, `2026-03-01`, `TRUE`,
