@@ -182,6 +182,23 @@ import Testing
 
     // MARK: the documents themselves
 
+    /// Nothing in Sources points outside the repository: no `../shared` path, no CONTRACTS
+    /// section (comments cite Docs/Reference, which a clone has).
+    @Test func theSourcesCiteOnlyWhatIsInTheRepository() throws {
+        let folder = Project.root.appendingPathComponent("Sources")
+        let files = try #require(FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil))
+        var read = 0
+        for case let file as URL in files where ["swift", "md", "h", "c", "modulemap"].contains(file.pathExtension) {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            read += 1
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            where line.contains("../shared") || line.contains("CONTRACTS") {
+                Issue.record("\(file.path.dropFirst(Project.root.path.count + 1)):\(number + 1): \(line)")
+            }
+        }
+        #expect(read > 100)
+    }
+
     /// README.md is a first page, not the manual: at most 300 lines of at most 120 characters.
     @Test func theReadmeIsShort() throws {
         let lines = try Self.text("README.md").split(separator: "\n", omittingEmptySubsequences: false)
