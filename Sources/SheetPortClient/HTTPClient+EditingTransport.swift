@@ -33,7 +33,7 @@ public final class HTTPEditingTransport: EditingTransport {
         var names: [String: CellRange] = [:]
         for entry in (try? object.objects("names")) ?? [] {
             guard let name = entry.optionalString("name"), !name.isEmpty, !name.unicodeScalars.contains(where: \.isUnsafeControl),
-                  let ref = entry.optionalString("ref"), let range = try? RangeAddress.parse(ref) else { continue }
+                  let ref = entry.optionalString("ref"), let range = try? NameBox.parse(ref) else { continue }
             names[name] = range
         }
         return names
@@ -56,7 +56,7 @@ public final class HTTPEditingTransport: EditingTransport {
         }
     }
 
-    public func writeCells(sheet: String, _ cells: [CellInput]) throws -> WriteResult {
+    public func writeCells(sheet: String, _ cells: [CellEdit]) throws -> WriteResult {
         let body: [String: Any] = ["cells": cells.map { ["ref": $0.ref.description, "input": $0.input] }]
         return try write(sheet, "cells", body)
     }

@@ -86,14 +86,14 @@ enum CellsCommand {
     }
 
     /// The inputs of `set`: REF=INPUT arguments, or a CSV file's fields from `at`.
-    static func inputs(_ pairs: [String], from file: String?, at: String?) throws -> [CellInput] {
+    static func inputs(_ pairs: [String], from file: String?, at: String?) throws -> [CellEdit] {
         if let file {
             guard pairs.isEmpty else { throw UsageError("cells set takes REF=INPUT arguments or --from FILE, not both") }
             guard let origin = CellReference((at ?? "A1").uppercased()) else { throw UsageError("--at takes a cell, like B2") }
             var reader = try DelimitedReader(input: try ByteInput(path: file), dialect: .csv)
             var rows: [[String]] = []
             while let record = try reader.nextRecord() { rows.append(record) }
-            var inputs: [CellInput] = []
+            var inputs: [CellEdit] = []
             if let refused = refusal({ () throws(PasteError) in
                 inputs = try SheetEditor.blockInputs(rows, at: origin, limits: EditingLimits(maxBatchCells: .max, maxBatchBytes: .max), grid: GridSize())
             }) {
@@ -107,7 +107,7 @@ enum CellsCommand {
             guard let equals = pair.firstIndex(of: "="), let ref = CellReference(String(pair[..<equals]).uppercased()) else {
                 throw UsageError("\"\(pair.visibleControlCharacters)\" is not REF=INPUT (like B2=12 or B3==SUM(B1:B2))")
             }
-            return CellInput(ref: ref, input: String(pair[pair.index(after: equals)...]))
+            return CellEdit(ref: ref, input: String(pair[pair.index(after: equals)...]))
         }
     }
 

@@ -135,7 +135,7 @@ import SheetPortTestSupport
             m.compared += 1
             let builtin = m.excelSaved && !keptCells.contains(cell.location)
             if builtin { m.builtinCompared += 1 }
-            let computed = engine.value(at: cell.location.address, sheet: cell.location.sheet)
+            let computed = engine.value(at: cell.location.cell, sheet: cell.location.sheet)
             if unsupported.contains(cell.location)
                 || !WorkbookCalculation.agrees(cached: cell.cached, computed: computed, dateSystem: workbook.dateSystem) {
                 let miss = Miss(file: file, ref: calculation.reference(cell.location), formula: cell.formula,

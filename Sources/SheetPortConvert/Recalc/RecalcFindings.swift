@@ -25,7 +25,7 @@ package enum RecalcFindings {
         var stale: [CellLocation] = []
         for cell in calculation.formulaCells where cell.cached != .empty {
             guard !volatile.contains(cell.location), !kept.contains(cell.location) else { continue }
-            let computed = engine.value(at: cell.location.address, sheet: cell.location.sheet)
+            let computed = engine.value(at: cell.location.cell, sheet: cell.location.sheet)
             if !WorkbookCalculation.agrees(cached: cell.cached, computed: computed, dateSystem: engine.dateSystem) {
                 stale.append(cell.location)
             }

@@ -21,7 +21,7 @@ package enum CellHistory {
         package var input: String?
         /// The input it replaced.
         package var previous: String?
-        package var cell: GridCell
+        package var cell: CellReference
         /// What the write changed: `input`, `style` (a cell's), `size` (a row's or column's);
         /// entries written before this was recorded changed the input.
         package var changed: Set<String> = ["input"]
@@ -40,20 +40,20 @@ package enum CellHistory {
         package var isSize: Bool { !isMarker && (cell.row == 0 || cell.column == 0) }
     }
 
-    private static func context(_ sheet: String, _ cell: GridCell, _ version: Int) -> [UInt8] {
+    private static func context(_ sheet: String, _ cell: CellReference, _ version: Int) -> [UInt8] {
         Sealer.context("history:\(cell.row):\(cell.column)", sheet, version)
     }
 
     /// Records what `edit` changed, now at `version`.
     static func record(_ edit: SheetEdit, version: Int, change: SheetChangeKind, _ database: Database, _ context: ServerContext) throws {
         let now = Int64(Date().timeIntervalSince1970)
-        func insert(_ cell: GridCell, _ data: JSON) throws {
+        func insert(_ cell: CellReference, _ data: JSON) throws {
             try database.query("""
                 INSERT INTO cell_history (sheet_id, version, row_number, column_number, subject, at, change, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """, [.text(edit.sheet), .integer(Int64(version)), .integer(Int64(cell.row)), .integer(Int64(cell.column)), .text(edit.subject),
                       .integer(now), .text(change.rawValue), .blob(context.sealer.seal(Array(data.text.utf8), context: Self.context(edit.sheet, cell, version)))])
         }
-        try insert(GridCell(row: 0, column: 0), .object([]))
+        try insert(CellReference(row: 0, column: 0), .object([]))
         for (cell, cells) in edit.written.sorted(by: { $0.key < $1.key }) {
             let (before, after) = cells
             var changed: [String] = []
@@ -68,14 +68,14 @@ package enum CellHistory {
         }
         for size in edit.sizeChanges where size.before != size.after {
             func number(_ value: Double?) -> JSON { value.map { .number($0) } ?? .null }
-            try insert(GridCell(row: size.row, column: size.column),
+            try insert(CellReference(row: size.row, column: size.column),
                        .object([("changed", .array([.string("size")])), ("before", number(size.before)), ("after", number(size.after))]))
         }
     }
 
     /// Records an import's one entry for the whole sheet.
     static func recordImport(sheet: String, subject: String, _ database: Database, _ context: ServerContext) throws {
-        let cell = GridCell(row: 0, column: 0)
+        let cell = CellReference(row: 0, column: 0)
         try database.query("""
             INSERT INTO cell_history (sheet_id, version, row_number, column_number, subject, at, change, data) VALUES (?, 1, 0, 0, ?, ?, 'imported', ?)
             """, [.text(sheet), .text(subject), .integer(Int64(Date().timeIntervalSince1970)),
@@ -83,7 +83,7 @@ package enum CellHistory {
     }
 
     /// A cell's entries, newest first, with the import's entry last (when the sheet was imported).
-    static func entries(of cell: GridCell, sheet: String, _ database: Database, _ context: ServerContext) throws -> [Entry] {
+    static func entries(of cell: CellReference, sheet: String, _ database: Database, _ context: ServerContext) throws -> [Entry] {
         let rows = try database.query("""
             SELECT version, subject, at, change, data, row_number, column_number FROM cell_history
             WHERE sheet_id = ? AND ((row_number = ? AND column_number = ?) OR (row_number = 0 AND column_number = 0 AND change = 'imported'))
@@ -112,7 +112,7 @@ package enum CellHistory {
     /// The entries after `version` of subjects other than `subject` that still stand (neither
     /// undone nor an undo: an undo only puts back what its own write replaced) on `cells`
     /// (markers aside): what an undo of `subject`'s write at `version` must leave alone.
-    static func laterWrites(to cells: Set<GridCell>, after version: Int, notBy subject: String, sheet: String,
+    static func laterWrites(to cells: Set<CellReference>, after version: Int, notBy subject: String, sheet: String,
                             _ database: Database, _ context: ServerContext) throws -> [Entry] {
         let rows = try database.query("""
             SELECT version, subject, at, change, row_number, column_number FROM cell_history
@@ -120,7 +120,7 @@ package enum CellHistory {
             AND (row_number <> 0 OR column_number <> 0)
             """, [.text(sheet), .integer(Int64(version)), .text(subject)])
         var entries: [Entry] = []
-        for row in rows where cells.contains(GridCell(row: row[4].int ?? 0, column: row[5].int ?? 0)) {
+        for row in rows where cells.contains(CellReference(row: row[4].int ?? 0, column: row[5].int ?? 0)) {
             // Only these few are unsealed.
             guard let data = try database.query("""
                 SELECT data FROM cell_history WHERE sheet_id = ? AND version = ? AND row_number = ? AND column_number = ?
@@ -132,7 +132,7 @@ package enum CellHistory {
 
     private static func entry(_ row: [SQLValue], sheet: String, _ context: ServerContext) throws -> Entry {
         let version = row[0].int ?? 0
-        let cell = GridCell(row: row[5].int ?? 0, column: row[6].int ?? 0)
+        let cell = CellReference(row: row[5].int ?? 0, column: row[6].int ?? 0)
         let plaintext = try context.sealer.open(row[4].bytes ?? [], context: Self.context(sheet, cell, version), what: "cell history")
         let object = JSON.parseObject(plaintext) ?? [:]
         var entry = Entry(version: version, subject: row[1].string ?? "", at: row[2].int ?? 0, change: row[3].string ?? "",

@@ -56,7 +56,7 @@ enum SheetUndo {
     /// Sets `edit`'s update of `cell` to its input and style at `version`: for each, the one the
     /// newest entry at or before `version` wrote, else the one the first later entry replaced
     /// (what the import stored), else the cell's own (nothing changed it since).
-    static func restore(_ cell: GridCell, to version: Int, _ edit: SheetEdit) throws {
+    static func restore(_ cell: CellReference, to version: Int, _ edit: SheetEdit) throws {
         let entries = try CellHistory.entries(of: cell, sheet: edit.sheet, edit.database, edit.context).filter { !$0.isMarker }
         var update = CellUpdate()
         for aspect in ["input", "style"] {
@@ -87,12 +87,12 @@ enum SheetUndo {
         return .value(stored.value, input: stored.input)
     }
 
-    private static func key(_ cell: GridCell, _ aspect: String) -> String { "\(cell.row):\(cell.column):\(aspect)" }
+    private static func key(_ cell: CellReference, _ aspect: String) -> String { "\(cell.row):\(cell.column):\(aspect)" }
 
     /// `B2` for a cell, `3` for a row's height, `C` for a column's width.
-    private static func name(of cell: GridCell) -> String {
+    private static func name(of cell: CellReference) -> String {
         if cell.column == 0 { return String(cell.row) }
         if cell.row == 0 { return CellReference.columnName(cell.column) }
-        return cell.reference
+        return cell.description
     }
 }

@@ -41,7 +41,7 @@ enum EditRoutes {
             return .error(400, "bad-request", "send {\"cells\": [{\"ref\": \"B2\", \"input\": \"=SUM(A1:A3)\"}]}")
         }
         try checkBatch(items.count, context)
-        var inputs: [(GridCell, String, TypedInput)] = []
+        var inputs: [(CellReference, String, TypedInput)] = []
         inputs.reserveCapacity(items.count)
         for item in items {
             guard let object = item as? [String: Any], let ref = object["ref"] as? String, let text = object["input"] as? String else {
@@ -60,14 +60,14 @@ enum EditRoutes {
 
     /// `text` read as typed at `cell`; 400 when it holds NUL or another control character (a
     /// line break or tab excepted), is longer than a cell holds, or is a formula that does not parse.
-    static func typed(_ text: String, at cell: GridCell) throws -> TypedInput {
+    static func typed(_ text: String, at cell: CellReference) throws -> TypedInput {
         if text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t" || $0.value == 0x7F }) {
             throw RequestRefusal(status: 400, code: "bad-request",
-                                 message: "the input of \(cell.reference) holds a control character (\(text.prefix(40).visibleControlCharacters))")
+                                 message: "the input of \(cell) holds a control character (\(text.prefix(40).visibleControlCharacters))")
         }
         guard text.utf16.count <= ServerConfiguration.maxCellTextLength else {
             throw RequestRefusal(status: 400, code: "bad-request",
-                                 message: "the input of \(cell.reference) is longer than a cell holds (\(ServerConfiguration.maxCellTextLength) characters)")
+                                 message: "the input of \(cell) is longer than a cell holds (\(ServerConfiguration.maxCellTextLength) characters)")
         }
         let typed = TypedInput(text)
         if case .formula(let formula) = typed.content { try checkFormula(formula, at: cell) }
@@ -76,17 +76,17 @@ enum EditRoutes {
 
     /// 400 `bad-formula` naming the cell and the position when `formula` does not parse, refers
     /// to another workbook, or is longer than Excel allows.
-    static func checkFormula(_ formula: String, at cell: GridCell) throws {
+    static func checkFormula(_ formula: String, at cell: CellReference) throws {
         guard formula.count + 1 <= maxFormulaLength else {
             throw RequestRefusal(status: 400, code: "bad-formula",
-                                 message: "the formula in \(cell.reference) is \(formula.count + 1) characters long, over Excel's \(maxFormulaLength)")
+                                 message: "the formula in \(cell) is \(formula.count + 1) characters long, over Excel's \(maxFormulaLength)")
         }
         do {
-            try CalcEngine.validateFormula(formula, at: cell.address)
+            try CalcEngine.validateFormula(formula, at: cell)
         } catch {
             // Positions count from the `=` the person typed.
             throw RequestRefusal(status: 400, code: "bad-formula",
-                                 message: "the formula in \(cell.reference) does not parse at position \(error.position + 1): \(error.message)")
+                                 message: "the formula in \(cell) does not parse at position \(error.position + 1): \(error.message)")
         }
     }
 
@@ -102,7 +102,7 @@ enum EditRoutes {
         let range = try self.range(text)
         let outcome = try SheetWrite.run(id, subject: request.subject!, change: .clear, context) { edit in
             for stored in try storedCells(edit, range, context) {
-                edit.set(GridCell(row: stored.row, column: stored.column),
+                edit.set(CellReference(row: stored.row, column: stored.column),
                          CellUpdate(content: what == "formats" ? .keep : .clear, style: what == "contents" ? .keep : .clear))
             }
         }
@@ -120,25 +120,25 @@ enum EditRoutes {
         let source = try range(sourceText)
         var target = try range(targetText)
         let height = source.rows.count, width = source.columns.count
-        try checkBatch(source.area, context)
+        try checkBatch(source.cellCount, context)
         // A target that is a whole multiple of the source is filled with it; otherwise the source
         // is pasted once at the target's top-left cell.
         if target.rows.count % height != 0 || target.columns.count % width != 0 {
             let top = target.rows.lowerBound, left = target.columns.lowerBound
             guard top + height - 1 <= CellReference.maxRow, left + width - 1 <= CellReference.maxColumn else {
-                throw RequestRefusal(status: 400, code: "bad-ref", message: "pasting \(sourceText) at \(target.origin.reference) reaches past the grid")
+                throw RequestRefusal(status: 400, code: "bad-ref", message: "pasting \(sourceText) at \(target.start) reaches past the grid")
             }
-            target = GridRange(rows: top...(top + height - 1), columns: left...(left + width - 1))
+            target = CellRange(start: target.start, end: CellReference(row: top + height - 1, column: left + width - 1))
         }
-        try checkBatch(target.area, context)
+        try checkBatch(target.cellCount, context)
         let outcome = try SheetWrite.run(id, subject: request.subject!, change: .copy, context) { edit in
-            var cells: [GridCell: StoredCell] = [:]
-            for stored in try storedCells(edit, source, context) { cells[GridCell(row: stored.row, column: stored.column)] = stored }
+            var cells: [CellReference: StoredCell] = [:]
+            for stored in try storedCells(edit, source, context) { cells[CellReference(row: stored.row, column: stored.column)] = stored }
             for row in target.rows {
                 for column in target.columns {
-                    let from = GridCell(row: source.rows.lowerBound + (row - target.rows.lowerBound) % height,
+                    let from = CellReference(row: source.rows.lowerBound + (row - target.rows.lowerBound) % height,
                                         column: source.columns.lowerBound + (column - target.columns.lowerBound) % width)
-                    let to = GridCell(row: row, column: column)
+                    let to = CellReference(row: row, column: column)
                     guard let stored = cells[from] else {
                         edit.set(to, CellUpdate(content: .clear, style: .clear)) // an empty source cell empties its target
                         continue
@@ -158,9 +158,9 @@ enum EditRoutes {
 
     /// A copied formula as Excel writes it at `to`: relative parts moved, `$` parts kept, a
     /// reference moved off the grid `#REF!`.
-    static func translate(_ formula: String, from: GridCell, to: GridCell) throws -> String {
+    static func translate(_ formula: String, from: CellReference, to: CellReference) throws -> String {
         do {
-            return try CalcEngine.translateFormula(formula, from: from.address, to: to.address)
+            return try CalcEngine.translateFormula(formula, from: from, to: to)
         } catch {
             // A stored formula the engine cannot read (kept from a file) is copied as it is.
             return formula
@@ -219,7 +219,7 @@ enum EditRoutes {
     }
 
     /// The input a cell holds now, as text that types back to it ("" for an empty cell).
-    static func currentInput(_ cell: GridCell, sheet: String, _ database: Database, _ context: ServerContext) throws -> String {
+    static func currentInput(_ cell: CellReference, sheet: String, _ database: Database, _ context: ServerContext) throws -> String {
         let block = RowBlock.block(of: cell.row)
         guard let sealed = try database.rowBlock(of: sheet, block: block) else { return "" }
         let entries = try RowBlock.entries(stored: context.sealer.open(sealed, context: RowBlock.context(sheet: sheet, block: block), what: "row block"))
@@ -242,17 +242,17 @@ enum EditRoutes {
     }
 
     /// A cell reference of the grid; 400 `bad-ref` otherwise.
-    static func cell(_ ref: String) throws -> GridCell {
+    static func cell(_ ref: String) throws -> CellReference {
         guard ref.utf8.count <= 10, !ref.contains("$"), let reference = CellReference(ref) else {
             throw RequestRefusal(status: 400, code: "bad-ref",
                                  message: "\"\(ref.prefix(40).visibleControlCharacters)\" is not a cell of the grid (A1 to XFD1048576)")
         }
-        return GridCell(row: reference.row, column: reference.column)
+        return reference
     }
 
     /// A range of the grid; 400 `bad-ref` otherwise.
-    static func range(_ text: String) throws -> GridRange {
-        guard text.utf8.count <= 24, !text.contains("$"), let range = GridRange(text) else {
+    static func range(_ text: String) throws -> CellRange {
+        guard text.utf8.count <= 24, !text.contains("$"), let range = CellRange(text, in: .excel) else {
             throw RequestRefusal(status: 400, code: "bad-ref",
                                  message: "\"\(text.prefix(40).visibleControlCharacters)\" is not a range of the grid (A1 to XFD1048576)")
         }
@@ -269,7 +269,7 @@ enum EditRoutes {
     }
 
     /// The stored cells of `range`, 413 past `maxBatchCells`.
-    static func storedCells(_ edit: SheetEdit, _ range: GridRange, _ context: ServerContext) throws -> [StoredCell] {
+    static func storedCells(_ edit: SheetEdit, _ range: CellRange, _ context: ServerContext) throws -> [StoredCell] {
         do {
             return try edit.storedCells(rows: range.rows, columns: range.columns, limit: context.configuration.maxBatchCells)
         } catch SheetEditError.tooMany(let cap) {

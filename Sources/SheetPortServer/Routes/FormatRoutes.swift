@@ -32,17 +32,17 @@ enum FormatRoutes {
             guard object["clear"] as? Bool == true, object["set"] == nil else { return .error(400, "bad-request", usage) }
             let outcome = try SheetWrite.run(id, subject: request.subject!, change: .format, context) { edit in
                 for stored in try EditRoutes.storedCells(edit, range, context) where !stored.style.isEmpty {
-                    edit.set(GridCell(row: stored.row, column: stored.column), CellUpdate(style: .clear))
+                    edit.set(CellReference(row: stored.row, column: stored.column), CellUpdate(style: .clear))
                 }
             }
             return SheetWrite.reply(outcome)
         }
         guard let set = object["set"] as? [String: Any], !set.isEmpty else { return .error(400, "bad-request", usage) }
         let members = try styleMembers(set)
-        try EditRoutes.checkBatch(range.area, context)
+        try EditRoutes.checkBatch(range.cellCount, context)
         let outcome = try SheetWrite.run(id, subject: request.subject!, change: .format, context) { edit in
             for row in range.rows {
-                for column in range.columns { edit.set(GridCell(row: row, column: column), CellUpdate(style: .merge(members))) }
+                for column in range.columns { edit.set(CellReference(row: row, column: column), CellUpdate(style: .merge(members))) }
             }
         }
         return SheetWrite.reply(outcome)
