@@ -114,7 +114,7 @@ package final class SheetEdit {
     /// The stored cells in `rows` x `columns`, in row order; throws `tooMany` past `limit`
     /// (reading only the blocks the rows span up to the sheet's last stored block).
     package func storedCells(rows: ClosedRange<Int>, columns: ClosedRange<Int>, limit: Int) throws -> [StoredCell] {
-        let lastBlock = try database.query("SELECT MAX(block) FROM row_blocks WHERE sheet_id = ?", [.text(sheet)]).first?.first?.int ?? -1
+        let lastBlock = try database.lastRowBlock(of: sheet) ?? -1
         var cells: [StoredCell] = []
         var block = RowBlock.block(of: rows.lowerBound)
         while block <= min(RowBlock.block(of: rows.upperBound), lastBlock) {

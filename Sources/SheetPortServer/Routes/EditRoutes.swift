@@ -22,8 +22,7 @@ enum EditRoutes {
         let subject = request.subject!
         try context.database { database in
             try database.transaction {
-                try database.query("INSERT INTO sheets (id, owner, name, version, visible, created) VALUES (?, ?, ?, 1, 1, ?)",
-                                   [.text(id), .text(subject), .text(name), .integer(Int64(Date().timeIntervalSince1970))])
+                try database.insertEmptySheet(id: id, owner: subject, name: name, created: Int64(Date().timeIntervalSince1970))
                 try database.record(SheetEvent(version: 1, change: .create, refs: []), of: id)
                 try context.sheetChanges.publish(sheet: id, version: 1, database)
             }
