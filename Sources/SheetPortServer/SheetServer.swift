@@ -138,6 +138,8 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
             return try route()
         } catch let refusal as RequestRefusal {
             return refusal.reply
+        } catch let refusal as SheetEditError {
+            return refusal.refusal.reply
         } catch {
             return Self.internalError(error, request)
         }

@@ -369,8 +369,16 @@ package struct SizeChange {
     package var after: Double?
 }
 
-/// Why a write's gathering stopped.
-package enum SheetEditError: Error {
+/// Why a write's gathering stopped (the routes answer each with its status and code).
+package enum SheetEditError: Error, Equatable {
     /// More cells than the write may change.
     case tooMany(Int)
+    /// The sheet is gone (deleted since the caller's role was checked).
+    case noSuchSheet
+    /// The subject has no write on the sheet left to undo.
+    case nothingToUndo
+    /// An input no cell may hold (a control character, longer than a cell holds): why.
+    case badInput(String)
+    /// A formula that does not parse, refers to another workbook or is too long: why.
+    case badFormula(String)
 }

@@ -30,7 +30,8 @@ package enum SheetWrite {
     static let shown = max(maxChanged, SheetEvent.maxRefs)
 
     /// Runs one write of `subject` on sheet `id` (the caller checked the role); `body` gathers
-    /// the updates and may throw a `RequestRefusal`, and then nothing is stored.
+    /// the updates and may throw (a `SheetEditError`, a route's refusal), and then nothing is
+    /// stored. `SheetEditError.noSuchSheet` when the sheet went meanwhile.
     package static func run(_ id: String, subject: String, change: SheetChangeKind, _ context: ServerContext,
                             _ body: (SheetEdit) throws -> Void) throws -> Outcome {
         let (outcome, settled): (Outcome, Bool) = try context.engines.withSheet(id) { slot in
@@ -39,7 +40,7 @@ package enum SheetWrite {
                 return try context.database { database in
                     try database.transaction {
                         let (version, valuesPending) = try database.lockSheetForWrite(id)
-                        guard version > 0 else { throw RequestRefusal.notFound }
+                        guard version > 0 else { throw SheetEditError.noSuchSheet }
                         if slot == nil || slot!.version != version {
                             slot = nil
                             slot = try SheetModel.load(id, version: version, valuesPending: valuesPending, database, context)
@@ -69,12 +70,5 @@ package enum SheetWrite {
         context.changes.signal(SheetChange(sheet: id, version: outcome.version))
         if !settled { context.settler.schedule(id) }
         return outcome
-    }
-
-    /// The answer of a write: `{"version":N,"changed":[...],"more":false}`, then the members `adding` (an undo's).
-    package static func reply(_ outcome: Outcome, adding: [(String, JSON)] = []) -> Reply {
-        let listed = outcome.changed.prefix(maxChanged)
-        return .json(.object([("version", .int(outcome.version)), ("changed", .array(listed.map(\.apiJSON))),
-                              ("more", .bool(outcome.changedCount > maxChanged))] + adding))
     }
 }
