@@ -40,13 +40,8 @@ package final class ServerContext: Sendable {
         if configuration.databaseURL != nil, configuration.keyFile == nil {
             throw ServerError.configuration("--database needs --key-file F: every instance seals with the same key")
         }
-        if configuration.databaseURL != nil {
-            // A frozen instance's session is ended within half a lease (1 to 10 s), releasing its
-            // locks; no lock is waited for much longer (see PostgresConnection.SessionBounds).
-            let idle = min(max(configuration.lease / 2, 1), 10)
-            PostgresConnection.bounds = .init(lockTimeout: idle + 2, idleInTransactionTimeout: idle)
-        }
         store = configuration.databaseURL.map { .postgres(url: $0) } ?? .sqlite(path: directory.database)
+        store.boundSessions(lease: configuration.lease)
         // Creates or migrates the tables, then checks the key against the one the store is
         // sealed with before anything else (recovery above all) touches the store.
         sealer = try KeyCheck.establish(keyFile: configuration.keyFile ?? directory.keyFile, store: store,

@@ -26,7 +26,7 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
         // Row blocks of the previous format are compressed in the background (issue 26).
         migration = RowBlockMigration(store: context.store, sealer: context.sealer)
         migration.start()
-        if context.store.kind == .postgres { context.leases.start() }
+        if context.store.isShared { context.leases.start() }
         context.sheetChanges.start()
         context.settler.start(context)
         workers.forEach { $0.start() }
@@ -138,6 +138,8 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
             return try route()
         } catch let refusal as RequestRefusal {
             return refusal.reply
+        } catch let refusal as SheetEditError {
+            return refusal.refusal.reply
         } catch {
             return Self.internalError(error, request)
         }

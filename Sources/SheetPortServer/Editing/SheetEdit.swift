@@ -95,7 +95,7 @@ package final class SheetEdit {
     /// The stored cells in `rows` x `columns`, in row order; throws `tooMany` past `limit`
     /// (reading only the blocks the rows span up to the sheet's last stored block).
     package func storedCells(rows: ClosedRange<Int>, columns: ClosedRange<Int>, limit: Int) throws -> [StoredCell] {
-        let lastBlock = try database.query("SELECT MAX(block) FROM row_blocks WHERE sheet_id = ?", [.text(sheet)]).first?.first?.int ?? -1
+        let lastBlock = try database.lastRowBlock(of: sheet) ?? -1
         var cells: [StoredCell] = []
         var block = RowBlock.block(of: rows.lowerBound)
         while block <= min(RowBlock.block(of: rows.upperBound), lastBlock) {
@@ -350,8 +350,16 @@ package struct SizeChange {
     package var after: Double?
 }
 
-/// Why a write's gathering stopped.
-package enum SheetEditError: Error {
+/// Why a write's gathering stopped (the routes answer each with its status and code).
+package enum SheetEditError: Error, Equatable {
     /// More cells than the write may change.
     case tooMany(Int)
+    /// The sheet is gone (deleted since the caller's role was checked).
+    case noSuchSheet
+    /// The subject has no write on the sheet left to undo.
+    case nothingToUndo
+    /// An input no cell may hold (a control character, longer than a cell holds): why.
+    case badInput(String)
+    /// A formula that does not parse, refers to another workbook or is too long: why.
+    case badFormula(String)
 }

@@ -100,7 +100,7 @@ final class SheetModel {
         let sheet = engine.addSheet("Sheet1")
         var count = 0
         var stored: [(CellReference, CellValue)] = []
-        let last = try database.query("SELECT MAX(block) FROM row_blocks WHERE sheet_id = ?", [.text(id)]).first?.first?.int ?? -1
+        let last = try database.lastRowBlock(of: id) ?? -1
         var next = 0
         while next <= last {
             for block in try database.rowBlocks(of: id, from: next, to: next + blocksPerRead - 1) {

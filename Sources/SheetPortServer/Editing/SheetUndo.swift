@@ -20,11 +20,11 @@ enum SheetUndo {
     }
 
     /// Sets `edit`'s updates to take back `subject`'s last write not yet undone and marks it
-    /// undone; 409 `nothing-to-undo` when there is none.
+    /// undone; `SheetEditError.nothingToUndo` when there is none.
     static func takeBack(_ edit: SheetEdit, subject: String) throws -> Outcome {
         let sheet = edit.sheet, database = edit.database, context = edit.context
         guard let entries = try CellHistory.lastWrite(of: subject, sheet: sheet, database, context), let version = entries.first?.version else {
-            throw RequestRefusal(status: 409, code: "nothing-to-undo", message: "you have no write on this sheet left to undo")
+            throw SheetEditError.nothingToUndo
         }
         let mine = entries.filter { !$0.isMarker }
         var taken: Set<String> = []
@@ -79,7 +79,7 @@ enum SheetUndo {
     private static func content(_ entry: CellHistory.Entry, before: Bool) throws -> CellUpdate.Content {
         guard entry.hasCells else {
             let input = (before ? entry.previous : entry.input) ?? ""
-            return .typed(text: input, try EditRoutes.typed(input, at: entry.cell))
+            return .typed(text: input, try CellInputCheck.typed(input, at: entry.cell))
         }
         guard let stored = before ? entry.before : entry.after else { return .clear }
         if let formula = stored.formula { return .formula(formula) }

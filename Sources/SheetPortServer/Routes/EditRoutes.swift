@@ -7,9 +7,6 @@ import SheetPortConvert
 /// `cells`, `clear`, `copy`, and a cell's `history`, `restore` and `undo`. Writes need the
 /// editor role and go through `SheetWrite`; a refused write stores nothing.
 enum EditRoutes {
-    /// The longest formula Excel accepts, in characters (with its `=`).
-    static let maxFormulaLength = 8_192
-
     // MARK: create
 
     static func create(_ request: Request, _ context: ServerContext) throws -> Reply {
@@ -22,8 +19,7 @@ enum EditRoutes {
         let subject = request.subject!
         try context.database { database in
             try database.transaction {
-                try database.query("INSERT INTO sheets (id, owner, name, version, visible, created) VALUES (?, ?, ?, 1, 1, ?)",
-                                   [.text(id), .text(subject), .text(name), .integer(Int64(Date().timeIntervalSince1970))])
+                try database.insertEmptySheet(id: id, owner: subject, name: name, created: Int64(Date().timeIntervalSince1970))
                 try database.record(SheetEvent(version: 1, change: .create, refs: []), of: id)
                 try context.sheetChanges.publish(sheet: id, version: 1, database)
             }
@@ -48,46 +44,14 @@ enum EditRoutes {
                 return .error(400, "bad-request", "each cell is {\"ref\": \"B2\", \"input\": \"...\"} with text for both")
             }
             let cell = try self.cell(ref)
-            inputs.append((cell, text, try typed(text, at: cell)))
+            inputs.append((cell, text, try CellInputCheck.typed(text, at: cell)))
         }
         let outcome = try SheetWrite.run(id, subject: request.subject!, change: .cells, context) { edit in
             for (cell, text, typed) in inputs {
                 edit.set(cell, CellUpdate(content: .typed(text: text, typed), style: typed.numberFormat.map { .numberFormatIfGeneral($0) } ?? .keep))
             }
         }
-        return SheetWrite.reply(outcome)
-    }
-
-    /// `text` read as typed at `cell`; 400 when it holds NUL or another control character (a
-    /// line break or tab excepted), is longer than a cell holds, or is a formula that does not parse.
-    static func typed(_ text: String, at cell: CellReference) throws -> TypedInput {
-        if text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t" || $0.value == 0x7F }) {
-            throw RequestRefusal(status: 400, code: "bad-request",
-                                 message: "the input of \(cell) holds a control character (\(text.prefix(40).visibleControlCharacters))")
-        }
-        guard text.utf16.count <= ServerConfiguration.maxCellTextLength else {
-            throw RequestRefusal(status: 400, code: "bad-request",
-                                 message: "the input of \(cell) is longer than a cell holds (\(ServerConfiguration.maxCellTextLength) characters)")
-        }
-        let typed = TypedInput(text)
-        if case .formula(let formula) = typed.content { try checkFormula(formula, at: cell) }
-        return typed
-    }
-
-    /// 400 `bad-formula` naming the cell and the position when `formula` does not parse, refers
-    /// to another workbook, or is longer than Excel allows.
-    static func checkFormula(_ formula: String, at cell: CellReference) throws {
-        guard formula.count + 1 <= maxFormulaLength else {
-            throw RequestRefusal(status: 400, code: "bad-formula",
-                                 message: "the formula in \(cell) is \(formula.count + 1) characters long, over Excel's \(maxFormulaLength)")
-        }
-        do {
-            try CalcEngine.validateFormula(formula, at: cell)
-        } catch {
-            // Positions count from the `=` the person typed.
-            throw RequestRefusal(status: 400, code: "bad-formula",
-                                 message: "the formula in \(cell) does not parse at position \(error.position + 1): \(error.message)")
-        }
+        return reply(outcome)
     }
 
     // MARK: clear
@@ -106,7 +70,7 @@ enum EditRoutes {
                          CellUpdate(content: what == "formats" ? .keep : .clear, style: what == "contents" ? .keep : .clear))
             }
         }
-        return SheetWrite.reply(outcome)
+        return reply(outcome)
     }
 
     // MARK: copy
@@ -153,7 +117,7 @@ enum EditRoutes {
                 }
             }
         }
-        return SheetWrite.reply(outcome)
+        return reply(outcome)
     }
 
     /// A copied formula as Excel writes it at `to`: relative parts moved, `$` parts kept, a
@@ -204,7 +168,7 @@ enum EditRoutes {
         let outcome = try SheetWrite.run(id, subject: request.subject!, change: .restore, context) { edit in
             try SheetUndo.restore(cell, to: version, edit)
         }
-        return SheetWrite.reply(outcome)
+        return reply(outcome)
     }
 
     /// Takes back the caller's last write (`SheetUndo`); the answer adds `skipped`: the cells,
@@ -215,7 +179,7 @@ enum EditRoutes {
         let outcome = try SheetWrite.run(id, subject: request.subject!, change: .undo, context) { edit in
             undone = try SheetUndo.takeBack(edit, subject: request.subject!)
         }
-        return SheetWrite.reply(outcome, adding: [("undone", .int(undone?.version ?? 0)), ("skipped", .array((undone?.skipped ?? []).map { .string($0) }))])
+        return reply(outcome, adding: [("undone", .int(undone?.version ?? 0)), ("skipped", .array((undone?.skipped ?? []).map { .string($0) }))])
     }
 
     /// The input a cell holds now, as text that types back to it ("" for an empty cell).
@@ -231,7 +195,14 @@ enum EditRoutes {
         return ""
     }
 
-    // MARK: requests
+    // MARK: requests and answers
+
+    /// The answer of a write: `{"version":N,"changed":[...],"more":false}`, then the members `adding` (an undo's).
+    static func reply(_ outcome: SheetWrite.Outcome, adding: [(String, JSON)] = []) -> Reply {
+        let listed = outcome.changed.prefix(SheetWrite.maxChanged)
+        return .json(.object([("version", .int(outcome.version)), ("changed", .array(listed.map(\.apiJSON))),
+                              ("more", .bool(outcome.changedCount > SheetWrite.maxChanged))] + adding))
+    }
 
     /// The request's JSON object; 400 when the body is not one.
     static func body(_ request: Request) throws -> [String: Any] {
@@ -268,12 +239,23 @@ enum EditRoutes {
         }
     }
 
-    /// The stored cells of `range`, 413 past `maxBatchCells`.
+    /// The stored cells of `range`; `SheetEditError.tooMany` (413) past `maxBatchCells`.
     static func storedCells(_ edit: SheetEdit, _ range: CellRange, _ context: ServerContext) throws -> [StoredCell] {
-        do {
-            return try edit.storedCells(rows: range.rows, columns: range.columns, limit: context.configuration.maxBatchCells)
-        } catch SheetEditError.tooMany(let cap) {
-            throw RequestRefusal(status: 413, code: "batch-too-large", message: "a write changes at most \(cap) cells (maxBatchCells); this range holds more")
+        try edit.storedCells(rows: range.rows, columns: range.columns, limit: context.configuration.maxBatchCells)
+    }
+}
+
+extension SheetEditError {
+    /// The router's answer: 404 for a sheet gone, 409 `nothing-to-undo`, 400 `bad-request` or
+    /// `bad-formula` for an input, 413 `batch-too-large`.
+    var refusal: RequestRefusal {
+        switch self {
+        case .noSuchSheet: return .notFound
+        case .nothingToUndo: return RequestRefusal(status: 409, code: "nothing-to-undo", message: "you have no write on this sheet left to undo")
+        case .badInput(let message): return RequestRefusal(status: 400, code: "bad-request", message: message)
+        case .badFormula(let message): return RequestRefusal(status: 400, code: "bad-formula", message: message)
+        case .tooMany(let cap):
+            return RequestRefusal(status: 413, code: "batch-too-large", message: "a write changes at most \(cap) cells (maxBatchCells); this range holds more")
         }
     }
 }

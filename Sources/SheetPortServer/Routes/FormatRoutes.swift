@@ -35,7 +35,7 @@ enum FormatRoutes {
                     edit.set(CellReference(row: stored.row, column: stored.column), CellUpdate(style: .clear))
                 }
             }
-            return SheetWrite.reply(outcome)
+            return EditRoutes.reply(outcome)
         }
         guard let set = object["set"] as? [String: Any], !set.isEmpty else { return .error(400, "bad-request", usage) }
         let members = try styleMembers(set)
@@ -45,7 +45,7 @@ enum FormatRoutes {
                 for column in range.columns { edit.set(CellReference(row: row, column: column), CellUpdate(style: .merge(members))) }
             }
         }
-        return SheetWrite.reply(outcome)
+        return EditRoutes.reply(outcome)
     }
 
     /// The stored style members (`StoredCell.style`, as `JSONLWriter.styleMember` names them) of
@@ -125,7 +125,7 @@ enum FormatRoutes {
             try SheetSizes.setHeights(heights, edit)
             try SheetSizes.setWidths(widths, edit)
         }
-        return SheetWrite.reply(outcome)
+        return EditRoutes.reply(outcome)
     }
 
     /// A size: a number from 0 to `max`, or nil for null (the default).

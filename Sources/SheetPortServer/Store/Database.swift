@@ -10,6 +10,12 @@ package enum StoreKind: Sendable {
     case sqlite
     /// A PostgreSQL database shared by several server processes (Docs/Reference/CLI.md, "sheetport serve").
     case postgres
+
+    /// Whether several server instances share the store: then jobs are claimed from it under
+    /// leases, staged uploads are kept in it (any instance may run the job), and changes are
+    /// announced to the other instances. The embedded store belongs to one process. What the
+    /// domain asks instead of which database runs.
+    package var isShared: Bool { self == .postgres }
 }
 
 /// What a store's connection does: the same SQL (`?` and `?N` parameters, bound by length,
@@ -61,6 +67,19 @@ package enum StoreLocation: Sendable, Equatable {
         if case .sqlite = self { return .sqlite }
         return .postgres
     }
+
+    /// Whether several server instances share the store (`StoreKind.isShared`).
+    package var isShared: Bool { kind.isShared }
+
+    /// Bounds the sessions this process opens to a shared store, for instances holding leases
+    /// of `lease` seconds: a frozen instance's session is ended within half a lease (1 to 10 s),
+    /// releasing its locks; no lock is waited for much longer (`PostgresConnection.SessionBounds`).
+    /// Nothing to bound on the embedded store.
+    package func boundSessions(lease: Double) {
+        guard isShared else { return }
+        let idle = min(max(lease / 2, 1), 10)
+        PostgresConnection.bounds = .init(lockTimeout: idle + 2, idleInTransactionTimeout: idle)
+    }
 }
 
 /// One connection to the store, SQLite or PostgreSQL.
@@ -80,6 +99,9 @@ package final class Database {
 
     /// Which store this is.
     package var kind: StoreKind { connection.kind }
+
+    /// Whether several server instances share the store (`StoreKind.isShared`).
+    package var isShared: Bool { kind.isShared }
 
     /// Runs SQL with no parameters and no rows (several statements allowed).
     package func execute(_ sql: String) throws { try connection.execute(sql) }

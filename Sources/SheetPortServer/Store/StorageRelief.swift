@@ -35,9 +35,7 @@ final class StorageRelief: @unchecked Sendable {
                 guard Self.pending.withLock({ Self.wasFull }) else { continue }
                 do {
                     if database == nil { database = try store.connect() }
-                    let result = try database!.query("PRAGMA wal_checkpoint(TRUNCATE)")
-                    // (busy, frames in the WAL, frames checkpointed): busy 0 and a truncated WAL (0 or -1 frames).
-                    if let row = result.first, row.first?.int == 0, (row.count < 2 || (row[1].int ?? 0) <= 0) {
+                    if try database!.truncateWAL() {
                         Self.pending.withLock { Self.wasFull = false }
                         ServerLog.write("storage relieved: the database's WAL is checkpointed and truncated")
                     }
@@ -50,4 +48,24 @@ final class StorageRelief: @unchecked Sendable {
 
     /// Stops the thread.
     func stop() { thread.stop() }
+}
+
+extension Database {
+    /// Gives a full disk back what SQLite's WAL holds: a checkpoint that truncates it now (it
+    /// fails harmlessly while readers hold it or the database file cannot grow), and again once
+    /// a second (`StorageRelief`) until one succeeds. Nothing on PostgreSQL, which keeps its own.
+    func relieveFullStorage() {
+        guard kind == .sqlite else { return }
+        StorageRelief.noteFull()
+        _ = try? truncateWAL()
+    }
+
+    /// A checkpoint that truncates the WAL; whether it did (none busy, the WAL left empty).
+    @discardableResult
+    func truncateWAL() throws -> Bool {
+        let result = try query("PRAGMA wal_checkpoint(TRUNCATE)")
+        // (busy, frames in the WAL, frames checkpointed): busy 0 and a truncated WAL (0 or -1 frames).
+        guard let row = result.first else { return false }
+        return row.first?.int == 0 && (row.count < 2 || (row[1].int ?? 0) <= 0)
+    }
 }
