@@ -82,6 +82,7 @@ enum FormulaText {
         "CEILING.PRECISE", "FLOOR.MATH", "FLOOR.PRECISE", "MODE.SNGL", "RANK.EQ", "RANK.AVG", "STDEV.S", "STDEV.P",
         "VAR.S", "VAR.P", "PERCENTILE.INC", "QUARTILE.INC", "AGGREGATE", "DAYS", "ISOWEEKNUM", "UNICHAR", "UNICODE",
         "IFNA", "NUMBERVALUE", "SORT", "FILTER", "UNIQUE", "SEQUENCE", "SHEET", "SHEETS",
+        "PDURATION", "RRI",
     ]
 
     static func storedName(_ name: String) -> String {
