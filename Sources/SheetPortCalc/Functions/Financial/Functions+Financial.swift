@@ -1,7 +1,7 @@
 import SheetPortCore
 extension Functions {
     /// Every financial function: annuities, cash flows, depreciation, securities and bonds.
-    static let financial: [FunctionSpec] = annuities + cashFlows + depreciation + securities
+    static let financial: [FunctionSpec] = annuities + cashFlows + depreciation + securities + bonds
 
     /// `base` to the power `exponent` as Excel's financial functions raise growth factors: an
     /// integral exponent by repeated squaring (its last digit is Excel's, where `pow` differs by an ulp).
