@@ -14,7 +14,8 @@ extension Functions {
         scalar("DB", 4, 5) { ev, a in
             let cost = try ev.num(a[0]), salvage = try ev.num(a[1]), life = try ev.num(a[2]), period = try ev.num(a[3])
             let month = (try ev.num(a, 4, default: 12)).rounded(.towardZero)
-            guard cost >= 0, salvage >= 0, life > 0, month >= 1, month <= 12, period >= 1, period <= life + (month < 12 ? 1 : 0) else {
+            guard cost >= 0, salvage >= 0, life > 0, month >= 1, month <= 12, period >= 1, period <= life + (month < 12 ? 1 : 0),
+                  period < maxSteppedPeriods else {
                 return .value(.error(.number))
             }
             guard cost > 0 else { return .value(.number(0)) }
@@ -31,7 +32,7 @@ extension Functions {
             let start = try ev.num(a[3]), end = try ev.num(a[4])
             let factor = try ev.num(a, 5, default: 2)
             let noSwitch = ev.isMissing(a, 6) ? false : try ev.flag(a[6])
-            guard cost >= 0, salvage >= 0, life > 0, start >= 0, start <= end, end <= life, factor > 0 else {
+            guard cost >= 0, salvage >= 0, life > 0, start >= 0, start <= end, end <= life, factor > 0, end < maxSteppedPeriods else {
                 return .value(.error(.number))
             }
             return number(variableDeclining(cost, salvage, life, start, end, factor, switchToLine: !noSwitch))
@@ -153,7 +154,8 @@ extension Functions {
         let purchased = try civilDate(ev, a[1]), firstPeriod = try civilDate(ev, a[2])
         let salvage = try ev.num(a[3]), period = (try ev.num(a[4])).rounded(.towardZero), rate = try ev.num(a[5])
         let b = try basis(ev, a, 6)
-        guard cost >= 0, salvage >= 0, salvage < cost, period >= 0, rate > 0, purchased < firstPeriod, b != .actual360 else {
+        guard cost >= 0, salvage >= 0, salvage < cost, period >= 0, period < maxSteppedPeriods, rate > 0, purchased < firstPeriod,
+              b != .actual360 else {
             throw EvalInterrupt.error(.number)
         }
         return (cost, purchased, firstPeriod, salvage, period, rate, b)

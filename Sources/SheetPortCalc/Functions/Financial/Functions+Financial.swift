@@ -3,6 +3,10 @@ extension Functions {
     /// Every financial function: annuities, cash flows, depreciation, securities and bonds.
     static let financial: [FunctionSpec] = annuities + cashFlows + depreciation + securities + bonds
 
+    /// The most periods a financial function steps through one by one (CUMIPMT, DB, VDB, the
+    /// amortizations): past it the answer is #NUM! rather than a calculation holding its thread.
+    static let maxSteppedPeriods = 1_000_000.0
+
     /// `base` to the power `exponent` as Excel's financial functions raise growth factors: an
     /// integral exponent by repeated squaring (its last digit is Excel's, where `pow` differs by an ulp).
     static func growth(_ base: Double, _ exponent: Double) -> Double {
@@ -105,7 +109,7 @@ extension Functions {
             let nper = try ev.num(a[0]), p = try ev.num(a[1]), pv = try ev.num(a[2])
             let f = try optional(ev, a, 3), type = try paymentType(ev, a, 4)
             let guess = try ev.num(a, 5, default: 0.1)
-            guard let r = rate(nper, p, pv, f, type, guess: guess) else { return .value(.error(.number)) }
+            guard let r = rate(nper, p, pv, f, type, guess: guess), r > -1 else { return .value(.error(.number)) }
             return number(r)
         },
         scalar("CUMIPMT", 6, 6) { ev, a in
@@ -200,7 +204,8 @@ extension Functions {
         let rate = try analysisNumber(ev, a[0]), nper = try analysisNumber(ev, a[1]), pv = try analysisNumber(ev, a[2])
         let first = try analysisNumber(ev, a[3]).rounded(.up), last = try analysisNumber(ev, a[4]).rounded(.towardZero)
         let type = try analysisNumber(ev, a[5])
-        guard rate > 0, nper > 0, pv > 0, first >= 1, first <= last, last <= nper, type == 0 || type == 1 else {
+        guard rate > 0, nper > 0, pv > 0, first >= 1, first <= last, last <= nper, type == 0 || type == 1,
+              last - first < maxSteppedPeriods else {
             throw EvalInterrupt.error(.number)
         }
         return (rate, nper, pv, Int(first), Int(last), type)
