@@ -56,16 +56,18 @@ enum DayCountBasis: Int, Sendable {
     /// European 30/360.
     case european30360 = 4
 
-    /// Days from `s` to `e` by the US (NASD) 30/360 rules. `bothDates` is the variant Excel uses
-    /// for the length of a coupon period: an end on February's last day or the 31st counts as the
-    /// 30th whatever the start.
+    /// Days from `s` to `e` by the US (NASD) 30/360 rules as Excel applies them: an end on the 31st
+    /// moves to the 30th when the start's own day is the 30th or 31st (a start on February's last
+    /// day moves to the 30th only after that test). `bothDates` is the variant Excel uses for the
+    /// length of a coupon period: an end on February's last day or the 31st counts as the 30th
+    /// whatever the start.
     static func days360US(_ s: CivilDate, _ e: CivilDate, bothDates: Bool = false) -> Int {
         var sd = s.day, ed = e.day
         let startLastFebruary = s.isLastOfFebruary
         if e.isLastOfFebruary && (startLastFebruary || bothDates) { ed = 30 }
-        if startLastFebruary { sd = 30 }
         if ed == 31 && (sd >= 30 || bothDates) { ed = 30 }
         if sd == 31 { sd = 30 }
+        if startLastFebruary { sd = 30 }
         return (e.year - s.year) * 360 + (e.month - s.month) * 30 + ed - sd
     }
 
@@ -172,6 +174,47 @@ struct CouponSchedule {
     }
 }
 
+/// The arguments of a function Excel took over from the Analysis ToolPak, read as numbers in
+/// order before any is checked, as Excel does: the first one that is no number decides the error
+/// (#VALUE!, a boolean too, or the error it holds); a date out of range or a bad basis is #NUM!
+/// only after.
+struct AnalysisArguments {
+    let values: [Double]
+    let system: DateSystem
+
+    /// `defaults[k]` is argument k's value when omitted; nil for a required one (0 when left empty).
+    init(_ ev: Evaluator, _ a: [Operand], defaults: [Double?]) throws {
+        var values: [Double] = []
+        for (k, d) in defaults.enumerated() {
+            if let d, ev.isMissing(a, k) { values.append(d) } else { values.append(k < a.count ? try Functions.analysisNumber(ev, a[k]) : 0) }
+        }
+        self.values = values
+        system = ev.dateSystem
+    }
+
+    subscript(k: Int) -> Double { values[k] }
+
+    /// Argument k as a date: truncated to whole days; #NUM! when negative or past 9999-12-31.
+    func date(_ k: Int) throws -> CivilDate {
+        guard let d = CivilDate(serial: values[k], system: system) else { throw EvalInterrupt.error(.number) }
+        return d
+    }
+
+    /// Argument k as a day-count basis: truncated; #NUM! outside 0...4.
+    func basis(_ k: Int) throws -> DayCountBasis {
+        let x = values[k]
+        guard x >= 0, x < 5, let b = DayCountBasis(rawValue: Int(x)) else { throw EvalInterrupt.error(.number) }
+        return b
+    }
+
+    /// Argument k as coupons a year: truncated; #NUM! unless 1, 2 or 4.
+    func frequency(_ k: Int) throws -> Int {
+        let x = values[k].rounded(.towardZero)
+        guard x == 1 || x == 2 || x == 4 else { throw EvalInterrupt.error(.number) }
+        return Int(x)
+    }
+}
+
 extension Functions {
     /// A number argument of the functions Excel took over from the Analysis ToolPak: a boolean is
     /// #VALUE! (text that reads as a number is one).
@@ -181,37 +224,11 @@ extension Functions {
         return try ev.number(v)
     }
 
-    /// An optional Analysis ToolPak number, `default` when omitted.
-    static func analysisNumber(_ ev: Evaluator, _ a: [Operand], _ k: Int, default d: Double) throws -> Double {
-        ev.isMissing(a, k) ? d : try analysisNumber(ev, a[k])
-    }
-
-    /// A date argument of the securities functions: truncated to whole days (text read as a date);
-    /// #NUM! when negative or past 9999-12-31.
-    static func civilDate(_ ev: Evaluator, _ op: Operand) throws -> CivilDate {
-        guard let d = CivilDate(serial: try analysisNumber(ev, op), system: ev.dateSystem) else { throw EvalInterrupt.error(.number) }
-        return d
-    }
-
     /// The serial of a computed date (#NUM! before the date system's start).
     static func serial(_ ev: Evaluator, _ d: CivilDate) throws -> Double {
         guard d.year >= 1900, let s = DateSerial.serial(year: d.year, month: d.month, day: d.day, system: ev.dateSystem) else {
             throw EvalInterrupt.error(.number)
         }
         return s
-    }
-
-    /// The optional `basis` argument: truncated, 0 when omitted, #NUM! outside 0...4.
-    static func basis(_ ev: Evaluator, _ a: [Operand], _ k: Int) throws -> DayCountBasis {
-        let x = ev.isMissing(a, k) ? 0 : try analysisNumber(ev, a[k])
-        guard x >= 0, x < 5, let b = DayCountBasis(rawValue: Int(x)) else { throw EvalInterrupt.error(.number) }
-        return b
-    }
-
-    /// The `frequency` argument: coupons a year, truncated; #NUM! unless 1, 2 or 4.
-    static func frequency(_ ev: Evaluator, _ op: Operand) throws -> Int {
-        let x = try analysisNumber(ev, op).rounded(.towardZero)
-        guard x == 1 || x == 2 || x == 4 else { throw EvalInterrupt.error(.number) }
-        return Int(x)
     }
 }

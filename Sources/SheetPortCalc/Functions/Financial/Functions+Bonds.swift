@@ -8,17 +8,17 @@ extension Functions {
         scalar("COUPPCD", 3, 4) { ev, a in number(try serial(ev, try coupons(ev, a).previous)) },
         scalar("COUPNUM", 3, 4) { ev, a in number(try coupons(ev, a).count) },
         scalar("PRICE", 6, 7) { ev, a in
-            let settlement = try civilDate(ev, a[0]), maturity = try civilDate(ev, a[1])
-            let rate = try analysisNumber(ev, a[2]), yld = try analysisNumber(ev, a[3]), redemption = try analysisNumber(ev, a[4])
-            let frequency = try frequency(ev, a[5]), basis = try basis(ev, a, 6)
+            let x = try AnalysisArguments(ev, a, defaults: [nil, nil, nil, nil, nil, nil, 0])
+            let settlement = try x.date(0), maturity = try x.date(1), rate = x[2], yld = x[3], redemption = x[4]
+            let frequency = try x.frequency(5), basis = try x.basis(6)
             guard settlement < maturity, rate >= 0, yld >= 0, redemption > 0 else { return .value(.error(.number)) }
             let schedule = CouponSchedule(settlement: settlement, maturity: maturity, frequency: frequency, basis: basis)
             return number(bondPrice(schedule, rate: rate, yield: yld, redemption: redemption))
         },
         scalar("YIELD", 6, 7) { ev, a in
-            let settlement = try civilDate(ev, a[0]), maturity = try civilDate(ev, a[1])
-            let rate = try analysisNumber(ev, a[2]), price = try analysisNumber(ev, a[3]), redemption = try analysisNumber(ev, a[4])
-            let frequency = try frequency(ev, a[5]), basis = try basis(ev, a, 6)
+            let x = try AnalysisArguments(ev, a, defaults: [nil, nil, nil, nil, nil, nil, 0])
+            let settlement = try x.date(0), maturity = try x.date(1), rate = x[2], price = x[3], redemption = x[4]
+            let frequency = try x.frequency(5), basis = try x.basis(6)
             guard settlement < maturity, rate >= 0, price > 0, redemption > 0 else { return .value(.error(.number)) }
             let schedule = CouponSchedule(settlement: settlement, maturity: maturity, frequency: frequency, basis: basis)
             guard let y = bondYield(schedule, rate: rate, price: price, redemption: redemption) else { return .value(.error(.number)) }
@@ -62,8 +62,8 @@ extension Functions {
 
     /// The coupon schedule of the COUP* arguments (settlement, maturity, frequency, [basis]).
     static func coupons(_ ev: Evaluator, _ a: [Operand]) throws -> CouponSchedule {
-        let settlement = try civilDate(ev, a[0]), maturity = try civilDate(ev, a[1])
-        let frequency = try frequency(ev, a[2]), basis = try basis(ev, a, 3)
+        let x = try AnalysisArguments(ev, a, defaults: [nil, nil, nil, 0])
+        let settlement = try x.date(0), maturity = try x.date(1), frequency = try x.frequency(2), basis = try x.basis(3)
         guard settlement < maturity else { throw EvalInterrupt.error(.number) }
         return CouponSchedule(settlement: settlement, maturity: maturity, frequency: frequency, basis: basis)
     }
@@ -92,7 +92,7 @@ extension Functions {
         let frequency = Double(s.frequency)
         if s.count <= 1 {
             let e = s.periodDays, a = s.daysBeforeSettlement, dsr = e - a
-            let paid = 1 + a / e * rate / frequency
+            let paid = price / 100 + a / e * rate / frequency
             return ((redemption / 100 + rate / frequency) - paid) / paid * frequency * e / dsr
         }
         return solve(0.05) { bondPrice(s, rate: rate, yield: $0, redemption: redemption) - price }
@@ -101,9 +101,9 @@ extension Functions {
     /// DURATION/MDURATION arguments: the schedule (settlement before maturity), coupon and yield
     /// (not negative), else #NUM!.
     static func durationArguments(_ ev: Evaluator, _ a: [Operand]) throws -> (CouponSchedule, Double, Double) {
-        let settlement = try civilDate(ev, a[0]), maturity = try civilDate(ev, a[1])
-        let coupon = try analysisNumber(ev, a[2]), yld = try analysisNumber(ev, a[3])
-        let frequency = try frequency(ev, a[4]), basis = try basis(ev, a, 5)
+        let x = try AnalysisArguments(ev, a, defaults: [nil, nil, nil, nil, nil, 0])
+        let settlement = try x.date(0), maturity = try x.date(1), coupon = x[2], yld = x[3]
+        let frequency = try x.frequency(4), basis = try x.basis(5)
         guard settlement < maturity, coupon >= 0, yld >= 0 else { throw EvalInterrupt.error(.number) }
         return (CouponSchedule(settlement: settlement, maturity: maturity, frequency: frequency, basis: basis), coupon, yld)
     }
@@ -143,10 +143,9 @@ extension Functions {
     /// ODDFPRICE/ODDFYIELD arguments: maturity > first coupon > settlement > issue, the first
     /// coupon on the maturity's schedule, rate >= 0, redemption > 0; else #NUM!.
     static func oddFirstBond(_ ev: Evaluator, _ a: [Operand]) throws -> OddBond {
-        let settlement = try civilDate(ev, a[0]), maturity = try civilDate(ev, a[1])
-        let issue = try civilDate(ev, a[2]), firstCoupon = try civilDate(ev, a[3])
-        let rate = try analysisNumber(ev, a[4]), x = try analysisNumber(ev, a[5]), redemption = try analysisNumber(ev, a[6])
-        let frequency = try frequency(ev, a[7]), basis = try basis(ev, a, 8)
+        let n = try AnalysisArguments(ev, a, defaults: [nil, nil, nil, nil, nil, nil, nil, nil, 0])
+        let settlement = try n.date(0), maturity = try n.date(1), issue = try n.date(2), firstCoupon = try n.date(3)
+        let rate = n[4], x = n[5], redemption = n[6], frequency = try n.frequency(7), basis = try n.basis(8)
         guard issue < settlement, settlement < firstCoupon, firstCoupon < maturity, rate >= 0, redemption > 0 else {
             throw EvalInterrupt.error(.number)
         }
@@ -157,9 +156,9 @@ extension Functions {
     /// ODDLPRICE/ODDLYIELD arguments: maturity > settlement > last interest, rate >= 0,
     /// redemption > 0; else #NUM!.
     static func oddLastBond(_ ev: Evaluator, _ a: [Operand]) throws -> OddBond {
-        let settlement = try civilDate(ev, a[0]), maturity = try civilDate(ev, a[1]), last = try civilDate(ev, a[2])
-        let rate = try analysisNumber(ev, a[3]), x = try analysisNumber(ev, a[4]), redemption = try analysisNumber(ev, a[5])
-        let frequency = try frequency(ev, a[6]), basis = try basis(ev, a, 7)
+        let n = try AnalysisArguments(ev, a, defaults: [nil, nil, nil, nil, nil, nil, nil, 0])
+        let settlement = try n.date(0), maturity = try n.date(1), last = try n.date(2)
+        let rate = n[3], x = n[4], redemption = n[5], frequency = try n.frequency(6), basis = try n.basis(7)
         guard last < settlement, settlement < maturity, rate >= 0, redemption > 0 else { throw EvalInterrupt.error(.number) }
         return OddBond(settlement: settlement, maturity: maturity, issue: last, firstCoupon: last, rate: rate,
                        yieldOrPrice: x, redemption: redemption, frequency: frequency, basis: basis)

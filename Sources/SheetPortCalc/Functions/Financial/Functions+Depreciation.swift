@@ -150,10 +150,9 @@ extension Functions {
     /// before the purchase or the basis 2.
     static func amortizationArguments(_ ev: Evaluator, _ a: [Operand]) throws
         -> (Double, CivilDate, CivilDate, Double, Double, Double, DayCountBasis) {
-        let cost = try ev.num(a[0])
-        let purchased = try civilDate(ev, a[1]), firstPeriod = try civilDate(ev, a[2])
-        let salvage = try ev.num(a[3]), period = (try ev.num(a[4])).rounded(.towardZero), rate = try ev.num(a[5])
-        let b = try basis(ev, a, 6)
+        let x = try AnalysisArguments(ev, a, defaults: [nil, nil, nil, nil, nil, nil, 0])
+        let cost = x[0], purchased = try x.date(1), firstPeriod = try x.date(2)
+        let salvage = x[3], period = x[4].rounded(.towardZero), rate = x[5], b = try x.basis(6)
         guard cost >= 0, salvage >= 0, salvage < cost, period >= 0, period < maxSteppedPeriods, rate > 0, purchased < firstPeriod,
               b != .actual360 else {
             throw EvalInterrupt.error(.number)

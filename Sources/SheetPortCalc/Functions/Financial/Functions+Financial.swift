@@ -141,12 +141,14 @@ extension Functions {
             return number(cPow(f / pv, 1 / nper) - 1)
         },
         scalar("EFFECT", 2, 2) { ev, a in
-            let rate = try analysisNumber(ev, a[0]), n = try analysisNumber(ev, a[1]).rounded(.towardZero)
+            let x = try AnalysisArguments(ev, a, defaults: [nil, nil])
+            let rate = x[0], n = x[1].rounded(.towardZero)
             guard rate > 0, n >= 1 else { return .value(.error(.number)) }
             return number(cPow(1 + rate / n, n) - 1)
         },
         scalar("NOMINAL", 2, 2) { ev, a in
-            let rate = try analysisNumber(ev, a[0]), n = try analysisNumber(ev, a[1]).rounded(.towardZero)
+            let x = try AnalysisArguments(ev, a, defaults: [nil, nil])
+            let rate = x[0], n = x[1].rounded(.towardZero)
             guard rate > 0, n >= 1 else { return .value(.error(.number)) }
             return number((cPow(1 + rate, 1 / n) - 1) * n)
         },
@@ -168,7 +170,8 @@ extension Functions {
     /// DOLLARDE/DOLLARFR: the whole dollars, the fractional part, the fraction (truncated; #NUM!
     /// when negative, #DIV/0! when 0) and the power of ten at or above it.
     static func dollarParts(_ ev: Evaluator, _ a: [Operand]) throws -> (Double, Double, Double, Double) {
-        let x = try analysisNumber(ev, a[0]), fraction = try analysisNumber(ev, a[1]).rounded(.towardZero)
+        let n = try AnalysisArguments(ev, a, defaults: [nil, nil])
+        let x = n[0], fraction = n[1].rounded(.towardZero)
         guard fraction >= 0 else { throw EvalInterrupt.error(.number) }
         guard fraction > 0 else { throw EvalInterrupt.error(.divisionByZero) }
         let whole = x.rounded(.towardZero)
@@ -201,9 +204,8 @@ extension Functions {
     /// CUMIPMT/CUMPRINC arguments: rate, nper, pv, first and last period, type; #NUM! unless
     /// rate, nper, pv > 0, 1 <= first <= last <= nper and type 0 or 1.
     static func cumulativeArguments(_ ev: Evaluator, _ a: [Operand]) throws -> (Double, Double, Double, Int, Int, Double) {
-        let rate = try analysisNumber(ev, a[0]), nper = try analysisNumber(ev, a[1]), pv = try analysisNumber(ev, a[2])
-        let first = try analysisNumber(ev, a[3]).rounded(.up), last = try analysisNumber(ev, a[4]).rounded(.towardZero)
-        let type = try analysisNumber(ev, a[5])
+        let x = try AnalysisArguments(ev, a, defaults: [nil, nil, nil, nil, nil, nil])
+        let rate = x[0], nper = x[1], pv = x[2], first = x[3].rounded(.up), last = x[4].rounded(.towardZero), type = x[5]
         guard rate > 0, nper > 0, pv > 0, first >= 1, first <= last, last <= nper, type == 0 || type == 1,
               last - first < maxSteppedPeriods else {
             throw EvalInterrupt.error(.number)

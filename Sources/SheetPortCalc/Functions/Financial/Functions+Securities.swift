@@ -2,17 +2,17 @@ import SheetPortCore
 extension Functions {
     static let securities: [FunctionSpec] = [
         scalar("ACCRINT", 6, 8) { ev, a in
-            let issue = try civilDate(ev, a[0]), firstInterest = try civilDate(ev, a[1]), settlement = try civilDate(ev, a[2])
-            let rate = try analysisNumber(ev, a[3]), par = try analysisNumber(ev, a, 4, default: 1000)
-            let frequency = try frequency(ev, a[5]), basis = try basis(ev, a, 6)
+            let x = try AnalysisArguments(ev, a, defaults: [nil, nil, nil, nil, 1000, nil, 0])
             let fromIssue = ev.isMissing(a, 7) ? true : try ev.flag(a[7])
+            let issue = try x.date(0), firstInterest = try x.date(1), settlement = try x.date(2)
+            let rate = x[3], par = x[4], frequency = try x.frequency(5), basis = try x.basis(6)
             guard rate > 0, par > 0, issue < settlement else { return .value(.error(.number)) }
             return number(accruedInterest(issue: issue, firstInterest: firstInterest, settlement: settlement, rate: rate, par: par,
                                           frequency: frequency, basis: basis, fromIssue: fromIssue))
         },
         scalar("ACCRINTM", 4, 5) { ev, a in
-            let issue = try civilDate(ev, a[0]), settlement = try civilDate(ev, a[1])
-            let rate = try analysisNumber(ev, a[2]), par = try analysisNumber(ev, a, 3, default: 1000), basis = try basis(ev, a, 4)
+            let x = try AnalysisArguments(ev, a, defaults: [nil, nil, nil, 1000, 0])
+            let issue = try x.date(0), settlement = try x.date(1), rate = x[2], par = x[3], basis = try x.basis(4)
             guard rate > 0, par > 0, issue < settlement else { return .value(.error(.number)) }
             return number(par * rate * basis.days(issue, settlement) / basis.daysInYear(issue, settlement))
         },
@@ -87,27 +87,28 @@ extension Functions {
     /// settlement, maturity (after settlement, else #NUM!), two amounts and the basis: the
     /// arguments of DISC, INTRATE, RECEIVED, PRICEDISC and YIELDDISC.
     static func discountArguments(_ ev: Evaluator, _ a: [Operand]) throws -> (CivilDate, CivilDate, Double, Double, DayCountBasis) {
-        let settlement = try civilDate(ev, a[0]), maturity = try civilDate(ev, a[1])
-        let x = try analysisNumber(ev, a[2]), y = try analysisNumber(ev, a[3]), basis = try basis(ev, a, 4)
+        let x = try AnalysisArguments(ev, a, defaults: [nil, nil, nil, nil, 0])
+        let settlement = try x.date(0), maturity = try x.date(1), basis = try x.basis(4)
         guard settlement < maturity else { throw EvalInterrupt.error(.number) }
-        return (settlement, maturity, x, y, basis)
+        return (settlement, maturity, x[2], x[3], basis)
     }
 
     /// settlement, maturity, issue (issue < settlement < maturity, else #NUM!), rate, yield or price
     /// and basis: the arguments of PRICEMAT and YIELDMAT.
     static func maturityArguments(_ ev: Evaluator, _ a: [Operand]) throws -> (CivilDate, CivilDate, CivilDate, Double, Double, DayCountBasis) {
-        let settlement = try civilDate(ev, a[0]), maturity = try civilDate(ev, a[1]), issue = try civilDate(ev, a[2])
-        let rate = try analysisNumber(ev, a[3]), x = try analysisNumber(ev, a[4]), basis = try basis(ev, a, 5)
+        let x = try AnalysisArguments(ev, a, defaults: [nil, nil, nil, nil, nil, 0])
+        let settlement = try x.date(0), maturity = try x.date(1), issue = try x.date(2), basis = try x.basis(5)
         guard settlement < maturity, issue < settlement else { throw EvalInterrupt.error(.number) }
-        return (settlement, maturity, issue, rate, x, basis)
+        return (settlement, maturity, issue, x[3], x[4], basis)
     }
 
     /// The days from settlement to maturity of a Treasury bill (at most a year, else #NUM!) and
     /// its third argument.
     static func treasuryBillArguments(_ ev: Evaluator, _ a: [Operand]) throws -> (Double, Double) {
-        let settlement = try civilDate(ev, a[0]), maturity = try civilDate(ev, a[1]), x = try analysisNumber(ev, a[2])
+        let x = try AnalysisArguments(ev, a, defaults: [nil, nil, nil])
+        let settlement = try x.date(0), maturity = try x.date(1)
         guard settlement < maturity, maturity <= settlement.addingMonths(12) else { throw EvalInterrupt.error(.number) }
-        return (Double(settlement.days(to: maturity)), x)
+        return (Double(settlement.days(to: maturity)), x[2])
     }
 
     /// ACCRINT: interest accrued over the coupon periods from issue (or the first interest date)
