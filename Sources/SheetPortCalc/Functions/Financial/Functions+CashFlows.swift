@@ -4,10 +4,10 @@ extension Functions {
         raw("NPV", 2, 255) { ev, a in
             let rate = try ev.num(a[0])
             guard rate != -1 else { return .value(.error(.divisionByZero)) }
-            return number(npv(rate, try flows(ev, Array(a.dropFirst())), fromPeriod: 1))
+            return number(npv(rate, try ev.numbers(Array(a.dropFirst()), rowMajor: true), fromPeriod: 1))
         },
         raw("IRR", 1, 2) { ev, a in
-            let values = try flows(ev, [a[0]], directValues: false)
+            let values = try rangeFlows(ev, a[0])
             let guess = try ev.num(a, 1, default: 0.1)
             guard guess > -1 else { return .value(.error(.value)) }
             guard values.contains(where: { $0 > 0 }), values.contains(where: { $0 < 0 }) else { return .value(.error(.number)) }
@@ -17,7 +17,7 @@ extension Functions {
             return number(r)
         },
         raw("MIRR", 3, 3) { ev, a in
-            let values = try flows(ev, [a[0]], directValues: false)
+            let values = try rangeFlows(ev, a[0])
             let finance = try ev.num(a[1]), reinvest = try ev.num(a[2])
             guard values.count > 1 else { return .value(.error(.divisionByZero)) }
             var positive = 0.0, negative = 0.0, reinvestFactor = 1.0, financeFactor = 1.0
@@ -49,29 +49,13 @@ extension Functions {
         },
     ]
 
-    /// The cash flows of NPV/IRR/MIRR in Excel's order (ranges row by row): numbers of ranges and
-    /// arrays (their text, booleans and empty cells skipped), direct values coerced (`directValues`).
-    static func flows(_ ev: Evaluator, _ args: [Operand], directValues: Bool = true) throws -> [Double] {
-        var out: [Double] = []
-        func fromRange(_ v: CalcValue) throws {
-            switch v {
-            case .number(let x): out.append(x)
-            case .error(let e): throw EvalInterrupt.error(e)
-            default: break
-            }
+    /// The values argument of IRR and MIRR, read as a range row by row: its text, booleans and
+    /// empty cells are skipped, a single value's too.
+    static func rangeFlows(_ ev: Evaluator, _ op: Operand) throws -> [Double] {
+        if case .value(let v) = op {
+            if case .array = v {} else { return try ev.numbers([.value(.array(CalcArray(rows: 1, columns: 1, values: [v])))]) }
         }
-        for a in args {
-            switch a {
-            case .missing: continue
-            case .value(.array(let arr)): for v in arr.values { try fromRange(v) }
-            case .value(let v):
-                if case .empty = v { continue }
-                if directValues { out.append(try ev.number(v)) } else { try fromRange(v) }
-            case .ref(let r): try ev.forEachCellRowMajor(r) { _, _, v in try fromRange(v) }
-            case .refs(let rs): for r in rs { try ev.forEachCellRowMajor(r) { _, _, v in try fromRange(v) } }
-            }
-        }
-        return out
+        return try ev.numbers([op], rowMajor: true)
     }
 
     /// Σ values[k] / (1 + rate)^(k + fromPeriod).
