@@ -233,4 +233,40 @@ import SheetPortCore
             }
         }
     }
+
+    /// FORECAST.ETS and its companions. Microsoft's articles give no example table: a linear
+    /// series and a linear series with a season of 4 must be forecast exactly (the smoothing has
+    /// nothing to correct), and the errors are the articles' Remarks.
+    @Test func exponentialSmoothing() {
+        var linear: [String: Any] = [:], seasonal: [String: Any] = [:]
+        let offsets = [0.0, 5, -5, 0]
+        for k in 1...24 {
+            linear["A\(k)"] = k; linear["B\(k)"] = 3 + 2 * Double(k)
+            seasonal["A\(k)"] = k; seasonal["B\(k)"] = 10 + Double(k) + offsets[k % 4]
+        }
+        let cases: [(String, [String: Any], CalcValue)] = [
+            ("FORECAST.ETS(25,B1:B24,A1:A24)", linear, .number(53)), ("FORECAST.ETS(30.5,B1:B24,A1:A24)", linear, .number(64)),
+            ("FORECAST.ETS.SEASONALITY(B1:B24,A1:A24)", linear, .number(0)),
+            ("FORECAST.ETS.SEASONALITY(B1:B24,A1:A24)", seasonal, .number(4)),
+            ("FORECAST.ETS(25,B1:B24,A1:A24)", seasonal, .number(35 + 5)), ("FORECAST.ETS(27,B1:B24,A1:A24)", seasonal, .number(37)), ("FORECAST.ETS(26,B1:B24,A1:A24)", seasonal, .number(36 - 5)),
+            ("FORECAST.ETS(28,B1:B24,A1:A24,4)", seasonal, .number(38)), ("FORECAST.ETS.STAT(B1:B24,A1:A24,8)", seasonal, .number(1)),
+            ("FORECAST.ETS.STAT(B1:B24,A1:A24,7)", linear, .number(0)),
+            ("FORECAST.ETS.CONFINT(25,B1:B24,A1:A24)", linear, .number(0)),
+            ("INDEX(FORECAST.ETS({25;26},B1:B24,A1:A24),2)", linear, .number(55)),
+            // Remarks: a timeline without a constant step is #NUM!, sizes that differ #N/A, a target
+            // before the timeline #NUM!, seasonality beyond 8,760 or negative #NUM!, confidence outside (0, 1) #NUM!
+            ("FORECAST.ETS(25,B1:B24,{1;2;3;4;5;6;7;8;9;10;11;12;13;14;15;16;17;18;19;20;21;22;23;25.3})", linear, .error(.number)),
+            ("FORECAST.ETS(25,B1:B24,A1:A23)", linear, .error(.notAvailable)), ("FORECAST.ETS(0,B1:B24,A1:A24)", linear, .error(.number)),
+            ("FORECAST.ETS(25,B1:B24,A1:A24,-1)", linear, .error(.number)), ("FORECAST.ETS(25,B1:B24,A1:A24,8761)", linear, .error(.number)),
+            ("FORECAST.ETS.CONFINT(25,B1:B24,A1:A24,1)", linear, .error(.number)), ("FORECAST.ETS(25,B1:B24,A1:A24,13)", linear, .error(.number)),
+            ("FORECAST.ETS(\"x\",B1:B24,A1:A24)", linear, .error(.value)), ("FORECAST.ETS.STAT(B1:B24,A1:A24,9)", linear, .error(.number)),
+        ]
+        for (formula, cells, expected) in cases {
+            let v = eval(formula, cells)
+            switch expected {
+            case .number(let x): #expect(v.number.map { Swift.abs($0 - x) <= 1e-9 * Swift.max(1, Swift.abs(x)) } == true, "\(formula) = \(v), expected \(x)")
+            default: #expect(v == expected, "\(formula) = \(v), expected \(expected)")
+            }
+        }
+    }
 }

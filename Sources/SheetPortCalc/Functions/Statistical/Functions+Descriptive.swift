@@ -54,7 +54,8 @@ extension Functions {
         },
         raw("SKEW.P", 1, 255) { ev, a in
             let v = try ev.numbers(a)
-            guard let s2 = Statistics.variance(v, sample: false), s2 > 0 else { return .value(.error(.divisionByZero)) }
+            // Microsoft's Remarks: fewer than three points is #DIV/0! here too.
+            guard v.count >= 3, let s2 = Statistics.variance(v, sample: false), s2 > 0 else { return .value(.error(.divisionByZero)) }
             let m = Statistics.mean(v)
             let s = s2.squareRoot()
             return number(v.reduce(0) { $0 + pow(($1 - m) / s, 3) } / Double(v.count))

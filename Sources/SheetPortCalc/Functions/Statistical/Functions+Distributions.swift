@@ -31,11 +31,10 @@ extension Functions {
         try require(open ? (p > 0 && (closedHigh ? p <= 1 : p < 1)) : (p >= 0 && p <= 1))
     }
 
-    /// Excel's bound on degrees of freedom: 1 ≤ df < 10^10, truncated.
-    static func degrees(_ ev: Evaluator, _ a: [Operand], _ k: Int) throws -> Double {
-        let df = try count(ev, a, k)
-        try require(df >= 1 && df < 1e10)
-        return df
+    /// Excel's bound on degrees of freedom (1 ≤ df < 10^10, after truncation), checked once
+    /// every argument is read (an error argument wins over a bad one).
+    static func requireDegrees(_ dfs: Double...) throws {
+        for df in dfs { try require(df >= 1 && df < 1e10) }
     }
 
     static let distributions: [FunctionSpec] = normal + continuous + sampling + discrete + smallStatistical
@@ -214,40 +213,48 @@ extension Functions {
 
     static let sampling: [FunctionSpec] = [
         scalar("T.DIST", 3, 3) { ev, a in
-            let x = try arg(ev, a, 0), df = try degreesOfT(ev, a, 1)
-            return number(try ev.flag(a[2]) ? D.studentT(x, df).lower : D.studentTDensity(x, df))
+            let x = try arg(ev, a, 0), df = try count(ev, a, 1)
+            let cumulative = try ev.flag(a[2])
+            try requireDegrees(df)
+            return number(cumulative ? D.studentT(x, df).lower : D.studentTDensity(x, df))
         },
         scalar("T.DIST.RT", 2, 2) { ev, a in
-            let x = try arg(ev, a, 0), df = try degreesOfT(ev, a, 1)
+            let x = try arg(ev, a, 0), df = try count(ev, a, 1)
+            try requireDegrees(df)
             return number(D.studentT(x, df).upper)
         },
         scalar("T.DIST.2T", 2, 2) { ev, a in
-            let x = try arg(ev, a, 0), df = try degreesOfT(ev, a, 1)
+            let x = try arg(ev, a, 0), df = try count(ev, a, 1)
+            try requireDegrees(df)
             try require(x >= 0)
             return number(2 * D.studentT(x, df).upper)
         },
         scalar("TDIST", 3, 3) { ev, a in
-            let x = try arg(ev, a, 0), df = try degreesOfT(ev, a, 1), tails = try count(ev, a, 2)
+            let x = try arg(ev, a, 0), df = try count(ev, a, 1), tails = try count(ev, a, 2)
+            try requireDegrees(df)
             try require(x >= 0 && (tails == 1 || tails == 2))
             return number(tails * D.studentT(x, df).upper)
         },
         scalar("T.INV", 2, 2) { ev, a in
-            let p = try arg(ev, a, 0), df = try degreesOfT(ev, a, 1)
+            let p = try arg(ev, a, 0), df = try count(ev, a, 1)
             try probability(p)
+            try requireDegrees(df)
             return number(D.studentTQuantile(lower: p, upper: 1 - p, df))
         },
         scalar("T.INV.2T", 2, 2) { ev, a in try studentTwoTailedInverse(ev, a) },
         scalar("TINV", 2, 2) { ev, a in try studentTwoTailedInverse(ev, a) },
         scalar("CHISQ.DIST", 3, 3) { ev, a in
-            let x = try arg(ev, a, 0), df = try degrees(ev, a, 1)
+            let x = try arg(ev, a, 0), df = try count(ev, a, 1)
             let cumulative = try ev.flag(a[2])
+            try requireDegrees(df)
             try require(x >= 0)
             return number(cumulative ? D.chiSquared(x, df).lower : D.chiSquaredDensity(x, df))
         },
         scalar("CHISQ.DIST.RT", 2, 2) { ev, a in try chiSquaredRight(ev, a) },
         scalar("CHIDIST", 2, 2) { ev, a in try chiSquaredRight(ev, a) },
         scalar("CHISQ.INV", 2, 2) { ev, a in
-            let p = try arg(ev, a, 0), df = try degrees(ev, a, 1)
+            let p = try arg(ev, a, 0), df = try count(ev, a, 1)
+            try requireDegrees(df)
             try probability(p, open: false)
             try require(p < 1)
             return number(D.chiSquaredQuantile(lower: p, upper: 1 - p, df))
@@ -255,15 +262,17 @@ extension Functions {
         scalar("CHISQ.INV.RT", 2, 2) { ev, a in try chiSquaredRightInverse(ev, a) },
         scalar("CHIINV", 2, 2) { ev, a in try chiSquaredRightInverse(ev, a) },
         scalar("F.DIST", 4, 4) { ev, a in
-            let x = try arg(ev, a, 0), d1 = try degrees(ev, a, 1), d2 = try degrees(ev, a, 2)
+            let x = try arg(ev, a, 0), d1 = try count(ev, a, 1), d2 = try count(ev, a, 2)
             let cumulative = try ev.flag(a[3])
+            try requireDegrees(d1, d2)
             try require(x >= 0)
             return number(cumulative ? D.fisher(x, d1, d2).lower : D.fisherDensity(x, d1, d2))
         },
         scalar("F.DIST.RT", 3, 3) { ev, a in try fisherRight(ev, a) },
         scalar("FDIST", 3, 3) { ev, a in try fisherRight(ev, a) },
         scalar("F.INV", 3, 3) { ev, a in
-            let p = try arg(ev, a, 0), d1 = try degrees(ev, a, 1), d2 = try degrees(ev, a, 2)
+            let p = try arg(ev, a, 0), d1 = try count(ev, a, 1), d2 = try count(ev, a, 2)
+            try requireDegrees(d1, d2)
             try require(p >= 0 && p < 1)
             return number(D.fisherQuantile(lower: p, upper: 1 - p, d1, d2))
         },
@@ -271,39 +280,37 @@ extension Functions {
         scalar("FINV", 3, 3) { ev, a in try fisherRightInverse(ev, a) },
     ]
 
-    /// t's degrees of freedom: truncated, at least 1.
-    static func degreesOfT(_ ev: Evaluator, _ a: [Operand], _ k: Int) throws -> Double {
-        let df = try count(ev, a, k)
-        try require(df >= 1 && df < 1e10)
-        return df
-    }
-
     static func studentTwoTailedInverse(_ ev: Evaluator, _ a: [Operand]) throws -> Operand {
-        let p = try arg(ev, a, 0), df = try degreesOfT(ev, a, 1)
+        let p = try arg(ev, a, 0), df = try count(ev, a, 1)
+        try requireDegrees(df)
         try probability(p, closedHigh: true)
         return number(-D.studentTQuantile(lower: p / 2, upper: 1 - p / 2, df))
     }
 
     static func chiSquaredRight(_ ev: Evaluator, _ a: [Operand]) throws -> Operand {
-        let x = try arg(ev, a, 0), df = try degrees(ev, a, 1)
+        let x = try arg(ev, a, 0), df = try count(ev, a, 1)
+        try requireDegrees(df)
         try require(x >= 0)
         return number(D.chiSquared(x, df).upper)
     }
 
     static func chiSquaredRightInverse(_ ev: Evaluator, _ a: [Operand]) throws -> Operand {
-        let p = try arg(ev, a, 0), df = try degrees(ev, a, 1)
+        let p = try arg(ev, a, 0), df = try count(ev, a, 1)
+        try requireDegrees(df)
         try require(p > 0 && p <= 1)
         return number(D.chiSquaredQuantile(lower: 1 - p, upper: p, df))
     }
 
     static func fisherRight(_ ev: Evaluator, _ a: [Operand]) throws -> Operand {
-        let x = try arg(ev, a, 0), d1 = try degrees(ev, a, 1), d2 = try degrees(ev, a, 2)
+        let x = try arg(ev, a, 0), d1 = try count(ev, a, 1), d2 = try count(ev, a, 2)
+        try requireDegrees(d1, d2)
         try require(x >= 0)
         return number(D.fisher(x, d1, d2).upper)
     }
 
     static func fisherRightInverse(_ ev: Evaluator, _ a: [Operand]) throws -> Operand {
-        let p = try arg(ev, a, 0), d1 = try degrees(ev, a, 1), d2 = try degrees(ev, a, 2)
+        let p = try arg(ev, a, 0), d1 = try count(ev, a, 1), d2 = try count(ev, a, 2)
+        try requireDegrees(d1, d2)
         try require(p > 0 && p <= 1)
         return number(D.fisherQuantile(lower: 1 - p, upper: p, d1, d2))
     }
