@@ -44,7 +44,7 @@ extension Functions {
     /// data completion and aggregation from argument `options`, and builds the model.
     static func forecastETS(_ ev: Evaluator, _ a: [Operand], values: Int, options: Int,
                             _ body: (ExponentialSmoothing, Int) throws -> Operand) throws -> Operand {
-        let ys = try numericArray(ev, a[values]), xs = try numericArray(ev, a[values + 1])
+        let ys = try numericMatrix(ev, a[values]), xs = try numericMatrix(ev, a[values + 1])
         guard ys.values.count == xs.values.count else { return .value(.error(.notAvailable)) }
         let seasonality = ev.isMissing(a, options) ? 1 : (try ev.num(a[options])).rounded(.towardZero)
         let completion = ev.isMissing(a, options + 1) ? true : (try ev.num(a[options + 1])) != 0

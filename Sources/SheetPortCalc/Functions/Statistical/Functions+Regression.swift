@@ -121,34 +121,10 @@ extension Functions {
         var columns: Int
     }
 
-    /// A matrix argument as numbers with its shape; anything else than a number is `#VALUE!`.
-    static func numericArray(_ ev: Evaluator, _ op: Operand) throws -> NumericMatrix {
-        let arr: CalcArray
-        switch op {
-        case .ref(let r):
-            guard r.rows * r.columns <= maxMatrixElements else { throw fail(.value) }
-            let m = try ev.matrix(r)
-            guard m.rows == r.rows, m.columns == r.columns else { throw fail(.value) }
-            arr = m
-        case .missing, .refs: throw fail(.value)
-        default: arr = try ev.array(op)
-        }
-        var values: [Double] = []
-        values.reserveCapacity(arr.values.count)
-        for v in arr.values {
-            switch v {
-            case .number(let x): values.append(x)
-            case .error(let e): throw fail(e)
-            default: throw fail(.value)
-            }
-        }
-        return NumericMatrix(rows: arr.rows, columns: arr.columns, values: values)
-    }
-
     /// known_y's and known_x's as LINEST reads them: y a column (x's columns are the variables)
     /// or a row (x's rows are), or a rectangle with an x of the same shape; x omitted is 1, 2, 3, ...
     static func fitData(_ ev: Evaluator, _ a: [Operand], logarithmic: Bool) throws -> FitData {
-        var y = try numericArray(ev, a[0])
+        var y = try numericMatrix(ev, a[0])
         if logarithmic {
             guard y.values.allSatisfy({ $0 > 0 }) else { throw fail(.number) }
             y.values = y.values.map { log($0) }
@@ -158,7 +134,7 @@ extension Functions {
         guard !ev.isMissing(a, 1) else {
             return FitData(y: y.values, x: [(1...n).map(Double.init)], byColumns: byColumns, rows: y.rows, columns: y.columns)
         }
-        let x = try numericArray(ev, a[1])
+        let x = try numericMatrix(ev, a[1])
         if y.columns == 1 && y.rows > 1 || (y.rows == 1 && y.columns == 1 && x.rows == 1) {
             guard x.rows == y.rows else { throw fail(.reference) }
             let vars = (0..<x.columns).map { j in (0..<x.rows).map { x[$0, j] } }
@@ -220,7 +196,7 @@ extension Functions {
             points = (0..<n).map { i in (0..<k).map { data.x[$0][i] } }
             rows = data.rows; columns = data.columns
         } else {
-            let x = try numericArray(ev, a[2])
+            let x = try numericMatrix(ev, a[2])
             if k == 1 {
                 points = x.values.map { [$0] }
                 rows = x.rows; columns = x.columns

@@ -368,25 +368,15 @@ enum SpecialFunctions {
             }
             return Tail(lower: p, upper: 1 - p)
         }
-        let tiny = 1e-300
-        var b = x + 1 - a
-        var c = 1 / tiny
-        var d = 1 / b
-        var h = d
+        // 1/(x + 1 − a − 1(1 − a)/(x + 3 − a − 2(2 − a)/(x + 5 − a − ...))) (Numerical Recipes' gcf).
+        var fraction = ContinuedFraction(denominator: x + 1 - a, c: 1 / ContinuedFraction.tiny)
         var i = 1.0
         while i < Double(maxTerms) {
-            let an = -i * (i - a)
-            b += 2
-            d = an * d + b
-            if Swift.abs(d) < tiny { d = tiny }
-            c = b + an / c
-            if Swift.abs(c) < tiny { c = tiny }
-            d = 1 / d
-            let delta = d * c
-            h *= delta
+            let delta = fraction.add(-i * (i - a), x + 1 - a + 2 * i)
             if Swift.abs(delta - 1) <= 1e-16 { break }
             i += 1
         }
+        let h = fraction.value
         let q = Swift.min(prefix * a * h, 1)
         return Tail(lower: 1 - q, upper: q)
     }
@@ -448,34 +438,18 @@ enum SpecialFunctions {
         if x > (a + 1) / (a + b + 2) { return regularizedBeta(b, a, x: y, y: x).swapped }
         let front = betaPrefix(a, b, x, y) / a
         if front == 0 { return Tail(lower: 0, upper: 1) }
-        let tiny = 1e-300
         let qab = a + b, qap = a + 1, qam = a - 1
-        var c = 1.0
-        var d = 1 - qab * x / qap
-        if Swift.abs(d) < tiny { d = tiny }
-        d = 1 / d
-        var h = d
+        // 1/(1 + d₁/(1 + d₂/(1 + ...))) (Numerical Recipes' betacf), its first level already taken.
+        var fraction = ContinuedFraction(denominator: 1 - qab * x / qap, c: 1)
         var m = 1.0
         while m < Double(maxTerms) {
             let m2 = 2 * m
-            var aa = m * (b - m) * x / ((qam + m2) * (a + m2))
-            d = 1 + aa * d
-            if Swift.abs(d) < tiny { d = tiny }
-            c = 1 + aa / c
-            if Swift.abs(c) < tiny { c = tiny }
-            d = 1 / d
-            h *= d * c
-            aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
-            d = 1 + aa * d
-            if Swift.abs(d) < tiny { d = tiny }
-            c = 1 + aa / c
-            if Swift.abs(c) < tiny { c = tiny }
-            d = 1 / d
-            let delta = d * c
-            h *= delta
+            _ = fraction.add(m * (b - m) * x / ((qam + m2) * (a + m2)), 1)
+            let delta = fraction.add(-(a + m) * (qab + m) * x / ((a + m2) * (qap + m2)), 1)
             if Swift.abs(delta - 1) <= 1e-16 { break }
             m += 1
         }
+        let h = fraction.value
         let p = Swift.min(front * h, 1)
         return Tail(lower: p, upper: 1 - p)
     }
@@ -511,6 +485,34 @@ enum SpecialFunctions {
         if !(guess > 0 && guess < 1) { guess = 0.5 }
         return quantile(lower: p, upper: q, guess: guess, in: 0, 1, tail: { regularizedBeta(a, b, x: $0, y: 1 - $0) },
                         density: { betaDensity(a, b, $0, 1 - $0) })
+    }
+
+    /// A continued fraction 1/(b₁ + a₂/(b₂ + a₃/(b₃ + ...))) by Lentz's method, a term at a
+    /// time, tiny values standing in for zeros so that no division fails.
+    struct ContinuedFraction {
+        static let tiny = 1e-300
+        private(set) var value: Double
+        private var c: Double, d: Double
+
+        /// Starts at 1/b₁, with Lentz's running ratio c (1/tiny from the start, or the value the
+        /// first level already gave it).
+        init(denominator b: Double, c: Double) {
+            d = 1 / (Swift.abs(b) < Self.tiny ? Self.tiny : b)
+            self.c = c
+            value = d
+        }
+
+        /// Adds the term a/(b + ...); answers the factor the value changed by (1 when converged).
+        mutating func add(_ a: Double, _ b: Double) -> Double {
+            d = b + a * d
+            if Swift.abs(d) < Self.tiny { d = Self.tiny }
+            c = b + a / c
+            if Swift.abs(c) < Self.tiny { c = Self.tiny }
+            d = 1 / d
+            let delta = c * d
+            value *= delta
+            return delta
+        }
     }
 
     // MARK: the root finder
