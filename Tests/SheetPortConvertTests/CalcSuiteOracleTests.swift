@@ -15,16 +15,20 @@ import SheetPortTestSupport
 @Suite struct CalcSuiteOracleTests {
     /// Files with misses no engine can match, with the evidence: every miss of these files is
     /// accounted for by the reason (volatile results, a locale's formatting, ...).
-    static let listed: [(file: String, count: Int, why: String)] = []
+    static let listed: [(file: String, count: Int, why: String)] = [
+        ("ironcalc__calc_tests__STATISTICAL__GEOMEAN.xlsx", 21,
+         "its cached values were not written by Excel: every error is stored as text (t=\"str\", \"#NUM!\", even NA()'s \"#N/A\"), "
+            + "never equal to an error value, and two numbers are typed to 10 digits (C23 1.732050808 for √3, G27 1.77827941 for 10^0.25)"),
+    ]
 
     /// Files with formulas and files with every formula right in the run the floors were set from
-    /// (2026-12-06: 67/239 files, 26,745/84,612 cells);
+    /// (2026-12-06: 67/239 files, 26,745/84,612 cells; with the statistical family 104/239, 29,783/84,612);
     /// the engine may only get better.
     static let measuredFiles = 239
-    static let measuredFilesRight = 67
+    static let measuredFilesRight = 104
     /// Compared and agreeing formula cells in that run.
     static let measuredCells = 84_612
-    static let measuredCellsRight = 26_745
+    static let measuredCellsRight = 29_783
 
     @Test func calcSuiteRecomputesToExcelsValues() throws {
         let filter = ProcessInfo.processInfo.environment["CALC_SUITE_FILTER"]
