@@ -133,6 +133,10 @@ FUNCTIONS = {
     "FIND": 2, "SEARCH": 2, "SUBSTITUTE": 3, "RIGHT": 2, "LOWER": 1, "PRODUCT": 2, "COUNT": 3, "COUNTA": 3, "N": 1,
     "TRUNC": 1, "CEILING": 2, "FLOOR": 2, "EVEN": 1, "ODD": 1, "FACT": 1,
     "CHOOSE": 3, "ISBLANK": 1, "ISERROR": 1, "LN": 1, "EXP": 1, "LOG10": 1, "PROPER": 1, "CHAR": 1, "CODE": 1,
+    # statistical
+    "NORM.S.DIST": 2, "NORM.DIST": 4, "NORM.INV": 3, "BINOM.DIST": 4, "POISSON.DIST": 3, "EXPON.DIST": 3, "GAMMALN": 1,
+    "FISHER": 1, "T.DIST": 3, "CHISQ.DIST": 3, "STANDARDIZE": 3, "PHI": 1, "PERMUT": 2, "AVEDEV": 3, "DEVSQ": 3,
+    "GEOMEAN": 2, "STDEVA": 3, "WEIBULL.DIST": 4, "LOGNORM.DIST": 4, "GAMMA.DIST": 4,
 }
 
 

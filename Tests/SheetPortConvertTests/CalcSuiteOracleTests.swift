@@ -6,8 +6,7 @@ import SheetPortTestSupport
 /// The second oracle: `../shared/calc-suite`, 248 workbooks whose formula cells carry the values
 /// Excel computed, one function family a file (IronCalc's and the `formulas` project's tests).
 /// Each is read through the project's reader with its cached values withheld, recalculated, and
-/// every formula cell compared with what Excel cached, volatile ones included (numbers to 1e-9
-/// relative, as the suite's README prescribes; text, booleans and errors exactly). The figures are per
+/// every formula cell compared with what Excel cached, volatile ones included. The figures are per
 /// file (every formula of the file right) and per cell.
 ///
 /// `CALC_SUITE_FILTER=FINANCIAL swift test --filter CalcSuiteOracleTests` measures the files whose
@@ -16,16 +15,20 @@ import SheetPortTestSupport
 @Suite struct CalcSuiteOracleTests {
     /// Files with misses no engine can match, with the evidence: every miss of these files is
     /// accounted for by the reason (volatile results, a locale's formatting, ...).
-    static let listed: [(file: String, count: Int, why: String)] = []
+    static let listed: [(file: String, count: Int, why: String)] = [
+        ("ironcalc__calc_tests__STATISTICAL__GEOMEAN.xlsx", 21,
+         "its cached values were not written by Excel: every error is stored as text (t=\"str\", \"#NUM!\", even NA()'s \"#N/A\"), "
+            + "never equal to an error value, and two numbers are typed to 10 digits (C23 1.732050808 for √3, G27 1.77827941 for 10^0.25)"),
+    ]
 
     /// Files with formulas and files with every formula right in the run the floors were set from
-    /// (2026-12-06: 67/239 files, 26,745/84,612 cells at first; 89 and 28,614 with the financial family);
+    /// (2026-12-06: 67/239 files, 26,745/84,612 cells at first; with the financial and statistical families 120/239, 31,481);
     /// the engine may only get better.
     static let measuredFiles = 239
-    static let measuredFilesRight = 89
+    static let measuredFilesRight = 120
     /// Compared and agreeing formula cells in that run.
     static let measuredCells = 84_612
-    static let measuredCellsRight = 28_614
+    static let measuredCellsRight = 31_481
 
     @Test func calcSuiteRecomputesToExcelsValues() throws {
         let filter = ProcessInfo.processInfo.environment["CALC_SUITE_FILTER"]
@@ -37,8 +40,7 @@ import SheetPortTestSupport
         for file in files {
             let measured: RecalcOracleTests.Measure
             do {
-                measured = try RecalcOracleTests.measure(Project.calcSuite.appendingPathComponent(file).path, file: file, countingVolatile: true,
-                                                       relativeTolerance: 1e-9)
+                measured = try RecalcOracleTests.measure(Project.calcSuite.appendingPathComponent(file).path, file: file, countingVolatile: true)
             } catch {
                 report.append("calc-suite: \(file): unreadable: \(error)")
                 Issue.record("\(file): unreadable: \(error)")
