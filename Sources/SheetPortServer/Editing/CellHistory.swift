@@ -3,7 +3,7 @@ import SheetPortCore
 import SheetPortCalc
 import SheetPortConvert
 
-/// Each cell's inputs over time (CONTRACTS section 8): every write records one marker entry
+/// Each cell's inputs over time (Docs/Reference/HTTP.md, "History, restore and undo"): every write records one marker entry
 /// (row and column 0: the write, even one that changed nothing, is the caller's to undo), and,
 /// per cell whose input or style it changed, the version, the subject, the time, and, sealed,
 /// which of the two it changed and the cell as it was before and after (so an undo or a restore
