@@ -120,7 +120,7 @@ final class SheetSettler: @unchecked Sendable {
                         if stopAsked(0) { return }
                     } while try !SheetSettle.step(id, context, whole: false)
                 } catch {
-                    ServerLog.write("sheet \(id): values left by a write not stored yet (\(error)); the next read or write stores them")
+                    context.log.write("sheet \(id): values left by a write not stored yet (\(error)); the next read or write stores them")
                 }
             }
         }

@@ -48,7 +48,7 @@ extension Database {
     func fail(job id: String, claim: String, error: String) throws {
         try transaction {
             try query("UPDATE jobs SET status = 'failed', error = ? WHERE id = ? AND claim = ? AND status = 'running'",
-                      [.text(SealedJobText.seal(error, job: id, field: "error")), .text(id), .text(claim)])
+                      [.text(SealedJobText.seal(error, job: id, field: "error", with: jobSealer)), .text(id), .text(claim)])
             if changes > 0 { try deleteStagedUpload(job: id) }
         }
     }

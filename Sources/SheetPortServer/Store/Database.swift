@@ -37,14 +37,15 @@ protocol StoreConnection: AnyObject {
 package enum StoreLocation: Sendable, Equatable {
     /// The embedded SQLite database file.
     case sqlite(path: String)
-    /// A `postgresql://` (or `postgres://`) URL, or a libpq `key=value` connection string.
-    case postgres(url: String)
+    /// A `postgresql://` (or `postgres://`) URL, or a libpq `key=value` connection string, and
+    /// the bounds its sessions set (a server's, from its lease).
+    case postgres(url: String, bounds: PostgresSessionBounds = .init())
 
     /// Opens a connection (the schema is made by `Schema.prepare`).
     package func connect() throws -> Database {
         switch self {
         case .sqlite(let path): return Database(try SQLiteConnection(path: path))
-        case .postgres(let url): return Database(try PostgresConnection(url: url))
+        case .postgres(let url, let bounds): return Database(try PostgresConnection(url: url, bounds: bounds))
         }
     }
 
@@ -68,6 +69,10 @@ package enum StoreLocation: Sendable, Equatable {
 /// Not thread-safe: a connection is used by one thread at a time (`ConnectionPool` hands them out).
 package final class Database {
     let connection: any StoreConnection
+    /// The key this connection seals and opens job results and errors with (`SealedJobText`):
+    /// its server's, set on the connections a server opens; nil (a store opened by
+    /// `sheetport token`, a test) reads and writes them as they are.
+    package var jobSealer: Sealer?
 
     init(_ connection: any StoreConnection) {
         self.connection = connection
