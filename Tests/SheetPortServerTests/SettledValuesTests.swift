@@ -81,8 +81,7 @@ import SheetPortTestSupport
         let configuration = ServerConfiguration(dataDirectory: data, address: try ListenAddress(parsing: "127.0.0.1:0"))
         var server = try SheetServer(configuration: configuration)
         server.context.settler.stop()
-        let issued = try runSheetport(["token", "issue", "--data", data, "--subject", "ann"])
-        let token = String(decoding: issued.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let token = try server.context.database { try Tokens.issue(subject: "ann", in: $0) }
         var api = API(base: "http://127.0.0.1:\(server.port)", token: token)
         var sheet = EditingClient(api, try EditingClient.create(api))
         let rows = 5_000
