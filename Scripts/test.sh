@@ -19,6 +19,7 @@ step() {
 step Scripts/setup.sh --clients        # also LibreOffice, Gnumeric, libxlsxwriter: the writer's tests
 step Scripts/venv.sh
 step Scripts/check-portable.sh         # Core, Reader, Writer, Calc and Convert build on Darwin too
+step Scripts/check-layout.sh           # the server's SQL and dialect tests only in Store/; the domain calls no route
 step swift build --build-tests         # the tests that run sheetport run the one this build made
 eval "$(Scripts/postgres.sh start)"
 trap 'Scripts/postgres.sh stop "$SHEETPORT_PG_DIR"' EXIT

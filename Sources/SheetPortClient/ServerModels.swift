@@ -4,7 +4,7 @@ import SheetPortReader
 import SheetPortWriter
 import SheetPortConvert
 
-/// The server's caps (`GET /api/limits`, CONTRACTS section 4).
+/// The server's caps (`GET /api/limits`, Docs/Reference/HTTP.md).
 public struct ServerLimits: Sendable, Equatable {
     /// The largest upload accepted, in bytes.
     public var maxUploadBytes: Int64

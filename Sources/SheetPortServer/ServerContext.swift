@@ -44,14 +44,9 @@ package final class ServerContext: Sendable {
         if configuration.databaseURL != nil, configuration.keyFile == nil {
             throw ServerError.configuration("--database needs --key-file F: every instance seals with the same key")
         }
-        var bounds = PostgresSessionBounds()
-        if configuration.databaseURL != nil {
-            // A frozen instance's session is ended within half a lease (1 to 10 s), releasing its
-            // locks; no lock is waited for much longer (see PostgresConnection.SessionBounds).
-            let idle = min(max(configuration.lease / 2, 1), 10)
-            bounds = .init(lockTimeout: idle + 2, idleInTransactionTimeout: idle)
-        }
-        store = configuration.databaseURL.map { .postgres(url: $0, bounds: bounds) } ?? .sqlite(path: directory.database)
+        // A shared store's sessions are bounded by this server's lease (its own, not the process's).
+        store = (configuration.databaseURL.map { StoreLocation.postgres(url: $0) } ?? .sqlite(path: directory.database))
+            .boundingSessions(lease: configuration.lease)
         // Creates or migrates the tables, then checks the key against the one the store is
         // sealed with before anything else (recovery above all) touches the store.
         sealer = try KeyCheck.establish(keyFile: configuration.keyFile ?? directory.keyFile, store: store,

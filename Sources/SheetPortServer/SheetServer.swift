@@ -4,7 +4,7 @@ import SheetPortReader
 import SheetPortWriter
 import SheetPortConvert
 
-/// The embedded import/export server (CONTRACTS section 4): the HTTP daemon, the routes, and
+/// The embedded import/export server (Docs/Reference/HTTP.md): the HTTP daemon, the routes, and
 /// the import workers, over a sealed SQLite store in the data directory.
 public final class SheetServer: RequestHandler, @unchecked Sendable {
     /// Shared state.
@@ -24,7 +24,7 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
         // Row blocks of the previous format are compressed in the background (issue 26).
         migration = RowBlockMigration(store: context.store, sealer: context.sealer, log: configuration.log)
         migration.start()
-        if context.store.kind == .postgres { context.leases.start() }
+        if context.store.isShared { context.leases.start() }
         context.sheetChanges.start()
         context.settler.start(context)
         workers.forEach { $0.start() }
@@ -136,6 +136,8 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
             return try route()
         } catch let refusal as RequestRefusal {
             return refusal.reply
+        } catch let refusal as SheetEditError {
+            return refusal.refusal.reply
         } catch {
             return Self.internalError(error, request, context)
         }

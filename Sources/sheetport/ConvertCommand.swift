@@ -300,7 +300,7 @@ enum ConvertCommand {
         }
         if let value = options.value("--date-format") {
             guard format == .csv || format == .tsv else {
-                throw UsageError("--date-format is for csv and tsv (JSON dates are ISO 8601, as CONTRACTS section 2 says)")
+                throw UsageError("--date-format is for csv and tsv (JSON dates are ISO 8601)")
             }
             do {
                 text.dateFormat = try DateFormat(value)

@@ -18,7 +18,7 @@ enum ServeCommand {
                sheetport serve --data DIR --database postgresql://... --key-file F [--lease SECONDS] ...
         """,
         about: """
-        Runs the embedded Sheets import/export server (CONTRACTS section 4) on libmicrohttpd, with
+        Runs the embedded Sheets import/export server (Docs/Reference/HTTP.md) on libmicrohttpd, with
         its data in DIR (created, mode 0700): a SQLite database in WAL mode whose cells, comments
         and layouts are sealed with XChaCha20-Poly1305 under DIR/seal.key (created on first start,
         mode 0600, on the first start of an empty store; the store records its check value, and a

@@ -31,7 +31,7 @@ COMMANDS:
 Run `sheetport <command> --help` for a command's options; `sheetport --version` for the version.
 """
 
-/// Runs a command and maps errors to exit statuses (CONTRACTS section 1).
+/// Runs a command and maps errors to exit statuses (Docs/Reference/CLI.md, "Exit status").
 func main(_ arguments: [String]) -> Int32 {
     guard let command = arguments.first else {
         StandardError.write(usage)

@@ -8,7 +8,7 @@ import Testing
 @testable import SheetPortServer
 import SheetPortTestSupport
 
-/// `.xlsb` and `.ods` told apart by content, with codes of their own (CONTRACTS section 6,
+/// `.xlsb` and `.ods` told apart by content, with codes of their own (Docs/Reference/Formats.md, "Findings";
 /// second round), in `check`, `convert` and `sheets`, whatever the file is named.
 @Suite struct BinaryAndODSTests {
     /// An Excel Binary Workbook's layout: the package parts of an xlsx, BIFF12 records inside.

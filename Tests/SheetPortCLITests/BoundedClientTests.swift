@@ -110,7 +110,7 @@ import SheetPortTestSupport
     /// A device is refused as what it is, before any byte is read or any request made:
     /// `check /dev/zero` and `import /dev/zero` say "is a character device" (not `corrupt-zip`,
     /// and without reading zeros for ever); `import` of a folder says "is a directory", while
-    /// `check` of a folder checks the workbooks in it (CONTRACTS section 6), none here.
+    /// `check` of a folder checks the workbooks in it (Docs/Reference/CLI.md, "sheetport check"), none here.
     @Test func aDeviceIsRefusedAsWhatItIs() throws {
         let setup = try Setup()
         defer { setup.remove() }

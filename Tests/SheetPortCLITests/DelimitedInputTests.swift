@@ -199,7 +199,7 @@ private func values(_ rows: [Row]) -> [[CellValue]] { rows.map { $0.cells.map(\.
     }
 }
 
-/// Types decided over the whole column (CONTRACTS section 6), `--decimal-comma`, and the
+/// Types decided over the whole column (Docs/Reference/Formats.md, "CSV and TSV"), `--decimal-comma`, and the
 /// limits that keep memory bounded.
 @Suite struct ColumnTypeTests {
     @Test func oneCodeMakesAZIPColumnText() throws {

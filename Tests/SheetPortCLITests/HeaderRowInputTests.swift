@@ -7,7 +7,7 @@ import Testing
 import SheetPortTestSupport
 
 /// CSV/TSV input: the first row is a header by default, stored as text and out of type
-/// inference; `--no-header` makes it data (CONTRACTS section 6, second round).
+/// inference; `--no-header` makes it data (Docs/Reference/Formats.md, "CSV and TSV").
 @Suite struct HeaderRowInputTests {
     private func values(_ rows: [Row]) -> [[CellValue]] { rows.map { $0.cells.map(\.value) } }
 

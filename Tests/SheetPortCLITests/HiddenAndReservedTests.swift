@@ -9,7 +9,7 @@ import Testing
 import SheetPortTestSupport
 
 /// Finding `first-worksheet-hidden`, and Windows-reserved device names made safe in `--all`
-/// (CONTRACTS section 6, second round).
+/// (Docs/Reference/CLI.md, "sheetport convert").
 @Suite struct HiddenAndReservedTests {
     @Test(arguments: [("hidden", true), ("veryHidden", true), ("visible", false)])
     func theSheetAnImportTakesIsHidden(_ state: String, _ warned: Bool) throws {

@@ -3,7 +3,7 @@ import Testing
 @testable import SheetPortCore
 import SheetPortTestSupport
 
-/// `convert --input-date-format` on CSV input (CONTRACTS section 6, second round).
+/// `convert --input-date-format` on CSV input (Docs/Reference/Formats.md, "CSV and TSV").
 @Suite struct InputDateFormatTests {
     private func serial(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0, _ second: Int = 0) -> Double {
         ExcelDateTime(year: year, month: month, day: day, millisecondOfDay: ((hour * 60 + minute) * 60 + second) * 1000).serial(in: .excel1900)

@@ -9,7 +9,7 @@ import Testing
 import SheetPortTestSupport
 
 /// `--to json`, `--keep-empty-rows`, and U+2028/U+2029 escaped in every JSON output
-/// (CONTRACTS section 6, second round).
+/// (Docs/Reference/Formats.md, "Records").
 @Suite struct JSONRecordsTests {
     private func book(in folder: URL) throws -> String {
         typealias W = RawWorkbook

@@ -6,7 +6,7 @@ import Testing
 @testable import SheetPortConvert
 import SheetPortTestSupport
 
-/// TSV input with quoted fields as Excel and pandas write them (CONTRACTS section 6, second
+/// TSV input with quoted fields as Excel and pandas write them (Docs/Reference/Formats.md, "CSV and TSV";
 /// round), for `.tsv`, `.txt` and sniffed tab-separated input; SheetPort's own TSV reads back.
 @Suite struct QuotedTSVTests {
     /// What Excel's "Text (Tab delimited)" and pandas' `to_csv(sep="\t")` write for a tab, a

@@ -9,7 +9,7 @@ import Testing
 import SheetPortTestSupport
 
 /// `convert --all` counts the rows it writes; CSV/TSV integers past 2^53 print exactly
-/// (CONTRACTS section 6, second round).
+/// (Docs/Reference/Formats.md, "CSV and TSV").
 @Suite struct RowCountAndNumberTests {
     @Test func allCountsRowsWrittenNotRowElements() throws {
         let folder = try temporaryFolder()

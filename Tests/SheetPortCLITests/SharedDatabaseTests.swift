@@ -3,8 +3,9 @@ import Testing
 @testable import SheetPortServer
 import SheetPortTestSupport
 
-/// `sheetport serve` instances on one PostgreSQL database (CONTRACTS section 7): one killed
-/// mid-import, and hostile `--database` options; skipped, saying so, without the cluster.
+/// `sheetport serve` instances on one PostgreSQL database (Docs/Reference/CLI.md, "sheetport
+/// serve"): one killed mid-import, and hostile `--database` options; skipped, saying so, without
+/// the cluster.
 @Suite(.serialized, .enabled(if: PostgresCluster.url != nil, PostgresCluster.skipReason))
 struct SharedDatabaseTests {
     /// kill -9 of A in the middle of a 60,000-row import: B takes the job over once the lease

@@ -6,7 +6,7 @@ import SheetPortTestSupport
 
 /// `sheetport open` driven through tmux as a person would drive it (`send-keys`, then the screen
 /// read with `capture-pane`), against a real server with an imported sheet; every change is
-/// checked on the server too. Needs the editing routes of CONTRACTS section 8 (cells, copy).
+/// checked on the server too. Needs the editing routes of Docs/Reference/HTTP.md (cells, copy).
 @Suite(.serialized) struct TerminalGridTests {
     /// A tmux server of the test's own (its own socket), one session running the grid.
     final class Pane {

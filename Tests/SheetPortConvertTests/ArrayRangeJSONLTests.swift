@@ -4,8 +4,8 @@ import Testing
 @testable import SheetPortConvert
 import SheetPortTestSupport
 
-/// The cell JSONL member `arrayRange` (an array formula's range, a key CONTRACTS lets readers
-/// add): written for array formulas, read back from cell JSONL, refused when hostile.
+/// The cell JSONL member `arrayRange` (an array formula's range, a key Docs/Reference/Formats.md,
+/// "Cell JSONL", lets readers add): written for array formulas, read back from cell JSONL, refused when hostile.
 @Suite struct ArrayRangeJSONLTests {
     @Test func anArrayRangeRoundTripsThroughJSONL() throws {
         let folder = try temporaryFolder()

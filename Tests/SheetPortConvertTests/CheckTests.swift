@@ -9,7 +9,7 @@ import SheetPortTestSupport
 /// `check`: hostile files give their codes in bounded time, every corpus file gives a report,
 /// multi-sheet files name the sheets not imported, and the JSON is the contract's.
 @Suite struct CheckTests {
-    /// The codes of CONTRACTS section 3.
+    /// The codes of Docs/Reference/Formats.md, "Findings".
     static let contractCodes: Set<String> = [
         "not-a-zip", "legacy-xls", "encrypted-workbook", "corrupt-zip", "unsafe-zip-entry", "zip-bomb",
         "forbidden-dtd", "malformed-xml", "missing-part", "exceeds-limit", "extra-worksheets", "macros-dropped",

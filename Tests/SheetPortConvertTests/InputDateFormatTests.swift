@@ -7,7 +7,7 @@ import Testing
 import SheetPortTestSupport
 
 /// `DateFormat`, the patterns of `--input-date-format` and `--date-format` (the directives
-/// `%y %b %B %I %p`; CONTRACTS section 6, second round). CSV input through `convert`:
+/// `%y %b %B %I %p`; Docs/Reference/Formats.md, "CSV and TSV"). CSV input through `convert`:
 /// SheetPortCLITests' `InputDateFormatTests`.
 @Suite struct InputDateFormatTests {
     @Test func patternsParse() throws {

@@ -6,7 +6,7 @@ import Testing
 @testable import SheetPortConvert
 import SheetPortTestSupport
 
-/// Several `<row>` elements with the same `r` are one row (CONTRACTS section 6, second round):
+/// Several `<row>` elements with the same `r` are one row (Docs/Reference/Formats.md, "CSV and TSV"):
 /// every consumer (CSV, TSV, ndjson, check, import) sees one row, on both XML engines.
 @Suite struct RowAssemblyTests {
     private func rows(_ workbook: Workbook, engine: WorksheetReader.Engine) throws -> [Row] {
@@ -68,7 +68,7 @@ import SheetPortTestSupport
 }
 
 /// CSV and TSV records: one per row of the used range, every one as wide as the used range
-/// found from the cells (CONTRACTS section 6, second round).
+/// found from the cells (Docs/Reference/Formats.md, "CSV and TSV").
 @Suite struct RectangularOutputTests {
     private func converted(_ sheetData: String, dimension: String? = nil, to format: TextFormat = .csv,
                            _ options: TextOutputOptions = TextOutputOptions()) throws -> String {

@@ -81,7 +81,7 @@ import SheetPortTestSupport
         #expect(huge.status == 400)
     }
 
-    /// CONTRACTS section 4's sheet-name rules: each is refused by a rename with 400 naming the
+    /// Docs/Reference/HTTP.md's sheet-name rules: each is refused by a rename with 400 naming the
     /// rule; an imported name breaking one is made valid with a `sheet-name-changed` warning,
     /// and the sheet then exports and opens under that name.
     @Test func sheetNamesFollowTheWriterRules() throws {

@@ -6,7 +6,7 @@ import Testing
 @testable import SheetPortServer
 import SheetPortTestSupport
 
-/// The import computes its sheet (CONTRACTS section 8, "Import"), through a real `sheetport
+/// The import computes its sheet (Docs/Reference/HTTP.md, "Imports"), through a real `sheetport
 /// serve` on loopback (SQLite, or PostgreSQL with SHEETPORT_TEST_STORE=postgres): formulas
 /// openpyxl wrote without cached values carry computed values in rows windows and exports.
 @Suite struct ServerCalcImportTests {

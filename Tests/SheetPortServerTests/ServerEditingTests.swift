@@ -6,7 +6,7 @@ import Testing
 @testable import SheetPortServer
 import SheetPortTestSupport
 
-/// Editing over HTTP (CONTRACTS section 8) through a real `sheetport serve` on loopback (SQLite,
+/// Editing over HTTP (Docs/Reference/HTTP.md, "Writing") through a real `sheetport serve` on loopback (SQLite,
 /// or PostgreSQL with SHEETPORT_TEST_STORE=postgres): typed inputs, recalculation, caps, roles,
 /// hostile values, clear and copy, concurrent writers, history, and the export after a write.
 @Suite struct ServerEditingTests {

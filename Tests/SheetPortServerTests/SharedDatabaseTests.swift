@@ -8,9 +8,9 @@ import Testing
 @testable import SheetPortServer
 import SheetPortTestSupport
 
-/// Several real server instances on one PostgreSQL database (CONTRACTS section 7), against the
-/// throwaway cluster of Scripts/postgres.sh; skipped, saying so, without one (a killed
-/// instance and `serve`'s options: SheetPortCLITests' `SharedDatabaseTests`).
+/// Several real server instances on one PostgreSQL database (Docs/Reference/CLI.md, "sheetport
+/// serve"), against the throwaway cluster of Scripts/postgres.sh; skipped, saying so, without one
+/// (a killed instance and `serve`'s options: SheetPortCLITests' `SharedDatabaseTests`).
 @Suite(.serialized, .enabled(if: PostgresCluster.url != nil, PostgresCluster.skipReason))
 struct SharedDatabaseTests {
     /// Import through A, poll and export through B; a grant made through B reaches the grantee

@@ -16,10 +16,7 @@ import SheetPortTestSupport
         let database = try server.store()
         // The checkpoint truncates the WAL only while no reader holds it (a pass of the server's
         // may, just after its start on a busy machine): tried until it does, 10 s at most.
-        _ = try eventually(within: 10) {
-            let result = try database.query("PRAGMA wal_checkpoint(TRUNCATE)").first
-            return result?.first?.int == 0 && (result?.dropFirst().first?.int ?? 0) <= 0
-        }
+        _ = try eventually(within: 10) { try database.truncateWAL() }
         var total = 0
         let enumerator = FileManager.default.enumerator(atPath: server.data)
         while let name = enumerator?.nextObject() as? String {

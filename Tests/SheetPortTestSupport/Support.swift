@@ -72,6 +72,14 @@ package enum Project {
     package static func corpusFiles() -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: corpus.path)) ?? []).sorted()
     }
+
+    /// `../shared/calc-suite/files`: Excel-computed per-function workbooks, the second oracle.
+    package static let calcSuite = root.deletingLastPathComponent().appendingPathComponent("shared/calc-suite/files")
+
+    /// The calculation suite's workbooks, in name order.
+    package static func calcSuiteFiles() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: calcSuite.path)) ?? []).filter { $0.hasSuffix(".xlsx") || $0.hasSuffix(".xlsm") }.sorted()
+    }
 }
 
 /// Converts a sheet to text through the library, as `sheetport convert` does.

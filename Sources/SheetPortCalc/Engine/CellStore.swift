@@ -132,6 +132,6 @@ enum CellKind: UInt8 {
 
 /// An array formula's range (legacy CSE or a dynamic array's spill), held by its anchor cell.
 struct ArrayFormula {
-    var range: RangeAddress
+    var range: CellIndexRange
     var isDynamic: Bool
 }

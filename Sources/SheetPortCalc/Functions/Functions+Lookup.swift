@@ -383,7 +383,7 @@ extension Functions {
             return .ref(SheetRange(sheet: ev.sheet, r1: min(first.0, last.0), c1: min(first.1, last.1), r2: max(first.0, last.0), c2: max(first.1, last.1)))
         }
         if t.hasPrefix("=") { t.removeFirst() }
-        guard let ins = try? FormulaParser.parse(t, at: CellAddress(row: ev.row, column: ev.column)), ins.count == 1 else { return nil }
+        guard let ins = try? FormulaParser.parse(t, at: CellIndex(row: ev.row, column: ev.column)), ins.count == 1 else { return nil }
         switch ins[0] {
         case .cell(let r, let s): return ev.resolveCell(r, s)
         case .area(let r, let s): return ev.resolveArea(r, s)

@@ -27,11 +27,11 @@ final class CompiledFormula: Sendable {
     }
 
     /// The formula's A1 text (no leading `=`) as written at `cell`; references that fall off the grid become `#REF!`.
-    func text(at cell: CellAddress) -> String { render(at: cell, slot: nil) }
+    func text(at cell: CellIndex) -> String { render(at: cell, slot: nil) }
 
     /// The text at `cell`; with `slot`, each cell and area reference is written as `slot` answers
     /// for it instead (the sheet prefix stays): how `FormulaTemplate` finds the references.
-    func render(at cell: CellAddress, slot: ((Instruction) -> String)?) -> String {
+    func render(at cell: CellIndex, slot: ((Instruction) -> String)?) -> String {
         var stack: [String] = []
         stack.reserveCapacity(16)
         func pop() -> String { stack.popLast() ?? "" }
@@ -96,17 +96,17 @@ enum FormulaText {
     static func sheetPrefix(_ sheet: String?) -> String {
         guard let sheet else { return "" }
         let plain = !sheet.isEmpty && sheet.utf8.allSatisfy { A1.upperLetter($0) != nil || ($0 >= 48 && $0 <= 57) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") }
-            && A1.upperLetter(sheet.utf8.first ?? 0) != nil && CellAddress(sheet) == nil
+            && A1.upperLetter(sheet.utf8.first ?? 0) != nil && CellReference(sheet) == nil
         return plain ? sheet + "!" : "'" + sheet.replacingOccurrences("'", "''") + "'!"
     }
 
-    static func cell(_ r: CellRef, at cell: CellAddress) -> String {
+    static func cell(_ r: CellRef, at cell: CellIndex) -> String {
         let row = r.row.resolve(cell.row), col = r.column.resolve(cell.column)
         guard row >= 0, row <= maxRowIndex, col >= 0, col <= maxColumnIndex else { return "#REF!" }
         return (r.column.absolute ? "$" : "") + A1.columnName(col) + (r.row.absolute ? "$" : "") + String(row + 1)
     }
 
-    static func area(_ a: AreaRef, at cell: CellAddress) -> String {
+    static func area(_ a: AreaRef, at cell: CellIndex) -> String {
         switch a.kind {
         case .cells:
             let x = Self.cell(a.start, at: cell), y = Self.cell(a.end, at: cell)

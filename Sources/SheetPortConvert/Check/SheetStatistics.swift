@@ -45,10 +45,3 @@ struct SheetStatistics {
         }
     }
 }
-
-extension CellReference: Comparable {
-    /// Row-major order: the first cell met when reading.
-    public static func < (lhs: CellReference, rhs: CellReference) -> Bool {
-        (lhs.row, lhs.column) < (rhs.row, rhs.column)
-    }
-}

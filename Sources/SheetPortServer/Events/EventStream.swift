@@ -5,7 +5,7 @@ import SheetPortReader
 import SheetPortWriter
 import SheetPortConvert
 
-/// One `text/event-stream` answer (CONTRACTS section 4): a sheet's `version` events or an
+/// One `text/event-stream` answer (Docs/Reference/HTTP.md, "Event streams"): a sheet's `version` events or an
 /// import job's `progress` events and its `done`, read from the store after each wake (a
 /// change signalled through `SheetChanges`, or the `EventStreams` recheck timer).
 ///

@@ -86,7 +86,7 @@ package struct Reply {
         Reply(status: status, headers: [("Content-Type", "application/json")] + headers, body: .bytes(Array(value.text.utf8)))
     }
 
-    /// A CONTRACTS error: `{"error":{"code","message","findings"}}`.
+    /// An error of Docs/Reference/HTTP.md: `{"error":{"code","message","findings"}}`.
     package static func error(_ status: Int, _ code: String, _ message: String, findings: [String] = []) -> Reply {
         var members: [(String, JSON)] = [("code", .string(code)), ("message", .string(message))]
         if !findings.isEmpty { members.append(("findings", .array(findings.map(JSON.raw)))) }

@@ -62,14 +62,14 @@ package final class ImportWorker: @unchecked Sendable {
         } catch ImportInterruption.shuttingDown {
             removeSheet(sheetID, database)
             try? database.release(job: id, claim: claim.token) // resumed by the next start, or another instance
-            if database.kind == .postgres { StagedUploads.removeLocal(job: id, claim: claim.token, database, context) }
+            if database.isShared { StagedUploads.removeLocal(job: id, claim: claim.token, database, context) }
             return
         } catch ImportInterruption.cancelled {
             removeSheet(sheetID, database)
         } catch ImportInterruption.claimLost {
             removeSheet(sheetID, database)
             context.log.write("import job \(id) was taken over by another instance; stopped here")
-            if database.kind == .postgres { StagedUploads.removeLocal(job: id, claim: claim.token, database, context) }
+            if database.isShared { StagedUploads.removeLocal(job: id, claim: claim.token, database, context) }
             return
         } catch let failure as ImportFailure {
             removeSheet(sheetID, database)
@@ -85,7 +85,7 @@ package final class ImportWorker: @unchecked Sendable {
         } catch let error as ReaderError {
             removeSheet(sheetID, database)
             try? database.fail(job: id, claim: claim.token, error: Self.errorJSON(code: error.code.rawValue, message: error.description.visibleControlCharacters))
-        } catch where database.kind == .postgres && Self.isConnectionLoss(error) {
+        } catch where error.isConnectionLoss {
             // The database connection dropped (a restart, an ended session): the sealed staged
             // upload is intact, so the job runs again from it, a bounded number of times.
             removeSheet(sheetID, database)
@@ -112,20 +112,11 @@ package final class ImportWorker: @unchecked Sendable {
     /// Tries a job runs at most when its database connection drops (the first included).
     static let maxAttempts = 3
 
-    /// Whether `error` is a lost database connection (SQLSTATE class 08, an ended session
-    /// 57P0x, or a failure libpq gave no state: the connection closed under it).
-    static func isConnectionLoss(_ error: any Error) -> Bool {
-        guard case .postgres(let state, _) = error as? ServerError else { return false }
-        return state.isEmpty || state.hasPrefix("08") || state.hasPrefix("57P")
-    }
-
     /// Gives a job whose connection dropped back to the queue to run again from its staged
     /// upload, unless it has had its tries or its claim went; whether it was given back.
     private func requeue(_ claim: JobClaim, _ database: Database) -> Bool {
-        guard let attempts = try? database.query("SELECT attempts FROM jobs WHERE id = ?", [.text(claim.job.id)]).first?.first?.int,
-              attempts < Self.maxAttempts else { return false }
-        guard (try? database.release(job: claim.job.id, claim: claim.token)) != nil else { return false }
-        return database.changes > 0
+        guard let attempts = try? database.attempts(of: claim.job.id), attempts < Self.maxAttempts else { return false }
+        return (try? database.release(job: claim.job.id, claim: claim.token)) == true
     }
 
     /// Removes the sheet a job wrote before the job is marked ended, retried until it goes (a
@@ -134,7 +125,7 @@ package final class ImportWorker: @unchecked Sendable {
     /// logged once, and once more when they end; a full store is relieved between tries.
     private func removeSheet(_ id: String?, _ database: Database) {
         guard let id else { return }
-        retryWithBackoff("remove the sheet of an ended import", database) { try Self.quickly(database) { try database.deleteSheet(id) } }
+        retryWithBackoff("remove the sheet of an ended import", database) { try database.deletingQuickly { try database.deleteSheet(id) } }
     }
 
     /// Ends a job that found the storage full: its sheet removed and the job failed with
@@ -144,16 +135,14 @@ package final class ImportWorker: @unchecked Sendable {
         let error = Self.errorJSON(code: "storage-full", message: "the server's storage filled up during the import, and nothing of it was "
                                    + "kept; upload again once its operator has freed space (incident \(incident))", incident: incident)
         retryWithBackoff("end import job \(id) after its storage filled up", database) {
-            try Self.quickly(database) {
+            try database.deletingQuickly {
                 try database.transaction {
                     if let sheet { try database.deleteSheet(sheet) }
-                    try database.query("UPDATE jobs SET status = 'failed', error = ? WHERE id = ? AND claim = ? AND status = 'running'",
-                                       [.text(error), .text(id), .text(claim)])
-                    if database.changes > 0 { try database.deleteStagedUpload(job: id) }
+                    try database.failClaimed(job: id, claim: claim, error: error)
                 }
             }
         }
-        relieve(database)
+        database.relieveFullStorage(noting: context.relief)
     }
 
     /// Runs `attempt` until it succeeds or the server stops: pauses from 50 ms doubling to 30 s;
@@ -169,30 +158,12 @@ package final class ImportWorker: @unchecked Sendable {
             } catch {
                 failures += 1
                 if failures == 1 { context.log.write("cannot \(what) yet, retrying with backoff: \(error)") }
-                if error.isStorageFull { relieve(database) }
+                if error.isStorageFull { database.relieveFullStorage(noting: context.relief) }
                 if context.imports.isStopping { return }
                 usleep(pause)
                 pause = min(pause * 2, 30_000_000)
             }
         }
-    }
-
-    /// Runs `body` with SQLite's secure delete in its FAST mode: freed pages of sealed blocks
-    /// are not overwritten with zeros in the WAL, so removing a large sheet needs little space
-    /// on a full disk (the blocks are sealed; their pages are reused).
-    static func quickly(_ database: Database, _ body: () throws -> Void) throws {
-        guard database.kind == .sqlite else { return try body() }
-        try database.execute("PRAGMA secure_delete=FAST")
-        defer { try? database.execute("PRAGMA secure_delete=ON") }
-        try body()
-    }
-
-    /// Gives a full disk back what the WAL holds: a checkpoint that truncates it (SQLite only;
-    /// it fails harmlessly while readers hold it or the database file cannot grow).
-    func relieve(_ database: Database) {
-        guard database.kind == .sqlite else { return }
-        context.relief.noteFull() // and again once a second until it succeeds (space freed)
-        _ = try? database.query("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
     private func importJob(_ claim: JobClaim, staging: String, _ database: Database, sheetID: inout String?) throws {
@@ -223,8 +194,7 @@ package final class ImportWorker: @unchecked Sendable {
         let id = Sodium.identifier()
         try database.transaction {
             try context.hold(claim, database)
-            try database.query("INSERT INTO sheets (id, owner, name, job_id, created) VALUES (?, ?, ?, ?, ?)",
-                               [.text(id), .text(job.subject), .text(name), .text(job.id), .integer(Int64(Date().timeIntervalSince1970))])
+            try database.insertImportingSheet(id: id, owner: job.subject, name: name, job: job.id, created: Int64(Date().timeIntervalSince1970))
             try database.setSheet(job: job.id, sheet: id)
         }
         sheetID = id
@@ -339,16 +309,12 @@ package final class ImportWorker: @unchecked Sendable {
                 let record = CommentRecord(reference: comment.reference, author: author, text: comment.text)
                 try database.insertComment(sheet: id, seq: offset + 1, data: record.sealed(sheet: id, seq: offset + 1, context.sealer))
             }
-            try database.query("UPDATE sheets SET visible = 1, version = 1, rows = ?, columns = ?, layout = ? WHERE id = ?",
-                               [.integer(Int64(lastRow)), .integer(Int64(lastColumn)), .blob(layout.sealed(sheet: id, context.sealer)), .text(id)])
+            try database.publishImportedSheet(id, rows: lastRow, columns: lastColumn, layout: layout.sealed(sheet: id, context.sealer))
             try context.hold(claim, database) // the job's row last (see storeBatch)
-            try database.query("""
-                UPDATE jobs SET status = 'succeeded', result = ?, rows = ?, cells = ?, bytes = ?, lease_until = NULL
-                WHERE id = ? AND claim = ? AND status = 'running'
-                """, [.text(SealedJobText.seal(result, job: job.id, field: "result", with: context.sealer)), .integer(Int64(rows)), .integer(Int64(cells)), .integer(Int64(bytesRead)),
-                      .text(job.id), .text(claim.token)])
             // Cancelled or taken over meanwhile (the claim held a moment ago): nothing of this commit may stand.
-            guard database.changes > 0 else { throw ImportInterruption.cancelled }
+            guard try database.succeed(job: job.id, claim: claim.token, result: result, rows: rows, cells: cells, bytes: bytesRead) else {
+                throw ImportInterruption.cancelled
+            }
             try database.record(SheetEvent(version: 1, change: .import), of: id)
             try CellHistory.recordImport(sheet: id, subject: job.subject, database, context)
             try database.deleteStagedUpload(job: job.id)

@@ -4,7 +4,7 @@ import SheetPortReader
 import SheetPortWriter
 import SheetPortConvert
 /// `GET/POST /api/sheets/{id}/comments`, `POST /api/sheets/{id}/comments/{cid}/resolve`:
-/// comment threads (CONTRACTS section 8). Reading needs viewer, adding or replying needs
+/// comment threads (Docs/Reference/HTTP.md, "Comments"). Reading needs viewer, adding or replying needs
 /// commenter; resolving needs the owner, an editor or the thread's author. The author of an
 /// added comment is the session's subject (`link:<id>` for a link's holder).
 enum CommentsRoute {

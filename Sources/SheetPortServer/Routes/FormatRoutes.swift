@@ -4,7 +4,7 @@ import SheetPortReader
 import SheetPortWriter
 import SheetPortConvert
 
-/// `POST /api/sheets/{id}/format` and `POST /api/sheets/{id}/sizes` (CONTRACTS section 8):
+/// `POST /api/sheets/{id}/format` and `POST /api/sheets/{id}/sizes` (Docs/Reference/HTTP.md, "Writing"):
 /// editor and owner only, each a write through `SheetWrite` (atomic, serialized per sheet, a new
 /// version with a `format` or `sizes` event). Formats are kept in each cell's `style` members,
 /// row heights in the row blocks' row headers and column widths in the sealed layout, which is
@@ -32,20 +32,20 @@ enum FormatRoutes {
             guard object["clear"] as? Bool == true, object["set"] == nil else { return .error(400, "bad-request", usage) }
             let outcome = try SheetWrite.run(id, subject: request.subject!, change: .format, context) { edit in
                 for stored in try EditRoutes.storedCells(edit, range, context) where !stored.style.isEmpty {
-                    edit.set(GridCell(row: stored.row, column: stored.column), CellUpdate(style: .clear))
+                    edit.set(CellReference(row: stored.row, column: stored.column), CellUpdate(style: .clear))
                 }
             }
-            return SheetWrite.reply(outcome)
+            return EditRoutes.reply(outcome)
         }
         guard let set = object["set"] as? [String: Any], !set.isEmpty else { return .error(400, "bad-request", usage) }
         let members = try styleMembers(set, log: context.log)
-        try EditRoutes.checkBatch(range.area, context)
+        try EditRoutes.checkBatch(range.cellCount, context)
         let outcome = try SheetWrite.run(id, subject: request.subject!, change: .format, context) { edit in
             for row in range.rows {
-                for column in range.columns { edit.set(GridCell(row: row, column: column), CellUpdate(style: .merge(members))) }
+                for column in range.columns { edit.set(CellReference(row: row, column: column), CellUpdate(style: .merge(members))) }
             }
         }
-        return SheetWrite.reply(outcome)
+        return EditRoutes.reply(outcome)
     }
 
     /// The stored style members (`StoredCell.style`, as `JSONLWriter.styleMember` names them) of
@@ -126,7 +126,7 @@ enum FormatRoutes {
             try SheetSizes.setHeights(heights, edit)
             try SheetSizes.setWidths(widths, edit)
         }
-        return SheetWrite.reply(outcome)
+        return EditRoutes.reply(outcome)
     }
 
     /// A size: a number from 0 to `max`, or nil for null (the default).

@@ -76,7 +76,7 @@ enum ImportsRoute {
             upload.discard() // no job holds it (a full store, a failed insert): the staged file goes
             throw error
         }
-        if context.store.kind == .postgres { upload.discard() } // the store holds it now
+        if context.store.isShared { upload.discard() } // the store holds it now
         guard inserted else {
             // The same key raced in on another connection: that job is the answer if the bytes match.
             upload.discard()

@@ -28,7 +28,7 @@ enum RowsRoute {
             }
         }
         for plaintext in blocks {
-            // Each cell with the text Excel shows for it (CONTRACTS section 8).
+            // Each cell with the text Excel shows for it (Docs/Reference/HTTP.md, "Cell objects").
             for row in try RowBlock.apiRows(stored: plaintext, within: start...end) {
                 if !first { body.append(UInt8(ascii: ",")) }
                 first = false

@@ -114,6 +114,12 @@ extension Database {
         try query("UPDATE jobs SET status = 'failed', error = ? WHERE id = ? AND status IN ('queued', 'running')", [.text(SealedJobText.seal(error, job: id, field: "error", with: jobSealer)), .text(id)])
     }
 
+    /// Puts a job an earlier run left queued or running back in the queue, its progress and
+    /// its partial sheet forgotten (the embedded store's start: it runs again from its upload).
+    func requeue(job id: String) throws {
+        try query("UPDATE jobs SET status = 'queued', bytes = 0, rows = 0, cells = 0, sheet_id = NULL WHERE id = ?", [.text(id)])
+    }
+
     /// Sets the sheet a job writes.
     package func setSheet(job id: String, sheet: String) throws {
         try query("UPDATE jobs SET sheet_id = ? WHERE id = ?", [.text(sheet), .text(id)])

@@ -4,7 +4,7 @@ import SheetPortWriter
 import SheetPortConvert
 /// The plaintext of one sealed block of rows (`RowBlock.rowsPerBlock` rows of the grid): per
 /// row a header line `#ROW HEIGHT HIDDEN` (`-` for no height), then one line per cell, each
-/// the cell's API object, which is also a CONTRACTS cell JSONL object:
+/// the cell's API object, which is also a cell JSONL object of Docs/Reference/Formats.md:
 /// `{"col":2,"input":"=A2*2","ref":"B2","type":"number","value":3,"formula":"A2*2","style":{..}}`.
 /// Stored typed and compressed (`RowBlock+Binary.swift`); these lines are what the binary form
 /// reads back as, and what blocks of the earlier formats hold.

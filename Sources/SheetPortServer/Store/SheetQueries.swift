@@ -111,6 +111,11 @@ extension Database {
                   [.text(sheet), .integer(Int64(first)), .integer(Int64(last))]).map { ($0[0].int ?? 0, $0[1].bytes ?? []) }
     }
 
+    /// The number of a sheet's last stored row block, nil when it stores none.
+    package func lastRowBlock(of sheet: String) throws -> Int? {
+        try query("SELECT MAX(block) FROM row_blocks WHERE sheet_id = ?", [.text(sheet)]).first?.first?.int
+    }
+
     /// Stores a sealed row block.
     package func insertRowBlock(sheet: String, block: Int, firstRow: Int, lastRow: Int, data: [UInt8]) throws {
         try query("INSERT INTO row_blocks (sheet_id, block, first_row, last_row, data) VALUES (?, ?, ?, ?, ?)",

@@ -4,7 +4,7 @@ import SheetPortCore
 /// `auto_vacuum=INCREMENTAL`, and after a delete the free pages are returned to the file system
 /// a bounded step at a time (`PRAGMA incremental_vacuum(N)`, each step its own short write
 /// transaction, so imports and edits wait at most one step). PostgreSQL reuses the space of
-/// deleted rows through autovacuum (README, "Storage"); only a job's staged upload, its whole
+/// deleted rows through autovacuum (SheetPortServer.docc/StorageAndSealing.md); only a job's staged upload, its whole
 /// size again in `staged_uploads` and dead once the job ends, is vacuumed at once.
 extension Database {
     /// On PostgreSQL, vacuums `staged_uploads` (outside a transaction): a job's pieces are
@@ -20,6 +20,17 @@ extension Database {
         } catch {
             log.write("storage: vacuuming staged uploads failed: \(error); autovacuum does it later")
         }
+    }
+
+    /// Runs `body` (deleting sheets) with SQLite's secure delete in its FAST mode: freed pages of
+    /// sealed blocks are not overwritten with zeros in the WAL, so removing a large sheet needs
+    /// little space on a full disk (the blocks are sealed; their pages are reused). As it is on
+    /// PostgreSQL.
+    package func deletingQuickly(_ body: () throws -> Void) throws {
+        guard kind == .sqlite else { return try body() }
+        try execute("PRAGMA secure_delete=FAST")
+        defer { try? execute("PRAGMA secure_delete=ON") }
+        try body()
     }
 
     /// Pages returned to the file system in one step: 256 pages of 64 KiB, 16 MiB.

@@ -35,9 +35,7 @@ final class StorageRelief: @unchecked Sendable {
                 guard wasFull.isSet else { continue }
                 do {
                     if database == nil { database = try store.connect() }
-                    let result = try database!.query("PRAGMA wal_checkpoint(TRUNCATE)")
-                    // (busy, frames in the WAL, frames checkpointed): busy 0 and a truncated WAL (0 or -1 frames).
-                    if let row = result.first, row.first?.int == 0, (row.count < 2 || (row[1].int ?? 0) <= 0) {
+                    if try database!.truncateWAL() {
                         wasFull.set(false)
                         log.write("storage relieved: the database's WAL is checkpointed and truncated")
                     }
@@ -59,4 +57,25 @@ private final class FullFlag: @unchecked Sendable {
 
     var isSet: Bool { lock.withLock { value } }
     func set(_ full: Bool) { lock.withLock { value = full } }
+}
+
+extension Database {
+    /// Gives a full disk back what SQLite's WAL holds: a checkpoint that truncates it now (it
+    /// fails harmlessly while readers hold it or the database file cannot grow), and again once
+    /// a second by `relief` (the server's own) until one succeeds. Nothing on PostgreSQL, which
+    /// keeps its own.
+    func relieveFullStorage(noting relief: StorageRelief) {
+        guard kind == .sqlite else { return }
+        relief.noteFull()
+        _ = try? truncateWAL()
+    }
+
+    /// A checkpoint that truncates the WAL; whether it did (none busy, the WAL left empty).
+    @discardableResult
+    func truncateWAL() throws -> Bool {
+        let result = try query("PRAGMA wal_checkpoint(TRUNCATE)")
+        // (busy, frames in the WAL, frames checkpointed): busy 0 and a truncated WAL (0 or -1 frames).
+        guard let row = result.first else { return false }
+        return row.first?.int == 0 && (row.count < 2 || (row[1].int ?? 0) <= 0)
+    }
 }

@@ -51,7 +51,7 @@ package enum CellJSONValue: Equatable {
     package var isPresent: Bool { self != .absent && self != .null }
 }
 
-/// The members of one cell JSONL line that `CellJSONLReader` reads (CONTRACTS section 2):
+/// The members of one cell JSONL line that `CellJSONLReader` reads (Docs/Reference/Formats.md):
 /// other keys are checked as JSON and skipped. A key given twice keeps its last value, as
 /// `JSONSerialization` did.
 package struct CellObject {

@@ -1,73 +1,78 @@
 import SheetPortCore
 /// The largest row index (zero-based) of a worksheet: 1,048,576 rows.
-public let maxRowIndex: Int32 = 1_048_575
+let maxRowIndex: Int32 = 1_048_575
 /// The largest column index (zero-based) of a worksheet: 16,384 columns (XFD).
-public let maxColumnIndex: Int32 = 16_383
+let maxColumnIndex: Int32 = 16_383
 
-/// A cell position on a sheet, zero-based (`A1` is row 0, column 0).
-public struct CellAddress: Sendable, Hashable, Comparable, CustomStringConvertible {
+/// A cell as the engine holds it: zero-based `Int32` row and column (`A1` is row 0, column 0),
+/// what its cell store, parser and evaluator compute with. The engine's API speaks Core's
+/// `CellReference` (1-based) and converts at its edge.
+struct CellIndex: Sendable, Hashable, Comparable {
     /// The zero-based row.
-    public var row: Int32
+    var row: Int32
     /// The zero-based column.
-    public var column: Int32
+    var column: Int32
 
     /// A position from zero-based row and column.
-    public init(row: Int32, column: Int32) {
+    init(row: Int32, column: Int32) {
         self.row = row
         self.column = column
     }
 
-    /// A position from A1 text (`B7`, `$C$3`); nil when it is not a valid cell reference.
-    public init?(_ a1: String) {
-        guard let parsed = A1.parseCell(Array(a1.utf8), from: 0), parsed.end == a1.utf8.count else { return nil }
-        self.init(row: parsed.row, column: parsed.column)
+    /// The engine's position of `cell`; a coordinate past `Int32` is clamped (it is no cell of the grid either way).
+    init(_ cell: CellReference) {
+        row = Int32(clamping: max(cell.row, Int(Int32.min)) - 1)
+        column = Int32(clamping: max(cell.column, Int(Int32.min)) - 1)
     }
 
-    /// The A1 text of this position (`B7`).
-    public var description: String { A1.columnName(column) + String(row + 1) }
+    /// The engine's position of `cell`, nil when it is no cell of the grid (a row or column
+    /// below 1, or past XFD1048576): what the API's setters and getters take.
+    init?(inGrid cell: CellReference) {
+        guard cell.row >= 1, cell.row <= CellReference.maxRow, cell.column >= 1, cell.column <= CellReference.maxColumn else { return nil }
+        self.init(row: Int32(cell.row - 1), column: Int32(cell.column - 1))
+    }
+
+    /// The cell as the engine's API answers it.
+    var reference: CellReference { CellReference(row: Int(row) + 1, column: Int(column) + 1) }
 
     /// Row-major order: by row, then by column.
-    public static func < (lhs: CellAddress, rhs: CellAddress) -> Bool {
+    static func < (lhs: CellIndex, rhs: CellIndex) -> Bool {
         (lhs.row, lhs.column) < (rhs.row, rhs.column)
     }
 }
 
-/// A rectangle of cells on one sheet, corners inclusive and zero-based.
-public struct RangeAddress: Sendable, Hashable, CustomStringConvertible {
+/// A rectangle of cells as the engine holds it: corners inclusive and zero-based (`CellIndex`).
+struct CellIndexRange: Sendable, Hashable {
     /// The top-left cell.
-    public var start: CellAddress
+    var start: CellIndex
     /// The bottom-right cell.
-    public var end: CellAddress
+    var end: CellIndex
 
     /// A range between two corners (in any order).
-    public init(_ a: CellAddress, _ b: CellAddress) {
-        start = CellAddress(row: min(a.row, b.row), column: min(a.column, b.column))
-        end = CellAddress(row: max(a.row, b.row), column: max(a.column, b.column))
+    init(_ a: CellIndex, _ b: CellIndex) {
+        start = CellIndex(row: min(a.row, b.row), column: min(a.column, b.column))
+        end = CellIndex(row: max(a.row, b.row), column: max(a.column, b.column))
     }
 
-    /// A range from A1 text (`A1:C3` or a single cell `B2`); nil when not valid.
-    public init?(_ a1: String) {
-        let parts = a1.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 1 || parts.count == 2,
-              let a = CellAddress(String(parts[0])),
-              let b = CellAddress(String(parts[parts.count - 1])) else { return nil }
-        self.init(a, b)
+    /// The engine's rectangle of `range`.
+    init(_ range: CellRange) {
+        self.init(CellIndex(range.start), CellIndex(range.end))
     }
 
     /// The number of rows.
-    public var rowCount: Int { Int(end.row - start.row) + 1 }
+    var rowCount: Int { Int(end.row - start.row) + 1 }
     /// The number of columns.
-    public var columnCount: Int { Int(end.column - start.column) + 1 }
+    var columnCount: Int { Int(end.column - start.column) + 1 }
 
     /// True when the cell lies inside the range.
-    public func contains(_ cell: CellAddress) -> Bool {
+    func contains(_ cell: CellIndex) -> Bool {
         cell.row >= start.row && cell.row <= end.row && cell.column >= start.column && cell.column <= end.column
     }
+}
 
-    /// The A1 text (`A1:C3`, or `B2` for one cell).
-    public var description: String {
-        start == end ? start.description : "\(start):\(end)"
-    }
+extension CellLocation {
+    /// The engine's position of the cell.
+    var index: CellIndex { CellIndex(cell) }
 }
 
 /// A rectangle on a given sheet of the workbook (by sheet index): what references evaluate to.
