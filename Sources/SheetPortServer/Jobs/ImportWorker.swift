@@ -25,8 +25,7 @@ package final class ImportWorker: @unchecked Sendable {
 
     /// Starts the thread.
     func start() {
-        let thread = Thread { [self] in
-            defer { done.signal() }
+        let thread = Thread.running { [self] in
             guard let database = try? context.connect() else {
                 context.log.write("an import worker cannot connect to the store")
                 return
@@ -37,6 +36,8 @@ package final class ImportWorker: @unchecked Sendable {
                 context.leases.release(claim)
                 context.imports.finished(claim.job.id)
             }
+        } then: { [done] in
+            done.signal()
         }
         thread.name = "import worker"
         thread.start()

@@ -41,8 +41,7 @@ final class LeaseKeeper: @unchecked Sendable {
 
     /// Starts the thread.
     func start() {
-        let thread = Thread { [self] in
-            defer { done.signal() }
+        let thread = Thread.running { [self] in
             var database: Database?
             let interval = lease / 3
             while true {
@@ -62,6 +61,8 @@ final class LeaseKeeper: @unchecked Sendable {
                     log.write("cannot renew job leases yet, retrying: \(error)")
                 }
             }
+        } then: { [done] in
+            done.signal()
         }
         thread.name = "lease keeper"
         thread.start()

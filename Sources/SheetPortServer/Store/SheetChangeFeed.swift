@@ -54,8 +54,7 @@ package final class SheetChangeFeed: @unchecked Sendable {
     /// Starts listening (a shared store only), connecting again after a lost connection.
     func start() {
         guard case .postgres(let url, let bounds) = store else { return }
-        let thread = Thread { [self] in
-            defer { done.signal() }
+        let thread = Thread.running { [self] in
             var connection: PostgresConnection?
             while !isStopping {
                 do {
@@ -75,6 +74,8 @@ package final class SheetChangeFeed: @unchecked Sendable {
                     usleep(500_000)
                 }
             }
+        } then: { [done] in
+            done.signal()
         }
         thread.name = "sheet change feed"
         thread.start()
