@@ -6,7 +6,8 @@ import SheetPortTestSupport
 /// The second oracle: `../shared/calc-suite`, 248 workbooks whose formula cells carry the values
 /// Excel computed, one function family a file (IronCalc's and the `formulas` project's tests).
 /// Each is read through the project's reader with its cached values withheld, recalculated, and
-/// every formula cell compared with what Excel cached, volatile ones included. The figures are per
+/// every formula cell compared with what Excel cached, volatile ones included (numbers to 1e-9
+/// relative, as the suite's README prescribes; text, booleans and errors exactly). The figures are per
 /// file (every formula of the file right) and per cell.
 ///
 /// `CALC_SUITE_FILTER=FINANCIAL swift test --filter CalcSuiteOracleTests` measures the files whose
@@ -15,16 +16,20 @@ import SheetPortTestSupport
 @Suite struct CalcSuiteOracleTests {
     /// Files with misses no engine can match, with the evidence: every miss of these files is
     /// accounted for by the reason (volatile results, a locale's formatting, ...).
-    static let listed: [(file: String, count: Int, why: String)] = []
+    static let listed: [(file: String, count: Int, why: String)] = [
+        ("ironcalc__calc_tests__STATISTICAL__GEOMEAN.xlsx", 19,
+         "its cached values were not written by Excel: every error is stored as text (t=\"str\", \"#NUM!\", even NA()'s \"#N/A\"), "
+            + "never equal to an error value"),
+    ]
 
     /// Files with formulas and files with every formula right in the run the floors were set from
-    /// (2026-12-06: 67/239 files, 26,745/84,612 cells);
+    /// (2026-12-06: 67/239 files, 26,745/84,612 cells at first; with the financial and statistical families 131/239, 31,685);
     /// the engine may only get better.
     static let measuredFiles = 239
-    static let measuredFilesRight = 67
+    static let measuredFilesRight = 131
     /// Compared and agreeing formula cells in that run.
     static let measuredCells = 84_612
-    static let measuredCellsRight = 26_745
+    static let measuredCellsRight = 31_685
 
     @Test func calcSuiteRecomputesToExcelsValues() throws {
         let filter = ProcessInfo.processInfo.environment["CALC_SUITE_FILTER"]
@@ -36,7 +41,8 @@ import SheetPortTestSupport
         for file in files {
             let measured: RecalcOracleTests.Measure
             do {
-                measured = try RecalcOracleTests.measure(Project.calcSuite.appendingPathComponent(file).path, file: file, countingVolatile: true)
+                measured = try RecalcOracleTests.measure(Project.calcSuite.appendingPathComponent(file).path, file: file, countingVolatile: true,
+                                                       relativeTolerance: 1e-9)
             } catch {
                 report.append("calc-suite: \(file): unreadable: \(error)")
                 Issue.record("\(file): unreadable: \(error)")

@@ -49,7 +49,8 @@ enum Functions {
 
 /// The table of built-in functions, by name.
 enum FunctionRegistry {
-    static let specs: [FunctionSpec] = Functions.math + Functions.aggregates + Functions.statistical + Functions.logical
+    static let specs: [FunctionSpec] = Functions.math + Functions.aggregates + Functions.statistical + Functions.distributions
+        + Functions.descriptive + Functions.regression + Functions.hypothesisTests + Functions.forecasting + Functions.logical
         + Functions.text + Functions.dateTime + Functions.lookup + Functions.information + Functions.financial
         + Functions.matrix + Functions.cell
 

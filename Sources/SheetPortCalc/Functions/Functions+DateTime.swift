@@ -197,51 +197,16 @@ extension Functions {
             return .value(.number(d))
         },
         scalar("YEARFRAC", 2, 3) { ev, a in
-            var s = try dateArg(ev, a[0]), e = try dateArg(ev, a[1])
-            if s > e { swap(&s, &e) }
-            let basis = try ev.int(a, 2, default: 0)
-            guard let cs = DateSerial.civil(s, system: ev.dateSystem), let ce = DateSerial.civil(e, system: ev.dateSystem) else { return .value(.error(.number)) }
-            switch basis {
-            case 0:
-                var d1 = cs.day, d2 = ce.day
-                let lastFeb1 = cs.month == 2 && d1 == daysInMonth(cs.year, 2)
-                let lastFeb2 = ce.month == 2 && d2 == daysInMonth(ce.year, 2)
-                if lastFeb1 && lastFeb2 { d2 = 30 }
-                if lastFeb1 { d1 = 30 }
-                if d2 == 31 && d1 >= 30 { d2 = 30 }
-                if d1 == 31 { d1 = 30 }
-                return number(days360(cs, ce, d1, d2) / 360)
-            case 1:
-                func leap(_ y: Int) -> Bool { y % 4 == 0 && (y % 100 != 0 || y % 400 == 0) }
-                let days = e - s
-                if cs.year == ce.year || (ce.year == cs.year + 1 && (ce.month, ce.day) <= (cs.month, cs.day)) {
-                    var yearLen = 365.0
-                    if cs.year == ce.year { if leap(cs.year) { yearLen = 366 } } else {
-                        let feb29InRange = (leap(cs.year) && (cs.month, cs.day) <= (2, 29)) || (leap(ce.year) && (ce.month, ce.day) >= (2, 29))
-                        if feb29InRange { yearLen = 366 }
-                    }
-                    return number(days / yearLen)
-                }
-                var total = 0.0
-                for y in cs.year...ce.year { total += leap(y) ? 366 : 365 }
-                return number(days / (total / Double(ce.year - cs.year + 1)))
-            case 2: return number((e - s) / 360)
-            case 3: return number((e - s) / 365)
-            case 4:
-                let d1 = min(cs.day, 30), d2 = min(ce.day, 30)
-                return number(days360(cs, ce, d1, d2) / 360)
-            default: return .value(.error(.number))
+            let s = try dateArg(ev, a[0]), e = try dateArg(ev, a[1])
+            guard let basis = DayCountBasis(rawValue: try ev.int(a, 2, default: 0)),
+                  let start = CivilDate(serial: s, system: ev.dateSystem), let end = CivilDate(serial: e, system: ev.dateSystem) else {
+                return .value(.error(.number))
             }
+            return number(basis.yearFraction(start, end))
         },
         scalar("NOW", 0, 0, volatile: true) { ev, _ in .value(.number(ev.nowSerial)) },
         scalar("TODAY", 0, 0, volatile: true) { ev, _ in .value(.number(ev.nowSerial.rounded(.down))) },
     ]
-
-    static func days360(_ s: (year: Int, month: Int, day: Int), _ e: (year: Int, month: Int, day: Int), _ d1: Int, _ d2: Int) -> Double {
-        let years: Int = (e.year - s.year) * 360
-        let months: Int = (e.month - s.month) * 30
-        return Double(years + months + d2 - d1)
-    }
 
     static func isoWeek(_ ev: Evaluator, _ x: Double) -> Int {
         // Monday = 1 ... Sunday = 7

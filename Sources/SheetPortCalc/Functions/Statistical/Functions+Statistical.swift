@@ -125,22 +125,6 @@ extension Functions {
         raw("PERCENTILE.EXC", 2, 2) { ev, a in try Statistics.kth(18, try ev.numbers([a[0]]), try ev.num(a[1])) },
         raw("QUARTILE", 2, 2) { ev, a in try Statistics.kth(17, try ev.numbers([a[0]]), (try ev.num(a[1])).rounded(.towardZero)) },
         raw("QUARTILE.INC", 2, 2) { ev, a in try Statistics.kth(17, try ev.numbers([a[0]]), (try ev.num(a[1])).rounded(.towardZero)) },
-        raw("CORREL", 2, 2, arrays: true) { ev, a in
-            let x = try ev.array(a[0]), y = try ev.array(a[1])
-            guard x.values.count == y.values.count else { return .value(.error(.notAvailable)) }
-            var xs: [Double] = [], ys: [Double] = []
-            for k in 0..<x.values.count {
-                if case .number(let p) = x.values[k], case .number(let q) = y.values[k] { xs.append(p); ys.append(q) }
-            }
-            guard xs.count >= 2 else { return .value(.error(.divisionByZero)) }
-            let mx = Statistics.mean(xs), my = Statistics.mean(ys)
-            var sxy = 0.0, sxx = 0.0, syy = 0.0
-            for k in 0..<xs.count {
-                sxy += (xs[k] - mx) * (ys[k] - my); sxx += (xs[k] - mx) * (xs[k] - mx); syy += (ys[k] - my) * (ys[k] - my)
-            }
-            guard sxx > 0, syy > 0 else { return .value(.error(.divisionByZero)) }
-            return number(sxy / (sxx * syy).squareRoot())
-        },
     ]
 
     static func rank(_ ev: Evaluator, _ a: [Operand], average: Bool) throws -> Operand {
