@@ -143,9 +143,10 @@ let package = Package(
                 "SheetPortClient", "SheetPortServer", "SheetPortEditing", "CNcurses",
             ]
         ),
-        // Tests mirror the modules; SheetPortTestSupport holds what several of them share (paths,
-        // a zip builder, the real server started on loopback, a real PostgreSQL cluster's database).
-        // Targets that run the `sheetport` executable depend on it, so the test build builds it.
+        // Tests mirror the modules: each module's tests in its own target, the server started in
+        // the test process. SheetPortTestSupport holds what several of them share (paths, a zip
+        // builder, the real server on loopback, a real PostgreSQL cluster's database). Only the
+        // command-line tests run the `sheetport` executable, so only they depend on it.
         .target(
             name: "SheetPortTestSupport",
             dependencies: [
@@ -159,23 +160,23 @@ let package = Package(
         .testTarget(name: "SheetPortEditingTests", dependencies: ["SheetPortEditing"]),
         .testTarget(
             name: "SheetPortReaderTests",
-            dependencies: ["SheetPortReader", "SheetPortWriter", "SheetPortTestSupport", "sheetport"]
+            dependencies: ["SheetPortReader", "SheetPortWriter", "SheetPortTestSupport"]
         ),
         .testTarget(
             name: "SheetPortWriterTests",
-            dependencies: ["SheetPortWriter", "SheetPortReader", "SheetPortConvert", "SheetPortTestSupport", "sheetport"]
+            dependencies: ["SheetPortWriter", "SheetPortReader", "SheetPortConvert", "SheetPortTestSupport"]
         ),
         .testTarget(
             name: "SheetPortConvertTests",
-            dependencies: ["SheetPortConvert", "SheetPortCalc", "SheetPortTestSupport", "sheetport"]
+            dependencies: ["SheetPortConvert", "SheetPortCalc", "SheetPortTestSupport"]
         ),
         .testTarget(
             name: "SheetPortClientTests",
-            dependencies: ["SheetPortClient", "SheetPortServer", "SheetPortTestSupport", "sheetport"]
+            dependencies: ["SheetPortClient", "SheetPortServer", "SheetPortTestSupport"]
         ),
         .testTarget(
             name: "SheetPortServerTests",
-            dependencies: ["SheetPortServer", "SheetPortClient", "SheetPortTestSupport", "sheetport"]
+            dependencies: ["SheetPortServer", "SheetPortClient", "SheetPortTestSupport"]
         ),
         .testTarget(
             name: "SheetPortCLITests",

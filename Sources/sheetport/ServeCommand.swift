@@ -144,8 +144,8 @@ enum ServeCommand {
         while startup.result == nil {
             let taken = sigtimedwait(&signals, nil, &pause)
             if taken == SIGINT || taken == SIGTERM {
-                ServerLog.write("stopped during start-up")
-                ServerLog.flush(timeout: 1)
+                ServerLog.standardError.write("stopped during start-up")
+                ServerLog.standardError.flush(timeout: 1)
                 return taken == SIGINT ? 130 : 143
             }
         }
@@ -153,9 +153,9 @@ enum ServeCommand {
         print("listening on http://\(configuration.address.host):\(server.port)")
         fflush(nil) // all streams: the address must reach a pipe at once
         while sigwait(&signals, &received) == 0 && received == SIGHUP { server.reloadKey() }
-        ServerLog.write("stopping")
+        ServerLog.standardError.write("stopping")
         server.stop()
-        ServerLog.flush(timeout: 1)
+        ServerLog.standardError.flush(timeout: 1)
         return received == SIGINT ? 130 : 143
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SheetPortCore
+import SheetPortConvert
 import SheetPortEditing
 @testable import SheetPortClient
 import SheetPortTestSupport
@@ -11,9 +12,10 @@ import SheetPortTestSupport
     @Test func readsRowsWindowsAndLimitsOfTheRealServer() throws {
         let fixture = try ServerFixture()
         defer { fixture.close() }
+        let csv = fixture.folder.appendingPathComponent("small.csv")
+        try Data("n,flag\n1,TRUE\n0,x\n".utf8).write(to: csv)
         let book = fixture.folder.appendingPathComponent("small.xlsx").path
-        try #require(try runSheetport(["convert", "-", "--from", "csv", "--to", "xlsx", "-o", book, "--no-progress"],
-                                      input: Data("n,flag\n1,TRUE\n0,x\n".utf8)).status == 0)
+        try TextToWorkbook.convert(TextSource(path: csv.path), format: .csv, to: book)
         let sheet = try fixture.api.importSheet(book)
         let transport = HTTPEditingTransport(connection: try ServerConnection(url: fixture.server.base, token: fixture.api.token!))
         let window = try transport.rows(sheet: sheet, start: 1, count: 10)

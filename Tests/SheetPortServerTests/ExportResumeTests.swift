@@ -64,7 +64,7 @@ extension ServerTests {
     /// (a 4 KiB receive window, an answer of several MB) holds the only slot, and a second
     /// answers 503 with `Retry-After`; once the first connection goes, exports run again.
     @Test func exportsPastTheCapAnswer503WithRetryAfter() throws {
-        let fixture = try ServerFixture(["--exports", "1"])
+        let fixture = try ServerFixture { $0.exportsAtOnce = 1 }
         defer { fixture.close() }
         let api = fixture.api
         let (stalled, path) = try stalledExport(fixture)

@@ -143,7 +143,7 @@ import SheetPortTestSupport
     /// ranges of a million cells answer in bounded time (clear of a mostly empty range works,
     /// copy over the cap is refused).
     @Test func batchesOverTheCapsAreRefusedWhole() throws {
-        let fixture = try ServerFixture(["--max-batch-cells", "500", "--max-batch-bytes", "100K"])
+        let fixture = try ServerFixture { ($0.maxBatchCells, $0.maxBatchBytes) = (500, 100 << 10) }
         defer { fixture.close() }
         let limits = try fixture.api.object("/api/limits")
         #expect(limits["maxBatchCells"] as? Int == 500 && limits["maxBatchBytes"] as? Int == 100 << 10)

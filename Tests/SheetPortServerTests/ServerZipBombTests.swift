@@ -13,7 +13,7 @@ extension ServerTests {
     /// 256 MiB below which the expansion ratio alone is no bomb) is refused as `zip-bomb`, and
     /// nothing is stored. It is about 300 KiB, so this server keeps the default upload cap.
     @Test func zipBombUploadIsRefused() throws {
-        let fixture = try ServerFixture([])
+        let fixture = try ServerFixture()
         defer { fixture.close() }
         let bomb = fixture.folder.appendingPathComponent("bomb.xlsx").path
         try makeBomb(at: bomb)

@@ -18,6 +18,9 @@ import SheetPortTestSupport
                 #expect(String(decoding: composed.bytes, as: UTF8.self) == expected)
             }
         }
+        var xml = XMLWriter()
+        xml.compose(capacity: 32) { $0.reference(column: 16_384, row: 1_048_576) }
+        #expect(String(decoding: xml.bytes, as: UTF8.self) == "XFD1048576")
     }
 
     @Test func integersAndDoublesAreTheirText() {

@@ -3,13 +3,13 @@ import SheetPortCore
 import SheetPortCalc
 import SheetPortConvert
 
-/// Each cell's inputs over time (Docs/Reference/HTTP.md, "History, restore and undo"): every write records one marker entry
-/// (row and column 0: the write, even one that changed nothing, is the caller's to undo), and,
-/// per cell whose input or style it changed, the version, the subject, the time, and, sealed,
-/// which of the two it changed and the cell as it was before and after (so an undo or a restore
-/// needs nothing else); per row height or column width it set, the size before and after (row
-/// `r` column 0, or row 0 column `c`). An import records one entry for the whole sheet
-/// (`imported`, row and column 0).
+/// Each cell's inputs over time (Docs/Reference/HTTP.md, "History, restore and undo"): every write
+/// records one marker entry (row and column 0: the write, even one that changed nothing, is the
+/// caller's to undo), and, per cell whose input or style it changed, the version, the subject, the
+/// time, and, sealed, which of the two it changed and the cell as it was before and after (so an
+/// undo or a restore needs nothing else); per row height or column width it set, the size before
+/// and after (row `r` column 0, or row 0 column `c`). An import records one entry for the whole
+/// sheet (`imported`, row and column 0).
 package enum CellHistory {
     /// One entry.
     package struct Entry {

@@ -1,9 +1,9 @@
 import SheetPortCore
 import SheetPortCalc
 
-/// What a cell may be given to hold (Docs/Reference/HTTP.md, "Writing"), checked the same whether a request
-/// types it or an undo types an earlier input again: no control character (a line break or tab
-/// excepted), no longer than a cell holds, and a formula that parses, stays in the workbook and
+/// What a cell may be given to hold (Docs/Reference/HTTP.md, "Writing"), checked the same whether a
+/// request types it or an undo types an earlier input again: no control character (a line break or
+/// tab excepted), no longer than a cell holds, and a formula that parses, stays in the workbook and
 /// is no longer than Excel allows. A refusal is a `SheetEditError` naming the cell.
 enum CellInputCheck {
     /// The longest formula Excel accepts, in characters (with its `=`).

@@ -33,7 +33,7 @@ enum SheetSettle {
         try context.engines.withSheet(id) { slot in
             let wanted = { !whole && context.engines.isWanted(id, beyond: 1) }
             // Computed before the transaction opens: a PostgreSQL session idle in a transaction
-            // is ended after a bound (`PostgresConnection.SessionBounds`).
+            // is ended after a bound (`PostgresSessionBounds`).
             if let model = slot, model.engine.hasPendingRecalculation {
                 var computed = 0
                 repeat {
@@ -120,7 +120,7 @@ final class SheetSettler: @unchecked Sendable {
                         if stopAsked(0) { return }
                     } while try !SheetSettle.step(id, context, whole: false)
                 } catch {
-                    ServerLog.write("sheet \(id): values left by a write not stored yet (\(error)); the next read or write stores them")
+                    context.log.write("sheet \(id): values left by a write not stored yet (\(error)); the next read or write stores them")
                 }
             }
         }

@@ -112,7 +112,7 @@ final class EventStream: LiveReplyStream, @unchecked Sendable {
             sentCount = 0
             return .bytes(outgoing.count)
         } catch {
-            _ = ServerLog.incident(error, during: "an event stream")
+            _ = context.log.incident(error, during: "an event stream")
             return .end
         }
     }

@@ -73,10 +73,7 @@ final class ConnectionGate: @unchecked Sendable {
 
     /// Starts accepting.
     func start() {
-        let thread = Thread { [self] in
-            run()
-            finished.signal()
-        }
+        let thread = Thread.running { [self] in run() } then: { [finished] in finished.signal() }
         thread.name = "sheetport-gate"
         thread.start()
     }

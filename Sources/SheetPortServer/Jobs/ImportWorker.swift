@@ -25,10 +25,9 @@ package final class ImportWorker: @unchecked Sendable {
 
     /// Starts the thread.
     func start() {
-        let thread = Thread { [self] in
-            defer { done.signal() }
-            guard let database = try? context.store.connect() else {
-                ServerLog.write("an import worker cannot connect to the store")
+        let thread = Thread.running { [self] in
+            guard let database = try? context.connect() else {
+                context.log.write("an import worker cannot connect to the store")
                 return
             }
             while let claim = context.nextClaim(database) {
@@ -37,6 +36,8 @@ package final class ImportWorker: @unchecked Sendable {
                 context.leases.release(claim)
                 context.imports.finished(claim.job.id)
             }
+        } then: { [done] in
+            done.signal()
         }
         thread.name = "import worker"
         thread.start()
@@ -68,7 +69,7 @@ package final class ImportWorker: @unchecked Sendable {
             removeSheet(sheetID, database)
         } catch ImportInterruption.claimLost {
             removeSheet(sheetID, database)
-            ServerLog.write("import job \(id) was taken over by another instance; stopped here")
+            context.log.write("import job \(id) was taken over by another instance; stopped here")
             if database.isShared { StagedUploads.removeLocal(job: id, claim: claim.token, database, context) }
             return
         } catch let failure as ImportFailure {
@@ -79,7 +80,7 @@ package final class ImportWorker: @unchecked Sendable {
             // and its failure are written in one transaction, retried with backoff until the
             // store takes them; the WAL is truncated so the space freed stays free.
             StagedUploads.removeLocal(job: id, claim: claim.token, database, context)
-            let incident = ServerLog.incident(error, during: "import job \(id)")
+            let incident = context.log.incident(error, during: "import job \(id)")
             endOnFullStorage(id, claim: claim.token, sheet: sheetID, incident: incident, database)
             return
         } catch let error as ReaderError {
@@ -90,23 +91,23 @@ package final class ImportWorker: @unchecked Sendable {
             // upload is intact, so the job runs again from it, a bounded number of times.
             removeSheet(sheetID, database)
             if requeue(claim, database) {
-                ServerLog.write("import job \(id) lost its database connection; it runs again from its staged upload")
+                context.log.write("import job \(id) lost its database connection; it runs again from its staged upload")
                 StagedUploads.removeLocal(job: id, claim: claim.token, database, context)
                 return
             }
-            let incident = ServerLog.incident(error, during: "import job \(id) (its last try)")
+            let incident = context.log.incident(error, during: "import job \(id) (its last try)")
             try? database.fail(job: id, claim: claim.token, error: Self.errorJSON(code: "internal",
                 message: "the server lost its database connection \(Self.maxAttempts) times during the import; report incident \(incident) to its operator",
                 incident: incident))
         } catch {
             removeSheet(sheetID, database)
             // The detail (a path, the database's text) goes to the log only; the job carries the incident.
-            let incident = ServerLog.incident(error, during: "import job \(id)")
+            let incident = context.log.incident(error, during: "import job \(id)")
             try? database.fail(job: id, claim: claim.token, error: Self.errorJSON(code: "internal",
                 message: "the server could not complete the import; report incident \(incident) to its operator", incident: incident))
         }
         StagedUploads.removeLocal(job: id, claim: claim.token, database, context)
-        database.reclaimStagedUploads() // the job's pieces were deleted as it ended
+        database.reclaimStagedUploads(log: context.log) // the job's pieces were deleted as it ended
     }
 
     /// Tries a job runs at most when its database connection drops (the first included).
@@ -142,7 +143,7 @@ package final class ImportWorker: @unchecked Sendable {
                 }
             }
         }
-        database.relieveFullStorage()
+        database.relieveFullStorage(noting: context.relief)
     }
 
     /// Runs `attempt` until it succeeds or the server stops: pauses from 50 ms doubling to 30 s;
@@ -153,12 +154,12 @@ package final class ImportWorker: @unchecked Sendable {
         while true {
             do {
                 try attempt()
-                if failures > 0 { ServerLog.write("could \(what) after \(failures + 1) tries") }
+                if failures > 0 { context.log.write("could \(what) after \(failures + 1) tries") }
                 return
             } catch {
                 failures += 1
-                if failures == 1 { ServerLog.write("cannot \(what) yet, retrying with backoff: \(error)") }
-                if error.isStorageFull { database.relieveFullStorage() }
+                if failures == 1 { context.log.write("cannot \(what) yet, retrying with backoff: \(error)") }
+                if error.isStorageFull { database.relieveFullStorage(noting: context.relief) }
                 if context.imports.isStopping { return }
                 usleep(pause)
                 pause = min(pause * 2, 30_000_000)

@@ -45,7 +45,7 @@ extension ServerContext {
                     return JobClaim(job: job, token: token)
                 }
             } catch {
-                ServerLog.write("cannot claim an import job yet, retrying: \(error)")
+                log.write("cannot claim an import job yet, retrying: \(error)")
             }
             guard imports.waitForWork(timeout: Self.claimPollSeconds) else { return nil }
         }

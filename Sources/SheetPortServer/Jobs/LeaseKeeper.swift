@@ -11,6 +11,7 @@ import SheetPortConvert
 final class LeaseKeeper: @unchecked Sendable {
     private let store: StoreLocation
     private let lease: Double
+    private let log: ServerLog
     private let condition = NSCondition()
     private var claims: [String: String] = [:] // job id: claim token
     private var stopping = false
@@ -18,8 +19,9 @@ final class LeaseKeeper: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
 
     /// A keeper of leases of `lease` seconds on `store`.
-    init(store: StoreLocation, lease: Double) {
+    init(store: StoreLocation, lease: Double, log: ServerLog) {
         self.store = store
+        self.log = log
         self.lease = lease
     }
 
@@ -39,8 +41,7 @@ final class LeaseKeeper: @unchecked Sendable {
 
     /// Starts the thread.
     func start() {
-        let thread = Thread { [self] in
-            defer { done.signal() }
+        let thread = Thread.running { [self] in
             var database: Database?
             let interval = lease / 3
             while true {
@@ -57,9 +58,11 @@ final class LeaseKeeper: @unchecked Sendable {
                     }
                 } catch {
                     database = nil // connected again on the next round
-                    ServerLog.write("cannot renew job leases yet, retrying: \(error)")
+                    log.write("cannot renew job leases yet, retrying: \(error)")
                 }
             }
+        } then: { [done] in
+            done.signal()
         }
         thread.name = "lease keeper"
         thread.start()

@@ -11,7 +11,7 @@ import SheetPortConvert
 /// jobs are removed. No half-imported sheet survives a restart.
 enum Recovery {
     static func run(_ context: ServerContext) throws {
-        let database = try context.store.connect()
+        let database = try context.connect()
         guard !database.isShared else { return try sweepScratch(context) }
         var queued: Set<String> = []
         // Secure delete's FAST mode: removing a large hidden sheet needs little space on a full disk.

@@ -24,7 +24,7 @@ enum CommentsRoute {
         guard text.utf16.count <= ServerConfiguration.maxCellTextLength else {
             return .error(400, "bad-request", "a comment holds at most \(ServerConfiguration.maxCellTextLength) characters")
         }
-        try BoundaryText.check(text, "text")
+        try BoundaryText.check(text, "text", log: context.log)
         let reference = body["ref"] as? String
         if body["ref"] != nil, reference.flatMap(CellReference.init) == nil {
             return .error(400, "bad-ref", "ref must be a cell inside the grid, as B2")

@@ -13,7 +13,7 @@ enum EditRoutes {
         guard let name = try body(request)["name"] as? String, !name.isEmpty else {
             return .error(400, "bad-request", "send {\"name\": \"...\"}")
         }
-        try BoundaryText.check(name, "name")
+        try BoundaryText.check(name, "name", log: context.log)
         if let violation = SheetName.violation(of: name) { return .error(400, "invalid-sheet-name", violation.description) }
         let id = Sodium.identifier()
         let subject = request.subject!

@@ -121,6 +121,6 @@ private final class VersionWait: PendingReply, @unchecked Sendable {
 
     func answer() -> Reply {
         if let watch = lock.withLock({ self.watch }) { context.changes.cancel(watch) }
-        return SheetServer.answer(for: request) { try ExportRoute.afterWait(sheet, wanted: wanted, request, context) }
+        return SheetServer.answer(for: request, context) { try ExportRoute.afterWait(sheet, wanted: wanted, request, context) }
     }
 }

@@ -144,13 +144,14 @@ package final class ExportSlots: @unchecked Sendable {
     /// kept), counted so that `close()` waits for it: the request threads never build.
     func startBuild(named name: String, _ body: @escaping @Sendable () -> Void) {
         builds.enter()
-        let thread = Thread { [builds] in
+        let thread = Thread.running {
             // Named from inside, by the kernel's own call: Foundation names the system thread
             // only once the starting thread has stored the new one's handle, which under load it
             // often has not yet (the name was then lost, and the build not found by it).
             Thread.current.name = name
             sp_name_this_thread(name)
             body()
+        } then: { [builds] in
             builds.leave()
         }
         thread.stackSize = 1 << 20

@@ -38,7 +38,7 @@ enum FormatRoutes {
             return EditRoutes.reply(outcome)
         }
         guard let set = object["set"] as? [String: Any], !set.isEmpty else { return .error(400, "bad-request", usage) }
-        let members = try styleMembers(set)
+        let members = try styleMembers(set, log: context.log)
         try EditRoutes.checkBatch(range.cellCount, context)
         let outcome = try SheetWrite.run(id, subject: request.subject!, change: .format, context) { edit in
             for row in range.rows {
@@ -49,8 +49,9 @@ enum FormatRoutes {
     }
 
     /// The stored style members (`StoredCell.style`, as `JSONLWriter.styleMember` names them) of
-    /// a format's `set`; 400 naming the first member that is unknown or not of its kind.
-    static func styleMembers(_ set: [String: Any]) throws -> [String: Any?] {
+    /// a format's `set`; 400 naming the first member that is unknown or not of its kind (one
+    /// holding a control character logged in `log`).
+    static func styleMembers(_ set: [String: Any], log: ServerLog) throws -> [String: Any?] {
         // `updateValue` keeps a nil member (a removal), which `members[key] = nil` would drop.
         var members: [String: Any?] = [:]
         for (key, value) in set {
@@ -69,7 +70,7 @@ enum FormatRoutes {
                 guard isNull || (value as? String).map({ !$0.isEmpty && $0.count <= maxNumberFormatLength }) == true else {
                     throw refuse("a number format code of 1 to \(maxNumberFormatLength) characters, or null")
                 }
-                if let code = value as? String { try BoundaryText.check(code, "numberFormat") }
+                if let code = value as? String { try BoundaryText.check(code, "numberFormat", log: log) }
                 members.updateValue(isNull || value as? String == "General" ? nil : value as? String, forKey: "numFmt")
             case "fill", "color":
                 guard isNull || (value as? String).flatMap(rgb) != nil else { throw refuse("a colour #RRGGBB, or null") }

@@ -18,7 +18,7 @@ enum GrantsRoute {
               let role = (body?["role"] as? String).flatMap(Role.init(rawValue:)), Role.grantable.contains(role) else {
             return .error(400, "bad-request", "send {\"subject\": \"...\", \"role\": \"viewer|commenter|editor\"}")
         }
-        try BoundaryText.check(subject, "subject")
+        try BoundaryText.check(subject, "subject", log: context.log)
         if let violation = Subject.violation(of: subject) ?? Tokens.reservedViolation(of: subject) { return .error(400, "bad-request", violation) }
         guard subject != sheet.owner else { return .error(400, "bad-request", "the owner's role cannot change") }
         let version = try context.database { database in

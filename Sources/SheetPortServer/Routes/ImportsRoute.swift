@@ -21,7 +21,7 @@ enum ImportsRoute {
         }
         let filename = request.header("X-Filename") ?? ""
         let key = request.header("Idempotency-Key")
-        if let refusal = BoundaryText.refusal(filename, "X-Filename") ?? BoundaryText.refusal(key ?? "", "Idempotency-Key") {
+        if let refusal = BoundaryText.refusal(filename, "X-Filename", log: context.log) ?? BoundaryText.refusal(key ?? "", "Idempotency-Key", log: context.log) {
             return refusal.reply
         }
         let fileExtension = filename.split(separator: ".").last.map { $0.lowercased() } ?? ""
@@ -41,7 +41,7 @@ enum ImportsRoute {
                                                filename: String(filename.suffix(255)), idempotencyKey: key, sealer: context.sealer)
             return nil
         } catch {
-            return SheetServer.internalError(error, request)
+            return SheetServer.internalError(error, request, context)
         }
     }
 

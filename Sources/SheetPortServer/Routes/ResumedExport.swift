@@ -43,7 +43,7 @@ final class ResumedExport: PendingReply, @unchecked Sendable {
         }
         if slot.isRevoked { return .notFound }
         if case .failure(let error) = built, error is ExportSlots.Stopping { return .error(503, "busy", "the server is stopping") }
-        return SheetServer.answer(for: request) {
+        return SheetServer.answer(for: request, context) {
             let file = try built.get()
             guard start < file.size else {
                 var reply = Reply.error(416, "range-not-satisfiable", "the export is \(file.size) bytes long; the range starts at \(start)")

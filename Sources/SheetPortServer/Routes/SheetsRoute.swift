@@ -34,7 +34,7 @@ enum SheetsRoute {
         guard let name = JSON.parseObject(request.body)?["name"] as? String else {
             return .error(400, "bad-request", "send {\"name\": \"...\"}")
         }
-        try BoundaryText.check(name, "name")
+        try BoundaryText.check(name, "name", log: context.log)
         // Only names the writer accepts, so the sheet can always be exported.
         if let violation = SheetName.violation(of: name) { return .error(400, "invalid-sheet-name", violation.description) }
         sheet.version = try context.database { database in

@@ -52,18 +52,18 @@ extension Database {
     /// `fail(job:claim:error:)` in the caller's transaction (with what else must go with it).
     func failClaimed(job id: String, claim: String, error: String) throws {
         try query("UPDATE jobs SET status = 'failed', error = ? WHERE id = ? AND claim = ? AND status = 'running'",
-                  [.text(SealedJobText.seal(error, job: id, field: "error")), .text(id), .text(claim)])
+                  [.text(SealedJobText.seal(error, job: id, field: "error", with: jobSealer)), .text(id), .text(claim)])
         if changes > 0 { try deleteStagedUpload(job: id) }
     }
 
-    /// Ends a claimed job as succeeded with its `result` object and final counts (in the
-    /// transaction that shows its sheet); false when the claim no longer holds (cancelled or
+    /// Ends a claimed job as succeeded with its `result` object (sealed with `jobSealer`, its
+    /// server's key) and final counts (in the transaction that shows its sheet); false when the claim no longer holds (cancelled or
     /// taken over meanwhile), and then nothing of that transaction may stand.
     func succeed(job id: String, claim: String, result: String, rows: Int, cells: Int, bytes: Int64) throws -> Bool {
         try query("""
             UPDATE jobs SET status = 'succeeded', result = ?, rows = ?, cells = ?, bytes = ?, lease_until = NULL
             WHERE id = ? AND claim = ? AND status = 'running'
-            """, [.text(SealedJobText.seal(result, job: id, field: "result")), .integer(Int64(rows)), .integer(Int64(cells)), .integer(bytes),
+            """, [.text(SealedJobText.seal(result, job: id, field: "result", with: jobSealer)), .integer(Int64(rows)), .integer(Int64(cells)), .integer(bytes),
                   .text(id), .text(claim)])
         return changes > 0
     }

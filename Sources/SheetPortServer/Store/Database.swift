@@ -43,14 +43,15 @@ protocol StoreConnection: AnyObject {
 package enum StoreLocation: Sendable, Equatable {
     /// The embedded SQLite database file.
     case sqlite(path: String)
-    /// A `postgresql://` (or `postgres://`) URL, or a libpq `key=value` connection string.
-    case postgres(url: String)
+    /// A `postgresql://` (or `postgres://`) URL, or a libpq `key=value` connection string, and
+    /// the bounds its sessions set (a server's, from its lease).
+    case postgres(url: String, bounds: PostgresSessionBounds = .init())
 
     /// Opens a connection (the schema is made by `Schema.prepare`).
     package func connect() throws -> Database {
         switch self {
         case .sqlite(let path): return Database(try SQLiteConnection(path: path))
-        case .postgres(let url): return Database(try PostgresConnection(url: url))
+        case .postgres(let url, let bounds): return Database(try PostgresConnection(url: url, bounds: bounds))
         }
     }
 
@@ -71,14 +72,15 @@ package enum StoreLocation: Sendable, Equatable {
     /// Whether several server instances share the store (`StoreKind.isShared`).
     package var isShared: Bool { kind.isShared }
 
-    /// Bounds the sessions this process opens to a shared store, for instances holding leases
+    /// This location with its sessions to a shared store bounded for a server holding leases
     /// of `lease` seconds: a frozen instance's session is ended within half a lease (1 to 10 s),
-    /// releasing its locks; no lock is waited for much longer (`PostgresConnection.SessionBounds`).
-    /// Nothing to bound on the embedded store.
-    package func boundSessions(lease: Double) {
-        guard isShared else { return }
+    /// releasing its locks; no lock is waited for much longer (`PostgresSessionBounds`). The
+    /// bounds travel with the location, so two servers in one process keep their own. The
+    /// embedded store has nothing to bound.
+    package func boundingSessions(lease: Double) -> StoreLocation {
+        guard case .postgres(let url, _) = self else { return self }
         let idle = min(max(lease / 2, 1), 10)
-        PostgresConnection.bounds = .init(lockTimeout: idle + 2, idleInTransactionTimeout: idle)
+        return .postgres(url: url, bounds: PostgresSessionBounds(lockTimeout: idle + 2, idleInTransactionTimeout: idle))
     }
 }
 
@@ -87,6 +89,10 @@ package enum StoreLocation: Sendable, Equatable {
 /// Not thread-safe: a connection is used by one thread at a time (`ConnectionPool` hands them out).
 package final class Database {
     let connection: any StoreConnection
+    /// The key this connection seals and opens job results and errors with (`SealedJobText`):
+    /// its server's, set on the connections a server opens; nil (a store opened by
+    /// `sheetport token`, a test) reads and writes them as they are.
+    package var jobSealer: Sealer?
 
     init(_ connection: any StoreConnection) {
         self.connection = connection

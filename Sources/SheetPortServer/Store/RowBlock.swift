@@ -33,12 +33,12 @@ package struct RowBlock {
     }
 
     /// Parses a block's plaintext, in either format (`RowBlock.stored(_:)`); a block that
-    /// cannot be read (a bug: the seal authenticated it) is logged and has no rows.
+    /// cannot be read (a bug: the seal authenticated it) is logged on standard error and has no rows.
     package static func entries(_ bytes: [UInt8]) -> [Entry] {
         do {
             return try entries(stored: bytes)
         } catch {
-            ServerLog.write("\(error)")
+            ServerLog.standardError.write("\(error)")
             return []
         }
     }

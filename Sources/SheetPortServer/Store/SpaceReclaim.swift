@@ -11,13 +11,14 @@ extension Database {
     /// deleted when it ends, and until autovacuum's next round (a minute or more) they held as
     /// many bytes again as the sheet stored from them. The table holds only the pieces of jobs
     /// waiting or running, so this is quick; its emptied end is given back to the file system.
-    /// Nothing on SQLite, whose staging files are removed (`StagedUploads.removeLocal`).
-    package func reclaimStagedUploads() {
+    /// Nothing on SQLite, whose staging files are removed (`StagedUploads.removeLocal`). A
+    /// failure goes to `log`.
+    package func reclaimStagedUploads(log: ServerLog) {
         guard kind == .postgres else { return }
         do {
             try execute("VACUUM staged_uploads")
         } catch {
-            ServerLog.write("storage: vacuuming staged uploads failed: \(error); autovacuum does it later")
+            log.write("storage: vacuuming staged uploads failed: \(error); autovacuum does it later")
         }
     }
 
@@ -62,8 +63,9 @@ extension Schema {
 
     /// Switches a SQLite store made before version 5 to `auto_vacuum=INCREMENTAL`: the mode of
     /// an existing file changes only through a `VACUUM`, which rewrites the whole file once
-    /// (it needs as much free disk again). New stores are made in that mode and are only marked.
-    static func enableIncrementalVacuum(_ database: Database) throws {
+    /// (it needs as much free disk again), noted in `log`. New stores are made in that mode and
+    /// are only marked.
+    static func enableIncrementalVacuum(_ database: Database, log: ServerLog) throws {
         guard database.kind == .sqlite,
               (try database.query("PRAGMA user_version").first?.first?.int ?? 0) < incrementalVacuumVersion else { return }
         let mode = try database.query("PRAGMA auto_vacuum").first?.first?.int ?? 0
@@ -74,7 +76,7 @@ extension Schema {
             guard after == 2 else {
                 throw ServerError.database(code: 0, message: "switching the store to incremental vacuum failed (auto_vacuum is \(after))")
             }
-            ServerLog.write("storage: the database was switched to incremental vacuum (a one-time VACUUM)")
+            log.write("storage: the database was switched to incremental vacuum (a one-time VACUUM)")
         }
         try database.execute("PRAGMA user_version=\(incrementalVacuumVersion)")
     }

@@ -1,12 +1,9 @@
 import Foundation
 import Testing
 @testable import SheetPortCore
-@testable import SheetPortReader
-@testable import SheetPortWriter
-import SheetPortTestSupport
 
-/// The library's accessors: a Foundation `Date` in the workbook's date system, `.isoDate`
-/// normalised as the CLI prints it, and `row[column]`.
+/// The library's accessors: a Foundation `Date` in a date system, `.isoDate` normalised as
+/// the CLI prints it, and `row[column]`. (A workbook's own date system: `WorkbookDateTests`.)
 @Suite struct CellAccessTests {
     @Test func datesKnowTheWorkbooksDateSystem() throws {
         let utc = { (text: String) in ISO8601DateFormatter().date(from: text)! }
@@ -19,9 +16,6 @@ import SheetPortTestSupport
         #expect(CellValue.date(serial: -1).date(in: .excel1900) == nil)
         #expect(CellValue.date(serial: .nan).date(in: .excel1900) == nil)
         #expect(CellValue.isoDate("not a date").date(in: .excel1900) == nil)
-        let book = try Workbook(path: Project.fixture("dates_1904.xlsx"))
-        #expect(book.dateSystem == .excel1904)
-        #expect(book.date(of: .date(serial: 1)) == utc("1904-01-02T00:00:00Z"))
     }
 
     @Test func isoDatesAreNormalisedAsTheCLIPrintsThem() {

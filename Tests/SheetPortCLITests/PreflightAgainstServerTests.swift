@@ -12,7 +12,7 @@ import SheetPortTestSupport
 /// before uploading what would fail.
 @Suite struct PreflightAgainstServerTests {
     @Test func checkAndImportApplyTheServersCapsAndUploadNothingThatWouldFail() throws {
-        let server = try ClientFixture(["--max-cells", "500", "--max-upload-bytes", "2M"])
+        let server = try ClientFixture { ($0.maxCells, $0.maxUploadBytes) = (500, 2 << 20) }
         defer { server.stop() }
         let tokenFile = try server.tokenFile(subject: "alice")
         let book = try makeLargeWorkbook(rows: 100, in: server.folder) // 1,000 cells

@@ -55,25 +55,15 @@ import Glibc
     }
 
     /// The device number of `/dev/null`, for a node of our own made with `mknod`.
-    private static var nullDevice: dev_t {
-        var status = stat()
-        return stat("/dev/null", &status) == 0 ? status.st_rdev : 0
-    }
-
-    private static func fileType(_ path: String) -> mode_t? {
-        var status = stat()
-        return lstat(path, &status) == 0 ? status.st_mode & S_IFMT : nil
-    }
-
     @Test(.enabled(if: getuid() == 0, "mknod needs root"), arguments: Output.allCases)
     func aCharacterDeviceStaysADevice(_ output: Output) throws {
         let setup = try Setup(output)
         defer { setup.remove() }
         let device = setup.path("null")
-        #expect(mknod(device, S_IFCHR | 0o666, Self.nullDevice) == 0, "mknod: \(String(cString: strerror(errno)))")
+        #expect(mknod(device, S_IFCHR | 0o666, nullDevice) == 0, "mknod: \(String(cString: strerror(errno)))")
         let result = try setup.convert(to: device)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(Self.fileType(device) == S_IFCHR)
+        #expect(fileType(device) == S_IFCHR)
         #expect(try setup.names() == (output == .xlsx ? ["input.csv"] : []) + ["null"])
     }
 
@@ -84,7 +74,7 @@ import Glibc
         defer { setup.remove() }
         let result = try setup.convert(to: "/dev/null")
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(Self.fileType("/dev/null") == S_IFCHR)
+        #expect(fileType("/dev/null") == S_IFCHR)
         #expect(try !FileManager.default.contentsOfDirectory(atPath: "/dev").contains { $0.hasPrefix(".null.sheetport-") })
     }
 
@@ -111,7 +101,7 @@ import Glibc
             received.append(contentsOf: chunk[..<count])
         }
         #expect(received == setup.expected)
-        #expect(Self.fileType(fifo) == S_IFIFO)
+        #expect(fileType(fifo) == S_IFIFO)
     }
 
     @Test(arguments: Output.allCases, ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"])
@@ -121,7 +111,7 @@ import Glibc
         let result = try setup.convert(to: name)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == setup.expected)
-        #expect(Self.fileType("/dev/null") == S_IFCHR)
+        #expect(fileType("/dev/null") == S_IFCHR)
     }
 
     /// `/dev/fd/2` is standard error: the output goes there, not into a file.
@@ -151,7 +141,7 @@ import Glibc
         #expect(symlink("target", setup.path("link")) == 0)
         let result = try setup.convert(to: setup.path("link"))
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(Self.fileType(setup.path("link")) == S_IFLNK)
+        #expect(fileType(setup.path("link")) == S_IFLNK)
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: setup.path("link")) == "target")
         #expect(try Data(contentsOf: URL(fileURLWithPath: setup.path("target"))) == setup.expected)
         #expect(try setup.names() == (output == .xlsx ? ["input.csv"] : []) + ["link", "target"])
@@ -169,7 +159,7 @@ import Glibc
         #expect(symlink("first", setup.path("link")) == 0)
         let result = try setup.convert(to: setup.path("link"))
         #expect(result.status == 0, "\(result.stderr)")
-        for link in ["link", "first", "inner/second"] { #expect(Self.fileType(setup.path(link)) == S_IFLNK) }
+        for link in ["link", "first", "inner/second"] { #expect(fileType(setup.path(link)) == S_IFLNK) }
         #expect(try Data(contentsOf: URL(fileURLWithPath: setup.path("inner/target"))) == setup.expected)
         #expect(try FileManager.default.contentsOfDirectory(atPath: setup.path("inner")).sorted() == ["second", "target"])
     }
@@ -181,8 +171,8 @@ import Glibc
         #expect(symlink("made", setup.path("link")) == 0)
         let result = try setup.convert(to: setup.path("link"))
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(Self.fileType(setup.path("link")) == S_IFLNK)
-        #expect(Self.fileType(setup.path("made")) == S_IFREG)
+        #expect(fileType(setup.path("link")) == S_IFLNK)
+        #expect(fileType(setup.path("made")) == S_IFREG)
         #expect(try Data(contentsOf: URL(fileURLWithPath: setup.path("made"))) == setup.expected)
     }
 
@@ -196,7 +186,7 @@ import Glibc
         let result = try setup.convert(to: setup.path(name))
         #expect(result.status != 0)
         #expect(result.stderr.contains("directory"), "\(result.stderr)")
-        #expect(Self.fileType(setup.path("folder")) == S_IFDIR)
+        #expect(fileType(setup.path("folder")) == S_IFDIR)
         #expect(try FileManager.default.contentsOfDirectory(atPath: setup.path("folder")).isEmpty)
     }
 
@@ -222,28 +212,5 @@ import Glibc
         #expect(throws: ReaderError.self) { _ = try AtomicFile(destination: destination) }
         #expect(throws: WriterError.self) { _ = try Staging(destination: destination) }
         #expect(try setup.names().isEmpty)
-    }
-
-    /// The export's publish follows the same rule: a device stays a device, a link is kept.
-    @Test(.enabled(if: getuid() == 0, "mknod needs root"))
-    func exportPublishWritesThroughADeviceAndKeepsALink() throws {
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: Project.fixture("cell_types.xlsx")))
-        let device = folder.appendingPathComponent("null").path
-        #expect(mknod(device, S_IFCHR | 0o666, Self.nullDevice) == 0)
-        let target = folder.appendingPathComponent("target.xlsx").path
-        let link = folder.appendingPathComponent("link.xlsx").path
-        #expect(symlink("target.xlsx", link) == 0)
-        for destination in [device, link] {
-            let staging = try ExportStaging(destination: destination)
-            try bytes.withUnsafeBytes { try staging.write($0) }
-            try staging.verify(sheet: "Sheet1")
-            try staging.publish()
-        }
-        #expect(Self.fileType(device) == S_IFCHR)
-        #expect(Self.fileType(link) == S_IFLNK)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == bytes)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["link.xlsx", "null", "target.xlsx"])
     }
 }

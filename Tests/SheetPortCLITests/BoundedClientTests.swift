@@ -152,7 +152,7 @@ import SheetPortTestSupport
     @Test func importSpoolsANamedPipeWithinTheUploadCap() throws {
         let setup = try Setup()
         defer { setup.remove() }
-        let fixture = try ServerFixture(["--max-upload-bytes", "256K"])
+        let fixture = try ServerFixture { $0.maxUploadBytes = 256 << 10 }
         defer { fixture.close() }
         let tokenFile = setup.folder.appendingPathComponent("ann.token").path
         try Data(fixture.api.token!.utf8).write(to: URL(fileURLWithPath: tokenFile))

@@ -83,14 +83,6 @@ private func values(_ rows: [Row]) -> [[CellValue]] { rows.map { $0.cells.map(\.
         try expectUsageError(["--delimiter", delimiter], "--delimiter takes one character")
         try expectUsageError(["--delimiter", ";", "--from", "tsv"], "--delimiter is for CSV input")
     }
-
-    @Test func sniffingStopsAtOneHundredLinesAndLooksPastALongFirstField() {
-        let long = Array(String(repeating: "x", count: 70_000).utf8)
-        // The whole window is one cut-off line: it is all there is to judge.
-        #expect(DelimiterSniffer.delimiter(start: (long + Array(";y".utf8))[0..<65_536], isAll: false) == UInt8(ascii: ","))
-        #expect(DelimiterSniffer.delimiter(start: Array("a|b\n1|2\n3|4,5,6,7".utf8)[...], isAll: false) == UInt8(ascii: "|"))
-        #expect(DelimiterSniffer.delimiter(start: Array("1,5;2\n".utf8)[...], isAll: true, preferSemicolon: true) == UInt8(ascii: ";"))
-    }
 }
 
 /// `convert X.csv --encoding NAME`: iconv converts, byte order marks are honoured, and

@@ -14,22 +14,22 @@ import SheetPortTestSupport
 /// failed, no staged upload deleted, no record sealed with a key nobody else has.
 @Suite(.serialized) struct SealKeyTests {
     /// The key file a test server seals with.
-    static func keyPath(_ server: TestServer) -> String {
+    static func keyPath(_ server: ServeProcess) -> String {
         server.databaseURL == nil ? server.data + "/seal.key" : server.folder.appendingPathComponent("seal.key").path
     }
 
     /// The store of a (stopped) test server.
-    static func location(_ server: TestServer) -> StoreLocation {
+    static func location(_ server: ServeProcess) -> StoreLocation {
         server.databaseURL.map { .postgres(url: $0) } ?? .sqlite(path: server.data + "/sheetport.db")
     }
 
     /// The sealer of the store's records (its data key), opened with the server's key file.
-    static func storeSealer(_ server: TestServer) throws -> Sealer {
+    static func storeSealer(_ server: ServeProcess) throws -> Sealer {
         try #require(try KeyCheck.establish(keyFile: keyPath(server), store: location(server), staging: nil, create: false))
     }
 
     /// A queued job with a sealed staged upload, as an import interrupted by a kill leaves it.
-    static func plantInterruptedImport(_ server: TestServer, workbook: String) throws -> String {
+    static func plantInterruptedImport(_ server: ServeProcess, workbook: String) throws -> String {
         let id = Sodium.identifier()
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: workbook)))
         let staged = server.databaseURL == nil ? server.data + "/staging/\(id).sealed" : server.folder.appendingPathComponent("\(id).sealed").path
@@ -49,12 +49,12 @@ import SheetPortTestSupport
     }
 
     /// The staged upload of `job` is still there (the file, or the shared store's pieces).
-    static func stagedUploadExists(_ server: TestServer, job: String) throws -> Bool {
+    static func stagedUploadExists(_ server: ServeProcess, job: String) throws -> Bool {
         if server.databaseURL == nil { return FileManager.default.fileExists(atPath: server.data + "/staging/\(job).sealed") }
         return try !server.store().query("SELECT piece FROM staged_uploads WHERE job_id = ?", [.text(job)]).isEmpty
     }
 
-    static func status(_ server: TestServer, job: String) throws -> String? {
+    static func status(_ server: ServeProcess, job: String) throws -> String? {
         try server.store().query("SELECT status FROM jobs WHERE id = ?", [.text(job)]).first?.first?.string
     }
 
@@ -69,7 +69,7 @@ import SheetPortTestSupport
     /// `serve` and `token` exit 2 naming the fingerprints, the job stays queued with its staged
     /// upload; with the right key back the server starts and the import completes.
     @Test func missingOrOtherKeyIsRefusedAndNothingIsTouched() throws {
-        let fixture = try ServerFixture()
+        let fixture = try ServeProcessFixture()
         defer { fixture.close() }
         let server = fixture.server
         _ = try fixture.api.importSheet(try makeStyledWorkbook(in: fixture.folder))
@@ -114,27 +114,10 @@ import SheetPortTestSupport
         #expect(sheets.count == 2)
     }
 
-    /// An empty store: the first start creates the key (mode 0600) and records its check value.
-    @Test func emptyStoreCreatesTheKeyAndRecordsItsCheck() throws {
-        let fixture = try ServerFixture()
-        defer { fixture.close() }
-        let keyPath = Self.keyPath(fixture.server)
-        let key = try #require(try KeyFile.load(at: keyPath))
-        var status = stat()
-        #expect(stat(keyPath, &status) == 0 && status.st_mode & 0o777 == 0o600)
-        #expect(try fixture.server.store().recordedKeyCheck() == KeyCheck.value(of: key))
-        #expect(KeyCheck.value(of: key) != KeyCheck.value(of: Sodium.randomBytes(32)))
-        #expect(try fixture.server.store().query("SELECT value FROM meta").allSatisfy { $0.first?.bytes != key })
-        // Restarts with the same key.
-        fixture.server.stop()
-        try fixture.server.restart()
-        #expect(try fixture.server.api(fixture.api.token).call("GET", "/api/sheets").status == 200)
-    }
-
     /// A store from before check values were kept: a key that does not open its sealed data is
     /// refused (and nothing recorded), as is a missing one; the key that opens it is recorded.
     @Test func oldStoreRecordsTheKeyThatOpensItsData() throws {
-        let fixture = try ServerFixture()
+        let fixture = try ServeProcessFixture()
         defer { fixture.close() }
         let server = fixture.server
         _ = try fixture.api.importSheet(try makeStyledWorkbook(in: fixture.folder))
@@ -167,7 +150,7 @@ import SheetPortTestSupport
     /// old and the new key both open the store (a restart with either, SIGHUP reloading the new
     /// one into a running instance); after it, the old key is refused. Nothing is re-sealed.
     @Test func rotationAcceptsEitherKeyUntilTheOldIsRetired() throws {
-        let fixture = try ServerFixture()
+        let fixture = try ServeProcessFixture()
         defer { fixture.close() }
         let server = fixture.server
         let sheet = try fixture.api.importSheet(try makeStyledWorkbook(in: fixture.folder))

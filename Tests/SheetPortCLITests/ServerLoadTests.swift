@@ -8,6 +8,10 @@ import Testing
 @testable import SheetPortServer
 import SheetPortTestSupport
 
+/// The tests of the server that only a `sheetport serve` process shows (its memory, SIGKILL,
+/// SIGTERM), one at a time as SheetPortServerTests' `ServerTests` are.
+@Suite(.serialized) struct ServerTests {}
+
 /// Counts shared between test threads.
 private final class Tally: @unchecked Sendable {
     private let lock = NSLock()
@@ -33,7 +37,7 @@ extension ServerTests {
     /// 8 concurrent uploads and 200 concurrent readers (threads, each with its own client)
     /// at the same time: no error, and the server's peak memory stays bounded.
     @Test func concurrentUploadsAndReads() throws {
-        let fixture = try ServerFixture(["--threads", "4", "--workers", "2"])
+        let fixture = try ServeProcessFixture(["--threads", "4", "--workers", "2"])
         defer { fixture.close() }
         let (folder, server, api) = (fixture.folder, fixture.server, fixture.api)
         let seeded = try api.importWorkbook(try makeStyledWorkbook(in: folder, rows: 2_000))
@@ -110,7 +114,7 @@ extension ServerTests {
     /// kill -9 during an import, then a restart: the job ends (succeeded or failed), no half
     /// sheet is visible or stored, and no staging file is left.
     @Test func killDuringImportThenRestart() throws {
-        let fixture = try ServerFixture(["--workers", "1"])
+        let fixture = try ServeProcessFixture(["--workers", "1"])
         defer { fixture.close() }
         let (folder, server, api) = (fixture.folder, fixture.server, fixture.api)
         let big = try makeLargeWorkbook(rows: 60_000, in: folder)

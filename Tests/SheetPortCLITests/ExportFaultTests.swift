@@ -110,7 +110,7 @@ import SheetPortTestSupport
     }
 
     /// The server dies 300 KB into the download: the connection is cut there and every retry is
-    /// refused (a relay that stops listening as it cuts, the real server killed too). The sheet
+    /// refused (a relay that stops listening as it cuts, the real server stopped too). The sheet
     /// fails after its retries, and nothing staged is left.
     @Test func serverKilledMidDownloadLeavesNoStagingAndTheDestinationUnchanged() throws {
         let setup = try Setup(rows: 1_000)
@@ -118,7 +118,7 @@ import SheetPortTestSupport
         let relay = try setup.relay(.cutAndRefuse)
         let (process, output, errors) = try setup.start(setup.arguments(through: relay) + ["--retries", "2"])
         #expect(eventually(within: 120) { relay.dropped || !process.isRunning }, "the relay never cut the download")
-        setup.server.kill()
+        setup.server.server.stop()
         let result = finish(process, output, errors)
         #expect(relay.dropped, "the relay never cut the download")
         #expect(result.status == 1, "\(result.stdout)\n\(result.stderr)")

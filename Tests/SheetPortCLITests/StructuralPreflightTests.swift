@@ -28,7 +28,7 @@ import SheetPortTestSupport
     }
 
     @Test func aBrokenPackageIsRefusedBeforeUploadAndCellProblemsAreTheImportJobs() throws {
-        let server = try ClientFixture(["--max-cells", "50"])
+        let server = try ClientFixture { $0.maxCells = 50 }
         defer { server.stop() }
         let tokenFile = try server.tokenFile(subject: "alice")
         let connection = try ServerConnection(url: server.url, token: try ServerConnection.token(file: tokenFile))
@@ -57,21 +57,5 @@ import SheetPortTestSupport
         let check = try runSheetport(["check", sparse, "--server", server.url, "--token-file", tokenFile])
         #expect(check.status == 1)
         #expect(try connection.jobs(client: HTTPClient()).count == 1)
-    }
-
-    /// A declared `<dimension>` over a cap is confirmed from the cells before the file is
-    /// refused: a dimension that overstates the sheet is no reason to refuse it.
-    @Test func aDimensionOverTheCapsIsConfirmedFromTheCells() throws {
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let book = try makeLargeWorkbook(rows: 100, in: folder) // declares and holds A1:J100 or so
-        var options = PreflightOptions()
-        options.maxCells = 500
-        let over = try Preflight.structural(path: book, options: options)
-        #expect(!over.importable)
-        #expect(over.findings.contains { $0.code == "exceeds-limit" })
-        options.maxCells = 10_000_000
-        #expect(try Preflight.structural(path: book, options: options).importable)
-        #expect(try Preflight.structural(path: book, options: options).worksheets.first?.rows == nil)
     }
 }

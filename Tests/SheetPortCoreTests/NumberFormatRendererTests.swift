@@ -1,13 +1,11 @@
 import Foundation
 import Testing
 @testable import SheetPortCore
-@testable import SheetPortReader
-@testable import SheetPortWriter
-@testable import SheetPortConvert
-import SheetPortTestSupport
 
 /// `NumberFormatRenderer` against what Excel (en-US) shows: the examples of Microsoft's
-/// "Review guidelines for customizing a number format" and of its date and time codes.
+/// "Review guidelines for customizing a number format" and of its date and time codes. (A
+/// style's built-in format: `CellFormatDisplayTests`; `convert --values displayed`:
+/// `ConvertValuesDisplayedTests`.)
 @Suite struct NumberFormatRendererTests {
     @Test(arguments: [
         (1234.59, "####.#", "1234.6"), (8.9, "#.000", "8.900"), (0.631, "0.#", "0.6"), (12, "#.0#", "12.0"),
@@ -50,35 +48,10 @@ import SheetPortTestSupport
         #expect(NumberFormatRenderer.text(.string("abc"), code: "0.00", system: .excel1900) == "abc")
         #expect(NumberFormatRenderer.text(.boolean(true), code: "0.00", system: .excel1900) == "TRUE")
         #expect(NumberFormatRenderer.text(.error("#N/A"), code: "0.00", system: .excel1900) == "#N/A")
-        var builtIn14 = CellFormat()
-        (builtIn14.numberFormatID, builtIn14.numberFormat, builtIn14.isDate) = (14, "mm-dd-yy", true)
-        #expect(NumberFormatRenderer.text(.date(serial: 45322), format: builtIn14, system: .excel1900) == "1/31/2024")
-        #expect(NumberFormatRenderer.text(.date(serial: 0), format: builtIn14, system: .excel1904) == "1/1/1904")
         // Hostile codes never crash.
         for code in ["[", "\"", "\\", "_", "*", "0.0.0", "#,##0,,,,,,,,,,,", "[>]0", "E+", "0/0", "mmmmmm", ";;;;;", String(repeating: "0", count: 400), "[h"] {
             _ = NumberFormatRenderer.text(number: 1234.5, code: code)
             _ = NumberFormatRenderer.text(number: -0.5, code: code)
         }
-    }
-
-    @Test func convertValuesDisplayed() throws {
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        typealias W = RawWorkbook
-        let path = folder.appendingPathComponent("shown.xlsx").path
-        try RawWorkbook(sheets: [W.Sheet(name: "S", sheetData: W.row(1, W.text("A1", "p"), W.text("B1", "n"), W.text("C1", "d"), W.text("D1", "g"))
-                                         + W.row(2, W.number("A2", "0.9876", style: 1), W.number("B2", "1234.5", style: 2), W.number("C2", "45322", style: 3),
-                                                 W.number("D2", "0.30000000000000004")))],
-                        numberFormats: [(10, "0.00%"), (4, "#,##0.00"), (165, "dd/mm/yyyy")]).write(to: path)
-        let csv = try runSheetport(["convert", path, "--values", "displayed"])
-        #expect(String(decoding: csv.stdout, as: UTF8.self) == "p,n,d,g\r\n98.76%,\"1,234.50\",31/01/2024,0.3\r\n", "\(csv.stderr)")
-        let dated = try runSheetport(["convert", path, "--values", "displayed", "--date-format", "%Y.%m.%d"])
-        #expect(String(decoding: dated.stdout, as: UTF8.self).hasSuffix("98.76%,\"1,234.50\",2024.01.31,0.3\r\n"))
-        let json = try runSheetport(["convert", path, "--values", "displayed", "--to", "json"])
-        #expect(String(decoding: json.stdout, as: UTF8.self) == "[\n{\"p\":\"98.76%\",\"n\":\"1,234.50\",\"d\":\"31/01/2024\",\"g\":\"0.3\"}\n]\n")
-        let raw = try runSheetport(["convert", path, "--values", "raw", "--to", "tsv"])
-        #expect(String(decoding: raw.stdout, as: UTF8.self).hasSuffix("0.9876\t1234.5\t2024-01-31\t0.30000000000000004\n"))
-        let bad = try runSheetport(["convert", path, "--values", "shown\u{1B}"])
-        #expect(bad.status == 2 && bad.stderr.contains("--values") && !bad.stderr.contains("\u{1B}"))
     }
 }

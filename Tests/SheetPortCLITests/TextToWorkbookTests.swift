@@ -90,13 +90,6 @@ import SheetPortTestSupport
         #expect(workbook.sheets.map(\.name) == ["Sheet1"])
         #expect(try workbook.rows(of: workbook.sheets[0]).nextRow()?.cells.map(\.value) == [.string("a"), .number(1)])
     }
-
-    @Test func namesTheSheetAfterTheFile() {
-        #expect(TextToWorkbook.sheetName(for: "/x/sales [2024]: q1.csv") == "sales _2024__ q1")
-        #expect(TextToWorkbook.sheetName(for: "-") == "Sheet1")
-        #expect(TextToWorkbook.sheetName(for: "history.csv") == "Sheet1")
-        #expect(TextToWorkbook.sheetName(for: String(repeating: "n", count: 40) + ".csv").count == 31)
-    }
 }
 
 /// SIGINT and SIGTERM while a workbook is being written, and staging left by a killed

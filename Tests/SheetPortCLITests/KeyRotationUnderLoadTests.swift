@@ -54,7 +54,7 @@ import SheetPortTestSupport
     }
 
     @Test func noRequestFailsWhileTheKeyIsRotatedAndRetired() throws {
-        let fixture = try ServerFixture()
+        let fixture = try ServeProcessFixture()
         defer { fixture.close() }
         let server = fixture.server
         var known: [String: String] = [:]
