@@ -51,7 +51,7 @@ enum Functions {
 enum FunctionRegistry {
     static let specs: [FunctionSpec] = Functions.math + Functions.aggregates + Functions.statistical + Functions.logical
         + Functions.text + Functions.dateTime + Functions.lookup + Functions.information + Functions.financial
-        + Functions.matrix + Functions.cell
+        + Functions.matrix + Functions.cell + Functions.mathFamily + Functions.engineering
 
     static let byName: [String: Int32] = {
         var d: [String: Int32] = [:]

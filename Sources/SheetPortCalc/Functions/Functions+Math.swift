@@ -153,27 +153,5 @@ extension Functions {
             while i <= kk { r = r * (n - kk + i) / i; i += 1 }
             return number(r.rounded())
         },
-        raw("GCD", 1, 255) { ev, a in
-            var g = 0.0
-            for x in try ev.numbers(a) {
-                guard x >= 0 else { return .value(.error(.number)) }
-                var p = g, q = x.rounded(.towardZero)
-                while q > 0 { (p, q) = (q, p.truncatingRemainder(dividingBy: q)) }
-                g = p
-            }
-            return number(g)
-        },
-        raw("LCM", 1, 255) { ev, a in
-            var l = 1.0
-            for x0 in try ev.numbers(a) {
-                let x = x0.rounded(.towardZero)
-                guard x >= 0 else { return .value(.error(.number)) }
-                if x == 0 { return .value(.number(0)) }
-                var p = l, q = x
-                while q > 0 { (p, q) = (q, p.truncatingRemainder(dividingBy: q)) }
-                l = l / p * x
-            }
-            return number(l)
-        },
     ]
 }
