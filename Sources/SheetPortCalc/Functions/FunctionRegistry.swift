@@ -52,6 +52,7 @@ enum FunctionRegistry {
     static let specs: [FunctionSpec] = Functions.math + Functions.aggregates + Functions.statistical + Functions.logical
         + Functions.text + Functions.dateTime + Functions.lookup + Functions.information + Functions.financial
         + Functions.matrix + Functions.cell + Functions.mathFamily + Functions.engineering
+        + Functions.database + Functions.textFamily + Functions.dateTimeFamily + Functions.formulaInformation
 
     static let byName: [String: Int32] = {
         var d: [String: Int32] = [:]

@@ -49,11 +49,6 @@ extension Functions {
         return Set(try ev.numbers([a[k]]).map { $0.rounded(.down) })
     }
 
-    static func isWeekend(_ ev: Evaluator, _ serial: Double) -> Bool {
-        let w = DateSerial.weekday(serial, system: ev.dateSystem)
-        return w == 1 || w == 7
-    }
-
     static let dateTime: [FunctionSpec] = [
         scalar("DATE", 3, 3) { ev, a in
             let y = try ev.int(a[0]), m = try ev.int(a[1]), d = try ev.int(a[2])
@@ -169,32 +164,6 @@ extension Functions {
                 return .value(.number(e - anchor))
             default: return .value(.error(.number))
             }
-        },
-        scalar("NETWORKDAYS", 2, 3, raw: [2]) { ev, a in
-            let s = try dateArg(ev, a[0]), e = try dateArg(ev, a[1])
-            let hol = try holidays(ev, a, 2)
-            let (lo, hi, sign) = s <= e ? (s, e, 1.0) : (e, s, -1.0)
-            guard hi - lo < 4_000_000 else { return .value(.error(.number)) }
-            var n = 0.0
-            var d = lo
-            while d <= hi {
-                if !isWeekend(ev, d) && !hol.contains(d) { n += 1 }
-                d += 1
-            }
-            return .value(.number(n * sign))
-        },
-        scalar("WORKDAY", 2, 3, raw: [2]) { ev, a in
-            var d = try dateArg(ev, a[0])
-            var days = try ev.int(a[1])
-            let hol = try holidays(ev, a, 2)
-            let step = days >= 0 ? 1.0 : -1.0
-            // A start past 9999-12-31 (1E+300) would never move: #NUM!, as Excel answers.
-            guard Swift.abs(days) < 1_000_000, d < 2_958_466 else { return .value(.error(.number)) }
-            while days != 0 {
-                d += step
-                if !isWeekend(ev, d) && !hol.contains(d) { days -= Int(step) }
-            }
-            return .value(.number(d))
         },
         scalar("YEARFRAC", 2, 3) { ev, a in
             let s = try dateArg(ev, a[0]), e = try dateArg(ev, a[1])
