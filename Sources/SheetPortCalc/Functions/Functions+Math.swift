@@ -32,8 +32,10 @@ extension Functions {
         scalar("ROUNDDOWN", 2, 2) { ev, a in number(round(try ev.num(a[0]), try digits(ev, a[1]), .towardZero)) },
         scalar("TRUNC", 1, 2) { ev, a in number(round(try ev.num(a[0]), ev.isMissing(a, 1) ? 0 : try digits(ev, a[1]), .towardZero)) },
         scalar("INT", 1, 1) { ev, a in number((try ev.num(a[0])).rounded(.down)) },
+        // MROUND and QUOTIENT came from the Analysis ToolPak: a boolean is #VALUE!, an omitted
+        // argument #N/A (calc-suite MATH_AND_TRIGONOMETRY__MROUND_TRUNC_INT, __MOD_QUOTIENT).
         scalar("MROUND", 2, 2) { ev, a in
-            let x = try ev.num(a[0]), m = try ev.num(a[1])
+            let x = try analysisArgument(ev, a, 0), m = try analysisArgument(ev, a, 1)
             if m == 0 { return .value(.number(0)) }
             guard (x >= 0) == (m >= 0) || x == 0 else { return .value(.error(.number)) }
             return number(Coercion.round15(x / m).rounded(.toNearestOrAwayFromZero) * m)
@@ -45,7 +47,7 @@ extension Functions {
             return number(Swift.abs(r) < 1e-300 ? 0 : r)
         },
         scalar("QUOTIENT", 2, 2) { ev, a in
-            let x = try ev.num(a[0]), y = try ev.num(a[1])
+            let x = try analysisArgument(ev, a, 0), y = try analysisArgument(ev, a, 1)
             guard y != 0 else { return .value(.error(.divisionByZero)) }
             return number((x / y).rounded(.towardZero))
         },

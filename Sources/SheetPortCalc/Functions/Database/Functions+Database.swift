@@ -13,7 +13,8 @@ struct DatabaseQuery {
 
     init(_ ev: Evaluator, _ a: [Operand], fieldRequired: Bool = true) throws {
         table = try ev.array(a[0])
-        guard table.rows >= 1 else { throw EvalInterrupt.error(.value) }
+        // Labels alone hold no record: #VALUE!.
+        guard table.rows >= 2 else { throw EvalInterrupt.error(.value) }
         if ev.isMissing(a, 1) {
             guard !fieldRequired else { throw EvalInterrupt.error(.value) }
             column = nil
@@ -28,7 +29,6 @@ struct DatabaseQuery {
             for c in 0..<criteria.columns {
                 let condition = criteria[r, c]
                 if case .empty = condition { continue }
-                if case .error(let e) = condition { throw EvalInterrupt.error(e) }
                 guard let col = try? Self.column(of: criteria[0, c], in: table, ev, byNumber: false) else {
                     // A label the database lacks: no record meets the condition.
                     conditions.append((-1, Criterion(.empty, system: ev.dateSystem)))
@@ -52,7 +52,11 @@ struct DatabaseQuery {
 
     /// The column of a field: a label (case-insensitive) or, when `byNumber`, a 1-based number.
     static func column(of field: CalcValue, in table: CalcArray, _ ev: Evaluator, byNumber: Bool = true) throws -> Int {
-        if byNumber, case .number(let x) = field {
+        // A number, or a boolean (TRUE is column 1: calc-suite DATABASE__DCOUNT_DCOUNTA B66), is a position.
+        var position: Double?
+        if case .number(let x) = field { position = x }
+        if case .boolean(let b) = field { position = b ? 1 : 0 }
+        if byNumber, let x = position {
             let k = Int(x.rounded(.towardZero))
             guard k >= 1, k <= table.columns else { throw EvalInterrupt.error(.value) }
             return k - 1

@@ -26,8 +26,8 @@ struct Weekend: Sendable {
         switch n {
         case 1...7:
             // 1: Saturday (index 5) and Sunday (6); each next code shifts a day back.
-            d[(n + 3) % 7] = true
             d[(n + 4) % 7] = true
+            d[(n + 5) % 7] = true
         case 11...17:
             d[(n - 11 + 6) % 7] = true
         default:
@@ -45,6 +45,30 @@ struct Weekend: Sendable {
 }
 
 extension Functions {
+    /// Holiday serials of the WORKDAY and NETWORKDAYS functions: the numbers of a range, and the
+    /// numbers or date texts of an array or a single value (`{"2006/1/2","2006/1/16"}`, as in
+    /// Microsoft's NETWORKDAYS.INTL example).
+    static func holidays(_ ev: Evaluator, _ a: [Operand], _ k: Int) throws -> Set<Double> {
+        guard !ev.isMissing(a, k) else { return [] }
+        var out = Set<Double>()
+        func add(_ v: CalcValue) throws {
+            switch v {
+            case .number(let x): out.insert(x.rounded(.down))
+            case .text(let t):
+                guard let x = Coercion.number(fromText: t, system: ev.dateSystem) else { throw EvalInterrupt.error(.value) }
+                out.insert(x.rounded(.down))
+            case .error(let e): throw EvalInterrupt.error(e)
+            default: break
+            }
+        }
+        switch a[k] {
+        case .value(.array(let arr)): for v in arr.values { try add(v) }
+        case .value(let v): try add(v)
+        default: for x in try ev.numbers([a[k]]) { out.insert(x.rounded(.down)) }
+        }
+        return out
+    }
+
     /// Working days from `start` to `end` inclusive (negative when `end` is before `start`).
     static func networkDays(_ ev: Evaluator, _ start: Double, _ end: Double, _ weekend: Weekend, _ holidays: Set<Double>) throws -> Double {
         let (lo, hi, sign) = start <= end ? (start, end, 1.0) : (end, start, -1.0)

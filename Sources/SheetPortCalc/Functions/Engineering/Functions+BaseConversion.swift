@@ -51,11 +51,12 @@ extension Functions {
         return try ev.text(v)
     }
 
-    /// The places argument: truncated, #NUM! when negative, #VALUE! when not a number.
+    /// The places argument: truncated, #NUM! outside 1...10 (a negative number too, whose places
+    /// are otherwise ignored: calc-suite ENGINEERING__NUMBER_SYSTEMS Binary!D14), #VALUE! when not a number.
     static func places(_ ev: Evaluator, _ a: [Operand], _ k: Int) throws -> Int? {
         guard !ev.isMissing(a, k) else { return nil }
         let x = try analysisNumber(ev, a[k]).rounded(.towardZero)
-        guard x >= 0, x <= 10 else { throw EvalInterrupt.error(.number) }
+        guard x >= 1, x <= 10 else { throw EvalInterrupt.error(.number) }
         return Int(x)
     }
 

@@ -4,9 +4,10 @@ extension Functions {
     /// 2^48, the bound of the BIT functions' numbers.
     static let bitLimit = 281_474_976_710_656.0
 
-    /// A number of the BIT functions: whole, 0 <= x < 2^48 (#NUM! otherwise), a boolean #VALUE!.
+    /// A number of the BIT functions: whole, 0 <= x < 2^48 (#NUM! otherwise); unlike the ToolPak's
+    /// functions they read a boolean as 1 or 0 (calc-suite ENGINEERING__BITs rows 13-16).
     static func bitNumber(_ ev: Evaluator, _ op: Operand) throws -> UInt64 {
-        let x = try analysisNumber(ev, op)
+        let x = try ev.num(op)
         guard x >= 0, x < bitLimit, x == x.rounded(.towardZero) else { throw EvalInterrupt.error(.number) }
         return UInt64(x)
     }
@@ -23,7 +24,7 @@ extension Functions {
     static func shift(_ name: String, left: Bool) -> FunctionSpec {
         scalar(name, 2, 2) { ev, a in
             let x = try bitNumber(ev, a[0])
-            let s0 = try analysisNumber(ev, a[1]).rounded(.towardZero)
+            let s0 = try ev.num(a[1]).rounded(.towardZero)
             guard Swift.abs(s0) <= 53 else { return .value(.error(.number)) }
             let s = left ? Int(s0) : -Int(s0)
             if s >= 0 {

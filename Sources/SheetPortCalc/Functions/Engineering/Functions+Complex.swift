@@ -63,10 +63,23 @@ struct ComplexNumber: Sendable, Equatable {
         self.init(re, s2 * b, suffix: sfx)
     }
 
-    /// Excel's text: parts in General's 15 digits, a unit imaginary part without its 1.
+    /// Excel's text: parts to 15 significant digits, written out in full up to 20 characters
+    /// (`0.000000000000000001`, then `1E-20`: calc-suite ENGINEERING__COMPLEXs rows 16-19), a unit
+    /// imaginary part without its 1.
     var text: String {
         let sfx = String(suffix ?? "i")
-        func part(_ x: Double) -> String { Coercion.text(x) }
+        func part(_ x: Double) -> String {
+            let general = Coercion.text(x)
+            guard general.contains("E") else { return general }
+            let (digits, exponent) = Coercion.significantDigits(x, 15)
+            var plain: String
+            if exponent <= 0 {
+                plain = "0." + String(repeating: "0", count: -exponent) + digits
+            } else {
+                plain = digits + String(repeating: "0", count: Swift.max(0, exponent - digits.count))
+            }
+            return plain.count <= 20 ? (x < 0 ? "-" : "") + plain : general
+        }
         if im == 0 { return part(re) }
         let imaginary = Swift.abs(im) == 1 ? "" : part(Swift.abs(im))
         if re == 0 { return (im < 0 ? "-" : "") + imaginary + sfx }
@@ -151,12 +164,19 @@ extension Functions {
         return ComplexNumber(1, 0) / w
     }
 
-    /// Each complex value of IMSUM's and IMPRODUCT's arguments (ranges' empty cells skipped).
+    /// Each complex value of IMSUM's and IMPRODUCT's arguments: a range's empty cells are skipped,
+    /// an empty cell named alone is 0 (calc-suite ENGINEERING__COMPLEXs Sheet2 C8, C10).
     static func complexes(_ ev: Evaluator, _ args: [Operand]) throws -> [ComplexNumber] {
         var out: [ComplexNumber] = []
-        try ev.forEachValue(args, rowMajor: true) { v, direct in
-            if case .empty = v, !direct { return }
-            out.append(try complex(ev, v))
+        for a in args {
+            if case .ref(let r) = a, r.isSingleCell {
+                out.append(try complex(ev, try ev.cellValue(r.sheet, r.r1, r.c1)))
+                continue
+            }
+            try ev.forEachValue([a], rowMajor: true) { v, direct in
+                if case .empty = v, !direct { return }
+                out.append(try complex(ev, v))
+            }
         }
         return out
     }
@@ -188,8 +208,21 @@ extension Functions {
         imaginary("IMCONJUGATE") { ComplexNumber($0.re, -$0.im) },
         imaginary("IMSIN") { $0.sin },
         imaginary("IMCOS") { $0.cos },
-        imaginary("IMTAN") { $0.sin / $0.cos },
-        imaginary("IMCOT") { z in z.cos * (try inverse(z.sin)) },
+        // tan(a+bi) = (sin 2a + i sinh 2b) / (cos 2a + cosh 2b), the denominator as
+        // 2 (cos^2 a + sinh^2 b): no cancellation for a large b or a tiny a.
+        imaginary("IMTAN") { z in
+            let c = cCos(z.re), s = cSinh(z.im)
+            let d = 2 * (c * c + s * s)
+            guard d != 0 else { throw EvalInterrupt.error(.number) }
+            return ComplexNumber(cSin(2 * z.re) / d, cSinh(2 * z.im) / d)
+        },
+        // cot(a+bi) = (sin 2a - i sinh 2b) / (cosh 2b - cos 2a), the denominator as 2 (sin^2 a + sinh^2 b).
+        imaginary("IMCOT") { z in
+            let c = cSin(z.re), s = cSinh(z.im)
+            let d = 2 * (c * c + s * s)
+            guard d != 0 else { throw EvalInterrupt.error(.number) }
+            return ComplexNumber(cSin(2 * z.re) / d, -cSinh(2 * z.im) / d)
+        },
         imaginary("IMSEC") { try inverse($0.cos) },
         imaginary("IMCSC") { try inverse($0.sin) },
         imaginary("IMSINH") { $0.sinh },

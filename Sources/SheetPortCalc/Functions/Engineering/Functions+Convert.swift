@@ -98,7 +98,7 @@ enum MeasurementUnits {
         add(["oz"], .volume, 2.957_352_956_25e-5)
         add(["cup"], .volume, 2.365_882_365e-4)
         add(["pt", "us_pt"], .volume, 4.731_764_73e-4)
-        add(["uk_pt"], .volume, 5.682_612_5e-4)
+        add(["uk_pt"], .volume, 5.682_612_5e-4, prefixed: true)
         add(["qt"], .volume, 9.463_529_46e-4)
         add(["uk_qt"], .volume, 1.136_522_5e-3)
         add(["gal"], .volume, 3.785_411_784e-3)
@@ -140,7 +140,7 @@ enum MeasurementUnits {
         add(["kn"], .speed, 1_852.0 / 3_600)
         add(["m/h", "m/hr"], .speed, 1.0 / 3_600, prefixed: true)
         add(["m/s", "m/sec"], .speed, 1, prefixed: true)
-        add(["mph"], .speed, 0.447_04)
+        add(["mph"], .speed, 0.447_04, prefixed: true)
         return u
     }()
 
