@@ -115,3 +115,12 @@ import SheetPortCore
         #expect(eval("SUM(BIN2DEC({\"1\",\"11\",\"111\"}))") == .number(11))
     }
 }
+
+extension EngineeringFunctionTests {
+    /// Tiny parts keep their digits (the peer differential found 1E-300 written 1.00000000003612E-300).
+    @Test func tinyPartsKeepTheirDigits() {
+        #expect(eval("IMCONJUGATE(1E-300)") == .text("1E-300"))
+        #expect(eval("1E-300&\"\"") == .text("1E-300"))
+        #expect(eval("COMPLEX(2.5E-307,1)") == .text("2.5E-307+i"))
+    }
+}

@@ -192,9 +192,14 @@ enum Coercion {
     static func significantDigits(_ v: Double, _ count: Int) -> (String, Int) {
         let a = Swift.abs(v)
         var e = Int((a.log10Floor)) + 1
-        var scaled = (a / pow10(e - count)).rounded()
-        if scaled >= pow10(count) { e += 1; scaled = (a / pow10(e - count)).rounded() }
-        if scaled < pow10(count - 1) { e -= 1; scaled = (a / pow10(e - count)).rounded() }
+        // a / 10^(e - count), in two steps below 1e-290 (10^-315 is no exact power: 1E-300 read
+        // as 1.00000000003612E-300 otherwise).
+        func scale(_ e: Int) -> Double {
+            e - count < -290 ? ((a * 1e300) / pow10(e - count + 300)).rounded() : (a / pow10(e - count)).rounded()
+        }
+        var scaled = scale(e)
+        if scaled >= pow10(count) { e += 1; scaled = scale(e) }
+        if scaled < pow10(count - 1) { e -= 1; scaled = scale(e) }
         var s = String(UInt64(scaled))
         while s.count > 1, s.last == "0" { s.removeLast() }
         return (s, e)

@@ -149,11 +149,7 @@ extension Functions {
         scalar("COMBIN", 2, 2) { ev, a in
             let n = (try ev.num(a[0])).rounded(.towardZero), k = (try ev.num(a[1])).rounded(.towardZero)
             guard n >= 0, k >= 0, k <= n else { return .value(.error(.number)) }
-            var r = 1.0
-            let kk = Swift.min(k, n - k)
-            var i = 1.0
-            while i <= kk { r = r * (n - kk + i) / i; i += 1 }
-            return number(r.rounded())
+            return number(binomial(n, k).rounded())
         },
     ]
 }

@@ -57,9 +57,8 @@ struct DatabaseQuery {
         if case .number(let x) = field { position = x }
         if case .boolean(let b) = field { position = b ? 1 : 0 }
         if byNumber, let x = position {
-            let k = Int(x.rounded(.towardZero))
-            guard k >= 1, k <= table.columns else { throw EvalInterrupt.error(.value) }
-            return k - 1
+            guard x >= 1, x < Double(table.columns + 1) else { throw EvalInterrupt.error(.value) }
+            return Int(x) - 1
         }
         if case .empty = field { throw EvalInterrupt.error(.value) }
         let label = try ev.text(field).lowercased()

@@ -21,7 +21,9 @@ struct Weekend: Sendable {
             return
         }
         if case .empty = v { self = .saturdaySunday; return }
-        let n = Int(try ev.number(v).rounded(.towardZero))
+        let x = try ev.number(v).rounded(.towardZero)
+        guard x >= 1, x <= 17 else { throw EvalInterrupt.error(.number) }
+        let n = Int(x)
         var d = [Bool](repeating: false, count: 7)
         switch n {
         case 1...7:

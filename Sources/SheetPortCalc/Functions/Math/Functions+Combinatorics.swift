@@ -1,9 +1,11 @@
 import SheetPortCore
 
 extension Functions {
-    /// n! / (k! (n-k)!) by the product of k ratios (n and k whole, 0 <= k <= n).
+    /// n! / (k! (n-k)!) by the product of k ratios (n and k whole, 0 <= k <= n); infinite (#NUM!)
+    /// without looping when min(k, n-k) passes 1,100, where it is above 2^1100.
     static func binomial(_ n: Double, _ k: Double) -> Double {
         let kk = Swift.min(k, n - k)
+        guard kk <= 1_100 else { return .infinity }
         var r = 1.0, i = 1.0
         while i <= kk { r = r * (n - kk + i) / i; i += 1 }
         return r
@@ -37,7 +39,7 @@ extension Functions {
                 guard x >= 0, x < 1e6 else { failed = true; return }
                 // r *= C(total + x, x), one factor at a time.
                 var i = 1.0
-                while i <= x { total += 1; r = r * total / i; i += 1 }
+                while i <= x && r.isFinite { total += 1; r = r * total / i; i += 1 }
             }
             return failed ? .value(.error(.number)) : number(r)
         },
