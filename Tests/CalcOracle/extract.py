@@ -201,6 +201,51 @@ def financial_formulas():
     return out
 
 
+def family_formulas():
+    """Engineering, math, text, information and date functions on realistic arguments (random ones
+    give them errors mostly); appended after the financial formulas."""
+    out = []
+    for n in ("0", "1", "7", "-7", "100", "511", "-512", "2.5", "TRUE", '"12"'):
+        out += [f"DEC2BIN({n})", f"DEC2OCT({n})", f"DEC2HEX({n})", f"DEC2HEX({n},8)", f"BITAND({n},12)", f"BITOR({n},5)",
+                f"BITXOR({n},3)", f"BITLSHIFT({n},2)", f"BITRSHIFT({n},1)", f"DELTA({n},7)", f"GESTEP({n},1)",
+                f"ERF({n})", f"ERFC({n})", f"ERF(0,{n})", f"FACTDOUBLE({n})", f"SQRTPI({n})", f"COMBINA({n},2)",
+                f"COT({n})", f"CSC({n})", f"SEC({n})", f"COTH({n})", f"CSCH({n})", f"SECH({n})", f"ACOT({n})", f"ACOTH({n})",
+                f"ASINH({n})", f"ACOSH({n})", f"ATANH({n})", f"ROMAN({n})", f"BASE({n},16)", f"BASE({n},2,12)"]
+    for t in ('"101"', '"1111111111"', '"777"', '"7777777777"', '"FF"', '"FFFFFFFFFF"', '"1G"', '""'):
+        out += [f"BIN2DEC({t})", f"OCT2DEC({t})", f"HEX2DEC({t})", f"BIN2HEX({t})", f"HEX2BIN({t})", f"OCT2HEX({t})",
+                f"HEX2OCT({t})", f"BIN2OCT({t},4)", f"OCT2BIN({t})", f"DECIMAL({t},16)", f"DECIMAL({t},36)"]
+    for x in ("0.5", "1", "2.5", "10", "32"):
+        for n in (0, 1, 2, 5):
+            out += [f"BESSELI({x},{n})", f"BESSELJ({x},{n})", f"BESSELK({x},{n})", f"BESSELY({x},{n})"]
+    for z in ('"3+4i"', '"-2.5j"', '"i"', '"1-i"', '"0"', '"4+3i"', "7"):
+        out += [f"IMABS({z})", f"IMAGINARY({z})", f"IMREAL({z})", f"IMARGUMENT({z})", f"IMCONJUGATE({z})", f"IMSIN({z})",
+                f"IMCOS({z})", f"IMTAN({z})", f"IMSINH({z})", f"IMCOSH({z})", f"IMSEC({z})", f"IMCSC({z})", f"IMCOT({z})",
+                f"IMSECH({z})", f"IMCSCH({z})", f"IMEXP({z})", f"IMLN({z})", f"IMLOG10({z})", f"IMLOG2({z})", f"IMSQRT({z})",
+                f"IMPOWER({z},3)", f"IMDIV({z},\"1+2i\")", f"IMSUB({z},\"1+2i\")", f"IMSUM({z},\"1+2i\",3)",
+                f"IMPRODUCT({z},\"1+2i\")"]
+    out += ["COMPLEX(3,4)", 'COMPLEX(3,-4,"j")', "COMPLEX(0,1)", "COMPLEX(1.5,0)", "COMPLEX(0,0)"]
+    for v, a, b in (("1", "m", "ft"), ("68", "F", "C"), ("1", "lbm", "kg"), ("1", "km", "mi"), ("100", "C", "K"), ("1", "gal", "l"),
+                    ("1", "hr", "sec"), ("1", "atm", "Pa"), ("1", "kW", "HP"), ("1", "byte", "bit"), ("1", "ft2", "m2"),
+                    ("1", "Nmi", "m"), ("1", "cal", "J"), ("1", "mph", "m/s"), ("1", "m", "sec"), ("2", "Rank", "Reau")):
+        out.append(f'CONVERT({v},"{a}","{b}")')
+    for r in ("499", "1999", "3999", "4"):
+        for form in range(5):
+            out.append(f"ROMAN({r},{form})")
+    out += ['ARABIC("MCMXII")', 'ARABIC("mmxxiv")', 'ARABIC("IIII")', 'ARABIC("")', 'ARABIC("X1")',
+            "MULTINOMIAL(2,3,4)", "MULTINOMIAL(0,1)", "SERIESSUM(2,0,1,{1,2,3})", "SERIESSUM(0.5,1,2,{2,2,2})",
+            "SUMX2MY2({2,3,9},{6,5,11})", "SUMX2PY2({2,3,9},{6,5,11})", "SUMXMY2({2,3,9},{6,5,11})", "SUMXMY2({1,2},{1,2,3})",
+            "GCD(24,36,8)", "LCM(4,6,10)", "SUM(MUNIT(3))"]
+    h = '"Little Red Riding Hood\'s red hood"'
+    for args in ('"Red"', '"red"', '"red",2', '"red",-1', '"red",2,1', '"hood",,1', '"x"', '"x",,,,"none"', '"d",-1,,1', '""'):
+        out += [f"TEXTBEFORE({h},{args})", f"TEXTAFTER({h},{args})"]
+    out += ['VALUETOTEXT("a")', 'VALUETOTEXT("a",1)', "VALUETOTEXT(12.5)", "VALUETOTEXT(TRUE,1)",
+            'ARRAYTOTEXT({1,"a";TRUE,2})', 'ARRAYTOTEXT({1,"a";TRUE,2},1)', "ROWS(TEXTSPLIT(\"a,b;c\",\",\",\";\"))"]
+    for s, e, w in (("DATE(2006,1,1)", "DATE(2006,1,31)", "1"), ("DATE(2006,1,1)", "DATE(2006,2,1)", "7"),
+                    ("DATE(2020,2,1)", "DATE(2020,3,31)", '"0010001"'), ("DATE(2024,12,20)", "DATE(2024,12,1)", "11")):
+        out += [f"NETWORKDAYS.INTL({s},{e},{w})", f"WORKDAY.INTL({s},15,{w})", f"WORKDAY.INTL({e},-15,{w})"]
+    return out
+
+
 def ironcalc(dest, count):
     import random
     import ironcalc as ic
@@ -222,7 +267,7 @@ def ironcalc(dest, count):
     model = fresh()
     cases = []
     skipped = 0
-    formulas = [random_formula(rng, 3) for _ in range(count)] + financial_formulas()
+    formulas = [random_formula(rng, 3) for _ in range(count)] + financial_formulas() + family_formulas()
     for f in formulas:
         try:
             model.set_user_input(0, 1, 3, "=" + f)

@@ -492,7 +492,7 @@ extension CalcEngine {
         var out: [Int32] = []
         var done = doneRanges
         doneRanges = []
-        forEachStaticRange(of: id) { r in
+        forEachStaticRange(of: id, valuesOnly: true) { r in
             guard Int(r.sheet) < sheets.count else { return }
             if r.isSingleCell {
                 // One cell (most references): one look-up, no list of columns.
@@ -522,7 +522,10 @@ extension CalcEngine {
     }
 
     /// Calls `body` with each rectangle a formula cell references statically (cells, areas, names, tables).
-    func forEachStaticRange(of id: Int32, _ body: (SheetRange) -> Void) {
+    /// `valuesOnly` (the evaluation order) leaves out a reference that is the whole argument of a
+    /// function reading the cell's formula, not its value (FORMULATEXT, ISFORMULA): a formula
+    /// showing the text of one that reads it back is no circular reference, as in Excel.
+    func forEachStaticRange(of id: Int32, valuesOnly: Bool = false, _ body: (SheetRange) -> Void) {
         let i = Int(id)
         guard cellFormula[i] >= 0 else { return }
         var visitedNames = Set<Int32>()
@@ -532,7 +535,12 @@ extension CalcEngine {
         let row = cellRow[i], column = cellColumn[i]
         while let (f, homeSheet) = next {
             defer { next = work.popLast() }
-            for step in formulas[Int(f)].instructions {
+            let instructions = formulas[Int(f)].instructions
+            for (k, step) in instructions.enumerated() {
+                if valuesOnly, k + 1 < instructions.count, case .call(let g, 1, _) = instructions[k + 1],
+                   FunctionRegistry.formulaReaders.contains(g) {
+                    continue
+                }
                 switch step {
                 case .cell(let r, let name):
                     let rr = r.row.resolve(row), cc = r.column.resolve(column)

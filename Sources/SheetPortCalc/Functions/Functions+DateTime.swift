@@ -43,17 +43,6 @@ extension Functions {
         return bytes.isEmpty ? nil : Coercion.dateTime(bytes, system: ev.dateSystem)
     }
 
-    /// Holiday serials of WORKDAY/NETWORKDAYS.
-    static func holidays(_ ev: Evaluator, _ a: [Operand], _ k: Int) throws -> Set<Double> {
-        guard !ev.isMissing(a, k) else { return [] }
-        return Set(try ev.numbers([a[k]]).map { $0.rounded(.down) })
-    }
-
-    static func isWeekend(_ ev: Evaluator, _ serial: Double) -> Bool {
-        let w = DateSerial.weekday(serial, system: ev.dateSystem)
-        return w == 1 || w == 7
-    }
-
     static let dateTime: [FunctionSpec] = [
         scalar("DATE", 3, 3) { ev, a in
             let y = try ev.int(a[0]), m = try ev.int(a[1]), d = try ev.int(a[2])
@@ -64,7 +53,13 @@ extension Functions {
                 if yy == 1900 && m == 2 && d == 29 { return .value(.number(60)) }
                 if yy == 1900 && m == 1 && d == 0 { return .value(.number(0)) }
             }
-            return .value(.number(try serial(ev, y, m, d)))
+            // The month carried into the year first: past 9999 it is #NUM!, whatever the day
+            // (DATE(9999,13,-1): calc-suite DATE_AND_TIME__DATE D5).
+            let carried = (y < 1900 ? y + 1900 : y) + Int((Double(m - 1) / 12).rounded(.down))
+            guard carried <= 9999 else { return .value(.error(.number)) }
+            let s = try serial(ev, y, m, d)
+            guard s >= 0, s <= (ev.dateSystem == .excel1904 ? 2_957_003 : 2_958_465) else { return .value(.error(.number)) }
+            return .value(.number(s))
         },
         scalar("DATEVALUE", 1, 1) { ev, a in
             guard let x = try dateText(ev, a[0]) else { return .value(.error(.value)) }
@@ -169,32 +164,6 @@ extension Functions {
                 return .value(.number(e - anchor))
             default: return .value(.error(.number))
             }
-        },
-        scalar("NETWORKDAYS", 2, 3, raw: [2]) { ev, a in
-            let s = try dateArg(ev, a[0]), e = try dateArg(ev, a[1])
-            let hol = try holidays(ev, a, 2)
-            let (lo, hi, sign) = s <= e ? (s, e, 1.0) : (e, s, -1.0)
-            guard hi - lo < 4_000_000 else { return .value(.error(.number)) }
-            var n = 0.0
-            var d = lo
-            while d <= hi {
-                if !isWeekend(ev, d) && !hol.contains(d) { n += 1 }
-                d += 1
-            }
-            return .value(.number(n * sign))
-        },
-        scalar("WORKDAY", 2, 3, raw: [2]) { ev, a in
-            var d = try dateArg(ev, a[0])
-            var days = try ev.int(a[1])
-            let hol = try holidays(ev, a, 2)
-            let step = days >= 0 ? 1.0 : -1.0
-            // A start past 9999-12-31 (1E+300) would never move: #NUM!, as Excel answers.
-            guard Swift.abs(days) < 1_000_000, d < 2_958_466 else { return .value(.error(.number)) }
-            while days != 0 {
-                d += step
-                if !isWeekend(ev, d) && !hol.contains(d) { days -= Int(step) }
-            }
-            return .value(.number(d))
         },
         scalar("YEARFRAC", 2, 3) { ev, a in
             let s = try dateArg(ev, a[0]), e = try dateArg(ev, a[1])

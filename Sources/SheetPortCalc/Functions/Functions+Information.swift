@@ -21,7 +21,6 @@ extension Functions {
             default: return .value(.boolean(false))
             }
         },
-        isType("ISFORMULA") { _ in false },
         scalar("NA", 0, 0) { _, _ in .value(.error(.notAvailable)) },
         raw("TYPE", 1, 1) { ev, a in
             if case .value(.array) = a[0] { return .value(.number(64)) }
