@@ -12,6 +12,8 @@ public final class CalcEngine {
     public var clock: CalcClock
     /// The renderer TEXT, DOLLAR and FIXED use for number formats.
     public var numberFormatting: any NumberFormatting
+    /// The bounds each formula's evaluation keeps (arrays, memory, steps); past them Excel's errors.
+    public var limits = CalcLimits()
     /// The seedable generator RAND and RANDBETWEEN draw from.
     var random: SplitMix64
 

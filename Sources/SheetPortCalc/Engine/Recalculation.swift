@@ -472,16 +472,25 @@ extension CalcEngine {
         let isArray = !arrays.isEmpty && arrays[id] != nil
         let isDynamic = !dynamicFormulas.isEmpty && dynamicFormulas.contains(id)
         ev.arrayMode = isArray || formula.usesArrayArguments || isDynamic || (!singleCellArrays.isEmpty && singleCellArrays.contains(id))
-        let result = try ev.run(formula)
-        switch result {
-        case .value(let v): return v
-        case .missing: return .empty
-        case .refs: return .error(.value)
-        case .ref(let r):
-            if isArray || isDynamic { return r.isSingleCell ? try ev.cellValue(r.sheet, r.r1, r.c1) : .array(try ev.matrix(r)) }
-            if r.isSingleCell { return try ev.cellValue(r.sheet, r.r1, r.c1) }
-            ev.arrayMode = false
-            return try ev.implicitIntersection(r)
+        ev.startBudget()
+        do {
+            switch try ev.run(formula) {
+            case .value(let v): return v
+            case .missing: return .empty
+            case .refs: return .error(.value)
+            case .ref(let r):
+                if isArray || isDynamic {
+                    guard !r.isSingleCell else { return try ev.cellValue(r.sheet, r.r1, r.c1) }
+                    do { return .array(try ev.matrix(r)) } catch EvalInterrupt.error(let e) { return .error(e) }
+                }
+                if r.isSingleCell { return try ev.cellValue(r.sheet, r.r1, r.c1) }
+                ev.arrayMode = false
+                return try ev.implicitIntersection(r)
+            }
+        } catch EvalInterrupt.exhausted {
+            return .error(.number)
+        } catch EvalInterrupt.error(let e) {
+            return .error(e)
         }
     }
 

@@ -1,8 +1,15 @@
 import SheetPortCore
 extension Evaluator {
+    /// An operator on arrays past the limits (`arrayCells`) is that error as a value, as a
+    /// function's is, so IFERROR and the cells around it see it.
     func unary(_ op: UnaryOperator, _ x: Operand) throws -> Operand {
+        do { return try unaryOperand(op, x) } catch EvalInterrupt.error(let e) { return .value(.error(e)) }
+    }
+
+    func unaryOperand(_ op: UnaryOperator, _ x: Operand) throws -> Operand {
         let v = try liftable(x)
         if case .value(.array(let a)) = v {
+            try arrayCells(a.rows, a.columns)
             return .value(.array(CalcArray(rows: a.rows, columns: a.columns, values: a.values.map { unaryValue(op, $0) })))
         }
         if case .value(let s) = v { return .value(unaryValue(op, s)) }
@@ -29,21 +36,30 @@ extension Evaluator {
         case .intersect: return intersectOperator(a, b)
         default: break
         }
+        do { return try arithmetic(op, a, b) } catch EvalInterrupt.error(let e) { return .value(.error(e)) }
+    }
+
+    /// A binary operator other than `:` and space, element by element over arrays.
+    func arithmetic(_ op: BinaryOperator, _ a: Operand, _ b: Operand) throws -> Operand {
         let x = try liftable(a), y = try liftable(b)
         var xa: CalcArray?, ya: CalcArray?
         if case .value(.array(let arr)) = x { xa = arr }
         if case .value(.array(let arr)) = y { ya = arr }
         if xa == nil && ya == nil {
-            return .value(binaryValue(op, try scalar(x), try scalar(y)))
+            let v = binaryValue(op, try scalar(x), try scalar(y))
+            if case .text(let t) = v { try charge(bytes: t.utf8.count) }
+            return .value(v)
         }
         let xs = try scalar(x), ys = try scalar(y)
         let rows = max(xa?.rows ?? 1, ya?.rows ?? 1)
         let cols = max(xa?.columns ?? 1, ya?.columns ?? 1)
         var out: [CalcValue] = []
-        out.reserveCapacity(rows * cols)
+        out.reserveCapacity(try arrayCells(rows, cols))
         for r in 0..<rows {
             for c in 0..<cols {
-                out.append(binaryValue(op, xa?.broadcast(r, c) ?? xs, ya?.broadcast(r, c) ?? ys))
+                let v = binaryValue(op, xa?.broadcast(r, c) ?? xs, ya?.broadcast(r, c) ?? ys)
+                if case .text(let t) = v { try charge(bytes: t.utf8.count) }
+                out.append(v)
             }
         }
         return .value(.array(CalcArray(rows: rows, columns: cols, values: out)))
@@ -64,7 +80,11 @@ extension Evaluator {
             default: return .boolean(c >= 0)
             }
         case .concat:
-            do { return .text(try text(a) + text(b)) } catch EvalInterrupt.error(let e) { return .error(e) } catch { return .error(.value) }
+            // Measured before joining: a text over Excel's 32,767 characters is #VALUE!.
+            do {
+                let x = try text(a), y = try text(b)
+                return CalcLimits.fits(x, y) ? .text(x + y) : .error(.value)
+            } catch EvalInterrupt.error(let e) { return .error(e) } catch { return .error(.value) }
         default:
             // Left to right: the left operand's error or failed conversion comes first.
             if case .error = a { return a }

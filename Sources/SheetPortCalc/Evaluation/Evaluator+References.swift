@@ -77,8 +77,7 @@ extension Evaluator {
     func matrix(_ r0: SheetRange) throws -> CalcArray {
         let r = clipped(r0)
         let rows = r.rows, cols = r.columns
-        guard rows * cols <= 50_000_000 else { throw EvalInterrupt.error(.number) }
-        var values = [CalcValue](repeating: .empty, count: rows * cols)
+        var values = [CalcValue](repeating: .empty, count: try arrayCells(rows, cols))
         try forEachCell(r) { rr, cc, v in values[Int(rr - r.r1) * cols + Int(cc - r.c1)] = v }
         return CalcArray(rows: rows, columns: cols, values: values)
     }

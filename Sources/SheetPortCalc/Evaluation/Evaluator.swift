@@ -15,6 +15,9 @@ enum EvalInterrupt: Error {
     case needs(Int32)
     /// The expression's value is this error (thrown by coercions and functions; caught at each call).
     case error(ExcelError)
+    /// The formula ran past its `maxEvalBytes` or `maxEvalSteps`: it is `#NUM!` as a whole (no
+    /// function catches this one, so IFERROR cannot turn it into more work).
+    case exhausted
 }
 
 /// Evaluates compiled formulas for one cell at a time with a value stack: no recursion except
@@ -31,11 +34,16 @@ final class Evaluator {
     /// True in an array formula (CSE or dynamic) or inside array-evaluating functions' formulas.
     @exclusivity(unchecked) var arrayMode = false
     @exclusivity(unchecked) var nameDepth = 0
+    /// The running formula's budget left (`CalcLimits`; set by `startBudget`).
+    @exclusivity(unchecked) var stepsLeft = 0
+    @exclusivity(unchecked) var bytesLeft = 0
+    let limits: CalcLimits
     /// NOW as a serial of the workbook's date system, read once per recalculation.
     let nowSerial: Double
 
     init(engine: CalcEngine) {
         self.engine = engine
+        limits = engine.limits
         let clock = engine.clock
         let local = clock.unixTime() + Double(clock.utcOffsetSeconds)
         var serial = local / 86_400 + 25_569
@@ -50,6 +58,8 @@ final class Evaluator {
         var stack: [Operand] = []
         stack.reserveCapacity(8)
         for step in formula.instructions {
+            stepsLeft &-= 1
+            if stepsLeft < 0 { throw EvalInterrupt.exhausted }
             switch step {
             case .number(let v): stack.append(.value(.number(v)))
             case .text(let t): stack.append(.value(.text(t)))
@@ -78,7 +88,7 @@ final class Evaluator {
                 let n = Int(count)
                 let args = Array(stack.suffix(n))
                 Evaluator.drop(n, from: &stack)
-                stack.append(try call(f, args))
+                stack.append(try limited(try call(f, args)))
             case .union(let count):
                 let n = Int(count)
                 let parts = stack.suffix(n)
@@ -145,7 +155,7 @@ final class Evaluator {
             do { return try spec.impl(self, scalars) } catch EvalInterrupt.error(let e) { return .value(.error(e)) }
         }
         var out: [CalcValue] = []
-        out.reserveCapacity(rows * columns)
+        out.reserveCapacity(try arrayCells(rows, columns))
         var element = scalars
         for r in 0..<rows {
             for c in 0..<columns {
@@ -153,7 +163,8 @@ final class Evaluator {
                     if case .value(.array(let arr)) = a { element[k] = .value(arr.broadcast(r, c)) }
                 }
                 do {
-                    out.append(try scalar(try spec.impl(self, element)))
+                    let v = try scalar(try spec.impl(self, element))
+                    if case .text(let t) = v { out.append(try limitedText(t)) } else { out.append(v) }
                 } catch EvalInterrupt.error(let e) {
                     out.append(.error(e))
                 }

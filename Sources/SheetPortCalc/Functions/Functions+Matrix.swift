@@ -46,7 +46,7 @@ extension Functions {
             let arr = try ev.pickable(a[0])
             let picks = try pickIndexes(ev, Array(a.dropFirst()), count: arr.columns)
             var out: [CalcValue] = []
-            out.reserveCapacity(arr.rows * picks.count)
+            out.reserveCapacity(try ev.arrayCells(arr.rows, picks.count))
             for r in 0..<arr.rows { for c in picks { out.append(arr[r, c]) } }
             return .value(.array(CalcArray(rows: arr.rows, columns: picks.count, values: out)))
         },
@@ -54,7 +54,7 @@ extension Functions {
             let arr = try ev.pickable(a[0])
             let picks = try pickIndexes(ev, Array(a.dropFirst()), count: arr.rows)
             var out: [CalcValue] = []
-            out.reserveCapacity(arr.columns * picks.count)
+            out.reserveCapacity(try ev.arrayCells(picks.count, arr.columns))
             for r in picks { for c in 0..<arr.columns { out.append(arr[r, c]) } }
             return .value(.array(CalcArray(rows: picks.count, columns: arr.columns, values: out)))
         },
@@ -130,7 +130,7 @@ extension Evaluator {
         let columns = r.columns > Int(maxColumnIndex) ? c.columns : r.columns
         guard rows * columns <= Functions.maxMatrixElements else { throw EvalInterrupt.error(.number) }
         let inner = try matrix(r)
-        var values = [CalcValue](repeating: .empty, count: rows * columns)
+        var values = [CalcValue](repeating: .empty, count: try arrayCells(rows, columns))
         for i in 0..<Swift.min(rows, inner.rows) {
             for j in 0..<Swift.min(columns, inner.columns) { values[i * columns + j] = inner[i, j] }
         }

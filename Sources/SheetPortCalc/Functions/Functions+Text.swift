@@ -5,26 +5,27 @@ extension Functions {
 
     static let text: [FunctionSpec] = [
         scalar("CONCATENATE", 1, 255) { ev, a in
-            var s = ""
-            for x in a { s += try ev.str(x) }
-            return .value(.text(s))
+            var s = LimitedText()
+            for x in a { try s.append(try ev.str(x)) }
+            return .value(.text(s.text))
         },
         raw("CONCAT", 1, 255) { ev, a in
-            var s = ""
-            try ev.forEachValue(a, rowMajor: true) { v, _ in s += try ev.text(v) }
-            return .value(.text(s))
+            var s = LimitedText()
+            try ev.forEachValue(a, rowMajor: true) { v, _ in try s.append(try ev.text(v)) }
+            return .value(.text(s.text))
         },
         raw("TEXTJOIN", 3, 255) { ev, a in
             let delimiter = try ev.str(a[0])
             let skipEmpty = try ev.flag(a[1])
-            var parts: [String] = []
+            var s = LimitedText(), first = true
             try ev.forEachValue(Array(a.dropFirst(2)), rowMajor: true, includeEmpty: !skipEmpty) { v, _ in
                 let t = try ev.text(v)
-                if !(skipEmpty && t.isEmpty) { parts.append(t) }
+                guard !(skipEmpty && t.isEmpty) else { return }
+                if !first { try s.append(delimiter) }
+                first = false
+                try s.append(t)
             }
-            let s = parts.joined(separator: delimiter)
-            guard s.utf16.count <= 32_767 else { return .value(.error(.value)) }
-            return .value(.text(s))
+            return .value(.text(s.text))
         },
         scalar("LEFT", 1, 2) { ev, a in
             let u = utf16(try ev.str(a[0]))
@@ -83,6 +84,8 @@ extension Functions {
                 if i + o.count <= t.count, t[i..<(i + o.count)].elementsEqual(o) {
                     seen += 1
                     if instance == 0 || seen == instance {
+                        // Measured before it grows: past 32,767 characters the result is #VALUE!.
+                        guard out.count + n.count <= CalcLimits.maxTextLength else { return .value(.error(.value)) }
                         out.append(contentsOf: n); i += o.count; continue
                     }
                 }
@@ -141,7 +144,8 @@ extension Functions {
         },
         scalar("REPT", 2, 2) { ev, a in
             let t = try ev.str(a[0]), n = try ev.int(a[1])
-            guard n >= 0, t.utf16.count * n <= 32_767 else { return .value(.error(.value)) }
+            let (length, overflow) = t.utf16.count.multipliedReportingOverflow(by: n)
+            guard n >= 0, !overflow, length <= CalcLimits.maxTextLength else { return .value(.error(.value)) }
             return .value(.text(String(repeating: t, count: n)))
         },
         scalar("EXACT", 2, 2) { ev, a in .value(.boolean(try ev.str(a[0]) == (try ev.str(a[1])))) },

@@ -48,9 +48,9 @@ extension Functions {
         scalar("MUNIT", 1, 1) { ev, a in
             let n = (try ev.num(a[0])).rounded(.towardZero)
             guard n >= 1 else { return .value(.error(.value)) }
-            guard n * n <= 10_000_000 else { return .value(.error(.number)) }
+            guard n <= 1e9 else { return .value(.error(.number)) }
             let k = Int(n)
-            var values = [CalcValue](repeating: .number(0), count: k * k)
+            var values = [CalcValue](repeating: .number(0), count: try ev.arrayCells(k, k))
             for i in 0..<k { values[i * k + i] = .number(1) }
             return .value(.array(CalcArray(rows: k, columns: k, values: values)))
         },

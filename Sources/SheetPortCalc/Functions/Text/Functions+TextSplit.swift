@@ -103,8 +103,8 @@ extension Functions {
             let lines = split(text, rows).map { split($0, columns) }.filter { !ignoreEmpty || !$0.isEmpty }
             guard !lines.isEmpty else { return .value(.error(.calc)) }
             let width = lines.map(\.count).max() ?? 1
-            guard lines.count * width <= 10_000_000 else { return .value(.error(.number)) }
             var values: [CalcValue] = []
+            values.reserveCapacity(try ev.arrayCells(lines.count, width))
             for line in lines {
                 values += line.map { .text($0) }
                 values += [CalcValue](repeating: pad, count: width - line.count)

@@ -31,16 +31,25 @@ extension Functions {
         raw("ARRAYTOTEXT", 1, 2, arrays: true) { ev, a in
             let strict = try strictFormat(ev, a, 1)
             let arr = try ev.array(a[0])
-            var s: String
+            // Built piece by piece: past 32,767 characters #VALUE!, before a huge array is all written.
+            var s = LimitedText()
             if strict {
-                var rows: [String] = []
-                for r in 0..<arr.rows { rows.append((0..<arr.columns).map { valueText(arr[r, $0], strict: true) }.joined(separator: ",")) }
-                s = "{" + rows.joined(separator: ";") + "}"
+                try s.append("{")
+                for r in 0..<arr.rows {
+                    if r > 0 { try s.append(";") }
+                    for c in 0..<arr.columns {
+                        if c > 0 { try s.append(",") }
+                        try s.append(valueText(arr[r, c], strict: true))
+                    }
+                }
+                try s.append("}")
             } else {
-                s = arr.values.map { valueText($0, strict: false) }.joined(separator: ", ")
+                for (k, v) in arr.values.enumerated() {
+                    if k > 0 { try s.append(", ") }
+                    try s.append(valueText(v, strict: false))
+                }
             }
-            guard s.utf16.count <= 32_767 else { return .value(.error(.value)) }
-            return .value(.text(s))
+            return .value(.text(s.text))
         },
     ]
 }
