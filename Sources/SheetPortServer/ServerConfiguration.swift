@@ -3,6 +3,7 @@ import SheetPortCore
 import SheetPortReader
 import SheetPortWriter
 import SheetPortConvert
+import SheetPortCalc
 /// How `sheetport serve` runs: where, with what caps and how many threads.
 public struct ServerConfiguration: Sendable {
     /// The data directory.
@@ -48,6 +49,8 @@ public struct ServerConfiguration: Sendable {
     public var maxBatchCells = 100_000
     /// The largest body of one write, in bytes (`--max-batch-bytes`).
     public var maxBatchBytes = 8 << 20
+    /// The bounds of one formula's evaluation (arrays, memory, steps), reported by `GET /api/limits`.
+    public var calcLimits = CalcLimits()
     /// Where the server's log lines go (standard error unless an embedder or a test gives its own).
     package var log = ServerLog.standardError
 

@@ -29,6 +29,8 @@ final class SheetEngines: @unchecked Sendable {
         defer { release(id, sheetLock) }
         var model = lock.withLock { entries.removeValue(forKey: id)?.model }
         defer {
+            // Measured under the sheet's lock alone, not the lock every sheet's request takes.
+            model?.refreshEstimate()
             lock.withLock {
                 if let model {
                     clock += 1

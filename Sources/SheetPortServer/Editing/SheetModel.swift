@@ -25,8 +25,21 @@ final class SheetModel {
     /// value and a share of compiled formulas), for `--calc-memory`.
     static let bytesPerCell = 320
 
-    /// The memory this model is reckoned to hold.
-    var estimatedBytes: Int { cellCount * Self.bytesPerCell + (64 << 10) }
+    /// The bytes the cells' texts hold, measured at `textBytesVersion` (`refreshEstimate`).
+    private(set) var textBytes = 0
+    private var textBytesVersion: Int?
+
+    /// The memory this model is reckoned to hold: its cells and their texts (a sheet of long
+    /// texts holds far more than the per-cell share).
+    var estimatedBytes: Int { cellCount * Self.bytesPerCell + textBytes + (64 << 10) }
+
+    /// Measures the texts again when the sheet changed since they were last measured (one pass
+    /// over the cells per version, not per request).
+    func refreshEstimate() {
+        guard textBytesVersion != version else { return }
+        textBytes = engine.heldTextBytes()
+        textBytesVersion = version
+    }
 
     init(engine: CalcEngine, version: Int, cellCount: Int) {
         self.engine = engine
@@ -97,6 +110,7 @@ final class SheetModel {
     /// from the stored one are `unstored`, for `SheetSettle` to store.
     static func load(_ id: String, version: Int, valuesPending: Bool = false, _ database: Database, _ context: ServerContext) throws -> SheetModel {
         let engine = CalcEngine(dateSystem: StoredCell.dateSystem, clock: context.calcClock)
+        engine.limits = context.configuration.calcLimits
         let sheet = engine.addSheet("Sheet1")
         var count = 0
         var stored: [(CellReference, CellValue)] = []

@@ -19,8 +19,9 @@ final class ImportCalculation {
     private var referencedSet: Set<String> = []
 
     /// An import calculation of `sheet`, the first worksheet of `workbook`.
-    init(_ workbook: Workbook, sheet: Sheet, clock: CalcClock) throws {
+    init(_ workbook: Workbook, sheet: Sheet, clock: CalcClock, limits: CalcLimits) throws {
         calculation = try WorkbookCalculation(preparing: workbook, clock: clock)
+        calculation.engine.limits = limits
         self.sheet = sheet
         var others: [String: Sheet] = [:]
         for other in calculation.sheets where other.position != sheet.position { others[other.name.uppercased()] = other }

@@ -203,7 +203,7 @@ package final class ImportWorker: @unchecked Sendable {
         let cellWriter = StoredCellWriter(styles: try workbook.styles(), dateSystem: workbook.dateSystem)
         // Every formula is computed before it is stored: blocks holding formulas wait in memory,
         // packed (`HeldRows`), until the pass has loaded the whole sheet.
-        let calculation = try ImportCalculation(workbook, sheet: sheet, clock: context.calcClock)
+        let calculation = try ImportCalculation(workbook, sheet: sheet, clock: context.calcClock, limits: context.configuration.calcLimits)
         var block: (number: Int, first: Int, last: Int, rows: [Row], hasFormula: Bool)?
         var sealedBlocks: [(number: Int, first: Int, last: Int, data: [UInt8])] = []
         var deferredBlocks: [(number: Int, first: Int, last: Int, rows: HeldRows)] = []
