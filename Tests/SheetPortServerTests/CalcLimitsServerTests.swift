@@ -72,13 +72,9 @@ import SheetPortTestSupport
     @Test func calcMemoryCountsTexts() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        var configuration = ServerConfiguration(dataDirectory: folder.appendingPathComponent("data").path, address: try ListenAddress(parsing: "127.0.0.1:0"))
-        configuration.calcMemory = 4 << 20
-        configuration.workers = 1
-        let server = try SheetServer(configuration: configuration)
+        let budget = 4 << 20
+        let (server, api) = try SheetEnginesTests.server(in: folder, calcMemory: budget)
         defer { server.stop() }
-        let token = try server.context.database { try Tokens.issue(subject: "ann", in: $0) }
-        let api = API(base: "http://127.0.0.1:\(server.port)", token: token)
         // 100 texts of 32,767 characters (3.3 MB): kept, and counted.
         let kept = EditingClient(api, try EditingClient.create(api, name: "kept"))
         _ = try kept.write((1...100).map { ("A\($0)", "=REPT(\"x\",32767)") })
@@ -87,7 +83,7 @@ import SheetPortTestSupport
         // 200 of them (6.6 MB) is past the budget: the graph is not kept.
         let big = EditingClient(api, try EditingClient.create(api, name: "big"))
         _ = try big.write((1...200).map { ("A\($0)", "=REPT(\"y\",32767)") })
-        #expect(server.context.engines.usage.bytes <= configuration.calcMemory, "\(server.context.engines.usage)")
+        #expect(server.context.engines.usage.bytes <= budget, "\(server.context.engines.usage)")
         #expect((try big.cells()["A200"]?["value"] as? String)?.count == 32_767)
     }
 }
