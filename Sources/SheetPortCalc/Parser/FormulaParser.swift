@@ -428,6 +428,11 @@ struct FormulaParser {
             i = save
         }
         out.append(.cell(a, sheet: sheet))
+        // `G1#`, the spill range reference, is ANCHORARRAY(G1) (an error literal such as G1#REF! is not).
+        if peek() == UInt8(ascii: "#"), !(i + 1 < s.count && isWordChar(s[i + 1])), let f = FunctionRegistry.index(of: "ANCHORARRAY") {
+            i += 1
+            out.append(.call(function: f, count: 1, name: "ANCHORARRAY"))
+        }
         return true
     }
 

@@ -1,0 +1,25 @@
+/// The spill range operator: `G1#` is `ANCHORARRAY(G1)`, as Excel stores it in a file
+/// (`_xlfn.ANCHORARRAY`): the range the dynamic array anchored at G1 spills into.
+extension Functions {
+    static let spillRange: [FunctionSpec] = [
+        raw("ANCHORARRAY", 1, 1) { ev, a in
+            guard case .ref(let r) = a[0], r.isSingleCell else { return .value(.error(.reference)) }
+            return try ev.spillRange(anchoredAt: r)
+        },
+    ]
+}
+
+extension Evaluator {
+    /// The range a dynamic array anchored at `anchor` spills into (itself for a one-value result);
+    /// `#REF!` when the cell holds no dynamic array, or one that is an error (a blocked spill).
+    func spillRange(anchoredAt anchor: SheetRange) throws -> Operand {
+        let s = Int(anchor.sheet)
+        guard s >= 0, s < engine.sheets.count, let id = engine.sheets[s].find(row: anchor.r1, column: anchor.c1),
+              engine.dynamicFormulas.contains(id) else { return .value(.error(.reference)) }
+        // Waits for the anchor: its spill range is known once it is computed.
+        guard !(try valueOf(id)).isError else { return .value(.error(.reference)) }
+        guard let spill = engine.arrays[id], spill.isDynamic else { return .ref(anchor) }
+        return .ref(SheetRange(sheet: anchor.sheet, r1: spill.range.start.row, c1: spill.range.start.column,
+                               r2: spill.range.end.row, c2: spill.range.end.column))
+    }
+}
