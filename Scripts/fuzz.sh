@@ -14,6 +14,10 @@
 #   calc       Fuzz/calc/: formula text parsed, evaluated (fully and incrementally), rendered back and
 #              translated by the calculation engine; no crash, bounded time. Seeds are formulas of
 #              every kind of the grammar; inputs collect in .build/fuzz-calc/corpus.
+#   calc-bombs Fuzz/calc/FuzzCalcBombs.swift: formulas that build huge arrays and texts beside
+#              the grid's far corners, long texts and a doubling chain, under the engine's limits:
+#              they must end in errors in bounded memory and time, no text past 32,767 characters.
+#              Seeds are Fixtures/fuzz-regressions/calc-bombs/; inputs collect in .build/fuzz-calc-bombs/corpus.
 #   jsonl      Fuzz/JSONL/: cell JSON Lines read by CellJSONLReader; a line its parser takes must be
 #              an object to JSONSerialization too. Seeds are the lines of Docs/Reference/Formats.md; inputs collect
 #              in .build/fuzz-jsonl/corpus, crashes and disagreements in .build/fuzz-jsonl/artifacts.
@@ -29,7 +33,8 @@ case "$target" in
     worksheet) out=.build/fuzz-worksheet ;;
     jsonl) out=.build/fuzz-jsonl ;;
     calc) out=.build/fuzz-calc ;;
-    *) echo "fuzz.sh: FUZZ_TARGET is check, worksheet, jsonl or calc, not $target" >&2; exit 2 ;;
+    calc-bombs) out=.build/fuzz-calc-bombs ;;
+    *) echo "fuzz.sh: FUZZ_TARGET is check, worksheet, jsonl, calc or calc-bombs, not $target" >&2; exit 2 ;;
 esac
 export FUZZ_TARGET="$target"
 mkdir -p "$out/corpus" "$out/artifacts"
@@ -91,9 +96,12 @@ INDIRECT("C3")+OFFSET(A1,1,1,2,2)+ROUND(PI(),2)+DATE(1900,2,29)
 _xlfn.IFS(A3,1,TRUE,2)+IFERROR(1/0,#N/A)+ISERR(#REF!)
 FORMULAS
 fi
+if [ "$target" = calc-bombs ]; then
+    cp -n Fixtures/fuzz-regressions/calc-bombs/* "$seeds/" 2>/dev/null || true
+fi
 for file in Fixtures/*/*.xlsx Fixtures/*/*.xlsm Fixtures/fuzz-regressions/* ../shared/corpus/files/*; do
     [ -f "$file" ] && [ "$(stat -c %s "$file")" -le 262144 ] || continue
-    if [ "$target" = jsonl ] || [ "$target" = calc ]; then
+    if [ "$target" = jsonl ] || [ "$target" = calc ] || [ "$target" = calc-bombs ]; then
         continue
     elif [ "$target" = check ]; then
         cp -n "$file" "$seeds/" 2>/dev/null || true

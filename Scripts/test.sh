@@ -48,5 +48,6 @@ step Scripts/fuzz.sh 30
 step env FUZZ_TARGET=worksheet Scripts/fuzz.sh 30
 step env FUZZ_TARGET=jsonl Scripts/fuzz.sh 30
 step env FUZZ_TARGET=calc Scripts/fuzz.sh 30
+step env FUZZ_TARGET=calc-bombs Scripts/fuzz.sh 30
 step env SHEETPORT="$sheetport" Tests/ValueAgreement/run.sh --jobs 2
 step Tests/RealClients/roundtrip.sh "$sheetport"
