@@ -148,16 +148,22 @@ extension Evaluator {
             let hits = idx[key] ?? []
             if candidates == nil || hits.count < candidates!.count { candidates = hits }
         }
-        let all = candidates ?? Array(0..<(rows * cols))
+        // Each cell tested is a step, charged before the walk (a range over the grid's far
+        // corners is billions of cells: #NUM!, not hours); the offsets are never all listed.
+        try charge(bytes: 0, steps: candidates?.count ?? rows * cols)
         var out: [Int] = []
-        for off in all {
+        func test(_ off: Int) throws {
             let dr = Int32(off / cols), dc = Int32(off % cols)
-            var ok = true
             for (r, crit) in pairs {
                 let v = try cellValue(r.sheet, r.r1 + dr, r.c1 + dc)
-                if !crit.matches(v) { ok = false; break }
+                if !crit.matches(v) { return }
             }
-            if ok { out.append(off) }
+            out.append(off)
+        }
+        if let candidates {
+            for off in candidates { try test(off) }
+        } else {
+            for off in 0..<(rows * cols) { try test(off) }
         }
         return (out, shape, beyond)
     }

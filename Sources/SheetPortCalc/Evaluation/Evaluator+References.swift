@@ -48,7 +48,10 @@ extension Evaluator {
         let store = engine.sheets[Int(r.sheet)]
         for c in store.storedColumns(r.c1, r.c2) {
             guard let col = store.columns[c] else { continue }
-            for k in col.positions(r.r1, r.r2) {
+            // The stored cells read are steps, charged a column at a time.
+            let span = col.positions(r.r1, r.r2)
+            try charge(bytes: 0, steps: span.count)
+            for k in span {
                 try body(col.rows[k], c, try valueOf(col.ids[k]))
             }
         }
