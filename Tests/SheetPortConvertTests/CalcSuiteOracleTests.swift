@@ -20,6 +20,15 @@ import SheetPortTestSupport
         ("ironcalc__calc_tests__STATISTICAL__GEOMEAN.xlsx", 19,
          "its cached values were not written by Excel: every error is stored as text (t=\"str\", \"#NUM!\", even NA()'s \"#N/A\"), "
             + "never equal to an error value"),
+        ("ironcalc__calc_tests__LOOKUP_AND_REFERENCE__DROP_TAKE.xlsx", 5,
+         "C2, E2, F2, I2 (DROP of every row or column), L2 (TAKE of 0 rows): " + "Excel stores #CALC! (an empty array) as the text #VALUE! with vm=\"1\", whose rich value in xl/richData is errorType 13, subType 3 "
+            + "(EmptyArray in Excel's CalcErrorCellValue); the reader takes the #VALUE! text, the engine answers #CALC! as Excel shows it"),
+        ("ironcalc__calc_tests__MATH_AND_TRIGONOMETRY__SEQUENCE.xlsx", 2,
+         "C16 SEQUENCE(0,0) and E18 SEQUENCE(0.3) (no rows): " + "Excel stores #CALC! (an empty array) as the text #VALUE! with vm=\"1\", whose rich value in xl/richData is errorType 13, subType 3 "
+            + "(EmptyArray in Excel's CalcErrorCellValue); the reader takes the #VALUE! text, the engine answers #CALC! as Excel shows it"),
+        ("ironcalc__calc_tests__LOOKUP_AND_REFERENCE__FILTER_ERRORS.xlsx", 1,
+         "E1 FILTER matching nothing: " + "Excel stores #CALC! (an empty array) as the text #VALUE! with vm=\"1\", whose rich value in xl/richData is errorType 13, subType 3 "
+            + "(EmptyArray in Excel's CalcErrorCellValue); the reader takes the #VALUE! text, the engine answers #CALC! as Excel shows it"),
     ]
 
     /// Files with formulas and files with every formula right in the run the floors were set from

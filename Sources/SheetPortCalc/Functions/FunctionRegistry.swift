@@ -54,6 +54,7 @@ enum FunctionRegistry {
         + Functions.text + Functions.dateTime + Functions.lookup + Functions.information + Functions.financial
         + Functions.matrix + Functions.cell + Functions.mathFamily + Functions.engineering
         + Functions.database + Functions.textFamily + Functions.dateTimeFamily + Functions.formulaInformation
+        + Functions.dynamicArrays
 
     static let byName: [String: Int32] = {
         var d: [String: Int32] = [:]
