@@ -1,0 +1,40 @@
+import Testing
+@testable import SheetPortCalc
+
+/// Edge values where Excel's own arithmetic decides the digits or the error, each from a
+/// calculation-suite workbook Excel computed (../shared/calc-suite, named per case).
+@Suite struct ExcelArithmeticEdgeTests {
+    @Test(arguments: [
+        // MOD is the exact remainder moved to the divisor's sign (MOD_QUOTIENT C20, C25, C26).
+        ("MOD(10.0000000001,0.1)", 9.999945316252479e-11), ("MOD(5,1E-10)", 9.999981783901343e-11),
+        ("MOD(5,-1E-10)", -1.821609865774887e-16), ("MOD(-1,3)", 2), ("MOD(3,-2)", -1), ("MOD(-7.5,2)", 0.5),
+        // TIME is the fraction of total seconds / 86400 (TIME_HOUR_MINUTE_SECOND D3, D17).
+        ("TIME(24,2,3)", 0.0014236111111110006), ("TIME(32767,32767,32767)", 0.4257754629629744), ("TIME(12,0,0)", 0.5),
+        // ACOT and ACOTH through 1/x (TRIGONOMETRIC ACOT_ACOTH!B13:C13); COTH, CSCH, SECH without a limit.
+        ("ACOT(9999999999999)", 1.0000000000001e-13), ("ACOTH(9999999999999)", 1.0000000000001e-13),
+        ("ACOT(0)", Double.pi / 2), ("ACOT(-1)", 3 * Double.pi / 4), ("ACOT(1)", Double.pi / 4),
+        ("COTH(9999999999999)", 1), ("CSCH(9999999999999)", 0), ("SECH(9999999999999)", 0), ("SECH(-1E+300)", 0),
+        // TRUNC keeps a number whose scaled value overflows (MROUND_TRUNC_INT TRUNC!C57).
+        ("TRUNC(9.99999E+307,5)", 9.99999e307), ("ROUND(1E+308,10)", 1e308),
+        // SEARCH with a lone trailing tilde (FIND_SEARCH E29:E30).
+        ("SEARCH(\"~\",\"Hi ~Bang!\",1)", 1), ("SEARCH(\"~\",\"Hello\")", 1), ("SEARCH(\"~~\",\"Hi ~Bang!\")", 4),
+        ("SEARCH(\"a~\",\"xab\")", 2),
+    ])
+    func number(_ formula: String, _ expected: Double) {
+        #expect(eval(formula) == .number(expected), "\(formula)")
+    }
+
+    @Test(arguments: [
+        // Booleans are refused (ISODD_ISEVEN!B15:C16, EOMONTH C11:C12); months before 1900 are #NUM!
+        // (DATE_DAY_MONTH_YEAR I15: EDATE(1900-03-01,-7)).
+        ("ISODD(TRUE)", CalcValue.error(.value)), ("ISEVEN(FALSE)", .error(.value)), ("ISODD(A1)", .error(.value)),
+        ("ISEVEN(\"4\")", .boolean(true)), ("ISODD(-3.9)", .boolean(true)),
+        ("EOMONTH(DATE(2023,3,2),TRUE)", .error(.value)), ("EOMONTH(DATE(2023,3,2),FALSE)", .error(.value)),
+        ("EDATE(DATE(2023,3,2),TRUE)", .error(.value)), ("EDATE(61,-7)", .error(.number)), ("EOMONTH(61,-3)", .error(.number)),
+        ("EDATE(DATE(9999,12,1),1)", .error(.number)), ("EOMONTH(DATE(2023,3,2),1)", .number(45046)),
+        ("EDATE(DATE(2024,1,31),1)", .number(45351)),
+    ])
+    func value(_ formula: String, _ expected: CalcValue) {
+        #expect(eval(formula, ["A1": true]) == expected, "\(formula)")
+    }
+}
