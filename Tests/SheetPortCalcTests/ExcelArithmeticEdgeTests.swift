@@ -1,5 +1,6 @@
 import Testing
 @testable import SheetPortCalc
+import SheetPortCore
 
 /// Edge values where Excel's own arithmetic decides the digits or the error, each from a
 /// calculation-suite workbook Excel computed (../shared/calc-suite, named per case).
@@ -36,5 +37,24 @@ import Testing
     ])
     func value(_ formula: String, _ expected: CalcValue) {
         #expect(eval(formula, ["A1": true]) == expected, "\(formula)")
+    }
+
+    /// LCM counts a blank cell of a range as 0 (GCD_LCM I35); SINGLE, the stored `@`, intersects
+    /// (INFORMATION__N B20: N(SINGLE(D18:D22)) in row 20 is D20; LCM_GCD D43).
+    @Test func blanksAndSingle() {
+        let cells: [String: Any] = ["B1": 5, "B2": 4, "D18": 1, "D19": 2, "D20": 3, "D21": 4, "D22": 5, "J43": 4]
+        #expect(eval("LCM(A1:B1)", cells) == .number(0))
+        #expect(eval("LCM(B1:B2)", cells) == .number(20))
+        #expect(eval("GCD(A1:B1)", cells) == .number(5))
+        let e = engine(["D18": 1, "D19": 2, "D20": 3, "D21": 4, "D22": 5, "J43": 4, "A43": 2, "B43": 2,
+                        "B20": "=N(SINGLE(D18:D22))", "D43": "=LCM(A43,B43,SINGLE(J:J))", "E43": "=GCD(A43,B43,SINGLE(J:J))",
+                        "B30": "=SINGLE(D18:D22)", "B31": "=SINGLE({7,8})", "E20": "=SINGLE(D18:E22)"])
+        let at = { (ref: String) in e.value(at: CellReference(ref)!, sheet: 0) }
+        #expect(at("B20") == .number(3))
+        #expect(at("D43") == .number(4))
+        #expect(at("E43") == .number(2))
+        #expect(at("B30") == .error(.value))
+        #expect(at("B31") == .number(7))
+        #expect(at("E20") == .error(.value))
     }
 }

@@ -130,6 +130,24 @@ extension Functions {
         raw("TOROW", 1, 3, arrays: true) { ev, a in try flatten(ev, a, column: false) },
         raw("WRAPCOLS", 2, 3, arrays: true) { ev, a in try wrap(ev, a, columns: true) },
         raw("WRAPROWS", 2, 3, arrays: true) { ev, a in try wrap(ev, a, columns: false) },
+        // SINGLE is how a file stores the `@` operator: the implicit intersection of a range with the
+        // formula's row or column (a reference, as `@A1:A9` is one), an array's first element.
+        raw("SINGLE", 1, 1) { ev, a in
+            switch a[0] {
+            case .ref(let r):
+                if r.isSingleCell { return a[0] }
+                if r.c1 == r.c2, ev.row >= r.r1, ev.row <= r.r2 {
+                    return .ref(SheetRange(sheet: r.sheet, r1: ev.row, c1: r.c1, r2: ev.row, c2: r.c1))
+                }
+                if r.r1 == r.r2, ev.column >= r.c1, ev.column <= r.c2 {
+                    return .ref(SheetRange(sheet: r.sheet, r1: r.r1, c1: ev.column, r2: r.r1, c2: ev.column))
+                }
+                return .value(.error(.value))
+            case .refs: return .value(.error(.value))
+            case .value(.array(let arr)): return .value(arr.values.first ?? .empty)
+            default: return a[0]
+            }
+        },
     ]
 
     /// SEQUENCE's rows or columns: 1 when omitted, truncated; 0 is an empty array (#CALC!), negative #VALUE!.
