@@ -57,4 +57,21 @@ import SheetPortCore
         #expect(at("B31") == .number(7))
         #expect(at("E20") == .error(.value))
     }
+
+    /// IFERROR and IFNA replace errors element by element in an array (LOGICAL__IFERROR C31).
+    @Test func errorFallbackOverArrays() {
+        let cells: [String: Any] = ["G4": 10, "G5": 20, "G6": 30, "G7": 40, "H4": 1, "H5": 0, "H6": 1, "H7": "x"]
+        // As a dynamic-array formula (Excel 365's reading, the file's cm="1").
+        let e = engine(cells)
+        for (ref, text) in [("C31", "SUM(IFERROR(G4:G7/H4:H7,0))"), ("C32", "SUM(IFERROR(G4:G7/H4:H7,{1;2;3;4}))")] {
+            e.setFormula(text, at: CellReference(ref)!, sheet: 0, isDynamicArray: true)
+        }
+        e.recalculate()
+        #expect(e.value(at: CellReference("C31")!, sheet: 0) == .number(40))
+        #expect(e.value(at: CellReference("C32")!, sheet: 0) == .number(46))
+        #expect(eval("ARRAYTOTEXT(IFNA({1,#N/A,#DIV/0!},\"n\"),1)", cells) == .text("{1,\"n\",#DIV/0!}"))
+        #expect(eval("ARRAYTOTEXT(IFERROR({1,#N/A,#DIV/0!},),1)", cells) == .text("{1,0,0}"))
+        #expect(eval("IFERROR(1/0,\"z\")", cells) == .text("z"))
+        #expect(eval("IFERROR(G4,\"z\")", cells) == .number(10))
+    }
 }
