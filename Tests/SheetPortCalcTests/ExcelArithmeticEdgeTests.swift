@@ -34,6 +34,9 @@ import SheetPortCore
         ("EDATE(DATE(2023,3,2),TRUE)", .error(.value)), ("EDATE(61,-7)", .error(.number)), ("EOMONTH(61,-3)", .error(.number)),
         ("EDATE(DATE(9999,12,1),1)", .error(.number)), ("EOMONTH(DATE(2023,3,2),1)", .number(45046)),
         ("EDATE(DATE(2024,1,31),1)", .number(45351)),
+        // A serial is rounded to the second before its date is taken (DAYS_DAYS360 D24), as HOUR reads it.
+        ("DAYS360(45992.000001,46000.999999)", .number(9)), ("DAY(46000.999999)", .number(10)), ("HOUR(46000.999999)", .number(0)),
+        ("DAY(46000.99999)", .number(9)), ("YEAR(45657.9999999)", .number(2025)),
     ])
     func value(_ formula: String, _ expected: CalcValue) {
         #expect(eval(formula, ["A1": true]) == expected, "\(formula)")

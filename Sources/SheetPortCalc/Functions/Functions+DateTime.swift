@@ -1,8 +1,11 @@
 import SheetPortCore
 extension Functions {
-    /// The civil date of a serial argument (#NUM! when out of range).
+    /// The civil date of a serial argument (#NUM! when out of range), the serial rounded to the
+    /// second first as HOUR/MINUTE/SECOND read it: 46000.999999 is the next day (calc-suite
+    /// DAYS_DAYS360 D24: DAYS360(45992.000001,46000.999999) is 9).
     static func civil(_ ev: Evaluator, _ op: Operand) throws -> (year: Int, month: Int, day: Int) {
-        let x = try ev.num(op)
+        let x0 = try ev.num(op)
+        let x = x0.magnitude < 1e9 ? (x0 * 86_400).rounded() / 86_400 : x0
         guard let c = DateSerial.civil(x, system: ev.dateSystem) else { throw EvalInterrupt.error(.number) }
         return c
     }
