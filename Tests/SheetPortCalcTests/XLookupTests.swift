@@ -79,4 +79,16 @@ import Testing
         #expect(eval("XLOOKUP(\"^I.d\",A1:A8,A1:A8,,3)", cells) == .text("Indonesia"))
         #expect(eval("XMATCH(\"(unclosed\",A1:A8,3)", cells) == .error(.value))
     }
+
+    /// OFFSET's sizes: truncated, a fraction of one is one (ROW_COLUM OFFSET!K44:K51).
+    @Test func offsetSizes() {
+        var cells: [String: Any] = [:]
+        for r in 1...5 { for (k, c) in ["A", "B", "C", "D"].enumerated() { cells["\(c)\(r)"] = r * 10 + k } }
+        #expect(eval("SUM(OFFSET(A1,1,1,3,0.9))", cells) == .number(21 + 31 + 41))
+        #expect(eval("SUM(OFFSET(A1,1,1,3,1.2))", cells) == .number(21 + 31 + 41))
+        #expect(eval("SUM(OFFSET(A1,0,0,2.99,1))", cells) == .number(10 + 20))
+        #expect(eval("SUM(OFFSET(A3,0,0,-0.5,1))", cells) == .number(30))
+        #expect(eval("OFFSET(A1,0,0,0,1)", cells) == .error(.reference))
+        #expect(eval("OFFSET(A1,0,0,1,\"x\")", cells) == .error(.value))
+    }
 }

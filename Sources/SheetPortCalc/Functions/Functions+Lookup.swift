@@ -294,8 +294,15 @@ extension Functions {
         raw("OFFSET", 3, 5, volatile: true) { ev, a in
             guard case .ref(let base) = a[0] else { return .value(.error(.value)) }
             let dr = try ev.int(a[1]), dc = try ev.int(a[2])
-            let h = ev.isMissing(a, 3) ? base.rows : try ev.int(a[3])
-            let w = ev.isMissing(a, 4) ? base.columns : try ev.int(a[4])
+            // Sizes are truncated, but a fraction of one row or column is one: OFFSET(W39,2,2,3,0.9) is three
+            // rows by one column, OFFSET(...,3.1,3.99) three by three (calc-suite ROW_COLUM OFFSET!K46, K48).
+            func size(_ k: Int, _ whole: Int) throws -> Int {
+                guard !ev.isMissing(a, k) else { return whole }
+                let x = try ev.num(a[k])
+                guard x.magnitude < 1, x != 0 else { return try ev.int(a[k]) }
+                return x > 0 ? 1 : -1
+            }
+            let h = try size(3, base.rows), w = try size(4, base.columns)
             guard h != 0, w != 0 else { return .value(.error(.reference)) }
             var r1 = Int(base.r1) + dr, c1 = Int(base.c1) + dc
             var r2 = r1 + h - 1, c2 = c1 + w - 1
