@@ -18,6 +18,13 @@ import Testing
         ("SEQUENCE(1/0)", .error(.divisionByZero)), ("SEQUENCE(NA())", .error(.notAvailable)),
         ("SEQUENCE(100000,100000)", .error(.number)), ("SEQUENCE(1E+300)", .error(.number)), ("SEQUENCE(\"x\")", .error(.value)),
         ("MATCH(15,SEQUENCE(5,1,5,5),0)", .number(3)), ("VLOOKUP(3,SEQUENCE(3,2),2)", .number(4)),
+        // RANDARRAY: shape, bounds and whole numbers (the values are random)
+        ("ROWS(RANDARRAY(3,4))", .number(3)), ("COLUMNS(RANDARRAY(3,4))", .number(4)),
+        ("AND(RANDARRAY(20,20,5,7)>=5,RANDARRAY(20,20,5,7)<=7)", .boolean(true)),
+        ("SUMPRODUCT(--(MOD(RANDARRAY(20,20,1,3,TRUE),1)=0))", .number(400)), ("MAX(RANDARRAY(50,50,1,3,TRUE))", .number(3)),
+        ("AND(RANDARRAY()>=0,RANDARRAY()<1)", .boolean(true)),
+        ("RANDARRAY(2,2,5,1)", .error(.value)), ("RANDARRAY(2,2,1.5,3,TRUE)", .error(.value)), ("RANDARRAY(-1)", .error(.value)),
+        ("RANDARRAY(100000,100000)", .error(.number)),
         // SORT and SORTBY
         ("ARRAYTOTEXT(SORT({3;1;2}),1)", .text("{1;2;3}")), ("ARRAYTOTEXT(SORT({3;1;2},1,-1),1)", .text("{3;2;1}")),
         ("ARRAYTOTEXT(SORT({\"b\",2;\"a\",1;\"c\",0},2),1)", .text("{\"c\",0;\"a\",1;\"b\",2}")),

@@ -1,6 +1,6 @@
 import SheetPortCore
 
-/// The dynamic-array functions that build, reshape, order and pick arrays: SEQUENCE, SORT, SORTBY,
+/// The dynamic-array functions that build, reshape, order and pick arrays: SEQUENCE, RANDARRAY, SORT, SORTBY,
 /// UNIQUE, FILTER, HSTACK, VSTACK, TAKE, DROP, EXPAND, TOCOL, TOROW, WRAPCOLS and WRAPROWS. Their
 /// results spill (the engine's spill machinery places them); inside another function they are arrays.
 /// A result with no cell left (FILTER matching nothing, DROP of every row, SEQUENCE(0)) is #CALC!,
@@ -25,6 +25,28 @@ extension Functions {
                 let x = start + Double(k) * step
                 guard x.isFinite else { return .value(.error(.number)) }
                 out.append(.number(x))
+            }
+            return .value(.array(CalcArray(rows: rows, columns: columns, values: out)))
+        },
+        // RANDARRAY([rows], [columns], [min], [max], [whole_number]): min above max #VALUE!, and so are
+        // bounds that are not whole when whole numbers are asked for (Microsoft's RANDARRAY reference).
+        raw("RANDARRAY", 0, 5, volatile: true) { ev, a in
+            let rows = try sequenceCount(ev, a, 0), columns = try sequenceCount(ev, a, 1)
+            let low = try ev.num(a, 2, default: 0), high = try ev.num(a, 3, default: 1)
+            let whole = ev.isMissing(a, 4) ? false : try ev.flag(a[4])
+            guard low <= high else { return .value(.error(.value)) }
+            if whole { guard low == low.rounded(), high == high.rounded() else { return .value(.error(.value)) } }
+            try checkSize(rows, columns)
+            var out: [CalcValue] = []
+            out.reserveCapacity(rows * columns)
+            for _ in 0..<(rows * columns) {
+                let unit = Double(ev.engine.random.next() >> 11) / Double(1 << 53)
+                if whole {
+                    let span = (high - low + 1).rounded(.down)
+                    out.append(.number(Swift.min(high, low + (unit * span).rounded(.down))))
+                } else {
+                    out.append(.number(low + unit * (high - low)))
+                }
             }
             return .value(.array(CalcArray(rows: rows, columns: columns, values: out)))
         },
