@@ -20,17 +20,45 @@ import SheetPortTestSupport
         ("ironcalc__calc_tests__STATISTICAL__GEOMEAN.xlsx", 19,
          "its cached values were not written by Excel: every error is stored as text (t=\"str\", \"#NUM!\", even NA()'s \"#N/A\"), "
             + "never equal to an error value"),
+        ("ironcalc__calc_tests__LOOKUP_AND_REFERENCE__DROP_TAKE.xlsx", 5,
+         "C2, E2, F2, I2 (DROP of every row or column), L2 (TAKE of 0 rows): " + "Excel stores #CALC! (an empty array) as the text #VALUE! with vm=\"1\", whose rich value in xl/richData is errorType 13, subType 3 "
+            + "(EmptyArray in Excel's CalcErrorCellValue); the reader takes the #VALUE! text, the engine answers #CALC! as Excel shows it"),
+        ("ironcalc__calc_tests__MATH_AND_TRIGONOMETRY__SEQUENCE.xlsx", 2,
+         "C16 SEQUENCE(0,0) and E18 SEQUENCE(0.3) (no rows): " + "Excel stores #CALC! (an empty array) as the text #VALUE! with vm=\"1\", whose rich value in xl/richData is errorType 13, subType 3 "
+            + "(EmptyArray in Excel's CalcErrorCellValue); the reader takes the #VALUE! text, the engine answers #CALC! as Excel shows it"),
+        ("ironcalc__calc_tests__FINANCIAL__IRR.xlsx", 31,
+         "Excel's IRR stops at its own tolerance (\"accurate within 0.00001 percent\", Microsoft's IRR reference) and the NPV "
+            + "of that rate is the rounding noise left (6.4212018552224666E-12 at General!M2): Newton from the 0.1 guess stopping "
+            + "at that tolerance gives 0.07930826116052853, not Excel's 0.07930826116039724 (L2), and even Excel's own L2 digits give an "
+            + "NPV of 6.419753617592505E-12 in double arithmetic (Horner's order 6.422024769723969E-12), so neither the IRRs near a "
+            + "double root (1.091399510766422E-07 for 1,-2,1) nor the residuals can be reproduced; the engine finds the root to the last bit"),
+        ("ironcalc__calc_tests__FINANCIAL__XIRR.xlsx", 10,
+         "Excel's XIRR stops at its own tolerance (\"accurate within 0.000001 percent\", Microsoft's XIRR reference): R2 is "
+            + "1.1859161972999572 where the root is 1.185916207982106, and Newton from the 0.1 guess stopping at that tolerance gives "
+            + "1.1859162079820713 (one step later 1.1859162079821048), never Excel's digits; the rest differ in the 8th to 9th digit alike"),
+        ("ironcalc__calc_tests__FINANCIAL__XNPV.xlsx", 3,
+         "R2, R4, R5 are XIRR results, with the stopping point of Excel's XIRR iteration (see FINANCIAL__XIRR.xlsx)"),
+        ("ironcalc__calc_tests__FINANCIAL__PRICE_YIELD.xlsx", 3,
+         "ODDFYIELD K8, K31, K49 are where Excel's yield iteration stopped (0.0499999999321231 for a bond priced at a 5 % yield): "
+            + "the engine solves to 0.05 within a unit of the 15th digit"),
+        ("ironcalc__calc_tests__STATISTICAL__BETADIST_BETAINV.xlsx", 1,
+         "H16 BETA.INV back to a bound of -1 is rounding noise (-2.220446049250313E-16, the engine -1.1102230246251565E-16): "
+            + "one unit in the last place of the [A,B] rescaling after Excel's inverse iteration"),
+        ("ironcalc__calc_tests__LOOKUP_AND_REFERENCE__FILTER_ERRORS.xlsx", 1,
+         "E1 FILTER matching nothing: " + "Excel stores #CALC! (an empty array) as the text #VALUE! with vm=\"1\", whose rich value in xl/richData is errorType 13, subType 3 "
+            + "(EmptyArray in Excel's CalcErrorCellValue); the reader takes the #VALUE! text, the engine answers #CALC! as Excel shows it"),
     ]
 
     /// Files with formulas and files with every formula right in the run the floors were set from
     /// (2026-12-06: 67/239 files, 26,745/84,612 cells at first; 131 and 31,685 with the financial and
     /// statistical families; 130 and 79,775 with engineering, database, text, information, math and
-    /// date alone; 172 and 82,846 with all of them); the engine may only get better.
+    /// date alone; 172 and 82,846 with all of them; 196 and 83,244 with XLOOKUP's search modes, the
+    /// dynamic-array functions and the misses fixed one by one); the engine may only get better.
     static let measuredFiles = 239
-    static let measuredFilesRight = 172
+    static let measuredFilesRight = 196
     /// Compared and agreeing formula cells in that run.
     static let measuredCells = 84_612
-    static let measuredCellsRight = 82_846
+    static let measuredCellsRight = 83_244
 
     @Test func calcSuiteRecomputesToExcelsValues() throws {
         let filter = ProcessInfo.processInfo.environment["CALC_SUITE_FILTER"]

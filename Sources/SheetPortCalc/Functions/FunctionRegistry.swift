@@ -55,6 +55,7 @@ enum FunctionRegistry {
         + Functions.matrix + Functions.cell + Functions.mathFamily + Functions.engineering
         + Functions.database + Functions.textFamily + Functions.dateTimeFamily + Functions.formulaInformation
         + Functions.spillRange
+        + Functions.dynamicArrays
 
     static let byName: [String: Int32] = {
         var d: [String: Int32] = [:]

@@ -1,8 +1,11 @@
 import SheetPortCore
 extension Functions {
-    /// The civil date of a serial argument (#NUM! when out of range).
+    /// The civil date of a serial argument (#NUM! when out of range), the serial rounded to the
+    /// second first as HOUR/MINUTE/SECOND read it: 46000.999999 is the next day (calc-suite
+    /// DAYS_DAYS360 D24: DAYS360(45992.000001,46000.999999) is 9).
     static func civil(_ ev: Evaluator, _ op: Operand) throws -> (year: Int, month: Int, day: Int) {
-        let x = try ev.num(op)
+        let x0 = try ev.num(op)
+        let x = x0.magnitude < 1e9 ? (x0 * 86_400).rounded() / 86_400 : x0
         guard let c = DateSerial.civil(x, system: ev.dateSystem) else { throw EvalInterrupt.error(.number) }
         return c
     }
@@ -69,7 +72,10 @@ extension Functions {
             let h = (try ev.num(a[0])).rounded(.towardZero), m = (try ev.num(a[1])).rounded(.towardZero), s = (try ev.num(a[2])).rounded(.towardZero)
             let total = h * 3600 + m * 60 + s
             guard total >= 0, h <= 32_767, m <= 32_767, s <= 32_767 else { return .value(.error(.number)) }
-            return .value(.number(total.truncatingRemainder(dividingBy: 86_400) / 86_400))
+            // The day fraction of total/86400, as Excel rounds it: TIME(24,2,3) is 0.0014236111111110006
+            // (calc-suite TIME_HOUR_MINUTE_SECOND D3), not 123/86400.
+            let days = total / 86_400
+            return .value(.number(days - days.rounded(.down)))
         },
         scalar("TIMEVALUE", 1, 1) { ev, a in
             guard let x = try dateText(ev, a[0]) else { return .value(.error(.value)) }
@@ -113,17 +119,11 @@ extension Functions {
         },
         scalar("ISOWEEKNUM", 1, 1) { ev, a in .value(.number(Double(isoWeek(ev, (try ev.num(a[0])).rounded(.down))))) },
         scalar("EDATE", 2, 2) { ev, a in
-            let c = try civil(ev, a[0])
-            let months = try ev.int(a[1])
-            let total = c.year * 12 + c.month - 1 + months
-            let y = total / 12, m = total % 12 + 1
-            return .value(.number(try serial(ev, y, m, min(c.day, daysInMonth(y, m)))))
+            let (y, m, day) = try monthsLater(ev, a)
+            return .value(.number(try serial(ev, y, m, min(day, daysInMonth(y, m)))))
         },
         scalar("EOMONTH", 2, 2) { ev, a in
-            let c = try civil(ev, a[0])
-            let months = try ev.int(a[1])
-            let total = c.year * 12 + c.month - 1 + months
-            let y = total / 12, m = total % 12 + 1
+            let (y, m, _) = try monthsLater(ev, a)
             return .value(.number(try serial(ev, y, m, daysInMonth(y, m))))
         },
         scalar("DAYS", 2, 2) { ev, a in .value(.number(try dateArg(ev, a[0]) - dateArg(ev, a[1]))) },
@@ -184,5 +184,20 @@ extension Functions {
         guard let c = DateSerial.civil(thursday, system: ev.dateSystem),
               let jan1 = DateSerial.serial(year: c.year, month: 1, day: 1, system: ev.dateSystem) else { return 0 }
         return Int(((thursday - jan1) / 7).rounded(.down)) + 1
+    }
+}
+
+extension Functions {
+    /// EDATE's and EOMONTH's year, month and day: the start date moved by whole months; a boolean
+    /// months is #VALUE! (calc-suite EOMONTH C11:C12) and a month before the date system's first
+    /// year or after 9999 #NUM! (DATE_DAY_MONTH_YEAR I15: EDATE(1900-03-01,-7)).
+    static func monthsLater(_ ev: Evaluator, _ a: [Operand]) throws -> (year: Int, month: Int, day: Int) {
+        let c = try civil(ev, a[0])
+        if case .boolean = try ev.scalar(a[1]) { throw EvalInterrupt.error(.value) }
+        let months = try ev.int(a[1])
+        let total = c.year * 12 + c.month - 1 + months
+        let y = total / 12, m = total % 12 + 1
+        guard total >= 0, y >= (ev.dateSystem == .excel1904 ? 1904 : 1900), y <= 9999 else { throw EvalInterrupt.error(.number) }
+        return (y, m, c.day)
     }
 }

@@ -13,8 +13,9 @@ extension Functions {
         isType("ISERROR") { $0.isError },
         isType("ISERR") { if case .error(let e) = $0 { return e != .notAvailable }; return false },
         isType("ISNA") { $0 == .error(.notAvailable) },
-        scalar("ISEVEN", 1, 1) { ev, a in .value(.boolean(try ev.int(a[0]) % 2 == 0)) },
-        scalar("ISODD", 1, 1) { ev, a in .value(.boolean(try ev.int(a[0]) % 2 != 0)) },
+        // A boolean is #VALUE! (ToolPak functions: calc-suite ISREF_ISFORMULA_ISODD_ISEVEN ISODD_ISEVEN!B15:C16).
+        scalar("ISEVEN", 1, 1) { ev, a in .value(.boolean(try parityArgument(ev, a[0]) % 2 == 0)) },
+        scalar("ISODD", 1, 1) { ev, a in .value(.boolean(try parityArgument(ev, a[0]) % 2 != 0)) },
         raw("ISREF", 1, 1) { _, a in
             switch a[0] {
             case .ref, .refs: return .value(.boolean(true))
@@ -53,4 +54,11 @@ extension Functions {
             }
         },
     ]
+}
+
+extension Functions {
+    static func parityArgument(_ ev: Evaluator, _ op: Operand) throws -> Int {
+        if case .boolean = try ev.scalar(op) { throw EvalInterrupt.error(.value) }
+        return try ev.int(op)
+    }
 }

@@ -32,14 +32,10 @@ extension Functions {
             return .value(.error(.notAvailable))
         },
         scalar("IFERROR", 2, 2, raw: [0, 1]) { ev, a in
-            let v = try ev.scalar(a[0])
-            if case .error = v { return ev.isMissing(a, 1) ? .value(.number(0)) : a[1] }
-            return a[0]
+            try errorFallback(ev, a) { if case .error = $0 { return true }; return false }
         },
         scalar("IFNA", 2, 2, raw: [0, 1]) { ev, a in
-            let v = try ev.scalar(a[0])
-            if case .error(.notAvailable) = v { return ev.isMissing(a, 1) ? .value(.number(0)) : a[1] }
-            return a[0]
+            try errorFallback(ev, a) { $0 == .error(.notAvailable) }
         },
         raw("AND", 1, 255) { ev, a in
             var r = true
@@ -76,4 +72,27 @@ extension Functions {
             return ev.isMissing(a, k) ? .value(.number(0)) : a[k]
         },
     ]
+}
+
+extension Functions {
+    /// IFERROR and IFNA: the value, or the fallback where it is the error. An array value (a range in
+    /// an array formula, `G4:G7/H4:H7`) is replaced element by element, so `SUM(IFERROR(G4:G7/H4:H7,0))`
+    /// adds the quotients that exist (calc-suite LOGICAL__IFERROR C31).
+    static func errorFallback(_ ev: Evaluator, _ a: [Operand], _ caught: (CalcValue) -> Bool) throws -> Operand {
+        let fallback: Operand = ev.isMissing(a, 1) ? .value(.number(0)) : a[1]
+        if case .value(.array(let arr)) = try ev.liftable(a[0]) {
+            let other = try ev.liftable(fallback)
+            var out: [CalcValue] = []
+            out.reserveCapacity(arr.values.count)
+            for r in 0..<arr.rows {
+                for c in 0..<arr.columns {
+                    let v = arr[r, c]
+                    guard caught(v) else { out.append(v); continue }
+                    if case .value(.array(let f)) = other { out.append(f.broadcast(r, c)) } else { out.append(try ev.scalar(other)) }
+                }
+            }
+            return .value(.array(CalcArray(rows: arr.rows, columns: arr.columns, values: out)))
+        }
+        return caught(try ev.scalar(a[0])) ? fallback : a[0]
+    }
 }

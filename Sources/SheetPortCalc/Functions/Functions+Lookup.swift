@@ -134,40 +134,42 @@ extension Functions {
             return .value(.number(Double(p + 1)))
         },
         raw("XMATCH", 2, 4, arrays: true) { ev, a in
-            let value = try ev.checked(a[0])
-            let (v, _, _) = try vectorArg(ev, a[1])
+            let value = ev.isMissing(a, 0) ? .empty : try ev.checked(a[0])
+            let (v, _, _) = try xvectorArg(ev, a[1])
             let matchMode = ev.isMissing(a, 2) ? 0 : try ev.int(a[2])
             let searchMode = ev.isMissing(a, 3) ? 1 : try ev.int(a[3])
             guard let p = try xposition(ev, value, v, matchMode, searchMode) else { return .value(.error(.notAvailable)) }
             return .value(.number(Double(p + 1)))
         },
         raw("XLOOKUP", 3, 6, arrays: true) { ev, a in
-            let value = try ev.checked(a[0])
-            let (v, rows, _) = try vectorArg(ev, a[1])
+            // An omitted lookup value is a blank, which finds a blank cell (calc-suite XLOOKUP Errors!N1).
+            let value = ev.isMissing(a, 0) ? .empty : try ev.checked(a[0])
+            let (v, rows, columns) = try xvectorArg(ev, a[1])
+            let vertical = rows > 1 || columns == 1
+            // The return array runs along the lookup array: another length is #VALUE! (calc-suite XLOOKUP Errors!D9, D11).
+            let (returnRows, returnColumns): (Int, Int)
+            switch a[2] {
+            case .ref(let r): (returnRows, returnColumns) = (r.rows, r.columns)
+            case .value(.array(let arr)): (returnRows, returnColumns) = (arr.rows, arr.columns)
+            default: (returnRows, returnColumns) = (1, 1)
+            }
+            guard (vertical ? returnRows : returnColumns) == max(rows, columns) else { return .value(.error(.value)) }
             let matchMode = ev.isMissing(a, 4) ? 0 : try ev.int(a[4])
             let searchMode = ev.isMissing(a, 5) ? 1 : try ev.int(a[5])
             guard let p = try xposition(ev, value, v, matchMode, searchMode) else {
                 return ev.isMissing(a, 3) ? .value(.error(.notAvailable)) : a[3]
             }
-            let vertical = rows > 1 || {
-                if case .ref(let r) = a[2] { return r.columns > 1 && r.rows > 1 ? true : r.columns == 1 }
-                return false
-            }()
             switch a[2] {
             case .ref(let r):
                 if vertical {
-                    guard p < r.rows else { return .value(.error(.value)) }
                     return .ref(SheetRange(sheet: r.sheet, r1: r.r1 + Int32(p), c1: r.c1, r2: r.r1 + Int32(p), c2: r.c2))
                 }
-                guard p < r.columns else { return .value(.error(.value)) }
                 return .ref(SheetRange(sheet: r.sheet, r1: r.r1, c1: r.c1 + Int32(p), r2: r.r2, c2: r.c1 + Int32(p)))
             default:
                 let arr = try ev.array(a[2])
-                if arr.columns == 1 || (vertical && arr.rows > 1) {
-                    guard p < arr.rows else { return .value(.error(.value)) }
+                if vertical {
                     return .value(.array(CalcArray(rows: 1, columns: arr.columns, values: Array(arr.values[(p * arr.columns)..<((p + 1) * arr.columns)]))))
                 }
-                guard p < arr.columns else { return .value(.error(.value)) }
                 return .value(.array(CalcArray(rows: arr.rows, columns: 1, values: (0..<arr.rows).map { arr[$0, p] })))
             }
         },
@@ -292,8 +294,15 @@ extension Functions {
         raw("OFFSET", 3, 5, volatile: true) { ev, a in
             guard case .ref(let base) = a[0] else { return .value(.error(.value)) }
             let dr = try ev.int(a[1]), dc = try ev.int(a[2])
-            let h = ev.isMissing(a, 3) ? base.rows : try ev.int(a[3])
-            let w = ev.isMissing(a, 4) ? base.columns : try ev.int(a[4])
+            // Sizes are truncated, but a fraction of one row or column is one: OFFSET(W39,2,2,3,0.9) is three
+            // rows by one column, OFFSET(...,3.1,3.99) three by three (calc-suite ROW_COLUM OFFSET!K46, K48).
+            func size(_ k: Int, _ whole: Int) throws -> Int {
+                guard !ev.isMissing(a, k) else { return whole }
+                let x = try ev.num(a[k])
+                guard x.magnitude < 1, x != 0 else { return try ev.int(a[k]) }
+                return x > 0 ? 1 : -1
+            }
+            let h = try size(3, base.rows), w = try size(4, base.columns)
             guard h != 0, w != 0 else { return .value(.error(.reference)) }
             var r1 = Int(base.r1) + dr, c1 = Int(base.c1) + dc
             var r2 = r1 + h - 1, c2 = c1 + w - 1
@@ -322,57 +331,97 @@ extension Functions {
         },
     ]
 
-    static func xposition(_ ev: Evaluator, _ value: CalcValue, _ v: Vector, _ matchMode: Int, _ searchMode: Int) throws -> Int? {
-        let reverse = searchMode == -1
-        if searchMode == 2 || searchMode == -2 {
-            let values: [CalcValue]
-            switch v {
-            case .range(let r): values = try ev.vector(r)
-            case .array(let arr): values = arr
-            }
-            return xbinary(values, value, matchMode, descending: searchMode == -2)
-        }
-        switch matchMode {
-        case 0: return try position(ev, value, in: v, mode: 0, wildcards: false, reverse: reverse)
-        case 2: return try position(ev, value, in: v, mode: 0, wildcards: true, reverse: reverse)
-        case -1, 1:
-            if let exact = try position(ev, value, in: v, mode: 0, wildcards: false, reverse: reverse) { return exact }
-            let values: [CalcValue]
-            switch v {
-            case .range(let r): values = try ev.vector(r)
-            case .array(let arr): values = arr
-            }
-            var best: Int?
-            for (k, x) in values.enumerated() where Compare.rank(x) == Compare.rank(value) && x != .empty {
-                let c = Compare.values(x, value)
-                if matchMode == -1 && c < 0 {
-                    if best == nil || Compare.values(x, values[best!]) > 0 { best = k }
-                } else if matchMode == 1 && c > 0 {
-                    if best == nil || Compare.values(x, values[best!]) < 0 { best = k }
-                }
-            }
-            return best
-        default:
-            throw EvalInterrupt.error(.value)
+    /// XLOOKUP's and XMATCH's lookup array: one row or one column (a table is #VALUE!, calc-suite XMATCH_arrays B14).
+    static func xvectorArg(_ ev: Evaluator, _ op: Operand) throws -> (Vector, rows: Int, columns: Int) {
+        do { return try vectorArg(ev, op) } catch EvalInterrupt.error(.notAvailable) { throw EvalInterrupt.error(.value) }
+    }
+
+    static func values(_ ev: Evaluator, _ v: Vector) throws -> [CalcValue] {
+        switch v {
+        case .range(let r): return try ev.vector(r)
+        case .array(let arr): return arr
         }
     }
 
-    /// XLOOKUP/XMATCH's binary search: plain comparisons in Excel's type order (numbers < text < booleans).
-    static func xbinary(_ values: [CalcValue], _ value: CalcValue, _ matchMode: Int, descending: Bool) -> Int? {
-        var lo = 0, hi = values.count - 1
-        while lo <= hi {
-            let mid = (lo + hi) / 2
-            var c = Compare.values(values[mid], value)
-            if Compare.rank(values[mid]) != Compare.rank(value) { c = Compare.rank(values[mid]) < Compare.rank(value) ? -1 : 1 }
-            if descending { c = -c }
-            if c == 0 { return mid }
-            if c < 0 { lo = mid + 1 } else { hi = mid - 1 }
+    /// XLOOKUP/XMATCH's order over every type: numbers < text < booleans (errors last).
+    static func xcompare(_ a: CalcValue, _ b: CalcValue) -> Int {
+        let ra = Compare.rank(a), rb = Compare.rank(b)
+        return ra == rb ? Compare.values(a, b) : (ra < rb ? -1 : 1)
+    }
+
+    /// The position XLOOKUP and XMATCH find. Match modes: 0 exact, -1 exact or next smaller, 1 exact
+    /// or next larger, 2 wildcards, 3 a regular expression; search modes: 1 first to last, -1 last
+    /// to first, 2 and -2 binary over ascending and descending data. An empty lookup value finds an
+    /// empty cell (calc-suite XLOOKUP ExactMatch!U12: Excel returns the blank row's value).
+    static func xposition(_ ev: Evaluator, _ value: CalcValue, _ v: Vector, _ matchMode: Int, _ searchMode: Int) throws -> Int? {
+        guard (-1...3).contains(matchMode), [1, -1, 2, -2].contains(searchMode) else { throw EvalInterrupt.error(.value) }
+        if searchMode == 2 || searchMode == -2 {
+            // Wildcards and patterns have no order to search by (calc-suite XLOOKUP Wildcards!E13).
+            guard matchMode <= 1 else { throw EvalInterrupt.error(.value) }
+            return xbinary(try values(ev, v), value, matchMode, descending: searchMode == -2)
         }
+        let reverse = searchMode == -1
+        let all = try values(ev, v)
+        let order = reverse ? Array(all.indices.reversed()) : Array(all.indices)
+        if case .empty = value, let k = order.first(where: { all[$0] == .empty }) { return k }
         switch matchMode {
-        case 1: return descending ? (hi >= 0 ? hi : nil) : (lo < values.count ? lo : nil)
-        case -1: return descending ? (lo < values.count ? lo : nil) : (hi >= 0 ? hi : nil)
-        default: return nil
+        case 0: return try position(ev, value, in: v, mode: 0, wildcards: false, reverse: reverse)
+        case 2: return try position(ev, value, in: v, mode: 0, wildcards: true, reverse: reverse)
+        case 3:
+            // A pattern matches text anywhere in a cell (REGEXTEST's reading); a number has no match (calc-suite XMATCH B14).
+            guard case .text(let pattern) = value else { return nil }
+            let regex = try TextRegex.compile(pattern, ignoreCase: false)
+            for k in order {
+                if case .text(let s) = all[k], !(try TextRegex.matches(regex, s, limit: 1)).isEmpty { return k }
+            }
+            return nil
+        default:
+            if let exact = try position(ev, value, in: v, mode: 0, wildcards: false, reverse: reverse) { return exact }
+            // The nearest value on the asked side in every type's order (a number's next larger may be
+            // text); the first met in search order wins a tie (calc-suite XLOOKUP ReturnSmaller!F8).
+            var best: Int?
+            for k in order {
+                let x = all[k]
+                if x == .empty { continue }
+                if case .error = x { continue }
+                let c = xcompare(x, value)
+                guard matchMode == -1 ? c < 0 : c > 0 else { continue }
+                if let b = best, matchMode == -1 ? xcompare(x, all[b]) <= 0 : xcompare(x, all[b]) >= 0 { continue }
+                best = k
+            }
+            return best
         }
+    }
+
+    /// XLOOKUP/XMATCH's binary search, as Excel probes: ascending data finds the first value >= the
+    /// lookup value, descending data the last value >= it (so duplicates give the first of a run going
+    /// up and the last going down: calc-suite XLOOKUP MultipleElements). Empty cells sort after
+    /// everything (a whole column's blank tail) and an empty lookup value finds one.
+    static func xbinary(_ values: [CalcValue], _ value: CalcValue, _ matchMode: Int, descending: Bool) -> Int? {
+        func order(_ x: CalcValue) -> Int {
+            switch (x, value) {
+            case (.empty, .empty): return 0
+            case (.empty, _): return descending ? -1 : 1
+            case (_, .empty): return descending ? 1 : -1
+            default: return xcompare(x, value)
+            }
+        }
+        let n = values.count
+        var lo = 0, hi = n
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if descending ? order(values[mid]) >= 0 : order(values[mid]) < 0 { lo = mid + 1 } else { hi = mid }
+        }
+        let usable: (Int) -> Bool = { $0 >= 0 && $0 < n && (values[$0] != .empty || value == .empty) }
+        if descending {
+            let p = lo - 1
+            if usable(p), order(values[p]) == 0 { return p }
+            let k = matchMode == 1 ? p : (matchMode == -1 ? p + 1 : -1)
+            return usable(k) ? k : nil
+        }
+        if usable(lo), order(values[lo]) == 0 { return lo }
+        let k = matchMode == 1 ? lo : (matchMode == -1 ? lo - 1 : -1)
+        return usable(k) ? k : nil
     }
 
     /// INDIRECT's reference text: `A1`, `$B$2:C9`, `Sheet2!A1`, `'My Sheet'!A:A`, a defined name, or R1C1 (`R2C3`).

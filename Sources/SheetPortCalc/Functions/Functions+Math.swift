@@ -6,6 +6,9 @@ extension Functions {
         if digits <= -309 { return 0 }
         let f = Coercion.pow10(Swift.abs(digits))
         var scaled = digits >= 0 ? x * f : x / f
+        // Past the doubles' range the digits asked for are below x's own precision: x is the answer
+        // (TRUNC(9.99999E+307,5), calc-suite MROUND_TRUNC_INT TRUNC!C57).
+        guard scaled.isFinite else { return x }
         // Snap to 15 significant digits first so that 2.675 rounds as Excel does.
         scaled = Coercion.round15(scaled)
         var r = scaled.rounded(mode)
@@ -43,7 +46,10 @@ extension Functions {
         scalar("MOD", 2, 2) { ev, a in
             let x = try ev.num(a[0]), y = try ev.num(a[1])
             guard y != 0 else { return .value(.error(.divisionByZero)) }
-            let r = x - y * (x / y).rounded(.down)
+            // The exact remainder (fmod) moved to y's sign, as Excel: MOD(5,1E-10) is
+            // 9.999981783901343E-11, not the 0 of x - y*INT(x/y) (calc-suite MOD_QUOTIENT C20, C25, C26).
+            var r = x.truncatingRemainder(dividingBy: y)
+            if r != 0, (r < 0) != (y < 0) { r += y }
             return number(Swift.abs(r) < 1e-300 ? 0 : r)
         },
         scalar("QUOTIENT", 2, 2) { ev, a in

@@ -121,15 +121,24 @@ extension Functions {
 }
 
 extension Evaluator {
-    /// An argument of CHOOSECOLS/CHOOSEROWS as an array: a range keeps its own width and height
-    /// (empty cells included); whole columns and rows are cut at the stored extent.
+    /// An argument of CHOOSECOLS/CHOOSEROWS (and the dynamic-array functions) as an array: a range
+    /// keeps its own width and height (empty cells included); whole columns and rows are cut at the
+    /// stored extent.
     func pickable(_ op: Operand) throws -> CalcArray {
         guard case .ref(let r) = op else { return try array(op) }
+        return try fullMatrix(r, limit: Functions.maxMatrixElements)
+    }
+
+    /// A range's values at its own size (a trailing blank row counts: `FILTER(A2:A12,A2:A12>10)`
+    /// over six filled rows compares eleven), whole columns and rows cut at the stored extent; past
+    /// `limit` cells #NUM!.
+    func fullMatrix(_ r: SheetRange, limit: Int) throws -> CalcArray {
         let c = clipped(r)
         let rows = r.rows > Int(maxRowIndex) ? c.rows : r.rows
         let columns = r.columns > Int(maxColumnIndex) ? c.columns : r.columns
-        guard rows * columns <= Functions.maxMatrixElements else { throw EvalInterrupt.error(.number) }
+        guard rows * columns <= limit else { throw EvalInterrupt.error(.number) }
         let inner = try matrix(r)
+        if inner.rows == rows, inner.columns == columns { return inner }
         var values = [CalcValue](repeating: .empty, count: try arrayCells(rows, columns))
         for i in 0..<Swift.min(rows, inner.rows) {
             for j in 0..<Swift.min(columns, inner.columns) { values[i * columns + j] = inner[i, j] }

@@ -64,7 +64,10 @@ extension Functions {
             let start = try ev.int(a, 2, default: 1)
             guard start >= 1, start <= hay.count + 1 else { return .value(.error(.value)) }
             if needle.isEmpty { return .value(.number(Double(start))) }
-            let pattern = WildcardPattern(needle + "*")
+            // A trailing unpaired `~` escapes nothing (not the `*` added here): SEARCH("~","Hello") is 1
+            // (calc-suite TEXT__FIND_SEARCH E29:E30).
+            let tildes = needle.reversed().prefix { $0 == "~" }.count
+            let pattern = WildcardPattern((tildes % 2 == 1 ? String(needle.dropLast()) : needle) + "*")
             var i = start - 1
             while i < hay.count {
                 if pattern.matches(Array(hay[i...])) { return .value(.number(Double(i + 1))) }

@@ -3,6 +3,8 @@
 extension Functions {
     static let spillRange: [FunctionSpec] = [
         raw("ANCHORARRAY", 1, 1) { ev, a in
+            // An error argument passes on, as with every function; any other non-reference is #REF!.
+            if case .value(.error(let e)) = a[0] { return .value(.error(e)) }
             guard case .ref(let r) = a[0], r.isSingleCell else { return .value(.error(.reference)) }
             return try ev.spillRange(anchoredAt: r)
         },

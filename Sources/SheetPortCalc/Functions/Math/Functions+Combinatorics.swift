@@ -55,6 +55,12 @@ extension Functions {
         },
         raw("LCM", 1, 255) { ev, a in
             var l = 1.0, any = false
+            // A blank cell in a range counts as 0, so the multiple is 0 (calc-suite GCD_LCM I35: LCM(G35:H35), G35 blank).
+            for case .ref(let r) in a where !r.isSingleCell {
+                var filled = 0
+                try ev.forEachCell(ev.clipped(r)) { _, _, v in if v != .empty { filled += 1 } }
+                if filled < r.rows * r.columns { l = 0 }
+            }
             try analysisValues(ev, a) { x0 in
                 guard x0 >= 0, x0 < 9.007199254740992e15 else { throw EvalInterrupt.error(.number) }
                 any = true

@@ -16,11 +16,14 @@ extension Functions {
         reciprocal("COT") { ExcelTrig.tan($0) },
         reciprocal("CSC") { ExcelTrig.sin($0) },
         reciprocal("SEC") { ExcelTrig.cos($0) },
-        reciprocal("COTH") { Swift.abs($0) < ExcelTrig.limit ? cTanh($0) : nil },
-        reciprocal("CSCH") { Swift.abs($0) < ExcelTrig.limit ? cSinh($0) : nil },
-        reciprocal("SECH") { Swift.abs($0) < ExcelTrig.limit ? cCosh($0) : nil },
-        unary("ACOT") { Double.pi / 2 - cAtan($0) },
-        unary("ACOTH") { Swift.abs($0) <= 1 ? nil : 0.5 * cLog(($0 + 1) / ($0 - 1)) },
+        // The hyperbolic ones have no argument limit: COTH(9999999999999) is 1, CSCH and SECH 0
+        // (calc-suite MATH_AND_TRIGONOMETRY__TRIGONOMETRIC COTH_CSCH_SECH!B7:D7).
+        reciprocal("COTH") { cTanh($0) },
+        reciprocal("CSCH") { cSinh($0) },
+        reciprocal("SECH") { cCosh($0) },
+        // Through 1/x, as Excel: ACOT(9999999999999) and ACOTH of it are 1.0000000000001E-13 (ACOT_ACOTH!B13:C13).
+        unary("ACOT") { $0 == 0 ? Double.pi / 2 : ($0 > 0 ? cAtan(1 / $0) : Double.pi + cAtan(1 / $0)) },
+        unary("ACOTH") { Swift.abs($0) <= 1 ? nil : cAtanh(1 / $0) },
         unary("ASINH") { cAsinh($0) },
         unary("ACOSH") { $0 < 1 ? nil : cAcosh($0) },
         unary("ATANH") { Swift.abs($0) >= 1 ? nil : cAtanh($0) },

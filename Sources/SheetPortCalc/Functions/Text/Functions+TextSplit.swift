@@ -55,11 +55,20 @@ extension Functions {
             let text = try ev.str(a[0])
             let delimiters = try delimiterTexts(ev, a[1])
             guard !delimiters.isEmpty else { return .value(.error(.value)) }
-            let instance = try ev.int(a, 2, default: 1)
+            // instance_num is floored (-1.2 is -2: calc-suite TEXT__TEXTBEFORE_TEXTAFTER row 17).
+            let instanceNumber = try ev.num(a, 2, default: 1).rounded(.down)
+            guard instanceNumber.magnitude < 1e9 else { return .value(.error(.value)) }
+            let instance = Int(instanceNumber)
             let ignoreCase = ev.isMissing(a, 3) ? false : try ev.int(a[3]) != 0
+            // match_end is 0 or 1 (2 and -12 are #VALUE!: rows 39-40).
+            if !ev.isMissing(a, 4), case .number(let x) = try ev.scalar(a[4]), x != 0, x != 1 { return .value(.error(.value)) }
             let matchEnd = ev.isMissing(a, 4) ? false : try ev.flag(a[4])
             let chars = Array(text)
             guard instance != 0, Swift.abs(instance) <= Swift.max(chars.count, 1) else { return .value(.error(.value)) }
+            // An instance asked for past the delimiter's last possible place is #VALUE! (TEXTAFTER("del","deli",1)
+            // is #VALUE!, without the instance #N/A: rows 19-20).
+            let shortest = delimiters.map(\.count).min() ?? 0
+            if !ev.isMissing(a, 2), shortest > 0, Swift.abs(instance) > chars.count - shortest + 1 { return .value(.error(.value)) }
             if let mode = ev.isMissing(a, 3) ? nil : try ev.int(a[3]), mode != 0 && mode != 1 { return .value(.error(.value)) }
             let search = DelimiterSearch(text, delimiters, ignoreCase: ignoreCase)
             var found = search.occurrences
@@ -72,7 +81,10 @@ extension Functions {
             }
             let k = instance > 0 ? instance - 1 : found.count + instance
             guard k >= 0, k < found.count else {
-                return ev.isMissing(a, 5) ? .value(.error(.notAvailable)) : .value(try ev.scalar(a[5]))
+                guard !ev.isMissing(a, 5) else { return .value(.error(.notAvailable)) }
+                // A blank if_not_found cell gives "" (row 25), not 0.
+                let fallback = try ev.scalar(a[5])
+                return .value(fallback == .empty ? .text("") : fallback)
             }
             let (start, end) = found[k]
             return .value(.text(String(before ? chars[..<start] : chars[end...])))
