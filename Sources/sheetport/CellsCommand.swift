@@ -144,11 +144,22 @@ enum CellsCommand {
         for row in rows {
             let cells = row.cells.compactMap { object -> Cell? in
                 guard let ref = (object["ref"] as? String).flatMap({ CellReference($0) }) else { return nil }
-                return Cell(column: ref.column - range.start.column + 1, value: value(object))
+                return Cell(column: ref.column - range.start.column + 1, value: shown(value(object)))
             }
             try writer.write(Row(index: row.row - range.start.row + 1, cells: cells), dimension: "A1:\(CellReference(row: range.rowCount, column: range.columnCount))")
         }
         try output.flush()
+    }
+
+    /// A text value with its control characters made visible (`\u{1B}`, a backslash then doubled):
+    /// a cell's text is anyone's, and CSV on a terminal must not drive it. Text without control
+    /// characters is printed as it is.
+    private static func shown(_ value: CellValue) -> CellValue {
+        switch value {
+        case .string(let text) where text.containsControlCharacters: .string(text.visibleControlCharacters)
+        case .error(let text) where text.containsControlCharacters: .error(text.visibleControlCharacters)
+        default: value
+        }
     }
 
     /// A server cell's value as the reader's: dates stay the ISO text the server sends.
@@ -174,7 +185,7 @@ enum CellsCommand {
             default: members.append(("value", .null))
             }
             for key in ["formula", "input", "display"] { if let text = cell[key] as? String { members.append((key, .string(text))) } }
-            try output.write(JSON.object(members).text + "\n")
+            try output.write(ClientOptions.terminalSafe(json: JSON.object(members).text) + "\n")
         }
         try output.flush()
     }

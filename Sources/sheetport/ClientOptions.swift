@@ -45,7 +45,21 @@ enum ClientOptions {
     /// One line of JSON (keys sorted) on standard output.
     static func printJSON(_ object: [String: Any]) {
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
-        print(String(decoding: data, as: UTF8.self))
+        print(terminalSafe(json: String(decoding: data, as: UTF8.self)))
+    }
+
+    /// JSON text with the control characters JSON writers leave raw (DEL, C1 controls such as
+    /// U+009B, bidirectional overrides; `Unicode.Scalar.isUnsafeControl`) written as `\uXXXX`
+    /// escapes: the same JSON value, and nothing in it can drive the terminal it is printed on.
+    static func terminalSafe(json: String) -> String {
+        guard json.unicodeScalars.contains(where: \.isUnsafeControl) else { return json }
+        var result = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            guard scalar.isUnsafeControl else { result.append(scalar); continue }
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            result.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+        }
+        return String(result)
     }
 
     /// `bytes` for a person: `512 B`, `1.5 MB`.

@@ -157,6 +157,15 @@ extension ServerTests {
         // Nothing changed.
         #expect((try api.object(path)["comments"] as? [[String: Any]] ?? []).count == before.count)
         #expect(try api.object("/api/sheets/\(sheet)")["version"] as? Int == version)
+        // The refused texts are logged with their controls made visible (issue 35, attack 10):
+        // no ESC, BEL, C1 CSI or bidi override reaches the terminal reading the log.
+        let hostile = try api.call("POST", path, json: ["ref": "B2", "text": "title \u{1B}]0;PWNED\u{7} csi \u{9B}2J bidi \u{202E}gpj.exe"])
+        #expect(hostile.status == 400)
+        let logFile = fixture.folder.appendingPathComponent("server.log")
+        func logged() -> String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
+        #expect(eventually(within: 10) { logged().contains(#"\u{9B}2J bidi \u{202E}gpj.exe"#) }, "\(logged())")
+        #expect(logged().contains(#"refused text holding a control character (U+1B): title \u{1B}]0;PWNED\u{7}"#), "\(logged())")
+        #expect(!logged().unicodeScalars.contains { $0.isUnsafeControl && $0 != "\n" }, "\(logged().debugDescription)")
     }
 
     /// Added comments, replies and resolutions are sealed at rest (nothing of their text in any

@@ -130,4 +130,37 @@ extension ServerTests {
         #expect(EventStreamTests.version(ownerReader.next())?.change == "grant")
         #expect(EventStreamTests.version(ownerReader.next())?.change == "rename")
     }
+
+    /// A link's event streams count against the share of the owner who made it (issue 35,
+    /// attack 9): an owner's links cannot take more streams than the owner's share, so they
+    /// cannot fill the server's pool, and another user still gets a stream.
+    @Test func linkStreamsCountAgainstTheirOwnersShare() throws {
+        let fixture = try ServerFixture { ($0.eventStreams.total, $0.eventStreams.perSubject) = (4, 2) }
+        defer { fixture.close() }
+        let api = fixture.api
+        let sheet = try api.importSheet(try makeStyledWorkbook(in: fixture.folder, rows: 3))
+        #expect(try api.call("POST", "/api/sheets/\(sheet)/grants", json: ["subject": "bob", "role": "viewer"]).status < 300)
+        let port = RawConnection.port(of: fixture.server.base)
+        var readers: [EventReader] = []
+        defer { readers.forEach { $0.close() } }
+        var statuses: [Int] = []
+        for _ in 0..<4 {
+            let link = try #require(try api.call("POST", "/api/sheets/\(sheet)/links", json: ["role": "viewer"]).object["link"] as? [String: Any])
+            let reader = try EventReader(port: port, path: "/api/sheets/\(sheet)/events", token: try #require(link["token"] as? String))
+            readers.append(reader)
+            statuses.append(reader.status)
+        }
+        #expect(statuses == [200, 200, 429, 429], "the owner's links past the owner's share of 2: \(statuses)")
+        let owner = try EventReader(port: port, path: "/api/sheets/\(sheet)/events", token: api.token!)
+        readers.append(owner)
+        #expect(owner.status == 429, "the links took the owner's own share")
+        let bob = try EventReader(port: port, path: "/api/sheets/\(sheet)/events", token: try fixture.server.token("bob"))
+        readers.append(bob)
+        #expect(bob.status == 200, "another user still gets a stream")
+        // The links' streams stay live streams of their own subjects.
+        #expect(try api.call("PATCH", "/api/sheets/\(sheet)", json: ["name": "Renamed"]).status == 200)
+        var changes: [String] = []
+        while changes.last != "rename", changes.count < 8, let change = EventStreamTests.version(readers[0].next())?.change { changes.append(change) }
+        #expect(changes == ["grant", "grant", "grant", "rename"], "the later links' grants, then the rename: \(changes)")
+    }
 }

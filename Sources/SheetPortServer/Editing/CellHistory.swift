@@ -40,7 +40,8 @@ package enum CellHistory {
         package var isSize: Bool { !isMarker && (cell.row == 0 || cell.column == 0) }
     }
 
-    private static func context(_ sheet: String, _ cell: CellReference, _ version: Int) -> [UInt8] {
+    /// The sealing context of the entry of `cell` at `version`.
+    static func context(_ sheet: String, _ cell: CellReference, _ version: Int) -> [UInt8] {
         Sealer.context("history:\(cell.row):\(cell.column)", sheet, version)
     }
 
@@ -50,7 +51,7 @@ package enum CellHistory {
         func insert(_ cell: CellReference, _ data: JSON) throws {
             try database.insertCellHistory(sheet: edit.sheet, version: version, row: cell.row, column: cell.column, subject: edit.subject, at: now,
                                            change: change.rawValue,
-                                           data: context.sealer.seal(Array(data.text.utf8), context: Self.context(edit.sheet, cell, version)))
+                                           data: context.sealer.seal(packed(Array(data.text.utf8)), context: Self.context(edit.sheet, cell, version)))
         }
         try insert(CellReference(row: 0, column: 0), .object([]))
         for (cell, cells) in edit.written.sorted(by: { $0.key < $1.key }) {
@@ -116,7 +117,7 @@ package enum CellHistory {
         let version = record.version
         let cell = CellReference(row: record.row, column: record.column)
         let plaintext = try context.sealer.open(record.data ?? [], context: Self.context(sheet, cell, version), what: "cell history")
-        let object = JSON.parseObject(plaintext) ?? [:]
+        let object = JSON.parseObject(try unpacked(plaintext)) ?? [:]
         var entry = Entry(version: version, subject: record.subject, at: record.at, change: record.change,
                           input: object["input"] as? String, previous: object["previous"] as? String, cell: cell)
         if let changed = object["changed"] as? [String] { entry.changed = Set(changed) }

@@ -24,6 +24,9 @@ final class EventStream: LiveReplyStream, @unchecked Sendable {
 
     let source: Source
     let subject: String
+    /// Whose share of streams this one counts against: the subject, or for a share link's
+    /// subject the owner who made the link (so links cannot fill the server's pool).
+    let quotaSubject: String
     private let token: String
     private let context: ServerContext
     /// Touched only by the daemon's reads (one at a time for a connection).
@@ -41,9 +44,10 @@ final class EventStream: LiveReplyStream, @unchecked Sendable {
     /// Events read from the store per delivery.
     static let batch = 64
 
-    init(_ source: Source, subject: String, token: String, after lastID: Int?, _ context: ServerContext) {
+    init(_ source: Source, subject: String, quotaSubject: String, token: String, after lastID: Int?, _ context: ServerContext) {
         self.source = source
         self.subject = subject
+        self.quotaSubject = quotaSubject
         self.token = token
         self.lastID = lastID
         self.context = context

@@ -9,7 +9,8 @@ import SheetPortConvert
 public struct EventStreamLimits: Sendable {
     /// Streams open at once, of all subjects (past it: 503).
     public var total = 256
-    /// Streams open at once of one subject (past it: 429).
+    /// Streams open at once of one subject, the streams of the share links it made included
+    /// (past it: 429).
     public var perSubject = 16
     /// Seconds between heartbeat comments (`: ping`) on a stream with nothing else to say; at
     /// most 30, so an open stream never stalls as long as a streamed answer may (60 s).
@@ -50,11 +51,11 @@ final class EventStreams: @unchecked Sendable {
         if open.count >= limits.total {
             return Self.refusal(503, "too-many-streams", "the server has \(limits.total) event streams open; try again later")
         }
-        if perSubject[stream.subject, default: 0] >= limits.perSubject {
-            return Self.refusal(429, "too-many-streams", "a subject may have \(limits.perSubject) event streams open at once")
+        if perSubject[stream.quotaSubject, default: 0] >= limits.perSubject {
+            return Self.refusal(429, "too-many-streams", "a subject (with the share links it made) may have \(limits.perSubject) event streams open at once")
         }
         open[ObjectIdentifier(stream)] = stream
-        perSubject[stream.subject, default: 0] += 1
+        perSubject[stream.quotaSubject, default: 0] += 1
         return nil
     }
 
@@ -63,8 +64,8 @@ final class EventStreams: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard open.removeValue(forKey: ObjectIdentifier(stream)) != nil else { return }
-        perSubject[stream.subject, default: 1] -= 1
-        if perSubject[stream.subject] == 0 { perSubject[stream.subject] = nil }
+        perSubject[stream.quotaSubject, default: 1] -= 1
+        if perSubject[stream.quotaSubject] == 0 { perSubject[stream.quotaSubject] = nil }
     }
 
     /// How many are open.

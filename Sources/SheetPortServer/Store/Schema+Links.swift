@@ -54,6 +54,14 @@ extension Database {
         try query("SELECT id, sheet_id, role FROM links WHERE id = ? AND sheet_id = ?", [.text(id), .text(sheet)]).first.flatMap(linkRecord)
     }
 
+    /// The subject who made the link whose subject is `subject` (`link:<id>`), or nil when it is
+    /// not a link's subject or the link is gone.
+    package func linkCreator(of subject: String) throws -> String? {
+        guard subject.hasPrefix(LinkRecord.subjectPrefix) else { return nil }
+        let id = String(subject.dropFirst(LinkRecord.subjectPrefix.count))
+        return try query("SELECT created_by FROM links WHERE id = ?", [.text(id)]).first?[0].string
+    }
+
     /// The links of `sheet`, oldest first.
     package func links(of sheet: String) throws -> [LinkRecord] {
         try query("SELECT id, sheet_id, role FROM links WHERE sheet_id = ? ORDER BY created, id", [.text(sheet)]).compactMap(linkRecord)
