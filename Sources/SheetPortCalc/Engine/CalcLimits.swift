@@ -1,4 +1,4 @@
-/// The bounds one formula's evaluation keeps (CONTRACTS section 8, "Limits"): past them the formula
+/// The bounds one formula's evaluation keeps (Docs/Reference/HTTP.md, "Limits"): past them the formula
 /// answers with Excel's errors, so no formula can exhaust the process's memory or hold its thread.
 public struct CalcLimits: Sendable, Hashable {
     /// The most cells an array or a broadcast may have; a larger one is `#NUM!`, refused before it

@@ -10,7 +10,7 @@ import SheetPortCore
 /// its first element, as Excel does (calculation suite formulas__test LOOKUP!AE16
 /// `DROP({1,2,3;4,5,6;7,8,9},1.1,{1;2;1})` is 5, O155 `WRAPROWS(...,{1,2},6)` wraps by 1).
 extension Functions {
-    /// The most cells a built array may hold (CONTRACTS 8's `maxArrayCells`): more is #NUM!.
+    /// The most cells a built array may hold (`maxArrayCells`, Docs/Reference/HTTP.md "Limits"): more is #NUM!.
     static let maxBuiltArrayCells = 10_000_000
 
     static let dynamicArrays: [FunctionSpec] = [
