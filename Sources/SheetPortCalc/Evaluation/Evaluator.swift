@@ -178,7 +178,7 @@ final class Evaluator {
         switch op {
         case .ref(let r):
             if r.isSingleCell { return .value(try cellValue(r.sheet, r.r1, r.c1)) }
-            if arrayMode { return .value(.array(try fullMatrix(r, limit: Functions.maxBuiltArrayCells))) }
+            if arrayMode { return .value(.array(try fullMatrix(r, limit: limits.maxArrayCells))) }
             return .value(try implicitIntersection(r))
         case .refs:
             return .value(.error(.value))

@@ -10,15 +10,12 @@ import SheetPortCore
 /// its first element, as Excel does (calculation suite formulas__test LOOKUP!AE16
 /// `DROP({1,2,3;4,5,6;7,8,9},1.1,{1;2;1})` is 5, O155 `WRAPROWS(...,{1,2},6)` wraps by 1).
 extension Functions {
-    /// The most cells a built array may hold (`maxArrayCells`, Docs/Reference/HTTP.md "Limits"): more is #NUM!.
-    static let maxBuiltArrayCells = 10_000_000
-
     static let dynamicArrays: [FunctionSpec] = [
         // SEQUENCE(rows, [columns], [start], [step]): counts truncated, below 1 #VALUE!.
         raw("SEQUENCE", 1, 4, arrays: true) { ev, a in
             let rows = try sequenceCount(ev, a, 0), columns = try sequenceCount(ev, a, 1)
             let start = try ev.num(a, 2, default: 1), step = try ev.num(a, 3, default: 1)
-            try checkSize(rows, columns)
+            try ev.arrayCells(rows, columns)
             var out: [CalcValue] = []
             out.reserveCapacity(rows * columns)
             for k in 0..<(rows * columns) {
@@ -36,7 +33,7 @@ extension Functions {
             let whole = ev.isMissing(a, 4) ? false : try ev.flag(a[4])
             guard low <= high else { return .value(.error(.value)) }
             if whole { guard low == low.rounded(), high == high.rounded() else { return .value(.error(.value)) } }
-            try checkSize(rows, columns)
+            try ev.arrayCells(rows, columns)
             var out: [CalcValue] = []
             out.reserveCapacity(rows * columns)
             for _ in 0..<(rows * columns) {
@@ -143,7 +140,7 @@ extension Functions {
             let columns = ev.isMissing(a, 2) ? arr.columns : try ev.int(a[2])
             let pad: CalcValue = ev.isMissing(a, 3) ? .error(.notAvailable) : try ev.scalar(a[3])
             guard rows >= arr.rows, columns >= arr.columns else { return .value(.error(.value)) }
-            try checkSize(rows, columns)
+            try ev.arrayCells(rows, columns)
             var out = [CalcValue](repeating: pad, count: rows * columns)
             for r in 0..<arr.rows { for c in 0..<arr.columns { out[r * columns + c] = arr[r, c] } }
             return .value(.array(CalcArray(rows: rows, columns: columns, values: out)))
@@ -177,13 +174,8 @@ extension Functions {
         let x = try ev.num(a, k, default: 1)
         guard x >= 0 else { throw EvalInterrupt.error(.value) }
         guard x >= 1 else { throw EvalInterrupt.error(.calc) }
-        guard x <= Double(maxBuiltArrayCells) else { throw EvalInterrupt.error(.number) }
+        guard x <= Double(ev.limits.maxArrayCells) else { throw EvalInterrupt.error(.number) }
         return Int(x)
-    }
-
-    static func checkSize(_ rows: Int, _ columns: Int) throws {
-        guard rows.multipliedReportingOverflow(by: columns).partialValue <= maxBuiltArrayCells,
-              !rows.multipliedReportingOverflow(by: columns).overflow else { throw EvalInterrupt.error(.number) }
     }
 
     /// SORT's order: numbers, text (case-blind), booleans, errors (by code), blanks last either way.
@@ -227,7 +219,7 @@ extension Functions {
         }
         let rows = horizontally ? parts.map(\.rows).max() ?? 1 : parts.reduce(0) { $0 + $1.rows }
         let columns = horizontally ? parts.reduce(0) { $0 + $1.columns } : parts.map(\.columns).max() ?? 1
-        try checkSize(rows, columns)
+        try ev.arrayCells(rows, columns)
         var out = [CalcValue](repeating: .error(.notAvailable), count: rows * columns)
         var offset = 0
         for p in parts {
@@ -292,7 +284,7 @@ extension Functions {
         let n = arr.values.count
         let lines = (n + count - 1) / count
         let (rows, cols) = columns ? (min(count, n), lines) : (lines, min(count, n))
-        try checkSize(rows, cols)
+        try ev.arrayCells(rows, cols)
         var out = [CalcValue](repeating: pad, count: rows * cols)
         for (k, v) in arr.values.enumerated() {
             let (line, place) = (k / count, k % count)
