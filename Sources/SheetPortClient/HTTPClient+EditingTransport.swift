@@ -99,7 +99,7 @@ public final class HTTPEditingTransport: EditingTransport {
             do {
                 try streamClient.send(request) { head, chunk in
                     guard head.status == 200 else {
-                        refusal = TransportError(status: head.status, code: "", message: "the sheet's event stream answered \(head.status)",
+                        refusal = TransportError(status: head.status, code: nil, message: "the sheet's event stream answered \(head.status)",
                                                  retryable: head.status >= 500)
                         throw Stopped()
                     }
@@ -186,11 +186,11 @@ public final class HTTPEditingTransport: EditingTransport {
         case let ClientError.server(_, status, code, message):
             return TransportError(status: status, code: code, message: message.isEmpty ? "HTTP \(status)" : message.visibleControlCharacters,
                                   retryable: status >= 500 || status == 429)
-        case let ClientError.notFound(_, what): return TransportError(status: 404, code: "not-found", message: "\(what) not found", retryable: false)
+        case let ClientError.notFound(_, what): return TransportError(status: 404, code: .notFound, message: "\(what) not found", retryable: false)
         case let ClientError.invalidResponse(url, reason):
-            return TransportError(status: 0, code: "invalid-response", message: ClientError.invalidResponse(url: url, reason: reason).description, retryable: false)
-        case let error as ClientError: return TransportError(status: 0, code: "", message: error.description, retryable: true)
-        default: return TransportError(status: 0, code: "", message: "\(error)", retryable: true)
+            return TransportError(status: 0, code: .invalidResponse, message: ClientError.invalidResponse(url: url, reason: reason).description, retryable: false)
+        case let error as ClientError: return TransportError(status: 0, code: nil, message: error.description, retryable: true)
+        default: return TransportError(status: 0, code: nil, message: "\(error)", retryable: true)
         }
     }
 }

@@ -139,7 +139,7 @@ public struct ServerConnection: Sendable {
     static func error(_ response: HTTPResponse, url: String, what: String) -> ClientError {
         if response.status == 404 { return .notFound(url: url, what: what) }
         let error = (try? JSONObject(parsing: response.body))?.optionalObject("error")
-        return .server(url: url, status: response.status, code: error?.optionalString("code") ?? "",
+        return .server(url: url, status: response.status, code: error?.errorCode,
                        message: error?.optionalString("message") ?? "")
     }
 

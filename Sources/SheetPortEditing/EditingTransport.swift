@@ -172,15 +172,15 @@ public struct SheetEvent: Sendable, Equatable {
 public struct TransportError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The HTTP status (0 when no answer came).
     public var status: Int
-    /// The error code (`bad-formula`, `batch-too-large`, ...), or empty.
-    public var code: String
+    /// The server's error code (`bad-formula`, `batch-too-large`, ...), or nil when it gave none.
+    public var code: ServerErrorCode?
     /// The message, safe to show.
     public var message: String
     /// Whether trying again may succeed.
     public var retryable: Bool
 
     /// An error.
-    public init(status: Int, code: String, message: String, retryable: Bool) {
+    public init(status: Int, code: ServerErrorCode?, message: String, retryable: Bool) {
         self.status = status
         self.code = code
         self.message = message
@@ -188,5 +188,5 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
     }
 
     /// The message and the code.
-    public var description: String { code.isEmpty ? message : "\(message) (\(code))" }
+    public var description: String { code.map { "\(message) (\($0))" } ?? message }
 }

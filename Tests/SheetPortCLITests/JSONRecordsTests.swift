@@ -75,9 +75,9 @@ import SheetPortTestSupport
         let check = try run(["check", path, "--json"])
         #expect(!check.unicodeScalars.contains { $0 == "\u{2028}" || $0 == "\u{2029}" })
         // The shared escaper and the import's stored cells agree.
-        #expect(JSONLWriter.quoted("x\u{2028}\u{2029}é€\u{2030}") == #""x\u2028\u2029é€‰""#)
+        #expect(JSON.quoted("x\u{2028}\u{2029}é€\u{2030}") == #""x\u2028\u2029é€‰""#)
         let sink = ByteSink()
         sink.putEscaped("x\u{2028}\u{2029}é€\u{2030}")
-        #expect(Array(sink.bytes) == Array(JSONLWriter.quoted("x\u{2028}\u{2029}é€\u{2030}").utf8))
+        #expect(Array(sink.bytes) == Array(JSON.quoted("x\u{2028}\u{2029}é€\u{2030}").utf8))
     }
 }

@@ -49,7 +49,7 @@ import SheetPortTestSupport
         let transport = HTTPEditingTransport(connection: connection, timeout: 5)
         #expect(throws: TransportError.self) { try transport.rows(sheet: "s", start: 1, count: 1) }
         let refused = #expect(throws: TransportError.self) { try transport.writeCells(sheet: "s", [CellInput(ref: CellReference("B2")!, input: "=1+")]) }
-        #expect(refused?.code == "bad-formula" && refused?.retryable == false)
+        #expect(refused?.code == .badFormula && refused?.retryable == false)
         #expect(refused?.description.contains("\u{1B}") == false)
         let busy = #expect(throws: TransportError.self) { try transport.copy(sheet: "s", source: CellRange("A1")!, target: CellRange("B1")!) }
         #expect(busy?.retryable == true)

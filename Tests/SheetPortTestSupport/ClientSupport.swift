@@ -43,7 +43,7 @@ package final class ClientFixture: @unchecked Sendable {
         let client = HTTPClient()
         let job = try ImportUpload(file: file).start(on: connection, client: client)
         let done = try JobPoller(connection: connection, jobID: job.id).wait(client: client)
-        #expect(done.status == .succeeded, "\(done.errorCode): \(done.errorMessage)")
+        #expect(done.status == .succeeded, "\(done.errorCode?.rawValue ?? ""): \(done.errorMessage)")
         return try #require(done.sheet)
     }
 

@@ -24,7 +24,7 @@ enum SheetUndo {
     static func takeBack(_ edit: SheetEdit, subject: String) throws -> Outcome {
         let sheet = edit.sheet, database = edit.database, context = edit.context
         guard let entries = try CellHistory.lastWrite(of: subject, sheet: sheet, database, context), let version = entries.first?.version else {
-            throw RequestRefusal(status: 409, code: "nothing-to-undo", message: "you have no write on this sheet left to undo")
+            throw RequestRefusal(status: 409, code: .nothingToUndo, message: "you have no write on this sheet left to undo")
         }
         let mine = entries.filter { !$0.isMarker }
         var taken: Set<String> = []

@@ -213,7 +213,7 @@ final class ConnectionGate: @unchecked Sendable {
             for index in waiting.indices.reversed() where waiting[index].deadline <= now {
                 let entry = waiting[index]
                 if entry.seen > 0 {
-                    refuse(entry.socket, .error(408, "request-timeout", "the request head did not arrive within \(limits.idleTimeout) s"))
+                    refuse(entry.socket, .error(408, .requestTimeout, "the request head did not arrive within \(limits.idleTimeout) s"))
                 } else {
                     close(entry.socket)
                 }

@@ -87,8 +87,8 @@ package struct Reply {
     }
 
     /// A CONTRACTS error: `{"error":{"code","message","findings"}}`.
-    package static func error(_ status: Int, _ code: String, _ message: String, findings: [String] = []) -> Reply {
-        var members: [(String, JSON)] = [("code", .string(code)), ("message", .string(message))]
+    package static func error(_ status: Int, _ code: ServerErrorCode, _ message: String, findings: [String] = []) -> Reply {
+        var members: [(String, JSON)] = [("code", .string(code.rawValue)), ("message", .string(message))]
         if !findings.isEmpty { members.append(("findings", .array(findings.map(JSON.raw)))) }
         return json(.object([("error", .object(members))]), status: status)
     }

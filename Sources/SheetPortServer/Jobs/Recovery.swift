@@ -22,7 +22,7 @@ enum Recovery {
                         try database.query("UPDATE jobs SET status = 'queued', bytes = 0, rows = 0, cells = 0, sheet_id = NULL WHERE id = ?", [.text(job.id)])
                         queued.insert(job.id)
                     } else {
-                        try database.fail(job: job.id, error: ImportWorker.errorJSON(code: "interrupted",
+                        try database.fail(job: job.id, error: ImportWorker.errorJSON(code: .interrupted,
                             message: "the server stopped during the import and its upload is gone; upload again"))
                     }
                 }

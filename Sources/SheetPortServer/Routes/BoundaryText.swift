@@ -12,7 +12,7 @@ enum BoundaryText {
         guard let scalar = value.unicodeScalars.first(where: \.isUnsafeControl) else { return nil }
         let code = "U+" + String(scalar.value, radix: 16, uppercase: true)
         ServerLog.write("refused \(field) holding a control character (\(code)): \(String(value.prefix(200)))")
-        return RequestRefusal(status: 400, code: "bad-request",
+        return RequestRefusal(status: 400, code: .badRequest,
                        message: "\(field) holds a control character (\(code)); NUL and control characters are refused")
     }
 

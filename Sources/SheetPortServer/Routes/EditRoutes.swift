@@ -14,10 +14,10 @@ enum EditRoutes {
 
     static func create(_ request: Request, _ context: ServerContext) throws -> Reply {
         guard let name = try body(request)["name"] as? String, !name.isEmpty else {
-            return .error(400, "bad-request", "send {\"name\": \"...\"}")
+            return .error(400, .badRequest, "send {\"name\": \"...\"}")
         }
         try BoundaryText.check(name, "name")
-        if let violation = SheetName.violation(of: name) { return .error(400, "invalid-sheet-name", violation.description) }
+        if let violation = SheetName.violation(of: name) { return .error(400, .invalidSheetName, violation.description) }
         let id = Sodium.identifier()
         let subject = request.subject!
         try context.database { database in
@@ -38,14 +38,14 @@ enum EditRoutes {
     static func cells(_ id: String, _ request: Request, _ context: ServerContext) throws -> Reply {
         try Router.sheet(id, request, context, needs: .editor)
         guard let items = try body(request)["cells"] as? [Any] else {
-            return .error(400, "bad-request", "send {\"cells\": [{\"ref\": \"B2\", \"input\": \"=SUM(A1:A3)\"}]}")
+            return .error(400, .badRequest, "send {\"cells\": [{\"ref\": \"B2\", \"input\": \"=SUM(A1:A3)\"}]}")
         }
         try checkBatch(items.count, context)
         var inputs: [(GridCell, String, TypedInput)] = []
         inputs.reserveCapacity(items.count)
         for item in items {
             guard let object = item as? [String: Any], let ref = object["ref"] as? String, let text = object["input"] as? String else {
-                return .error(400, "bad-request", "each cell is {\"ref\": \"B2\", \"input\": \"...\"} with text for both")
+                return .error(400, .badRequest, "each cell is {\"ref\": \"B2\", \"input\": \"...\"} with text for both")
             }
             let cell = try self.cell(ref)
             inputs.append((cell, text, try typed(text, at: cell)))
@@ -62,11 +62,11 @@ enum EditRoutes {
     /// line break or tab excepted), is longer than a cell holds, or is a formula that does not parse.
     static func typed(_ text: String, at cell: GridCell) throws -> TypedInput {
         if text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t" || $0.value == 0x7F }) {
-            throw RequestRefusal(status: 400, code: "bad-request",
+            throw RequestRefusal(status: 400, code: .badRequest,
                                  message: "the input of \(cell.reference) holds a control character (\(text.prefix(40).visibleControlCharacters))")
         }
         guard text.utf16.count <= ServerConfiguration.maxCellTextLength else {
-            throw RequestRefusal(status: 400, code: "bad-request",
+            throw RequestRefusal(status: 400, code: .badRequest,
                                  message: "the input of \(cell.reference) is longer than a cell holds (\(ServerConfiguration.maxCellTextLength) characters)")
         }
         let typed = TypedInput(text)
@@ -78,14 +78,14 @@ enum EditRoutes {
     /// to another workbook, or is longer than Excel allows.
     static func checkFormula(_ formula: String, at cell: GridCell) throws {
         guard formula.count + 1 <= maxFormulaLength else {
-            throw RequestRefusal(status: 400, code: "bad-formula",
+            throw RequestRefusal(status: 400, code: .badFormula,
                                  message: "the formula in \(cell.reference) is \(formula.count + 1) characters long, over Excel's \(maxFormulaLength)")
         }
         do {
             try CalcEngine.validateFormula(formula, at: cell.address)
         } catch {
             // Positions count from the `=` the person typed.
-            throw RequestRefusal(status: 400, code: "bad-formula",
+            throw RequestRefusal(status: 400, code: .badFormula,
                                  message: "the formula in \(cell.reference) does not parse at position \(error.position + 1): \(error.message)")
         }
     }
@@ -97,7 +97,7 @@ enum EditRoutes {
         let object = try body(request)
         let what = object["what"] as? String ?? "contents"
         guard let text = object["range"] as? String, ["contents", "formats", "all"].contains(what) else {
-            return .error(400, "bad-request", "send {\"range\": \"A1:C9\", \"what\": \"contents|formats|all\"}")
+            return .error(400, .badRequest, "send {\"range\": \"A1:C9\", \"what\": \"contents|formats|all\"}")
         }
         let range = try self.range(text)
         let outcome = try SheetWrite.run(id, subject: request.subject!, change: .clear, context) { edit in
@@ -115,7 +115,7 @@ enum EditRoutes {
         try Router.sheet(id, request, context, needs: .editor)
         let object = try body(request)
         guard let sourceText = object["source"] as? String, let targetText = object["target"] as? String else {
-            return .error(400, "bad-request", "send {\"source\": \"A1:B2\", \"target\": \"D4\"}")
+            return .error(400, .badRequest, "send {\"source\": \"A1:B2\", \"target\": \"D4\"}")
         }
         let source = try range(sourceText)
         var target = try range(targetText)
@@ -126,7 +126,7 @@ enum EditRoutes {
         if target.rows.count % height != 0 || target.columns.count % width != 0 {
             let top = target.rows.lowerBound, left = target.columns.lowerBound
             guard top + height - 1 <= CellReference.maxRow, left + width - 1 <= CellReference.maxColumn else {
-                throw RequestRefusal(status: 400, code: "bad-ref", message: "pasting \(sourceText) at \(target.origin.reference) reaches past the grid")
+                throw RequestRefusal(status: 400, code: .badRef, message: "pasting \(sourceText) at \(target.origin.reference) reaches past the grid")
             }
             target = GridRange(rows: top...(top + height - 1), columns: left...(left + width - 1))
         }
@@ -199,7 +199,7 @@ enum EditRoutes {
         let cell = try self.cell(ref)
         let requested = try body(request)["version"]
         guard let version = requested as? Int, !FormatRoutes.isBoolean(requested!), version >= 1, version <= sheet.version else {
-            return .error(400, "bad-request", "send {\"version\": N} with a version of the sheet, 1 to \(sheet.version)")
+            return .error(400, .badRequest, "send {\"version\": N} with a version of the sheet, 1 to \(sheet.version)")
         }
         let outcome = try SheetWrite.run(id, subject: request.subject!, change: .restore, context) { edit in
             try SheetUndo.restore(cell, to: version, edit)
@@ -236,7 +236,7 @@ enum EditRoutes {
     /// The request's JSON object; 400 when the body is not one.
     static func body(_ request: Request) throws -> [String: Any] {
         guard let object = JSON.parseObject(request.body) else {
-            throw RequestRefusal(status: 400, code: "bad-request", message: "the body is not a JSON object")
+            throw RequestRefusal(status: 400, code: .badRequest, message: "the body is not a JSON object")
         }
         return object
     }
@@ -244,7 +244,7 @@ enum EditRoutes {
     /// A cell reference of the grid; 400 `bad-ref` otherwise.
     static func cell(_ ref: String) throws -> GridCell {
         guard ref.utf8.count <= 10, !ref.contains("$"), let reference = CellReference(ref) else {
-            throw RequestRefusal(status: 400, code: "bad-ref",
+            throw RequestRefusal(status: 400, code: .badRef,
                                  message: "\"\(ref.prefix(40).visibleControlCharacters)\" is not a cell of the grid (A1 to XFD1048576)")
         }
         return GridCell(row: reference.row, column: reference.column)
@@ -253,7 +253,7 @@ enum EditRoutes {
     /// A range of the grid; 400 `bad-ref` otherwise.
     static func range(_ text: String) throws -> GridRange {
         guard text.utf8.count <= 24, !text.contains("$"), let range = GridRange(text) else {
-            throw RequestRefusal(status: 400, code: "bad-ref",
+            throw RequestRefusal(status: 400, code: .badRef,
                                  message: "\"\(text.prefix(40).visibleControlCharacters)\" is not a range of the grid (A1 to XFD1048576)")
         }
         return range
@@ -263,7 +263,7 @@ enum EditRoutes {
     static func checkBatch(_ cells: Int, _ context: ServerContext) throws {
         let cap = context.configuration.maxBatchCells
         guard cells <= cap else {
-            throw RequestRefusal(status: 413, code: "batch-too-large",
+            throw RequestRefusal(status: 413, code: .batchTooLarge,
                                  message: "a write changes at most \(cap) cells (maxBatchCells); this one would change \(cells)")
         }
     }
@@ -273,7 +273,7 @@ enum EditRoutes {
         do {
             return try edit.storedCells(rows: range.rows, columns: range.columns, limit: context.configuration.maxBatchCells)
         } catch SheetEditError.tooMany(let cap) {
-            throw RequestRefusal(status: 413, code: "batch-too-large", message: "a write changes at most \(cap) cells (maxBatchCells); this range holds more")
+            throw RequestRefusal(status: 413, code: .batchTooLarge, message: "a write changes at most \(cap) cells (maxBatchCells); this range holds more")
         }
     }
 }

@@ -112,7 +112,7 @@ final class ExportStart: PendingReply, @unchecked Sendable {
         if export.isRevoked {
             reply = .notFound
         } else if export.isStopped {
-            reply = .error(503, "busy", "the server is stopping")
+            reply = .error(503, .busy, "the server is stopping")
         } else {
             reply = SheetServer.answer(for: request) {
                 if let failure = export.failedBeforeFirstByte { throw failure }

@@ -13,7 +13,7 @@ enum RowsRoute {
         let sheet = try Router.sheet(id, request, context, needs: .viewer)
         guard let start = Int(request.query["start"] ?? "1"), let count = Int(request.query["count"] ?? "500"),
               start >= 1, start <= ServerConfiguration.maxRows, count >= 1 else {
-            return .error(400, "bad-request", "start and count are positive integers")
+            return .error(400, .badRequest, "start and count are positive integers")
         }
         let end = min(start + min(count, maxCount) - 1, ServerConfiguration.maxRows) // inclusive
         var body = Array("{\"version\":\(sheet.version),\"rows\":[".utf8)

@@ -81,7 +81,7 @@ struct ViewQuery {
     }
 
     private static func refusal(_ message: String) -> RequestRefusal {
-        RequestRefusal(status: 400, code: "bad-view", message: message)
+        RequestRefusal(status: 400, code: .badView, message: message)
     }
 
     /// Whether a row whose values in the filter columns are `value(column)` passes every filter.

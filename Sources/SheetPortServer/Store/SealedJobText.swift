@@ -39,7 +39,7 @@ enum SealedJobText {
         guard let stored, stored.hasPrefix(prefix) else { return stored }
         guard let sealer, let data = Data(base64Encoded: String(stored.dropFirst(prefix.count))),
               let plaintext = try? sealer.open(Array(data), context: context(job: job, field: field), what: "job \(field)") else {
-            return field == "error" ? #"{"code":"internal","message":"the job's stored outcome cannot be read","findings":[]}"# : nil
+            return field == "error" ? ImportWorker.errorJSON(code: .internal, message: "the job's stored outcome cannot be read") : nil
         }
         return String(decoding: plaintext, as: UTF8.self)
     }
