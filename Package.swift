@@ -128,6 +128,13 @@ let package = Package(
                 "CMicroHTTPD", "CSQLite", "CSodium", "CLibPQ", "CZstd",
             ]
         ),
+        // What `sheetport bench` writes (the benchmark sheet), in no product: the tests that
+        // need the benchmark sheet depend on it too. (The tokenizer's floor stays in Reader, where
+        // the tokenizer is specialized for it.)
+        .target(
+            name: "SheetPortBench",
+            dependencies: ["SheetPortCore", "SheetPortWriter"]
+        ),
         // The umbrella: `import SheetPort` re-exports every module.
         .target(
             name: "SheetPort",
@@ -140,7 +147,7 @@ let package = Package(
             name: "sheetport",
             dependencies: [
                 "SheetPortCore", "SheetPortReader", "SheetPortWriter", "SheetPortConvert",
-                "SheetPortClient", "SheetPortServer", "SheetPortEditing", "CNcurses",
+                "SheetPortClient", "SheetPortServer", "SheetPortEditing", "SheetPortBench", "CNcurses",
             ]
         ),
         // Tests mirror the modules; SheetPortTestSupport holds what several of them share (paths,
@@ -159,11 +166,11 @@ let package = Package(
         .testTarget(name: "SheetPortEditingTests", dependencies: ["SheetPortEditing"]),
         .testTarget(
             name: "SheetPortReaderTests",
-            dependencies: ["SheetPortReader", "SheetPortWriter", "SheetPortTestSupport", "sheetport"]
+            dependencies: ["SheetPortReader", "SheetPortWriter", "SheetPortBench", "SheetPortTestSupport", "sheetport"]
         ),
         .testTarget(
             name: "SheetPortWriterTests",
-            dependencies: ["SheetPortWriter", "SheetPortReader", "SheetPortConvert", "SheetPortTestSupport", "sheetport"]
+            dependencies: ["SheetPortWriter", "SheetPortReader", "SheetPortConvert", "SheetPortBench", "SheetPortTestSupport", "sheetport"]
         ),
         .testTarget(
             name: "SheetPortConvertTests",
@@ -175,7 +182,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SheetPortServerTests",
-            dependencies: ["SheetPortServer", "SheetPortClient", "SheetPortTestSupport", "sheetport"]
+            dependencies: ["SheetPortServer", "SheetPortClient", "SheetPortBench", "SheetPortTestSupport", "sheetport"]
         ),
         .testTarget(
             name: "SheetPortCLITests",

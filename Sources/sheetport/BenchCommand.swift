@@ -8,6 +8,7 @@ import SheetPortWriter
 import SheetPortConvert
 import SheetPortClient
 import SheetPortServer
+import SheetPortBench
 
 /// `sheetport bench`: the streaming benchmarks. Generates the benchmark workbook
 /// (`SyntheticSheet`) and times reading it (to a counting sink and to CSV), checking it and

@@ -3,6 +3,7 @@ import Testing
 @testable import SheetPortCore
 @testable import SheetPortReader
 @testable import SheetPortWriter
+import SheetPortBench
 import SheetPortTestSupport
 
 /// The worksheet fast path (`WorksheetTokenizer`) against libxml2, the reference: identical

@@ -3,6 +3,7 @@ import Testing
 @testable import SheetPortCore
 @testable import SheetPortWriter
 @testable import SheetPortServer
+import SheetPortBench
 import SheetPortTestSupport
 
 /// Space comes back (issue 26): the embedded store runs with `auto_vacuum=INCREMENTAL`, and
