@@ -190,3 +190,9 @@ let package = Package(
         ),
     ]
 )
+
+// Every file imports the module of each member it uses (SE-0444), not only of each type: a
+// file's imports say what it depends on, and an import a file does not use can be dropped.
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}

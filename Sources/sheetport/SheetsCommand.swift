@@ -1,3 +1,4 @@
+import Foundation
 import SheetPortCore
 import SheetPortReader
 import SheetPortWriter

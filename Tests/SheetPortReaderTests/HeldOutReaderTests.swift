@@ -3,6 +3,7 @@ import Testing
 @testable import SheetPortCore
 @testable import SheetPortReader
 @testable import SheetPortWriter
+@testable import SheetPortConvert
 import SheetPortTestSupport
 
 /// The reader bugs that held-out real workbooks showed (issue 13), each on a workbook made for

@@ -3,6 +3,7 @@ import Testing
 @testable import SheetPortCore
 @testable import SheetPortWriter
 @testable import SheetPortReader
+@testable import SheetPortClient
 @testable import SheetPortServer
 import SheetPortCalc
 import SheetPortTestSupport

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import SheetPortCore
 @testable import SheetPortWriter
+@testable import SheetPortClient
 @testable import SheetPortServer
 import SheetPortBench
 import SheetPortTestSupport
