@@ -1,8 +1,5 @@
 import Foundation
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// Follows an import job through `GET /api/imports/{id}/events`: each `progress` event and
 /// the final `done` as `ImportJob`s. The stream resumes after the last event id when it

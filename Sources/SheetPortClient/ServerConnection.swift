@@ -1,8 +1,4 @@
 import Foundation
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// A server (its base URL) and the session token to speak to it with (CONTRACTS section 4):
 /// builds authenticated requests, retries what may be retried, and turns error answers into

@@ -4,9 +4,6 @@ import Glibc
 import Darwin
 #endif
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// The server's log on standard error: one line per event. Control characters in a line are
 /// made visible, so no text that came from a request or a workbook can forge a line or drive

@@ -1,9 +1,4 @@
-import Dispatch
 import Foundation
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// A sheet changed: which one, and the version it is at now.
 package struct SheetChange: Sendable, Equatable {

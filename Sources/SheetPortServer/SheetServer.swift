@@ -1,8 +1,4 @@
-import Foundation
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// The embedded import/export server (CONTRACTS section 4): the HTTP daemon, the routes, and
 /// the import workers, over a sealed SQLite store in the data directory.

@@ -6,8 +6,6 @@ import SheetPortCore
 import SheetPortReader
 import SheetPortWriter
 import SheetPortConvert
-import SheetPortClient
-import SheetPortServer
 import SheetPortBench
 
 /// `sheetport bench`: the streaming benchmarks. Generates the benchmark workbook

@@ -4,10 +4,8 @@ import Glibc
 import Foundation
 import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
 import SheetPortConvert
 import SheetPortClient
-import SheetPortServer
 
 /// `sheetport check FILE... [--json] [--fail-on warning]` with the limits as options.
 enum CheckCommand {

@@ -1,10 +1,5 @@
 import Foundation
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 import SheetPortClient
-import SheetPortServer
 
 /// The options `import`, `export` and `check --server` share: the server, the token, retries and the timeout.
 enum ClientOptions {

@@ -6,8 +6,6 @@ import SheetPortCore
 import SheetPortReader
 import SheetPortWriter
 import SheetPortConvert
-import SheetPortClient
-import SheetPortServer
 
 /// `sheetport convert IN [-o OUT] [--to FMT] [--from FMT] [--sheet NAME|N]`.
 enum ConvertCommand {

@@ -1,10 +1,7 @@
 import Foundation
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
 import SheetPortConvert
 import SheetPortClient
-import SheetPortServer
 
 /// `sheetport import FILE --server URL [--wait] [--detach] [--json]`: pre-flight against the
 /// server's caps, upload through an import job, and with `--wait` follow it to the end.

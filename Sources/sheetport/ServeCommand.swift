@@ -3,10 +3,6 @@ import Foundation
 import Glibc
 #endif
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
-import SheetPortClient
 import SheetPortServer
 
 /// `sheetport serve --data DIR [--listen 127.0.0.1:8080] [--database URL --key-file F]`: the

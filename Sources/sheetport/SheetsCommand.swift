@@ -1,10 +1,6 @@
 import Foundation
 import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
-import SheetPortClient
-import SheetPortServer
 
 /// `sheetport sheets FILE [--json]`: every sheet in tab order (CONTRACTS section 6).
 enum SheetsCommand {

@@ -2,11 +2,7 @@
 import Glibc
 #endif
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 import SheetPortClient
-import SheetPortServer
 
 /// The version printed by `sheetport --version`.
 let version = "0.1.0"

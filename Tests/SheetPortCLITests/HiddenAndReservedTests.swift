@@ -1,11 +1,6 @@
 import Foundation
 import Testing
 @testable import SheetPortCore
-@testable import SheetPortReader
-@testable import SheetPortWriter
-@testable import SheetPortConvert
-@testable import SheetPortClient
-@testable import SheetPortServer
 import SheetPortTestSupport
 
 /// Finding `first-worksheet-hidden`, and Windows-reserved device names made safe in `--all`

@@ -1,11 +1,7 @@
 import Foundation
 import Testing
 @testable import SheetPortCore
-@testable import SheetPortReader
-@testable import SheetPortWriter
 @testable import SheetPortConvert
-@testable import SheetPortClient
-@testable import SheetPortServer
 import SheetPortTestSupport
 
 /// `--to json`, `--keep-empty-rows`, and U+2028/U+2029 escaped in every JSON output

@@ -1,11 +1,5 @@
 import Foundation
 import Testing
-@testable import SheetPortCore
-@testable import SheetPortReader
-@testable import SheetPortWriter
-@testable import SheetPortConvert
-@testable import SheetPortClient
-@testable import SheetPortServer
 import SheetPortTestSupport
 
 /// `convert --all` counts the rows it writes; CSV/TSV integers past 2^53 print exactly

@@ -1,6 +1,5 @@
 import Testing
 @testable import SheetPortCalc
-import SheetPortCore
 
 /// The engine's sparse cell storage: a sheet's columns by number (ColumnMap) and each column's
 /// rows in order (ColumnIndex), filled in any order, at the grid's edges, emptied and refilled.

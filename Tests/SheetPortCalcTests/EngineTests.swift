@@ -1,6 +1,5 @@
 import Testing
 @testable import SheetPortCalc
-import SheetPortCore
 
 /// Hostile workbooks: each finishes without recursion or materialising huge ranges (results asserted, never timings).
 @Suite struct HostileTests {

@@ -1,6 +1,5 @@
 import Testing
 @testable import SheetPortCalc
-import SheetPortCore
 
 /// A filled column's formulas are recognised as one compiled formula without parsing each text
 /// (`FormulaTemplate`); texts that only look copied are parsed and evaluate as written.

@@ -1,5 +1,4 @@
 @testable import SheetPortCalc
-import SheetPortCore
 import Testing
 
 /// The incremental recalculation in dependency order (`recalculateInOrder`): each dependent

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import SheetPortCalc
-import SheetPortCore
 
 /// Differential check against IronCalc: random formulas generated and evaluated by
 /// `Tests/CalcOracle/extract.py --ironcalc FILE` are evaluated here too; disagreements are written

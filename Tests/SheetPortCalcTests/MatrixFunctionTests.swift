@@ -1,6 +1,5 @@
 import Testing
 @testable import SheetPortCalc
-import SheetPortCore
 
 /// MMULT, MINVERSE, MDETERM, CHOOSECOLS, CHOOSEROWS, CELL and HYPERLINK over hostile values: empty cells,
 /// text numbers, errors, booleans, huge and tiny numbers, singular, non-square and mismatched matrices.

@@ -1,6 +1,5 @@
 import Testing
 @testable import SheetPortCalc
-import SheetPortCore
 
 @Suite struct ParserTests {
     /// Formula text round-trips through the compiled form at the same cell.

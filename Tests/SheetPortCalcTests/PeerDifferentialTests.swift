@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import SheetPortCalc
-import SheetPortCore
 
 /// Differential test (issue 24): random formulas over every function of the registry, on hostile
 /// values, evaluated by IronCalc and by LibreOffice (`Tests/Differential/peers.py`, fixed seed) and

@@ -1,6 +1,5 @@
 import Testing
 @testable import SheetPortCalc
-import SheetPortCore
 
 /// SHEET and SHEETS (Microsoft's reference: every sheet counts, hidden or not, chart sheets too;
 /// a sheet name that does not exist is #N/A; SHEETS of a value that is no reference is #VALUE!,

@@ -1,5 +1,4 @@
 @testable import SheetPortCalc
-import SheetPortCore
 import Testing
 
 /// A recalculation stopped once its answer is known (`setInputs(_:stoppingAfter:)`), then

@@ -1,6 +1,5 @@
 import Testing
 @testable import SheetPortCalc
-import SheetPortCore
 
 /// 3-D references (`Sheet1:Sheet3!A1`): SUM-like functions read the cell or range on every sheet
 /// from the first to the last in workbook order.

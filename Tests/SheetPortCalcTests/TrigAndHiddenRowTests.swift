@@ -1,6 +1,5 @@
 import Testing
 @testable import SheetPortCalc
-import SheetPortCore
 
 /// SIN, COS, TAN reduce their argument by the x87 pi as Excel does, and SUBTOTAL/AGGREGATE skip
 /// hidden rows as the engine is told of them.

@@ -3,9 +3,7 @@ import Testing
 @testable import SheetPortCore
 @testable import SheetPortReader
 @testable import SheetPortWriter
-@testable import SheetPortConvert
 @testable import SheetPortClient
-@testable import SheetPortServer
 import SheetPortTestSupport
 
 /// Bulk export from a real `sheetport serve`: 50 sheets, 4 at a time, each file opened with

@@ -1,11 +1,7 @@
 import Foundation
 import Testing
 @testable import SheetPortCore
-@testable import SheetPortReader
 @testable import SheetPortWriter
-@testable import SheetPortConvert
-@testable import SheetPortClient
-@testable import SheetPortServer
 import SheetPortTestSupport
 
 /// `export --out DIR` (issue 23): a name that comes from the server never leads outside DIR. A

@@ -1,9 +1,5 @@
 import Foundation
 import Testing
-@testable import SheetPortCore
-@testable import SheetPortReader
-@testable import SheetPortWriter
-@testable import SheetPortConvert
 import SheetPortTestSupport
 
 /// `convert --values displayed` against LibreOffice's "save cell contents as shown" CSV export

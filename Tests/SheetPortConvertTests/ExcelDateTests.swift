@@ -1,9 +1,6 @@
 import Testing
 @testable import SheetPortCore
-@testable import SheetPortReader
-@testable import SheetPortWriter
 @testable import SheetPortConvert
-import SheetPortTestSupport
 
 /// Serials to calendar dates in both date systems, and ISO 8601 cells.
 @Suite struct ExcelDateTests {

@@ -1,10 +1,5 @@
-import Foundation
 import Testing
 @testable import SheetPortCore
-@testable import SheetPortReader
-@testable import SheetPortWriter
-@testable import SheetPortConvert
-import SheetPortTestSupport
 
 /// CSV/TSV input: the first row is a header by default, stored as text and out of type
 /// inference; `--no-header` makes it data (CONTRACTS section 6, second round).

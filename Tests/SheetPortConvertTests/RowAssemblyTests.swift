@@ -2,8 +2,6 @@ import Foundation
 import Testing
 @testable import SheetPortCore
 @testable import SheetPortReader
-@testable import SheetPortWriter
-@testable import SheetPortConvert
 import SheetPortTestSupport
 
 /// Several `<row>` elements with the same `r` are one row (CONTRACTS section 6, second round):

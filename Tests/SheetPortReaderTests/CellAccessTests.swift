@@ -2,7 +2,6 @@ import Foundation
 import Testing
 @testable import SheetPortCore
 @testable import SheetPortReader
-@testable import SheetPortWriter
 import SheetPortTestSupport
 
 /// The library's accessors: a Foundation `Date` in the workbook's date system, `.isoDate`

@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-@testable import SheetPortCore
 @testable import SheetPortReader
 @testable import SheetPortWriter
 import SheetPortBench

@@ -1,8 +1,6 @@
 import Foundation
 import Testing
-@testable import SheetPortCore
 @testable import SheetPortReader
-@testable import SheetPortWriter
 import SheetPortTestSupport
 
 /// The shared-string table read by the worksheet fast path (`WorksheetTokenizer` driving

@@ -5,7 +5,6 @@ import Testing
 @testable import SheetPortWriter
 @testable import SheetPortConvert
 @testable import SheetPortClient
-@testable import SheetPortServer
 import SheetPortTestSupport
 
 extension ServerTests {

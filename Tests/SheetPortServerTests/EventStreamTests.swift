@@ -3,12 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Testing
-@testable import SheetPortCore
-@testable import SheetPortReader
-@testable import SheetPortWriter
-@testable import SheetPortConvert
 @testable import SheetPortClient
-@testable import SheetPortServer
 import SheetPortTestSupport
 
 /// One `text/event-stream` answer read off a raw loopback connection (HTTP/1.0, so the body is

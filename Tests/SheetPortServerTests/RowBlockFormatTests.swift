@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import SheetPortCore
-@testable import SheetPortWriter
 @testable import SheetPortReader
 @testable import SheetPortClient
 @testable import SheetPortServer

@@ -1,9 +1,6 @@
 import Foundation
 import Testing
-@testable import SheetPortCore
-@testable import SheetPortConvert
 @testable import SheetPortClient
-@testable import SheetPortServer
 import SheetPortTestSupport
 
 /// The import computes its sheet (CONTRACTS section 8, "Import"), through a real `sheetport

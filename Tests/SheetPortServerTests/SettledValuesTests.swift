@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import SheetPortCalc
-@testable import SheetPortClient
 @testable import SheetPortServer
 import SheetPortTestSupport
 

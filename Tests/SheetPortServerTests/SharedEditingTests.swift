@@ -1,7 +1,4 @@
-import Foundation
 import Testing
-@testable import SheetPortCore
-@testable import SheetPortClient
 @testable import SheetPortServer
 import SheetPortTestSupport
 

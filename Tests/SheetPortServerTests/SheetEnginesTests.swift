@@ -1,7 +1,5 @@
 import Foundation
 import Testing
-@testable import SheetPortCore
-@testable import SheetPortClient
 @testable import SheetPortServer
 import SheetPortTestSupport
 

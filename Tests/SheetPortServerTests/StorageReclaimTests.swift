@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-@testable import SheetPortCore
 @testable import SheetPortWriter
 @testable import SheetPortClient
 @testable import SheetPortServer

@@ -1,11 +1,8 @@
 import Foundation
 import Testing
 import SheetPortCore
-import SheetPortReader
 import SheetPortWriter
-import SheetPortConvert
 import SheetPortClient
-import SheetPortServer
 
 /// The server tests' `TestServer` (a real `sheetport serve` on a loopback ephemeral port) in a
 /// folder of its own, with what the client tests need: token files, library connections,

@@ -1,11 +1,5 @@
 import Foundation
 import Testing
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
-import SheetPortClient
-import SheetPortServer
 
 /// A misbehaving HTTP/1.1 server on 127.0.0.1 with real sockets, for the client's hostile-server
 /// tests: each request (method and path) gets a scripted `Behaviour` — an answer (with hostile

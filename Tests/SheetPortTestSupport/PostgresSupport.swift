@@ -1,10 +1,5 @@
 import Foundation
 import Testing
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
-import SheetPortClient
 import SheetPortServer
 
 /// The throwaway PostgreSQL cluster of `Scripts/postgres.sh start` (which Scripts/test.sh

@@ -1,10 +1,5 @@
 import Foundation
-import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
-import SheetPortClient
-import SheetPortServer
 
 /// A workbook written part by part into a stored (uncompressed) zip, for tests that need what
 /// the writer refuses to make: hostile sheet names, hidden and chart sheets, lying dimensions.

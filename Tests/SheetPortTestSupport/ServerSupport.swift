@@ -1,9 +1,7 @@
 import Foundation
 import Testing
 import SheetPortCore
-import SheetPortReader
 import SheetPortWriter
-import SheetPortConvert
 import SheetPortClient
 import SheetPortServer
 

@@ -4,8 +4,6 @@ import SheetPortCore
 import SheetPortReader
 import SheetPortWriter
 import SheetPortConvert
-import SheetPortClient
-import SheetPortServer
 
 /// Paths and helpers shared by the tests.
 package enum Project {

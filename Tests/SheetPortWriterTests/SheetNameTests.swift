@@ -1,7 +1,5 @@
 import Testing
 @testable import SheetPortCore
-@testable import SheetPortReader
-@testable import SheetPortWriter
 import SheetPortTestSupport
 
 /// `SheetName`: the one rule the writer, the rename route and the import share.

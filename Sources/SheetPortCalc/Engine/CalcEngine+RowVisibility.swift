@@ -1,4 +1,3 @@
-import SheetPortCore
 extension CalcEngine {
     /// Marks a row hidden or shown (the worksheet's row `hidden` attribute).
     ///

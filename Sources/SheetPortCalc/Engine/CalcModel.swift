@@ -1,4 +1,3 @@
-import SheetPortCore
 /// A cell of a workbook: a sheet index and a position.
 public struct CellLocation: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The sheet's index (order of `CalcEngine.addSheet`).

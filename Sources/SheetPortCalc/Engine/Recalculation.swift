@@ -1,4 +1,3 @@
-import SheetPortCore
 extension CalcEngine {
     /// Recomputes every formula of the workbook and answers the findings.
     @discardableResult

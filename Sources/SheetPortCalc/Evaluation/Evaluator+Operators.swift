@@ -1,4 +1,3 @@
-import SheetPortCore
 extension Evaluator {
     func unary(_ op: UnaryOperator, _ x: Operand) throws -> Operand {
         let v = try liftable(x)

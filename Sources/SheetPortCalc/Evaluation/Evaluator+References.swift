@@ -1,4 +1,3 @@
-import SheetPortCore
 extension Evaluator {
     /// The sheet index for a sheet name in a reference (nil: the formula's own sheet); -1 when unknown.
     func sheetIndex(_ name: String?) -> Int32 {

@@ -1,4 +1,3 @@
-import SheetPortCore
 extension Functions {
     /// Future value of an annuity (Excel's sign convention).
     static func fv(_ rate: Double, _ nper: Double, _ pmt: Double, _ pv: Double, _ type: Double) -> Double {

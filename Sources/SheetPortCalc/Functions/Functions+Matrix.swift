@@ -1,4 +1,3 @@
-import SheetPortCore
 /// Matrix functions (MMULT, MINVERSE, MDETERM) and the dynamic-array pickers CHOOSECOLS and CHOOSEROWS.
 extension Functions {
     /// The largest matrix MINVERSE and MDETERM factor (n³ work; Excel's own limit is lower in practice).

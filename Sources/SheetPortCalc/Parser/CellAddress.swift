@@ -1,4 +1,3 @@
-import SheetPortCore
 /// The largest row index (zero-based) of a worksheet: 1,048,576 rows.
 public let maxRowIndex: Int32 = 1_048_575
 /// The largest column index (zero-based) of a worksheet: 16,384 columns (XFD).

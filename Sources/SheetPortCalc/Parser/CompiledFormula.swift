@@ -1,4 +1,3 @@
-import SheetPortCore
 /// A parsed formula with its references stored relative to its own cell, so that every cell of a
 /// filled column (`B2+C2`, `B3+C3`, ...) shares one instance.
 final class CompiledFormula: Sendable {

@@ -1,6 +1,4 @@
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
 /// How cell values are spelled in text outputs (CSV, TSV, JSONL).
 public enum ValueText {
     /// A number as JSON and CSV want it: integral values without a fraction (`3`),

@@ -1,5 +1,4 @@
 import SheetPortCore
-import SheetPortReader
 import SheetPortCalc
 
 /// The findings of `check --recalc` (CONTRACTS section 8, "Local").

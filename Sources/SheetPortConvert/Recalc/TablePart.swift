@@ -1,4 +1,3 @@
-import SheetPortCore
 import SheetPortReader
 import SheetPortCalc
 

@@ -1,7 +1,5 @@
 import Foundation
 import SheetPortCore
-import SheetPortCalc
-import SheetPortConvert
 
 /// Each cell's inputs over time (CONTRACTS section 8): every write records one marker entry
 /// (row and column 0: the write, even one that changed nothing, is the caller's to undo), and,

@@ -1,8 +1,5 @@
-import Foundation
 import SheetPortCore
-import SheetPortReader
 import SheetPortCalc
-import SheetPortConvert
 
 /// A cell of the grid, 1-based, ordered row by row.
 package struct GridCell: Hashable, Comparable, Sendable {

@@ -1,4 +1,3 @@
-import Foundation
 import SheetPortCalc
 
 /// What a read lays over a sheet's stored row blocks while a write's dependents are not all

@@ -1,7 +1,5 @@
-import Foundation
 import SheetPortCore
 import SheetPortCalc
-import SheetPortConvert
 
 /// Undo and restore from the cell history (CONTRACTS section 8), inside a write's `body`.
 ///

@@ -1,8 +1,6 @@
 import Foundation
 import SheetPortCore
-import SheetPortReader
 import SheetPortCalc
-import SheetPortConvert
 
 /// One cell as a row block stores it (`RowBlock`): its input, formula, value and kept style,
 /// read from and written back to its JSON object line (CONTRACTS sections 2 and 4), and the

@@ -1,9 +1,5 @@
-import Dispatch
 import Foundation
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// One `text/event-stream` answer (CONTRACTS section 4): a sheet's `version` events or an
 /// import job's `progress` events and its `done`, read from the store after each wake (a

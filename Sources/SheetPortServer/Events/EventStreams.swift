@@ -1,9 +1,5 @@
-import Dispatch
 import Foundation
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// How many event streams a server keeps open and how often it looks at them.
 public struct EventStreamLimits: Sendable {

@@ -1,8 +1,5 @@
 import Foundation
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// The strict reading of an HTTP/1.x request head (RFC 9112) that the server applies before
 /// libmicrohttpd parses a connection: anything libmicrohttpd would refuse with its own HTML

@@ -1,4 +1,3 @@
-import Foundation
 import SheetPortCore
 import SheetPortReader
 import SheetPortCalc

@@ -1,8 +1,4 @@
 import Foundation
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// The queue of import jobs waiting for a worker, with the cancellations of running ones.
 package final class ImportQueue: @unchecked Sendable {

@@ -1,7 +1,6 @@
 import Foundation
 import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
 import SheetPortConvert
 
 /// A worker thread that runs import jobs: the pre-flight, then the reader over the first

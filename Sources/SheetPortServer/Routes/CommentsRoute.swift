@@ -1,8 +1,5 @@
 import Foundation
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 /// `GET/POST /api/sheets/{id}/comments`, `POST /api/sheets/{id}/comments/{cid}/resolve`:
 /// comment threads (CONTRACTS section 8). Reading needs viewer, adding or replying needs
 /// commenter; resolving needs the owner, an editor or the thread's author. The author of an

@@ -1,7 +1,5 @@
 import Foundation
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
 import SheetPortConvert
 
 /// `POST /api/sheets/{id}/format` and `POST /api/sheets/{id}/sizes` (CONTRACTS section 8):

@@ -1,7 +1,4 @@
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 /// `GET /api/limits`: the server's caps.
 enum LimitsRoute {
     static func get(_ context: ServerContext) -> Reply {

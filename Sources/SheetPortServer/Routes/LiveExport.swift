@@ -1,8 +1,4 @@
-import Foundation
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// An export sent as it is written: a thread of its own runs the `ExportBuild` into a few
 /// buffers (`ExportPipe`), and the connection takes them as they fill, parked while it waits

@@ -1,7 +1,4 @@
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// The sort and filters of `GET /api/sheets/{id}/view` (CONTRACTS section 8):
 /// `sort=B:desc,A:asc` and any number of `filter=C:>100` (`=`, `<>`, `>`, `>=`, `<`, `<=`,

@@ -1,7 +1,5 @@
 import Foundation
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
 import SheetPortConvert
 import SheetPortCalc
 

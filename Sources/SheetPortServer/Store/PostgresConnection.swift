@@ -1,9 +1,5 @@
 import CLibPQ
 import Foundation
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// One libpq connection to a shared PostgreSQL database: the shared store's `StoreConnection`.
 ///

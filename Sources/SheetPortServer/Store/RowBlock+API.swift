@@ -1,6 +1,4 @@
-import Foundation
 import SheetPortCore
-import SheetPortReader
 import SheetPortCalc
 import SheetPortConvert
 

@@ -1,6 +1,3 @@
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
 import SheetPortConvert
 /// The plaintext of one sealed block of rows (`RowBlock.rowsPerBlock` rows of the grid): per
 /// row a header line `#ROW HEIGHT HIDDEN` (`-` for no height), then one line per cell, each

@@ -1,8 +1,3 @@
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
-
 /// The share links' table (CONTRACTS section 8), created on either store when missing. A link's
 /// token is kept as a session is (its BLAKE2b hash in `sessions`, subject `link:<id>`) and its
 /// role as a grant to that subject, so every route's access check and every stream's recheck

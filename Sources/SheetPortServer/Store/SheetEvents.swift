@@ -1,7 +1,3 @@
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 /// What moved a sheet to a new version, as its `version` event names it.
 package enum SheetChangeKind: String, Sendable, CaseIterable {
     /// Renamed.

@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SheetPortCore
 
 /// Temporary files and staging directories in flight, kept where a signal handler can
 /// remove them: fixed C buffers, async-signal-safe to read, unlike Swift strings.

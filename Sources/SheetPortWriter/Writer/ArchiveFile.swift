@@ -4,7 +4,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SheetPortCore
 
 /// The package file as a libzip source that libzip both reads (the previous pass) and
 /// writes (the next pass), with file names of our choosing: libzip's own file source

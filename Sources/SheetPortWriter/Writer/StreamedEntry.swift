@@ -1,6 +1,5 @@
 import CLibZip
 import CZlib
-import Foundation
 import SheetPortCore
 
 /// One entry's bytes, written on the caller's thread while `zip_close` packs them on another.

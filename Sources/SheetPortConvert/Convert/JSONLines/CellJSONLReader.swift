@@ -1,6 +1,4 @@
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
 /// Reads cell JSON Lines (CONTRACTS section 2) back into rows: the objects that
 /// `convert --to jsonl` writes, with their optional `style` key.
 ///
