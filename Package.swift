@@ -125,7 +125,7 @@ let package = Package(
             name: "SheetPortServer",
             dependencies: [
                 "SheetPortCore", "SheetPortReader", "SheetPortWriter", "SheetPortCalc", "SheetPortConvert",
-                "CMicroHTTPD", "CSQLite", "CSodium", "CLibPQ", "CZstd",
+                "CMicroHTTPD", "CSQLite", "CSodium", "CLibPQ", "CZstd", "CLibZip",
             ]
         ),
         // What `sheetport bench` writes (the benchmark sheet), in no product: the tests that
@@ -152,7 +152,8 @@ let package = Package(
         ),
         // Tests mirror the modules; SheetPortTestSupport holds what several of them share (paths,
         // a zip builder, the real server started on loopback, a real PostgreSQL cluster's database).
-        // Targets that run the `sheetport` executable depend on it, so the test build builds it.
+        // Each depends on the modules its files import; those that run the `sheetport` executable
+        // depend on it too, so the test build builds it.
         .target(
             name: "SheetPortTestSupport",
             dependencies: [
@@ -161,32 +162,50 @@ let package = Package(
             ],
             path: "Tests/SheetPortTestSupport"
         ),
-        .testTarget(name: "SheetPortCoreTests", dependencies: ["SheetPortCore", "SheetPortTestSupport"]),
-        .testTarget(name: "SheetPortCalcTests", dependencies: ["SheetPortCalc"]),
-        .testTarget(name: "SheetPortEditingTests", dependencies: ["SheetPortEditing"]),
+        .testTarget(name: "SheetPortCoreTests", dependencies: ["SheetPortCore"]),
+        .testTarget(name: "SheetPortCalcTests", dependencies: ["SheetPortCore", "SheetPortCalc"]),
+        .testTarget(name: "SheetPortEditingTests", dependencies: ["SheetPortCore", "SheetPortEditing"]),
         .testTarget(
             name: "SheetPortReaderTests",
-            dependencies: ["SheetPortReader", "SheetPortWriter", "SheetPortBench", "SheetPortTestSupport", "sheetport"]
+            dependencies: [
+                "SheetPortCore", "SheetPortReader", "SheetPortWriter", "SheetPortConvert", "SheetPortBench",
+                "SheetPortTestSupport", "sheetport",
+            ]
         ),
         .testTarget(
             name: "SheetPortWriterTests",
-            dependencies: ["SheetPortWriter", "SheetPortReader", "SheetPortConvert", "SheetPortBench", "SheetPortTestSupport", "sheetport"]
+            dependencies: [
+                "SheetPortCore", "SheetPortReader", "SheetPortWriter", "SheetPortConvert", "SheetPortBench",
+                "SheetPortTestSupport",
+            ]
         ),
         .testTarget(
             name: "SheetPortConvertTests",
-            dependencies: ["SheetPortConvert", "SheetPortCalc", "SheetPortTestSupport", "sheetport"]
+            dependencies: [
+                "SheetPortCore", "SheetPortReader", "SheetPortWriter", "SheetPortCalc", "SheetPortConvert",
+                "SheetPortTestSupport", "sheetport",
+            ]
         ),
         .testTarget(
             name: "SheetPortClientTests",
-            dependencies: ["SheetPortClient", "SheetPortServer", "SheetPortTestSupport", "sheetport"]
+            dependencies: [
+                "SheetPortCore", "SheetPortReader", "SheetPortWriter", "SheetPortConvert", "SheetPortEditing",
+                "SheetPortClient", "SheetPortServer", "SheetPortTestSupport", "sheetport",
+            ]
         ),
         .testTarget(
             name: "SheetPortServerTests",
-            dependencies: ["SheetPortServer", "SheetPortClient", "SheetPortBench", "SheetPortTestSupport", "sheetport"]
+            dependencies: [
+                "SheetPortCore", "SheetPortReader", "SheetPortWriter", "SheetPortCalc", "SheetPortConvert",
+                "SheetPortClient", "SheetPortServer", "SheetPortBench", "SheetPortTestSupport", "sheetport",
+            ]
         ),
         .testTarget(
             name: "SheetPortCLITests",
-            dependencies: ["SheetPort", "SheetPortTestSupport", "sheetport"]
+            dependencies: [
+                "SheetPortCore", "SheetPortReader", "SheetPortWriter", "SheetPortConvert", "SheetPortClient",
+                "SheetPortTestSupport", "sheetport",
+            ]
         ),
     ]
 )
