@@ -150,10 +150,10 @@ let package = Package(
                 "SheetPortClient", "SheetPortServer", "SheetPortEditing", "SheetPortBench", "CNcurses",
             ]
         ),
-        // Tests mirror the modules; SheetPortTestSupport holds what several of them share (paths,
-        // a zip builder, the real server started on loopback, a real PostgreSQL cluster's database).
-        // Each depends on the modules its files import; those that run the `sheetport` executable
-        // depend on it too, so the test build builds it.
+        // Tests mirror the modules: each module's tests in its own target, the server started in
+        // the test process. SheetPortTestSupport holds what several of them share (paths, a zip
+        // builder, the real server on loopback, a real PostgreSQL cluster's database). Only the
+        // command-line tests run the `sheetport` executable, so only they depend on it.
         .target(
             name: "SheetPortTestSupport",
             dependencies: [
@@ -162,14 +162,14 @@ let package = Package(
             ],
             path: "Tests/SheetPortTestSupport"
         ),
-        .testTarget(name: "SheetPortCoreTests", dependencies: ["SheetPortCore"]),
+        .testTarget(name: "SheetPortCoreTests", dependencies: ["SheetPortCore", "SheetPortTestSupport"]),
         .testTarget(name: "SheetPortCalcTests", dependencies: ["SheetPortCore", "SheetPortCalc"]),
         .testTarget(name: "SheetPortEditingTests", dependencies: ["SheetPortCore", "SheetPortEditing"]),
         .testTarget(
             name: "SheetPortReaderTests",
             dependencies: [
                 "SheetPortCore", "SheetPortReader", "SheetPortWriter", "SheetPortConvert", "SheetPortBench",
-                "SheetPortTestSupport", "sheetport",
+                "SheetPortTestSupport",
             ]
         ),
         .testTarget(
@@ -183,28 +183,28 @@ let package = Package(
             name: "SheetPortConvertTests",
             dependencies: [
                 "SheetPortCore", "SheetPortReader", "SheetPortWriter", "SheetPortCalc", "SheetPortConvert",
-                "SheetPortTestSupport", "sheetport",
+                "SheetPortTestSupport",
             ]
         ),
         .testTarget(
             name: "SheetPortClientTests",
             dependencies: [
                 "SheetPortCore", "SheetPortReader", "SheetPortWriter", "SheetPortConvert", "SheetPortEditing",
-                "SheetPortClient", "SheetPortServer", "SheetPortTestSupport", "sheetport",
+                "SheetPortClient", "SheetPortServer", "SheetPortTestSupport",
             ]
         ),
         .testTarget(
             name: "SheetPortServerTests",
             dependencies: [
                 "SheetPortCore", "SheetPortReader", "SheetPortWriter", "SheetPortCalc", "SheetPortConvert",
-                "SheetPortClient", "SheetPortServer", "SheetPortBench", "SheetPortTestSupport", "sheetport",
+                "SheetPortClient", "SheetPortServer", "SheetPortBench", "SheetPortTestSupport",
             ]
         ),
         .testTarget(
             name: "SheetPortCLITests",
             dependencies: [
-                "SheetPortCore", "SheetPortReader", "SheetPortWriter", "SheetPortConvert", "SheetPortClient",
-                "SheetPortTestSupport", "sheetport",
+                "SheetPort", "SheetPortCore", "SheetPortReader", "SheetPortWriter", "SheetPortConvert",
+                "SheetPortClient", "SheetPortServer", "SheetPortTestSupport", "sheetport",
             ]
         ),
     ]

@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
-# The DocC documentation of each public module, built with the toolchain's own docc (the SwiftPM
-# DocC plugin is not fetched): symbol graphs from `swift package dump-symbol-graph` (after the
-# debug build test.sh makes anyway, so little is rebuilt), then `docc convert` of
+# The DocC documentation of every library product's module (Editing and the umbrella SheetPort
+# included), built with the toolchain's own docc (the SwiftPM DocC plugin is not fetched): symbol
+# graphs from `swift package dump-symbol-graph` (after the debug build test.sh makes anyway, so
+# little is rebuilt), then `docc convert` of
 # Sources/<Module>/<Module>.docc over that module's graphs alone, with warnings as errors, so a
 # broken ``symbol`` link or <doc:article> link fails. Archives in .build/docs/<Module>.doccarchive.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-modules=(SheetPortCore SheetPortReader SheetPortWriter SheetPortCalc SheetPortConvert SheetPortClient SheetPortServer)
+# Every library product of Package.swift, so a module added without a catalog fails below.
+mapfile -t modules < <(swift package dump-package | python3 -c '
+import json, sys
+for product in json.load(sys.stdin)["products"]:
+    if "library" in product["type"]: print(*product["targets"], sep="\n")')
+(( ${#modules[@]} >= 9 )) || { echo "docs: found only ${#modules[@]} library modules in Package.swift" >&2; exit 1; }
 
 docc="${DOCC:-}"
 if [[ -z "$docc" ]]; then

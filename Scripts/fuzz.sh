@@ -15,7 +15,7 @@
 #              translated by the calculation engine; no crash, bounded time. Seeds are formulas of
 #              every kind of the grammar; inputs collect in .build/fuzz-calc/corpus.
 #   jsonl      Fuzz/JSONL/: cell JSON Lines read by CellJSONLReader; a line its parser takes must be
-#              an object to JSONSerialization too. Seeds are the CONTRACTS section 2 lines; inputs collect
+#              an object to JSONSerialization too. Seeds are the lines of Docs/Reference/Formats.md; inputs collect
 #              in .build/fuzz-jsonl/corpus, crashes and disagreements in .build/fuzz-jsonl/artifacts.
 # Keep every crash's input in Fixtures/fuzz-regressions/ once fixed (FuzzRegressionTests reads it).
 set -euo pipefail

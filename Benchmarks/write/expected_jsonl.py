@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Print the cell JSONL (CONTRACTS.md section 2) of the write benchmark's workbook.
+"""Print the cell JSONL (Docs/Reference/Formats.md, "Cell JSONL") of the write benchmark's workbook.
 
 Usage: expected_jsonl.py [--printf16] ROWS > book.jsonl
 

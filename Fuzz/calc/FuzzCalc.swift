@@ -13,16 +13,16 @@ public func fuzzCalc(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         ("A1", .number(1)), ("A2", .text("12")), ("A3", .boolean(true)), ("A4", .error(.divisionByZero)),
         ("A5", .number(1e308)), ("A6", .text("x*?~")), ("B1", .number(-0.0)), ("B2", .number(60)),
     ]
-    for (ref, value) in constants { engine.setValue(value, at: CellAddress(ref)!, sheet: s) }
-    engine.setValue(.number(2), at: CellAddress("A1")!, sheet: other)
+    for (ref, value) in constants { engine.setValue(value, at: CellReference(ref)!, sheet: s) }
+    engine.setValue(.number(2), at: CellReference("A1")!, sheet: other)
     engine.defineName("Rate", formula: "Sheet1!$A$1")
-    engine.addTable(CalcTable(name: "Table1", sheet: s, range: RangeAddress("A1:B6")!, columnNames: ["Qty", "Price"]))
-    engine.setFormula(text, at: CellAddress("C3")!, sheet: s)
-    engine.setFormula("C3+1", at: CellAddress("C4")!, sheet: s)
-    engine.setFormula(text, at: CellAddress("D1")!, sheet: s, arrayRange: RangeAddress("D1:E2")!)
+    engine.addTable(CalcTable(name: "Table1", sheet: s, range: CellRange("A1:B6")!, columnNames: ["Qty", "Price"]))
+    engine.setFormula(text, at: CellReference("C3")!, sheet: s)
+    engine.setFormula("C3+1", at: CellReference("C4")!, sheet: s)
+    engine.setFormula(text, at: CellReference("D1")!, sheet: s, arrayRange: CellRange("D1:E2")!)
     engine.recalculate()
-    _ = engine.setInputs([CellInput(location: CellLocation(sheet: s, address: CellAddress("A1")!), content: .value(.text("3")))])
-    _ = engine.formula(at: CellAddress("C3")!, sheet: s)
-    _ = try? CalcEngine.translateFormula(text, from: CellAddress("C3")!, to: CellAddress("A1")!)
+    _ = engine.setInputs([CellInput(location: CellLocation(sheet: s, cell: CellReference("A1")!), content: .value(.text("3")))])
+    _ = engine.formula(at: CellReference("C3")!, sheet: s)
+    _ = try? CalcEngine.translateFormula(text, from: CellReference("C3")!, to: CellReference("A1")!)
     return 0
 }

@@ -22,16 +22,24 @@ static inline size_t sp_mhd_keep_escaped(void *context, struct MHD_Connection *c
     return strlen(text);
 }
 
-/// Where libmicrohttpd's own messages go: one line of text (the server's escaping log).
-typedef void (*sp_mhd_log_sink)(const char *line);
+/// Where libmicrohttpd's own messages go: one line of text for the daemon's server's escaping
+/// log, `context` the daemon's.
+typedef void (*sp_mhd_log_sink)(void *context, const char *line);
+
+/// A daemon's logger: its sink and the context the sink is called with.
+struct sp_mhd_logger {
+    sp_mhd_log_sink sink;
+    void *context;
+};
 
 /// libmicrohttpd's logger (a printf format and its arguments) formatted into one line for the
-/// sink passed as its context, so its messages never write to standard error themselves
-/// (a blocking write there would hold a polling thread).
-static inline void sp_mhd_log(void *context, const char *format, va_list arguments) {
+/// `sp_mhd_logger` passed as its context, so its messages never write to standard error
+/// themselves (a blocking write there would hold a polling thread).
+static inline void sp_mhd_log(void *logger, const char *format, va_list arguments) {
     char line[1024];
     vsnprintf(line, sizeof line, format, arguments);
-    ((sp_mhd_log_sink) context)(line);
+    struct sp_mhd_logger *target = (struct sp_mhd_logger *) logger;
+    target->sink(target->context, line);
 }
 
 // MHD_start_daemon and MHD_get_daemon_info are variadic, which Swift cannot call: fixed-argument
@@ -47,9 +55,9 @@ static inline struct MHD_Daemon *sp_mhd_start(unsigned int flags,
                                               MHD_AccessHandlerCallback handler, void *context,
                                               MHD_RequestCompletedCallback completed,
                                               MHD_NotifyConnectionCallback notify,
-                                              sp_mhd_log_sink log) {
+                                              struct sp_mhd_logger *logger) {
     return MHD_start_daemon(flags, 0, NULL, NULL, handler, context,
-                            MHD_OPTION_EXTERNAL_LOGGER, sp_mhd_log, (void *) log,
+                            MHD_OPTION_EXTERNAL_LOGGER, sp_mhd_log, (void *) logger,
                             MHD_OPTION_THREAD_POOL_SIZE, threads,
                             MHD_OPTION_CONNECTION_LIMIT, connections,
                             MHD_OPTION_CONNECTION_TIMEOUT, timeout,

@@ -1,4 +1,7 @@
 import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
 /// Why a client operation (`import`, `export`, `check --server`) failed, naming the file,
 /// the sheet or the URL concerned.
 public enum ClientError: Error, CustomStringConvertible, Sendable {
@@ -11,7 +14,7 @@ public enum ClientError: Error, CustomStringConvertible, Sendable {
     case notFound(url: String, what: String)
     /// The request never got a complete answer, after the retries.
     case transport(url: String, message: String)
-    /// The server's answer is not what CONTRACTS section 4 describes.
+    /// The server's answer is not what Docs/Reference/HTTP.md describes.
     case invalidResponse(url: String, reason: String)
     /// An import job ended without a sheet.
     case jobFailed(job: String, status: ImportJobStatus, code: ServerErrorCode?, message: String)
@@ -41,7 +44,7 @@ public enum ClientError: Error, CustomStringConvertible, Sendable {
         }
     }
 
-    /// The exit status CONTRACTS section 1 gives this error on its own: 130 or 143 when
+    /// The exit status Docs/Reference/CLI.md gives this error on its own: 130 or 143 when
     /// cancelled, 1 when the job ran and failed, 2 for everything else (usage, I/O, network).
     public var exitStatus: Int32 {
         switch self {

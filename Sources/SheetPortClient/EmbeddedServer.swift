@@ -3,10 +3,13 @@ import Glibc
 #endif
 import Foundation
 import SheetPortWriter
+import SheetPortCore
+import SheetPortReader
+import SheetPortConvert
 
 /// `sheetport serve` run as a child process on 127.0.0.1 with an ephemeral port, and
 /// `sheetport token issue` for its data folder: the server through its command line
-/// (CONTRACTS section 1), for `sheetport demo` and the tests.
+/// (Docs/Reference/CLI.md), for `sheetport demo` and the tests.
 package final class EmbeddedServer: @unchecked Sendable {
     /// `http://127.0.0.1:PORT`.
     package let url: String

@@ -4,8 +4,9 @@ import Glibc
 import SheetPortCore
 import SheetPortReader
 import SheetPortWriter
+import SheetPortConvert
 
-/// The private staging file of one export (CONTRACTS section 5): `workbook.xlsx` (mode 0600)
+/// The private staging file of one export (Docs/Reference/CLI.md, "sheetport export"): `workbook.xlsx` (mode 0600)
 /// in a directory of its own (mode 0700) under `$TMPDIR`, named with our pid so that the next
 /// run sweeps it if this process is killed. The download is written here; once complete it is
 /// verified with the reader and published to the destination atomically (temporary name in the

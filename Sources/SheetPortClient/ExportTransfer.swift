@@ -4,9 +4,11 @@ import Glibc
 import Foundation
 import SheetPortReader
 import SheetPortWriter
+import SheetPortCore
+import SheetPortConvert
 
 /// The export of one sheet (`GET /api/sheets/{id}/export.xlsx`) into a private staging file,
-/// verified with the reader and published atomically (CONTRACTS section 5). A broken-off
+/// verified with the reader and published atomically (Docs/Reference/CLI.md, "sheetport export"). A broken-off
 /// download is retried with backoff, resuming with a `Range` request where the server allows
 /// it (a 206 of the same sheet version), else from the start.
 package struct ExportTransfer {

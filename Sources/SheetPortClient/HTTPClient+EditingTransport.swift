@@ -2,7 +2,7 @@ import Foundation
 import SheetPortCore
 import SheetPortEditing
 
-/// The editing core's transport over the libcurl client (CONTRACTS section 8): JSON requests
+/// The editing core's transport over the libcurl client (Docs/Reference/HTTP.md, "Writing"): JSON requests
 /// through `ServerConnection` (its retries, deadlines and error answers), the sheet's event
 /// stream on a client of its own (a stream holds its connection, and `HTTPClient` is one a thread).
 public final class HTTPEditingTransport: EditingTransport {
@@ -33,7 +33,7 @@ public final class HTTPEditingTransport: EditingTransport {
         var names: [String: CellRange] = [:]
         for entry in (try? object.objects("names")) ?? [] {
             guard let name = entry.optionalString("name"), !name.isEmpty, !name.unicodeScalars.contains(where: \.isUnsafeControl),
-                  let ref = entry.optionalString("ref"), let range = try? RangeAddress.parse(ref) else { continue }
+                  let ref = entry.optionalString("ref"), let range = try? NameBox.parse(ref) else { continue }
             names[name] = range
         }
         return names
@@ -56,7 +56,7 @@ public final class HTTPEditingTransport: EditingTransport {
         }
     }
 
-    public func writeCells(sheet: String, _ cells: [CellInput]) throws -> WriteResult {
+    public func writeCells(sheet: String, _ cells: [CellEdit]) throws -> WriteResult {
         let body: [String: Any] = ["cells": cells.map { ["ref": $0.ref.description, "input": $0.input] }]
         return try write(sheet, "cells", body)
     }

@@ -2,7 +2,7 @@ import Foundation
 import SheetPortCore
 
 /// One row of a rows window as the server sent it: each cell the server's JSON object
-/// (CONTRACTS section 2's keys with `input`, `display` and `style`), passed on unchanged.
+/// (Docs/Reference/Formats.md's cell JSONL keys with `input`, `display` and `style`), passed on unchanged.
 package struct RemoteRow {
     /// The 1-based row number.
     package var row: Int

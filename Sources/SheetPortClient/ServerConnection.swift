@@ -1,6 +1,10 @@
 import Foundation
+import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
 
-/// A server (its base URL) and the session token to speak to it with (CONTRACTS section 4):
+/// A server (its base URL) and the session token to speak to it with (Docs/Reference/HTTP.md):
 /// builds authenticated requests, retries what may be retried, and turns error answers into
 /// `ClientError`s naming the URL.
 public struct ServerConnection: Sendable {
@@ -23,7 +27,7 @@ public struct ServerConnection: Sendable {
     }
 
     /// The token from the file `file` when given, else from `SHEETPORT_TOKEN` (never from the
-    /// command line, CONTRACTS section 1).
+    /// command line, Docs/Reference/CLI.md).
     public static func token(file: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws(ClientError) -> String {
         if let file {
             guard let data = FileManager.default.contents(atPath: file) else {

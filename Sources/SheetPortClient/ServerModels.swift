@@ -1,8 +1,10 @@
 import Foundation
 import SheetPortCore
 import SheetPortConvert
+import SheetPortReader
+import SheetPortWriter
 
-/// The server's caps (`GET /api/limits`, CONTRACTS section 4).
+/// The server's caps (`GET /api/limits`, Docs/Reference/HTTP.md).
 public struct ServerLimits: Sendable, Equatable {
     /// The largest upload accepted, in bytes.
     public var maxUploadBytes: Int64

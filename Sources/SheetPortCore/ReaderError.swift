@@ -1,6 +1,6 @@
 /// An error met while reading a workbook, with the file and the part it concerns.
 ///
-/// `code` uses the pre-flight finding codes of CONTRACTS section 3, so `check`
+/// `code` uses the pre-flight finding codes of Docs/Reference/Formats.md, so `check`
 /// can report a reader failure without translating it.
 public struct ReaderError: Error, CustomStringConvertible, Sendable, Equatable {
     /// What went wrong, as a stable finding code.

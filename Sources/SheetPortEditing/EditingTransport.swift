@@ -1,6 +1,6 @@
 import SheetPortCore
 
-/// How the editing core reaches a server (CONTRACTS sections 4 and 8). SheetPortClient's libcurl
+/// How the editing core reaches a server (Docs/Reference/HTTP.md). SheetPortClient's libcurl
 /// client implements it for Linux, an app's URLSession one would for macOS and iOS; the calls
 /// block, one at a time (the core serializes its writes), except `followEvents`, which runs on a
 /// thread of its own.
@@ -12,7 +12,7 @@ public protocol EditingTransport: AnyObject {
     /// `GET /api/sheets/{id}/rows?start=&count=`: a rows window.
     func rows(sheet: String, start: Int, count: Int) throws -> RowsWindow
     /// `POST /api/sheets/{id}/cells`: inputs written as one atomic batch.
-    func writeCells(sheet: String, _ cells: [CellInput]) throws -> WriteResult
+    func writeCells(sheet: String, _ cells: [CellEdit]) throws -> WriteResult
     /// `POST /api/sheets/{id}/copy`: the server translates the formulas of `source` at `target`.
     func copy(sheet: String, source: CellRange, target: CellRange) throws -> WriteResult
     /// `POST /api/sheets/{id}/clear` with `what` `contents`, `formats` or `all`.
@@ -42,14 +42,15 @@ public struct EditingLimits: Sendable, Equatable {
     }
 }
 
-/// One cell's input for `POST /api/sheets/{id}/cells` (`""` clears it).
-public struct CellInput: Sendable, Equatable {
+/// An edit of one cell as a person typed it, one item of `POST /api/sheets/{id}/cells` (`""`
+/// clears the cell); the server reads the text as Excel reads typing (a number, a date, a formula).
+public struct CellEdit: Sendable, Equatable {
     /// The cell.
     public var ref: CellReference
     /// What a person typed: `12`, `=SUM(A1:A3)`, `'0123`.
     public var input: String
 
-    /// An input for `ref`.
+    /// An edit of `ref`.
     public init(ref: CellReference, input: String) {
         self.ref = ref
         self.input = input

@@ -1,4 +1,4 @@
-/// What a person does to the grid, as the terminal's keys map to it (CONTRACTS section 8,
+/// What a person does to the grid, as the terminal's keys map to it (Docs/Reference/CLI.md, "sheetport open";
 /// "Terminal grid"); an app maps its own events to the same.
 public enum EditorKey: Sendable, Equatable {
     /// Typed characters: start or continue a draft (or the address field's text).

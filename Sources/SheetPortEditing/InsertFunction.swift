@@ -6,7 +6,7 @@ public enum InsertableFunction: String, Sendable, CaseIterable {
 }
 
 /// Where an inserted function goes and what it reads, as the web product's command decides it
-/// (the rules are in README, "Insert function"):
+/// (the rules are in SheetPortEditing.docc, "Insert function"):
 /// - one cell selected: the argument is the contiguous run of numbers directly above it; when
 ///   there is none, the run directly to its left; when there is neither, a draft `=SUM(` opens;
 /// - a range of several rows selected: one result per column, in the row below the range, over
@@ -14,7 +14,7 @@ public enum InsertableFunction: String, Sendable, CaseIterable {
 /// - a range of one row selected: one result in the cell right of the range, over the row.
 public enum InsertFunctionPlan: Sendable, Equatable {
     /// Write these inputs.
-    case write([CellInput])
+    case write([CellEdit])
     /// Open a draft with this text at the active cell (no argument found).
     case draft(String)
     /// The results would land past the grid's edge.
@@ -34,26 +34,26 @@ public enum InsertFunctionPlan: Sendable, Equatable {
             while isNumber(top - 1, active.column) { top -= 1 }
             if top < active.row {
                 let argument = CellRange(start: CellReference(row: top, column: active.column), end: CellReference(row: active.row - 1, column: active.column))
-                return .write([CellInput(ref: active, input: "=\(name)(\(argument))")])
+                return .write([CellEdit(ref: active, input: "=\(name)(\(argument))")])
             }
             var left = active.column
             while isNumber(active.row, left - 1) { left -= 1 }
             if left < active.column {
                 let argument = CellRange(start: CellReference(row: active.row, column: left), end: CellReference(row: active.row, column: active.column - 1))
-                return .write([CellInput(ref: active, input: "=\(name)(\(argument))")])
+                return .write([CellEdit(ref: active, input: "=\(name)(\(argument))")])
             }
             return .draft("=\(name)(")
         }
         if range.rowCount == 1 {
             let target = CellReference(row: range.start.row, column: range.end.column + 1)
             guard target.column <= selection.grid.columns else { return .offGrid }
-            return .write([CellInput(ref: target, input: "=\(name)(\(range))")])
+            return .write([CellEdit(ref: target, input: "=\(name)(\(range))")])
         }
         let below = range.end.row + 1
         guard below <= selection.grid.rows else { return .offGrid }
         return .write((range.start.column...range.end.column).map { column in
             let argument = CellRange(start: CellReference(row: range.start.row, column: column), end: CellReference(row: range.end.row, column: column))
-            return CellInput(ref: CellReference(row: below, column: column), input: "=\(name)(\(argument))")
+            return CellEdit(ref: CellReference(row: below, column: column), input: "=\(name)(\(argument))")
         })
     }
 }

@@ -45,7 +45,7 @@ public final class SheetEditor {
     /// A write waiting for its turn.
     public enum PendingWrite: Sendable, Equatable {
         /// Inputs; `draft` is the draft they came from, restored when the write fails.
-        case cells([CellInput], draft: Draft?)
+        case cells([CellEdit], draft: Draft?)
         /// A server-side copy.
         case copy(source: CellRange, target: CellRange)
         /// A clear of contents.
@@ -260,7 +260,7 @@ public final class SheetEditor {
         case .escape: focus = .grid
         case .enter, .tab:
             do {
-                let range = try RangeAddress.parse(text, names: names, grid: grid)
+                let range = try NameBox.parse(text, names: names, grid: grid)
                 focus = .grid
                 navigate(to: range)
             } catch {
@@ -338,7 +338,7 @@ public final class SheetEditor {
         guard let open = draft else { return true }
         draft = nil
         if open.text == (cells[open.ref]?.input ?? "") && cells[open.ref] != nil { return true }
-        return enqueue(.cells([CellInput(ref: open.ref, input: open.text)], draft: open))
+        return enqueue(.cells([CellEdit(ref: open.ref, input: open.text)], draft: open))
     }
 
     // MARK: Clipboard
@@ -410,14 +410,14 @@ public final class SheetEditor {
 
     /// The inputs a paste of TSV `text` at `origin` writes, refused whole (`PasteError`) when
     /// over a cap or past the grid.
-    public static func pasteInputs(_ text: String, at origin: CellReference, limits: EditingLimits, grid: GridSize) throws(PasteError) -> [CellInput] {
+    public static func pasteInputs(_ text: String, at origin: CellReference, limits: EditingLimits, grid: GridSize) throws(PasteError) -> [CellEdit] {
         try blockInputs(TSV.decode(text), at: origin, limits: limits, grid: grid)
     }
 
     /// The inputs that write `rows` as a block with its top-left cell at `origin` (a short row's
     /// missing fields clear their cells, as a paste does), refused whole (`PasteError`) when over
     /// a cap or past the grid: a paste, or `sheetport cells set --from FILE.csv`.
-    public static func blockInputs(_ rows: [[String]], at origin: CellReference, limits: EditingLimits, grid: GridSize) throws(PasteError) -> [CellInput] {
+    public static func blockInputs(_ rows: [[String]], at origin: CellReference, limits: EditingLimits, grid: GridSize) throws(PasteError) -> [CellEdit] {
         let width = rows.map(\.count).max() ?? 0
         guard !rows.isEmpty, width > 0 else { throw .empty }
         // Counted before the inputs are made, so a huge block costs nothing to refuse.
@@ -427,12 +427,12 @@ public final class SheetEditor {
         guard end.row <= grid.rows, end.column <= grid.columns else {
             throw .offGrid(range: "\(origin):\(CellReference.columnName(end.column))\(end.row)")
         }
-        var inputs: [CellInput] = []
+        var inputs: [CellEdit] = []
         inputs.reserveCapacity(count)
         for (rowOffset, row) in rows.enumerated() {
             for columnOffset in 0..<width {
-                inputs.append(CellInput(ref: CellReference(row: origin.row + rowOffset, column: origin.column + columnOffset),
-                                        input: columnOffset < row.count ? row[columnOffset] : ""))
+                inputs.append(CellEdit(ref: CellReference(row: origin.row + rowOffset, column: origin.column + columnOffset),
+                                       input: columnOffset < row.count ? row[columnOffset] : ""))
             }
         }
         try checkBatch(inputs, limits: limits)
@@ -441,7 +441,7 @@ public final class SheetEditor {
 
     /// Refuses `inputs` whole (`PasteError`) when one write of them would be over the server's
     /// `maxBatchCells` or `maxBatchBytes`: the server would refuse them with 413, never truncate.
-    public static func checkBatch(_ inputs: [CellInput], limits: EditingLimits) throws(PasteError) {
+    public static func checkBatch(_ inputs: [CellEdit], limits: EditingLimits) throws(PasteError) {
         guard inputs.count <= limits.maxBatchCells else { throw .tooManyCells(cells: inputs.count, cap: limits.maxBatchCells) }
         // `{"cells":[` and `]}` around the inputs.
         let bytes = inputs.reduce(12) { $0 + $1.encodedSize }

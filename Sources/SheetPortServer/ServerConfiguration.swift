@@ -2,6 +2,7 @@ import Foundation
 import SheetPortCore
 import SheetPortReader
 import SheetPortConvert
+import SheetPortWriter
 /// How `sheetport serve` runs: where, with what caps and how many threads.
 public struct ServerConfiguration: Sendable {
     /// The data directory.
@@ -47,6 +48,8 @@ public struct ServerConfiguration: Sendable {
     public var maxBatchCells = 100_000
     /// The largest body of one write, in bytes (`--max-batch-bytes`).
     public var maxBatchBytes = 8 << 20
+    /// Where the server's log lines go (standard error unless an embedder or a test gives its own).
+    package var log = ServerLog.standardError
 
     /// A configuration with the defaults.
     public init(dataDirectory: String, address: ListenAddress) {

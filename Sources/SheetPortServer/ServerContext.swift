@@ -1,3 +1,7 @@
+import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
 /// What routes and workers share: the configuration, the data directory, the sealer, the
 /// store's connections and the import queue.
 package final class ServerContext: Sendable {
@@ -29,6 +33,10 @@ package final class ServerContext: Sendable {
     let settler: SheetSettler
     /// Passes over worksheets the import jobs of this instance made (one a job: tests hold it there).
     let worksheetPasses = PassCount()
+    /// Checkpoints SQLite's WAL once a write found the storage full.
+    let relief: StorageRelief
+    /// This server's log.
+    package var log: ServerLog { configuration.log }
 
     init(configuration: ServerConfiguration) throws {
         self.configuration = configuration
@@ -36,29 +44,26 @@ package final class ServerContext: Sendable {
         if configuration.databaseURL != nil, configuration.keyFile == nil {
             throw ServerError.configuration("--database needs --key-file F: every instance seals with the same key")
         }
-        if configuration.databaseURL != nil {
-            // A frozen instance's session is ended within half a lease (1 to 10 s), releasing its
-            // locks; no lock is waited for much longer (see PostgresConnection.SessionBounds).
-            let idle = min(max(configuration.lease / 2, 1), 10)
-            PostgresConnection.bounds = .init(lockTimeout: idle + 2, idleInTransactionTimeout: idle)
-        }
-        store = configuration.databaseURL.map { .postgres(url: $0) } ?? .sqlite(path: directory.database)
+        // A shared store's sessions are bounded by this server's lease (its own, not the process's).
+        store = (configuration.databaseURL.map { StoreLocation.postgres(url: $0) } ?? .sqlite(path: directory.database))
+            .boundingSessions(lease: configuration.lease)
         // Creates or migrates the tables, then checks the key against the one the store is
         // sealed with before anything else (recovery above all) touches the store.
         sealer = try KeyCheck.establish(keyFile: configuration.keyFile ?? directory.keyFile, store: store,
                                         staging: configuration.databaseURL == nil ? directory.staging : nil, create: true)!
         // Job results and errors are sealed with this key; those written before are sealed now.
-        SealedJobText.sealer = sealer
         let opened = try store.open()
+        opened.jobSealer = sealer
         try opened.sealPlaintextJobTexts()
         // A SQLite store of an earlier version is switched to incremental vacuum, once.
-        try Schema.enableIncrementalVacuum(opened)
-        connections = try ConnectionPool(store, count: configuration.threads + 2)
+        try Schema.enableIncrementalVacuum(opened, log: configuration.log)
+        connections = try ConnectionPool(count: configuration.threads + 2) { [store, sealer] in try Self.connect(store, sealer: sealer) }
         imports = ImportQueue()
         events = EventStreams(limits: configuration.eventStreams)
         exports = ExportSlots(limit: configuration.exportsAtOnce)
-        leases = LeaseKeeper(store: store, lease: configuration.lease)
-        sheetChanges = SheetChangeFeed(store: store)
+        leases = LeaseKeeper(store: store, lease: configuration.lease, log: configuration.log)
+        sheetChanges = SheetChangeFeed(store: store, log: configuration.log)
+        relief = StorageRelief(store: store, log: configuration.log)
         // A change heard from any instance wakes this instance's parked waits and event streams.
         sheetChanges.onChange { [changes] sheet, version in changes.signal(SheetChange(sheet: sheet, version: version)) }
         // Another instance's write: this instance's graph of that sheet is stale.
@@ -76,6 +81,15 @@ package final class ServerContext: Sendable {
                 return true // the store failing is not a revocation: the next look decides
             }
         }
+    }
+
+    /// A new connection to the store whose job results and errors are sealed with this server's key.
+    package func connect() throws -> Database { try Self.connect(store, sealer: sealer) }
+
+    private static func connect(_ store: StoreLocation, sealer: Sealer) throws -> Database {
+        let database = try store.connect()
+        database.jobSealer = sealer
+        return database
     }
 
     /// Runs `body` with a database connection.

@@ -1,3 +1,7 @@
+import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -36,20 +40,5 @@ public enum ServerError: Error, CustomStringConvertible {
     static func write(path: String, errno code: Int32, _ what: String) -> ServerError {
         code == ENOSPC || code == EDQUOT ? .storageFull("\(path): \(what): \(String(cString: strerror(code)))")
             : .io(path: path, message: "\(what): \(String(cString: strerror(code)))")
-    }
-}
-
-extension Error {
-    /// Whether this failure is a full disk: SQLite's SQLITE_FULL, PostgreSQL's `disk_full`
-    /// (53100), ENOSPC or EDQUOT on a staged file. A job fails with `storage-full`, a request
-    /// answers 507, and the server recovers once space is freed.
-    var isStorageFull: Bool {
-        guard let error = self as? ServerError else { return false }
-        switch error {
-        case .storageFull: return true
-        case let .database(code, _): return code & 0xFF == 13 // SQLITE_FULL, with any extended code
-        case let .postgres(state, _): return state == "53100"
-        default: return false
-        }
     }
 }

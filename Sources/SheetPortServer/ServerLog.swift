@@ -4,40 +4,59 @@ import Glibc
 import Darwin
 #endif
 import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
 
-/// The server's log on standard error: one line per event. Control characters in a line are
-/// made visible, so no text that came from a request or a workbook can forge a line or drive
-/// the terminal reading the log.
+/// A server's log: one line per event, on standard error unless the server is configured
+/// with another descriptor (`ServerConfiguration.log`). Control characters in a line are made
+/// visible, so no text that came from a request or a workbook can forge a line or drive the
+/// terminal reading the log.
 ///
 /// Logging never blocks a request or shutdown: a line is put in a bounded buffer in memory
-/// (`capacity` bytes) and a writer thread of its own drains it to standard error, waiting in
-/// poll(2) for room and writing at most `PIPE_BUF` bytes at a time. When standard error is not
+/// (`capacity` bytes) and a writer thread of its own drains it to the descriptor, waiting in
+/// poll(2) for room and writing at most `PIPE_BUF` bytes at a time. When the descriptor is not
 /// read (a full pipe) and the buffer is full, further lines are dropped and counted; once the
 /// sink drains, the count is written (`N log lines dropped ...`). A closed pipe or a full disk
 /// loses lines and never stops the server (write(2), never Foundation's `FileHandle.write`,
 /// which traps on EPIPE and ENOSPC).
-package enum ServerLog {
+package final class ServerLog: Sendable {
     /// Bytes of lines the buffer holds before lines are dropped.
     package static let capacity = 1 << 20
 
+    /// The log on standard error (`sheetport serve`'s).
+    package static let standardError = ServerLog(descriptor: STDERR_FILENO)
+
+    private let sink: LogSink
+
+    /// A log written to `descriptor`, which stays open (the caller's) until `close()`.
+    package init(descriptor: Int32) {
+        sink = LogSink(descriptor: descriptor, capacity: Self.capacity)
+    }
+
     /// Queues `sheetport serve: MESSAGE` and a newline, the message with its control
-    /// characters escaped (`visibleControlCharacters`). Never waits for standard error.
-    package static func write(_ message: String) {
+    /// characters escaped (`visibleControlCharacters`). Never waits for the descriptor.
+    package func write(_ message: String) {
         sink.enqueue(Array("sheetport serve: \(message.visibleControlCharacters)\n".utf8))
     }
 
     /// Waits up to `timeout` seconds for the lines queued so far to be written (before the
-    /// process ends); returns at once when standard error takes them, or at the deadline.
-    package static func flush(timeout: Double) { sink.flush(timeout: timeout) }
+    /// process ends); returns at once when the descriptor takes them, or at the deadline.
+    package func flush(timeout: Double) { sink.flush(timeout: timeout) }
 
     /// Lines dropped since the last report (tests).
-    static var droppedLines: Int { sink.droppedCount }
+    var droppedLines: Int { sink.droppedCount }
 
-    private static let sink = LogSink(descriptor: STDERR_FILENO, capacity: capacity)
+    /// Ends the writer thread once what is queued is written (or `timeout` passed); lines
+    /// written afterwards are dropped. For a log whose descriptor is about to be closed.
+    package func close(timeout: Double = 1) {
+        sink.flush(timeout: timeout)
+        sink.close()
+    }
 
     /// Logs an internal failure with the detail under a new incident id and returns the id, which
     /// the answer or the failed job carries instead of the detail.
-    package static func incident(_ error: any Error, during what: String) -> String {
+    package func incident(_ error: any Error, during what: String) -> String {
         let id = String(Sodium.identifier().prefix(16))
         write("incident \(id) during \(what): \(error)")
         return id
@@ -55,6 +74,7 @@ final class LogSink: @unchecked Sendable {
     private var dropped = 0
     private var writing = false
     private var started = false
+    private var closed = false
 
     init(descriptor: Int32, capacity: Int) {
         self.descriptor = descriptor
@@ -73,6 +93,7 @@ final class LogSink: @unchecked Sendable {
     func enqueue(_ line: [UInt8]) {
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
+        guard !closed else { return }
         if !started { start() }
         guard pendingBytes + line.count <= capacity else {
             dropped += 1
@@ -95,6 +116,32 @@ final class LogSink: @unchecked Sendable {
         }
     }
 
+    /// Ends the writer thread; what is still queued is dropped. Returns once no write to the
+    /// descriptor is under way (a write waiting for room gives up within a second), so the
+    /// caller may close it.
+    func close() {
+        pthread_mutex_lock(&mutex)
+        closed = true
+        pending = []
+        pendingBytes = 0
+        dropped = 0
+        pthread_cond_signal(&condition)
+        pthread_mutex_unlock(&mutex)
+        while isWriting { usleep(5_000) }
+    }
+
+    private var isWriting: Bool {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return writing
+    }
+
+    private var isClosed: Bool {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return closed
+    }
+
     /// Under the mutex: starts the writer thread (detached: nothing ever joins it, so a sink
     /// that never drains holds nobody).
     private func start() {
@@ -110,7 +157,8 @@ final class LogSink: @unchecked Sendable {
             pthread_attr_setdetachstate(attributes, Int32(PTHREAD_CREATE_DETACHED))
             pthread_attr_setstacksize(attributes, 256 << 10)
             return pthread_create(&thread, attributes, { context in
-                Unmanaged<LogSink>.fromOpaque(context!).takeUnretainedValue().run()
+                // The thread holds the sink until `run` returns (after `close()`).
+                Unmanaged<LogSink>.fromOpaque(context!).takeRetainedValue().run()
                 return nil
             }, context)
         }
@@ -120,7 +168,11 @@ final class LogSink: @unchecked Sendable {
     private func run() {
         while true {
             pthread_mutex_lock(&mutex)
-            while pending.isEmpty && dropped == 0 { pthread_cond_wait(&condition, &mutex) }
+            while pending.isEmpty && dropped == 0 && !closed { pthread_cond_wait(&condition, &mutex) }
+            if closed {
+                pthread_mutex_unlock(&mutex)
+                return
+            }
             var batch = pending
             pending = []
             pendingBytes = 0
@@ -144,7 +196,7 @@ final class LogSink: @unchecked Sendable {
     private func put(_ line: [UInt8]) {
         line.withUnsafeBytes { buffer in
             var offset = 0
-            while offset < buffer.count {
+            while offset < buffer.count, !isClosed {
                 var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
                 let polled = poll(&ready, 1, 1000)
                 if polled < 0 && errno != EINTR { return }

@@ -1,13 +1,16 @@
 import SheetPortCore
+import Foundation
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
 
-/// The embedded import/export server (CONTRACTS section 4): the HTTP daemon, the routes, and
+/// The embedded import/export server (Docs/Reference/HTTP.md): the HTTP daemon, the routes, and
 /// the import workers, over a sealed SQLite store in the data directory.
 public final class SheetServer: RequestHandler, @unchecked Sendable {
     /// Shared state.
     package let context: ServerContext
     private let workers: [ImportWorker]
     private var daemon: HTTPDaemon?
-    private let relief: StorageRelief
     private let migration: RowBlockMigration
 
     /// Opens the data directory, recovers jobs a previous run left unfinished, starts the
@@ -17,16 +20,15 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
         self.context = context
         try Recovery.run(context)
         workers = (0..<max(1, configuration.workers)).map { _ in ImportWorker(context: context) }
-        relief = StorageRelief(store: context.store)
-        relief.start()
+        context.relief.start()
         // Row blocks of the previous format are compressed in the background (issue 26).
-        migration = RowBlockMigration(store: context.store, sealer: context.sealer)
+        migration = RowBlockMigration(store: context.store, sealer: context.sealer, log: configuration.log)
         migration.start()
-        if context.store.kind == .postgres { context.leases.start() }
+        if context.store.isShared { context.leases.start() }
         context.sheetChanges.start()
         context.settler.start(context)
         workers.forEach { $0.start() }
-        daemon = try HTTPDaemon(address: configuration.address, limits: configuration.http, handler: self)
+        daemon = try HTTPDaemon(address: configuration.address, limits: configuration.http, log: configuration.log, handler: self)
     }
 
     /// SIGHUP: reads the key file again and checks that it opens the store (the store's key, or
@@ -39,9 +41,9 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
             try KeyCheck.establish(keyFile: keyFile, store: context.store,
                                    staging: configuration.databaseURL == nil ? context.directory.staging : nil, create: false)
             let key = try KeyFile.load(at: keyFile)
-            ServerLog.write("sealing key reloaded: fingerprint \(key.map(KeyCheck.fingerprint(of:)) ?? "none"), which opens the store")
+            context.log.write("sealing key reloaded: fingerprint \(key.map(KeyCheck.fingerprint(of:)) ?? "none"), which opens the store")
         } catch {
-            ServerLog.write("sealing key not reloaded (the running one is kept): \(error)")
+            context.log.write("sealing key not reloaded (the running one is kept): \(error)")
         }
     }
 
@@ -63,7 +65,7 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
         workers.forEach { $0.join() }
         context.leases.stop()
         context.sheetChanges.stop()
-        relief.stop()
+        context.relief.stop()
         migration.stop()
     }
 
@@ -79,7 +81,7 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
                 return .error(401, .unauthorized, "a valid session token is required (Authorization: Bearer TOKEN)")
             }
             request.subject = subject
-            try BoundaryText.check(request)
+            try BoundaryText.check(request, log: context.log)
             if let refusal = LinksRoute.fence(request) { return refusal }
             if request.method == "POST" && request.segments == ["api", "imports"] {
                 return ImportsRoute.begin(&request, context)
@@ -88,7 +90,7 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
         } catch let refusal as RequestRefusal {
             return refusal.reply
         } catch {
-            return Self.internalError(error, request)
+            return Self.internalError(error, request, context)
         }
     }
 
@@ -124,18 +126,20 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
     package func finish(_ request: inout Request) -> Reply {
         if request.bodyTooLarge { return tooLarge(request) }
         let described = request
-        return Self.answer(for: described) { try Router.route(&request, context) }
+        return Self.answer(for: described, context) { try Router.route(&request, context) }
     }
 
     /// The reply of `route` for `request`, or of what it threw: a refusal's answer, else a 500
-    /// whose log line names the request.
-    static func answer(for request: Request, _ route: () throws -> Reply) -> Reply {
+    /// whose line in `context`'s log names the request.
+    static func answer(for request: Request, _ context: ServerContext, _ route: () throws -> Reply) -> Reply {
         do {
             return try route()
         } catch let refusal as RequestRefusal {
             return refusal.reply
+        } catch let refusal as SheetEditError {
+            return refusal.refusal.reply
         } catch {
-            return Self.internalError(error, request)
+            return Self.internalError(error, request, context)
         }
     }
 
@@ -145,13 +149,13 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
         request.upload = nil
     }
 
-    /// 500 `internal`: the detail (paths, SQLite's text) goes to the log under an incident id;
-    /// the answer says what failed in user terms and carries only the id.
-    static func internalError(_ error: any Error, _ request: Request? = nil) -> Reply {
+    /// 500 `internal`: the detail (paths, SQLite's text) goes to `context`'s log under an
+    /// incident id; the answer says what failed in user terms and carries only the id.
+    static func internalError(_ error: any Error, _ request: Request?, _ context: ServerContext) -> Reply {
         let what = request.map { "\($0.method) \($0.path)" } ?? "a request"
-        let incident = ServerLog.incident(error, during: what)
+        let incident = context.log.incident(error, during: what)
         if error.isStorageFull {
-            StorageRelief.noteFull()
+            context.relief.noteFull()
             // Nothing of the request was kept; it succeeds again once space is freed.
             return .json(.object([("error", .object([
                 ("code", .string(ServerErrorCode.storageFull.rawValue)),

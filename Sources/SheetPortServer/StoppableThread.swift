@@ -10,9 +10,10 @@ final class StoppableThread: @unchecked Sendable {
     /// Starts `body` on a thread named `name`. `body` calls its argument between steps with how
     /// long it may wait there (0 to only look); it answers true once a stop was asked.
     func start(named name: String, _ body: @escaping @Sendable (_ stopAsked: (_ waiting: Double) -> Bool) -> Void) {
-        let thread = Thread { [self] in
-            defer { ended.signal() }
+        let thread = Thread.running { [stopping] in
             body { seconds in stopping.wait(timeout: .now() + seconds) == .success }
+        } then: { [ended] in
+            ended.signal()
         }
         thread.name = name
         thread.start()

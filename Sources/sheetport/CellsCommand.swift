@@ -5,13 +5,13 @@ import SheetPortConvert
 import SheetPortClient
 import SheetPortEditing
 
-/// `sheetport cells get|set`: a script's reads and writes of a server's cells (CONTRACTS section 8).
+/// `sheetport cells get|set`: a script's reads and writes of a server's cells (Docs/Reference/CLI.md, "sheetport cells").
 enum CellsCommand {
     static let spec = CommandSpec(
         usage: "sheetport cells get SHEET RANGE [--to csv|jsonl] | cells set SHEET REF=INPUT... [--from FILE.csv [--at REF]] --server URL",
         about: """
         get: prints the cells of RANGE (like B2:D40, or one cell) of a server's sheet (its id or
-        its name) as CSV (the values, a line a row of the range) or JSONL (CONTRACTS section 2's
+        its name) as CSV (the values, a line a row of the range) or JSONL (Docs/Reference/Formats.md's
         cell objects with `input` and `display`, one line a non-empty cell).
 
         set: writes inputs as a person types them (`12`, `1,234.5`, `12%`, `2026-03-01`, `TRUE`,
@@ -86,14 +86,14 @@ enum CellsCommand {
     }
 
     /// The inputs of `set`: REF=INPUT arguments, or a CSV file's fields from `at`.
-    static func inputs(_ pairs: [String], from file: String?, at: String?) throws -> [CellInput] {
+    static func inputs(_ pairs: [String], from file: String?, at: String?) throws -> [CellEdit] {
         if let file {
             guard pairs.isEmpty else { throw UsageError("cells set takes REF=INPUT arguments or --from FILE, not both") }
             guard let origin = CellReference((at ?? "A1").uppercased()) else { throw UsageError("--at takes a cell, like B2") }
             var reader = try DelimitedReader(input: try ByteInput(path: file), dialect: .csv)
             var rows: [[String]] = []
             while let record = try reader.nextRecord() { rows.append(record) }
-            var inputs: [CellInput] = []
+            var inputs: [CellEdit] = []
             if let refused = refusal({ () throws(PasteError) in
                 inputs = try SheetEditor.blockInputs(rows, at: origin, limits: EditingLimits(maxBatchCells: .max, maxBatchBytes: .max), grid: GridSize())
             }) {
@@ -107,7 +107,7 @@ enum CellsCommand {
             guard let equals = pair.firstIndex(of: "="), let ref = CellReference(String(pair[..<equals]).uppercased()) else {
                 throw UsageError("\"\(pair.visibleControlCharacters)\" is not REF=INPUT (like B2=12 or B3==SUM(B1:B2))")
             }
-            return CellInput(ref: ref, input: String(pair[pair.index(after: equals)...]))
+            return CellEdit(ref: ref, input: String(pair[pair.index(after: equals)...]))
         }
     }
 

@@ -6,6 +6,8 @@ import SheetPortCore
 import SheetPortReader
 import SheetPortConvert
 import SheetPortClient
+import SheetPortWriter
+import SheetPortServer
 
 /// `sheetport check FILE... [--json] [--fail-on warning]` with the limits as options.
 enum CheckCommand {
@@ -26,7 +28,7 @@ enum CheckCommand {
         """,
         groups: [
             OptionGroup(title: "OPTIONS", options: [
-                .flag("--json", "machine output (CONTRACTS section 3), one object per line"),
+                .flag("--json", "machine output (Docs/Reference/Formats.md), one object per line"),
                 .valued("--fail-on", "LEVEL", "warning: exit 1 on warnings too (default error)"),
                 .valued("--ignore", "CODE[,CODE...]", "leave these warning or info codes out of --fail-on warning\n(extra-worksheets, unsupported-feature, ...); may repeat"),
                 .flag("--recalc", """
@@ -271,7 +273,7 @@ enum LimitOptions {
         .valued("--max-entries", "N", "most zip entries (default 1000)"),
         .valued("--max-entry-size", "SIZE", "most bytes one entry may inflate to (default 1G)"),
         .valued("--max-total-size", "SIZE", "most bytes the whole package may inflate to (default 4G)"),
-        .valued("--min-inflate-ratio", "R", "least compressed/inflated ratio of an entry past 100K (default 0.01)"),
+        .valued("--min-inflate-ratio", "R", "least compressed/inflated ratio of an entry past 256M inflated (default 0.01)"),
         .valued("--max-text-size", "SIZE", "most bytes of shared-string text held in memory (default 10M)"),
     ]
 

@@ -6,6 +6,8 @@ import SheetPortCore
 import SheetPortReader
 import SheetPortWriter
 import SheetPortConvert
+import SheetPortClient
+import SheetPortServer
 
 /// `sheetport convert IN [-o OUT] [--to FMT] [--from FMT] [--sheet NAME|N]`.
 enum ConvertCommand {
@@ -298,7 +300,7 @@ enum ConvertCommand {
         }
         if let value = options.value("--date-format") {
             guard format == .csv || format == .tsv else {
-                throw UsageError("--date-format is for csv and tsv (JSON dates are ISO 8601, as CONTRACTS section 2 says)")
+                throw UsageError("--date-format is for csv and tsv (JSON dates are ISO 8601)")
             }
             do {
                 text.dateFormat = try DateFormat(value)

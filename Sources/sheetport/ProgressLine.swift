@@ -2,9 +2,15 @@
 import Glibc
 #endif
 import Foundation
+import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
+import SheetPortClient
+import SheetPortServer
 
 /// A one-line progress bar on standard error, shown only when standard error is a terminal
-/// and `--no-progress` was not given (CONTRACTS section 1), and never while the command's data
+/// and `--no-progress` was not given (Docs/Reference/CLI.md), and never while the command's data
 /// goes to a terminal on standard output (it would be drawn into the data); redrawn at most
 /// ten times a second, with the speed and the time left when the amount of work is known.
 /// Safe to update from several threads (bulk export's transfers).

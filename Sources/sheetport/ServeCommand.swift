@@ -4,6 +4,10 @@ import Glibc
 #endif
 import SheetPortCore
 import SheetPortServer
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
+import SheetPortClient
 
 /// `sheetport serve --data DIR [--listen 127.0.0.1:8080] [--database URL --key-file F]`: the
 /// embedded import/export server, alone or one of several on a shared PostgreSQL database.
@@ -14,7 +18,7 @@ enum ServeCommand {
                sheetport serve --data DIR --database postgresql://... --key-file F [--lease SECONDS] ...
         """,
         about: """
-        Runs the embedded Sheets import/export server (CONTRACTS section 4) on libmicrohttpd, with
+        Runs the embedded Sheets import/export server (Docs/Reference/HTTP.md) on libmicrohttpd, with
         its data in DIR (created, mode 0700): a SQLite database in WAL mode whose cells, comments
         and layouts are sealed with XChaCha20-Poly1305 under DIR/seal.key (created on first start,
         mode 0600, on the first start of an empty store; the store records its check value, and a
@@ -140,8 +144,8 @@ enum ServeCommand {
         while startup.result == nil {
             let taken = sigtimedwait(&signals, nil, &pause)
             if taken == SIGINT || taken == SIGTERM {
-                ServerLog.write("stopped during start-up")
-                ServerLog.flush(timeout: 1)
+                ServerLog.standardError.write("stopped during start-up")
+                ServerLog.standardError.flush(timeout: 1)
                 return taken == SIGINT ? 130 : 143
             }
         }
@@ -149,9 +153,9 @@ enum ServeCommand {
         print("listening on http://\(configuration.address.host):\(server.port)")
         fflush(nil) // all streams: the address must reach a pipe at once
         while sigwait(&signals, &received) == 0 && received == SIGHUP { server.reloadKey() }
-        ServerLog.write("stopping")
+        ServerLog.standardError.write("stopping")
         server.stop()
-        ServerLog.flush(timeout: 1)
+        ServerLog.standardError.flush(timeout: 1)
         return received == SIGINT ? 130 : 143
     }
 

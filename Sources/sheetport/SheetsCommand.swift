@@ -1,8 +1,12 @@
 import Foundation
 import SheetPortCore
 import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
+import SheetPortClient
+import SheetPortServer
 
-/// `sheetport sheets FILE [--json]`: every sheet in tab order (CONTRACTS section 6).
+/// `sheetport sheets FILE [--json]`: every sheet in tab order (Docs/Reference/Formats.md, "Sheet lists").
 enum SheetsCommand {
     static let spec = CommandSpec(
         usage: "sheetport sheets FILE [--json] [limits]",
@@ -16,7 +20,7 @@ enum SheetsCommand {
         """,
         groups: [
             OptionGroup(title: "OPTIONS", options: [
-                .flag("--json", "machine output (CONTRACTS section 6): one object on stdout"),
+                .flag("--json", "machine output (Docs/Reference/Formats.md): one object on stdout"),
                 .help,
             ]),
             LimitOptions.group(),

@@ -140,7 +140,7 @@ final class TerminalGrid {
     /// The last line: the version shown, the sheet, the selection, then a question, the menu or
     /// the last error, and the readability warning for the active cell's colours.
     private func statusLine() -> String {
-        var parts = ["v\(editor.version)", sheetName.visibleControlCharacters, RangeAddress.format(editor.selection.range, grid: editor.grid)]
+        var parts = ["v\(editor.version)", sheetName.visibleControlCharacters, editor.selection.range.description(in: editor.grid)]
         if editor.pendingNavigation != nil {
             parts.append("Draft not saved: [s]ave, [d]iscard, [c]ancel")
         } else if case .functionMenu(let index) = editor.focus {

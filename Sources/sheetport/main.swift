@@ -3,6 +3,10 @@ import Glibc
 #endif
 import SheetPortCore
 import SheetPortClient
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
+import SheetPortServer
 
 /// The version printed by `sheetport --version`.
 let version = "0.1.0"
@@ -27,7 +31,7 @@ COMMANDS:
 Run `sheetport <command> --help` for a command's options; `sheetport --version` for the version.
 """
 
-/// Runs a command and maps errors to exit statuses (CONTRACTS section 1).
+/// Runs a command and maps errors to exit statuses (Docs/Reference/CLI.md, "Exit status").
 func main(_ arguments: [String]) -> Int32 {
     guard let command = arguments.first else {
         StandardError.write(usage)

@@ -133,6 +133,10 @@ FUNCTIONS = {
     "FIND": 2, "SEARCH": 2, "SUBSTITUTE": 3, "RIGHT": 2, "LOWER": 1, "PRODUCT": 2, "COUNT": 3, "COUNTA": 3, "N": 1,
     "TRUNC": 1, "CEILING": 2, "FLOOR": 2, "EVEN": 1, "ODD": 1, "FACT": 1,
     "CHOOSE": 3, "ISBLANK": 1, "ISERROR": 1, "LN": 1, "EXP": 1, "LOG10": 1, "PROPER": 1, "CHAR": 1, "CODE": 1,
+    # statistical
+    "NORM.S.DIST": 2, "NORM.DIST": 4, "NORM.INV": 3, "BINOM.DIST": 4, "POISSON.DIST": 3, "EXPON.DIST": 3, "GAMMALN": 1,
+    "FISHER": 1, "T.DIST": 3, "CHISQ.DIST": 3, "STANDARDIZE": 3, "PHI": 1, "PERMUT": 2, "AVEDEV": 3, "DEVSQ": 3,
+    "GEOMEAN": 2, "STDEVA": 3, "WEIBULL.DIST": 4, "LOGNORM.DIST": 4, "GAMMA.DIST": 4,
 }
 
 
@@ -152,6 +156,94 @@ def random_formula(rng, depth):
     name = rng.choice(sorted(FUNCTIONS))
     args = [random_formula(rng, depth - 1) for _ in range(FUNCTIONS[name])]
     return name + "(" + ",".join(args) + ")"
+
+
+def financial_formulas():
+    """The financial functions on realistic terms (a grid of dates, rates, frequencies and bases):
+    random arguments give them errors mostly. Appended after the random formulas, whose sequence
+    they leave unchanged."""
+    spans = [("DATE(2008,2,15)", "DATE(2017,11,15)"), ("DATE(2011,1,25)", "DATE(2011,11,15)"),
+             ("DATE(2020,2,29)", "DATE(2030,8,31)"), ("DATE(2023,1,31)", "DATE(2024,2,29)")]
+    out = []
+    for s, m in spans:
+        for basis in range(5):
+            for freq in (1, 2, 4):
+                for name in ("COUPDAYBS", "COUPDAYS", "COUPDAYSNC", "COUPNCD", "COUPNUM", "COUPPCD"):
+                    out.append(f"{name}({s},{m},{freq},{basis})")
+                out += [f"PRICE({s},{m},0.0575,0.065,100,{freq},{basis})", f"YIELD({s},{m},0.0575,95.04,100,{freq},{basis})",
+                        f"DURATION({s},{m},0.08,0.09,{freq},{basis})", f"MDURATION({s},{m},0.08,0.09,{freq},{basis})",
+                        f"ACCRINT({s}-200,{s}+20,{m},0.1,1000,{freq},{basis})"]
+            out += [f"DISC({s},{m},97.975,100,{basis})", f"INTRATE({s},{m},1000000,1014420,{basis})",
+                    f"RECEIVED({s},{m},1000000,0.0575,{basis})", f"PRICEDISC({s},{m},0.0525,100,{basis})",
+                    f"YIELDDISC({s},{m},99.795,100,{basis})", f"ACCRINTM({s},{m},0.1,1000,{basis})",
+                    f"PRICEMAT({m},{m}+400,{s},0.061,0.065,{basis})", f"YIELDMAT({m},{m}+400,{s},0.0625,100.0123,{basis})",
+                    f"AMORLINC(2400,{s},{s}+100,300,2,0.15,{basis})", f"AMORDEGRC(2400,{s},{s}+100,300,2,0.15,{basis})",
+                    f"ODDLPRICE({s}+10,{s}+150,{s}-30,0.0375,0.0405,100,2,{basis})",
+                    f"ODDLYIELD({s}+10,{s}+150,{s}-30,0.0375,99.875,100,2,{basis})"]
+    for rate in ("0.1/12", "0.08", "-0.05", "0"):
+        for typ in (0, 1):
+            out += [f"PMT({rate},36,8000,100,{typ})", f"IPMT({rate},5,36,8000,100,{typ})", f"PPMT({rate},5,36,8000,100,{typ})",
+                    f"FV({rate},36,-200,-500,{typ})", f"PV({rate},36,-200,500,{typ})", f"NPER({rate},-200,8000,100,{typ})",
+                    f"CUMIPMT(0.09/12,360,125000,13,24,{typ})", f"CUMPRINC(0.09/12,360,125000,13,24,{typ})"]
+        out += [f"ISPMT({rate},3,36,8000)", f"NPV({rate},-10000,3000,4200,6800)"]
+    for period in (1, 2, 5, 7):
+        out += [f"DB(1000000,100000,6,{period},7)", f"DDB(2400,300,10,{period},1.5)", f"SYD(30000,7500,10,{period})",
+                f"VDB(2400,300,10,{period - 1},{period}+0.5)", f"VDB(2400,300,10,0,{period},1.5,TRUE)"]
+    out += ["SLN(30000,7500,10)", "RATE(48,-200,8000)", "RATE(24,-1000,-10000,100000,1)", "EFFECT(0.0525,4)", "NOMINAL(0.053543,4)",
+            "PDURATION(0.025,2000,2200)", "RRI(96,10000,11000)", "DOLLARDE(1.02,16)", "DOLLARFR(1.125,32)",
+            "FVSCHEDULE(1,{0.09,0.11,0.1})", "IRR({-70000,12000,15000,18000,21000,26000})", "MIRR({-120000,39000,30000,21000,37000,46000},0.1,0.12)",
+            "XNPV(0.09,{-10000,2750,4250,3250,2750},{39448,39508,39751,39859,39904})",
+            "XIRR({-10000,2750,4250,3250,2750},{39448,39508,39751,39859,39904})",
+            "TBILLEQ(DATE(2008,3,31),DATE(2008,6,1),0.0914)", "TBILLPRICE(DATE(2008,3,31),DATE(2008,6,1),0.09)",
+            "TBILLYIELD(DATE(2008,3,31),DATE(2008,6,1),98.45)",
+            "ODDFPRICE(DATE(2008,11,11),DATE(2021,3,1),DATE(2008,10,15),DATE(2009,3,1),0.0785,0.0625,100,2,1)",
+            "ODDFYIELD(DATE(2008,11,11),DATE(2021,3,1),DATE(2008,10,15),DATE(2009,3,1),0.0575,84.5,100,2,0)"]
+    return out
+
+
+def family_formulas():
+    """Engineering, math, text, information and date functions on realistic arguments (random ones
+    give them errors mostly); appended after the financial formulas."""
+    out = []
+    for n in ("0", "1", "7", "-7", "100", "511", "-512", "2.5", "TRUE", '"12"'):
+        out += [f"DEC2BIN({n})", f"DEC2OCT({n})", f"DEC2HEX({n})", f"DEC2HEX({n},8)", f"BITAND({n},12)", f"BITOR({n},5)",
+                f"BITXOR({n},3)", f"BITLSHIFT({n},2)", f"BITRSHIFT({n},1)", f"DELTA({n},7)", f"GESTEP({n},1)",
+                f"ERF({n})", f"ERFC({n})", f"ERF(0,{n})", f"FACTDOUBLE({n})", f"SQRTPI({n})", f"COMBINA({n},2)",
+                f"COT({n})", f"CSC({n})", f"SEC({n})", f"COTH({n})", f"CSCH({n})", f"SECH({n})", f"ACOT({n})", f"ACOTH({n})",
+                f"ASINH({n})", f"ACOSH({n})", f"ATANH({n})", f"ROMAN({n})", f"BASE({n},16)", f"BASE({n},2,12)"]
+    for t in ('"101"', '"1111111111"', '"777"', '"7777777777"', '"FF"', '"FFFFFFFFFF"', '"1G"', '""'):
+        out += [f"BIN2DEC({t})", f"OCT2DEC({t})", f"HEX2DEC({t})", f"BIN2HEX({t})", f"HEX2BIN({t})", f"OCT2HEX({t})",
+                f"HEX2OCT({t})", f"BIN2OCT({t},4)", f"OCT2BIN({t})", f"DECIMAL({t},16)", f"DECIMAL({t},36)"]
+    for x in ("0.5", "1", "2.5", "10", "32"):
+        for n in (0, 1, 2, 5):
+            out += [f"BESSELI({x},{n})", f"BESSELJ({x},{n})", f"BESSELK({x},{n})", f"BESSELY({x},{n})"]
+    for z in ('"3+4i"', '"-2.5j"', '"i"', '"1-i"', '"0"', '"4+3i"', "7"):
+        out += [f"IMABS({z})", f"IMAGINARY({z})", f"IMREAL({z})", f"IMARGUMENT({z})", f"IMCONJUGATE({z})", f"IMSIN({z})",
+                f"IMCOS({z})", f"IMTAN({z})", f"IMSINH({z})", f"IMCOSH({z})", f"IMSEC({z})", f"IMCSC({z})", f"IMCOT({z})",
+                f"IMSECH({z})", f"IMCSCH({z})", f"IMEXP({z})", f"IMLN({z})", f"IMLOG10({z})", f"IMLOG2({z})", f"IMSQRT({z})",
+                f"IMPOWER({z},3)", f"IMDIV({z},\"1+2i\")", f"IMSUB({z},\"1+2i\")", f"IMSUM({z},\"1+2i\",3)",
+                f"IMPRODUCT({z},\"1+2i\")"]
+    out += ["COMPLEX(3,4)", 'COMPLEX(3,-4,"j")', "COMPLEX(0,1)", "COMPLEX(1.5,0)", "COMPLEX(0,0)"]
+    for v, a, b in (("1", "m", "ft"), ("68", "F", "C"), ("1", "lbm", "kg"), ("1", "km", "mi"), ("100", "C", "K"), ("1", "gal", "l"),
+                    ("1", "hr", "sec"), ("1", "atm", "Pa"), ("1", "kW", "HP"), ("1", "byte", "bit"), ("1", "ft2", "m2"),
+                    ("1", "Nmi", "m"), ("1", "cal", "J"), ("1", "mph", "m/s"), ("1", "m", "sec"), ("2", "Rank", "Reau")):
+        out.append(f'CONVERT({v},"{a}","{b}")')
+    for r in ("499", "1999", "3999", "4"):
+        for form in range(5):
+            out.append(f"ROMAN({r},{form})")
+    out += ['ARABIC("MCMXII")', 'ARABIC("mmxxiv")', 'ARABIC("IIII")', 'ARABIC("")', 'ARABIC("X1")',
+            "MULTINOMIAL(2,3,4)", "MULTINOMIAL(0,1)", "SERIESSUM(2,0,1,{1,2,3})", "SERIESSUM(0.5,1,2,{2,2,2})",
+            "SUMX2MY2({2,3,9},{6,5,11})", "SUMX2PY2({2,3,9},{6,5,11})", "SUMXMY2({2,3,9},{6,5,11})", "SUMXMY2({1,2},{1,2,3})",
+            "GCD(24,36,8)", "LCM(4,6,10)", "SUM(MUNIT(3))"]
+    h = '"Little Red Riding Hood\'s red hood"'
+    for args in ('"Red"', '"red"', '"red",2', '"red",-1', '"red",2,1', '"hood",,1', '"x"', '"x",,,,"none"', '"d",-1,,1', '""'):
+        out += [f"TEXTBEFORE({h},{args})", f"TEXTAFTER({h},{args})"]
+    out += ['VALUETOTEXT("a")', 'VALUETOTEXT("a",1)', "VALUETOTEXT(12.5)", "VALUETOTEXT(TRUE,1)",
+            'ARRAYTOTEXT({1,"a";TRUE,2})', 'ARRAYTOTEXT({1,"a";TRUE,2},1)', "ROWS(TEXTSPLIT(\"a,b;c\",\",\",\";\"))"]
+    for s, e, w in (("DATE(2006,1,1)", "DATE(2006,1,31)", "1"), ("DATE(2006,1,1)", "DATE(2006,2,1)", "7"),
+                    ("DATE(2020,2,1)", "DATE(2020,3,31)", '"0010001"'), ("DATE(2024,12,20)", "DATE(2024,12,1)", "11")):
+        out += [f"NETWORKDAYS.INTL({s},{e},{w})", f"WORKDAY.INTL({s},15,{w})", f"WORKDAY.INTL({e},-15,{w})"]
+    return out
 
 
 def ironcalc(dest, count):
@@ -175,8 +267,8 @@ def ironcalc(dest, count):
     model = fresh()
     cases = []
     skipped = 0
-    for _ in range(count):
-        f = random_formula(rng, 3)
+    formulas = [random_formula(rng, 3) for _ in range(count)] + financial_formulas() + family_formulas()
+    for f in formulas:
         try:
             model.set_user_input(0, 1, 3, "=" + f)
             model.evaluate()

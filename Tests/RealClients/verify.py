@@ -6,7 +6,7 @@ Usage:
     verify.py --expected CELLS.jsonl BOOK.xlsx    # one pair (repeatable: --expected A.jsonl A.xlsx ...)
     options: --clients openpyxl,calamine,libreoffice,gnumeric  --strict  --timeout S  --keep DIR
 
-The JSONL (CONTRACTS.md section 2) lists the cells that were written into the first worksheet
+The JSONL (Docs/Reference/Formats.md, "Cell JSONL") lists the cells that were written into the first worksheet
 of the workbook. Each workbook is opened by:
 
   openpyxl     load_workbook(data_only=True) for cached values (through

@@ -2,8 +2,13 @@ import Foundation
 import Testing
 @testable import SheetPortReader
 import SheetPortTestSupport
+@testable import SheetPortCore
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortClient
+@testable import SheetPortServer
 
-/// `.xlsb` and `.ods` told apart by content, with codes of their own (CONTRACTS section 6,
+/// `.xlsb` and `.ods` told apart by content, with codes of their own (Docs/Reference/Formats.md, "Findings";
 /// second round), in `check`, `convert` and `sheets`, whatever the file is named.
 @Suite struct BinaryAndODSTests {
     /// An Excel Binary Workbook's layout: the package parts of an xlsx, BIFF12 records inside.

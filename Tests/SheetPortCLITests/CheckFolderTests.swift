@@ -3,7 +3,7 @@ import Testing
 import SheetPortTestSupport
 
 /// `check DIR`: every .xlsx/.xlsm under it, recursively, in name order, one JSON object per
-/// file, a closing summary on standard error, the worst exit status (CONTRACTS section 6).
+/// file, a closing summary on standard error, the worst exit status (Docs/Reference/CLI.md, "sheetport check").
 @Suite struct CheckFolderTests {
     private func folder() throws -> URL {
         let root = try temporaryFolder()

@@ -2,9 +2,14 @@ import Foundation
 import Testing
 @testable import SheetPortCore
 import SheetPortTestSupport
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortClient
+@testable import SheetPortServer
 
 /// Finding `first-worksheet-hidden`, and Windows-reserved device names made safe in `--all`
-/// (CONTRACTS section 6, second round).
+/// (Docs/Reference/CLI.md, "sheetport convert").
 @Suite struct HiddenAndReservedTests {
     @Test(arguments: [("hidden", true), ("veryHidden", true), ("visible", false)])
     func theSheetAnImportTakesIsHidden(_ state: String, _ warned: Bool) throws {

@@ -3,9 +3,13 @@ import Testing
 @testable import SheetPortCore
 @testable import SheetPortConvert
 import SheetPortTestSupport
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortClient
+@testable import SheetPortServer
 
 /// `--to json`, `--keep-empty-rows`, and U+2028/U+2029 escaped in every JSON output
-/// (CONTRACTS section 6, second round).
+/// (Docs/Reference/Formats.md, "Records").
 @Suite struct JSONRecordsTests {
     private func book(in folder: URL) throws -> String {
         typealias W = RawWorkbook

@@ -2,7 +2,7 @@ import SheetPortTestSupport
 import Foundation
 import Testing
 
-/// `sheetport convert --recalc` and `sheetport check --recalc` (CONTRACTS section 8, "Local").
+/// `sheetport convert --recalc` and `sheetport check --recalc` (Docs/Reference/CLI.md).
 @Suite struct RecalcCommandTests {
     private func text(_ data: Data) -> String { String(decoding: data, as: UTF8.self) }
 

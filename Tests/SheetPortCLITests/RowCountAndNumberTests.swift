@@ -1,9 +1,15 @@
 import Foundation
 import Testing
 import SheetPortTestSupport
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortClient
+@testable import SheetPortServer
 
 /// `convert --all` counts the rows it writes; CSV/TSV integers past 2^53 print exactly
-/// (CONTRACTS section 6, second round).
+/// (Docs/Reference/Formats.md, "CSV and TSV").
 @Suite struct RowCountAndNumberTests {
     @Test func allCountsRowsWrittenNotRowElements() throws {
         let folder = try temporaryFolder()

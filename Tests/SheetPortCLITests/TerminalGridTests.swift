@@ -6,7 +6,7 @@ import SheetPortTestSupport
 
 /// `sheetport open` driven through tmux as a person would drive it (`send-keys`, then the screen
 /// read with `capture-pane`), against a real server with an imported sheet; every change is
-/// checked on the server too. Needs the editing routes of CONTRACTS section 8 (cells, copy).
+/// checked on the server too. Needs the editing routes of Docs/Reference/HTTP.md (cells, copy).
 @Suite(.serialized) struct TerminalGridTests {
     /// A tmux server of the test's own (its own socket), one session running the grid.
     final class Pane {
@@ -365,8 +365,7 @@ import SheetPortTestSupport
         #expect(refused.status == 2)
         #expect(!refused.stderr.contains("\u{1B}"))
         // The token revoked: the event stream ends and the status line says live updates stopped.
-        let revoked = try runSheetport(["token", "revoke"] + fixture.server.storeArguments + ["--token-file", tokenFile])
-        #expect(revoked.status == 0, "\(revoked.stderr)")
+        #expect(try fixture.server.revoke(token: fixture.api.token!))
         let stale = try pane.wait("live updates reported stopped", seconds: 10) { pane.status($0).contains("live updates stopped") }
         #expect(pane.status(stale).contains("401") || pane.status(stale).contains("unauthorized"), "\(pane.status(stale))")
         let pid = try pane.tmux(["list-panes", "-t", "grid", "-F", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)

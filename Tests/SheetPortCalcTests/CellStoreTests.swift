@@ -1,5 +1,6 @@
 import Testing
 @testable import SheetPortCalc
+import SheetPortCore
 
 /// The engine's sparse cell storage: a sheet's columns by number (ColumnMap) and each column's
 /// rows in order (ColumnIndex), filled in any order, at the grid's edges, emptied and refilled.
@@ -45,19 +46,46 @@ import Testing
         let s = e.addSheet("S")
         // Bottom-up and right-to-left, then the grid's last column and row.
         for r in stride(from: Int32(99), through: 0, by: -1) {
-            e.setValue(.number(Double(r + 1)), at: CellAddress(row: r, column: 3), sheet: s)
+            e.setValue(.number(Double(r + 1)), at: CellReference(row: Int(r) + 1, column: 4), sheet: s)
         }
-        e.setValue(.number(1000), at: CellAddress(row: maxRowIndex, column: maxColumnIndex), sheet: s)
-        e.setFormula("SUM(D:D)", at: CellAddress("A1")!, sheet: s)
-        e.setFormula("SUM(A2:XFD1048576)", at: CellAddress("B1")!, sheet: s)
+        e.setValue(.number(1000), at: CellReference(row: CellReference.maxRow, column: CellReference.maxColumn), sheet: s)
+        e.setFormula("SUM(D:D)", at: CellReference("A1")!, sheet: s)
+        e.setFormula("SUM(A2:XFD1048576)", at: CellReference("B1")!, sheet: s)
         e.recalculate()
-        #expect(e.value(at: CellAddress("A1")!, sheet: s) == .number(5050))
-        #expect(e.value(at: CellAddress("B1")!, sheet: s) == .number(5050 - 1 + 1000))
+        #expect(e.value(at: CellReference("A1")!, sheet: s) == .number(5050))
+        #expect(e.value(at: CellReference("B1")!, sheet: s) == .number(5050 - 1 + 1000))
         // Emptied cells leave no value behind; cells set again are found.
-        for r in Int32(0)..<50 { e.clearCell(at: CellAddress(row: r, column: 3), sheet: s) }
-        e.setValue(.number(1), at: CellAddress(row: 10, column: 3), sheet: s)
+        for r in Int32(0)..<50 { e.clearCell(at: CellReference(row: Int(r) + 1, column: 4), sheet: s) }
+        e.setValue(.number(1), at: CellReference(row: 11, column: 4), sheet: s)
         e.recalculate()
-        #expect(e.value(at: CellAddress("A1")!, sheet: s) == .number(Double((51...100).reduce(0, +) + 1)))
-        #expect(e.value(at: CellAddress(row: 20, column: 3), sheet: s) == .empty)
+        #expect(e.value(at: CellReference("A1")!, sheet: s) == .number(Double((51...100).reduce(0, +) + 1)))
+        #expect(e.value(at: CellReference(row: 21, column: 4), sheet: s) == .empty)
+    }
+
+    /// The API takes Core's 1-based references and converts them at its edge: a reference
+    /// outside the grid (row or column 0, past XFD1048576, or past Int32) sets nothing, reads
+    /// empty and never traps.
+    @Test func referencesOutsideTheGridAreIgnored() {
+        let e = CalcEngine()
+        let s = e.addSheet("S")
+        let outside = [(0, 1), (1, 0), (-1, 1), (1_048_577, 1), (1, 16_385), (Int.max, Int.max), (Int.min, Int.min), (Int(Int32.max) + 2, 1)]
+        for (row, column) in outside {
+            e.setValue(.number(1), at: CellReference(row: row, column: column), sheet: s)
+            #expect(e.setFormula("1+1", at: CellReference(row: row, column: column), sheet: s) == nil)
+            e.setInputs([CellInput(location: CellLocation(sheet: s, cell: CellReference(row: row, column: column)), content: .value(.number(2)))])
+            e.clearCell(at: CellReference(row: row, column: column), sheet: s)
+            #expect(e.value(at: CellReference(row: row, column: column), sheet: s) == .empty)
+            #expect(e.formula(at: CellReference(row: row, column: column), sheet: s) == nil)
+            #expect(!e.hasFormula(at: CellReference(row: row, column: column), sheet: s))
+        }
+        e.setFormula("SUM(B:XFD)", at: CellReference("A1")!, sheet: s)
+        e.setValue(.number(5), at: CellReference("XFD1048576")!, sheet: s)
+        e.recalculate()
+        #expect(e.value(at: CellReference("A1")!, sheet: s) == .number(5))
+        // The corners map to the engine's zero-based indexes and back.
+        #expect(CellIndex(inGrid: CellReference("A1")!) == CellIndex(row: 0, column: 0))
+        #expect(CellIndex(inGrid: CellReference("XFD1048576")!) == CellIndex(row: maxRowIndex, column: maxColumnIndex))
+        #expect(CellIndex(row: maxRowIndex, column: maxColumnIndex).reference == CellReference("XFD1048576")!)
+        #expect(CellIndex(CellReference(row: .max, column: .min)) == CellIndex(row: .max, column: .min))
     }
 }

@@ -38,10 +38,10 @@ import SheetPortCore
     @Test func clockAndTimeZone() {
         let e = CalcEngine(clock: .fixed(unixTime: 1_767_225_600, utcOffsetSeconds: -3600))
         let s = e.addSheet("S")
-        e.setFormula("TODAY()", at: CellAddress("A1")!, sheet: s)
+        e.setFormula("TODAY()", at: CellReference("A1")!, sheet: s)
         e.recalculate()
         // 2026-01-01 00:00 UTC is still 2025-12-31 an hour west.
-        #expect(e.value(at: CellAddress("A1")!, sheet: s) == .number(46022))
+        #expect(e.value(at: CellReference("A1")!, sheet: s) == .number(46022))
     }
 }
 
@@ -105,17 +105,17 @@ import SheetPortCore
         let e = CalcEngine()
         let s = e.addSheet("S")
         for r in 1...1_000 {
-            e.setValue(.number(Double(r)), at: CellAddress(row: Int32(r - 1), column: 0), sheet: s)
-            e.setValue(.text("v\(r)"), at: CellAddress(row: Int32(r - 1), column: 1), sheet: s)
+            e.setValue(.number(Double(r)), at: CellReference(row: r, column: 1), sheet: s)
+            e.setValue(.text("v\(r)"), at: CellReference(row: r, column: 2), sheet: s)
         }
         for r in 1...20_000 {
-            e.setFormula("VLOOKUP(\(r % 1000 + 1),$A$1:$B$1000,2,FALSE)", at: CellAddress(row: Int32(r - 1), column: 3), sheet: s)
-            e.setFormula("COUNTIF($A$1:$A$1000,\(r % 1000 + 1))", at: CellAddress(row: Int32(r - 1), column: 4), sheet: s)
+            e.setFormula("VLOOKUP(\(r % 1000 + 1),$A$1:$B$1000,2,FALSE)", at: CellReference(row: r, column: 4), sheet: s)
+            e.setFormula("COUNTIF($A$1:$A$1000,\(r % 1000 + 1))", at: CellReference(row: r, column: 5), sheet: s)
         }
         e.recalculate()
-        #expect(e.value(at: CellAddress("D20000")!, sheet: s) == .text("v1"))
-        #expect(e.value(at: CellAddress("D1")!, sheet: s) == .text("v2"))
-        #expect(e.value(at: CellAddress("E77")!, sheet: s) == .number(1))
+        #expect(e.value(at: CellReference("D20000")!, sheet: s) == .text("v1"))
+        #expect(e.value(at: CellReference("D1")!, sheet: s) == .text("v2"))
+        #expect(e.value(at: CellReference("E77")!, sheet: s) == .number(1))
         // One exact-match index for VLOOKUP's key column and one criteria index for COUNTIF.
         #expect(e.lookupCache.builds == 2)
     }

@@ -1,5 +1,6 @@
 import Testing
 @testable import SheetPortCalc
+import SheetPortCore
 
 /// A filled column's formulas are recognised as one compiled formula without parsing each text
 /// (`FormulaTemplate`); texts that only look copied are parsed and evaluate as written.
@@ -8,13 +9,13 @@ import Testing
     func column(_ formulas: [String], column: Int32 = 1, constants: [String: CalcValue] = [:]) -> CalcEngine {
         let e = CalcEngine(clock: .fixed(unixTime: 0), randomSeed: 1)
         let s = e.addSheet("S")
-        for (ref, v) in constants { e.setValue(v, at: CellAddress(ref)!, sheet: s) }
-        for (k, f) in formulas.enumerated() { e.setFormula(f, at: CellAddress(row: Int32(k), column: column), sheet: s) }
+        for (ref, v) in constants { e.setValue(v, at: CellReference(ref)!, sheet: s) }
+        for (k, f) in formulas.enumerated() { e.setFormula(f, at: CellReference(row: k + 1, column: Int(column) + 1), sheet: s) }
         e.recalculate()
         return e
     }
 
-    func value(_ e: CalcEngine, _ ref: String) -> CalcValue { e.value(at: CellAddress(ref)!, sheet: 0) }
+    func value(_ e: CalcEngine, _ ref: String) -> CalcValue { e.value(at: CellReference(ref)!, sheet: 0) }
 
     @Test func filledColumnSharesOneFormula() {
         let n = 5_000
@@ -23,18 +24,18 @@ import Testing
         // B1 = A1*2 and the running total C2 = C1+B2, both copied down.
         let e = CalcEngine(clock: .fixed(unixTime: 0), randomSeed: 1)
         let s = e.addSheet("S")
-        for (ref, v) in constants { e.setValue(v, at: CellAddress(ref)!, sheet: s) }
+        for (ref, v) in constants { e.setValue(v, at: CellReference(ref)!, sheet: s) }
         var total = 0.0
         for r in 1...n {
-            e.setFormula("A\(r)*2+$A$1", at: CellAddress(row: Int32(r - 1), column: 1), sheet: s)
-            e.setFormula(r == 1 ? "B1" : "C\(r - 1)+B\(r)", at: CellAddress(row: Int32(r - 1), column: 2), sheet: s)
+            e.setFormula("A\(r)*2+$A$1", at: CellReference(row: r, column: 2), sheet: s)
+            e.setFormula(r == 1 ? "B1" : "C\(r - 1)+B\(r)", at: CellReference(row: r, column: 3), sheet: s)
             total += (r == 1 ? 10 : Double(r)) * 2 + 10
         }
         e.recalculate()
         #expect(e.compiledFormulaCount == 3)
         #expect(value(e, "B\(n)") == .number(Double(n) * 2 + 10))
         #expect(value(e, "C\(n)") == .number(total))
-        #expect(e.formula(at: CellAddress("C\(n)")!, sheet: s) == "C\(n - 1)+B\(n)")
+        #expect(e.formula(at: CellReference("C\(n)")!, sheet: s) == "C\(n - 1)+B\(n)")
     }
 
     @Test func textsThatOnlyLookCopiedAreParsed() {
@@ -60,7 +61,7 @@ import Testing
         // A trailing character after a matching prefix.
         let tail = column(["A1+1", "A2+1)", "A3+10"], constants: ["A1": .number(1), "A3": .number(1)])
         #expect(value(tail, "B1") == .number(2))
-        #expect(tail.report.unsupportedFormulas.map(\.location.address) == [CellAddress("B2")!])
+        #expect(tail.report.unsupportedFormulas.map(\.location.cell) == [CellReference("B2")!])
         #expect(value(tail, "B3") == .number(11))
     }
 
@@ -68,10 +69,10 @@ import Testing
         // SUM(A:A) copied down stays A:A; $A$1 stays; a column to the right is another column's formula.
         let e = CalcEngine(clock: .fixed(unixTime: 0), randomSeed: 1)
         let s = e.addSheet("S")
-        for r in 0..<4 { e.setValue(.number(Double(r + 1)), at: CellAddress(row: Int32(r), column: 0), sheet: s) }
+        for r in 0..<4 { e.setValue(.number(Double(r + 1)), at: CellReference(row: r + 1, column: 1), sheet: s) }
         for r in 0..<4 {
-            e.setFormula("SUM(A:A)+$A$1", at: CellAddress(row: Int32(r), column: 1), sheet: s)
-            e.setFormula("SUM(A:A)+$A$1", at: CellAddress(row: Int32(r), column: 2), sheet: s)
+            e.setFormula("SUM(A:A)+$A$1", at: CellReference(row: r + 1, column: 2), sheet: s)
+            e.setFormula("SUM(A:A)+$A$1", at: CellReference(row: r + 1, column: 3), sheet: s)
         }
         e.recalculate()
         for r in 1...4 {
@@ -85,15 +86,15 @@ import Testing
         // B2 = A1+1; at B1 the same shape would read the row above the first: B1's text is parsed.
         let e = CalcEngine(clock: .fixed(unixTime: 0), randomSeed: 1)
         let s = e.addSheet("S")
-        e.setValue(.number(5), at: CellAddress("A1")!, sheet: s)
-        e.setFormula("A1+1", at: CellAddress("B2")!, sheet: s)
-        e.setFormula("A1+1", at: CellAddress("B1")!, sheet: s)
-        e.setFormula("XFD1+1", at: CellAddress("B3")!, sheet: s)
-        e.setFormula("XFD2+1", at: CellAddress("B4")!, sheet: s)
+        e.setValue(.number(5), at: CellReference("A1")!, sheet: s)
+        e.setFormula("A1+1", at: CellReference("B2")!, sheet: s)
+        e.setFormula("A1+1", at: CellReference("B1")!, sheet: s)
+        e.setFormula("XFD1+1", at: CellReference("B3")!, sheet: s)
+        e.setFormula("XFD2+1", at: CellReference("B4")!, sheet: s)
         e.recalculate()
         #expect(value(e, "B2") == .number(6))
         #expect(value(e, "B1") == .number(6))
         #expect(value(e, "B4") == .number(1))
-        #expect(e.formula(at: CellAddress("B4")!, sheet: s) == "XFD2+1")
+        #expect(e.formula(at: CellReference("B4")!, sheet: s) == "XFD2+1")
     }
 }

@@ -2,17 +2,18 @@ import Foundation
 import Testing
 @testable import SheetPortCalc
 
-/// README's list of implemented functions is the registry's own: the test fails, printing the
-/// line to paste, when a function is added or removed without the README following.
+/// The list of implemented functions in SheetPortCalc's documentation (the `Functions` article)
+/// is the registry's own: the test fails, printing the line to paste, when a function is added
+/// or removed without the article following.
 @Suite struct FunctionListTests {
-    @Test func readmeListsTheRegistrysFunctions() throws {
+    @Test func theDocumentationListsTheRegistrysFunctions() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        let start = try #require(readme.range(of: "<!-- functions: generated from CalcEngine.implementedFunctions -->\n"))
-        let end = try #require(readme.range(of: "\n<!-- /functions -->", range: start.upperBound..<readme.endIndex))
-        let listed = String(readme[start.upperBound..<end.lowerBound])
+        let article = try String(contentsOf: root.appendingPathComponent("Sources/SheetPortCalc/SheetPortCalc.docc/Functions.md"), encoding: .utf8)
+        let start = try #require(article.range(of: "<!-- functions: generated from CalcEngine.implementedFunctions -->\n"))
+        let end = try #require(article.range(of: "\n<!-- /functions -->", range: start.upperBound..<article.endIndex))
+        let listed = String(article[start.upperBound..<end.lowerBound])
         let expected = CalcEngine.implementedFunctions.joined(separator: ", ")
-        #expect(listed == expected, "README's function list should read:\n\(expected)")
+        #expect(listed == expected, "Functions.md's function list should read:\n\(expected)")
         #expect(CalcEngine.implementedFunctions.count >= 150)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SheetPortCalc
+import SheetPortCore
 
 /// Differential check against IronCalc: random formulas generated and evaluated by
 /// `Tests/CalcOracle/extract.py --ironcalc FILE` are evaluated here too; disagreements are written
@@ -17,19 +18,19 @@ import Testing
         let e = CalcEngine(clock: .fixed(unixTime: 0), randomSeed: 1)
         let s = e.addSheet("Sheet1")
         for input in root["inputs"] as? [[String: Any]] ?? [] {
-            guard let ref = input["ref"] as? String, let a = CellAddress(ref) else { continue }
+            guard let ref = input["ref"] as? String, let a = CellReference(ref) else { continue }
             e.setValue(OracleTests.typed(input["v"]), at: a, sheet: s)
         }
         let cases = root["cases"] as? [[String: Any]] ?? []
         for (k, c) in cases.enumerated() {
-            e.setFormula(c["formula"] as? String ?? "", at: CellAddress(row: Int32(k), column: 2), sheet: s)
+            e.setFormula(c["formula"] as? String ?? "", at: CellReference(row: k + 1, column: 3), sheet: s)
         }
         e.recalculate()
         var agree = 0, ranges = 0
         var lines: [String] = []
         for (k, c) in cases.enumerated() {
             let expected = OracleTests.typed(c["v"])
-            let got = e.value(at: CellAddress(row: Int32(k), column: 2), sheet: s)
+            let got = e.value(at: CellReference(row: k + 1, column: 3), sheet: s)
             if OracleTests.agrees(got, expected) || (expected == .empty && got == .number(0)) { agree += 1; continue }
             let formula = c["formula"] as? String ?? ""
             // A range where a scalar is expected: Excel intersects it with the formula's row

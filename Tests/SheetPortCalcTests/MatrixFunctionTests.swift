@@ -1,5 +1,6 @@
 import Testing
 @testable import SheetPortCalc
+import SheetPortCore
 
 /// MMULT, MINVERSE, MDETERM, CHOOSECOLS, CHOOSEROWS, CELL and HYPERLINK over hostile values: empty cells,
 /// text numbers, errors, booleans, huge and tiny numbers, singular, non-square and mismatched matrices.
@@ -71,18 +72,18 @@ import Testing
         let e = CalcEngine(clock: .fixed(unixTime: 0, utcOffsetSeconds: 0), randomSeed: 1)
         _ = e.addSheet("Sheet1")
         _ = e.addSheet("My Data")
-        e.setFormula("CELL(\"address\",'My Data'!C3)", at: CellAddress("A1")!, sheet: 0)
+        e.setFormula("CELL(\"address\",'My Data'!C3)", at: CellReference("A1")!, sheet: 0)
         e.recalculate()
-        #expect(e.value(at: CellAddress("A1")!, sheet: 0) == .text("'My Data'!$C$3"))
+        #expect(e.value(at: CellReference("A1")!, sheet: 0) == .text("'My Data'!$C$3"))
     }
 
     @Test func matrixResultsFillALegacyArrayRange() {
         let e = CalcEngine(clock: .fixed(unixTime: 0, utcOffsetSeconds: 0), randomSeed: 1)
         let s = e.addSheet("Sheet1")
-        for (ref, x) in [("A1", 1.0), ("B1", 2), ("A2", 3), ("B2", 4)] { e.setValue(.number(x), at: CellAddress(ref)!, sheet: s) }
-        e.setFormula("MINVERSE(A1:B2)", at: CellAddress("D1")!, sheet: s, arrayRange: RangeAddress("D1:F3"))
+        for (ref, x) in [("A1", 1.0), ("B1", 2), ("A2", 3), ("B2", 4)] { e.setValue(.number(x), at: CellReference(ref)!, sheet: s) }
+        e.setFormula("MINVERSE(A1:B2)", at: CellReference("D1")!, sheet: s, arrayRange: CellRange("D1:F3"))
         e.recalculate()
-        let got = ["D1", "E1", "D2", "E2", "F1", "D3"].map { e.value(at: CellAddress($0)!, sheet: s) }
+        let got = ["D1", "E1", "D2", "E2", "F1", "D3"].map { e.value(at: CellReference($0)!, sheet: s) }
         #expect(got == [.number(-2), .number(1), .number(1.5), .number(-0.5), .error(.notAvailable), .error(.notAvailable)])
     }
 }

@@ -49,13 +49,13 @@ import SheetPortCore
             let e = CalcEngine(dateSystem: (root["date1904"] as? Bool ?? false) ? .excel1904 : .excel1900, clock: .fixed(unixTime: 0), randomSeed: 1)
             let sheets = root["sheets"] as? [[String: Any]] ?? []
             for s in sheets { e.addSheet(s["name"] as? String ?? "") }
-            var expectations: [(Int, CellAddress, String, CalcValue)] = []
+            var expectations: [(Int, CellReference, String, CalcValue)] = []
             for (k, s) in sheets.enumerated() {
                 for cell in s["cells"] as? [[String: Any]] ?? [] {
-                    guard let ref = cell["ref"] as? String, let a = CellAddress(ref) else { continue }
+                    guard let ref = cell["ref"] as? String, let a = CellReference(ref) else { continue }
                     let v = OracleTests.typed(cell["v"])
                     if let f = cell["f"] as? String {
-                        let array = (cell["array"] as? String).flatMap { RangeAddress($0) }
+                        let array = (cell["array"] as? String).flatMap { CellRange($0) }
                         e.setFormula(f, at: a, sheet: k, cachedValue: v, arrayRange: array)
                         if case .empty = v { continue }
                         expectations.append((k, a, f, v))
@@ -71,7 +71,7 @@ import SheetPortCore
             }
             for t in root["tables"] as? [[String: Any]] ?? [] {
                 guard let name = t["name"] as? String, let sheetName = t["sheet"] as? String, let sheet = e.sheetIndex(named: sheetName),
-                      let ref = t["ref"] as? String, let range = RangeAddress(ref) else { continue }
+                      let ref = t["ref"] as? String, let range = CellRange(ref) else { continue }
                 e.addTable(CalcTable(name: name, sheet: sheet, range: range, headerRowCount: t["header"] as? Int ?? 1,
                                      totalsRowCount: t["totals"] as? Int ?? 0, columnNames: t["columns"] as? [String] ?? []))
             }
@@ -82,11 +82,11 @@ import SheetPortCore
             let unparsedCells = Set(e.report.unsupportedFormulas.map(\.location))
             var fileHits = 0, fileTotal = 0
             for (k, a, f, cached) in expectations {
-                let loc = CellLocation(sheet: k, address: a)
+                let loc = CellLocation(sheet: k, cell: a)
                 if unsupportedCells.contains(loc) { unsupported += 1; continue }
                 if unparsedCells.contains(loc) { unparsed += 1; continue }
                 let upper = f.uppercased()
-                if let id = e.cellID(sheet: k, address: a), volatileIDs.contains(id) { volatileCells += 1; continue }
+                if let id = e.cellID(sheet: k, address: CellIndex(a)), volatileIDs.contains(id) { volatileCells += 1; continue }
                 if OracleTests.volatileMarkers.contains(where: { upper.contains($0) }) { volatileCells += 1; continue }
                 total += 1; fileTotal += 1
                 let got = e.value(at: a, sheet: k)

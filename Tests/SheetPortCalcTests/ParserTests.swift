@@ -1,5 +1,6 @@
 import Testing
 @testable import SheetPortCalc
+import SheetPortCore
 
 @Suite struct ParserTests {
     /// Formula text round-trips through the compiled form at the same cell.
@@ -11,7 +12,7 @@ import Testing
         "INDEX(A1:C3,2,2):C3", "1E+20*2",
     ])
     func roundTrip(_ text: String) throws {
-        let back = try CalcEngine.translateFormula(text, from: CellAddress("C5")!, to: CellAddress("C5")!)
+        let back = try CalcEngine.translateFormula(text, from: CellReference("C5")!, to: CellReference("C5")!)
         #expect(back == text)
     }
 
@@ -82,24 +83,24 @@ import Testing
     }
 
     @Test func translationMovesRelativeParts() throws {
-        #expect(try CalcEngine.translateFormula("B2+$C$2+C$2+$D2", from: CellAddress("A2")!, to: CellAddress("A5")!) == "B5+$C$2+C$2+$D5")
-        #expect(try CalcEngine.translateFormula("SUM(A1:A3)", from: CellAddress("B4")!, to: CellAddress("C4")!) == "SUM(B1:B3)")
-        #expect(try CalcEngine.translateFormula("A1+1", from: CellAddress("B2")!, to: CellAddress("A1")!) == "#REF!+1")
-        #expect(try CalcEngine.translateFormula("A:A", from: CellAddress("B2")!, to: CellAddress("C2")!) == "B:B")
+        #expect(try CalcEngine.translateFormula("B2+$C$2+C$2+$D2", from: CellReference("A2")!, to: CellReference("A5")!) == "B5+$C$2+C$2+$D5")
+        #expect(try CalcEngine.translateFormula("SUM(A1:A3)", from: CellReference("B4")!, to: CellReference("C4")!) == "SUM(B1:B3)")
+        #expect(try CalcEngine.translateFormula("A1+1", from: CellReference("B2")!, to: CellReference("A1")!) == "#REF!+1")
+        #expect(try CalcEngine.translateFormula("A:A", from: CellReference("B2")!, to: CellReference("C2")!) == "B:B")
     }
 
     @Test func filledColumnsShareOneCompiledFormula() {
         let e = CalcEngine()
         let s = e.addSheet("S")
         for r in 1...1_000 {
-            e.setValue(.number(Double(r)), at: CellAddress("B\(r)")!, sheet: s)
-            e.setFormula("B\(r)+C\(r)", at: CellAddress("A\(r)")!, sheet: s)
-            e.setFormula("SUM($B$1:B\(r))", at: CellAddress("D\(r)")!, sheet: s)
+            e.setValue(.number(Double(r)), at: CellReference("B\(r)")!, sheet: s)
+            e.setFormula("B\(r)+C\(r)", at: CellReference("A\(r)")!, sheet: s)
+            e.setFormula("SUM($B$1:B\(r))", at: CellReference("D\(r)")!, sheet: s)
         }
         #expect(e.compiledFormulaCount == 2)
         e.recalculate()
-        #expect(e.value(at: CellAddress("A7")!, sheet: s) == .number(7))
-        #expect(e.value(at: CellAddress("D1000")!, sheet: s) == .number(500_500))
-        #expect(e.formula(at: CellAddress("A9")!, sheet: s) == "B9+C9")
+        #expect(e.value(at: CellReference("A7")!, sheet: s) == .number(7))
+        #expect(e.value(at: CellReference("D1000")!, sheet: s) == .number(500_500))
+        #expect(e.formula(at: CellReference("A9")!, sheet: s) == "B9+C9")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SheetPortCalc
+import SheetPortCore
 
 /// Differential test (issue 24): random formulas over every function of the registry, on hostile
 /// values, evaluated by IronCalc and by LibreOffice (`Tests/Differential/peers.py`, fixed seed) and
@@ -59,10 +60,10 @@ struct PeerDifferentialTests {
         let e = CalcEngine(clock: .fixed(unixTime: 0), randomSeed: 1)
         let s = e.addSheet("Sheet1")
         for input in root["inputs"] as? [[String: Any]] ?? [] {
-            e.setValue(OracleTests.typed(input["v"]), at: try #require(CellAddress(input["ref"] as? String ?? "")), sheet: s)
+            e.setValue(OracleTests.typed(input["v"]), at: try #require(CellReference(input["ref"] as? String ?? "")), sheet: s)
         }
         let all = root["cases"] as? [[String: Any]] ?? []
-        for (k, c) in all.enumerated() { e.setFormula(c["formula"] as? String ?? "", at: CellAddress(row: Int32(k), column: 4), sheet: s) }
+        for (k, c) in all.enumerated() { e.setFormula(c["formula"] as? String ?? "", at: CellReference(row: k + 1, column: 5), sheet: s) }
         e.recalculate()
 
         let listed = try Self.listed()
@@ -71,7 +72,7 @@ struct PeerDifferentialTests {
         var compared = agree, unimplemented = agree, skipped = agree
         for (k, c) in all.enumerated() {
             let formula = c["formula"] as? String ?? ""
-            let ours = e.value(at: CellAddress(row: Int32(k), column: 4), sheet: s)
+            let ours = e.value(at: CellReference(row: k + 1, column: 5), sheet: s)
             for peer in Self.peers {
                 let raw = c[peer] as? [String: Any]
                 if raw?["t"] as? String == "skip" { skipped[peer]! += 1; continue }

@@ -1,5 +1,6 @@
 import Testing
 @testable import SheetPortCalc
+import SheetPortCore
 
 /// SHEET and SHEETS (Microsoft's reference: every sheet counts, hidden or not, chart sheets too;
 /// a sheet name that does not exist is #N/A; SHEETS of a value that is no reference is #VALUE!,
@@ -12,9 +13,9 @@ import Testing
         for name in ["Data", "Stuff", "Third"] { _ = e.addSheet(name) }
         if chartSecond { e.numberSheets([1, 3, 4], count: 4) }
         _ = e.defineName("Picked", formula: "Stuff!$B$2", sheet: nil)
-        for (k, f) in formulas.enumerated() { e.setFormula(f, at: CellAddress(row: Int32(k), column: 0), sheet: 1) }
+        for (k, f) in formulas.enumerated() { e.setFormula(f, at: CellReference(row: k + 1, column: 1), sheet: 1) }
         e.recalculate()
-        return formulas.indices.map { e.value(at: CellAddress(row: Int32($0), column: 0), sheet: 1) }
+        return formulas.indices.map { e.value(at: CellReference(row: $0 + 1, column: 1), sheet: 1) }
     }
 
     static let cases: [(String, CalcValue, CalcValue)] = [
@@ -53,9 +54,9 @@ import Testing
         let e = CalcEngine(clock: .fixed(unixTime: 0), randomSeed: 1)
         for name in ["A", "B"] { _ = e.addSheet(name) }
         for bad in [([1], 2), ([1, 1], 2), ([0, 2], 2), ([1, 3], 2), ([Int.min, Int.max], Int.max)] { e.numberSheets(bad.0, count: bad.1) }
-        e.setFormula("SHEET()*10+SHEETS()", at: CellAddress("A1")!, sheet: 1)
+        e.setFormula("SHEET()*10+SHEETS()", at: CellReference("A1")!, sheet: 1)
         e.recalculate()
-        #expect(e.value(at: CellAddress("A1")!, sheet: 1) == .number(22))
+        #expect(e.value(at: CellReference("A1")!, sheet: 1) == .number(22))
     }
 
     @Test func storedWithTheFuturePrefix() {

@@ -1,12 +1,13 @@
 @testable import SheetPortCalc
 import Testing
+import SheetPortCore
 
 /// A recalculation stopped once its answer is known (`setInputs(_:stoppingAfter:)`), then
 /// continued, or taken up by the next write: the values end as a full recalculation's, and every
 /// cell whose value changed is answered by one of the calls.
 @Suite struct SuspendedRecalculationTests {
     private func input(_ ref: String, _ content: CellContent) -> CellInput {
-        CellInput(location: CellLocation(sheet: 0, address: CellAddress(ref)!), content: content)
+        CellInput(location: CellLocation(sheet: 0, cell: CellReference(ref)!), content: content)
     }
 
     private func runningTotal(rows: Int) -> [String: Any] {
@@ -23,7 +24,7 @@ import Testing
         let fresh = engine(cells)
         for r in 1...rows {
             for column in ["A", "B", "C"] {
-                let a = CellAddress("\(column)\(r)")!
+                let a = CellReference("\(column)\(r)")!
                 #expect(e.value(at: a, sheet: 0) == fresh.value(at: a, sheet: 0), "\(column)\(r)")
             }
         }
@@ -38,7 +39,7 @@ import Testing
         #expect(first.count == 102) // 101 dependents and the input
         #expect(e.evaluationCount - evaluated < 200)
         // Not reached yet: the previous value.
-        #expect(e.value(at: CellAddress("B3000")!, sheet: 0) == engine(cells).value(at: CellAddress("B3000")!, sheet: 0))
+        #expect(e.value(at: CellReference("B3000")!, sheet: 0) == engine(cells).value(at: CellReference("B3000")!, sheet: 0))
         var rest: [CellChange] = []
         while e.hasPendingRecalculation { rest += e.continueRecalculation(cells: 500) }
         cells["A1"] = 11
@@ -55,19 +56,19 @@ import Testing
         let first = e.setInputs([input("A1", .value(.number(11)))], stoppingAfter: 100)
         cells["A1"] = 11
         let after = engine(cells)
-        let window = RangeAddress(CellAddress("A1200")!, CellAddress("C1260")!)
+        let window = CellRange(CellReference("A1200")!, CellReference("C1260")!)
         let reached = e.continueRecalculation(until: window, sheet: 0)
         // The window's cells are computed; the chain well past it is not.
         for r in 1_200...1_260 {
-            let a = CellAddress("B\(r)")!
+            let a = CellReference("B\(r)")!
             #expect(e.value(at: a, sheet: 0) == after.value(at: a, sheet: 0), "B\(r)")
         }
         #expect(e.hasPendingRecalculation)
         #expect(reached.count < 1_260 + 2_048)
-        #expect(e.value(at: CellAddress("B20000")!, sheet: 0) == before.value(at: CellAddress("B20000")!, sheet: 0))
+        #expect(e.value(at: CellReference("B20000")!, sheet: 0) == before.value(at: CellReference("B20000")!, sheet: 0))
         // A window already computed, and one of cells outside the pass, compute nothing.
-        #expect(e.continueRecalculation(until: RangeAddress(CellAddress("B1")!, CellAddress("B50")!), sheet: 0).isEmpty)
-        #expect(e.continueRecalculation(until: RangeAddress(CellAddress("D1")!, CellAddress("Z3000")!), sheet: 0).isEmpty)
+        #expect(e.continueRecalculation(until: CellRange(CellReference("B1")!, CellReference("B50")!), sheet: 0).isEmpty)
+        #expect(e.continueRecalculation(until: CellRange(CellReference("D1")!, CellReference("Z3000")!), sheet: 0).isEmpty)
         #expect(e.continueRecalculation(until: window, sheet: 7).isEmpty)
         // The rest, and every change answered once.
         var rest: [CellChange] = []
@@ -78,7 +79,7 @@ import Testing
         #expect(answered.count == 20_000 + 1 + 1)
         // A window at the end of the chain takes the whole pass.
         _ = e.setInputs([input("A1", .value(.number(2)))], stoppingAfter: 10)
-        _ = e.continueRecalculation(until: RangeAddress(CellAddress("B20000")!, CellAddress("B20000")!), sheet: 0)
+        _ = e.continueRecalculation(until: CellRange(CellReference("B20000")!, CellReference("B20000")!), sheet: 0)
         #expect(!e.hasPendingRecalculation)
         cells["A1"] = 2
         expectSettled(e, cells, rows: 20_000)
@@ -105,8 +106,8 @@ import Testing
         for change in answered { replayed[change.location] = change.value }
         for r in 1...2_000 {
             for column in ["B", "C"] {
-                let a = CellAddress("\(column)\(r)")!
-                let final = replayed[CellLocation(sheet: 0, address: a)] ?? old.value(at: a, sheet: 0)
+                let a = CellReference("\(column)\(r)")!
+                let final = replayed[CellLocation(sheet: 0, cell: a)] ?? old.value(at: a, sheet: 0)
                 #expect(final == e.value(at: a, sheet: 0), "\(column)\(r)")
             }
         }
@@ -131,7 +132,7 @@ import Testing
         // Nothing depends on D1: one evaluation at most, the chain stays suspended.
         let evaluated = e.evaluationCount
         let alone = e.setInputs([input("D1", .value(.number(1)))], stoppingAfter: 20)
-        #expect(alone.map(\.location.address.description) == ["D1"])
+        #expect(alone.map(\.location.cell.description) == ["D1"])
         #expect(e.evaluationCount == evaluated)
         #expect(e.hasPendingRecalculation)
         // A new formula reading a cell the chain has not reached: computed on the chain's new values.
@@ -140,14 +141,14 @@ import Testing
         cells["D1"] = 1
         cells["E1"] = "=B2999*2"
         let expected = engine(cells)
-        #expect(reader.first?.value == expected.value(at: CellAddress("E1")!, sheet: 0))
+        #expect(reader.first?.value == expected.value(at: CellReference("E1")!, sheet: 0))
         #expect(e.hasPendingRecalculation)
         answered += alone + reader
         while e.hasPendingRecalculation { answered += e.continueRecalculation(cells: 700) }
         expectSettled(e, cells, rows: 3_000)
-        #expect(e.value(at: CellAddress("E1")!, sheet: 0) == expected.value(at: CellAddress("E1")!, sheet: 0))
+        #expect(e.value(at: CellReference("E1")!, sheet: 0) == expected.value(at: CellReference("E1")!, sheet: 0))
         // Every B is answered once (B2999 too, though computed ahead of its turn).
-        let refs = answered.map(\.location.address.description).filter { $0.hasPrefix("B") }
+        let refs = answered.map(\.location.cell.description).filter { $0.hasPrefix("B") }
         #expect(refs.count == 3_000 && Set(refs).count == 3_000)
     }
 
@@ -155,8 +156,8 @@ import Testing
         var cells = runningTotal(rows: 1_000)
         let e = engine(cells)
         _ = e.setInputs([input("A1", .value(.number(3)))], stoppingAfter: 10)
-        e.clearCell(at: CellAddress("A500")!, sheet: 0)
-        e.setValue(.number(50), at: CellAddress("Z9")!, sheet: 0)
+        e.clearCell(at: CellReference("A500")!, sheet: 0)
+        e.setValue(.number(50), at: CellReference("Z9")!, sheet: 0)
         #expect(e.hasPendingRecalculation)
         _ = e.recalculateChanged()
         #expect(!e.hasPendingRecalculation)

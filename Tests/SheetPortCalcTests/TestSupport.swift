@@ -6,7 +6,7 @@ func engine(_ cells: [String: Any], sheetName: String = "Sheet1", system: DateSy
     let e = CalcEngine(dateSystem: system, clock: .fixed(unixTime: 1_767_225_600 + 3600 * 13.5), randomSeed: 42)
     let s = e.addSheet(sheetName)
     for (ref, content) in cells {
-        guard let a = CellAddress(ref) else { fatalError("bad ref \(ref)") }
+        guard let a = CellReference(ref) else { fatalError("bad ref \(ref)") }
         switch content {
         case let f as String where f.hasPrefix("="): e.setFormula(String(f.dropFirst()), at: a, sheet: s)
         case let t as String: e.setValue(.text(t), at: a, sheet: s)
@@ -25,7 +25,7 @@ func engine(_ cells: [String: Any], sheetName: String = "Sheet1", system: DateSy
 func eval(_ formula: String, _ cells: [String: Any] = [:], system: DateSystem = .excel1900) -> CalcValue {
     var all = cells
     all["ZZ1000"] = "=" + formula
-    return engine(all, system: system).value(at: CellAddress("ZZ1000")!, sheet: 0)
+    return engine(all, system: system).value(at: CellReference("ZZ1000")!, sheet: 0)
 }
 
 extension CalcValue {

@@ -1,5 +1,6 @@
 import Testing
 @testable import SheetPortCalc
+import SheetPortCore
 
 /// 3-D references (`Sheet1:Sheet3!A1`): SUM-like functions read the cell or range on every sheet
 /// from the first to the last in workbook order.
@@ -11,8 +12,8 @@ import Testing
         let a: [CalcValue] = [.number(1), .number(2), .number(4), .text("8")]
         let b: [CalcValue] = [.number(10), .number(20), .number(40), .boolean(true)]
         for s in 0..<4 {
-            e.setValue(a[s], at: CellAddress("A1")!, sheet: s)
-            e.setValue(b[s], at: CellAddress("B1")!, sheet: s)
+            e.setValue(a[s], at: CellReference("A1")!, sheet: s)
+            e.setValue(b[s], at: CellReference("B1")!, sheet: s)
         }
         return e
     }
@@ -28,9 +29,9 @@ import Testing
 
     @Test(arguments: table) func evaluates(_ formula: String, _ expected: CalcValue) {
         let e = Self.workbook()
-        e.setFormula(formula, at: CellAddress("A1")!, sheet: 4)
+        e.setFormula(formula, at: CellReference("A1")!, sheet: 4)
         e.recalculate()
-        let v = e.value(at: CellAddress("A1")!, sheet: 4)
+        let v = e.value(at: CellReference("A1")!, sheet: 4)
         if case .number(let x) = expected {
             #expect(close(v, x), "\(formula) = \(v), expected \(expected)")
         } else {
@@ -40,22 +41,22 @@ import Testing
 
     @Test func anEditOnAMiddleSheetRecomputesTheSum() {
         let e = Self.workbook()
-        e.setFormula("SUM(Jan:Mar!A1)", at: CellAddress("A1")!, sheet: 4)
+        e.setFormula("SUM(Jan:Mar!A1)", at: CellReference("A1")!, sheet: 4)
         e.recalculate()
-        e.setValue(.number(100), at: CellAddress("A1")!, sheet: 1)
+        e.setValue(.number(100), at: CellReference("A1")!, sheet: 1)
         e.recalculate()
-        #expect(e.value(at: CellAddress("A1")!, sheet: 4) == .number(105))
-        e.setValue(.error(.notAvailable), at: CellAddress("A1")!, sheet: 2)
+        #expect(e.value(at: CellReference("A1")!, sheet: 4) == .number(105))
+        e.setValue(.error(.notAvailable), at: CellReference("A1")!, sheet: 2)
         e.recalculate()
-        #expect(e.value(at: CellAddress("A1")!, sheet: 4) == .error(.notAvailable))
+        #expect(e.value(at: CellReference("A1")!, sheet: 4) == .error(.notAvailable))
     }
 
     @Test func theFormulaTextRoundTrips() throws {
         let e = Self.workbook()
-        e.setFormula("SUM(Jan:Mar!A1:B2)", at: CellAddress("C3")!, sheet: 4)
-        let text = try #require(e.formula(at: CellAddress("C3")!, sheet: 4))
+        e.setFormula("SUM(Jan:Mar!A1:B2)", at: CellReference("C3")!, sheet: 4)
+        let text = try #require(e.formula(at: CellReference("C3")!, sheet: 4))
         #expect(text == "SUM('Jan:Mar'!A1:B2)")
-        #expect(try CalcEngine.translateFormula(text, from: CellAddress("C3")!, to: CellAddress("C4")!) == "SUM('Jan:Mar'!A2:B3)")
+        #expect(try CalcEngine.translateFormula(text, from: CellReference("C3")!, to: CellReference("C4")!) == "SUM('Jan:Mar'!A2:B3)")
         // A 3-D prefix without a reference after it does not parse.
         #expect(throws: FormulaParseError.self) { try CalcEngine.validateFormula("SUM(Jan:Mar!)") }
     }

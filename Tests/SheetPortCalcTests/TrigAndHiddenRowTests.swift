@@ -1,5 +1,6 @@
 import Testing
 @testable import SheetPortCalc
+import SheetPortCore
 
 /// SIN, COS, TAN reduce their argument by the x87 pi as Excel does, and SUBTOTAL/AGGREGATE skip
 /// hidden rows as the engine is told of them.
@@ -32,16 +33,16 @@ import Testing
     static func hiddenEngine(_ formulas: [String]) -> CalcEngine {
         let e = CalcEngine(clock: .fixed(unixTime: 0, utcOffsetSeconds: 0), randomSeed: 1)
         let s = e.addSheet("Sheet1")
-        for k in 0..<6 { e.setValue(.number(Double(1 << k)), at: CellAddress(row: Int32(k), column: 1), sheet: s) }
-        e.setValue(.error(.divisionByZero), at: CellAddress("C2")!, sheet: s)
-        e.setValue(.text("7"), at: CellAddress("C3")!, sheet: s)
-        for (k, f) in formulas.enumerated() { e.setFormula(f, at: CellAddress(row: Int32(k), column: 4), sheet: s) }
-        e.setRowHidden(true, row: 1, sheet: s)
-        e.setRowHidden(true, row: 3, sheet: s, filtered: true)
-        // Hostile calls change nothing.
-        e.setRowHidden(true, row: -1, sheet: s)
-        e.setRowHidden(true, row: 2_000_000, sheet: s)
-        e.setRowHidden(true, row: 0, sheet: 7)
+        for k in 0..<6 { e.setValue(.number(Double(1 << k)), at: CellReference(row: k + 1, column: 2), sheet: s) }
+        e.setValue(.error(.divisionByZero), at: CellReference("C2")!, sheet: s)
+        e.setValue(.text("7"), at: CellReference("C3")!, sheet: s)
+        for (k, f) in formulas.enumerated() { e.setFormula(f, at: CellReference(row: k + 1, column: 5), sheet: s) }
+        e.setRowHidden(true, row: 2, sheet: s)
+        e.setRowHidden(true, row: 4, sheet: s, filtered: true)
+        // Hostile calls change nothing (rows are 1-based: row 0 is no row).
+        for row in [0, -1, 1_048_577, 2_000_000, .max, .min] { e.setRowHidden(true, row: row, sheet: s) }
+        e.setRowHidden(true, row: 1, sheet: 7)
+        e.setRowHidden(true, row: 1, sheet: .max)
         e.recalculate()
         return e
     }
@@ -58,18 +59,20 @@ import Testing
 
     @Test(arguments: hidden) func subtotalSkipsHiddenRows(_ formula: String, _ expected: CalcValue) {
         let e = Self.hiddenEngine([formula])
-        let v = e.value(at: CellAddress("E1")!, sheet: 0)
+        let v = e.value(at: CellReference("E1")!, sheet: 0)
         #expect(v == expected, "\(formula) = \(v), expected \(expected)")
     }
 
     @Test func showingARowRecomputes() {
         let e = Self.hiddenEngine(["SUBTOTAL(109,B1:B6)"])
-        #expect(e.isRowHidden(row: 1, sheet: 0))
-        #expect(!e.isRowHidden(row: 1, sheet: 0, filteredOnly: true))
-        #expect(e.isRowHidden(row: 3, sheet: 0, filteredOnly: true))
-        #expect(!e.isRowHidden(row: 2_000_000, sheet: 0) && !e.isRowHidden(row: 0, sheet: 7))
-        e.setRowHidden(false, row: 1, sheet: 0)
+        #expect(e.isRowHidden(row: 2, sheet: 0))
+        #expect(!e.isRowHidden(row: 2, sheet: 0, filteredOnly: true))
+        #expect(e.isRowHidden(row: 4, sheet: 0, filteredOnly: true))
+        #expect(!e.isRowHidden(row: 1, sheet: 0) && !e.isRowHidden(row: 3, sheet: 0))
+        #expect(!e.isRowHidden(row: 2_000_000, sheet: 0) && !e.isRowHidden(row: 1, sheet: 7))
+        #expect(!e.isRowHidden(row: 0, sheet: 0) && !e.isRowHidden(row: .min, sheet: 0) && !e.isRowHidden(row: 1, sheet: .max))
+        e.setRowHidden(false, row: 2, sheet: 0)
         e.recalculate()
-        #expect(e.value(at: CellAddress("E1")!, sheet: 0) == .number(55))
+        #expect(e.value(at: CellReference("E1")!, sheet: 0) == .number(55))
     }
 }

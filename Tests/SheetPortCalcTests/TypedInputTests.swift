@@ -23,9 +23,9 @@ struct TypedInputTests {
     static func evaluate(_ formula: String) -> CalcValue {
         let engine = CalcEngine()
         let sheet = engine.addSheet("S")
-        engine.setFormula(formula, at: CellAddress(row: 0, column: 0), sheet: sheet)
+        engine.setFormula(formula, at: CellReference(row: 1, column: 1), sheet: sheet)
         engine.recalculate()
-        return engine.value(at: CellAddress(row: 0, column: 0), sheet: sheet)
+        return engine.value(at: CellReference(row: 1, column: 1), sheet: sheet)
     }
 
     /// Numbers with en-US grouping, currency and percent, as Foundation's en-US formatter writes

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SheetPortCore
+import SheetPortConvert
 import SheetPortEditing
 @testable import SheetPortClient
 import SheetPortTestSupport
@@ -11,9 +12,10 @@ import SheetPortTestSupport
     @Test func readsRowsWindowsAndLimitsOfTheRealServer() throws {
         let fixture = try ServerFixture()
         defer { fixture.close() }
+        let csv = fixture.folder.appendingPathComponent("small.csv")
+        try Data("n,flag\n1,TRUE\n0,x\n".utf8).write(to: csv)
         let book = fixture.folder.appendingPathComponent("small.xlsx").path
-        try #require(try runSheetport(["convert", "-", "--from", "csv", "--to", "xlsx", "-o", book, "--no-progress"],
-                                      input: Data("n,flag\n1,TRUE\n0,x\n".utf8)).status == 0)
+        try TextToWorkbook.convert(TextSource(path: csv.path), format: .csv, to: book)
         let sheet = try fixture.api.importSheet(book)
         let transport = HTTPEditingTransport(connection: try ServerConnection(url: fixture.server.base, token: fixture.api.token!))
         let window = try transport.rows(sheet: sheet, start: 1, count: 10)
@@ -48,7 +50,7 @@ import SheetPortTestSupport
         connection.retry.attempts = 1
         let transport = HTTPEditingTransport(connection: connection, timeout: 5)
         #expect(throws: TransportError.self) { try transport.rows(sheet: "s", start: 1, count: 1) }
-        let refused = #expect(throws: TransportError.self) { try transport.writeCells(sheet: "s", [CellInput(ref: CellReference("B2")!, input: "=1+")]) }
+        let refused = #expect(throws: TransportError.self) { try transport.writeCells(sheet: "s", [CellEdit(ref: CellReference("B2")!, input: "=1+")]) }
         #expect(refused?.code == .badFormula && refused?.retryable == false)
         #expect(refused?.description.contains("\u{1B}") == false)
         let busy = #expect(throws: TransportError.self) { try transport.copy(sheet: "s", source: CellRange("A1")!, target: CellRange("B1")!) }

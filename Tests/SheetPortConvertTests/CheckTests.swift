@@ -4,11 +4,12 @@ import Testing
 @testable import SheetPortReader
 @testable import SheetPortConvert
 import SheetPortTestSupport
+@testable import SheetPortWriter
 
 /// `check`: hostile files give their codes in bounded time, every corpus file gives a report,
 /// multi-sheet files name the sheets not imported, and the JSON is the contract's.
 @Suite struct CheckTests {
-    /// The codes of CONTRACTS section 3.
+    /// The codes of Docs/Reference/Formats.md, "Findings".
     static let contractCodes: Set<String> = [
         "not-a-zip", "legacy-xls", "encrypted-workbook", "corrupt-zip", "unsafe-zip-entry", "zip-bomb",
         "forbidden-dtd", "malformed-xml", "missing-part", "exceeds-limit", "extra-worksheets", "macros-dropped",
@@ -196,42 +197,6 @@ import SheetPortTestSupport
         #expect(Contrast.poorModes(text: "#000080", fill: nil).map(\.mode) == [.dark])
         #expect(Contrast.poorModes(text: "#000000", fill: "#FFFFFF").isEmpty)
         #expect(Contrast.poorModes(text: nil, fill: nil).isEmpty)
-    }
-
-    // MARK: the command line
-
-    @Test func exitCodes() throws {
-        let good = Project.fixture("cell_types.xlsx")
-        #expect(try runSheetport(["check", good]).status == 0)
-        let multi = Project.fixture("multi_sheet.xlsx")
-        #expect(try runSheetport(["check", multi]).status == 0)
-        #expect(try runSheetport(["check", multi, "--fail-on", "warning"]).status == 1)
-        let encrypted = Project.root.appendingPathComponent("Fixtures/hostile/encrypted.xlsx").path
-        #expect(try runSheetport(["check", good, encrypted]).status == 1)
-        #expect(try runSheetport(["check", "/nonexistent/book.xlsx"]).status == 2)
-        #expect(try runSheetport(["check", "--bogus", good]).status == 2)
-        #expect(try runSheetport(["check"]).status == 2)
-        #expect(try runSheetport(["check", "--help"]).status == 0)
-    }
-
-    @Test func jsonOutputIsOneReportPerLine() throws {
-        let result = try runSheetport(["check", "--json", Project.fixture("multi_sheet.xlsx"), Project.fixture("cell_types.xlsx")])
-        #expect(result.status == 0)
-        let lines = String(decoding: result.stdout, as: UTF8.self).split(separator: "\n")
-        #expect(lines.count == 2)
-        for line in lines {
-            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-            #expect(object?["importable"] as? Bool == true)
-        }
-    }
-
-    @Test func standardInputAndLimitFlags() throws {
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: Project.fixture("cell_types.xlsx")))
-        #expect(try runSheetport(["check", "-"], input: bytes).status == 0)
-        #expect(try runSheetport(["check", "--max-entries", "2", Project.fixture("cell_types.xlsx")]).status == 1)
-        #expect(try runSheetport(["check", "--max-entry-size", "10X", Project.fixture("cell_types.xlsx")]).status == 2)
-        #expect(try runSheetport(["check", "--min-inflate-ratio", "0.5", "--max-text-size", "1M",
-                                  "--max-total-size", "1G", Project.fixture("cell_types.xlsx")]).status == 0)
     }
 
     /// A comments relationship to a missing part is one `missing-part` finding, and the

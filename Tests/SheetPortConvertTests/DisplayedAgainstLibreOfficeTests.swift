@@ -1,8 +1,12 @@
 import Foundation
 import Testing
 import SheetPortTestSupport
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
 
-/// `convert --values displayed` against LibreOffice's "save cell contents as shown" CSV export
+/// Values converted as displayed (`convert --values displayed`) against LibreOffice's "save cell contents as shown" CSV export
 /// of the same workbook (Excel's General aside, which LibreOffice shows with more digits).
 /// Needs `soffice`; runs with `SHEETPORT_REAL_CLIENTS=1` (Scripts/test.sh sets it).
 @Suite(.enabled(if: ProcessInfo.processInfo.environment["SHEETPORT_REAL_CLIENTS"] == "1"))
@@ -32,8 +36,10 @@ struct DisplayedAgainstLibreOfficeTests {
         try office.run()
         office.waitUntilExit()
         let expected = try String(contentsOfFile: folder.appendingPathComponent("shown.csv").path, encoding: .utf8)
-        let ours = try runSheetport(["convert", path, "--values", "displayed", "--line-ending", "lf"])
-        let left = expected.split(separator: "\n"), right = String(decoding: ours.stdout, as: UTF8.self).split(separator: "\n")
+        var displayed = TextOutputOptions()
+        (displayed.values, displayed.lineEnding) = (.displayed, .lf)
+        let ours = try convert(path, to: .csv, options: displayed)
+        let left = expected.split(separator: "\n"), right = ours.split(separator: "\n")
         #expect(left.count == Self.cases.count)
         for (index, (theirs, mine)) in zip(left, right).enumerated() {
             #expect(theirs == mine, "\(Self.cases[index].0) in \(Self.cases[index].1)")

@@ -3,8 +3,10 @@ import Testing
 @testable import SheetPortCore
 @testable import SheetPortReader
 import SheetPortTestSupport
+@testable import SheetPortWriter
+@testable import SheetPortConvert
 
-/// Several `<row>` elements with the same `r` are one row (CONTRACTS section 6, second round):
+/// Several `<row>` elements with the same `r` are one row (Docs/Reference/Formats.md, "CSV and TSV"):
 /// every consumer (CSV, TSV, ndjson, check, import) sees one row, on both XML engines.
 @Suite struct RowAssemblyTests {
     private func rows(_ workbook: Workbook, engine: WorksheetReader.Engine) throws -> [Row] {
@@ -50,36 +52,31 @@ import SheetPortTestSupport
 
     @Test func everyConsumerSeesTwentyRows() throws {
         let book = Project.fixture("row_per_cell.xlsx")
-        for format in ["csv", "tsv"] {
-            let result = try runSheetport(["convert", book, "--to", format])
-            #expect(result.status == 0, "\(result.stderr)")
-            let text = String(decoding: result.stdout, as: UTF8.self)
-            let lines = text.split(separator: format == "csv" ? "\r\n" : "\n")
+        for format in [TextFormat.csv, .tsv] {
+            let text = try convert(book, to: format)
+            let lines = text.split(separator: format == .csv ? "\r\n" : "\n")
             #expect(lines.count == 20, "\(format): \(text)")
-            #expect(lines.allSatisfy { $0.split(separator: format == "csv" ? "," : "\t", omittingEmptySubsequences: false).count == 13 })
+            #expect(lines.allSatisfy { $0.split(separator: format == .csv ? "," : "\t", omittingEmptySubsequences: false).count == 13 })
         }
-        let ndjson = try runSheetport(["convert", book, "--to", "ndjson"])
-        let records = String(decoding: ndjson.stdout, as: UTF8.self).split(separator: "\n")
+        let records = try convert(book, to: .ndjson).split(separator: "\n")
         #expect(records.count == 19)
         #expect(records.first == #"{"Id":200,"Name":"name 2","Qty":202,"Price":203,"Total":204,"Code":205,"Region":"region 2","Flag":207,"Score":208,"Rank":209,"Note":"note 2","Ratio":211,"Last":212}"#)
-        let check = try runSheetport(["check", book, "--json"])
-        let report = try #require(try JSONSerialization.jsonObject(with: check.stdout) as? [String: Any])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(Preflight.check(path: book).json.utf8)) as? [String: Any])
         let sheet = try #require((report["worksheets"] as? [[String: Any]])?.first)
         #expect(sheet["rows"] as? Int == 20 && sheet["columns"] as? Int == 13 && sheet["cells"] as? Int == 260, "\(sheet)")
     }
 }
 
 /// CSV and TSV records: one per row of the used range, every one as wide as the used range
-/// found from the cells (CONTRACTS section 6, second round).
+/// found from the cells (Docs/Reference/Formats.md, "CSV and TSV").
 @Suite struct RectangularOutputTests {
-    private func converted(_ sheetData: String, dimension: String? = nil, _ arguments: [String] = []) throws -> String {
+    private func converted(_ sheetData: String, dimension: String? = nil, to format: TextFormat = .csv,
+                           _ options: TextOutputOptions = TextOutputOptions()) throws -> String {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("book.xlsx").path
         try RawWorkbook(sheets: [RawWorkbook.Sheet(name: "Data", sheetData: sheetData, dimension: dimension)]).write(to: path)
-        let result = try runSheetport(["convert", path] + arguments)
-        #expect(result.status == 0, "\(result.stderr)")
-        return String(decoding: result.stdout, as: UTF8.self)
+        return try convert(path, to: format, options: options)
     }
 
     @Test func noDimensionStillGivesEqualRecords() throws {
@@ -87,8 +84,10 @@ import SheetPortTestSupport
         // No <dimension> (SheetPort's own writer and many producers leave it out); a gap at row 3.
         let data = W.row(1, W.text("A1", "a")) + W.row(2, W.number("A2", "1"), W.number("D2", "4")) + W.row(4, W.text("B4", "x\ty"))
         #expect(try converted(data) == "a,,,\r\n1,,,4\r\n,,,\r\n,x\ty,,\r\n")
-        #expect(try converted(data, ["--to", "tsv"]) == "a\t\t\t\n1\t\t\t4\n\t\t\t\n\tx\\ty\t\t\n")
-        #expect(try converted(data, ["--skip-empty-rows", "--line-ending", "lf"]) == "a,,,\n1,,,4\n,x\ty,,\n")
+        #expect(try converted(data, to: .tsv) == "a\t\t\t\n1\t\t\t4\n\t\t\t\n\tx\\ty\t\t\n")
+        var skipping = TextOutputOptions()
+        (skipping.skipEmptyRows, skipping.lineEnding) = (true, .lf)
+        #expect(try converted(data, skipping) == "a,,,\n1,,,4\n,x\ty,,\n")
     }
 
     @Test func aDimensionThatLiesIsIgnored() throws {

@@ -2,7 +2,7 @@ import Testing
 import SheetPortCore
 @testable import SheetPortEditing
 
-@Suite struct RangeAddressTests {
+@Suite struct NameBoxTests {
     static let names = ["Totals": CellRange("D2:D9")!, "Far": CellRange("A1048570:B1048576")!]
 
     @Test(arguments: [
@@ -11,26 +11,26 @@ import SheetPortCore
         ("totals", "D2:D9"), ("TOTALS", "D2:D9"), ("A:A", "A:A"), ("1:1", "1:1"),
     ])
     func parses(_ input: String, _ expected: String) throws {
-        let range = try RangeAddress.parse(input, names: Self.names)
-        #expect(RangeAddress.format(range) == expected)
+        let range = try NameBox.parse(input, names: Self.names)
+        #expect(range.description(in: .excel) == expected)
     }
 
     @Test(arguments: ["", "   ", "XFE1", "A0", "A1048577", "0:3", "1:1048577", "B:XFE", "A1:", ":A1", "A1:B2:C3", "nosuchname",
                       "A1\u{1B}[2J", "=A1", "A-1", String(repeating: "A", count: 300), "1A", "$", "A1,B2"])
     func refuses(_ input: String) {
-        #expect(throws: RangeAddress.Invalid.self) { try RangeAddress.parse(input, names: Self.names) }
+        #expect(throws: NameBox.Invalid.self) { try NameBox.parse(input, names: Self.names) }
     }
 
     @Test func clampsToASmallerGrid() throws {
         let grid = GridSize(rows: 100, columns: 10)
-        #expect(RangeAddress.format(try RangeAddress.parse("B:C", grid: grid), grid: grid) == "B:C")
-        #expect(try RangeAddress.parse("B:C", grid: grid) == CellRange("B1:C100"))
-        #expect(try RangeAddress.parse("2:3", grid: grid) == CellRange("A2:J3"))
-        #expect(try RangeAddress.parse("far", names: Self.names, grid: grid) == CellRange("A100:B100"))
-        #expect(throws: RangeAddress.Invalid.self) { try RangeAddress.parse("K1", grid: grid) }
-        #expect(throws: RangeAddress.Invalid.self) { try RangeAddress.parse("A101", grid: grid) }
+        #expect(try NameBox.parse("B:C", grid: grid).description(in: grid) == "B:C")
+        #expect(try NameBox.parse("B:C", grid: grid) == CellRange("B1:C100"))
+        #expect(try NameBox.parse("2:3", grid: grid) == CellRange("A2:J3"))
+        #expect(try NameBox.parse("far", names: Self.names, grid: grid) == CellRange("A100:B100"))
+        #expect(throws: NameBox.Invalid.self) { try NameBox.parse("K1", grid: grid) }
+        #expect(throws: NameBox.Invalid.self) { try NameBox.parse("A101", grid: grid) }
         // Refused text is shown with its control characters visible.
-        let error = #expect(throws: RangeAddress.Invalid.self) { try RangeAddress.parse("Z\u{1B}9") }
+        let error = #expect(throws: NameBox.Invalid.self) { try NameBox.parse("Z\u{1B}9") }
         #expect(error?.description.contains("\u{1B}") == false)
     }
 }

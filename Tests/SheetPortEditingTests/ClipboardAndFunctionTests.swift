@@ -68,7 +68,7 @@ import SheetPortCore
         #expect(model.inputs.isEmpty)
         #expect(editor.lastError?.message.contains("maxBatchBytes of 120") == true)
         // Quotes and control characters count as their JSON escapes.
-        #expect(CellInput(ref: CellReference("A1")!, input: "\"\u{1}").encodedSize == 21 + 2 + 2 + 6)
+        #expect(CellEdit(ref: CellReference("A1")!, input: "\"\u{1}").encodedSize == 21 + 2 + 2 + 6)
         editor.clipboard = ClipboardContent(text: "1\t2\n")
         run(editor, "^G XFD1 enter ^V")
         #expect(editor.lastError?.message.contains("past the sheet's edge") == true)

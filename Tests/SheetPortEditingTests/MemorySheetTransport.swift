@@ -71,7 +71,7 @@ final class MemorySheetTransport: EditingTransport {
         return WriteResult(version: version, changed: changed)
     }
 
-    func writeCells(sheet: String, _ cells: [CellInput]) throws -> WriteResult {
+    func writeCells(sheet: String, _ cells: [CellEdit]) throws -> WriteResult {
         try write(Dictionary(cells.map { ($0.ref, $0.input) }, uniquingKeysWith: { $1 }))
     }
 

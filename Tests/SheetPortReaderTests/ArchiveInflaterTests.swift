@@ -3,6 +3,7 @@ import Testing
 @testable import SheetPortCore
 @testable import SheetPortReader
 import SheetPortTestSupport
+@testable import SheetPortWriter
 
 /// ISA-L against zlib (`SHEETPORT_INFLATE=zlib`): the same chunks, bytes and errors for every
 /// entry of the corpus and the fixtures, and for deflate streams damaged on purpose.
@@ -71,7 +72,11 @@ import SheetPortTestSupport
         }
         var isal = 0, handedOver = 0
         for path in files {
-            guard let counts = Self.compare(path, { try ZipArchive(path: path, limits: $0) }) else { continue }
+            guard let counts = Self.compare(path, { try ZipArchive(path: path, limits: $0) }) else {
+                // Only a known-bad file may not open as a zip archive at all.
+                #expect(Project.expectedCorpusErrors[URL(fileURLWithPath: path).lastPathComponent] != nil, "\(path) does not open")
+                continue
+            }
             isal += counts.isal
             handedOver += counts.handedOver
         }
@@ -212,7 +217,7 @@ import SheetPortTestSupport
         ratioLimit.ratioGraceSize = 100_000
         ratioLimit.maxExpansionRatio = 2
         for limits in [entryLimit, totalLimit, ratioLimit] {
-            Self.compare("limits", limits: limits) { try ZipArchive(bytes: bytes, name: "limits.xlsx", limits: $0) }
+            #expect(Self.compare("limits", limits: limits) { try ZipArchive(bytes: bytes, name: "limits.xlsx", limits: $0) } != nil)
             let archive = try ZipArchive(bytes: bytes, name: "limits.xlsx", limits: limits)
             let outcomes = archive.entries.map { Self.read(archive, $0).0 }
             #expect(outcomes.contains { $0.error?.code == .zipBomb }, "\(limits)")
@@ -225,20 +230,5 @@ import SheetPortTestSupport
                       ("zlib\u{0}", false), (String(repeating: "z", count: 100_000), false)] as [(String?, Bool)])
     func onlyExactlyZlibSelectsZlib(_ value: String?, _ zlib: Bool) {
         #expect((ZipArchive.Inflater(environment: value) == .zlib) == zlib)
-    }
-
-    /// Through the command line: the same output, diagnostics and status either way, for sound
-    /// and damaged workbooks.
-    @Test(arguments: ["Fixtures/heldout/high_ratio.xlsx", "Fixtures/heldout/crc_damage.xlsx",
-                      "Fixtures/heldout/inflate_damage.xlsx", "Fixtures/heldout/strings_crc_damage.xlsx",
-                      "Fixtures/reader/multi_sheet.xlsx"])
-    func theCommandLineAgrees(_ fixture: String) throws {
-        let path = Project.root.appendingPathComponent(fixture).path
-        for arguments in [["convert", path, "--to", "jsonl", "-o", "-", "--no-progress"], ["check", path, "--json"]] {
-            let fast = try runSheetport(arguments)
-            let reference = try runSheetport(arguments, environment: ["SHEETPORT_INFLATE": "zlib"])
-            #expect(fast.status == reference.status && fast.stdout == reference.stdout && fast.stderr == reference.stderr,
-                    "\(arguments): \(fast.stderr) / \(reference.stderr)")
-        }
     }
 }

@@ -7,9 +7,11 @@ import Testing
 @testable import SheetPortClient
 @testable import SheetPortServer
 import SheetPortTestSupport
+@testable import SheetPortConvert
 
 /// Issue 12, the server's data boundaries: hostile text, sheet names, error bodies and the log,
-/// idempotency, the key file and leftovers, each against the real `sheetport serve` on loopback.
+/// idempotency and the key file, each against the real server on loopback (a failing standard
+/// error and a killed run's leftovers: SheetPortCLITests' `AdversarialDataTests`).
 @Suite(.serialized) struct AdversarialDataTests {
     /// Control characters of every kind a boundary must refuse: NUL, C0 (CR, LF, ESC, BEL, TAB),
     /// DEL, C1 (NEL, CSI) and a bidirectional override.
@@ -65,8 +67,7 @@ import SheetPortTestSupport
                 #expect(filename.status == 400 && filename.text.contains("X-Filename"), "\(text.debugDescription): \(filename.text)")
                 let key = try api.upload(workbook, key: "key\(text)")
                 #expect(key.status == 400 && key.text.contains("Idempotency-Key"), "\(text.debugDescription): \(key.text)")
-                let token = try runSheetport(["token", "issue"] + server.storeArguments + ["--subject", "eve" + text])
-                #expect(token.status != 0 && token.stdout.isEmpty, "\(text.debugDescription)")
+                #expect(throws: ServerError.self, "\(text.debugDescription)") { try server.token("eve" + text) }
             }
         }
         // Nothing got through: no grant, the name and comments unchanged, no job but the first.
@@ -80,7 +81,7 @@ import SheetPortTestSupport
         #expect(huge.status == 400)
     }
 
-    /// CONTRACTS section 4's sheet-name rules: each is refused by a rename with 400 naming the
+    /// Docs/Reference/HTTP.md's sheet-name rules: each is refused by a rename with 400 naming the
     /// rule; an imported name breaking one is made valid with a `sheet-name-changed` warning,
     /// and the sheet then exports and opens under that name.
     @Test func sheetNamesFollowTheWriterRules() throws {
@@ -139,78 +140,6 @@ import SheetPortTestSupport
             #expect(warnings.contains { $0["code"] as? String == "sheet-name-changed" && $0["severity"] as? String == "warning" }, "\(name): \(warnings)")
             #expect(try exportedSheetName(api, id) == stored, "\(name)")
         }
-    }
-
-    /// A server whose standard error is a closed pipe (EPIPE) or /dev/full (ENOSPC) survives its 500s; a 500's body names no
-    /// path and no SQL, only an incident id; a failed job likewise.
-    @Test(arguments: ["closed pipe", "/dev/full"])
-    func internalErrorsSurviveAFailingLogAndSayNothingInternal(_ standardError: String) throws {
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let data = folder.appendingPathComponent("data").path
-        let process = Process()
-        process.executableURL = Project.executable
-        process.arguments = ["serve", "--data", data, "--listen", "127.0.0.1:0"]
-        let output = Pipe(), log = Pipe()
-        process.standardOutput = output
-        let full = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
-        defer { try? full.close() }
-        process.standardError = standardError == "/dev/full" ? full : log // every write fails with ENOSPC
-        try process.run()
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() } }
-        if standardError == "closed pipe" {
-            try log.fileHandleForReading.close() // every write to stderr now fails with EPIPE
-            // No reader is left: the server holds only the write end (its stderr), this process none.
-            let stderrPipe = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(process.processIdentifier)/fd/2")
-            let serverFDs = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.processIdentifier)/fd")
-            #expect(stderrPipe.hasPrefix("pipe:") && serverFDs.filter {
-                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(process.processIdentifier)/fd/\($0)")) == stderrPipe
-            }.count == 1)
-            let ownFDs = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")
-            #expect(!ownFDs.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) == stderrPipe })
-        }
-        let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
-        let base = try #require(line.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }, "\(line)")
-        let token = String(decoding: try runSheetport(["token", "issue", "--data", data, "--subject", "ann"]).stdout, as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        let api = API(base: base, token: token)
-        let sheet = try importedSheet(api, folder)
-
-        // A sealed row block damaged in the database, and the exports folder replaced by a file.
-        let database = try Database(path: data + "/sheetport.db")
-        try database.query("UPDATE row_blocks SET data = ? WHERE sheet_id = ?", [.blob([1, 2, 3]), .text(sheet)])
-        try FileManager.default.removeItem(atPath: data + "/exports")
-        #expect(FileManager.default.createFile(atPath: data + "/exports", contents: Data()))
-        var incidents: Set<String> = []
-        for _ in 0..<3 {
-            for path in ["/api/sheets/\(sheet)/rows", "/api/sheets/\(sheet)/export.xlsx"] {
-                let response = try api.call("GET", path)
-                #expect(response.status == 500, "\(path): \(response.status)")
-                let error = response.object["error"] as? [String: Any] ?? [:]
-                #expect(error["code"] as? String == "internal")
-                let incident = try #require(error["incident"] as? String, "\(response.text)")
-                incidents.insert(incident)
-                for secret in [folder.path, data, "sqlite", "SQLite", "exports", "row block", "/"] {
-                    let message: String = error["message"] as? String ?? ""
-                    #expect(!message.contains(secret), "\(response.text)")
-                }
-                #expect(!response.text.contains(folder.path))
-            }
-        }
-        #expect(incidents.count == 6)
-        #expect(process.isRunning)
-        #expect(try api.call("GET", "/api/limits").status == 200)
-
-        // A job that fails inside the server (rows out of order collide in the store).
-        let unordered = folder.appendingPathComponent("unordered.xlsx").path
-        try makeRawWorkbook(at: unordered, sheetName: "U", rows: [1, 5000, 2])
-        let failed = try api.importWorkbook(unordered)
-        #expect(failed["status"] as? String == "failed", "\(failed)")
-        let error = failed["error"] as? [String: Any] ?? [:]
-        #expect(error["code"] as? String == "internal" && error["incident"] is String, "\(failed)")
-        let failedText = String(decoding: try JSONSerialization.data(withJSONObject: failed), as: UTF8.self)
-        for secret in [folder.path, "SQLite", "UNIQUE", "constraint"] { #expect(!failedText.contains(secret), "\(failedText)") }
-        #expect(process.isRunning)
     }
 
     /// The log escapes control characters: a request with CR, LF and ESC in a name forges no
@@ -311,71 +240,14 @@ import SheetPortTestSupport
         let key = server.databaseURL == nil ? server.data + "/seal.key" : folder.appendingPathComponent("seal.key").path
         for mode: mode_t in [0o640, 0o604, 0o620, 0o602, 0o660, 0o644, 0o610] {
             chmod(key, mode)
-            #expect(throws: ServerError.self, "mode \(String(mode, radix: 8))") { try server.restart() }
-            let log = (try? String(contentsOfFile: folder.appendingPathComponent("server.log").path, encoding: .utf8)) ?? ""
-            #expect(log.contains("chmod 600 \(key)"), "\(log)")
+            #expect("mode \(String(mode, radix: 8))") { try server.restart() } throws: { error in
+                error is ServerError && "\(error)".contains("chmod 600 \(key)")
+            }
         }
         chmod(key, 0o600)
         try server.restart()
         #expect(try server.api(nil).call("GET", "/api/limits").status == 200)
         server.stop()
-    }
-
-    /// A restart sweeps every leftover of a killed run, directories included; a failed import
-    /// leaves no sheet, visible or hidden, once it reports failed.
-    @Test(.enabled(if: !PostgresCluster.runsServerSuite, "a SQLite trigger holds the sheet's delete"))
-    func leftoversAreSweptAndFailedJobsLeaveNoSheet() throws {
-        let fixture = try ServerFixture()
-        defer { fixture.close() }
-        let (folder, server) = (fixture.folder, fixture.server)
-        server.kill9()
-        let exports = server.data + "/exports", staging = server.data + "/staging"
-        for directory in [exports + "/0123.xlsx.d/inner", staging + "/abcd.sealed.d"] {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            #expect(FileManager.default.createFile(atPath: directory + "/block", contents: Data(repeating: 7, count: 4096)))
-        }
-        #expect(FileManager.default.createFile(atPath: exports + "/leftover.xlsx", contents: Data(repeating: 1, count: 100)))
-        #expect(FileManager.default.createFile(atPath: exports + "/leftover.xlsx.Xa1b2c", contents: Data(repeating: 1, count: 100)))
-        try FileManager.default.createSymbolicLink(atPath: exports + "/link", withDestinationPath: folder.path)
-        try server.restart()
-        #expect(try FileManager.default.contentsOfDirectory(atPath: exports).isEmpty)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: staging).isEmpty)
-        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("server.log").path)) // not followed
-        let api = server.api(fixture.api.token) // the restarted server has another port
-
-        let database = try server.store()
-        for attempt in 0..<3 {
-            let unordered = folder.appendingPathComponent("unordered\(attempt).xlsx").path
-            try makeRawWorkbook(at: unordered, sheetName: "U", rows: [1, 200, 2])
-            let job = try api.importWorkbook(unordered)
-            #expect(job["status"] as? String == "failed", "\(job)")
-            #expect(try database.query("SELECT count(*) FROM sheets").first?.first?.int == 0)
-            #expect(try database.query("SELECT count(*) FROM row_blocks").first?.first?.int == 0)
-        }
-        #expect(isEmptySoon(staging))
-
-        // While the sheet cannot be deleted (a trigger refuses), the job does not end: the
-        // removal is retried, and once it goes through the job fails with nothing left.
-        try database.execute("""
-            CREATE TABLE hold (x INTEGER); INSERT INTO hold VALUES (1);
-            CREATE TRIGGER hold_sheets BEFORE DELETE ON sheets WHEN (SELECT count(*) FROM hold) > 0
-            BEGIN SELECT RAISE(ABORT, 'held by the test'); END;
-            """)
-        let held = folder.appendingPathComponent("held.xlsx").path
-        try makeRawWorkbook(at: held, sheetName: "U", rows: [1, 200, 2])
-        let heldID = try #require(API.job(try api.upload(held).body)?["id"] as? String)
-        var sawHidden = false
-        for _ in 0..<100 where !sawHidden { // up to 10 s for the job to fail and its removal to be refused
-            sawHidden = try database.query("SELECT count(*) FROM sheets WHERE visible = 0").first?.first?.int == 1
-            if !sawHidden { usleep(100_000) }
-        }
-        #expect(sawHidden)
-        usleep(1_500_000) // a few retries
-        #expect(try api.wait(for: heldID, timeout: 0)["status"] as? String == "running")
-        try database.execute("DELETE FROM hold")
-        #expect(try api.wait(for: heldID, timeout: 10)["status"] as? String == "failed")
-        #expect(try database.query("SELECT count(*) FROM sheets").first?.first?.int == 0)
-        try database.execute("DROP TRIGGER hold_sheets; DROP TABLE hold")
     }
 }
 
@@ -393,33 +265,4 @@ private func exportedSheetName(_ api: API, _ sheet: String) throws -> String? {
     let disposition = response.header("Content-Disposition") ?? ""
     #expect(disposition.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value < 0x7F } && disposition.filter { $0 == "\"" }.count == 2, "\(disposition)")
     return try Workbook(bytes: response.body, name: "export.xlsx").firstWorksheet?.name
-}
-
-/// A minimal workbook whose one sheet is named `sheetName` (XML text, so character references
-/// work) with a number in column A of each of `rows`, in the order given, and a comment on A1
-/// by `commentAuthor` (XML text too) when given, and a second sheet named `otherSheet`.
-func makeRawWorkbook(at path: String, sheetName: String, rows: [Int], commentAuthor: String? = nil, otherSheet: String? = nil) throws {
-    let script = #"""
-    import sys, zipfile
-    name, rows, author, other = sys.argv[2], sys.argv[3].split(","), sys.argv[4], sys.argv[5]
-    z = zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED)
-    z.writestr("[Content_Types].xml", '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>')
-    z.writestr("_rels/.rels", '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>')
-    z.writestr("xl/workbook.xml", '<?xml version="1.0"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="' + name + '" sheetId="1" r:id="rId1"/>' + ('<sheet name="' + other + '" sheetId="2" r:id="rId2"/>' if other else '') + '</sheets></workbook>')
-    z.writestr("xl/_rels/workbook.xml.rels", '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet2.xml"/></Relationships>')
-    z.writestr("xl/worksheets/sheet2.xml", '<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData/></worksheet>')
-    body = "".join('<row r="%s"><c r="A%s"><v>%s</v></c></row>' % (r, r, r) for r in rows)
-    if author:
-        z.writestr("xl/worksheets/_rels/sheet1.xml.rels", '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/comments" Target="../comments1.xml"/></Relationships>')
-        z.writestr("xl/comments1.xml", '<?xml version="1.0"?><comments xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><authors><author>' + author + '</author></authors><commentList><comment ref="A1" authorId="0"><text><t>note</t></text></comment></commentList></comments>')
-    z.writestr("xl/worksheets/sheet1.xml", '<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>' + body + '</sheetData></worksheet>')
-    z.close()
-    """#
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", script, path, sheetName, rows.map(String.init).joined(separator: ","), commentAuthor ?? "",
-                         otherSheet ?? ""]
-    try process.run()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
 }

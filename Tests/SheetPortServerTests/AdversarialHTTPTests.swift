@@ -3,65 +3,28 @@ import Testing
 @testable import SheetPortClient
 @testable import SheetPortServer
 import SheetPortTestSupport
-
-/// Results shared between test threads.
-private final class Outcomes: @unchecked Sendable {
-    private let lock = NSLock()
-    private(set) var items: [String] = []
-
-    func add(_ item: String) {
-        lock.lock()
-        items.append(item)
-        lock.unlock()
-    }
-}
-
-/// Starts `count` threads running `body(index)`; the group they leave.
-private func spawn(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) -> DispatchGroup {
-    let group = DispatchGroup()
-    for index in 0..<count {
-        group.enter()
-        let thread = Thread { body(index); group.leave() }
-        thread.stackSize = 1 << 20
-        thread.start()
-    }
-    return group
-}
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
 
 /// The HTTP layer of `sheetport serve` against hostile clients (issue 12): parked waits,
 /// connection storms, oversized chunked uploads, malformed requests. Each test starts the real
 /// server on a loopback ephemeral port; every loop and wait is bounded.
 @Suite(.serialized) struct AdversarialHTTPTests {
     /// A fixture with one imported sheet of ann's; its id.
-    private func sheetFixture(_ arguments: [String] = []) throws -> (ServerFixture, String) {
-        let fixture = try ServerFixture(arguments)
+    private func sheetFixture(_ configure: (inout ServerConfiguration) -> Void = { _ in }) throws -> (ServerFixture, String) {
+        let fixture = try ServerFixture(configure)
         let job = try fixture.api.importWorkbook(try makeStyledWorkbook(in: fixture.folder, rows: 20))
         let sheet = try #require(((job["result"] as? [String: Any])?["sheet"] as? [String: Any])?["id"] as? String, "\(job)")
         return (fixture, sheet)
-    }
-
-    /// Starts `count` threads, each exporting `sheet` with `minVersion` on a client of its own;
-    /// each outcome is "STATUS CODE VERSION SECONDS" (`-` for no error code or version), or
-    /// "error ..." when no answer came.
-    private func startExports(_ count: Int, of sheet: String, minVersion: Int, as api: API) -> (DispatchGroup, Outcomes) {
-        let outcomes = Outcomes()
-        let started = Date()
-        let group = spawn(count) { _ in
-            do {
-                let response = try api.call("GET", "/api/sheets/\(sheet)/export.xlsx?minVersion=\(minVersion)", client: HTTPClient(timeout: 30))
-                let code = (response.object["error"] as? [String: Any])?["code"] as? String ?? "-"
-                let seconds = String(format: "%.2f", Date().timeIntervalSince(started))
-                outcomes.add("\(response.status) \(code) \(response.header("X-Sheet-Version") ?? "-") \(seconds)")
-            } catch { outcomes.add("error \(error)") }
-        }
-        return (group, outcomes)
     }
 
     /// 20 `minVersion` waits that cannot be met park their connections; meanwhile another user's
     /// request is answered at once (4 HTTP threads: a thread per wait would stall it for
     /// seconds), and each wait still answers 409 `version-not-reached` after its 2 s.
     @Test func parkedWaitsLeaveRequestThreadsFree() throws {
-        let (fixture, sheet) = try sheetFixture(["--threads", "4"])
+        let (fixture, sheet) = try sheetFixture { $0.threads = 4 }
         defer { fixture.close() }
         let bob = fixture.server.api(try fixture.server.token("bob"))
         let (waits, outcomes) = startExports(20, of: sheet, minVersion: 999, as: fixture.api)
@@ -96,47 +59,11 @@ private func spawn(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) -> D
         #expect((Double(parts.last ?? "") ?? 99) < 1.5, "the wait was not woken by the rename: \(outcomes.items)")
     }
 
-    /// SIGTERM while waits are parked stops the server at once and cleanly (exit 143), and no
-    /// waiting client is left hanging.
-    @Test func stopsWhileWaitsAreParked() throws {
-        let (fixture, sheet) = try sheetFixture()
-        defer { fixture.close() }
-        let (waits, outcomes) = startExports(5, of: sheet, minVersion: 999, as: fixture.api)
-        usleep(300_000)
-        let asked = Date()
-        kill(fixture.server.pid, SIGTERM)
-        let deadline = Date().addingTimeInterval(10)
-        while fixture.server.process.isRunning && Date() < deadline { usleep(20_000) }
-        #expect(!fixture.server.process.isRunning, "the server did not stop")
-        if fixture.server.process.isRunning { fixture.server.kill9() }
-        #expect(Date().timeIntervalSince(asked) < 5)
-        #expect(fixture.server.process.terminationStatus == 143)
-        #expect(waits.wait(timeout: .now() + 20) == .success)
-        #expect(outcomes.items.count == 5)
-        let log = (try? String(contentsOf: fixture.folder.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
-        #expect(!log.contains("suspended"), "\(log)")
-    }
-
-    /// Sends a chunked body of up to 200 MB in 64 KiB chunks until the server answers; the
-    /// bytes sent before the answer and the answer.
-    private func sendChunked(_ head: String, port: UInt16) throws -> (sent: Int, answer: RawAnswer) {
-        let connection = try RawConnection(port: port, timeout: 10, sendBuffer: 64 * 1024)
-        connection.send(head + "Transfer-Encoding: chunked\r\n\r\n")
-        let chunk = [UInt8]("PK".utf8) + [UInt8](repeating: 0, count: 64 * 1024 - 2)
-        let piece = Array(String(chunk.count, radix: 16).utf8) + [13, 10] + chunk + [13, 10]
-        var sent = 0
-        while sent < 200 << 20, !connection.hasAnswered {
-            guard connection.send(piece) == piece.count else { break }
-            sent += chunk.count
-        }
-        return (sent, RawAnswer(bytes: connection.receiveAll()))
-    }
-
     /// A chunked upload (no Content-Length to refuse it by) over a 1 MiB cap is answered 413
     /// as soon as the cap is passed: the server stops reading, not at the end of 200 MB; no
     /// staged file stays, and the server serves on.
     @Test func chunkedUploadOverCapIsCutOffAtTheCap() throws {
-        let fixture = try ServerFixture(["--max-upload-bytes", "1M"])
+        let fixture = try ServerFixture { $0.maxUploadBytes = 1 << 20 }
         defer { fixture.close() }
         let token = try #require(fixture.api.token)
         let (sent, answer) = try sendChunked("POST /api/imports HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\nX-Filename: big.xlsx\r\n",
@@ -163,20 +90,6 @@ private func spawn(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) -> D
         #expect(sent < 4 << 20, "\(sent) bytes were taken with a 64 KiB cap")
     }
 
-    /// Seconds until `GET /api/limits` from `source` is answered 200, trying again every 50 ms
-    /// (nil: not within `timeout`).
-    private func secondsToServe(port: UInt16, from source: String, timeout: Double) -> Double? {
-        let started = Date()
-        while Date().timeIntervalSince(started) < timeout {
-            if let connection = try? RawConnection(port: port, source: source, timeout: 1) {
-                connection.send("GET /api/limits HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-                if RawAnswer(bytes: connection.receiveAll()).status == 200 { return Date().timeIntervalSince(started) }
-            }
-            usleep(50_000)
-        }
-        return nil
-    }
-
     /// Two bursts of 520 silent connections from one address, held open: another client is
     /// served within 2 s (connections per address are limited, so the storm cannot take them
     /// all), and the storm's own address once its silent connections time out.
@@ -186,7 +99,7 @@ private func spawn(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) -> D
         limit.rlim_cur = max(limit.rlim_cur, min(limit.rlim_max, 4096))
         setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
         try #require(limit.rlim_cur >= 1200, "the test needs 1200 descriptors")
-        let fixture = try ServerFixture(["--idle-timeout", "3"])
+        let fixture = try ServerFixture { $0.http.idleTimeout = 3 }
         defer { fixture.close() }
         let port = RawConnection.port(of: fixture.server.base)
         var storm: [RawConnection] = []
@@ -219,7 +132,7 @@ private func spawn(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) -> D
     /// characters in them: each gets one JSON error answer with `no-store`, and the server
     /// serves on.
     @Test func malformedRequestsGetOneJSONAnswer() throws {
-        let fixture = try ServerFixture(["--idle-timeout", "2"])
+        let fixture = try ServerFixture { $0.http.idleTimeout = 2 }
         defer { fixture.close() }
         let port = RawConnection.port(of: fixture.server.base)
         let huge = String(repeating: "a", count: 300_000)
@@ -286,50 +199,10 @@ private func spawn(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) -> D
         #expect(valid.withUnsafeBytes { RequestHead.check($0) } == .valid)
     }
 
-    /// `serve` whose standard error is a pipe nobody reads (closed): libmicrohttpd's log line
-    /// for a cut-off upload fails to be written (EPIPE), and the server serves on (SIGPIPE is
-    /// ignored, not fatal).
-    @Test func closedStandardErrorDoesNotKillTheServer() throws {
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let data = folder.appendingPathComponent("data").path
-        let issued = try runSheetport(["token", "issue", "--data", data, "--subject", "ann"])
-        let token = String(decoding: issued.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        let process = Process()
-        process.executableURL = Project.executable
-        process.arguments = ["serve", "--data", data, "--listen", "127.0.0.1:0", "--max-upload-bytes", "64K"]
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        defer {
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-        }
-        errors.fileHandleForReading.closeFile()
-        var line = Data()
-        let started = Date()
-        while !line.contains(0x0A), Date().timeIntervalSince(started) < 30 {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let base = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        try #require(base.hasPrefix("listening on "), "\(base)")
-        let port = RawConnection.port(of: String(base.dropFirst("listening on ".count)))
-        for _ in 0..<3 {
-            let (_, answer) = try sendChunked("POST /api/imports HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\nX-Filename: a.xlsx\r\n",
-                                              port: port)
-            #expect(answer.status == 413)
-        }
-        #expect(process.isRunning, "the server died writing to a closed stderr")
-        #expect(secondsToServe(port: port, from: "127.0.0.1", timeout: 10) != nil)
-    }
-
     /// A head that arrives in pieces, with pauses, is served once complete (within the idle
     /// timeout), with one answer and `Connection: close`.
     @Test func slowHeadIsServedWhenComplete() throws {
-        let fixture = try ServerFixture(["--idle-timeout", "5"])
+        let fixture = try ServerFixture { $0.http.idleTimeout = 5 }
         defer { fixture.close() }
         let port = RawConnection.port(of: fixture.server.base)
         let connection = try RawConnection(port: port, timeout: 10)

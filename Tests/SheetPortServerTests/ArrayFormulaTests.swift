@@ -6,6 +6,7 @@ import Testing
 @testable import SheetPortConvert
 @testable import SheetPortClient
 import SheetPortTestSupport
+@testable import SheetPortServer
 
 extension ServerTests {
     /// An imported array formula (one cell, and one over a range) is stored with its kind and
@@ -44,42 +45,5 @@ extension ServerTests {
         #expect(kinds["D1"] == .array(range: "D1:D3"))
         #expect(kinds["E2"] == .normal)
         #expect(kinds["D2"] == nil, "only the array's first cell holds the formula")
-    }
-}
-
-/// The cell JSONL member `arrayRange` (an array formula's range, a key CONTRACTS lets readers
-/// add): written for array formulas, read back by `convert IN.jsonl`, refused when hostile.
-@Suite struct ArrayRangeJSONLTests {
-    @Test func anArrayRangeRoundTripsThroughJSONL() throws {
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let input = folder.appendingPathComponent("in.jsonl").path
-        let output = folder.appendingPathComponent("out.xlsx").path
-        let lines = #"{"ref":"A1","type":"number","value":6,"formula":"SUM(B1:B3)","arrayRange":"A1:A3"}"# + "\n"
-            + #"{"ref":"B1","type":"number","value":1,"arrayRange":null}"# + "\n"
-        try Data(lines.utf8).write(to: URL(fileURLWithPath: input))
-        let result = try runSheetport(["convert", input, "-o", output])
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(try convert(output, to: .jsonl) == lines.replacingOccurrences(of: #","arrayRange":null"#, with: ""))
-    }
-
-    @Test func aHostileArrayRangeIsRefusedWithItsLine() throws {
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let hostile: [Any] = ["B1:B3", "A1:", "A0:A3", "A1:XFE1", "A1:A1048577", "", "A1\u{0}:A3", "A1\u{1B}[2J", "-A1", 12,
-                              ["A1"], String(repeating: "A", count: 100_000) + "1", "A1:A3:A4"]
-        for (index, range) in hostile.enumerated() {
-            let input = folder.appendingPathComponent("bad-\(index).jsonl").path
-            let object: [String: Any] = ["ref": "A1", "type": "number", "value": 1, "formula": "B1", "arrayRange": range]
-            try (try JSONSerialization.data(withJSONObject: object) + Data("\n".utf8)).write(to: URL(fileURLWithPath: input))
-            let result = try runSheetport(["convert", input, "-o", folder.appendingPathComponent("bad-\(index).xlsx").path])
-            #expect(result.status != 0, "\(range) was accepted")
-            #expect(result.stderr.contains("line 1: \"arrayRange\""), "\(range): \(result.stderr.prefix(300))")
-            #expect(!result.stderr.unicodeScalars.contains { $0.isUnsafeControl && $0 != "\n" }, "\(index)")
-        }
-        // A range on a cell without a formula is refused too.
-        let input = folder.appendingPathComponent("no-formula.jsonl").path
-        try Data(#"{"ref":"A1","type":"number","value":1,"arrayRange":"A1:A2"}"#.utf8 + Data("\n".utf8)).write(to: URL(fileURLWithPath: input))
-        #expect(try runSheetport(["convert", input, "-o", folder.appendingPathComponent("x.xlsx").path]).status != 0)
     }
 }

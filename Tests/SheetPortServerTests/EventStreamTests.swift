@@ -5,83 +5,11 @@ import Foundation
 import Testing
 @testable import SheetPortClient
 import SheetPortTestSupport
-
-/// One `text/event-stream` answer read off a raw loopback connection (HTTP/1.0, so the body is
-/// not chunked and its end is the connection's), with the moment each event arrived.
-final class EventReader {
-    enum Next: Equatable {
-        case event(ServerSentEvent)
-        case ended
-        case timedOut
-    }
-
-    let connection: RawConnection
-    private(set) var status = 0
-    private(set) var head = ""
-    private(set) var pings = 0
-    private var pending: [UInt8] = []
-    private var parser = EventStreamParser()
-    private var events: [ServerSentEvent] = []
-    private var isEnded = false
-
-    /// Opens `path` with `token` and, if given, the raw `Last-Event-ID` bytes; waits (5 s at
-    /// most) for the answer's head.
-    init(port: UInt16, path: String, token: String, lastEventID: [UInt8]? = nil) throws {
-        connection = try RawConnection(port: port, timeout: 5)
-        var request = Array("GET \(path) HTTP/1.0\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n".utf8)
-        if let lastEventID { request += Array("Last-Event-ID: ".utf8) + lastEventID + Array("\r\n".utf8) }
-        request += Array("\r\n".utf8)
-        connection.send(request)
-        let deadline = Date().addingTimeInterval(5)
-        while status == 0 && !isEnded && Date() < deadline { receive(wait: 0.1) }
-    }
-
-    /// The next event within `seconds`, the stream's end, or nothing in time.
-    func next(within seconds: Double = 5) -> Next {
-        let deadline = Date().addingTimeInterval(seconds)
-        while events.isEmpty && !isEnded && Date() < deadline { receive(wait: min(0.05, max(0, deadline.timeIntervalSinceNow))) }
-        if !events.isEmpty { return .event(events.removeFirst()) }
-        return isEnded ? .ended : .timedOut
-    }
-
-    /// Waits up to `seconds` for the stream to end; whether it did, and any event it sent first.
-    func end(within seconds: Double) -> (ended: Bool, events: [ServerSentEvent]) {
-        var seen: [ServerSentEvent] = []
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            switch next(within: deadline.timeIntervalSinceNow) {
-            case .event(let event): seen.append(event)
-            case .ended: return (true, seen)
-            case .timedOut: return (false, seen)
-            }
-        }
-        return (isEnded, seen)
-    }
-
-    func close() { connection.close() }
-
-    private func receive(wait seconds: Double) {
-        var entry = pollfd(fd: connection.descriptor, events: Int16(POLLIN), revents: 0)
-        guard poll(&entry, 1, Int32(seconds * 1000)) > 0 else { return }
-        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-        let count = buffer.withUnsafeMutableBytes { recv(connection.descriptor, $0.baseAddress, $0.count, 0) }
-        guard count > 0 else {
-            isEnded = true
-            return
-        }
-        var bytes = Array(buffer[..<count])
-        if status == 0 {
-            pending += bytes
-            guard let end = pending.firstRange(of: Array("\r\n\r\n".utf8)) else { return }
-            head = String(decoding: pending[..<end.lowerBound], as: UTF8.self)
-            status = Int(head.split(separator: " ").dropFirst().first ?? "") ?? -1
-            bytes = Array(pending[end.upperBound...])
-            pending = []
-        }
-        pings += String(decoding: bytes, as: UTF8.self).components(separatedBy: ": ping").count - 1
-        events += (try? parser.feed(bytes)) ?? []
-    }
-}
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortServer
 
 extension ServerSentEvent {
     var object: [String: Any] { ((try? JSONSerialization.jsonObject(with: Data(data.utf8))) as? [String: Any]) ?? [:] }
@@ -91,34 +19,7 @@ extension ServerSentEvent {
 @Suite(.serialized)
 struct EventStreamTests {
     /// A server with a 1 s heartbeat, an imported sheet of ann's shared with bob as viewer.
-    struct Setup {
-        let fixture: ServerFixture
-        let sheet: String
-        let bobToken: String
-        var server: TestServer { fixture.server }
-        var ann: API { fixture.api }
-        var bob: API { server.api(bobToken) }
-        var port: UInt16 { RawConnection.port(of: server.base) }
-
-        init(_ arguments: [String] = []) throws {
-            fixture = try ServerFixture(["--event-heartbeat", "1"] + arguments)
-            let book = try makeStyledWorkbook(in: fixture.folder)
-            let job = try fixture.api.importWorkbook(book)
-            sheet = try #require((job["result"] as? [String: Any]).flatMap { $0["sheet"] as? [String: Any] }?["id"] as? String)
-            bobToken = try fixture.server.token("bob")
-            #expect(try fixture.api.call("POST", "/api/sheets/\(sheet)/grants", json: ["subject": "bob", "role": "viewer"]).status == 201)
-        }
-
-        func stream(_ token: String, lastEventID: String? = nil) throws -> EventReader {
-            try EventReader(port: port, path: "/api/sheets/\(sheet)/events", token: token, lastEventID: lastEventID.map { Array($0.utf8) })
-        }
-
-        func rename(_ name: String) throws {
-            #expect(try ann.call("PATCH", "/api/sheets/\(sheet)", json: ["name": name]).status == 200)
-        }
-
-        func close() { fixture.close() }
-    }
+    typealias Setup = EventStreamFixture
 
     static func version(_ next: EventReader.Next) -> (version: Int, change: String, id: String?)? {
         guard case .event(let event) = next, event.name == "version" else { return nil }
@@ -202,7 +103,7 @@ struct EventStreamTests {
 
     @Test func tokenRevokedBySubjectEndsTheStream() throws {
         let delay = try revocationEndsTheStream { (setup: Setup) throws in
-            #expect(try runSheetport(["token", "revoke"] + setup.server.storeArguments + ["--subject", "bob"]).status == 0)
+            #expect(try setup.server.revoke(subject: "bob") == 1)
         }
         print("revocation (token revoke --subject) to stream end: \(String(format: "%.3f", delay)) s")
         #expect(delay < 3)
@@ -210,9 +111,7 @@ struct EventStreamTests {
 
     @Test func tokenRevokedByTokenFileEndsTheStream() throws {
         let delay = try revocationEndsTheStream { (setup: Setup) throws in
-            let file = setup.fixture.folder.appendingPathComponent("bob.token").path
-            try setup.bobToken.write(toFile: file, atomically: true, encoding: .utf8)
-            #expect(try runSheetport(["token", "revoke"] + setup.server.storeArguments + ["--token-file", file]).status == 0)
+            #expect(try setup.server.revoke(token: setup.bobToken))
         }
         print("revocation (token revoke --token-file) to stream end: \(String(format: "%.3f", delay)) s")
         #expect(delay < 3)
@@ -232,7 +131,7 @@ struct EventStreamTests {
         let reader = try setup.stream(setup.bobToken)
         #expect(reader.status == 200)
         let revoked = Date()
-        #expect(try runSheetport(["token", "revoke"] + setup.server.storeArguments + ["--subject", "bob"]).status == 0)
+        #expect(try setup.server.revoke(subject: "bob") == 1)
         let (ended, events) = reader.end(within: 5)
         #expect(ended && events.isEmpty)
         print("idle revocation to stream end: \(String(format: "%.3f", Date().timeIntervalSince(revoked))) s")
@@ -240,7 +139,7 @@ struct EventStreamTests {
     }
 
     @Test func manyIdleStreamsDelayNoOtherRequestAndAllGetTheChange() throws {
-        let setup = try Setup(["--event-streams", "512", "--event-streams-per-subject", "256"])
+        let setup = try Setup { ($0.eventStreams.total, $0.eventStreams.perSubject) = (512, 256) }
         defer { setup.close() }
         var readers: [EventReader] = []
         defer { readers.forEach { $0.close() } }
@@ -285,7 +184,7 @@ struct EventStreamTests {
     }
 
     @Test func streamsAreCappedPerSubjectAndInTotal() throws {
-        let setup = try Setup(["--event-streams", "3", "--event-streams-per-subject", "2"])
+        let setup = try Setup { ($0.eventStreams.total, $0.eventStreams.perSubject) = (3, 2) }
         defer { setup.close() }
         let bob1 = try setup.stream(setup.bobToken), bob2 = try setup.stream(setup.bobToken)
         #expect(bob1.status == 200 && bob2.status == 200)
@@ -355,63 +254,6 @@ struct EventStreamTests {
         setup.server.stop()
         #expect(Date().timeIntervalSince(stopped) < 5)
         for reader in readers { #expect(reader.end(within: 2).ended) }
-        #expect(setup.server.process.terminationReason == .exit)
-    }
-
-    @Test func importWaitFollowsTheStream() throws {
-        let setup = try Setup(["--event-streams-per-subject", "1"])
-        defer { setup.close() }
-        let book = try makeLargeWorkbook(rows: 40_000, in: setup.fixture.folder)
-        let tokenFile = setup.fixture.folder.appendingPathComponent("ann.token").path
-        try setup.fixture.api.token!.write(toFile: tokenFile, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = Project.executable
-        process.arguments = ["import", book, "--server", setup.server.base, "--token-file", tokenFile, "--wait", "--json"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // While it waits, ann's one stream is taken: the client follows the job's stream.
-        var sawTaken = false
-        for _ in 0..<300 where process.isRunning && !sawTaken {
-            usleep(50_000)
-            let probe = try setup.stream(setup.fixture.api.token!)
-            sawTaken = probe.status == 429
-            probe.close()
-        }
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(sawTaken)
-        #expect(process.terminationStatus == 0)
-        #expect(text.contains("\"succeeded\""))
-    }
-
-    @Test func importWaitFallsBackToPollingWhenTheStreamBreaks() throws {
-        let setup = try Setup()
-        defer { setup.close() }
-        // The job's stream is cut a few bytes into its answer; polling takes the job to its end.
-        let relay = try DroppingRelay(targetPort: Int(setup.port), cutting: "GET /api/imports/", afterBytes: 300)
-        let book = try makeLargeWorkbook(rows: 20_000, in: setup.fixture.folder)
-        let tokenFile = setup.fixture.folder.appendingPathComponent("ann.token").path
-        try setup.fixture.api.token!.write(toFile: tokenFile, atomically: true, encoding: .utf8)
-        let result = try runSheetport(["import", book, "--server", "http://127.0.0.1:\(relay.port)", "--token-file", tokenFile,
-                                       "--wait", "--json"])
-        #expect(relay.dropped)
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(String(decoding: result.stdout, as: UTF8.self).contains("\"succeeded\""))
-    }
-
-    @Test func importWaitFallsBackToPollingWhenTheStreamIsRefused() throws {
-        let setup = try Setup(["--event-streams", "1"])
-        defer { setup.close() }
-        let holder = try setup.stream(setup.bobToken) // takes the only place: ann's stream gets 503
-        #expect(holder.status == 200)
-        let book = try makeStyledWorkbook(in: setup.fixture.folder, name: "again.xlsx")
-        let tokenFile = setup.fixture.folder.appendingPathComponent("ann.token").path
-        try setup.fixture.api.token!.write(toFile: tokenFile, atomically: true, encoding: .utf8)
-        let result = try runSheetport(["import", book, "--server", setup.server.base, "--token-file", tokenFile, "--wait", "--json"])
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(String(decoding: result.stdout, as: UTF8.self).contains("\"succeeded\""))
-        holder.close()
+        #expect((try? RawConnection(port: setup.port, timeout: 1)) == nil, "the server still listens")
     }
 }

@@ -3,6 +3,10 @@ import Testing
 @testable import SheetPortReader
 @testable import SheetPortClient
 import SheetPortTestSupport
+@testable import SheetPortCore
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortServer
 
 extension ServerTests {
     /// `Range: bytes=N-` of the same export answers 206 from byte N with `Content-Range`, and
@@ -60,7 +64,7 @@ extension ServerTests {
     /// (a 4 KiB receive window, an answer of several MB) holds the only slot, and a second
     /// answers 503 with `Retry-After`; once the first connection goes, exports run again.
     @Test func exportsPastTheCapAnswer503WithRetryAfter() throws {
-        let fixture = try ServerFixture(["--exports", "1"])
+        let fixture = try ServerFixture { $0.exportsAtOnce = 1 }
         defer { fixture.close() }
         let api = fixture.api
         let (stalled, path) = try stalledExport(fixture)

@@ -2,6 +2,11 @@ import Foundation
 import Testing
 @testable import SheetPortClient
 import SheetPortTestSupport
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortServer
 
 /// Exports under one subject's pressure (issue 23): a viewer holding export slots with reads
 /// that never come takes at most its share of them, and an export whose access is revoked ends.
@@ -26,7 +31,7 @@ extension ServerTests {
     /// viewer's connections go, its slots are free again. (Before: the viewer took all four and
     /// everyone else got 503 for as long as it read.)
     @Test func oneSubjectHoldsAtMostHalfTheExportSlots() throws {
-        let fixture = try ServerFixture(["--exports", "4"])
+        let fixture = try ServerFixture { $0.exportsAtOnce = 4 }
         defer { fixture.close() }
         let api = fixture.api
         let viewer = "v\u{301}iewer \u{2603} \"q\""
@@ -86,7 +91,7 @@ extension ServerTests {
     /// kernel buffers already hold still arrives), cut: no chunked end, so no client takes it
     /// for a workbook. A resumed export (`Range`) ends as well. Before, it ran on to its end.
     @Test func aRevokedExportEndsWithinASecond() throws {
-        let fixture = try ServerFixture(["--exports", "4"])
+        let fixture = try ServerFixture { $0.exportsAtOnce = 4 }
         defer { fixture.close() }
         let api = fixture.api
         let sheet = try api.importSheet(try makeTextWorkbook(rows: 9_000, in: fixture.folder))
@@ -99,10 +104,8 @@ extension ServerTests {
                 #expect(status < 300)
             }),
             ("token revoked in the store", false, { _, token in
-                let file = fixture.folder.appendingPathComponent("revoked.token")
-                try Data(token.utf8).write(to: file)
-                let result = try runSheetport(["token", "revoke"] + fixture.server.storeArguments + ["--token-file", file.path])
-                #expect(result.status == 0, "\(result.stderr)")
+                let revoked = try fixture.server.revoke(token: token)
+                #expect(revoked)
             }),
             ("resumed export, grant revoked", true, { subject, _ in
                 let encoded = subject.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? subject

@@ -4,6 +4,9 @@ import Testing
 @testable import SheetPortConvert
 @testable import SheetPortServer
 import SheetPortTestSupport
+@testable import SheetPortCore
+@testable import SheetPortWriter
+@testable import SheetPortClient
 
 /// The server's import reads the first worksheet once: the pre-flight's findings about its
 /// cells come from the pass that stores the rows. A server started in this process (on
@@ -22,9 +25,7 @@ import SheetPortTestSupport
             configuration.maxCells = maxCells
             configuration.workers = 1
             server = try SheetServer(configuration: configuration)
-            let issued = try runSheetport(["token", "issue", "--data", data, "--subject", "ann"])
-            #expect(issued.status == 0, "\(issued.stderr)")
-            let token = String(decoding: issued.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            let token = try server.context.database { try Tokens.issue(subject: "ann", in: $0) }
             api = API(base: "http://127.0.0.1:\(server.port)", token: token)
         }
 

@@ -3,21 +3,27 @@ import Testing
 @testable import SheetPortClient
 @testable import SheetPortServer
 import SheetPortTestSupport
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
 
 extension ServerTests {
-    /// The build threads of the server with process id `pid` whose name starts with `prefix`
-    /// (`export <sheet id>`, `resume <sheet id>`, cut to the 15 bytes Linux keeps of a name).
-    private func exportThreads(_ pid: Int32, named prefix: String = "export ") -> Int {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+    /// The build threads of `sheet` (`export <sheet id>` or, `kind` "resume ", `resume <sheet
+    /// id>`, cut to the 15 bytes Linux keeps of a name) in this process, where the server runs:
+    /// a sheet's id is its own, so other tests' servers' builds are not counted.
+    private func exportThreads(of sheet: String, named kind: String = "export ") -> Int {
+        let prefix = kind + sheet.prefix(8)
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
         return tasks.filter {
-            ((try? String(contentsOfFile: "/proc/\(pid)/task/\($0)/comm", encoding: .utf8)) ?? "").hasPrefix(prefix)
+            ((try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8)) ?? "").hasPrefix(prefix)
         }.count
     }
 
     /// A resumed export (`Range`) is built whole before its 206, on a build thread with its
     /// connection parked: with one HTTP thread, another request is answered while it builds.
     @Test func aResumedExportIsBuiltOffTheRequestThreads() throws {
-        let fixture = try ServerFixture(["--threads", "1"])
+        let fixture = try ServerFixture { $0.threads = 1 }
         defer { fixture.close() }
         let api = fixture.api
         let sheet = try api.importSheet(try makeTextWorkbook(rows: 9_000, in: fixture.folder))
@@ -34,25 +40,17 @@ extension ServerTests {
         // the thread's name alone: builds are now named with prctl from inside (Foundation's name
         // was sometimes lost), and the build was still not seen.
         withKnownIssue("the resume build is sometimes not seen within 60 s", isIntermittent: true) { () throws -> Void in
-            #expect(eventually(within: 20) { exportThreads(fixture.server.pid, named: "resume ") == 1 }, "no resume build was seen")
+            #expect(eventually(within: 20) { exportThreads(of: sheet, named: "resume ") == 1 }, "no resume build was seen")
             #expect(try api.call("GET", "/api/limits").status == 200)
-            #expect(exportThreads(fixture.server.pid, named: "resume ") == 1, "the other request waited for the build")
+            #expect(exportThreads(of: sheet, named: "resume ") == 1, "the other request waited for the build")
         }
         let answer = RawAnswer(bytes: resumed.receiveAll(limit: 1_024))
         #expect(answer.status == 206, "\(answer.text.prefix(300))")
     }
 
-    /// Imports a sheet whose export is about 13 MB (far more than the kernel buffers on the
-    /// server's side, tcp_wmem's 4 MB at most, and its queue of buffers hold) and starts its
-    /// export on a connection that reads nothing (a 4 KiB receive window); returns it once answered.
+    /// `stalledExport(_:in:)` on the fixture's server.
     func stalledExport(_ fixture: ServerFixture) throws -> (connection: RawConnection, path: String) {
-        let api = fixture.api
-        let sheet = try api.importSheet(try makeTextWorkbook(rows: 9_000, in: fixture.folder))
-        let path = "/api/sheets/\(sheet)/export.xlsx"
-        let stalled = try RawConnection(port: RawConnection.port(of: api.base), timeout: 60, receiveBuffer: 4_096)
-        _ = stalled.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(api.token!)\r\n\r\n")
-        #expect(eventually(within: 60) { stalled.hasAnswered }, "the export never answered")
-        return (stalled, path)
+        try SheetPortTestSupport.stalledExport(fixture.api, in: fixture.folder)
     }
 
     /// An export is sent as it is written: a client that reads nothing (a 4 KiB receive window;
@@ -60,18 +58,19 @@ extension ServerTests {
     /// has the answer's head while the build still runs, held back by that client alone; when
     /// the client goes, the build stops and its slot is free again.
     @Test func anExportIsAnsweredWhileItIsWritten() throws {
-        let fixture = try ServerFixture(["--exports", "1"])
+        let fixture = try ServerFixture { $0.exportsAtOnce = 1 }
         defer { fixture.close() }
         let api = fixture.api
         let (stalled, path) = try stalledExport(fixture)
+        let sheet = String(path.split(separator: "/")[2])
         let head = RawAnswer(bytes: stalled.receiveAll(limit: 1_024))
         #expect(head.status == 200 && head.header("Transfer-Encoding")?.lowercased() == "chunked", "\(head.text.prefix(300))")
         #expect(head.header("Content-Length") == nil)
         // Still being built: the build waits for this client.
         usleep(300_000)
-        #expect(exportThreads(fixture.server.pid) >= 1, "the build ended while its client read nothing")
+        #expect(exportThreads(of: sheet) >= 1, "the build ended while its client read nothing")
         stalled.close()
-        #expect(eventually(within: 30) { exportThreads(fixture.server.pid) == 0 }, "the build outlived its client")
+        #expect(eventually(within: 30) { exportThreads(of: sheet) == 0 }, "the build outlived its client")
         #expect(try eventually(within: 60) { try api.call("GET", path).status == 200 }, "the slot stayed taken")
     }
 
@@ -122,20 +121,5 @@ extension ServerTests {
         let head = RawAnswer(bytes: Array(body.prefix(1_024)))
         #expect(head.status == 200 && head.header("Transfer-Encoding")?.lowercased() == "chunked", "\(head.text.prefix(300))")
         #expect(!body.suffix(5).elementsEqual(Array("0\r\n\r\n".utf8)), "the body ended as if whole")
-    }
-
-    /// Stopping the server while an export is being sent to a client that reads nothing ends
-    /// it: the server exits, cleanly (143, as on any SIGTERM), without waiting for that client.
-    @Test func stoppingTheServerEndsExportsInFlight() throws {
-        let fixture = try ServerFixture()
-        defer { fixture.close() }
-        let (stalled, _) = try stalledExport(fixture)
-        defer { stalled.close() }
-        let process = fixture.server.process
-        kill(process.processIdentifier, SIGTERM)
-        let exited = eventually(within: 30) { !process.isRunning }
-        if !exited { fixture.server.kill9() }
-        #expect(exited, "the server did not stop with an export in flight")
-        #expect(process.terminationStatus == 143) // its clean end on SIGTERM
     }
 }

@@ -6,6 +6,7 @@ import Testing
 @testable import SheetPortServer
 import SheetPortCalc
 import SheetPortTestSupport
+@testable import SheetPortWriter
 
 /// Row blocks are stored typed and compressed before they are sealed (issue 26), and blocks of
 /// the previous formats (the text lines sealed as they are, or compressed) stay readable: a
@@ -149,7 +150,7 @@ import SheetPortTestSupport
         // With values a write left to store laid over them: spliced into the typed cells' lines,
         // the same as the lines rewritten (a number in a date format is a date, in a percent format a number).
         func overlay(_ cells: [(Int, Int, CalcValue)]) -> SheetOverlay {
-            SheetOverlay(version: 1, cells: cells.map { (GridCell(row: $0.0, column: $0.1), $0.2) }.sorted { $0.0 < $1.0 })
+            SheetOverlay(version: 1, cells: cells.map { (CellReference(row: $0.0, column: $0.1), $0.2) }.sorted { $0.0 < $1.0 })
         }
         let laid = overlay([(3, 1, .number(7)), (3, 7, .text("Zed")), (3, 10, .error(.notAvailable)), (3, 11, .number(45_000.123456789)),
                             (3, 13, .number(0.5)), (3, 16, .boolean(true)), (64, 16_384, .number(-1))])

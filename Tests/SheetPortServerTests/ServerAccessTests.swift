@@ -2,6 +2,11 @@ import Foundation
 import Testing
 @testable import SheetPortClient
 import SheetPortTestSupport
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortServer
 
 /// The server tests: each starts the real `sheetport serve` binary on a loopback ephemeral
 /// port with a data directory of its own; run one at a time (two cores, shared).
@@ -123,16 +128,13 @@ extension ServerTests {
         #expect(bobs.status == 202 && API.job(bobs.body)?["id"] as? String != id)
 
         #expect(try ann.call("GET", "/api/sheets").status == 200)
-        let tokenFile = folder.appendingPathComponent("token").path
-        try annToken.write(toFile: tokenFile, atomically: true, encoding: .utf8)
-        let revoked = try runSheetport(["token", "revoke"] + server.storeArguments + ["--token-file", tokenFile])
-        #expect(revoked.status == 0, "\(revoked.stderr)")
+        #expect(try server.revoke(token: annToken))
         let refused = try ann.call("GET", "/api/sheets")
         #expect(refused.status == 401 && refused.header("Cache-Control") == "no-store" && refused.text.contains("\"unauthorized\""))
         #expect(try server.api(nil).call("GET", "/api/sheets").status == 401)
         #expect(try server.api("not-a-token").call("GET", "/api/imports/\(id)").status == 401)
         // Revoking by subject ends every session of that subject.
-        #expect(try runSheetport(["token", "revoke"] + server.storeArguments + ["--subject", "bob"]).status == 0)
+        #expect(try server.revoke(subject: "bob") == 1)
         #expect(try bob.call("GET", "/api/sheets").status == 401)
     }
 }

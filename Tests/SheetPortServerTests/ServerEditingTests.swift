@@ -3,8 +3,10 @@ import Testing
 @testable import SheetPortClient
 @testable import SheetPortServer
 import SheetPortTestSupport
+@testable import SheetPortCore
+@testable import SheetPortConvert
 
-/// Editing over HTTP (CONTRACTS section 8) through a real `sheetport serve` on loopback (SQLite,
+/// Editing over HTTP (Docs/Reference/HTTP.md, "Writing") through a real `sheetport serve` on loopback (SQLite,
 /// or PostgreSQL with SHEETPORT_TEST_STORE=postgres): typed inputs, recalculation, caps, roles,
 /// hostile values, clear and copy, concurrent writers, history, and the export after a write.
 @Suite struct ServerEditingTests {
@@ -141,7 +143,7 @@ import SheetPortTestSupport
     /// ranges of a million cells answer in bounded time (clear of a mostly empty range works,
     /// copy over the cap is refused).
     @Test func batchesOverTheCapsAreRefusedWhole() throws {
-        let fixture = try ServerFixture(["--max-batch-cells", "500", "--max-batch-bytes", "100K"])
+        let fixture = try ServerFixture { ($0.maxBatchCells, $0.maxBatchBytes) = (500, 100 << 10) }
         defer { fixture.close() }
         let limits = try fixture.api.object("/api/limits")
         #expect(limits["maxBatchCells"] as? Int == 500 && limits["maxBatchBytes"] as? Int == 100 << 10)

@@ -2,6 +2,11 @@ import Foundation
 import Testing
 @testable import SheetPortClient
 import SheetPortTestSupport
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortServer
 
 extension ServerTests {
     /// After importing (and exporting) a workbook with distinctive strings and a comment, no
@@ -51,7 +56,7 @@ extension ServerTests {
     /// while streaming); a workbook over `maxCells` fails its job with `exceeds-limit`; a
     /// filename that is not xlsx/xlsm gets 415; hostile corpus files fail with their codes.
     @Test func capsAndHostileFiles() throws {
-        let fixture = try ServerFixture(["--max-upload-bytes", "128K", "--max-cells", "1000"])
+        let fixture = try ServerFixture { ($0.maxUploadBytes, $0.maxCells) = (128 << 10, 1000) }
         defer { fixture.close() }
         let (folder, server, api) = (fixture.folder, fixture.server, fixture.api)
         let limits = try server.api(nil).object("/api/limits")
@@ -99,7 +104,7 @@ extension ServerTests {
 
     /// Cancelling a job leaves no sheet; the job says cancelled.
     @Test func cancelLeavesNothing() throws {
-        let fixture = try ServerFixture(["--workers", "1"])
+        let fixture = try ServerFixture { $0.workers = 1 }
         defer { fixture.close() }
         let (folder, server, api) = (fixture.folder, fixture.server, fixture.api)
         let big = try makeLargeWorkbook(rows: 20_000, in: folder)

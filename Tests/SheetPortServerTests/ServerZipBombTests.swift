@@ -1,13 +1,19 @@
 import Foundation
 import Testing
 import SheetPortTestSupport
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
+@testable import SheetPortClient
+@testable import SheetPortServer
 
 extension ServerTests {
     /// A zip bomb made for the test (one entry inflating 1,000 times, to 300 MiB: past the
     /// 256 MiB below which the expansion ratio alone is no bomb) is refused as `zip-bomb`, and
     /// nothing is stored. It is about 300 KiB, so this server keeps the default upload cap.
     @Test func zipBombUploadIsRefused() throws {
-        let fixture = try ServerFixture([])
+        let fixture = try ServerFixture()
         defer { fixture.close() }
         let bomb = fixture.folder.appendingPathComponent("bomb.xlsx").path
         try makeBomb(at: bomb)

@@ -3,118 +3,16 @@ import Testing
 @testable import SheetPortClient
 @testable import SheetPortServer
 import SheetPortTestSupport
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortWriter
+@testable import SheetPortConvert
 
-/// The shared PostgreSQL database under faults (issue 23): an instance frozen inside a
-/// transaction, the database restarting, an instance's connection killed mid-import. Real
-/// `sheetport serve` instances on the throwaway cluster of Scripts/postgres.sh.
+/// The shared PostgreSQL database under faults (issue 23): the database restarting, an
+/// instance's connection killed mid-import. Real server instances on the throwaway cluster of
+/// Scripts/postgres.sh (an instance frozen by SIGSTOP: SheetPortCLITests' `SharedDatabaseFaultTests`).
 @Suite(.serialized, .enabled(if: PostgresCluster.url != nil, PostgresCluster.skipReason))
 struct SharedDatabaseFaultTests {
-    /// The other sessions on the test's database (the one instance running while this is
-    /// asked): backend pid and state.
-    private func backends(_ database: Database) throws -> [(pid: Int, state: String)] {
-        try database.query("SELECT pid, COALESCE(state, '') FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()", [])
-            .map { ($0[0].int ?? 0, $0[1].string ?? "") }
-    }
-
-    /// Uploads a workbook of `rows` rows through `server` and waits until the job has stored
-    /// some rows; its id.
-    private func startImport(rows: Int, through server: TestServer, token: String, folder: URL) throws -> String {
-        let upload = try server.api(token).upload(try makeLargeWorkbook(rows: rows, in: folder))
-        try #require(upload.status == 202, "\(upload.text)")
-        let id = try #require(API.job(upload.body)?["id"] as? String)
-        var running = false
-        for _ in 0..<3000 where !running {
-            let job = try #require(API.job(try server.api(token).call("GET", "/api/imports/\(id)").body))
-            running = ((job["progress"] as? [String: Any])?["rows"] as? Int ?? 0) > 0
-            if !running { usleep(10_000) }
-        }
-        try #require(running, "the import never stored a row")
-        return id
-    }
-
-    /// Freezes `server` (SIGSTOP) at a moment one of its sessions is inside a transaction
-    /// ("idle in transaction" as PostgreSQL sees a frozen client): the import worker's batch.
-    /// Tries until it catches one (each miss thawed at once); whether it did.
-    private func freezeInsideATransaction(_ server: TestServer, _ database: Database) throws -> Bool {
-        for _ in 0..<400 {
-            kill(server.pid, SIGSTOP)
-            usleep(60_000) // a statement in flight ends; the session then waits inside its transaction
-            if try backends(database).contains(where: { $0.state == "idle in transaction" }) { return true }
-            kill(server.pid, SIGCONT)
-            usleep(UInt32.random(in: 5_000...40_000))
-        }
-        return false
-    }
-
-    /// A frozen instance (SIGSTOP inside its import batch's transaction, so PostgreSQL holds
-    /// its locks) does not hold its job: another instance takes it over within the lease and
-    /// a margin, as for a dead instance (its session ended after half a lease, its locks with
-    /// it). Thawed, the frozen one has lost its claim and stops without touching the job: the
-    /// job ends once, succeeded, with one complete sheet. Before, the job's row stayed locked
-    /// and no one took it over however long the freeze.
-    @Test func aFrozenInstancesJobIsTakenOver() throws {
-        let deployment = try SharedDeployment()
-        defer { deployment.close() }
-        let lease = 3.0
-        let a = try deployment.start("a", ["--lease", String(lease), "--workers", "1"])
-        let token = try deployment.token("ann \u{1F9CA}")
-        let rows = 60_000
-        let database = try deployment.database()
-        let id = try startImport(rows: rows, through: a, token: token, folder: deployment.folder)
-        let firstClaim = try database.query("SELECT claim FROM jobs WHERE id = ?", [.text(id)]).first?.first?.string
-        try #require(try freezeInsideATransaction(a, database), "never caught the worker inside a transaction")
-        let frozen = Date()
-        defer { kill(a.pid, SIGCONT) }
-        let b = try deployment.start("b", ["--lease", String(lease)])
-        var takenOver: Double?
-        while takenOver == nil, Date().timeIntervalSince(frozen) < 40 {
-            let claim = try database.query("SELECT claim FROM jobs WHERE id = ?", [.text(id)]).first?.first?.string
-            if claim != firstClaim { takenOver = Date().timeIntervalSince(frozen) } else { usleep(20_000) }
-        }
-        print("frozen instance: job taken over \(takenOver.map { String(format: "%.2f s", $0) } ?? "never") after SIGSTOP (lease \(lease) s)")
-        let takeover = try #require(takenOver, "no one took the frozen instance's job over")
-        #expect(takeover < lease + 5, "taken over after \(takeover) s")
-        kill(a.pid, SIGCONT)
-        let job = try b.api(token).wait(for: id, timeout: 300)
-        #expect(job["status"] as? String == "succeeded", "\(job)")
-        usleep(1_000_000) // the thawed worker has had time to do whatever it would
-        let sheets = try database.query("SELECT id, rows, visible FROM sheets WHERE job_id = ?", [.text(id)])
-        #expect(sheets.count == 1 && sheets.first?[2].int == 1 && sheets.first?[1].int == rows, "\(sheets)")
-        let sheet = try #require(sheets.first?[0].string)
-        let stored = try database.query("SELECT COUNT(*), COALESCE(SUM(last_row - first_row + 1), 0) FROM row_blocks WHERE sheet_id = ?", [.text(sheet)])
-        #expect(stored.first?[0].int == (rows + RowBlock.rowsPerBlock - 1) / RowBlock.rowsPerBlock, "\(stored)")
-        #expect(try database.query("SELECT COUNT(*) FROM sheets WHERE visible = 0").first?.first?.int == 0)
-        #expect(try database.query("SELECT COUNT(*) FROM staged_uploads").first?.first?.int == 0)
-        #expect(try b.api(token).call("GET", "/api/imports/\(id)").status == 200)
-        #expect(a.process.isRunning, "the thawed instance died")
-        #expect(try a.api(token).call("GET", "/api/sheets").status == 200, "the thawed instance does not serve")
-    }
-
-    /// A cancel through another instance of a job whose instance is frozen inside its batch's
-    /// transaction answers promptly (a bounded lock wait, the frozen session ended), and the
-    /// job ends cancelled; thawed, the frozen instance leaves no sheet or upload behind.
-    @Test func aCancelDoesNotWaitOnAFrozenInstance() throws {
-        let deployment = try SharedDeployment()
-        defer { deployment.close() }
-        let a = try deployment.start("a", ["--lease", "3", "--workers", "1"])
-        let token = try deployment.token("ann")
-        let database = try deployment.database()
-        let id = try startImport(rows: 60_000, through: a, token: token, folder: deployment.folder)
-        try #require(try freezeInsideATransaction(a, database), "never caught the worker inside a transaction")
-        defer { kill(a.pid, SIGCONT) }
-        let b = try deployment.start("b", ["--lease", "3"])
-        let asked = Date()
-        let answer = try b.api(token).call("DELETE", "/api/imports/\(id)", client: HTTPClient(timeout: 60))
-        let seconds = Date().timeIntervalSince(asked)
-        print("cancel through B while A is frozen in a transaction: \(answer.status) after \(String(format: "%.2f", seconds)) s")
-        #expect(answer.status == 200, "\(answer.text)")
-        #expect(seconds < 8, "the cancel waited \(seconds) s")
-        kill(a.pid, SIGCONT)
-        #expect(try b.api(token).wait(for: id)["status"] as? String == "cancelled")
-        #expect(eventually(within: 30) { ((try? database.query("SELECT COUNT(*) FROM sheets").first?.first?.int) ?? -1) == 0 }, "a sheet was left")
-        #expect(try database.query("SELECT COUNT(*) FROM staged_uploads").first?.first?.int == 0)
-    }
-
     /// Runs a bash script (`$1` is `argument`); its exit status and output. Spawned and
     /// waited for directly, its output through a file: a PostgreSQL server it starts keeps
     /// every descriptor it inherits open, Foundation's `Process` watches one of its own to see
@@ -160,11 +58,9 @@ struct SharedDatabaseFaultTests {
         for name in ["a", "b"] {
             let instance = folder.appendingPathComponent(name)
             try FileManager.default.createDirectory(at: instance, withIntermediateDirectories: true)
-            servers.append(try TestServer(folder: instance, arguments: ["--database", url, "--key-file", keyFile, "--threads", "4"]))
+            servers.append(try TestServer(folder: instance) { ($0.databaseURL, $0.keyFile, $0.threads) = (url, keyFile, 4) })
         }
-        let issued = try runSheetport(["token", "issue", "--database", url, "--key-file", keyFile, "--subject", "ann \u{1F501}"])
-        try #require(issued.status == 0, "\(issued.stderr)")
-        let token = String(decoding: issued.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let token = try Tokens.issue(subject: "ann \u{1F501}", in: StoreLocation.postgres(url: url).connect())
         let sheet = try servers[0].api(token).importSheet(try makeStyledWorkbook(in: folder, rows: 30))
         // Every pooled connection of both instances in use once.
         for server in servers { for _ in 0..<8 { #expect(try server.api(token).call("GET", "/api/sheets").status == 200) } }
@@ -219,11 +115,11 @@ struct SharedDatabaseFaultTests {
     @Test func anImportSurvivesItsConnectionBeingKilled() throws {
         let deployment = try SharedDeployment()
         defer { deployment.close() }
-        let a = try deployment.start("a", ["--workers", "1"])
+        let a = try deployment.start("a") { $0.workers = 1 }
         let token = try deployment.token("ann \u{2620}")
         let database = try deployment.database()
         let rows = 60_000
-        let id = try startImport(rows: rows, through: a, token: token, folder: deployment.folder)
+        let id = try startImport(rows: rows, through: a.api(token), folder: deployment.folder)
         var killed = 0
         for _ in 0..<2000 where killed == 0 {
             killed = try database.query("""

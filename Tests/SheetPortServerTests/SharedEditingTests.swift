@@ -1,8 +1,11 @@
 import Testing
 @testable import SheetPortServer
 import SheetPortTestSupport
+import Foundation
+@testable import SheetPortCore
+@testable import SheetPortClient
 
-/// Writes through two instances on one PostgreSQL database (CONTRACTS sections 7 and 8): they
+/// Writes through two instances on one PostgreSQL database (Docs/Reference/CLI.md "sheetport serve", Docs/Reference/HTTP.md "Writing"): they
 /// take turns on a sheet (the advisory lock), and each instance's graph sees the other's writes
 /// at once. Skipped, saying so, without the test cluster of Scripts/postgres.sh.
 @Suite(.serialized, .enabled(if: PostgresCluster.url != nil, PostgresCluster.skipReason))

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 @testable import SheetPortServer
 import SheetPortTestSupport
+@testable import SheetPortCore
+@testable import SheetPortClient
 
 /// The server keeps the calculation graphs of recently used sheets within `--calc-memory`: an
 /// in-process `SheetServer` (loopback, its own SQLite store) whose cache can be looked at.
@@ -19,8 +21,7 @@ import SheetPortTestSupport
         configuration.workers = 1
         let server = try SheetServer(configuration: configuration)
         defer { server.stop() }
-        let issued = try runSheetport(["token", "issue", "--data", data, "--subject", "ann"])
-        let token = String(decoding: issued.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let token = try server.context.database { try Tokens.issue(subject: "ann", in: $0) }
         let api = API(base: "http://127.0.0.1:\(server.port)", token: token)
         var sheets: [EditingClient] = []
         for index in 0..<4 {

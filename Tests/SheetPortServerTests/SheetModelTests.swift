@@ -1,4 +1,5 @@
 import Testing
+import SheetPortCore
 @testable import SheetPortCalc
 @testable import SheetPortServer
 
@@ -9,15 +10,15 @@ import Testing
     @Test func cellsNotedAgainAndAgainAreKeptOnce() {
         let cells = 3_000
         let model = SheetModel(engine: CalcEngine(), version: 1, cellCount: cells)
-        let changes = (0..<cells).map { CellChange(location: CellLocation(sheet: 0, address: CellAddress(row: Int32($0), column: 1)), value: .number(1)) }
+        let changes = (0..<cells).map { CellChange(location: CellLocation(sheet: 0, cell: CellReference(row: $0 + 1, column: 2)), value: .number(1)) }
         var largest = 0
         for _ in 0..<50 {
             model.noteUnstored(changes.shuffled())
             largest = max(largest, model.unstored.count)
         }
         #expect(largest <= 3 * cells)
-        var taken: [GridCell] = []
+        var taken: [CellReference] = []
         while !model.unstored.isEmpty { taken += model.takeUnstored(blocks: 4).map(\.cell) }
-        #expect(taken == (1...cells).map { GridCell(row: $0, column: 2) })
+        #expect(taken == (1...cells).map { CellReference(row: $0, column: 2) })
     }
 }

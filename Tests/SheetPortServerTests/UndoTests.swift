@@ -3,6 +3,8 @@ import Testing
 @testable import SheetPortClient
 @testable import SheetPortServer
 import SheetPortTestSupport
+@testable import SheetPortCore
+@testable import SheetPortConvert
 
 /// What a client sees of a sheet: every cell as rows windows show it (input, formula, value,
 /// type, display, style), each row's height and each column's width.
@@ -42,7 +44,7 @@ private struct SheetState: Equatable, CustomStringConvertible {
     var description: String { "\(cells.count) cells, heights \(heights), widths \(widths)" }
 }
 
-/// `POST .../undo` and `.../restore` (CONTRACTS section 8) through a real server on loopback, on
+/// `POST .../undo` and `.../restore` (Docs/Reference/HTTP.md, "History, restore and undo") through a real server on loopback, on
 /// the store the run tests (SQLite, or PostgreSQL with SHEETPORT_TEST_STORE=postgres): an undo
 /// puts back exactly the state before the caller's last write of every kind, leaves what another
 /// subject wrote since, needs the editor role, and keeps its data sealed.

@@ -1,5 +1,5 @@
 /// Seeded random cell JSONL lines for the differential tests of `CellObjectParser`: every
-/// member of CONTRACTS section 2 with right and wrong types, strings with every escape and
+/// member of Docs/Reference/Formats.md's cell JSONL with right and wrong types, strings with every escape and
 /// literal Unicode, numbers at the edges of a double, unknown nested members, escaped keys
 /// and random spacing. No line has a duplicate key, a trailing comma or a literal U+FEFF
 /// (where the parser differs from `JSONSerialization` on purpose; tested apart).

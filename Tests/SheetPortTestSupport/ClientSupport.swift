@@ -3,10 +3,13 @@ import Testing
 import SheetPortCore
 import SheetPortWriter
 import SheetPortClient
+import SheetPortReader
+import SheetPortConvert
+import SheetPortServer
 
-/// The server tests' `TestServer` (a real `sheetport serve` on a loopback ephemeral port) in a
-/// folder of its own, with what the client tests need: token files, library connections,
-/// imports; `stop()` stops the server and removes the folder.
+/// The server tests' `TestServer` (the real server on a loopback ephemeral port) in a folder of
+/// its own, with what the client tests need: token files, library connections, imports;
+/// `stop()` stops the server and removes the folder.
 package final class ClientFixture: @unchecked Sendable {
     package let folder: URL
     package let server: TestServer
@@ -15,9 +18,9 @@ package final class ClientFixture: @unchecked Sendable {
     /// The port the server listens on.
     package var port: Int { Int(url.split(separator: ":").last ?? "") ?? 0 }
 
-    package init(_ arguments: [String] = []) throws {
+    package init(_ configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
         folder = try temporaryFolder()
-        server = try TestServer(folder: folder, arguments: arguments)
+        server = try TestServer(folder: folder, configure: configure)
     }
 
     deinit { stop() }
@@ -44,41 +47,11 @@ package final class ClientFixture: @unchecked Sendable {
         return try #require(done.sheet)
     }
 
-    /// SIGKILL: the server dies mid-request.
-    package func kill() { server.kill9() }
-
     /// Stops the server and removes the folder.
     package func stop() {
         server.stop()
         try? FileManager.default.removeItem(at: folder)
     }
-}
-
-/// Starts `sheetport arguments` with `environment` added, output and errors captured; with
-/// `shell`, through that bash script, in which `"$0" "$@"` is the sheetport command.
-package func startSheetport(_ arguments: [String], environment: [String: String] = [:], shell: String? = nil) throws -> (Process, Pipe, Pipe) {
-    let process = Process()
-    if let shell {
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", shell, Project.executable.path] + arguments
-    } else {
-        process.executableURL = Project.executable
-        process.arguments = arguments
-    }
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    let output = Pipe(), errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    return (process, output, errors)
-}
-
-/// Waits for `process` and reads its output and errors.
-package func finish(_ process: Process, _ output: Pipe, _ errors: Pipe) -> (status: Int32, stdout: String, stderr: String) {
-    let stdout = output.fileHandleForReading.readDataToEndOfFile()
-    let stderr = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
 }
 
 /// Polls `condition` every 10 ms for up to `seconds`; whether it held.

@@ -1,5 +1,11 @@
 import Foundation
 import Testing
+import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
+import SheetPortClient
+import SheetPortServer
 
 /// A misbehaving HTTP/1.1 server on 127.0.0.1 with real sockets, for the client's hostile-server
 /// tests: each request (method and path) gets a scripted `Behaviour` — an answer (with hostile
@@ -197,21 +203,4 @@ package enum HostileAnswers {
     package static let limits = HostileServer.Behaviour.json(200, #"{"maxUploadBytes":1073741824,"maxCells":10000000}"#)
     /// `POST /api/imports`: job `j1` queued.
     package static let queued = HostileServer.Behaviour.json(202, #"{"job":{"id":"j1","status":"queued"}}"#)
-}
-
-/// Runs `sheetport arguments` with a private `TMPDIR`; once `ready()` holds (polled, at most
-/// 30 s), sends `signal`; returns the result and the seconds from the signal to the exit.
-package func signalWhileStalled(_ arguments: [String], temporary: URL, signal: Int32,
-               when ready: () -> Bool) throws -> (status: Int32, stdout: String, stderr: String, seconds: Double) {
-    let (process, output, errors) = try startSheetport(arguments, environment: ["TMPDIR": temporary.path])
-    let waiting = eventually { ready() || !process.isRunning }
-    #expect(waiting && process.isRunning, "the command ended (or never got there) before the signal")
-    usleep(300_000) // well inside the stalled wait
-    let sent = Date()
-    kill(process.processIdentifier, signal)
-    let exited = eventually(within: 10) { !process.isRunning }
-    let seconds = Date().timeIntervalSince(sent)
-    if !exited { kill(process.processIdentifier, SIGKILL) }
-    let result = finish(process, output, errors)
-    return (result.status, result.stdout, result.stderr, seconds)
 }

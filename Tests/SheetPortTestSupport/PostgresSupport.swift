@@ -1,6 +1,11 @@
 import Foundation
 import Testing
 import SheetPortServer
+import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
+import SheetPortClient
 
 /// The throwaway PostgreSQL cluster of `Scripts/postgres.sh start` (which Scripts/test.sh
 /// runs): its URL in SHEETPORT_TEST_POSTGRES, its folder in SHEETPORT_PG_DIR. Without them the
@@ -24,8 +29,8 @@ package enum PostgresCluster {
     }
 }
 
-/// Several `sheetport serve` instances sharing one new database and one key file, each with
-/// its own scratch folder, in one temporary folder; `close()` stops them and removes it.
+/// Several server instances sharing one new database and one key file, each with its own
+/// scratch folder, in one temporary folder; `close()` stops them and removes it.
 package final class SharedDeployment {
     package let folder: URL
     package let url: String
@@ -37,21 +42,23 @@ package final class SharedDeployment {
         url = try PostgresCluster.createDatabase()
     }
 
-    /// Starts an instance named `name` with extra `arguments`.
+    /// Starts an instance named `name` with the configuration `configure` makes of the shared one.
     @discardableResult
-    package func start(_ name: String, _ arguments: [String] = []) throws -> TestServer {
+    package func start(_ name: String, _ configure: (inout ServerConfiguration) -> Void = { _ in }) throws -> TestServer {
         let instance = folder.appendingPathComponent(name)
         try FileManager.default.createDirectory(at: instance, withIntermediateDirectories: true)
-        let server = try TestServer(folder: instance, arguments: ["--database", url, "--key-file", keyFile] + arguments)
+        let server = try TestServer(folder: instance) { [url, keyFile] in
+            $0.databaseURL = url
+            $0.keyFile = keyFile
+            configure(&$0)
+        }
         servers.append(server)
         return server
     }
 
-    /// Issues a token through `sheetport token issue --database`.
+    /// Issues a token in the shared database (what `sheetport token issue --database` does).
     package func token(_ subject: String) throws -> String {
-        let result = try runSheetport(["token", "issue", "--database", url, "--key-file", keyFile, "--subject", subject])
-        try #require(result.status == 0, "\(result.stderr)")
-        return String(decoding: result.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        try Tokens.issue(subject: subject, in: database())
     }
 
     /// A connection to the shared database, to look at what the instances stored.
@@ -61,4 +68,20 @@ package final class SharedDeployment {
         servers.forEach { $0.stop() }
         try? FileManager.default.removeItem(at: folder)
     }
+}
+
+/// Uploads a workbook of `rows` rows through `api` and waits until the job has stored
+/// some rows; its id.
+package func startImport(rows: Int, through api: API, folder: URL) throws -> String {
+    let upload = try api.upload(try makeLargeWorkbook(rows: rows, in: folder))
+    try #require(upload.status == 202, "\(upload.text)")
+    let id = try #require(API.job(upload.body)?["id"] as? String)
+    var running = false
+    for _ in 0..<3000 where !running {
+        let job = try #require(API.job(try api.call("GET", "/api/imports/\(id)").body))
+        running = ((job["progress"] as? [String: Any])?["rows"] as? Int ?? 0) > 0
+        if !running { usleep(10_000) }
+    }
+    try #require(running, "the import never stored a row")
+    return id
 }

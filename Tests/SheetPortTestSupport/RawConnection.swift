@@ -2,6 +2,8 @@
 import Glibc
 #endif
 import Foundation
+import Testing
+import SheetPortClient
 
 /// A plain TCP connection to a loopback server, for sending bytes no HTTP client would: every
 /// call is bounded by a receive/send timeout, so a test cannot hang on it.
@@ -124,4 +126,87 @@ package struct RawAnswer {
         let object = (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any]
         return (object?["error"] as? [String: Any])?["code"] as? String
     }
+}
+
+/// Results shared between test threads.
+package final class Outcomes: @unchecked Sendable {
+    private let lock = NSLock()
+    package private(set) var items: [String] = []
+
+    package func add(_ item: String) {
+        lock.lock()
+        items.append(item)
+        lock.unlock()
+    }
+}
+
+/// Starts `count` threads running `body(index)`; the group they leave.
+package func spawn(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) -> DispatchGroup {
+    let group = DispatchGroup()
+    for index in 0..<count {
+        group.enter()
+        let thread = Thread { body(index); group.leave() }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+    return group
+}
+
+/// Starts `count` threads, each exporting `sheet` with `minVersion` on a client of its own;
+/// each outcome is "STATUS CODE VERSION SECONDS" (`-` for no error code or version), or
+/// "error ..." when no answer came.
+package func startExports(_ count: Int, of sheet: String, minVersion: Int, as api: API) -> (DispatchGroup, Outcomes) {
+    let outcomes = Outcomes()
+    let started = Date()
+    let group = spawn(count) { _ in
+        do {
+            let response = try api.call("GET", "/api/sheets/\(sheet)/export.xlsx?minVersion=\(minVersion)", client: HTTPClient(timeout: 30))
+            let code = (response.object["error"] as? [String: Any])?["code"] as? String ?? "-"
+            let seconds = String(format: "%.2f", Date().timeIntervalSince(started))
+            outcomes.add("\(response.status) \(code) \(response.header("X-Sheet-Version") ?? "-") \(seconds)")
+        } catch { outcomes.add("error \(error)") }
+    }
+    return (group, outcomes)
+}
+
+/// Sends a chunked body of up to 200 MB in 64 KiB chunks until the server answers; the
+/// bytes sent before the answer and the answer.
+package func sendChunked(_ head: String, port: UInt16) throws -> (sent: Int, answer: RawAnswer) {
+    let connection = try RawConnection(port: port, timeout: 10, sendBuffer: 64 * 1024)
+    connection.send(head + "Transfer-Encoding: chunked\r\n\r\n")
+    let chunk = [UInt8]("PK".utf8) + [UInt8](repeating: 0, count: 64 * 1024 - 2)
+    let piece = Array(String(chunk.count, radix: 16).utf8) + [13, 10] + chunk + [13, 10]
+    var sent = 0
+    while sent < 200 << 20, !connection.hasAnswered {
+        guard connection.send(piece) == piece.count else { break }
+        sent += chunk.count
+    }
+    return (sent, RawAnswer(bytes: connection.receiveAll()))
+}
+
+/// Seconds until `GET /api/limits` from `source` is answered 200, trying again every 50 ms
+/// (nil: not within `timeout`).
+package func secondsToServe(port: UInt16, from source: String, timeout: Double) -> Double? {
+    let started = Date()
+    while Date().timeIntervalSince(started) < timeout {
+        if let connection = try? RawConnection(port: port, source: source, timeout: 1) {
+            connection.send("GET /api/limits HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            if RawAnswer(bytes: connection.receiveAll()).status == 200 { return Date().timeIntervalSince(started) }
+        }
+        usleep(50_000)
+    }
+    return nil
+}
+
+/// Imports through `api` a sheet (its workbook made in `folder`) whose export is about 13 MB
+/// (far more than the kernel buffers on the server's side, tcp_wmem's 4 MB at most, and its
+/// queue of buffers hold) and starts its export on a connection that reads nothing (a 4 KiB
+/// receive window); returns it once answered.
+package func stalledExport(_ api: API, in folder: URL) throws -> (connection: RawConnection, path: String) {
+    let sheet = try api.importSheet(try makeTextWorkbook(rows: 9_000, in: folder))
+    let path = "/api/sheets/\(sheet)/export.xlsx"
+    let stalled = try RawConnection(port: RawConnection.port(of: api.base), timeout: 60, receiveBuffer: 4_096)
+    _ = stalled.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(api.token!)\r\n\r\n")
+    #expect(eventually(within: 60) { stalled.hasAnswered }, "the export never answered")
+    return (stalled, path)
 }

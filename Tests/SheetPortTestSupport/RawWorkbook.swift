@@ -1,5 +1,11 @@
 import Foundation
+import Testing
+import SheetPortCore
 import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
+import SheetPortClient
+import SheetPortServer
 
 /// A workbook written part by part into a stored (uncompressed) zip, for tests that need what
 /// the writer refuses to make: hostile sheet names, hidden and chart sheets, lying dimensions.
@@ -106,4 +112,33 @@ package struct RawWorkbook {
     package func write(to path: String) throws {
         try Data(StoredZip.make(parts.map { ($0.0, Array($0.1.utf8)) })).write(to: URL(fileURLWithPath: path))
     }
+}
+
+/// A minimal workbook whose one sheet is named `sheetName` (XML text, so character references
+/// work) with a number in column A of each of `rows`, in the order given, and a comment on A1
+/// by `commentAuthor` (XML text too) when given, and a second sheet named `otherSheet`.
+package func makeRawWorkbook(at path: String, sheetName: String, rows: [Int], commentAuthor: String? = nil, otherSheet: String? = nil) throws {
+    let script = #"""
+    import sys, zipfile
+    name, rows, author, other = sys.argv[2], sys.argv[3].split(","), sys.argv[4], sys.argv[5]
+    z = zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED)
+    z.writestr("[Content_Types].xml", '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>')
+    z.writestr("_rels/.rels", '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>')
+    z.writestr("xl/workbook.xml", '<?xml version="1.0"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="' + name + '" sheetId="1" r:id="rId1"/>' + ('<sheet name="' + other + '" sheetId="2" r:id="rId2"/>' if other else '') + '</sheets></workbook>')
+    z.writestr("xl/_rels/workbook.xml.rels", '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet2.xml"/></Relationships>')
+    z.writestr("xl/worksheets/sheet2.xml", '<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData/></worksheet>')
+    body = "".join('<row r="%s"><c r="A%s"><v>%s</v></c></row>' % (r, r, r) for r in rows)
+    if author:
+        z.writestr("xl/worksheets/_rels/sheet1.xml.rels", '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/comments" Target="../comments1.xml"/></Relationships>')
+        z.writestr("xl/comments1.xml", '<?xml version="1.0"?><comments xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><authors><author>' + author + '</author></authors><commentList><comment ref="A1" authorId="0"><text><t>note</t></text></comment></commentList></comments>')
+    z.writestr("xl/worksheets/sheet1.xml", '<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>' + body + '</sheetData></worksheet>')
+    z.close()
+    """#
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", "-c", script, path, sheetName, rows.map(String.init).joined(separator: ","), commentAuthor ?? "",
+                         otherSheet ?? ""]
+    try process.run()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
 }

@@ -4,39 +4,82 @@ import SheetPortCore
 import SheetPortWriter
 import SheetPortClient
 import SheetPortServer
+import SheetPortReader
+import SheetPortConvert
 
-/// A real `sheetport serve` on a loopback ephemeral port with its own data directory; with
-/// SHEETPORT_TEST_STORE=postgres (Scripts/test.sh's second run of the server suite), on a new
-/// database of the test cluster of its own, the data directory then its local scratch.
+/// A real server (the SheetPortServer library, as `sheetport serve` runs it) in the test process,
+/// on a loopback ephemeral port, with its own data directory and its log in `folder/server.log`;
+/// with SHEETPORT_TEST_STORE=postgres (Scripts/test.sh's second run of the server suite), on a
+/// new database of the test cluster of its own, the data directory then its local scratch.
+/// Everything a server keeps is its own (its log, its key, its store's sessions), so servers of
+/// tests running in parallel share nothing but the process.
 package final class TestServer {
     package let folder: URL
     package let data: String
-    package let arguments: [String]
+    /// The configuration every start uses (the address and the log aside).
+    package let configuration: ServerConfiguration
     /// The shared database this server runs on, or nil for the data directory's SQLite file.
-    package let databaseURL: String?
-    package private(set) var process: Process
-    package private(set) var base: String
+    package var databaseURL: String? { configuration.databaseURL }
+    /// The sealing key file (`seal.key` in the data directory unless the configuration names one).
+    package var keyFile: String { configuration.keyFile ?? data + "/seal.key" }
+    /// The running server, or nil once stopped.
+    package private(set) var server: SheetServer?
+    package private(set) var base = ""
+    private var log: (log: ServerLog, file: FileHandle)?
 
-    /// Starts the server in `folder/data` with extra `arguments`; waits for its address.
-    package init(folder: URL, arguments: [String] = []) throws {
+    /// Starts the server in `folder/data` with the configuration `configure` makes of the default.
+    package init(folder: URL, configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
         self.folder = folder
         data = folder.appendingPathComponent("data").path
-        if PostgresCluster.runsServerSuite && !arguments.contains("--database") {
-            let url = try PostgresCluster.createDatabase()
-            databaseURL = url
-            self.arguments = arguments + ["--database", url, "--key-file", folder.appendingPathComponent("seal.key").path]
-        } else {
-            databaseURL = arguments.firstIndex(of: "--database").map { arguments[$0 + 1] }
-            self.arguments = arguments
+        var configuration = ServerConfiguration(dataDirectory: data, address: ListenAddress(host: "127.0.0.1", port: 0))
+        configure(&configuration)
+        if PostgresCluster.runsServerSuite && configuration.databaseURL == nil {
+            configuration.databaseURL = try PostgresCluster.createDatabase()
+            configuration.keyFile = folder.appendingPathComponent("seal.key").path
         }
-        (process, base) = try Self.launch(data: data, log: folder.appendingPathComponent("server.log").path, arguments: self.arguments)
+        self.configuration = configuration
+        Self.prepareProcess
+        try start()
     }
 
-    /// `--data DIR` or `--database URL --key-file F`: where `sheetport token` and `key` find this
-    /// server's store, and the key it is sealed with.
-    package var storeArguments: [String] {
-        guard let url = databaseURL else { return ["--data", data] }
-        return ["--database", url] + (arguments.firstIndex(of: "--key-file").map { ["--key-file", arguments[$0 + 1]] } ?? [])
+    /// What `sheetport serve` sets for its process, set once for the test process: a write to
+    /// a closed socket fails with EPIPE instead of ending the process, and as many descriptors
+    /// as the system allows (servers and their clients share them here).
+    private static let prepareProcess: Void = {
+        signal(SIGPIPE, SIG_IGN)
+        var files = rlimit()
+        if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &files) == 0, files.rlim_cur < files.rlim_max {
+            files.rlim_cur = files.rlim_max
+            setrlimit(Int32(RLIMIT_NOFILE.rawValue), &files)
+        }
+    }()
+
+    /// Starts a server on the data directory, its log appended to `folder/server.log`; a
+    /// start that fails throws its error (the log closed).
+    private func start() throws {
+        let path = folder.appendingPathComponent("server.log").path
+        if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
+        let file = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        file.seekToEndOfFile()
+        let log = ServerLog(descriptor: file.fileDescriptor)
+        var configuration = configuration
+        configuration.log = log
+        do {
+            let server = try SheetServer(configuration: configuration)
+            self.server = server
+            self.log = (log, file)
+            base = "http://127.0.0.1:\(server.port)"
+        } catch {
+            log.close()
+            try? file.close()
+            throw error
+        }
+    }
+
+    /// Starts the server again on the same data directory (after `stop()`), on another port.
+    package func restart() throws {
+        stop()
+        try start()
     }
 
     /// A connection to the server's store (its SQLite file, or its PostgreSQL database).
@@ -44,63 +87,36 @@ package final class TestServer {
         try databaseURL.map { try StoreLocation.postgres(url: $0).connect() } ?? Database(path: data + "/sheetport.db")
     }
 
-    private static func launch(data: String, log: String, arguments: [String]) throws -> (Process, String) {
-        let process = Process()
-        process.executableURL = Project.executable
-        process.arguments = ["serve", "--data", data, "--listen", "127.0.0.1:0"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        if !FileManager.default.fileExists(atPath: log) { FileManager.default.createFile(atPath: log, contents: nil) }
-        let logHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        logHandle.seekToEndOfFile()
-        process.standardError = logHandle
-        try process.run()
-        var line = Data()
-        while !line.contains(0x0A) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { throw ServerError.startFailed("the server ended: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")") }
-            line.append(chunk)
-        }
-        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard text.hasPrefix("listening on ") else { throw ServerError.startFailed(text) }
-        return (process, String(text.dropFirst("listening on ".count)))
-    }
-
-    /// Starts the server again on the same data directory (after `stop()` or `kill9()`).
-    package func restart() throws {
-        (process, base) = try Self.launch(data: data, log: folder.appendingPathComponent("server.log").path, arguments: arguments)
-    }
-
-    package var pid: Int32 { process.processIdentifier }
-
-    /// Issues a token with `sheetport token issue`.
+    /// Issues a token for `subject` in the server's store (what `sheetport token issue` does).
     package func token(_ subject: String) throws -> String {
-        let result = try runSheetport(["token", "issue"] + storeArguments + ["--subject", subject])
-        #expect(result.status == 0, "\(result.stderr)")
-        return String(decoding: result.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        try Tokens.issue(subject: subject, in: store())
+    }
+
+    /// Revokes every token of `subject` (`sheetport token revoke --subject`); how many.
+    @discardableResult
+    package func revoke(subject: String) throws -> Int {
+        try Tokens.revoke(subject: subject, in: store())
+    }
+
+    /// Revokes `token` (`sheetport token revoke --token-file`); whether it was live.
+    @discardableResult
+    package func revoke(token: String) throws -> Bool {
+        try Tokens.revoke(token: token, in: store())
     }
 
     /// A client for `token` (nil: no Authorization header).
     package func api(_ token: String?) -> API { API(base: base, token: token) }
 
-    /// The server's peak resident memory in KiB (VmHWM).
-    package func peakMemoryKiB() -> Int {
-        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
-        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
-    }
-
-    /// SIGTERM, then waits.
+    /// Stops the server as SIGTERM stops `sheetport serve` (a running import resumes at the
+    /// next start), then closes its log.
     package func stop() {
-        guard process.isRunning else { return }
-        kill(pid, SIGTERM)
-        process.waitUntilExit()
-    }
-
-    /// SIGKILL, then waits.
-    package func kill9() {
-        kill(pid, SIGKILL)
-        process.waitUntilExit()
+        server?.stop()
+        server = nil
+        if let (log, file) = log {
+            log.close()
+            try? file.close()
+            self.log = nil
+        }
     }
 
     deinit { stop() }
@@ -113,9 +129,9 @@ package struct ServerFixture {
     package let server: TestServer
     package let api: API
 
-    package init(_ arguments: [String] = []) throws {
+    package init(_ configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
         folder = try temporaryFolder()
-        server = try TestServer(folder: folder, arguments: arguments)
+        server = try TestServer(folder: folder, configure: configure)
         api = server.api(try server.token("ann"))
     }
 
@@ -187,6 +203,15 @@ package struct API {
 
     package static func job(_ body: [UInt8]) -> [String: Any]? {
         ((try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any])?["job"] as? [String: Any]
+    }
+}
+
+extension API {
+    /// `GET path` of a view, parsed: the status, the source rows in view order, `next` and `total`.
+    package func view(_ sheet: String, _ query: String) throws -> (status: Int, rows: [[String: Any]], next: Int?, total: Int?, text: String) {
+        let response = try call("GET", "/api/sheets/\(sheet)/view?\(query)")
+        let object = response.object
+        return (response.status, object["rows"] as? [[String: Any]] ?? [], object["next"] as? Int, object["total"] as? Int, response.text)
     }
 }
 

@@ -4,6 +4,8 @@ import SheetPortCore
 import SheetPortReader
 import SheetPortWriter
 import SheetPortConvert
+import SheetPortClient
+import SheetPortServer
 
 /// Paths and helpers shared by the tests.
 package enum Project {
@@ -14,19 +16,6 @@ package enum Project {
     package static let readerFixtures = root.appendingPathComponent("Fixtures/reader")
     /// `../shared/corpus/files`, beside the project.
     package static let corpus = root.deletingLastPathComponent().appendingPathComponent("shared/corpus/files")
-    /// The `sheetport` executable built by this test build (the test targets that run it depend
-    /// on it): in the products folder that holds the test bundle, never a stale one elsewhere.
-    package static let executable: URL = {
-        var folder = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0]))
-            .resolvingSymlinksInPath().deletingLastPathComponent()
-        for _ in 0..<4 {   // macOS nests the test binary in SheetPortPackageTests.xctest/Contents/MacOS
-            let candidate = folder.appendingPathComponent("sheetport")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            folder.deleteLastPathComponent()
-        }
-        fatalError("no sheetport executable beside the test bundle: build the tests with `swift build --build-tests`")
-    }()
-
     /// Runs `executable` with `arguments` to its end: its exit status and its output (stdout
     /// and stderr together).
     package static func run(_ executable: URL, _ arguments: [String]) throws -> (status: Int32, output: String) {
@@ -74,6 +63,7 @@ package enum Project {
         "poi__clusterfuzz-testcase-minimized-XLSX2CSVFuzzer-6594557414080512.xlsx": .corruptZip,
         "poi__crash-9bf3cd4bd6f50a8a9339d363c2c7af14b536865c.xlsx": .encryptedWorkbook,
         "poi__invalid.xlsx": .missingPart,
+        "poi__poc-shared-strings.xlsx": .exceedsLimit, // POI's proof of concept: a row 0, outside the grid
     ]
 
     package static func fixture(_ name: String) -> String { readerFixtures.appendingPathComponent(name).path }
@@ -81,6 +71,14 @@ package enum Project {
     /// The corpus file names, sorted.
     package static func corpusFiles() -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: corpus.path)) ?? []).sorted()
+    }
+
+    /// `../shared/calc-suite/files`: Excel-computed per-function workbooks, the second oracle.
+    package static let calcSuite = root.deletingLastPathComponent().appendingPathComponent("shared/calc-suite/files")
+
+    /// The calculation suite's workbooks, in name order.
+    package static func calcSuiteFiles() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: calcSuite.path)) ?? []).filter { $0.hasSuffix(".xlsx") || $0.hasSuffix(".xlsm") }.sorted()
     }
 }
 
@@ -107,27 +105,6 @@ package func jsonObjects(_ text: String, ignoring: Set<String> = []) throws -> [
     }
 }
 
-/// Runs the `sheetport` executable (with `environment` added to the tests' own); returns the
-/// exit status, standard output and error.
-package func runSheetport(_ arguments: [String], input: Data? = nil, environment: [String: String] = [:]) throws
-    -> (status: Int32, stdout: Data, stderr: String) {
-    let process = Process()
-    process.executableURL = Project.executable
-    process.arguments = arguments
-    if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
-    let output = Pipe(), error = Pipe(), standardInput = Pipe()
-    process.standardOutput = output
-    process.standardError = error
-    process.standardInput = standardInput
-    try process.run()
-    if let input { standardInput.fileHandleForWriting.write(input) }
-    try standardInput.fileHandleForWriting.close()
-    let stdout = output.fileHandleForReading.readDataToEndOfFile()
-    let stderr = error.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, stdout, String(decoding: stderr, as: UTF8.self))
-}
-
 /// A new empty folder under the temporary directory; the caller removes it.
 package func temporaryFolder() throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("sheetport-test-\(UUID().uuidString)")
@@ -148,48 +125,14 @@ package func makeLargeWorkbook(rows: Int, in folder: URL, options: [String] = []
     return path
 }
 
-/// Starts `sheetport arguments`, waits (up to 10 s) until `ready()` holds, then sends `signal`;
-/// returns whether it was ready before it ended, and its exit status.
-package func interruptSheetport(_ arguments: [String], with signal: Int32, when ready: () throws -> Bool) throws
-    -> (wasReady: Bool, status: Int32) {
-    let process = Process()
-    process.executableURL = Project.executable
-    process.arguments = arguments
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    var wasReady = false
-    for _ in 0..<1000 where process.isRunning {
-        if try ready() { wasReady = true; break }
-        usleep(10_000)
-    }
-    kill(process.processIdentifier, signal)
-    process.waitUntilExit()
-    return (wasReady, process.terminationStatus)
+/// The device number of /dev/null (0 when it cannot be read), for making a device like it.
+package var nullDevice: dev_t {
+    var status = stat()
+    return stat("/dev/null", &status) == 0 ? status.st_rdev : 0
 }
 
-/// Runs `sheetport` with standard input closed, killing it after `seconds`; the exit status
-/// (-9 when killed), output, error and how long it ran.
-package func runWithDeadline(_ arguments: [String], seconds limit: Double, environment: [String: String] = [:]) throws
-    -> (status: Int32, stdout: String, stderr: String, seconds: Double) {
-    let process = Process()
-    process.executableURL = Project.executable
-    process.arguments = arguments
-    if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
-    let folder = try temporaryFolder()
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let out = folder.appendingPathComponent("out"), err = folder.appendingPathComponent("err")
-    FileManager.default.createFile(atPath: out.path, contents: nil)
-    FileManager.default.createFile(atPath: err.path, contents: nil)
-    process.standardOutput = try FileHandle(forWritingTo: out)
-    process.standardError = try FileHandle(forWritingTo: err)
-    process.standardInput = FileHandle.nullDevice
-    let start = Date()
-    try process.run()
-    while process.isRunning && Date().timeIntervalSince(start) < limit { usleep(20_000) }
-    let killed = process.isRunning
-    if killed { kill(process.processIdentifier, SIGKILL) }
-    process.waitUntilExit()
-    let seconds = Date().timeIntervalSince(start)
-    return (killed ? -9 : process.terminationStatus, (try? String(contentsOf: out, encoding: .utf8)) ?? "",
-            (try? String(contentsOf: err, encoding: .utf8)) ?? "", seconds)
+/// The type bits (`S_IFREG`, `S_IFLNK`, ...) of `path` itself, a link not followed; nil when absent.
+package func fileType(_ path: String) -> mode_t? {
+    var status = stat()
+    return lstat(path, &status) == 0 ? status.st_mode & S_IFMT : nil
 }

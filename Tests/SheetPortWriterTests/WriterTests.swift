@@ -183,26 +183,3 @@ extension WriterTests {
         #expect(entries == 9)
     }
 }
-
-/// One column-name routine serves the reader's output and the writer's cell references.
-@Suite struct ColumnNameTests {
-    /// Bijective base 26, digit by digit from the right.
-    static func reference(_ column: Int) -> String {
-        var column = column
-        var letters = ""
-        while column > 0 {
-            letters = String(UnicodeScalar(UInt8(ascii: "A") + UInt8((column - 1) % 26))) + letters
-            column = (column - 1) / 26
-        }
-        return letters
-    }
-
-    @Test func everyColumnOfTheGridAndPast() {
-        for column in [-1, 0] + Array(1...(CellReference.maxColumn + 2000)) {
-            #expect(CellReference.columnName(column) == Self.reference(column), "column \(column)")
-        }
-        var xml = XMLWriter()
-        xml.compose(capacity: 32) { $0.reference(column: 16_384, row: 1_048_576) }
-        #expect(String(decoding: xml.bytes, as: UTF8.self) == "XFD1048576")
-    }
-}

@@ -1,6 +1,8 @@
 import Testing
 @testable import SheetPortCore
 @testable import SheetPortWriter
+@testable import SheetPortReader
+import SheetPortTestSupport
 
 /// The in-place markup of `XMLWriter.compose` (cell references, integers), the one path the
 /// writer's references and integers take.
@@ -16,6 +18,9 @@ import Testing
                 #expect(String(decoding: composed.bytes, as: UTF8.self) == expected)
             }
         }
+        var xml = XMLWriter()
+        xml.compose(capacity: 32) { $0.reference(column: 16_384, row: 1_048_576) }
+        #expect(String(decoding: xml.bytes, as: UTF8.self) == "XFD1048576")
     }
 
     @Test func integersAndDoublesAreTheirText() {

@@ -3,7 +3,7 @@
 
 Usage: oracle.py --oracle openpyxl|calamine FILE
 
-Output follows CONTRACTS.md section 2 (cell JSONL) restricted to values: one
+Output follows Docs/Reference/Formats.md, "Cell JSONL", restricted to values: one
 ``{"ref","type","value"}`` object per non-empty cell, rows top to bottom, cells left to
 right, ``type`` one of number/string/boolean/error/date.  Formulas are not reported (both
 oracles give cached values only).  The name of the chosen sheet and notes about cells the

@@ -1,12 +1,10 @@
+import SheetPortCore
 extension CalcEngine {
     /// `cells` and every formula cell depending on them, transitively (volatile formulas and theirs
     /// included): the corpus oracle leaves out the cells that depend on user-defined functions this way.
     package func formulaCells(dependingOn cells: [CellLocation]) -> Set<CellLocation> {
         if dependencyIndex == nil { dependencyIndex = DependencyIndex(engine: self) }
-        return Set(cells).union(dependents(of: cells).map { id in
-            let i = Int(id)
-            return CellLocation(sheet: Int(cellSheet[i]), address: CellAddress(row: cellRow[i], column: cellColumn[i]))
-        })
+        return Set(cells).union(dependents(of: cells).map { location(of: Int($0)) })
     }
 
     /// The formula cells depending (transitively) on the cells changed since the last
@@ -31,20 +29,20 @@ extension CalcEngine {
     /// `pending`: formula cells a suspended pass left, recomputed (their dependents are among them).
     func dirtyGraph(of changed: [CellLocation], pending: [CellLocation] = [], _ index: DependencyIndex) -> (DirtyGraph, localOf: [Int32]) {
         var builder = DirtyGraphBuilder(engine: self)
-        builder.queue = changed.map { (Int32($0.sheet), $0.address.row, $0.address.column, -1) }
+        builder.queue = changed.map { (Int32($0.sheet), $0.index.row, $0.index.column, -1) }
         for id in index.volatile { _ = builder.reach(id, needed: true) }
         // Dynamic arrays blocked (#SPILL!) or spilling over a changed cell may spill differently now.
         for id in dynamicFormulas where cellValue[Int(id)] == .error(.spill) || changed.contains(where: { l in
-            arrays[id].map { Int(cellSheet[Int(id)]) == l.sheet && $0.range.contains(l.address) } ?? false
+            arrays[id].map { Int(cellSheet[Int(id)]) == l.sheet && $0.range.contains(l.index) } ?? false
         }) {
             _ = builder.reach(id, needed: true)
         }
         // Formulas set in this batch are dirty themselves.
         for l in changed {
-            if let id = cellID(sheet: l.sheet, address: l.address), cellKind[Int(id)] == .formula { _ = builder.reach(id, needed: true) }
+            if let id = cellID(sheet: l.sheet, address: l.index), cellKind[Int(id)] == .formula { _ = builder.reach(id, needed: true) }
         }
         for l in pending {
-            if let id = cellID(sheet: l.sheet, address: l.address), cellKind[Int(id)] == .formula { _ = builder.reach(id, needed: true) }
+            if let id = cellID(sheet: l.sheet, address: l.index), cellKind[Int(id)] == .formula { _ = builder.reach(id, needed: true) }
         }
         builder.follow(index)
         return (builder.graph, builder.localOf)
@@ -98,7 +96,7 @@ extension CalcEngine {
         // The only dirty cells that are inputs are formulas set in this batch: the check is by id,
         // hashing nothing on a write of constants.
         var inputIDs = Set<Int32>()
-        for l in inputs { if let id = cellID(sheet: l.sheet, address: l.address), cellKind[Int(id)] == .formula { inputIDs.insert(id) } }
+        for l in inputs { if let id = cellID(sheet: l.sheet, address: l.index), cellKind[Int(id)] == .formula { inputIDs.insert(id) } }
         var pass = OrderedPass(graph: graph, localOf: localOf, before: before, inputIDs: inputIDs)
         for local in 0..<Int32(graph.cells.count) where graph.waits[Int(local)] == 0 { pass.ready.append(local) }
         graph = DirtyGraph()
@@ -184,7 +182,7 @@ extension CalcEngine {
             // One the general search computed ahead of its turn holds its value before the pass
             // again: its change is found, and answered, when the next pass computes it.
             cellValue[i] = pass.before[local]
-            locations.append(CellLocation(sheet: Int(cellSheet[i]), address: CellAddress(row: cellRow[i], column: cellColumn[i])))
+            locations.append(location(of: i))
         }
         return locations
     }
@@ -194,7 +192,7 @@ extension CalcEngine {
         let i = Int(id)
         guard cellValue[i] != before else { return false }
         if inputs.isEmpty || !inputs.contains(id) {
-            changes.append(CellChange(location: CellLocation(sheet: Int(cellSheet[i]), address: CellAddress(row: cellRow[i], column: cellColumn[i])), value: cellValue[i]))
+            changes.append(CellChange(location: location(of: i), value: cellValue[i]))
         }
         return true
     }

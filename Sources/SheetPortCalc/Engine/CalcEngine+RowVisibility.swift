@@ -1,3 +1,4 @@
+import SheetPortCore
 extension CalcEngine {
     /// Marks a row hidden or shown (the worksheet's row `hidden` attribute).
     ///
@@ -5,12 +6,12 @@ extension CalcEngine {
     /// 1-11 skips only rows hidden by a filter (`filtered`), as Excel does.
     /// - Parameters:
     ///   - hidden: true to hide the row.
-    ///   - row: the zero-based row.
+    ///   - row: the row, 1-based as `CellReference.row` (a row outside the grid is ignored).
     ///   - sheet: the sheet index.
     ///   - filtered: the row is hidden by an autofilter (a table's or the sheet's), not by hand.
-    public func setRowHidden(_ hidden: Bool, row: Int32, sheet: Int, filtered: Bool = false) {
-        guard sheet >= 0, sheet < sheets.count, row >= 0, row <= maxRowIndex else { return }
-        let s = Int32(sheet)
+    public func setRowHidden(_ hidden: Bool, row: Int, sheet: Int, filtered: Bool = false) {
+        guard sheet >= 0, sheet < sheets.count, row >= 1, row <= CellReference.maxRow else { return }
+        let s = Int32(sheet), row = Int32(row - 1)
         if hidden {
             hiddenRows[s, default: [:]][row] = filtered
         } else {
@@ -20,9 +21,9 @@ extension CalcEngine {
         needsFullRecalc = true
     }
 
-    /// True when the row is hidden (by a filter only, when `filteredOnly`).
-    public func isRowHidden(row: Int32, sheet: Int, filteredOnly: Bool = false) -> Bool {
-        guard let filtered = hiddenRows[Int32(sheet)]?[row] else { return false }
+    /// True when the row (1-based) is hidden (by a filter only, when `filteredOnly`).
+    public func isRowHidden(row: Int, sheet: Int, filteredOnly: Bool = false) -> Bool {
+        guard (1...CellReference.maxRow).contains(row), let s = Int32(exactly: sheet), let filtered = hiddenRows[s]?[Int32(row - 1)] else { return false }
         return filteredOnly ? filtered : true
     }
 }

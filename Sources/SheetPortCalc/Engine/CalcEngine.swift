@@ -114,13 +114,13 @@ public final class CalcEngine {
 
     // MARK: cells
 
-    func cellID(sheet: Int, address: CellAddress) -> Int32? {
+    func cellID(sheet: Int, address: CellIndex) -> Int32? {
         guard sheet >= 0, sheet < sheets.count else { return nil }
         return sheets[sheet].find(row: address.row, column: address.column)
     }
 
     /// The id of the cell, created empty when missing.
-    func ensureCell(sheet: Int, address: CellAddress) -> Int32 {
+    func ensureCell(sheet: Int, address: CellIndex) -> Int32 {
         if let id = cellID(sheet: sheet, address: address) { return id }
         let id: Int32
         if let free = freeIDs.popLast() {
@@ -174,12 +174,12 @@ public final class CalcEngine {
         sheets[Int(cellSheet[i])].formulaColumns[cellColumn[i], default: ColumnIndex()].insert(cellRow[i], id)
     }
 
-    /// Sets a constant (`.empty` clears the cell).
-    public func setValue(_ value: CalcValue, at address: CellAddress, sheet: Int) {
-        guard sheet >= 0, sheet < sheets.count else { return }
+    /// Sets a constant (`.empty` clears the cell); a cell outside the grid is ignored.
+    public func setValue(_ value: CalcValue, at cell: CellReference, sheet: Int) {
+        guard sheet >= 0, sheet < sheets.count, let address = CellIndex(inGrid: cell) else { return }
         takeUpSuspendedPass()
         if case .empty = value {
-            clearCell(at: address, sheet: sheet)
+            clearCell(at: cell, sheet: sheet)
             return
         }
         let id = ensureCell(sheet: sheet, address: address)
@@ -189,9 +189,9 @@ public final class CalcEngine {
     }
 
     /// Removes a cell's content (value, formula, array range).
-    public func clearCell(at address: CellAddress, sheet: Int) {
+    public func clearCell(at cell: CellReference, sheet: Int) {
         takeUpSuspendedPass()
-        guard let id = cellID(sheet: sheet, address: address) else { return }
+        guard let address = CellIndex(inGrid: cell), let id = cellID(sheet: sheet, address: address) else { return }
         if let anchor = arrayAnchorOf[id], anchor != id { resetCell(anchor); markDirtyAnchorRemoved(anchor) }
         resetCell(id)
         cellValue[Int(id)] = .empty
@@ -205,7 +205,7 @@ public final class CalcEngine {
     }
 
     /// Parses and interns a formula written at `address`.
-    static func compile(_ text: String, at address: CellAddress) throws(FormulaParseError) -> (instructions: [Instruction], arrayArguments: Bool) {
+    static func compile(_ text: String, at address: CellIndex) throws(FormulaParseError) -> (instructions: [Instruction], arrayArguments: Bool) {
         var p = FormulaParser(text, at: address)
         let ins = try p.run()
         return (ins, p.usesArrayArguments)
@@ -222,26 +222,28 @@ public final class CalcEngine {
     }
 
     /// Checks that formula text parses, without storing it (for `bad-formula` answers).
-    public static func validateFormula(_ text: String, at address: CellAddress = CellAddress(row: 0, column: 0)) throws(FormulaParseError) {
-        _ = try compile(text, at: address)
+    public static func validateFormula(_ text: String, at cell: CellReference = CellReference(row: 1, column: 1)) throws(FormulaParseError) {
+        _ = try compile(text, at: CellIndex(cell))
     }
 
     /// Sets a formula as stored in xlsx (`SUM(A1:A3)`, no leading `=`).
     ///
     /// A formula that does not parse, or refers to another workbook, keeps `cachedValue` and is
     /// reported (`unsupported-formula`); the parse error is returned. A formula calling a function the
-    /// engine does not implement keeps `cachedValue` too (or is `#NAME?` without one).
+    /// engine does not implement keeps `cachedValue` too (or is `#NAME?` without one). A cell
+    /// outside the grid is ignored.
     /// - Parameters:
     ///   - text: the formula, without the leading `=`.
-    ///   - address: the formula's cell.
+    ///   - cell: the formula's cell.
     ///   - sheet: the index of the cell's sheet.
     ///   - cachedValue: the value the file stores for the cell, if any.
-    ///   - arrayRange: the range of a legacy (CSE) array formula, or of a dynamic array's spill, whose anchor is `address`.
+    ///   - arrayRange: the range of a legacy (CSE) array formula, or of a dynamic array's spill, whose anchor is `cell`.
     ///   - isDynamicArray: true for a dynamic array formula (it spills: the range may grow or shrink).
     @discardableResult
-    public func setFormula(_ text: String, at address: CellAddress, sheet: Int, cachedValue: CalcValue? = nil,
-                           arrayRange: RangeAddress? = nil, isDynamicArray: Bool = false) -> FormulaParseError? {
-        guard sheet >= 0, sheet < sheets.count else { return nil }
+    public func setFormula(_ text: String, at cell: CellReference, sheet: Int, cachedValue: CalcValue? = nil,
+                           arrayRange: CellRange? = nil, isDynamicArray: Bool = false) -> FormulaParseError? {
+        guard sheet >= 0, sheet < sheets.count, let address = CellIndex(inGrid: cell) else { return nil }
+        let arrayRange = arrayRange.map(CellIndexRange.init)
         takeUpSuspendedPass()
         let id = ensureCell(sheet: sheet, address: address)
         resetCell(id)
@@ -274,7 +276,7 @@ public final class CalcEngine {
             arrays[id] = ArrayFormula(range: arrayRange, isDynamic: isDynamicArray)
             for r in arrayRange.start.row...arrayRange.end.row {
                 for c in arrayRange.start.column...arrayRange.end.column where !(r == address.row && c == address.column) {
-                    let m = ensureCell(sheet: sheet, address: CellAddress(row: r, column: c))
+                    let m = ensureCell(sheet: sheet, address: CellIndex(row: r, column: c))
                     if cellKind[Int(m)] != .constant || arrays[m] != nil { resetCell(m) }
                     cellKind[Int(m)] = .arrayMember
                     arrayAnchorOf[m] = id
@@ -288,15 +290,15 @@ public final class CalcEngine {
         return nil
     }
 
-    /// The value of a cell (`.empty` when nothing is stored).
-    public func value(at address: CellAddress, sheet: Int) -> CalcValue {
-        guard let id = cellID(sheet: sheet, address: address) else { return .empty }
+    /// The value of a cell (`.empty` when nothing is stored, or outside the grid).
+    public func value(at cell: CellReference, sheet: Int) -> CalcValue {
+        guard let address = CellIndex(inGrid: cell), let id = cellID(sheet: sheet, address: address) else { return .empty }
         return cellValue[Int(id)]
     }
 
     /// The formula text of a cell as stored (no leading `=`), or nil for a constant.
-    public func formula(at address: CellAddress, sheet: Int) -> String? {
-        guard let id = cellID(sheet: sheet, address: address) else { return nil }
+    public func formula(at cell: CellReference, sheet: Int) -> String? {
+        guard let address = CellIndex(inGrid: cell), let id = cellID(sheet: sheet, address: address) else { return nil }
         switch cellKind[Int(id)] {
         case .formula: return formulas[Int(cellFormula[Int(id)])].text(at: address)
         case .unparsed: return unparsed[id]?.text
@@ -305,8 +307,8 @@ public final class CalcEngine {
     }
 
     /// True when the cell holds a formula, parsed or not (`formula(at:) != nil` without rendering its text).
-    public func hasFormula(at address: CellAddress, sheet: Int) -> Bool {
-        guard let id = cellID(sheet: sheet, address: address) else { return false }
+    public func hasFormula(at cell: CellReference, sheet: Int) -> Bool {
+        guard let address = CellIndex(inGrid: cell), let id = cellID(sheet: sheet, address: address) else { return false }
         return cellKind[Int(id)] == .formula || cellKind[Int(id)] == .unparsed
     }
 
@@ -315,12 +317,12 @@ public final class CalcEngine {
 
     /// The formula `text` written at `source`, as Excel writes it when the cell is copied to `target`:
     /// relative parts move, `$` parts stay, references moved off the grid become `#REF!`.
-    public static func translateFormula(_ text: String, from source: CellAddress, to target: CellAddress) throws(FormulaParseError) -> String {
-        let compiled = try compile(text, at: source)
-        return CompiledFormula(instructions: compiled.instructions, usesArrayArguments: compiled.arrayArguments).text(at: target)
+    public static func translateFormula(_ text: String, from source: CellReference, to target: CellReference) throws(FormulaParseError) -> String {
+        let compiled = try compile(text, at: CellIndex(source))
+        return CompiledFormula(instructions: compiled.instructions, usesArrayArguments: compiled.arrayArguments).text(at: CellIndex(target))
     }
 
-    /// The names of the functions the engine implements, sorted (for the README).
+    /// The names of the functions the engine implements, sorted (for the list in the Functions article).
     public static var implementedFunctions: [String] { FunctionRegistry.specs.map(\.name).sorted() }
 
     // MARK: names and tables
@@ -333,7 +335,7 @@ public final class CalcEngine {
         dependencyIndex = nil
         needsFullRecalc = true
         do {
-            let compiled = try CalcEngine.compile(formula, at: CellAddress(row: 0, column: 0))
+            let compiled = try CalcEngine.compile(formula, at: CellIndex(row: 0, column: 0))
             let f = intern(compiled.instructions, arrayArguments: compiled.arrayArguments)
             names[key] = NameDefinition(name: name, formula: f, error: nil)
             return nil
@@ -352,10 +354,7 @@ public final class CalcEngine {
     /// The formula cells that are volatile (NOW, TODAY, RAND, RANDBETWEEN, OFFSET, INDIRECT) or
     /// depend on one, transitively: `check --recalc` and the corpus oracle leave them out of comparisons.
     package func volatileFormulaCells() -> Set<CellLocation> {
-        Set(volatileDependents().map { id in
-            let i = Int(id)
-            return CellLocation(sheet: Int(cellSheet[i]), address: CellAddress(row: cellRow[i], column: cellColumn[i]))
-        })
+        Set(volatileDependents().map { location(of: Int($0)) })
     }
 
     /// Adds (or replaces) a table for structured references.
@@ -365,10 +364,15 @@ public final class CalcEngine {
         needsFullRecalc = true
     }
 
-    func noteChange(sheet: Int, address: CellAddress) {
+    func noteChange(sheet: Int, address: CellIndex) {
         // Before the first recalculation everything is computed anyway.
         guard !needsFullRecalc else { return }
-        changedSinceRecalc.append(CellLocation(sheet: sheet, address: address))
+        changedSinceRecalc.append(CellLocation(sheet: sheet, cell: address.reference))
+    }
+
+    /// The location of cell `id` (an index into the cell tables), as the API answers it.
+    func location(of id: Int) -> CellLocation {
+        CellLocation(sheet: Int(cellSheet[id]), cell: CellReference(row: Int(cellRow[id]) + 1, column: Int(cellColumn[id]) + 1))
     }
 }
 

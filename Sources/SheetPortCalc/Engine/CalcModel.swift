@@ -1,23 +1,24 @@
-/// A cell of a workbook: a sheet index and a position.
+import SheetPortCore
+/// A cell of a workbook: a sheet index and the cell on it.
 public struct CellLocation: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The sheet's index (order of `CalcEngine.addSheet`).
     public var sheet: Int
-    /// The cell's position.
-    public var address: CellAddress
+    /// The cell on the sheet.
+    public var cell: CellReference
 
     /// A cell on a sheet.
-    public init(sheet: Int, address: CellAddress) {
+    public init(sheet: Int, cell: CellReference) {
         self.sheet = sheet
-        self.address = address
+        self.cell = cell
     }
 
     /// By sheet, then row-major.
     public static func < (lhs: CellLocation, rhs: CellLocation) -> Bool {
-        (lhs.sheet, lhs.address) < (rhs.sheet, rhs.address)
+        (lhs.sheet, lhs.cell) < (rhs.sheet, rhs.cell)
     }
 
     /// `sheet:A1` (the sheet's index).
-    public var description: String { "\(sheet):\(address)" }
+    public var description: String { "\(sheet):\(cell)" }
 }
 
 /// An Excel table (ListObject), for structured references.
@@ -27,7 +28,7 @@ public struct CalcTable: Sendable, Hashable {
     /// The sheet index the table lies on.
     public var sheet: Int
     /// The whole table: header row, data and totals row.
-    public var range: RangeAddress
+    public var range: CellRange
     /// The number of header rows (0 or 1).
     public var headerRowCount: Int
     /// The number of totals rows (0 or 1).
@@ -36,7 +37,7 @@ public struct CalcTable: Sendable, Hashable {
     public var columnNames: [String]
 
     /// A table description.
-    public init(name: String, sheet: Int, range: RangeAddress, headerRowCount: Int = 1, totalsRowCount: Int = 0, columnNames: [String]) {
+    public init(name: String, sheet: Int, range: CellRange, headerRowCount: Int = 1, totalsRowCount: Int = 0, columnNames: [String]) {
         self.name = name
         self.sheet = sheet
         self.range = range

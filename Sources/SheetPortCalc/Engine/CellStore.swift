@@ -1,3 +1,4 @@
+import SheetPortCore
 /// The cells of one column of a sheet: rows in ascending order with the cell ids stored there.
 /// Filling row by row appends; only an out-of-order insertion shifts.
 struct ColumnIndex {
@@ -131,6 +132,6 @@ enum CellKind: UInt8 {
 
 /// An array formula's range (legacy CSE or a dynamic array's spill), held by its anchor cell.
 struct ArrayFormula {
-    var range: RangeAddress
+    var range: CellIndexRange
     var isDynamic: Bool
 }

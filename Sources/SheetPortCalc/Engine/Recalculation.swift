@@ -1,3 +1,4 @@
+import SheetPortCore
 extension CalcEngine {
     /// Recomputes every formula of the workbook and answers the findings.
     @discardableResult
@@ -50,16 +51,16 @@ extension CalcEngine {
         var kept = suspendedPass
         suspendedPass = nil
         var pending = takeCarried()
-        if let pass = kept, inputs.contains(where: { l in cellID(sheet: l.location.sheet, address: l.location.address).map { pass.contains($0) } ?? false }) {
+        if let pass = kept, inputs.contains(where: { l in cellID(sheet: l.location.sheet, address: l.location.index).map { pass.contains($0) } ?? false }) {
             pending += unsettled(of: pass)
             kept = nil
         }
         for input in inputs {
             let l = input.location
             switch input.content {
-            case .value(let v): setValue(v, at: l.address, sheet: l.sheet)
-            case .formula(let f): setFormula(f, at: l.address, sheet: l.sheet, isDynamicArray: true)
-            case .empty: clearCell(at: l.address, sheet: l.sheet)
+            case .value(let v): setValue(v, at: l.cell, sheet: l.sheet)
+            case .formula(let f): setFormula(f, at: l.cell, sheet: l.sheet, isDynamicArray: true)
+            case .empty: clearCell(at: l.cell, sheet: l.sheet)
             }
         }
         return recalculateChanged(pending: pending, kept: kept, limit: limit)
@@ -92,10 +93,10 @@ extension CalcEngine {
     /// `sheet` is left to compute (with the cells its dependency order reaches first); answers
     /// the cells whose value changed (not sorted). A reader of a window of cells needs no more:
     /// the cells past it wait for `continueRecalculation(cells:)`.
-    public func continueRecalculation(until range: RangeAddress, sheet: Int) -> [CellChange] {
+    public func continueRecalculation(until range: CellRange, sheet: Int) -> [CellChange] {
         if !carried.isEmpty { return recalculateChanged() }
         var changes: [CellChange] = []
-        var waiting = unsettledFormulas(in: range, sheet: sheet)
+        var waiting = unsettledFormulas(in: CellIndexRange(range), sheet: sheet)
         while suspendedPass != nil {
             // Those computed drop off the end; one still to compute there keeps the pass going.
             while let last = waiting.last, cellState[Int(last)] != .dirty { waiting.removeLast() }
@@ -106,7 +107,7 @@ extension CalcEngine {
     }
 
     /// The formula cells of `range` on `sheet` that the suspended pass has not computed yet.
-    private func unsettledFormulas(in range: RangeAddress, sheet: Int) -> [Int32] {
+    private func unsettledFormulas(in range: CellIndexRange, sheet: Int) -> [Int32] {
         guard let pass = suspendedPass, sheets.indices.contains(sheet) else { return [] }
         let store = sheets[sheet]
         var ids: [Int32] = []
@@ -207,7 +208,7 @@ extension CalcEngine {
         var changes = recalculated
         var answered = Set<CellLocation>()
         for l in inputs where answered.insert(l).inserted {
-            changes.append(CellChange(location: l, value: value(at: l.address, sheet: l.sheet)))
+            changes.append(CellChange(location: l, value: value(at: l.cell, sheet: l.sheet)))
         }
         changedSinceRecalc = []
         // Dependents come in dependency order, which for a column of running totals is row order.
@@ -221,7 +222,7 @@ extension CalcEngine {
         var seen = [Bool](repeating: false, count: cellKind.count)
         for (id, old) in before where !seen[Int(id)] && cellValue[Int(id)] != old {
             seen[Int(id)] = true
-            let l = CellLocation(sheet: Int(cellSheet[Int(id)]), address: CellAddress(row: cellRow[Int(id)], column: cellColumn[Int(id)]))
+            let l = location(of: Int(id))
             if inputs.isEmpty || !inputs.contains(l) { changes.append(CellChange(location: l, value: cellValue[Int(id)])) }
         }
     }
@@ -230,19 +231,19 @@ extension CalcEngine {
     func dependents(of changed: [CellLocation]) -> [Int32] {
         guard let index = dependencyIndex else { return [] }
         var dirty = Set<Int32>()
-        var queue: [(Int32, Int32, Int32)] = changed.map { (Int32($0.sheet), $0.address.row, $0.address.column) }
+        var queue: [(Int32, Int32, Int32)] = changed.map { (Int32($0.sheet), $0.index.row, $0.index.column) }
         for id in index.volatile where dirty.insert(id).inserted {
             enqueuePositions(of: id, into: &queue)
         }
         // Dynamic arrays blocked (#SPILL!) or spilling over a changed cell may spill differently now.
         for id in dynamicFormulas where cellValue[Int(id)] == .error(.spill) || changed.contains(where: { l in
-            arrays[id].map { Int(cellSheet[Int(id)]) == l.sheet && $0.range.contains(l.address) } ?? false
+            arrays[id].map { Int(cellSheet[Int(id)]) == l.sheet && $0.range.contains(l.index) } ?? false
         }) {
             if dirty.insert(id).inserted { enqueuePositions(of: id, into: &queue) }
         }
         // Formulas set in this batch are dirty themselves.
         for l in changed {
-            if let id = cellID(sheet: l.sheet, address: l.address), cellKind[Int(id)] == .formula, dirty.insert(id).inserted {
+            if let id = cellID(sheet: l.sheet, address: l.index), cellKind[Int(id)] == .formula, dirty.insert(id).inserted {
                 enqueuePositions(of: id, into: &queue)
             }
         }
@@ -377,7 +378,7 @@ extension CalcEngine {
             if let old = arrays[id], old.isDynamic { removeSpill(id, old) }
             return nil
         }
-        let range = RangeAddress(CellAddress(row: top, column: left), CellAddress(row: Int32(bottom), column: Int32(right)))
+        let range = CellIndexRange(CellIndex(row: top, column: left), CellIndex(row: Int32(bottom), column: Int32(right)))
         if let old = arrays[id], old.range == range, spillIntact(id, old) { return value }
         for r in top...Int32(bottom) {
             for c in left...Int32(right) where !(r == top && c == left) {
@@ -392,7 +393,7 @@ extension CalcEngine {
         arrays[id] = ArrayFormula(range: range, isDynamic: true)
         for r in top...Int32(bottom) {
             for c in left...Int32(right) where !(r == top && c == left) {
-                let m = ensureCell(sheet: s, address: CellAddress(row: r, column: c))
+                let m = ensureCell(sheet: s, address: CellIndex(row: r, column: c))
                 cellKind[Int(m)] = .arrayMember
                 arrayAnchorOf[m] = id
                 markFormulaCell(m)
@@ -491,7 +492,7 @@ extension CalcEngine {
         var out: [Int32] = []
         var done = doneRanges
         doneRanges = []
-        forEachStaticRange(of: id) { r in
+        forEachStaticRange(of: id, valuesOnly: true) { r in
             guard Int(r.sheet) < sheets.count else { return }
             if r.isSingleCell {
                 // One cell (most references): one look-up, no list of columns.
@@ -521,7 +522,10 @@ extension CalcEngine {
     }
 
     /// Calls `body` with each rectangle a formula cell references statically (cells, areas, names, tables).
-    func forEachStaticRange(of id: Int32, _ body: (SheetRange) -> Void) {
+    /// `valuesOnly` (the evaluation order) leaves out a reference that is the whole argument of a
+    /// function reading the cell's formula, not its value (FORMULATEXT, ISFORMULA): a formula
+    /// showing the text of one that reads it back is no circular reference, as in Excel.
+    func forEachStaticRange(of id: Int32, valuesOnly: Bool = false, _ body: (SheetRange) -> Void) {
         let i = Int(id)
         guard cellFormula[i] >= 0 else { return }
         var visitedNames = Set<Int32>()
@@ -531,7 +535,12 @@ extension CalcEngine {
         let row = cellRow[i], column = cellColumn[i]
         while let (f, homeSheet) = next {
             defer { next = work.popLast() }
-            for step in formulas[Int(f)].instructions {
+            let instructions = formulas[Int(f)].instructions
+            for (k, step) in instructions.enumerated() {
+                if valuesOnly, k + 1 < instructions.count, case .call(let g, 1, _) = instructions[k + 1],
+                   FunctionRegistry.formulaReaders.contains(g) {
+                    continue
+                }
                 switch step {
                 case .cell(let r, let name):
                     let rr = r.row.resolve(row), cc = r.column.resolve(column)
@@ -550,7 +559,8 @@ extension CalcEngine {
                     if let def = names[NameKey(scope: scope, name: upper)] ?? names[NameKey(scope: -1, name: upper)], def.formula >= 0 {
                         if visitedNames.insert(def.formula).inserted { work.append((def.formula, homeSheet)) }
                     } else if let t = tables[upper] {
-                        body(SheetRange(sheet: Int32(t.sheet), r1: Int32(t.range.start.row), c1: t.range.start.column, r2: t.range.end.row, c2: t.range.end.column))
+                        let range = CellIndexRange(t.range)
+                        body(SheetRange(sheet: Int32(t.sheet), r1: range.start.row, c1: range.start.column, r2: range.end.row, c2: range.end.column))
                     }
                 default: break
                 }
@@ -563,18 +573,17 @@ extension CalcEngine {
         var functionCells: [String: [CellLocation]] = [:]
         var order: [String] = []
         for id in 0..<cellKind.count {
-            let l = CellLocation(sheet: Int(cellSheet[id]), address: CellAddress(row: cellRow[id], column: cellColumn[id]))
             if cellKind[id] == .formula {
                 for name in formulas[Int(cellFormula[id])].unknownFunctions {
                     if functionCells[name] == nil { order.append(name) }
-                    functionCells[name, default: []].append(l)
+                    functionCells[name, default: []].append(location(of: id))
                 }
             } else if cellKind[id] == .unparsed, let u = unparsed[Int32(id)] {
-                r.unsupportedFormulas.append(.init(location: l, formula: u.text, reason: u.error, keptCachedValue: cellValue[id] != .error(.name)))
+                r.unsupportedFormulas.append(.init(location: location(of: id), formula: u.text, reason: u.error, keptCachedValue: cellValue[id] != .error(.name)))
             }
         }
         r.unsupportedFunctions = order.map { .init(name: $0, cells: functionCells[$0] ?? []) }
-        r.circularReferences = circular.map { CellLocation(sheet: Int(cellSheet[Int($0)]), address: CellAddress(row: cellRow[Int($0)], column: cellColumn[Int($0)])) }.sorted()
+        r.circularReferences = circular.map { location(of: Int($0)) }.sorted()
         r.unsupportedFormulas.sort { $0.location < $1.location }
         return r
     }

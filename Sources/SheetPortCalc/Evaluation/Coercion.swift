@@ -6,6 +6,9 @@ enum Coercion {
         let s = Array(raw.utf8.drop(while: { $0 == 32 }).reversed().drop(while: { $0 == 32 }).reversed())
         if s.isEmpty { return nil }
         if let n = plainNumber(s) { return n }
+        // A date or time with spaces around it is no number (`" 2024-01-10 "`: calc-suite
+        // MATH_AND_TRIGONOMETRY__GCD_LCM row 32, __EXP_SIGN row 34); a plain number may have them.
+        guard s.count == raw.utf8.count else { return nil }
         if let d = dateTime(s, system: system) { return d }
         return nil
     }
@@ -21,6 +24,8 @@ enum Coercion {
         }
         if s.first == UInt8(ascii: "-") { negative.toggle(); s = s.dropFirst() } else if s.first == UInt8(ascii: "+") { s = s.dropFirst() }
         if s.first == UInt8(ascii: "$") { s = s.dropFirst() }
+        // The euro sign before or after the digits (`€100`, `100€`: calc-suite __EXP_SIGN rows 31, 49).
+        if s.starts(with: euro) { s = s.dropFirst(3) } else if s.count > 3, s.suffix(3).elementsEqual(euro) { s = s.dropLast(3) }
         if s.first == UInt8(ascii: "-"), !negative { negative = true; s = s.dropFirst() }
         while s.last == UInt8(ascii: "%") { percent += 1; s = s.dropLast() }
         while s.last == 32 { s = s.dropLast() }
@@ -60,6 +65,9 @@ enum Coercion {
         for _ in 0..<percent { v /= 100 }
         return negative ? -v : v
     }
+
+    /// "€" in UTF-8.
+    static let euro: [UInt8] = [0xE2, 0x82, 0xAC]
 
     static let monthNames = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 
@@ -184,9 +192,14 @@ enum Coercion {
     static func significantDigits(_ v: Double, _ count: Int) -> (String, Int) {
         let a = Swift.abs(v)
         var e = Int((a.log10Floor)) + 1
-        var scaled = (a / pow10(e - count)).rounded()
-        if scaled >= pow10(count) { e += 1; scaled = (a / pow10(e - count)).rounded() }
-        if scaled < pow10(count - 1) { e -= 1; scaled = (a / pow10(e - count)).rounded() }
+        // a / 10^(e - count), in two steps below 1e-290 (10^-315 is no exact power: 1E-300 read
+        // as 1.00000000003612E-300 otherwise).
+        func scale(_ e: Int) -> Double {
+            e - count < -290 ? ((a * 1e300) / pow10(e - count + 300)).rounded() : (a / pow10(e - count)).rounded()
+        }
+        var scaled = scale(e)
+        if scaled >= pow10(count) { e += 1; scaled = scale(e) }
+        if scaled < pow10(count - 1) { e -= 1; scaled = scale(e) }
         var s = String(UInt64(scaled))
         while s.count > 1, s.last == "0" { s.removeLast() }
         return (s, e)

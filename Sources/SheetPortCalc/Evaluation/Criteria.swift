@@ -81,7 +81,8 @@ struct Criterion {
             switch v {
             case .number(let x): return compare(Compare.values(.number(x), .number(number)))
             case .text(let t):
-                if op == .equal || op == .notEqual, let x = Coercion.plainNumber(Array(t.utf8)) {
+                // "=23" matches the text "23"; "<>23" counts it as different (Excel's COUNTIF).
+                if op == .equal, let x = Coercion.plainNumber(Array(t.utf8)) {
                     return compare(Compare.values(.number(x), .number(number)))
                 }
                 return op == .notEqual
@@ -102,7 +103,8 @@ struct Criterion {
             let isEmpty: Bool
             switch v {
             case .empty: isEmpty = true
-            case .text(let s): isEmpty = s.isEmpty && op != .equal || s.isEmpty
+            // A formula's "" is blank for "" and "=", yet not empty for "<>" (COUNTIF(r,"<>") counts it).
+            case .text(let s): isEmpty = s.isEmpty && op == .equal
             default: isEmpty = false
             }
             switch op {

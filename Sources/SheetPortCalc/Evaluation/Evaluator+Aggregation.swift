@@ -1,3 +1,4 @@
+import SheetPortCore
 /// How aggregates read text and booleans found in ranges and arrays.
 enum RangeValues {
     /// SUM, AVERAGE, MIN, ...: skip them.
@@ -9,8 +10,10 @@ enum RangeValues {
 extension Evaluator {
     /// Calls `body` with each number of the arguments as SUM reads them: direct arguments are
     /// coerced (text that is no number is `#VALUE!`), ranges and arrays give only their numbers
-    /// (or, with `.textAsZero`, text as 0 and booleans as 1/0); errors are thrown.
-    func forEachNumber(_ args: [Operand], _ mode: RangeValues = .numbersOnly, _ body: (Double) throws -> Void) throws {
+    /// (or, with `.textAsZero`, text as 0 and booleans as 1/0); errors are thrown. `rowMajor`
+    /// reads ranges row by row (the order cash flows are discounted in), else column by column.
+    func forEachNumber(_ args: [Operand], _ mode: RangeValues = .numbersOnly, rowMajor: Bool = false,
+                       _ body: (Double) throws -> Void) throws {
         func fromRange(_ v: CalcValue) throws {
             switch v {
             case .number(let x): try body(x)
@@ -27,16 +30,20 @@ extension Evaluator {
             case .value(let v):
                 if case .empty = v { continue }
                 try body(try number(v))
-            case .ref(let r): try forEachCell(r) { _, _, v in try fromRange(v) }
-            case .refs(let rs): for r in rs { try forEachCell(r) { _, _, v in try fromRange(v) } }
+            case .ref(let r):
+                if rowMajor { try forEachCellRowMajor(r) { _, _, v in try fromRange(v) } } else { try forEachCell(r) { _, _, v in try fromRange(v) } }
+            case .refs(let rs):
+                for r in rs {
+                    if rowMajor { try forEachCellRowMajor(r) { _, _, v in try fromRange(v) } } else { try forEachCell(r) { _, _, v in try fromRange(v) } }
+                }
             }
         }
     }
 
     /// The numbers of the arguments, in order.
-    func numbers(_ args: [Operand], _ mode: RangeValues = .numbersOnly) throws -> [Double] {
+    func numbers(_ args: [Operand], _ mode: RangeValues = .numbersOnly, rowMajor: Bool = false) throws -> [Double] {
         var out: [Double] = []
-        try forEachNumber(args, mode) { out.append($0) }
+        try forEachNumber(args, mode, rowMajor: rowMajor) { out.append($0) }
         return out
     }
 

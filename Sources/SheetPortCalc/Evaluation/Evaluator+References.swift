@@ -1,3 +1,4 @@
+import SheetPortCore
 extension Evaluator {
     /// The sheet index for a sheet name in a reference (nil: the formula's own sheet); -1 when unknown.
     func sheetIndex(_ name: String?) -> Int32 {
@@ -137,10 +138,12 @@ extension Evaluator {
         if let name = s.table {
             table = engine.tables[name.uppercased()]
         } else {
-            table = engine.tables.values.first { $0.sheet == Int(sheet) && $0.range.contains(CellAddress(row: row, column: column)) }
+            let cell = CellIndex(row: row, column: column).reference
+            table = engine.tables.values.first { $0.sheet == Int(sheet) && $0.range.contains(cell) }
         }
         guard let t = table else { return nil }
-        let top = t.range.start.row, bottom = t.range.end.row
+        let range = CellIndexRange(t.range)
+        let top = range.start.row, bottom = range.end.row
         let dataTop = top + Int32(t.headerRowCount), dataBottom = bottom - Int32(t.totalsRowCount)
         var r1: Int32, r2: Int32
         let items = s.items
@@ -159,7 +162,7 @@ extension Evaluator {
             r2 = wantsTotals ? bottom : (wantsData ? dataBottom : top)
             if wantsData && r2 < r1 { r2 = r1 }
         }
-        var c1 = t.range.start.column, c2 = t.range.end.column
+        var c1 = range.start.column, c2 = range.end.column
         if let first = s.firstColumn {
             guard let a = t.columnNames.firstIndex(where: { $0.uppercased() == first.uppercased() }) else { return nil }
             var b = a
@@ -167,8 +170,8 @@ extension Evaluator {
                 guard let l = t.columnNames.firstIndex(where: { $0.uppercased() == last.uppercased() }) else { return nil }
                 b = l
             }
-            c1 = t.range.start.column + Int32(min(a, b))
-            c2 = t.range.start.column + Int32(max(a, b))
+            c1 = range.start.column + Int32(min(a, b))
+            c2 = range.start.column + Int32(max(a, b))
         }
         return SheetRange(sheet: Int32(t.sheet), r1: r1, c1: c1, r2: r2, c2: c2)
     }

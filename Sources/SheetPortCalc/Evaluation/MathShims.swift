@@ -30,3 +30,11 @@ func systemUnixTime() -> Double {
     clock_gettime(CLOCK_REALTIME, &ts)
     return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }
+
+@inline(__always) func cErf(_ x: Double) -> Double { erf(x) }
+@inline(__always) func cErfc(_ x: Double) -> Double { erfc(x) }
+@inline(__always) func cAsinh(_ x: Double) -> Double { asinh(x) }
+@inline(__always) func cAcosh(_ x: Double) -> Double { acosh(x) }
+@inline(__always) func cAtanh(_ x: Double) -> Double { atanh(x) }
+@inline(__always) func cLog2(_ x: Double) -> Double { log2(x) }
+@inline(__always) func cHypot(_ x: Double, _ y: Double) -> Double { hypot(x, y) }

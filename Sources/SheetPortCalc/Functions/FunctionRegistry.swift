@@ -1,3 +1,4 @@
+import SheetPortCore
 /// A function body: the evaluator (for reading operands) and the arguments.
 typealias FunctionImpl = @Sendable (Evaluator, [Operand]) throws -> Operand
 
@@ -38,9 +39,9 @@ enum Functions {
                      lifts: false, rawMask: ~0, impl: impl)
     }
 
-    /// A number result, `#NUM!` when not finite.
+    /// A number result, `#NUM!` when not finite; a subnormal one is 0, as Excel keeps none (EXP(-745)).
     static func number(_ x: Double) -> Operand {
-        x.isFinite ? .value(.number(x == 0 ? 0 : x)) : .value(.error(.number))
+        x.isFinite ? .value(.number(Swift.abs(x) < Double.leastNormalMagnitude ? 0 : x)) : .value(.error(.number))
     }
 
     static func fail(_ e: ExcelError) -> EvalInterrupt { .error(e) }
@@ -48,15 +49,20 @@ enum Functions {
 
 /// The table of built-in functions, by name.
 enum FunctionRegistry {
-    static let specs: [FunctionSpec] = Functions.math + Functions.aggregates + Functions.statistical + Functions.logical
+    static let specs: [FunctionSpec] = Functions.math + Functions.aggregates + Functions.statistical + Functions.distributions
+        + Functions.descriptive + Functions.regression + Functions.hypothesisTests + Functions.forecasting + Functions.logical
         + Functions.text + Functions.dateTime + Functions.lookup + Functions.information + Functions.financial
-        + Functions.matrix + Functions.cell
+        + Functions.matrix + Functions.cell + Functions.mathFamily + Functions.engineering
+        + Functions.database + Functions.textFamily + Functions.dateTimeFamily + Functions.formulaInformation
 
     static let byName: [String: Int32] = {
         var d: [String: Int32] = [:]
         for (k, s) in specs.enumerated() { d[s.name] = Int32(k) }
         return d
     }()
+
+    /// The functions that read a reference's formula, never its value.
+    static let formulaReaders: Set<Int32> = Set(["FORMULATEXT", "ISFORMULA"].compactMap { byName[$0] })
 
     /// The registry index of a function (upper-cased name without prefixes).
     static func index(of name: String) -> Int32? { byName[name] }

@@ -43,17 +43,6 @@ extension Functions {
         return bytes.isEmpty ? nil : Coercion.dateTime(bytes, system: ev.dateSystem)
     }
 
-    /// Holiday serials of WORKDAY/NETWORKDAYS.
-    static func holidays(_ ev: Evaluator, _ a: [Operand], _ k: Int) throws -> Set<Double> {
-        guard !ev.isMissing(a, k) else { return [] }
-        return Set(try ev.numbers([a[k]]).map { $0.rounded(.down) })
-    }
-
-    static func isWeekend(_ ev: Evaluator, _ serial: Double) -> Bool {
-        let w = DateSerial.weekday(serial, system: ev.dateSystem)
-        return w == 1 || w == 7
-    }
-
     static let dateTime: [FunctionSpec] = [
         scalar("DATE", 3, 3) { ev, a in
             let y = try ev.int(a[0]), m = try ev.int(a[1]), d = try ev.int(a[2])
@@ -64,7 +53,13 @@ extension Functions {
                 if yy == 1900 && m == 2 && d == 29 { return .value(.number(60)) }
                 if yy == 1900 && m == 1 && d == 0 { return .value(.number(0)) }
             }
-            return .value(.number(try serial(ev, y, m, d)))
+            // The month carried into the year first: past 9999 it is #NUM!, whatever the day
+            // (DATE(9999,13,-1): calc-suite DATE_AND_TIME__DATE D5).
+            let carried = (y < 1900 ? y + 1900 : y) + Int((Double(m - 1) / 12).rounded(.down))
+            guard carried <= 9999 else { return .value(.error(.number)) }
+            let s = try serial(ev, y, m, d)
+            guard s >= 0, s <= (ev.dateSystem == .excel1904 ? 2_957_003 : 2_958_465) else { return .value(.error(.number)) }
+            return .value(.number(s))
         },
         scalar("DATEVALUE", 1, 1) { ev, a in
             guard let x = try dateText(ev, a[0]) else { return .value(.error(.value)) }
@@ -170,78 +165,17 @@ extension Functions {
             default: return .value(.error(.number))
             }
         },
-        scalar("NETWORKDAYS", 2, 3, raw: [2]) { ev, a in
-            let s = try dateArg(ev, a[0]), e = try dateArg(ev, a[1])
-            let hol = try holidays(ev, a, 2)
-            let (lo, hi, sign) = s <= e ? (s, e, 1.0) : (e, s, -1.0)
-            guard hi - lo < 4_000_000 else { return .value(.error(.number)) }
-            var n = 0.0
-            var d = lo
-            while d <= hi {
-                if !isWeekend(ev, d) && !hol.contains(d) { n += 1 }
-                d += 1
-            }
-            return .value(.number(n * sign))
-        },
-        scalar("WORKDAY", 2, 3, raw: [2]) { ev, a in
-            var d = try dateArg(ev, a[0])
-            var days = try ev.int(a[1])
-            let hol = try holidays(ev, a, 2)
-            let step = days >= 0 ? 1.0 : -1.0
-            // A start past 9999-12-31 (1E+300) would never move: #NUM!, as Excel answers.
-            guard Swift.abs(days) < 1_000_000, d < 2_958_466 else { return .value(.error(.number)) }
-            while days != 0 {
-                d += step
-                if !isWeekend(ev, d) && !hol.contains(d) { days -= Int(step) }
-            }
-            return .value(.number(d))
-        },
         scalar("YEARFRAC", 2, 3) { ev, a in
-            var s = try dateArg(ev, a[0]), e = try dateArg(ev, a[1])
-            if s > e { swap(&s, &e) }
-            let basis = try ev.int(a, 2, default: 0)
-            guard let cs = DateSerial.civil(s, system: ev.dateSystem), let ce = DateSerial.civil(e, system: ev.dateSystem) else { return .value(.error(.number)) }
-            switch basis {
-            case 0:
-                var d1 = cs.day, d2 = ce.day
-                let lastFeb1 = cs.month == 2 && d1 == daysInMonth(cs.year, 2)
-                let lastFeb2 = ce.month == 2 && d2 == daysInMonth(ce.year, 2)
-                if lastFeb1 && lastFeb2 { d2 = 30 }
-                if lastFeb1 { d1 = 30 }
-                if d2 == 31 && d1 >= 30 { d2 = 30 }
-                if d1 == 31 { d1 = 30 }
-                return number(days360(cs, ce, d1, d2) / 360)
-            case 1:
-                func leap(_ y: Int) -> Bool { y % 4 == 0 && (y % 100 != 0 || y % 400 == 0) }
-                let days = e - s
-                if cs.year == ce.year || (ce.year == cs.year + 1 && (ce.month, ce.day) <= (cs.month, cs.day)) {
-                    var yearLen = 365.0
-                    if cs.year == ce.year { if leap(cs.year) { yearLen = 366 } } else {
-                        let feb29InRange = (leap(cs.year) && (cs.month, cs.day) <= (2, 29)) || (leap(ce.year) && (ce.month, ce.day) >= (2, 29))
-                        if feb29InRange { yearLen = 366 }
-                    }
-                    return number(days / yearLen)
-                }
-                var total = 0.0
-                for y in cs.year...ce.year { total += leap(y) ? 366 : 365 }
-                return number(days / (total / Double(ce.year - cs.year + 1)))
-            case 2: return number((e - s) / 360)
-            case 3: return number((e - s) / 365)
-            case 4:
-                let d1 = min(cs.day, 30), d2 = min(ce.day, 30)
-                return number(days360(cs, ce, d1, d2) / 360)
-            default: return .value(.error(.number))
+            let s = try dateArg(ev, a[0]), e = try dateArg(ev, a[1])
+            guard let basis = DayCountBasis(rawValue: try ev.int(a, 2, default: 0)),
+                  let start = CivilDate(serial: s, system: ev.dateSystem), let end = CivilDate(serial: e, system: ev.dateSystem) else {
+                return .value(.error(.number))
             }
+            return number(basis.yearFraction(start, end))
         },
         scalar("NOW", 0, 0, volatile: true) { ev, _ in .value(.number(ev.nowSerial)) },
         scalar("TODAY", 0, 0, volatile: true) { ev, _ in .value(.number(ev.nowSerial.rounded(.down))) },
     ]
-
-    static func days360(_ s: (year: Int, month: Int, day: Int), _ e: (year: Int, month: Int, day: Int), _ d1: Int, _ d2: Int) -> Double {
-        let years: Int = (e.year - s.year) * 360
-        let months: Int = (e.month - s.month) * 30
-        return Double(years + months + d2 - d1)
-    }
 
     static func isoWeek(_ ev: Evaluator, _ x: Double) -> Int {
         // Monday = 1 ... Sunday = 7

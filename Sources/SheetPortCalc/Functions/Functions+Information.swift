@@ -1,3 +1,4 @@
+import SheetPortCore
 extension Functions {
     static func isType(_ name: String, _ test: @escaping @Sendable (CalcValue) -> Bool) -> FunctionSpec {
         scalar(name, 1, 1) { ev, a in .value(.boolean(test(try ev.scalar(a[0])))) }
@@ -20,7 +21,6 @@ extension Functions {
             default: return .value(.boolean(false))
             }
         },
-        isType("ISFORMULA") { _ in false },
         scalar("NA", 0, 0) { _, _ in .value(.error(.notAvailable)) },
         raw("TYPE", 1, 1) { ev, a in
             if case .value(.array) = a[0] { return .value(.number(64)) }

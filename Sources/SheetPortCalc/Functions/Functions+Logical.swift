@@ -1,3 +1,4 @@
+import SheetPortCore
 extension Functions {
     /// Calls `body` with each truth value of AND/OR/XOR arguments (ranges: numbers and booleans only).
     static func forEachTruth(_ ev: Evaluator, _ a: [Operand], _ body: (Bool) -> Void) throws -> Bool {
@@ -7,7 +8,7 @@ extension Functions {
             case .boolean(let b): body(b); any = true
             case .number(let x): body(x != 0); any = true
             case .error(let e): throw EvalInterrupt.error(e)
-            case .text: if direct { body(try ev.bool(v)); any = true }
+            case .text(let t): if direct && !t.isEmpty { body(try ev.bool(v)); any = true }
             default: if direct { body(false); any = true }
             }
         }

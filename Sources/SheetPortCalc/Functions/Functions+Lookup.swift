@@ -1,3 +1,4 @@
+import SheetPortCore
 extension Functions {
     /// A lookup vector: a one-dimensional range (cached and indexed) or an array.
     enum Vector {
@@ -101,6 +102,11 @@ extension Functions {
             key = .range(vertical ? SheetRange(sheet: r.sheet, r1: r.r1, c1: r.c1, r2: r.r2, c2: r.c1) : SheetRange(sheet: r.sheet, r1: r.r1, c1: r.c1, r2: r.r1, c2: r.c2))
         case .value(.array(let arr)):
             key = .array(vertical ? (0..<arr.rows).map { arr[$0, 0] } : (0..<arr.columns).map { arr[0, $0] })
+        case .value(.error(let e)):
+            throw EvalInterrupt.error(e)
+        case .value(.text):
+            // Text is no table (`VLOOKUP(x,"Nothing",1)` is #VALUE!, a number or boolean #N/A: calc-suite HVLOOKUP N12-N14).
+            throw EvalInterrupt.error(.value)
         default:
             throw EvalInterrupt.error(.notAvailable)
         }
@@ -193,10 +199,13 @@ extension Functions {
         },
         raw("INDEX", 1, 4, arrays: true) { ev, a in
             var source = a[0]
+            let area = ev.isMissing(a, 3) ? 1 : try ev.int(a[3])
             if case .refs(let rs) = source {
-                let area = ev.isMissing(a, 3) ? 1 : try ev.int(a[3])
                 guard area >= 1, area <= rs.count else { return .value(.error(.reference)) }
                 source = .ref(rs[area - 1])
+            } else if area != 1 {
+                // One area only (INDEX({1,2,3},1,0,2) is #REF!).
+                return .value(.error(.reference))
             }
             let rows: Int, cols: Int
             switch source {
@@ -228,6 +237,7 @@ extension Functions {
         },
         raw("ROW", 0, 1) { ev, a in
             if a.isEmpty || ev.isMissing(a, 0) { return .value(.number(Double(ev.row + 1))) }
+            if case .value(.error(let e)) = a[0] { return .value(.error(e)) }
             guard case .ref(let r) = a[0] else { return .value(.error(.value)) }
             if r.rows > 1 && ev.arrayMode {
                 return .value(.array(CalcArray(rows: r.rows, columns: 1, values: (0..<r.rows).map { .number(Double(Int(r.r1) + $0 + 1)) })))
@@ -236,6 +246,7 @@ extension Functions {
         },
         raw("COLUMN", 0, 1) { ev, a in
             if a.isEmpty || ev.isMissing(a, 0) { return .value(.number(Double(ev.column + 1))) }
+            if case .value(.error(let e)) = a[0] { return .value(.error(e)) }
             guard case .ref(let r) = a[0] else { return .value(.error(.value)) }
             if r.columns > 1 && ev.arrayMode {
                 return .value(.array(CalcArray(rows: 1, columns: r.columns, values: (0..<r.columns).map { .number(Double(Int(r.c1) + $0 + 1)) })))
@@ -382,7 +393,7 @@ extension Functions {
             return .ref(SheetRange(sheet: ev.sheet, r1: min(first.0, last.0), c1: min(first.1, last.1), r2: max(first.0, last.0), c2: max(first.1, last.1)))
         }
         if t.hasPrefix("=") { t.removeFirst() }
-        guard let ins = try? FormulaParser.parse(t, at: CellAddress(row: ev.row, column: ev.column)), ins.count == 1 else { return nil }
+        guard let ins = try? FormulaParser.parse(t, at: CellIndex(row: ev.row, column: ev.column)), ins.count == 1 else { return nil }
         switch ins[0] {
         case .cell(let r, let s): return ev.resolveCell(r, s)
         case .area(let r, let s): return ev.resolveArea(r, s)

@@ -1,3 +1,4 @@
+import SheetPortCore
 extension Functions {
     /// ROUND's rounding: half away from zero on the decimal digits Excel shows (15 significant).
     static func round(_ x: Double, _ digits: Int, _ mode: FloatingPointRoundingRule) -> Double {
@@ -31,8 +32,10 @@ extension Functions {
         scalar("ROUNDDOWN", 2, 2) { ev, a in number(round(try ev.num(a[0]), try digits(ev, a[1]), .towardZero)) },
         scalar("TRUNC", 1, 2) { ev, a in number(round(try ev.num(a[0]), ev.isMissing(a, 1) ? 0 : try digits(ev, a[1]), .towardZero)) },
         scalar("INT", 1, 1) { ev, a in number((try ev.num(a[0])).rounded(.down)) },
+        // MROUND and QUOTIENT came from the Analysis ToolPak: a boolean is #VALUE!, an omitted
+        // argument #N/A (calc-suite MATH_AND_TRIGONOMETRY__MROUND_TRUNC_INT, __MOD_QUOTIENT).
         scalar("MROUND", 2, 2) { ev, a in
-            let x = try ev.num(a[0]), m = try ev.num(a[1])
+            let x = try analysisArgument(ev, a, 0), m = try analysisArgument(ev, a, 1)
             if m == 0 { return .value(.number(0)) }
             guard (x >= 0) == (m >= 0) || x == 0 else { return .value(.error(.number)) }
             return number(Coercion.round15(x / m).rounded(.toNearestOrAwayFromZero) * m)
@@ -44,7 +47,7 @@ extension Functions {
             return number(Swift.abs(r) < 1e-300 ? 0 : r)
         },
         scalar("QUOTIENT", 2, 2) { ev, a in
-            let x = try ev.num(a[0]), y = try ev.num(a[1])
+            let x = try analysisArgument(ev, a, 0), y = try analysisArgument(ev, a, 1)
             guard y != 0 else { return .value(.error(.divisionByZero)) }
             return number((x / y).rounded(.towardZero))
         },
@@ -146,33 +149,7 @@ extension Functions {
         scalar("COMBIN", 2, 2) { ev, a in
             let n = (try ev.num(a[0])).rounded(.towardZero), k = (try ev.num(a[1])).rounded(.towardZero)
             guard n >= 0, k >= 0, k <= n else { return .value(.error(.number)) }
-            var r = 1.0
-            let kk = Swift.min(k, n - k)
-            var i = 1.0
-            while i <= kk { r = r * (n - kk + i) / i; i += 1 }
-            return number(r.rounded())
-        },
-        raw("GCD", 1, 255) { ev, a in
-            var g = 0.0
-            for x in try ev.numbers(a) {
-                guard x >= 0 else { return .value(.error(.number)) }
-                var p = g, q = x.rounded(.towardZero)
-                while q > 0 { (p, q) = (q, p.truncatingRemainder(dividingBy: q)) }
-                g = p
-            }
-            return number(g)
-        },
-        raw("LCM", 1, 255) { ev, a in
-            var l = 1.0
-            for x0 in try ev.numbers(a) {
-                let x = x0.rounded(.towardZero)
-                guard x >= 0 else { return .value(.error(.number)) }
-                if x == 0 { return .value(.number(0)) }
-                var p = l, q = x
-                while q > 0 { (p, q) = (q, p.truncatingRemainder(dividingBy: q)) }
-                l = l / p * x
-            }
-            return number(l)
+            return number(binomial(n, k).rounded())
         },
     ]
 }

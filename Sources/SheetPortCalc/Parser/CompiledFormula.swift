@@ -1,3 +1,4 @@
+import SheetPortCore
 /// A parsed formula with its references stored relative to its own cell, so that every cell of a
 /// filled column (`B2+C2`, `B3+C3`, ...) shares one instance.
 final class CompiledFormula: Sendable {
@@ -26,11 +27,11 @@ final class CompiledFormula: Sendable {
     }
 
     /// The formula's A1 text (no leading `=`) as written at `cell`; references that fall off the grid become `#REF!`.
-    func text(at cell: CellAddress) -> String { render(at: cell, slot: nil) }
+    func text(at cell: CellIndex) -> String { render(at: cell, slot: nil) }
 
     /// The text at `cell`; with `slot`, each cell and area reference is written as `slot` answers
     /// for it instead (the sheet prefix stays): how `FormulaTemplate` finds the references.
-    func render(at cell: CellAddress, slot: ((Instruction) -> String)?) -> String {
+    func render(at cell: CellIndex, slot: ((Instruction) -> String)?) -> String {
         var stack: [String] = []
         stack.reserveCapacity(16)
         func pop() -> String { stack.popLast() ?? "" }
@@ -81,6 +82,20 @@ enum FormulaText {
         "CEILING.PRECISE", "FLOOR.MATH", "FLOOR.PRECISE", "MODE.SNGL", "RANK.EQ", "RANK.AVG", "STDEV.S", "STDEV.P",
         "VAR.S", "VAR.P", "PERCENTILE.INC", "QUARTILE.INC", "AGGREGATE", "DAYS", "ISOWEEKNUM", "UNICHAR", "UNICODE",
         "IFNA", "NUMBERVALUE", "SORT", "FILTER", "UNIQUE", "SEQUENCE", "SHEET", "SHEETS",
+        "PDURATION", "RRI",
+        // Statistical (Excel 2010 and later)
+        "BETA.DIST", "BETA.INV", "BINOM.DIST", "BINOM.DIST.RANGE", "BINOM.INV", "CHISQ.DIST", "CHISQ.DIST.RT",
+        "CHISQ.INV", "CHISQ.INV.RT", "CHISQ.TEST", "CONFIDENCE.NORM", "CONFIDENCE.T", "COVARIANCE.P", "COVARIANCE.S",
+        "EXPON.DIST", "F.DIST", "F.DIST.RT", "F.INV", "F.INV.RT", "F.TEST", "FORECAST.LINEAR", "FORECAST.ETS",
+        "FORECAST.ETS.CONFINT", "FORECAST.ETS.SEASONALITY", "FORECAST.ETS.STAT", "GAMMA", "GAMMA.DIST", "GAMMA.INV",
+        "GAMMALN.PRECISE", "GAUSS", "HYPGEOM.DIST", "LOGNORM.DIST", "LOGNORM.INV", "MODE.MULT", "NEGBINOM.DIST",
+        "NORM.DIST", "NORM.INV", "NORM.S.DIST", "NORM.S.INV", "PERCENTILE.EXC", "PERCENTRANK.EXC", "PERCENTRANK.INC",
+        "PERMUTATIONA", "PHI", "POISSON.DIST", "QUARTILE.EXC", "SKEW.P", "T.DIST", "T.DIST.2T", "T.DIST.RT", "T.INV",
+        "T.INV.2T", "T.TEST", "WEIBULL.DIST", "Z.TEST",
+        "BITAND", "BITOR", "BITXOR", "BITLSHIFT", "BITRSHIFT", "ERF.PRECISE", "ERFC.PRECISE", "IMCOSH", "IMCOT", "IMCSC",
+        "IMCSCH", "IMSEC", "IMSECH", "IMSINH", "IMTAN", "COMBINA", "COT", "COTH", "CSC", "CSCH", "SEC", "SECH", "ACOT",
+        "ACOTH", "ARABIC", "BASE", "DECIMAL", "MUNIT", "TEXTBEFORE", "TEXTAFTER", "TEXTSPLIT", "REGEXTEST", "REGEXEXTRACT",
+        "REGEXREPLACE", "ARRAYTOTEXT", "VALUETOTEXT", "FORMULATEXT", "ISFORMULA", "NETWORKDAYS.INTL", "WORKDAY.INTL",
     ]
 
     static func storedName(_ name: String) -> String {
@@ -95,17 +110,17 @@ enum FormulaText {
     static func sheetPrefix(_ sheet: String?) -> String {
         guard let sheet else { return "" }
         let plain = !sheet.isEmpty && sheet.utf8.allSatisfy { A1.upperLetter($0) != nil || ($0 >= 48 && $0 <= 57) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") }
-            && A1.upperLetter(sheet.utf8.first ?? 0) != nil && CellAddress(sheet) == nil
+            && A1.upperLetter(sheet.utf8.first ?? 0) != nil && CellReference(sheet) == nil
         return plain ? sheet + "!" : "'" + sheet.replacingOccurrences("'", "''") + "'!"
     }
 
-    static func cell(_ r: CellRef, at cell: CellAddress) -> String {
+    static func cell(_ r: CellRef, at cell: CellIndex) -> String {
         let row = r.row.resolve(cell.row), col = r.column.resolve(cell.column)
         guard row >= 0, row <= maxRowIndex, col >= 0, col <= maxColumnIndex else { return "#REF!" }
         return (r.column.absolute ? "$" : "") + A1.columnName(col) + (r.row.absolute ? "$" : "") + String(row + 1)
     }
 
-    static func area(_ a: AreaRef, at cell: CellAddress) -> String {
+    static func area(_ a: AreaRef, at cell: CellIndex) -> String {
         switch a.kind {
         case .cells:
             let x = Self.cell(a.start, at: cell), y = Self.cell(a.end, at: cell)

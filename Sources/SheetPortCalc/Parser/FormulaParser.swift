@@ -1,3 +1,4 @@
+import SheetPortCore
 /// Why a formula could not be compiled.
 public struct FormulaParseError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong.
@@ -32,21 +33,21 @@ struct FormulaParser {
 
     let s: [UInt8]
     let text: String
-    let origin: CellAddress
+    let origin: CellIndex
     var i = 0
     var out: [Instruction] = []
     var depth = 0
     var arrayArgs = 0
     var usesArrayArguments = false
 
-    init(_ text: String, at origin: CellAddress) {
+    init(_ text: String, at origin: CellIndex) {
         self.text = text
         self.s = Array(text.utf8)
         self.origin = origin
     }
 
     /// Parses the whole text; the instructions and whether an array-evaluating function appears.
-    static func parse(_ text: String, at origin: CellAddress) throws(FormulaParseError) -> [Instruction] {
+    static func parse(_ text: String, at origin: CellIndex) throws(FormulaParseError) -> [Instruction] {
         var p = FormulaParser(text, at: origin)
         return try p.run()
     }

@@ -1,3 +1,4 @@
+import SheetPortCore
 /// A compiled formula's A1 text as runs of literal bytes and reference slots, so that the text a
 /// copied cell stores (`B3*C3` below `B2*C2`) is recognised as the same compiled formula without
 /// parsing it: the references are matched against the text at the new cell, byte by byte, with
@@ -19,7 +20,7 @@ struct FormulaTemplate: Sendable {
     /// The template of a formula, or nil when its text cannot be split (a literal holding the marker).
     init?(_ formula: CompiledFormula) {
         var slots: [Instruction] = []
-        let marked = formula.render(at: CellAddress(row: 0, column: 0)) { step in
+        let marked = formula.render(at: CellIndex(row: 0, column: 0)) { step in
             slots.append(step)
             return "\u{1}"
         }
@@ -43,7 +44,7 @@ struct FormulaTemplate: Sendable {
     }
 
     /// True when `text` (no leading `=`) is exactly this template rendered at `cell`.
-    func matches(_ text: String, at cell: CellAddress) -> Bool {
+    func matches(_ text: String, at cell: CellIndex) -> Bool {
         var text = text
         return text.withUTF8 { s in
             var i = 0
@@ -82,12 +83,12 @@ struct FormulaTemplate: Sendable {
         return true
     }
 
-    private static func matchCell(_ r: CellRef, at cell: CellAddress, _ s: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Bool {
+    private static func matchCell(_ r: CellRef, at cell: CellIndex, _ s: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Bool {
         matchColumn(r.column, at: cell, s, &i) && matchRow(r.row, at: cell, s, &i)
     }
 
     /// `$`? and the upper-case letters of the column the coordinate names at `cell` (as the renderer writes them).
-    private static func matchColumn(_ c: RefCoord, at cell: CellAddress, _ s: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Bool {
+    private static func matchColumn(_ c: RefCoord, at cell: CellIndex, _ s: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Bool {
         let column = c.resolve(cell.column)
         guard column >= 0, column <= maxColumnIndex else { return false }
         if c.absolute, !match(UInt8(ascii: "$"), s, &i) { return false }
@@ -102,7 +103,7 @@ struct FormulaTemplate: Sendable {
     }
 
     /// `$`? and the decimal row number (no leading zero) the coordinate names at `cell`.
-    private static func matchRow(_ r: RefCoord, at cell: CellAddress, _ s: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Bool {
+    private static func matchRow(_ r: RefCoord, at cell: CellIndex, _ s: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Bool {
         let row = r.resolve(cell.row)
         guard row >= 0, row <= maxRowIndex else { return false }
         if r.absolute, !match(UInt8(ascii: "$"), s, &i) { return false }

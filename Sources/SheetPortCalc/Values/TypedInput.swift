@@ -1,6 +1,6 @@
 import SheetPortCore
 
-/// Text typed into a cell, read as Excel (en-US) reads it (CONTRACTS section 8): the server's
+/// Text typed into a cell, read as Excel (en-US) reads it (Docs/Reference/HTTP.md, "Writing"): the server's
 /// `cells` route, `sheetport cells set` and the editing client all read inputs through it.
 ///
 /// - `12`, `-1.5e3`, `1,234.5`, `(12)` numbers (thousands separators only in groups of three);

@@ -1,5 +1,7 @@
 import SheetPortCore
-/// How much a finding matters for importing the workbook (CONTRACTS section 3).
+import SheetPortReader
+import SheetPortWriter
+/// How much a finding matters for importing the workbook (Docs/Reference/Formats.md, "Findings").
 public enum Severity: String, Sendable, Comparable {
     /// The workbook cannot be imported.
     case error
@@ -22,7 +24,7 @@ public enum Severity: String, Sendable, Comparable {
 
 /// One thing `check` found in a workbook, with a stable code, a severity and where it is.
 public struct Finding: Sendable, Equatable {
-    /// The stable finding codes of CONTRACTS section 3 that are not reader errors.
+    /// The stable finding codes of Docs/Reference/Formats.md that are not reader errors.
     public enum Code: String, Sendable, CaseIterable {
         case extraWorksheets = "extra-worksheets"
         case macrosDropped = "macros-dropped"

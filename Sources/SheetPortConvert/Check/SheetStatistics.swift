@@ -1,4 +1,6 @@
 import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
 /// Counts gathered while streaming the first worksheet; memory bounded by the number of cell formats.
 struct SheetStatistics {
     var cells = 0
@@ -41,12 +43,5 @@ struct SheetStatistics {
             longTextCount += 1
             if firstLongText == nil { firstLongText = CellReference(row: row, column: cell.column) }
         }
-    }
-}
-
-extension CellReference: Comparable {
-    /// Row-major order: the first cell met when reading.
-    public static func < (lhs: CellReference, rhs: CellReference) -> Bool {
-        (lhs.row, lhs.column) < (rhs.row, rhs.column)
     }
 }

@@ -7,9 +7,9 @@ public enum TextFormat: String, Sendable, CaseIterable {
     case csv
     /// Tab-separated values.
     case tsv
-    /// Cell JSON Lines (CONTRACTS section 2).
+    /// Cell JSON Lines (Docs/Reference/Formats.md, "Cell JSONL").
     case jsonl
-    /// Records: one JSON object per data row, keyed by the header row (CONTRACTS section 6).
+    /// Records: one JSON object per data row, keyed by the header row (Docs/Reference/Formats.md, "Records").
     case ndjson
     /// The ndjson records as one JSON array.
     case json

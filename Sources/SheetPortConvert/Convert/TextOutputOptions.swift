@@ -1,5 +1,7 @@
 import SheetPortCore
-/// How a worksheet is written as text (`convert`'s output options, CONTRACTS section 6).
+import SheetPortReader
+import SheetPortWriter
+/// How a worksheet is written as text (`convert`'s output options, Docs/Reference/CLI.md).
 public struct TextOutputOptions: Sendable, Equatable {
     /// How CSV lines end.
     public enum LineEnding: String, Sendable, CaseIterable {

@@ -1,7 +1,8 @@
 import SheetPortCore
 import SheetPortCalc
+import SheetPortReader
 
-/// The findings of `check --recalc` (CONTRACTS section 8, "Local").
+/// The findings of `check --recalc` (Docs/Reference/Formats.md, "Findings").
 package enum RecalcFindings {
     /// How many cells a finding names before it only counts.
     package static let namedCells = 20
@@ -24,7 +25,7 @@ package enum RecalcFindings {
         var stale: [CellLocation] = []
         for cell in calculation.formulaCells where cell.cached != .empty {
             guard !volatile.contains(cell.location), !kept.contains(cell.location) else { continue }
-            let computed = engine.value(at: cell.location.address, sheet: cell.location.sheet)
+            let computed = engine.value(at: cell.location.cell, sheet: cell.location.sheet)
             if !WorkbookCalculation.agrees(cached: cell.cached, computed: computed, dateSystem: engine.dateSystem) {
                 stale.append(cell.location)
             }

@@ -1,5 +1,6 @@
 import SheetPortReader
 import SheetPortCalc
+import SheetPortCore
 
 /// Reads a worksheet's table parts (`xl/tables/tableN.xml`) for structured references.
 final class TablePart: XMLHandler {
@@ -40,7 +41,7 @@ final class TablePart: XMLHandler {
             guard let entry = workbook.archive.entry(named: relationship.target) else { continue }
             let part = TablePart()
             guard (try? XMLPushParser.parse(entry, in: workbook.archive, with: part)) != nil,
-                  let name = part.name, let ref = part.ref, let range = RangeAddress(ref),
+                  let name = part.name, let ref = part.ref, let range = CellRange(ref),
                   part.columns.count == range.columnCount else { continue }
             tables.append((CalcTable(name: name, sheet: index, range: range, headerRowCount: part.headerRowCount,
                                      totalsRowCount: part.totalsRowCount, columnNames: part.columns), part.isFiltering))

@@ -39,9 +39,9 @@ package final class WorkbookCalculation {
     package private(set) var formulaCells: [FormulaCell] = []
     /// The data ranges of tables whose filter is on, per engine sheet: a hidden row there is
     /// filtered out (SUBTOTAL 1-11 skip it too).
-    private var filteredRanges: [Int: [RangeAddress]] = [:]
+    private var filteredRanges: [Int: [CellRange]] = [:]
     /// Array formulas' ranges per engine sheet: their other cells carry computed values too.
-    private var arrayRanges: [Int: [RangeAddress]] = [:]
+    private var arrayRanges: [Int: [CellRange]] = [:]
     /// The used range of each worksheet loaded whole by `load(_:)`, by its workbook position, as
     /// read from the file: a conversion takes it from here instead of reading the sheet again.
     private var usedRanges: [Int: UsedRange] = [:]
@@ -124,25 +124,24 @@ package final class WorkbookCalculation {
         if row.isHidden {
             // A hidden row in the data of a table whose filter is on is filtered out; elsewhere it
             // was hidden by hand. (The sheet's own autoFilter is not read.)
-            let r = Int32(row.index - 1)
-            let filtered = filteredRanges[s]?.contains { r > $0.start.row && r <= $0.end.row } ?? false
-            engine.setRowHidden(true, row: r, sheet: s, filtered: filtered)
+            let filtered = filteredRanges[s]?.contains { row.index > $0.start.row && row.index <= $0.end.row } ?? false
+            engine.setRowHidden(true, row: row.index, sheet: s, filtered: filtered)
         }
         for cell in row.cells {
-            let address = CellAddress(row: Int32(row.index - 1), column: Int32(cell.column - 1))
+            let address = CellReference(row: row.index, column: cell.column)
             let value = Self.calcValue(cell.value, dateSystem: workbook.dateSystem)
             guard let formula = cell.formula else {
                 engine.setValue(value, at: address, sheet: s)
                 continue
             }
-            var range: RangeAddress?
+            var range: CellRange?
             if case .array(let text) = cell.formulaKind {
-                range = RangeAddress(text) ?? RangeAddress(address, address)
-                if let range, range.rowCount * range.columnCount > 1 { arrayRanges[s, default: []].append(range) }
+                range = CellRange(text) ?? CellRange(address, address)
+                if let range, range.cellCount > 1 { arrayRanges[s, default: []].append(range) }
             }
             let cached: CalcValue? = withholdCachedValues || cell.value == .empty ? nil : value
             engine.setFormula(formula, at: address, sheet: s, cachedValue: cached, arrayRange: range)
-            if cell.value != .empty { formulaCells.append(FormulaCell(location: CellLocation(sheet: s, address: address), formula: formula, cached: cell.value)) }
+            if cell.value != .empty { formulaCells.append(FormulaCell(location: CellLocation(sheet: s, cell: address), formula: formula, cached: cell.value)) }
         }
     }
 
@@ -154,7 +153,7 @@ package final class WorkbookCalculation {
     /// The engine's value of a formula cell, or of a cell in an array formula's range; nil for
     /// a constant (its value is the file's).
     package func computed(sheet s: Int, row: Int, column: Int) -> CalcValue? {
-        let address = CellAddress(row: Int32(row - 1), column: Int32(column - 1))
+        let address = CellReference(row: row, column: column)
         if engine.hasFormula(at: address, sheet: s) || arrayRanges[s]?.contains(where: { $0.contains(address) }) == true {
             return engine.value(at: address, sheet: s)
         }
@@ -227,9 +226,9 @@ package final class WorkbookCalculation {
 
     /// `A1`, or `'Sheet 2'!A1` when the workbook has more than one worksheet.
     package func reference(_ location: CellLocation) -> String {
-        guard sheets.count > 1 else { return location.address.description }
+        guard sheets.count > 1 else { return location.cell.description }
         let name = sheets[location.sheet].name
         let plain = name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } && !(name.first?.isNumber ?? true)
-        return (plain ? name : "'" + name.replacingOccurrences(of: "'", with: "''") + "'") + "!" + location.address.description
+        return (plain ? name : "'" + name.replacingOccurrences(of: "'", with: "''") + "'") + "!" + location.cell.description
     }
 }

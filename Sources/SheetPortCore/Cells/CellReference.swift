@@ -1,5 +1,8 @@
-/// A1-style cell references within Excel's grid.
-public struct CellReference: Equatable, Hashable, Sendable, CustomStringConvertible {
+/// A cell of a worksheet by 1-based row and column (the OOXML ST_CellRef, `B2`): the one cell
+/// type every module speaks. Ordered row by row (`A2` after `XFD1`).
+///
+/// The initializer from numbers does not check the grid; the one from text does.
+public struct CellReference: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The last row of Excel's grid.
     public static let maxRow = 1_048_576
     /// The last column of Excel's grid (XFD).
@@ -16,16 +19,22 @@ public struct CellReference: Equatable, Hashable, Sendable, CustomStringConverti
         self.column = column
     }
 
-    /// Parses `B2` or `$B$2`; nil when it is not a reference inside the grid.
+    /// Parses A1 text: column letters (any case) then the row's digits, each optionally marked
+    /// absolute with one `$` (`B2`, `$B$2`, `b$2`); nil for anything else (spaces, signs, a
+    /// `$` elsewhere) and for a cell outside Excel's grid (`XFE1`, `A0`, `A1048577`).
     public init?(_ text: String) {
-        var utf8 = Array(text.utf8)
-        utf8.removeAll { $0 == UInt8(ascii: "$") }
-        guard let parsed = utf8.withUnsafeBufferPointer({ Self.parse($0) }) else { return nil }
+        var text = text
+        guard let parsed = text.withUTF8({ Self.parseA1($0) }) else { return nil }
         self = parsed
     }
 
-    /// `B2`.
+    /// `B2`: the A1 text, without `$`.
     public var description: String { Self.columnName(column) + String(row) }
+
+    /// Row-major order: by row, then by column.
+    public static func < (lhs: CellReference, rhs: CellReference) -> Bool {
+        (lhs.row, lhs.column) < (rhs.row, rhs.column)
+    }
 
     /// The letters of a 1-based column: 1 -> `A`, 28 -> `AB`.
     public static func columnName(_ column: Int) -> String {
@@ -87,10 +96,30 @@ public struct CellReference: Equatable, Hashable, Sendable, CustomStringConverti
         return column <= maxColumn ? column : nil
     }
 
-    /// Parses letters then digits from borrowed bytes (the `r` attribute of a cell).
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> CellReference? {
-        guard let (column, row) = parseUnchecked(bytes), column <= maxColumn, row <= maxRow else { return nil }
+    /// `$`? letters `$`? digits, the whole of `bytes`, inside the grid.
+    static func parseA1(_ bytes: UnsafeBufferPointer<UInt8>) -> CellReference? {
+        let dollar = UInt8(ascii: "$")
+        var index = 0
+        if index < bytes.count, bytes[index] == dollar { index += 1 }
+        let letters = index
+        while index < bytes.count, (bytes[index] | 0x20) >= UInt8(ascii: "a"), (bytes[index] | 0x20) <= UInt8(ascii: "z") { index += 1 }
+        guard let column = columnNumber(bytes[letters..<index]) else { return nil }
+        if index < bytes.count, bytes[index] == dollar { index += 1 }
+        guard let row = rowNumber(bytes[index...]) else { return nil }
         return CellReference(row: row, column: column)
+    }
+
+    /// The row of 1 or more digits (`007` is 7), or nil when not digits, 0 or past the grid's
+    /// last row (an overlong number stops at the first digit past it, never overflowing).
+    static func rowNumber<C: Collection>(_ digits: C) -> Int? where C.Element == UInt8 {
+        guard !digits.isEmpty else { return nil }
+        var row = 0
+        for byte in digits {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            row = row * 10 + Int(byte - UInt8(ascii: "0"))
+            guard row <= maxRow else { return nil }
+        }
+        return row >= 1 ? row : nil
     }
 
     /// Letters then digits, without the grid check, so that a caller can tell a reference
@@ -106,36 +135,4 @@ public struct CellReference: Equatable, Hashable, Sendable, CustomStringConverti
               let row = ASCII.parseInt(UnsafeBufferPointer(rebasing: bytes[split...])), row >= 1 else { return nil }
         return (column, row)
     }
-}
-
-/// A rectangular range such as `A1:C3` (a single cell is a one-cell range).
-public struct CellRange: Equatable, Hashable, Sendable, CustomStringConvertible {
-    /// The top-left cell.
-    public var start: CellReference
-    /// The bottom-right cell.
-    public var end: CellReference
-
-    /// Creates a range.
-    public init(start: CellReference, end: CellReference) {
-        self.start = start
-        self.end = end
-    }
-
-    /// Parses `A1:C3` or `B2`.
-    public init?(_ text: String) {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 1 || parts.count == 2,
-              let first = CellReference(String(parts[0])),
-              let last = parts.count == 2 ? CellReference(String(parts[1])) : first
-        else { return nil }
-        start = CellReference(row: min(first.row, last.row), column: min(first.column, last.column))
-        end = CellReference(row: max(first.row, last.row), column: max(first.column, last.column))
-    }
-
-    /// `A1:C3`, or `B2` for one cell.
-    public var description: String { start == end ? start.description : "\(start):\(end)" }
-    /// Rows spanned.
-    public var rowCount: Int { end.row - start.row + 1 }
-    /// Columns spanned.
-    public var columnCount: Int { end.column - start.column + 1 }
 }

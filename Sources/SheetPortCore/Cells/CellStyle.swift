@@ -1,4 +1,4 @@
-/// The formatting of a cell that Sheets keeps (CONTRACTS section 2): bold, italic,
+/// The formatting of a cell that Sheets keeps (Docs/Reference/Formats.md, "Cell JSONL"): bold, italic,
 /// horizontal alignment, number format, fill colour and text colour.
 ///
 /// The reader derives it from a cell format (`CellFormat.keptStyle`), the JSONL `style`

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The text Excel (en-US) shows for a value in a number format: `convert --values displayed`,
-/// and the `display` of the calculation engine (TEXT(), CONTRACTS section 8).
+/// and the `display` of the calculation engine (TEXT(), Docs/Reference/HTTP.md, "Cell objects").
 ///
 /// Handled: sections `positive;negative;zero;text` and conditions (`[>100]`), colours
 /// (`[Red]`, ignored) and locale tags (`[$€-407]` shows `€`), the digit placeholders `0 # ?`,

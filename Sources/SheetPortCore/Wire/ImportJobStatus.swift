@@ -1,4 +1,4 @@
-/// Where an import job is (CONTRACTS section 4): one typed value for the store, the routes,
+/// Where an import job is (Docs/Reference/HTTP.md, "Imports"): one typed value for the store, the routes,
 /// the client's models and the commands, so that no side compares strings.
 public enum ImportJobStatus: String, Sendable, CaseIterable {
     /// Waiting for a worker.

@@ -1,6 +1,7 @@
 /// The code of an error the server answers (`{"error":{"code","message","findings"}}`,
-/// CONTRACTS section 4) or a failed import job carries: one list, which the server answers from
-/// and the client reads into its errors, so that neither side spells a code of its own.
+/// Docs/Reference/HTTP.md, "Error codes") or a failed import job carries: one list, which the
+/// server answers from and the client reads into its errors, so that neither side spells a
+/// code of its own.
 ///
 /// A code the server sends that this list does not name (a newer server's) reads as itself:
 /// the set is open, as the contract lets it grow. A failed job's code is also any of the

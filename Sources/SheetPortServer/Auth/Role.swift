@@ -1,5 +1,9 @@
+import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
 /// What a subject may do with a sheet, weakest first: each role may do everything the ones
-/// before it may (README, "Roles").
+/// before it may (Docs/Reference/HTTP.md, "Roles").
 package enum Role: String, Sendable, Comparable, CaseIterable {
     /// Reads the sheet: list, metadata, row windows, comments, export.
     case viewer

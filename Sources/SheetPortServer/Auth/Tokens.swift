@@ -1,5 +1,8 @@
 import Foundation
 import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
 
 /// Session tokens: 32 random bytes shown once (hexadecimal), of which the store keeps only a
 /// BLAKE2b hash. Every request resolves its token again, so a revocation takes effect on the
@@ -12,8 +15,7 @@ package enum Tokens {
             throw ServerError.configuration("cannot issue a token: \(violation)")
         }
         let (token, tokenHash) = make()
-        try database.query("INSERT INTO sessions (token_hash, subject, created) VALUES (?, ?, ?)",
-                           [.blob(tokenHash), .text(subject), .integer(Int64(Date().timeIntervalSince1970))])
+        try database.insertSession(tokenHash: tokenHash, subject: subject, created: Int64(Date().timeIntervalSince1970))
         return token
     }
 
@@ -30,21 +32,19 @@ package enum Tokens {
 
     /// The subject of a live token, or nil.
     package static func subject(of token: String, in database: Database) throws -> String? {
-        try database.query("SELECT subject FROM sessions WHERE token_hash = ?", [.blob(hash(token))]).first?.first?.string
+        try database.sessionSubject(tokenHash: hash(token))
     }
 
     /// Revokes every token of `subject`; returns how many.
     @discardableResult
     package static func revoke(subject: String, in database: Database) throws -> Int {
-        try database.query("DELETE FROM sessions WHERE subject = ?", [.text(subject)])
-        return database.changes
+        try database.deleteSessions(of: subject)
     }
 
     /// Revokes one token; returns whether it existed.
     @discardableResult
     package static func revoke(token: String, in database: Database) throws -> Bool {
-        try database.query("DELETE FROM sessions WHERE token_hash = ?", [.blob(hash(token))])
-        return database.changes > 0
+        try database.deleteSession(tokenHash: hash(token))
     }
 
     private static func hash(_ token: String) -> [UInt8] { Sodium.hash(Array(token.utf8)) }

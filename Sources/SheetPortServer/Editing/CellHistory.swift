@@ -1,13 +1,15 @@
 import Foundation
 import SheetPortCore
+import SheetPortCalc
+import SheetPortConvert
 
-/// Each cell's inputs over time (CONTRACTS section 8): every write records one marker entry
-/// (row and column 0: the write, even one that changed nothing, is the caller's to undo), and,
-/// per cell whose input or style it changed, the version, the subject, the time, and, sealed,
-/// which of the two it changed and the cell as it was before and after (so an undo or a restore
-/// needs nothing else); per row height or column width it set, the size before and after (row
-/// `r` column 0, or row 0 column `c`). An import records one entry for the whole sheet
-/// (`imported`, row and column 0).
+/// Each cell's inputs over time (Docs/Reference/HTTP.md, "History, restore and undo"): every write
+/// records one marker entry (row and column 0: the write, even one that changed nothing, is the
+/// caller's to undo), and, per cell whose input or style it changed, the version, the subject, the
+/// time, and, sealed, which of the two it changed and the cell as it was before and after (so an
+/// undo or a restore needs nothing else); per row height or column width it set, the size before
+/// and after (row `r` column 0, or row 0 column `c`). An import records one entry for the whole
+/// sheet (`imported`, row and column 0).
 package enum CellHistory {
     /// One entry.
     package struct Entry {
@@ -19,7 +21,7 @@ package enum CellHistory {
         package var input: String?
         /// The input it replaced.
         package var previous: String?
-        package var cell: GridCell
+        package var cell: CellReference
         /// What the write changed: `input`, `style` (a cell's), `size` (a row's or column's);
         /// entries written before this was recorded changed the input.
         package var changed: Set<String> = ["input"]
@@ -38,20 +40,19 @@ package enum CellHistory {
         package var isSize: Bool { !isMarker && (cell.row == 0 || cell.column == 0) }
     }
 
-    private static func context(_ sheet: String, _ cell: GridCell, _ version: Int) -> [UInt8] {
+    private static func context(_ sheet: String, _ cell: CellReference, _ version: Int) -> [UInt8] {
         Sealer.context("history:\(cell.row):\(cell.column)", sheet, version)
     }
 
     /// Records what `edit` changed, now at `version`.
     static func record(_ edit: SheetEdit, version: Int, change: SheetChangeKind, _ database: Database, _ context: ServerContext) throws {
         let now = Int64(Date().timeIntervalSince1970)
-        func insert(_ cell: GridCell, _ data: JSON) throws {
-            try database.query("""
-                INSERT INTO cell_history (sheet_id, version, row_number, column_number, subject, at, change, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, [.text(edit.sheet), .integer(Int64(version)), .integer(Int64(cell.row)), .integer(Int64(cell.column)), .text(edit.subject),
-                      .integer(now), .text(change.rawValue), .blob(context.sealer.seal(Array(data.text.utf8), context: Self.context(edit.sheet, cell, version)))])
+        func insert(_ cell: CellReference, _ data: JSON) throws {
+            try database.insertCellHistory(sheet: edit.sheet, version: version, row: cell.row, column: cell.column, subject: edit.subject, at: now,
+                                           change: change.rawValue,
+                                           data: context.sealer.seal(Array(data.text.utf8), context: Self.context(edit.sheet, cell, version)))
         }
-        try insert(GridCell(row: 0, column: 0), .object([]))
+        try insert(CellReference(row: 0, column: 0), .object([]))
         for (cell, cells) in edit.written.sorted(by: { $0.key < $1.key }) {
             let (before, after) = cells
             var changed: [String] = []
@@ -66,74 +67,57 @@ package enum CellHistory {
         }
         for size in edit.sizeChanges where size.before != size.after {
             func number(_ value: Double?) -> JSON { value.map { .number($0) } ?? .null }
-            try insert(GridCell(row: size.row, column: size.column),
+            try insert(CellReference(row: size.row, column: size.column),
                        .object([("changed", .array([.string("size")])), ("before", number(size.before)), ("after", number(size.after))]))
         }
     }
 
     /// Records an import's one entry for the whole sheet.
     static func recordImport(sheet: String, subject: String, _ database: Database, _ context: ServerContext) throws {
-        let cell = GridCell(row: 0, column: 0)
-        try database.query("""
-            INSERT INTO cell_history (sheet_id, version, row_number, column_number, subject, at, change, data) VALUES (?, 1, 0, 0, ?, ?, 'imported', ?)
-            """, [.text(sheet), .text(subject), .integer(Int64(Date().timeIntervalSince1970)),
-                  .blob(context.sealer.seal(Array("{}".utf8), context: Self.context(sheet, cell, 1)))])
+        let cell = CellReference(row: 0, column: 0)
+        try database.insertCellHistory(sheet: sheet, version: 1, row: cell.row, column: cell.column, subject: subject,
+                                       at: Int64(Date().timeIntervalSince1970), change: "imported",
+                                       data: context.sealer.seal(Array("{}".utf8), context: Self.context(sheet, cell, 1)))
     }
 
     /// A cell's entries, newest first, with the import's entry last (when the sheet was imported).
-    static func entries(of cell: GridCell, sheet: String, _ database: Database, _ context: ServerContext) throws -> [Entry] {
-        let rows = try database.query("""
-            SELECT version, subject, at, change, data, row_number, column_number FROM cell_history
-            WHERE sheet_id = ? AND ((row_number = ? AND column_number = ?) OR (row_number = 0 AND column_number = 0 AND change = 'imported'))
-            ORDER BY version DESC
-            """, [.text(sheet), .integer(Int64(cell.row)), .integer(Int64(cell.column))])
-        return try rows.map { try entry($0, sheet: sheet, context) }
+    static func entries(of cell: CellReference, sheet: String, _ database: Database, _ context: ServerContext) throws -> [Entry] {
+        try database.cellHistory(of: sheet, row: cell.row, column: cell.column).map { try entry($0, sheet: sheet, context) }
     }
 
     /// The entries of `subject`'s last write not yet undone, nil when there is none.
     static func lastWrite(of subject: String, sheet: String, _ database: Database, _ context: ServerContext) throws -> [Entry]? {
-        guard let version = try database.query("""
-            SELECT MAX(version) FROM cell_history WHERE sheet_id = ? AND subject = ? AND change NOT IN ('imported', 'undo', 'undone')
-            """, [.text(sheet), .text(subject)]).first?.first?.int else { return nil }
-        let rows = try database.query("""
-            SELECT version, subject, at, change, data, row_number, column_number FROM cell_history
-            WHERE sheet_id = ? AND version = ? AND subject = ? ORDER BY row_number, column_number
-            """, [.text(sheet), .integer(Int64(version)), .text(subject)])
-        return try rows.map { try entry($0, sheet: sheet, context) }
+        guard let version = try database.lastUndoableVersion(of: subject, sheet: sheet) else { return nil }
+        return try database.cellHistory(of: sheet, version: version, by: subject).map { try entry($0, sheet: sheet, context) }
     }
 
     /// Marks the entries of `version` undone (an undo never undoes them again).
     static func markUndone(sheet: String, version: Int, _ database: Database) throws {
-        try database.query("UPDATE cell_history SET change = 'undone' WHERE sheet_id = ? AND version = ?", [.text(sheet), .integer(Int64(version))])
+        try database.markHistoryUndone(sheet: sheet, version: version)
     }
 
     /// The entries after `version` of subjects other than `subject` that still stand (neither
     /// undone nor an undo: an undo only puts back what its own write replaced) on `cells`
     /// (markers aside): what an undo of `subject`'s write at `version` must leave alone.
-    static func laterWrites(to cells: Set<GridCell>, after version: Int, notBy subject: String, sheet: String,
+    static func laterWrites(to cells: Set<CellReference>, after version: Int, notBy subject: String, sheet: String,
                             _ database: Database, _ context: ServerContext) throws -> [Entry] {
-        let rows = try database.query("""
-            SELECT version, subject, at, change, row_number, column_number FROM cell_history
-            WHERE sheet_id = ? AND version > ? AND subject <> ? AND change NOT IN ('imported', 'undo', 'undone')
-            AND (row_number <> 0 OR column_number <> 0)
-            """, [.text(sheet), .integer(Int64(version)), .text(subject)])
         var entries: [Entry] = []
-        for row in rows where cells.contains(GridCell(row: row[4].int ?? 0, column: row[5].int ?? 0)) {
+        for var record in try database.laterCellHistory(of: sheet, after: version, notBy: subject)
+        where cells.contains(CellReference(row: record.row, column: record.column)) {
             // Only these few are unsealed.
-            guard let data = try database.query("""
-                SELECT data FROM cell_history WHERE sheet_id = ? AND version = ? AND row_number = ? AND column_number = ?
-                """, [.text(sheet), row[0], row[4], row[5]]).first?.first else { continue }
-            entries.append(try entry([row[0], row[1], row[2], row[3], data, row[4], row[5]], sheet: sheet, context))
+            guard let data = try database.cellHistoryData(of: sheet, version: record.version, row: record.row, column: record.column) else { continue }
+            record.data = data
+            entries.append(try entry(record, sheet: sheet, context))
         }
         return entries
     }
 
-    private static func entry(_ row: [SQLValue], sheet: String, _ context: ServerContext) throws -> Entry {
-        let version = row[0].int ?? 0
-        let cell = GridCell(row: row[5].int ?? 0, column: row[6].int ?? 0)
-        let plaintext = try context.sealer.open(row[4].bytes ?? [], context: Self.context(sheet, cell, version), what: "cell history")
+    private static func entry(_ record: CellHistoryRow, sheet: String, _ context: ServerContext) throws -> Entry {
+        let version = record.version
+        let cell = CellReference(row: record.row, column: record.column)
+        let plaintext = try context.sealer.open(record.data ?? [], context: Self.context(sheet, cell, version), what: "cell history")
         let object = JSON.parseObject(plaintext) ?? [:]
-        var entry = Entry(version: version, subject: row[1].string ?? "", at: row[2].int ?? 0, change: row[3].string ?? "",
+        var entry = Entry(version: version, subject: record.subject, at: record.at, change: record.change,
                           input: object["input"] as? String, previous: object["previous"] as? String, cell: cell)
         if let changed = object["changed"] as? [String] { entry.changed = Set(changed) }
         if entry.isMarker { entry.changed = [] }

@@ -1,4 +1,6 @@
 import Foundation
+import SheetPortCore
+import SheetPortCalc
 
 /// The row blocks a write changes only through recalculated dependents (a running total's
 /// blocks, every one of them on a write of its first cell): no update, no history, nothing but
@@ -51,7 +53,7 @@ extension SheetEdit {
                     if let data = sealed[block] {
                         entries = try RowBlock.entries(stored: sealer.open(data, context: RowBlock.context(sheet: sheet, block: block), what: "row block"))
                     }
-                    var written: [GridCell: (before: StoredCell, after: StoredCell)] = [:]
+                    var written: [CellReference: (before: StoredCell, after: StoredCell)] = [:]
                     Self.rewrite(touched[cells], updates: [:], in: &entries, into: &result.applied, written: &written, showing: budgets[k])
                     result.firstRow = entries.first?.row ?? 0
                     result.lastRow = entries.last?.row ?? 0

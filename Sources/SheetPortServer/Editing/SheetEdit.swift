@@ -1,24 +1,8 @@
 import SheetPortCore
 import SheetPortCalc
-
-/// A cell of the grid, 1-based, ordered row by row.
-package struct GridCell: Hashable, Comparable, Sendable {
-    package var row: Int
-    package var column: Int
-
-    package init(row: Int, column: Int) {
-        self.row = row
-        self.column = column
-    }
-
-    package static func < (lhs: GridCell, rhs: GridCell) -> Bool { (lhs.row, lhs.column) < (rhs.row, rhs.column) }
-
-    /// The engine's address of the cell.
-    var address: CellAddress { CellAddress(row: Int32(row - 1), column: Int32(column - 1)) }
-
-    /// `B2`.
-    package var reference: String { CellReference.columnName(column) + String(row) }
-}
+import Foundation
+import SheetPortReader
+import SheetPortConvert
 
 /// What a write does to one cell.
 package struct CellUpdate {
@@ -71,9 +55,9 @@ package final class SheetEdit {
     let database: Database
     let context: ServerContext
     /// The updates, by cell.
-    package private(set) var updates: [GridCell: CellUpdate] = [:]
+    package private(set) var updates: [CellReference: CellUpdate] = [:]
     /// Each updated cell as it was before this write and as it is after (for the history and undo).
-    package private(set) var written: [GridCell: (before: StoredCell, after: StoredCell)] = [:]
+    package private(set) var written: [CellReference: (before: StoredCell, after: StoredCell)] = [:]
     /// The row heights and column widths this write set, with the ones they replaced.
     package var sizeChanges: [SizeChange] = []
     /// Whether blocks holding only recalculated cells are rewritten on every core (a request's
@@ -91,15 +75,15 @@ package final class SheetEdit {
     }
 
     /// Sets the update of `cell` (replacing an earlier one of this write).
-    package func set(_ cell: GridCell, _ update: CellUpdate) {
+    package func set(_ cell: CellReference, _ update: CellUpdate) {
         updates[cell] = update
     }
 
     /// The engine's formula of a cell (without `=`), nil for a constant or an empty cell.
-    package func formula(at cell: GridCell) -> String? { model.engine.formula(at: cell.address, sheet: 0) }
+    package func formula(at cell: CellReference) -> String? { model.engine.formula(at: cell, sheet: 0) }
 
     /// The stored cell, nil when none is stored there.
-    package func stored(_ cell: GridCell) throws -> StoredCell? {
+    package func stored(_ cell: CellReference) throws -> StoredCell? {
         let block = RowBlock.block(of: cell.row)
         guard let entry = try entries(of: block).first(where: { $0.row == cell.row }) else { return nil }
         for line in entry.cells {
@@ -111,7 +95,7 @@ package final class SheetEdit {
     /// The stored cells in `rows` x `columns`, in row order; throws `tooMany` past `limit`
     /// (reading only the blocks the rows span up to the sheet's last stored block).
     package func storedCells(rows: ClosedRange<Int>, columns: ClosedRange<Int>, limit: Int) throws -> [StoredCell] {
-        let lastBlock = try database.query("SELECT MAX(block) FROM row_blocks WHERE sheet_id = ?", [.text(sheet)]).first?.first?.int ?? -1
+        let lastBlock = try database.lastRowBlock(of: sheet) ?? -1
         var cells: [StoredCell] = []
         var block = RowBlock.block(of: rows.lowerBound)
         while block <= min(RowBlock.block(of: rows.upperBound), lastBlock) {
@@ -170,7 +154,7 @@ package final class SheetEdit {
     func apply(showing shown: Int) throws -> Applied {
         var inputs: [CellInput] = []
         for (cell, update) in updates {
-            let location = CellLocation(sheet: 0, address: cell.address)
+            let location = CellLocation(sheet: 0, cell: cell)
             switch update.content {
             case .keep: continue
             case .typed(_, let typed): inputs.append(CellInput(location: location, content: typed.content))
@@ -182,7 +166,7 @@ package final class SheetEdit {
         model.cellCount += inputs.count
         let recalculated = inputs.isEmpty ? [] : model.engine.setInputs(inputs, stoppingAfter: shown)
         let engine = model.engine
-        return try store(Self.merge(updates.keys.sorted(), recalculated) { engine.value(at: $0.address, sheet: 0) }, showing: shown)
+        return try store(Self.merge(updates.keys.sorted(), recalculated) { engine.value(at: $0, sheet: 0) }, showing: shown)
     }
 
     /// Rewrites `touched` (sorted, each cell once) in their row blocks: each updated cell's
@@ -218,17 +202,17 @@ package final class SheetEdit {
     }
 
     /// A cell to rewrite and its value now (the engine's).
-    typealias Touched = (cell: GridCell, value: CalcValue)
+    typealias Touched = (cell: CellReference, value: CalcValue)
 
     /// The updated cells (sorted) and the recalculated ones (sorted, the inputs among them) as one
     /// sorted list, each cell once, with its value now (`value` answers an updated cell's that did
     /// not change: a format's).
-    private static func merge(_ updated: [GridCell], _ recalculated: [CellChange], value: (GridCell) -> CalcValue) -> [Touched] {
+    private static func merge(_ updated: [CellReference], _ recalculated: [CellChange], value: (CellReference) -> CalcValue) -> [Touched] {
         var touched: [Touched] = []
         touched.reserveCapacity(updated.count + recalculated.count)
         var u = 0
         for change in recalculated where change.location.sheet == 0 {
-            let cell = GridCell(row: Int(change.location.address.row) + 1, column: Int(change.location.address.column) + 1)
+            let cell = change.location.cell
             while u < updated.count, updated[u] < cell {
                 touched.append((updated[u], scalar(value(updated[u]))))
                 u += 1
@@ -248,8 +232,8 @@ package final class SheetEdit {
 
     /// Rewrites the lines of `cells` (sorted, all of one block) in that block's `entries`, row by
     /// row, and drops the rows left with nothing.
-    static func rewrite(_ cells: ArraySlice<Touched>, updates: [GridCell: CellUpdate], in entries: inout [RowBlock.Entry],
-                        into applied: inout Applied, written: inout [GridCell: (before: StoredCell, after: StoredCell)], showing shown: Int) {
+    static func rewrite(_ cells: ArraySlice<Touched>, updates: [CellReference: CellUpdate], in entries: inout [RowBlock.Entry],
+                        into applied: inout Applied, written: inout [CellReference: (before: StoredCell, after: StoredCell)], showing shown: Int) {
         var rowStart = cells.startIndex
         while rowStart < cells.endIndex {
             let row = cells[rowStart].cell.row
@@ -265,8 +249,8 @@ package final class SheetEdit {
     /// cell's update applied, its value the one given (an updated cell's is the engine's). A cell
     /// only recalculated has its value spliced into its line (`StoredLine`), never parsed whole.
     /// The row's lines are indexed by column once, so a write across a wide row stays linear.
-    private static func rewrite(row: Int, _ cells: ArraySlice<Touched>, updates: [GridCell: CellUpdate], in entries: inout [RowBlock.Entry],
-                        into applied: inout Applied, written: inout [GridCell: (before: StoredCell, after: StoredCell)], showing shown: Int) {
+    private static func rewrite(row: Int, _ cells: ArraySlice<Touched>, updates: [CellReference: CellUpdate], in entries: inout [RowBlock.Entry],
+                        into applied: inout Applied, written: inout [CellReference: (before: StoredCell, after: StoredCell)], showing shown: Int) {
         let index = entries.firstIndex { $0.row >= row } ?? entries.endIndex
         if index == entries.endIndex || entries[index].row != row {
             entries.insert(RowBlock.Entry(row: row, height: nil, isHidden: false, cells: []), at: index)
@@ -366,8 +350,16 @@ package struct SizeChange {
     package var after: Double?
 }
 
-/// Why a write's gathering stopped.
-package enum SheetEditError: Error {
+/// Why a write's gathering stopped (the routes answer each with its status and code).
+package enum SheetEditError: Error, Equatable {
     /// More cells than the write may change.
     case tooMany(Int)
+    /// The sheet is gone (deleted since the caller's role was checked).
+    case noSuchSheet
+    /// The subject has no write on the sheet left to undo.
+    case nothingToUndo
+    /// An input no cell may hold (a control character, longer than a cell holds): why.
+    case badInput(String)
+    /// A formula that does not parse, refers to another workbook or is too long: why.
+    case badFormula(String)
 }

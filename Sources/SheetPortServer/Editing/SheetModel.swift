@@ -1,6 +1,8 @@
 import SheetPortCore
 import SheetPortCalc
 import SheetPortConvert
+import Foundation
+import SheetPortReader
 
 /// A stored sheet's calculation graph: its cells loaded into a `CalcEngine` (sheet 0) from the
 /// sealed row blocks and recalculated, at the sheet's `version`. Lives in memory only
@@ -14,7 +16,7 @@ final class SheetModel {
     var cellCount: Int
     /// Cells whose value the engine changed and the store does not hold yet (a write answers
     /// before its dependents past the answer's first 1,000 are computed and stored: `SheetSettle`).
-    var unstored: [GridCell] = []
+    var unstored: [CellReference] = []
 
     /// True when the store holds every value the engine has: nothing left to compute or store.
     var isSettled: Bool { unstored.isEmpty && !engine.hasPendingRecalculation }
@@ -35,7 +37,7 @@ final class SheetModel {
     /// Notes the cells of `changes` (the engine's, sheet 0) as not stored yet.
     func noteUnstored(_ changes: [CellChange]) {
         for change in changes where change.location.sheet == 0 {
-            unstored.append(GridCell(row: Int(change.location.address.row) + 1, column: Int(change.location.address.column) + 1))
+            unstored.append(change.location.cell)
         }
         // Reads store nothing: writes and reads without a pause note a chain's cells again each
         // time. Once the list is twice the sheet, each cell is kept once (bounded by the sheet).
@@ -66,7 +68,7 @@ final class SheetModel {
                 spanned += 1
                 lastBlock = block
             }
-            cells.append((cell, SheetEdit.scalar(engine.value(at: cell.address, sheet: 0))))
+            cells.append((cell, SheetEdit.scalar(engine.value(at: cell, sheet: 0))))
             taken += 1
         }
         unstored.removeFirst(taken)
@@ -80,7 +82,7 @@ final class SheetModel {
         cells.sort()
         var touched: [SheetEdit.Touched] = []
         for cell in cells where touched.last?.cell != cell {
-            touched.append((cell, SheetEdit.scalar(engine.value(at: cell.address, sheet: 0))))
+            touched.append((cell, SheetEdit.scalar(engine.value(at: cell, sheet: 0))))
         }
         return touched
     }
@@ -97,8 +99,8 @@ final class SheetModel {
         let engine = CalcEngine(dateSystem: StoredCell.dateSystem, clock: context.calcClock)
         let sheet = engine.addSheet("Sheet1")
         var count = 0
-        var stored: [(GridCell, CellValue)] = []
-        let last = try database.query("SELECT MAX(block) FROM row_blocks WHERE sheet_id = ?", [.text(id)]).first?.first?.int ?? -1
+        var stored: [(CellReference, CellValue)] = []
+        let last = try database.lastRowBlock(of: id) ?? -1
         var next = 0
         while next <= last {
             for block in try database.rowBlocks(of: id, from: next, to: next + blocksPerRead - 1) {
@@ -106,7 +108,7 @@ final class SheetModel {
                 for typed in try RowBlock.rows(stored: plaintext, name: "row block \(block.block) of sheet \(id)") {
                     for cell in typed.row.cells {
                         load(cell, row: typed.row.index, into: engine, sheet: sheet)
-                        if valuesPending, cell.formula != nil { stored.append((GridCell(row: typed.row.index, column: cell.column), cell.value)) }
+                        if valuesPending, cell.formula != nil { stored.append((CellReference(row: typed.row.index, column: cell.column), cell.value)) }
                         count += 1
                     }
                 }
@@ -115,7 +117,7 @@ final class SheetModel {
         }
         engine.recalculate()
         let model = SheetModel(engine: engine, version: version, cellCount: count)
-        for (cell, value) in stored where WorkbookCalculation.calcValue(value, dateSystem: StoredCell.dateSystem) != SheetEdit.scalar(engine.value(at: cell.address, sheet: sheet)) {
+        for (cell, value) in stored where WorkbookCalculation.calcValue(value, dateSystem: StoredCell.dateSystem) != SheetEdit.scalar(engine.value(at: cell, sheet: sheet)) {
             model.unstored.append(cell)
         }
         return model
@@ -124,14 +126,14 @@ final class SheetModel {
     /// One stored cell into the engine: a constant as its value, a formula with its stored value
     /// as the cached one (kept only where the engine cannot compute it, as at import).
     private static func load(_ cell: Cell, row: Int, into engine: CalcEngine, sheet: Int) {
-        let address = CellAddress(row: Int32(row - 1), column: Int32(cell.column - 1))
+        let address = CellReference(row: row, column: cell.column)
         let value = WorkbookCalculation.calcValue(cell.value, dateSystem: StoredCell.dateSystem)
         guard let formula = cell.formula else {
             engine.setValue(value, at: address, sheet: sheet)
             return
         }
-        var range: RangeAddress?
-        if case .array(let text) = cell.formulaKind { range = RangeAddress(text) }
+        var range: CellRange?
+        if case .array(let text) = cell.formulaKind { range = CellRange(text) }
         engine.setFormula(formula, at: address, sheet: sheet, cachedValue: cell.value == .empty ? nil : value, arrayRange: range)
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+import SheetPortCore
 import SheetPortCalc
 
 /// What a read lays over a sheet's stored row blocks while a write's dependents are not all
@@ -33,7 +35,7 @@ struct SheetOverlay {
             let (version, valuesPending) = try context.database { try $0.versionAndValues(of: id) }
             guard valuesPending else { return SheetOverlay(version: version, cells: []) }
             guard let model = slot, model.version == version else { return nil }
-            let range = RangeAddress(CellAddress(row: Int32(rows.lowerBound - 1), column: 0), CellAddress(row: Int32(rows.upperBound - 1), column: 16_383))
+            let range = CellRange(CellReference(row: rows.lowerBound, column: 1), CellReference(row: rows.upperBound, column: CellReference.maxColumn))
             model.noteUnstored(model.engine.continueRecalculation(until: range, sheet: 0))
             return SheetOverlay(version: version, cells: model.unstoredCells(in: rows))
         }
@@ -61,7 +63,7 @@ struct SheetOverlay {
         let touched = columns.map { cells(of: block, in: $0)[...] } ?? cells[cells(of: block)]
         guard !touched.isEmpty else { return }
         var applied = SheetEdit.Applied()
-        var written: [GridCell: (before: StoredCell, after: StoredCell)] = [:]
+        var written: [CellReference: (before: StoredCell, after: StoredCell)] = [:]
         SheetEdit.rewrite(touched, updates: [:], in: &entries, into: &applied, written: &written, showing: 0)
     }
 

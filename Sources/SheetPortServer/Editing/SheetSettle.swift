@@ -33,7 +33,7 @@ enum SheetSettle {
         try context.engines.withSheet(id) { slot in
             let wanted = { !whole && context.engines.isWanted(id, beyond: 1) }
             // Computed before the transaction opens: a PostgreSQL session idle in a transaction
-            // is ended after a bound (`PostgresConnection.SessionBounds`).
+            // is ended after a bound (`PostgresSessionBounds`).
             if let model = slot, model.engine.hasPendingRecalculation {
                 var computed = 0
                 repeat {
@@ -46,7 +46,7 @@ enum SheetSettle {
             do {
                 return try context.database { database in
                     try database.transaction {
-                        let (version, valuesPending) = try SheetWrite.lock(id, database)
+                        let (version, valuesPending) = try database.lockSheetForWrite(id)
                         // Another instance wrote the sheet since (its load stored what was left):
                         // this graph is not the store's any more. Values stored already (by a
                         // read here, or another instance's repair) leave nothing to store.
@@ -67,7 +67,7 @@ enum SheetSettle {
                             _ = try edit.store(model.takeUnstored(blocks: blocksPerSlice), showing: 0)
                             stored += blocksPerSlice
                         } while !model.unstored.isEmpty && (whole || (stored < blocksPerStep && !wanted()))
-                        if model.isSettled { try database.query("UPDATE sheets SET values_pending = 0 WHERE id = ?", [.text(id)]) }
+                        if model.isSettled { try database.markValuesStored(of: id) }
                         return model.isSettled
                     }
                 }
@@ -97,8 +97,8 @@ final class SheetSettler: @unchecked Sendable {
 
     /// Starts the thread; sheets the store marks pending (left by a previous run) are queued.
     func start(_ context: ServerContext) {
-        if let pending = try? context.database({ try $0.query("SELECT id FROM sheets WHERE values_pending <> 0") }) {
-            for row in pending { if let id = row.first?.string { schedule(id) } }
+        if let pending = try? context.database({ try $0.sheetsWithValuesPending() }) {
+            for id in pending { schedule(id) }
         }
         thread.start(named: "sheet settle") { [self] stopAsked in
             #if os(Linux)
@@ -120,7 +120,7 @@ final class SheetSettler: @unchecked Sendable {
                         if stopAsked(0) { return }
                     } while try !SheetSettle.step(id, context, whole: false)
                 } catch {
-                    ServerLog.write("sheet \(id): values left by a write not stored yet (\(error)); the next read or write stores them")
+                    context.log.write("sheet \(id): values left by a write not stored yet (\(error)); the next read or write stores them")
                 }
             }
         }

@@ -1,4 +1,7 @@
 import SheetPortReader
+import Foundation
+import SheetPortCore
+import SheetPortConvert
 
 /// Row heights and column widths as a write sets them, inside the write's transaction: a row's
 /// height in its row block's row header (a row with a height and no cell keeps its header), a
@@ -28,8 +31,7 @@ enum SheetSizes {
         }
         // The export reads rows up to the sheet's last: a height below it extends it.
         if let last = heights.filter({ $0.value != nil }).keys.max() {
-            try edit.database.query("UPDATE sheets SET rows = CASE WHEN rows < ? THEN ? ELSE rows END WHERE id = ?",
-                                    [.integer(Int64(last)), .integer(Int64(last)), .text(edit.sheet)])
+            try edit.database.extendRows(of: edit.sheet, to: last)
         }
     }
 
@@ -42,7 +44,7 @@ enum SheetSizes {
             edit.sizeChanges.append(SizeChange(row: 0, column: column, before: before, after: width))
             layout.columns = Self.columns(layout.columns, setting: column, to: width)
         }
-        try edit.database.query("UPDATE sheets SET layout = ? WHERE id = ?", [.blob(layout.sealed(sheet: edit.sheet, edit.context.sealer)), .text(edit.sheet)])
+        try edit.database.setLayout(of: edit.sheet, layout.sealed(sheet: edit.sheet, edit.context.sealer))
     }
 
     /// `columns` with `column`'s width set: the range holding it split around it (its other

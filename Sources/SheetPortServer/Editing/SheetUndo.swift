@@ -1,7 +1,9 @@
 import SheetPortCore
 import SheetPortCalc
+import Foundation
+import SheetPortConvert
 
-/// Undo and restore from the cell history (CONTRACTS section 8), inside a write's `body`.
+/// Undo and restore from the cell history (Docs/Reference/HTTP.md, "History, restore and undo"), inside a write's `body`.
 ///
 /// An undo puts back what the caller's last write replaced: each cell's input and style as
 /// they were, each row height and column width. What another subject has written since to the
@@ -18,11 +20,11 @@ enum SheetUndo {
     }
 
     /// Sets `edit`'s updates to take back `subject`'s last write not yet undone and marks it
-    /// undone; 409 `nothing-to-undo` when there is none.
+    /// undone; `SheetEditError.nothingToUndo` when there is none.
     static func takeBack(_ edit: SheetEdit, subject: String) throws -> Outcome {
         let sheet = edit.sheet, database = edit.database, context = edit.context
         guard let entries = try CellHistory.lastWrite(of: subject, sheet: sheet, database, context), let version = entries.first?.version else {
-            throw RequestRefusal(status: 409, code: .nothingToUndo, message: "you have no write on this sheet left to undo")
+            throw SheetEditError.nothingToUndo
         }
         let mine = entries.filter { !$0.isMarker }
         var taken: Set<String> = []
@@ -54,7 +56,7 @@ enum SheetUndo {
     /// Sets `edit`'s update of `cell` to its input and style at `version`: for each, the one the
     /// newest entry at or before `version` wrote, else the one the first later entry replaced
     /// (what the import stored), else the cell's own (nothing changed it since).
-    static func restore(_ cell: GridCell, to version: Int, _ edit: SheetEdit) throws {
+    static func restore(_ cell: CellReference, to version: Int, _ edit: SheetEdit) throws {
         let entries = try CellHistory.entries(of: cell, sheet: edit.sheet, edit.database, edit.context).filter { !$0.isMarker }
         var update = CellUpdate()
         for aspect in ["input", "style"] {
@@ -77,7 +79,7 @@ enum SheetUndo {
     private static func content(_ entry: CellHistory.Entry, before: Bool) throws -> CellUpdate.Content {
         guard entry.hasCells else {
             let input = (before ? entry.previous : entry.input) ?? ""
-            return .typed(text: input, try EditRoutes.typed(input, at: entry.cell))
+            return .typed(text: input, try CellInputCheck.typed(input, at: entry.cell))
         }
         guard let stored = before ? entry.before : entry.after else { return .clear }
         if let formula = stored.formula { return .formula(formula) }
@@ -85,12 +87,12 @@ enum SheetUndo {
         return .value(stored.value, input: stored.input)
     }
 
-    private static func key(_ cell: GridCell, _ aspect: String) -> String { "\(cell.row):\(cell.column):\(aspect)" }
+    private static func key(_ cell: CellReference, _ aspect: String) -> String { "\(cell.row):\(cell.column):\(aspect)" }
 
     /// `B2` for a cell, `3` for a row's height, `C` for a column's width.
-    private static func name(of cell: GridCell) -> String {
+    private static func name(of cell: CellReference) -> String {
         if cell.column == 0 { return String(cell.row) }
         if cell.row == 0 { return CellReference.columnName(cell.column) }
-        return cell.reference
+        return cell.description
     }
 }

@@ -1,7 +1,9 @@
 import Foundation
 import SheetPortCore
+import SheetPortCalc
+import SheetPortConvert
 
-/// The one write path of a sheet (CONTRACTS section 8): every write (cells, clear, copy,
+/// The one write path of a sheet (Docs/Reference/HTTP.md, "Writing"): every write (cells, clear, copy,
 /// format, sizes, restore, undo) runs here, atomic and serialized per sheet: the sheet's lock in
 /// this process (`SheetEngines`), then one database transaction that on PostgreSQL first takes
 /// the sheet's advisory lock (two instances take turns) and the sheet's row. Inside it the
@@ -28,7 +30,8 @@ package enum SheetWrite {
     static let shown = max(maxChanged, SheetEvent.maxRefs)
 
     /// Runs one write of `subject` on sheet `id` (the caller checked the role); `body` gathers
-    /// the updates and may throw a `RequestRefusal`, and then nothing is stored.
+    /// the updates and may throw (a `SheetEditError`, a route's refusal), and then nothing is
+    /// stored. `SheetEditError.noSuchSheet` when the sheet went meanwhile.
     package static func run(_ id: String, subject: String, change: SheetChangeKind, _ context: ServerContext,
                             _ body: (SheetEdit) throws -> Void) throws -> Outcome {
         let (outcome, settled): (Outcome, Bool) = try context.engines.withSheet(id) { slot in
@@ -36,8 +39,8 @@ package enum SheetWrite {
             do {
                 return try context.database { database in
                     try database.transaction {
-                        let (version, valuesPending) = try lock(id, database)
-                        guard version > 0 else { throw RequestRefusal.notFound }
+                        let (version, valuesPending) = try database.lockSheetForWrite(id)
+                        guard version > 0 else { throw SheetEditError.noSuchSheet }
                         if slot == nil || slot!.version != version {
                             slot = nil
                             slot = try SheetModel.load(id, version: version, valuesPending: valuesPending, database, context)
@@ -48,10 +51,8 @@ package enum SheetWrite {
                         let applied = try edit.apply(showing: shown)
                         let next = version + 1
                         let settled = slot!.isSettled
-                        try database.query("UPDATE sheets SET version = ?, rows = MAX(rows, ?), columns = MAX(columns, ?), values_pending = ? WHERE id = ?"
-                                            .replacingOccurrences(of: "MAX(", with: database.kind == .postgres ? "GREATEST(" : "MAX("),
-                                           [.integer(Int64(next)), .integer(Int64(applied.lastRow)), .integer(Int64(applied.lastColumn)),
-                                            .integer(settled ? 0 : 1), .text(id)])
+                        try database.finishWrite(sheet: id, version: next, lastRow: applied.lastRow, lastColumn: applied.lastColumn,
+                                                 valuesPending: !settled)
                         let refs = applied.count <= SheetEvent.maxRefs ? applied.cells.map(\.reference) : nil
                         try database.record(SheetEvent(version: next, change: change, refs: refs), of: id)
                         try CellHistory.record(edit, version: next, change: change, database, context)
@@ -69,32 +70,5 @@ package enum SheetWrite {
         context.changes.signal(SheetChange(sheet: id, version: outcome.version))
         if !settled { context.settler.schedule(id) }
         return outcome
-    }
-
-    /// Takes sheet `id`'s write locks inside `database`'s transaction (on PostgreSQL the
-    /// advisory lock, so instances take turns, then the sheet's row); answers its version (0:
-    /// no such sheet) and whether its stored values are behind its inputs.
-    static func lock(_ id: String, _ database: Database) throws -> (version: Int, valuesPending: Bool) {
-        if database.kind == .postgres {
-            try database.query("SELECT pg_advisory_xact_lock(?)", [.integer(advisoryKey(id))])
-        }
-        try database.lockSheet(id)
-        return try database.versionAndValues(of: id)
-    }
-
-    /// The advisory lock key of a sheet's writes: the sheet id's first 15 hexadecimal digits
-    /// (ids are random), so distinct sheets rarely share a key, and sharing one only serializes.
-    static func advisoryKey(_ id: String) -> Int64 {
-        if let key = Int64(id.prefix(15), radix: 16) { return key }
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325 // FNV-1a: the same on every instance
-        for byte in id.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0100_0000_01B3 }
-        return Int64(bitPattern: hash >> 1)
-    }
-
-    /// The answer of a write: `{"version":N,"changed":[...],"more":false}`, then the members `adding` (an undo's).
-    package static func reply(_ outcome: Outcome, adding: [(String, JSON)] = []) -> Reply {
-        let listed = outcome.changed.prefix(maxChanged)
-        return .json(.object([("version", .int(outcome.version)), ("changed", .array(listed.map(\.apiJSON))),
-                              ("more", .bool(outcome.changedCount > maxChanged))] + adding))
     }
 }

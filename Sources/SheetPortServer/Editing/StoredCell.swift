@@ -1,9 +1,11 @@
 import Foundation
 import SheetPortCore
 import SheetPortCalc
+import SheetPortReader
+import SheetPortConvert
 
 /// One cell as a row block stores it (`RowBlock`): its input, formula, value and kept style,
-/// read from and written back to its JSON object line (CONTRACTS sections 2 and 4), and the
+/// read from and written back to its JSON object line (Docs/Reference/Formats.md and Docs/Reference/HTTP.md), and the
 /// text Excel shows for it (`display`).
 package struct StoredCell {
     /// 1-based row and column.

@@ -1,7 +1,11 @@
 import Foundation
 import SheetPortCore
+import Dispatch
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
 
-/// One `text/event-stream` answer (CONTRACTS section 4): a sheet's `version` events or an
+/// One `text/event-stream` answer (Docs/Reference/HTTP.md, "Event streams"): a sheet's `version` events or an
 /// import job's `progress` events and its `done`, read from the store after each wake (a
 /// change signalled through `SheetChanges`, or the `EventStreams` recheck timer).
 ///
@@ -108,7 +112,7 @@ final class EventStream: LiveReplyStream, @unchecked Sendable {
             sentCount = 0
             return .bytes(outgoing.count)
         } catch {
-            _ = ServerLog.incident(error, during: "an event stream")
+            _ = context.log.incident(error, during: "an event stream")
             return .end
         }
     }

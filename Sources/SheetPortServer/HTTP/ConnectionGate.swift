@@ -3,6 +3,9 @@ import Glibc
 #endif
 import Foundation
 import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
 
 /// The server's front door: it owns the listening socket, accepts connections, and looks at
 /// each request head (peeking, so nothing is consumed) before libmicrohttpd sees the
@@ -70,10 +73,7 @@ final class ConnectionGate: @unchecked Sendable {
 
     /// Starts accepting.
     func start() {
-        let thread = Thread { [self] in
-            run()
-            finished.signal()
-        }
+        let thread = Thread.running { [self] in run() } then: { [finished] in finished.signal() }
         thread.name = "sheetport-gate"
         thread.start()
     }

@@ -1,6 +1,9 @@
 import CMicroHTTPD
 import Foundation
 import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
 
 /// The HTTP server on libmicrohttpd: a `ConnectionGate` that accepts connections, keeps the
 /// connection limits and checks each request head, then libmicrohttpd's own polling threads (a
@@ -11,23 +14,29 @@ import SheetPortCore
 package final class HTTPDaemon {
     private var daemon: OpaquePointer?
     private let context: Unmanaged<DaemonContext>
+    /// libmicrohttpd's logger: its lines go to the server's log through `context`.
+    private let logger: UnsafeMutablePointer<sp_mhd_logger>
     private var gate: ConnectionGate!
     /// The port it is bound to (the chosen one when asked for port 0).
     package let port: UInt16
 
-    /// Starts listening on `address` within `limits`.
-    package init(address: ListenAddress, limits: ConnectionLimits, handler: any RequestHandler) throws {
-        let context = Unmanaged.passRetained(DaemonContext(handler: handler, transferTimeout: UInt32(clamping: max(1, limits.transferTimeout))))
+    /// Starts listening on `address` within `limits`; libmicrohttpd's own messages go to `log`.
+    package init(address: ListenAddress, limits: ConnectionLimits, log: ServerLog, handler: any RequestHandler) throws {
+        let context = Unmanaged.passRetained(DaemonContext(handler: handler, transferTimeout: UInt32(clamping: max(1, limits.transferTimeout)), log: log))
         self.context = context
+        logger = .allocate(capacity: 1)
+        logger.initialize(to: sp_mhd_logger(sink: { context, line in
+            Unmanaged<DaemonContext>.fromOpaque(context!).takeUnretainedValue().log
+                .write("libmicrohttpd: " + (line.map { String(cString: $0) } ?? "").trimmingCharacters(in: .whitespacesAndNewlines))
+        }, context: context.toOpaque()))
         // The gate keeps the connection limits (per client too): libmicrohttpd hands a connection
         // to a polling thread by its descriptor, not by load, so each thread takes up to all.
         let threads = max(1, limits.threads)
         let daemon = sp_mhd_start(sp_mhd_daemon_flags, UInt32(clamping: threads), UInt32(clamping: max(1, limits.connections) * threads),
                                   UInt32(clamping: max(1, limits.idleTimeout)), 256 * 1024,
-                                  accessCallback, context.toOpaque(), completedCallback, connectionCallback,
-                                  { line in ServerLog.write("libmicrohttpd: " + (line.map { String(cString: $0) } ?? "")
-                                      .trimmingCharacters(in: .whitespacesAndNewlines)) })
+                                  accessCallback, context.toOpaque(), completedCallback, connectionCallback, logger)
         guard let daemon else {
+            logger.deallocate()
             context.release()
             throw ServerError.startFailed("libmicrohttpd did not start")
         }
@@ -45,6 +54,7 @@ package final class HTTPDaemon {
         } catch {
             MHD_stop_daemon(daemon)
             self.daemon = nil
+            logger.deallocate()
             context.release()
             throw error
         }
@@ -59,6 +69,7 @@ package final class HTTPDaemon {
         gate.stop()
         MHD_stop_daemon(daemon)
         self.daemon = nil
+        logger.deallocate()
         context.release()
     }
 
@@ -76,11 +87,14 @@ private struct DaemonPointer: @unchecked Sendable {
 private final class DaemonContext {
     let handler: any RequestHandler
     let transferTimeout: UInt32
+    /// The server's log, for libmicrohttpd's messages.
+    let log: ServerLog
     /// Told when libmicrohttpd closes a connection the gate handed it.
     var gate: ConnectionGate?
-    init(handler: any RequestHandler, transferTimeout: UInt32) {
+    init(handler: any RequestHandler, transferTimeout: UInt32, log: ServerLog) {
         self.handler = handler
         self.transferTimeout = transferTimeout
+        self.log = log
     }
 }
 

@@ -2,6 +2,9 @@
 import Glibc
 #endif
 import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
 
 /// A source of a streamed response body, read by the HTTP daemon chunk by chunk.
 package protocol ReplyStream: AnyObject {
@@ -83,7 +86,7 @@ package struct Reply {
         Reply(status: status, headers: [("Content-Type", "application/json")] + headers, body: .bytes(Array(value.text.utf8)))
     }
 
-    /// A CONTRACTS error: `{"error":{"code","message","findings"}}`.
+    /// An error of Docs/Reference/HTTP.md: `{"error":{"code","message","findings"}}`.
     package static func error(_ status: Int, _ code: ServerErrorCode, _ message: String, findings: [String] = []) -> Reply {
         var members: [(String, JSON)] = [("code", .string(code.rawValue)), ("message", .string(message))]
         if !findings.isEmpty { members.append(("findings", .array(findings.map(JSON.raw)))) }

@@ -2,8 +2,9 @@ import SheetPortCore
 import SheetPortReader
 import SheetPortCalc
 import SheetPortConvert
+import Foundation
 
-/// The recalculation of an import (CONTRACTS section 8, "Import"): the first worksheet's cells
+/// The recalculation of an import (Docs/Reference/HTTP.md, "Imports"): the first worksheet's cells
 /// are loaded from the pass that stores them, other worksheets only when a formula of the first
 /// refers to them; then every formula is computed. A formula referring to another sheet is
 /// stored as its value (the server holds the first worksheet only), named in the

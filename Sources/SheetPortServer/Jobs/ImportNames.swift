@@ -50,14 +50,6 @@ enum ImportNames {
             sheetPart = String(sheetPart.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'")
         }
         guard sheetPart.uppercased() == sheet.uppercased() else { return nil }
-        let ref = String(text.filter { $0 != "$" })
-        guard let range = GridRange(ref) else { return nil }
-        let columns = CellReference.columnName(range.columns.lowerBound) + ":" + CellReference.columnName(range.columns.upperBound)
-        let wholeColumns = range.rows == 1...CellReference.maxRow, wholeRows = range.columns == 1...CellReference.maxColumn
-        if wholeColumns && !wholeRows { return columns }
-        if wholeRows && !wholeColumns { return "\(range.rows.lowerBound):\(range.rows.upperBound)" }
-        let start = CellReference(row: range.rows.lowerBound, column: range.columns.lowerBound)
-        let end = CellReference(row: range.rows.upperBound, column: range.columns.upperBound)
-        return start == end ? start.description : "\(start):\(end)"
+        return CellRange(String(text), in: .excel)?.description(in: .excel)
     }
 }

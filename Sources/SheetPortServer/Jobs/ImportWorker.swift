@@ -2,6 +2,7 @@ import Foundation
 import SheetPortCore
 import SheetPortReader
 import SheetPortConvert
+import SheetPortWriter
 
 /// A worker thread that runs import jobs: the pre-flight, then the reader over the first
 /// worksheet, both on the sealed staged upload opened through a decrypting libzip source.
@@ -24,10 +25,9 @@ package final class ImportWorker: @unchecked Sendable {
 
     /// Starts the thread.
     func start() {
-        let thread = Thread { [self] in
-            defer { done.signal() }
-            guard let database = try? context.store.connect() else {
-                ServerLog.write("an import worker cannot connect to the store")
+        let thread = Thread.running { [self] in
+            guard let database = try? context.connect() else {
+                context.log.write("an import worker cannot connect to the store")
                 return
             }
             while let claim = context.nextClaim(database) {
@@ -36,6 +36,8 @@ package final class ImportWorker: @unchecked Sendable {
                 context.leases.release(claim)
                 context.imports.finished(claim.job.id)
             }
+        } then: { [done] in
+            done.signal()
         }
         thread.name = "import worker"
         thread.start()
@@ -61,14 +63,14 @@ package final class ImportWorker: @unchecked Sendable {
         } catch ImportInterruption.shuttingDown {
             removeSheet(sheetID, database)
             try? database.release(job: id, claim: claim.token) // resumed by the next start, or another instance
-            if database.kind == .postgres { StagedUploads.removeLocal(job: id, claim: claim.token, database, context) }
+            if database.isShared { StagedUploads.removeLocal(job: id, claim: claim.token, database, context) }
             return
         } catch ImportInterruption.cancelled {
             removeSheet(sheetID, database)
         } catch ImportInterruption.claimLost {
             removeSheet(sheetID, database)
-            ServerLog.write("import job \(id) was taken over by another instance; stopped here")
-            if database.kind == .postgres { StagedUploads.removeLocal(job: id, claim: claim.token, database, context) }
+            context.log.write("import job \(id) was taken over by another instance; stopped here")
+            if database.isShared { StagedUploads.removeLocal(job: id, claim: claim.token, database, context) }
             return
         } catch let failure as ImportFailure {
             removeSheet(sheetID, database)
@@ -78,53 +80,44 @@ package final class ImportWorker: @unchecked Sendable {
             // and its failure are written in one transaction, retried with backoff until the
             // store takes them; the WAL is truncated so the space freed stays free.
             StagedUploads.removeLocal(job: id, claim: claim.token, database, context)
-            let incident = ServerLog.incident(error, during: "import job \(id)")
+            let incident = context.log.incident(error, during: "import job \(id)")
             endOnFullStorage(id, claim: claim.token, sheet: sheetID, incident: incident, database)
             return
         } catch let error as ReaderError {
             removeSheet(sheetID, database)
             try? database.fail(job: id, claim: claim.token, error: Self.errorJSON(code: ServerErrorCode(error.code), message: error.description.visibleControlCharacters))
-        } catch where database.kind == .postgres && Self.isConnectionLoss(error) {
+        } catch where error.isConnectionLoss {
             // The database connection dropped (a restart, an ended session): the sealed staged
             // upload is intact, so the job runs again from it, a bounded number of times.
             removeSheet(sheetID, database)
             if requeue(claim, database) {
-                ServerLog.write("import job \(id) lost its database connection; it runs again from its staged upload")
+                context.log.write("import job \(id) lost its database connection; it runs again from its staged upload")
                 StagedUploads.removeLocal(job: id, claim: claim.token, database, context)
                 return
             }
-            let incident = ServerLog.incident(error, during: "import job \(id) (its last try)")
+            let incident = context.log.incident(error, during: "import job \(id) (its last try)")
             try? database.fail(job: id, claim: claim.token, error: Self.errorJSON(code: .internal,
                 message: "the server lost its database connection \(Self.maxAttempts) times during the import; report incident \(incident) to its operator",
                 incident: incident))
         } catch {
             removeSheet(sheetID, database)
             // The detail (a path, the database's text) goes to the log only; the job carries the incident.
-            let incident = ServerLog.incident(error, during: "import job \(id)")
+            let incident = context.log.incident(error, during: "import job \(id)")
             try? database.fail(job: id, claim: claim.token, error: Self.errorJSON(code: .internal,
                 message: "the server could not complete the import; report incident \(incident) to its operator", incident: incident))
         }
         StagedUploads.removeLocal(job: id, claim: claim.token, database, context)
-        database.reclaimStagedUploads() // the job's pieces were deleted as it ended
+        database.reclaimStagedUploads(log: context.log) // the job's pieces were deleted as it ended
     }
 
     /// Tries a job runs at most when its database connection drops (the first included).
     static let maxAttempts = 3
 
-    /// Whether `error` is a lost database connection (SQLSTATE class 08, an ended session
-    /// 57P0x, or a failure libpq gave no state: the connection closed under it).
-    static func isConnectionLoss(_ error: any Error) -> Bool {
-        guard case .postgres(let state, _) = error as? ServerError else { return false }
-        return state.isEmpty || state.hasPrefix("08") || state.hasPrefix("57P")
-    }
-
     /// Gives a job whose connection dropped back to the queue to run again from its staged
     /// upload, unless it has had its tries or its claim went; whether it was given back.
     private func requeue(_ claim: JobClaim, _ database: Database) -> Bool {
-        guard let attempts = try? database.query("SELECT attempts FROM jobs WHERE id = ?", [.text(claim.job.id)]).first?.first?.int,
-              attempts < Self.maxAttempts else { return false }
-        guard (try? database.release(job: claim.job.id, claim: claim.token)) != nil else { return false }
-        return database.changes > 0
+        guard let attempts = try? database.attempts(of: claim.job.id), attempts < Self.maxAttempts else { return false }
+        return (try? database.release(job: claim.job.id, claim: claim.token)) == true
     }
 
     /// Removes the sheet a job wrote before the job is marked ended, retried until it goes (a
@@ -133,7 +126,7 @@ package final class ImportWorker: @unchecked Sendable {
     /// logged once, and once more when they end; a full store is relieved between tries.
     private func removeSheet(_ id: String?, _ database: Database) {
         guard let id else { return }
-        retryWithBackoff("remove the sheet of an ended import", database) { try Self.quickly(database) { try database.deleteSheet(id) } }
+        retryWithBackoff("remove the sheet of an ended import", database) { try database.deletingQuickly { try database.deleteSheet(id) } }
     }
 
     /// Ends a job that found the storage full: its sheet removed and the job failed with
@@ -143,16 +136,14 @@ package final class ImportWorker: @unchecked Sendable {
         let error = Self.errorJSON(code: .storageFull, message: "the server's storage filled up during the import, and nothing of it was "
                                    + "kept; upload again once its operator has freed space (incident \(incident))", incident: incident)
         retryWithBackoff("end import job \(id) after its storage filled up", database) {
-            try Self.quickly(database) {
+            try database.deletingQuickly {
                 try database.transaction {
                     if let sheet { try database.deleteSheet(sheet) }
-                    try database.query("UPDATE jobs SET status = 'failed', error = ? WHERE id = ? AND claim = ? AND status = 'running'",
-                                       [.text(error), .text(id), .text(claim)])
-                    if database.changes > 0 { try database.deleteStagedUpload(job: id) }
+                    try database.failClaimed(job: id, claim: claim, error: error)
                 }
             }
         }
-        Self.relieve(database)
+        database.relieveFullStorage(noting: context.relief)
     }
 
     /// Runs `attempt` until it succeeds or the server stops: pauses from 50 ms doubling to 30 s;
@@ -163,35 +154,17 @@ package final class ImportWorker: @unchecked Sendable {
         while true {
             do {
                 try attempt()
-                if failures > 0 { ServerLog.write("could \(what) after \(failures + 1) tries") }
+                if failures > 0 { context.log.write("could \(what) after \(failures + 1) tries") }
                 return
             } catch {
                 failures += 1
-                if failures == 1 { ServerLog.write("cannot \(what) yet, retrying with backoff: \(error)") }
-                if error.isStorageFull { Self.relieve(database) }
+                if failures == 1 { context.log.write("cannot \(what) yet, retrying with backoff: \(error)") }
+                if error.isStorageFull { database.relieveFullStorage(noting: context.relief) }
                 if context.imports.isStopping { return }
                 usleep(pause)
                 pause = min(pause * 2, 30_000_000)
             }
         }
-    }
-
-    /// Runs `body` with SQLite's secure delete in its FAST mode: freed pages of sealed blocks
-    /// are not overwritten with zeros in the WAL, so removing a large sheet needs little space
-    /// on a full disk (the blocks are sealed; their pages are reused).
-    static func quickly(_ database: Database, _ body: () throws -> Void) throws {
-        guard database.kind == .sqlite else { return try body() }
-        try database.execute("PRAGMA secure_delete=FAST")
-        defer { try? database.execute("PRAGMA secure_delete=ON") }
-        try body()
-    }
-
-    /// Gives a full disk back what the WAL holds: a checkpoint that truncates it (SQLite only;
-    /// it fails harmlessly while readers hold it or the database file cannot grow).
-    static func relieve(_ database: Database) {
-        guard database.kind == .sqlite else { return }
-        StorageRelief.noteFull() // and again once a second until it succeeds (space freed)
-        _ = try? database.query("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
     private func importJob(_ claim: JobClaim, staging: String, _ database: Database, sheetID: inout String?) throws {
@@ -222,8 +195,7 @@ package final class ImportWorker: @unchecked Sendable {
         let id = Sodium.identifier()
         try database.transaction {
             try context.hold(claim, database)
-            try database.query("INSERT INTO sheets (id, owner, name, job_id, created) VALUES (?, ?, ?, ?, ?)",
-                               [.text(id), .text(job.subject), .text(name), .text(job.id), .integer(Int64(Date().timeIntervalSince1970))])
+            try database.insertImportingSheet(id: id, owner: job.subject, name: name, job: job.id, created: Int64(Date().timeIntervalSince1970))
             try database.setSheet(job: job.id, sheet: id)
         }
         sheetID = id
@@ -338,16 +310,12 @@ package final class ImportWorker: @unchecked Sendable {
                 let record = CommentRecord(reference: comment.reference, author: author, text: comment.text)
                 try database.insertComment(sheet: id, seq: offset + 1, data: record.sealed(sheet: id, seq: offset + 1, context.sealer))
             }
-            try database.query("UPDATE sheets SET visible = 1, version = 1, rows = ?, columns = ?, layout = ? WHERE id = ?",
-                               [.integer(Int64(lastRow)), .integer(Int64(lastColumn)), .blob(layout.sealed(sheet: id, context.sealer)), .text(id)])
+            try database.publishImportedSheet(id, rows: lastRow, columns: lastColumn, layout: layout.sealed(sheet: id, context.sealer))
             try context.hold(claim, database) // the job's row last (see storeBatch)
-            try database.query("""
-                UPDATE jobs SET status = 'succeeded', result = ?, rows = ?, cells = ?, bytes = ?, lease_until = NULL
-                WHERE id = ? AND claim = ? AND status = 'running'
-                """, [.text(SealedJobText.seal(result, job: job.id, field: "result")), .integer(Int64(rows)), .integer(Int64(cells)), .integer(Int64(bytesRead)),
-                      .text(job.id), .text(claim.token)])
             // Cancelled or taken over meanwhile (the claim held a moment ago): nothing of this commit may stand.
-            guard database.changes > 0 else { throw ImportInterruption.cancelled }
+            guard try database.succeed(job: job.id, claim: claim.token, result: result, rows: rows, cells: cells, bytes: bytesRead) else {
+                throw ImportInterruption.cancelled
+            }
             try database.record(SheetEvent(version: 1, change: .import), of: id)
             try CellHistory.recordImport(sheet: id, subject: job.subject, database, context)
             try database.deleteStagedUpload(job: job.id)

@@ -1,5 +1,8 @@
 import Foundation
 import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
 
 /// A worker's claim on an import job: the job as claimed and the claim's random token, which
 /// every write of the job checks (`Database.renew`), so a job runs in one place at a time and
@@ -24,8 +27,7 @@ extension ServerContext {
     /// the oldest waiting one first, or one whose instance died.
     func nextClaim(_ database: Database) -> JobClaim? {
         let token = Sodium.identifier()
-        switch database.kind {
-        case .sqlite:
+        if !database.isShared {
             while let id = imports.next() {
                 if (try? database.claim(job: id, claim: token, leaseMilliseconds: leaseMilliseconds)) == true,
                    let job = try? database.job(id) {
@@ -35,20 +37,19 @@ extension ServerContext {
                 imports.finished(id)
             }
             return nil
-        case .postgres:
-            while !imports.isStopping {
-                do {
-                    if let job = try database.claimNextJob(claim: token, leaseMilliseconds: leaseMilliseconds) {
-                        imports.running(job.id)
-                        return JobClaim(job: job, token: token)
-                    }
-                } catch {
-                    ServerLog.write("cannot claim an import job yet, retrying: \(error)")
-                }
-                guard imports.waitForWork(timeout: Self.claimPollSeconds) else { return nil }
-            }
-            return nil
         }
+        while !imports.isStopping {
+            do {
+                if let job = try database.claimNextJob(claim: token, leaseMilliseconds: leaseMilliseconds) {
+                    imports.running(job.id)
+                    return JobClaim(job: job, token: token)
+                }
+            } catch {
+                log.write("cannot claim an import job yet, retrying: \(error)")
+            }
+            guard imports.waitForWork(timeout: Self.claimPollSeconds) else { return nil }
+        }
+        return nil
     }
 
     /// Stops the job unless its claim still holds: renews the lease (in the caller's

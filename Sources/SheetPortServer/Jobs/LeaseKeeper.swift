@@ -1,4 +1,8 @@
 import Foundation
+import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
 
 /// Renews the leases of the jobs this instance runs, on a thread and a connection of its own,
 /// three times a lease: a job whose worker is busy for a while between batches (a long
@@ -7,6 +11,7 @@ import Foundation
 final class LeaseKeeper: @unchecked Sendable {
     private let store: StoreLocation
     private let lease: Double
+    private let log: ServerLog
     private let condition = NSCondition()
     private var claims: [String: String] = [:] // job id: claim token
     private var stopping = false
@@ -14,8 +19,9 @@ final class LeaseKeeper: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
 
     /// A keeper of leases of `lease` seconds on `store`.
-    init(store: StoreLocation, lease: Double) {
+    init(store: StoreLocation, lease: Double, log: ServerLog) {
         self.store = store
+        self.log = log
         self.lease = lease
     }
 
@@ -35,8 +41,7 @@ final class LeaseKeeper: @unchecked Sendable {
 
     /// Starts the thread.
     func start() {
-        let thread = Thread { [self] in
-            defer { done.signal() }
+        let thread = Thread.running { [self] in
             var database: Database?
             let interval = lease / 3
             while true {
@@ -53,9 +58,11 @@ final class LeaseKeeper: @unchecked Sendable {
                     }
                 } catch {
                     database = nil // connected again on the next round
-                    ServerLog.write("cannot renew job leases yet, retrying: \(error)")
+                    log.write("cannot renew job leases yet, retrying: \(error)")
                 }
             }
+        } then: { [done] in
+            done.signal()
         }
         thread.name = "lease keeper"
         thread.start()

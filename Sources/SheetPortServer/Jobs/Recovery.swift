@@ -1,5 +1,8 @@
 import Foundation
 import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
 
 /// What a start does about a previous run that was killed: jobs left queued or running are
 /// queued again from their sealed staged upload (their partial sheet removed first, with
@@ -8,15 +11,15 @@ import SheetPortCore
 /// jobs are removed. No half-imported sheet survives a restart.
 enum Recovery {
     static func run(_ context: ServerContext) throws {
-        let database = try context.store.connect()
-        guard database.kind == .sqlite else { return try sweepScratch(context) }
+        let database = try context.connect()
+        guard !database.isShared else { return try sweepScratch(context) }
         var queued: Set<String> = []
         // Secure delete's FAST mode: removing a large hidden sheet needs little space on a full disk.
-        try ImportWorker.quickly(database) { try database.transaction {
+        try database.deletingQuickly { try database.transaction {
             for status in [JobRecord.Status.running, .queued] {
                 for job in try database.jobs(in: status) {
                     if FileManager.default.fileExists(atPath: context.directory.stagingFile(job: job.id)) {
-                        try database.query("UPDATE jobs SET status = 'queued', bytes = 0, rows = 0, cells = 0, sheet_id = NULL WHERE id = ?", [.text(job.id)])
+                        try database.requeue(job: job.id)
                         queued.insert(job.id)
                     } else {
                         try database.fail(job: job.id, error: ImportWorker.errorJSON(code: .interrupted,
@@ -24,7 +27,7 @@ enum Recovery {
                     }
                 }
             }
-            try database.query("DELETE FROM sheets WHERE visible = 0")
+            try database.deleteHiddenSheets()
         } }
         // The space of the sheets removed, and of any a previous run deleted, is given back.
         _ = try? database.reclaimSpace()

@@ -1,4 +1,8 @@
 import Foundation
+import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
 
 /// Where a job's sealed staged upload lives while it waits and runs. The embedded store keeps
 /// it as the sealed block file in the data directory's staging folder. A shared store keeps
@@ -13,7 +17,7 @@ enum StagedUploads {
     /// the job's record, so no instance sees the job without its upload); nothing to do on
     /// the embedded store.
     static func publish(_ upload: UploadStaging, _ database: Database) throws {
-        guard database.kind == .postgres else { return }
+        guard database.isShared else { return }
         guard let file = FileHandle(forReadingAtPath: upload.path) else {
             throw ServerError.io(path: upload.path, message: "the staged upload is gone")
         }
@@ -28,7 +32,7 @@ enum StagedUploads {
     /// The staging file a claim reads: the embedded store's own, or a scratch copy of the
     /// pieces named by the claim (two claims never share one).
     static func file(for job: String, claim: String, _ database: Database, _ context: ServerContext) throws -> String {
-        guard database.kind == .postgres else { return context.directory.stagingFile(job: job) }
+        guard database.isShared else { return context.directory.stagingFile(job: job) }
         let path = scratchFile(for: job, claim: claim, context)
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw ServerError.io(path: path, message: String(cString: strerror(errno))) }
@@ -53,13 +57,13 @@ enum StagedUploads {
     /// A scratch copy goes as soon as the reader holds it open: nothing of it stays on disk,
     /// whatever ends the job (a cancel through another instance, a kill).
     static func opened(_ path: String, _ database: Database) {
-        if database.kind == .postgres { unlink(path) }
+        if database.isShared { unlink(path) }
     }
 
     /// Removes what a claim used locally (the store's pieces go when the job ends, in the
     /// transaction that ends it).
     static func removeLocal(job: String, claim: String, _ database: Database, _ context: ServerContext) {
-        unlink(database.kind == .postgres ? scratchFile(for: job, claim: claim, context) : context.directory.stagingFile(job: job))
+        unlink(database.isShared ? scratchFile(for: job, claim: claim, context) : context.directory.stagingFile(job: job))
     }
 
     private static func scratchFile(for job: String, claim: String, _ context: ServerContext) -> String {

@@ -1,7 +1,10 @@
 import Foundation
 import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
 /// `GET/POST /api/sheets/{id}/comments`, `POST /api/sheets/{id}/comments/{cid}/resolve`:
-/// comment threads (CONTRACTS section 8). Reading needs viewer, adding or replying needs
+/// comment threads (Docs/Reference/HTTP.md, "Comments"). Reading needs viewer, adding or replying needs
 /// commenter; resolving needs the owner, an editor or the thread's author. The author of an
 /// added comment is the session's subject (`link:<id>` for a link's holder).
 enum CommentsRoute {
@@ -21,7 +24,7 @@ enum CommentsRoute {
         guard text.utf16.count <= ServerConfiguration.maxCellTextLength else {
             return .error(400, .badRequest, "a comment holds at most \(ServerConfiguration.maxCellTextLength) characters")
         }
-        try BoundaryText.check(text, "text")
+        try BoundaryText.check(text, "text", log: context.log)
         let reference = body["ref"] as? String
         if body["ref"] != nil, reference.flatMap(CellReference.init) == nil {
             return .error(400, .badRef, "ref must be a cell inside the grid, as B2")

@@ -1,28 +1,25 @@
 import Foundation
 import SheetPortCore
 import SheetPortCalc
+import SheetPortConvert
 
-/// The editing routes of CONTRACTS section 8 that write cells: `POST /api/sheets` (create),
+/// The editing routes of Docs/Reference/HTTP.md ("Writing") that write cells: `POST /api/sheets` (create),
 /// `cells`, `clear`, `copy`, and a cell's `history`, `restore` and `undo`. Writes need the
 /// editor role and go through `SheetWrite`; a refused write stores nothing.
 enum EditRoutes {
-    /// The longest formula Excel accepts, in characters (with its `=`).
-    static let maxFormulaLength = 8_192
-
     // MARK: create
 
     static func create(_ request: Request, _ context: ServerContext) throws -> Reply {
         guard let name = try body(request)["name"] as? String, !name.isEmpty else {
             return .error(400, .badRequest, "send {\"name\": \"...\"}")
         }
-        try BoundaryText.check(name, "name")
+        try BoundaryText.check(name, "name", log: context.log)
         if let violation = SheetName.violation(of: name) { return .error(400, .invalidSheetName, violation.description) }
         let id = Sodium.identifier()
         let subject = request.subject!
         try context.database { database in
             try database.transaction {
-                try database.query("INSERT INTO sheets (id, owner, name, version, visible, created) VALUES (?, ?, ?, 1, 1, ?)",
-                                   [.text(id), .text(subject), .text(name), .integer(Int64(Date().timeIntervalSince1970))])
+                try database.insertEmptySheet(id: id, owner: subject, name: name, created: Int64(Date().timeIntervalSince1970))
                 try database.record(SheetEvent(version: 1, change: .create, refs: []), of: id)
                 try context.sheetChanges.publish(sheet: id, version: 1, database)
             }
@@ -40,53 +37,21 @@ enum EditRoutes {
             return .error(400, .badRequest, "send {\"cells\": [{\"ref\": \"B2\", \"input\": \"=SUM(A1:A3)\"}]}")
         }
         try checkBatch(items.count, context)
-        var inputs: [(GridCell, String, TypedInput)] = []
+        var inputs: [(CellReference, String, TypedInput)] = []
         inputs.reserveCapacity(items.count)
         for item in items {
             guard let object = item as? [String: Any], let ref = object["ref"] as? String, let text = object["input"] as? String else {
                 return .error(400, .badRequest, "each cell is {\"ref\": \"B2\", \"input\": \"...\"} with text for both")
             }
             let cell = try self.cell(ref)
-            inputs.append((cell, text, try typed(text, at: cell)))
+            inputs.append((cell, text, try CellInputCheck.typed(text, at: cell)))
         }
         let outcome = try SheetWrite.run(id, subject: request.subject!, change: .cells, context) { edit in
             for (cell, text, typed) in inputs {
                 edit.set(cell, CellUpdate(content: .typed(text: text, typed), style: typed.numberFormat.map { .numberFormatIfGeneral($0) } ?? .keep))
             }
         }
-        return SheetWrite.reply(outcome)
-    }
-
-    /// `text` read as typed at `cell`; 400 when it holds NUL or another control character (a
-    /// line break or tab excepted), is longer than a cell holds, or is a formula that does not parse.
-    static func typed(_ text: String, at cell: GridCell) throws -> TypedInput {
-        if text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t" || $0.value == 0x7F }) {
-            throw RequestRefusal(status: 400, code: .badRequest,
-                                 message: "the input of \(cell.reference) holds a control character (\(text.prefix(40).visibleControlCharacters))")
-        }
-        guard text.utf16.count <= ServerConfiguration.maxCellTextLength else {
-            throw RequestRefusal(status: 400, code: .badRequest,
-                                 message: "the input of \(cell.reference) is longer than a cell holds (\(ServerConfiguration.maxCellTextLength) characters)")
-        }
-        let typed = TypedInput(text)
-        if case .formula(let formula) = typed.content { try checkFormula(formula, at: cell) }
-        return typed
-    }
-
-    /// 400 `bad-formula` naming the cell and the position when `formula` does not parse, refers
-    /// to another workbook, or is longer than Excel allows.
-    static func checkFormula(_ formula: String, at cell: GridCell) throws {
-        guard formula.count + 1 <= maxFormulaLength else {
-            throw RequestRefusal(status: 400, code: .badFormula,
-                                 message: "the formula in \(cell.reference) is \(formula.count + 1) characters long, over Excel's \(maxFormulaLength)")
-        }
-        do {
-            try CalcEngine.validateFormula(formula, at: cell.address)
-        } catch {
-            // Positions count from the `=` the person typed.
-            throw RequestRefusal(status: 400, code: .badFormula,
-                                 message: "the formula in \(cell.reference) does not parse at position \(error.position + 1): \(error.message)")
-        }
+        return reply(outcome)
     }
 
     // MARK: clear
@@ -101,11 +66,11 @@ enum EditRoutes {
         let range = try self.range(text)
         let outcome = try SheetWrite.run(id, subject: request.subject!, change: .clear, context) { edit in
             for stored in try storedCells(edit, range, context) {
-                edit.set(GridCell(row: stored.row, column: stored.column),
+                edit.set(CellReference(row: stored.row, column: stored.column),
                          CellUpdate(content: what == "formats" ? .keep : .clear, style: what == "contents" ? .keep : .clear))
             }
         }
-        return SheetWrite.reply(outcome)
+        return reply(outcome)
     }
 
     // MARK: copy
@@ -119,25 +84,25 @@ enum EditRoutes {
         let source = try range(sourceText)
         var target = try range(targetText)
         let height = source.rows.count, width = source.columns.count
-        try checkBatch(source.area, context)
+        try checkBatch(source.cellCount, context)
         // A target that is a whole multiple of the source is filled with it; otherwise the source
         // is pasted once at the target's top-left cell.
         if target.rows.count % height != 0 || target.columns.count % width != 0 {
             let top = target.rows.lowerBound, left = target.columns.lowerBound
             guard top + height - 1 <= CellReference.maxRow, left + width - 1 <= CellReference.maxColumn else {
-                throw RequestRefusal(status: 400, code: .badRef, message: "pasting \(sourceText) at \(target.origin.reference) reaches past the grid")
+                throw RequestRefusal(status: 400, code: .badRef, message: "pasting \(sourceText) at \(target.start) reaches past the grid")
             }
-            target = GridRange(rows: top...(top + height - 1), columns: left...(left + width - 1))
+            target = CellRange(start: target.start, end: CellReference(row: top + height - 1, column: left + width - 1))
         }
-        try checkBatch(target.area, context)
+        try checkBatch(target.cellCount, context)
         let outcome = try SheetWrite.run(id, subject: request.subject!, change: .copy, context) { edit in
-            var cells: [GridCell: StoredCell] = [:]
-            for stored in try storedCells(edit, source, context) { cells[GridCell(row: stored.row, column: stored.column)] = stored }
+            var cells: [CellReference: StoredCell] = [:]
+            for stored in try storedCells(edit, source, context) { cells[CellReference(row: stored.row, column: stored.column)] = stored }
             for row in target.rows {
                 for column in target.columns {
-                    let from = GridCell(row: source.rows.lowerBound + (row - target.rows.lowerBound) % height,
+                    let from = CellReference(row: source.rows.lowerBound + (row - target.rows.lowerBound) % height,
                                         column: source.columns.lowerBound + (column - target.columns.lowerBound) % width)
-                    let to = GridCell(row: row, column: column)
+                    let to = CellReference(row: row, column: column)
                     guard let stored = cells[from] else {
                         edit.set(to, CellUpdate(content: .clear, style: .clear)) // an empty source cell empties its target
                         continue
@@ -152,14 +117,14 @@ enum EditRoutes {
                 }
             }
         }
-        return SheetWrite.reply(outcome)
+        return reply(outcome)
     }
 
     /// A copied formula as Excel writes it at `to`: relative parts moved, `$` parts kept, a
     /// reference moved off the grid `#REF!`.
-    static func translate(_ formula: String, from: GridCell, to: GridCell) throws -> String {
+    static func translate(_ formula: String, from: CellReference, to: CellReference) throws -> String {
         do {
-            return try CalcEngine.translateFormula(formula, from: from.address, to: to.address)
+            return try CalcEngine.translateFormula(formula, from: from, to: to)
         } catch {
             // A stored formula the engine cannot read (kept from a file) is copied as it is.
             return formula
@@ -203,7 +168,7 @@ enum EditRoutes {
         let outcome = try SheetWrite.run(id, subject: request.subject!, change: .restore, context) { edit in
             try SheetUndo.restore(cell, to: version, edit)
         }
-        return SheetWrite.reply(outcome)
+        return reply(outcome)
     }
 
     /// Takes back the caller's last write (`SheetUndo`); the answer adds `skipped`: the cells,
@@ -214,11 +179,11 @@ enum EditRoutes {
         let outcome = try SheetWrite.run(id, subject: request.subject!, change: .undo, context) { edit in
             undone = try SheetUndo.takeBack(edit, subject: request.subject!)
         }
-        return SheetWrite.reply(outcome, adding: [("undone", .int(undone?.version ?? 0)), ("skipped", .array((undone?.skipped ?? []).map { .string($0) }))])
+        return reply(outcome, adding: [("undone", .int(undone?.version ?? 0)), ("skipped", .array((undone?.skipped ?? []).map { .string($0) }))])
     }
 
     /// The input a cell holds now, as text that types back to it ("" for an empty cell).
-    static func currentInput(_ cell: GridCell, sheet: String, _ database: Database, _ context: ServerContext) throws -> String {
+    static func currentInput(_ cell: CellReference, sheet: String, _ database: Database, _ context: ServerContext) throws -> String {
         let block = RowBlock.block(of: cell.row)
         guard let sealed = try database.rowBlock(of: sheet, block: block) else { return "" }
         let entries = try RowBlock.entries(stored: context.sealer.open(sealed, context: RowBlock.context(sheet: sheet, block: block), what: "row block"))
@@ -230,7 +195,14 @@ enum EditRoutes {
         return ""
     }
 
-    // MARK: requests
+    // MARK: requests and answers
+
+    /// The answer of a write: `{"version":N,"changed":[...],"more":false}`, then the members `adding` (an undo's).
+    static func reply(_ outcome: SheetWrite.Outcome, adding: [(String, JSON)] = []) -> Reply {
+        let listed = outcome.changed.prefix(SheetWrite.maxChanged)
+        return .json(.object([("version", .int(outcome.version)), ("changed", .array(listed.map(\.apiJSON))),
+                              ("more", .bool(outcome.changedCount > SheetWrite.maxChanged))] + adding))
+    }
 
     /// The request's JSON object; 400 when the body is not one.
     static func body(_ request: Request) throws -> [String: Any] {
@@ -241,17 +213,17 @@ enum EditRoutes {
     }
 
     /// A cell reference of the grid; 400 `bad-ref` otherwise.
-    static func cell(_ ref: String) throws -> GridCell {
+    static func cell(_ ref: String) throws -> CellReference {
         guard ref.utf8.count <= 10, !ref.contains("$"), let reference = CellReference(ref) else {
             throw RequestRefusal(status: 400, code: .badRef,
                                  message: "\"\(ref.prefix(40).visibleControlCharacters)\" is not a cell of the grid (A1 to XFD1048576)")
         }
-        return GridCell(row: reference.row, column: reference.column)
+        return reference
     }
 
     /// A range of the grid; 400 `bad-ref` otherwise.
-    static func range(_ text: String) throws -> GridRange {
-        guard text.utf8.count <= 24, !text.contains("$"), let range = GridRange(text) else {
+    static func range(_ text: String) throws -> CellRange {
+        guard text.utf8.count <= 24, !text.contains("$"), let range = CellRange(text, in: .excel) else {
             throw RequestRefusal(status: 400, code: .badRef,
                                  message: "\"\(text.prefix(40).visibleControlCharacters)\" is not a range of the grid (A1 to XFD1048576)")
         }
@@ -267,12 +239,23 @@ enum EditRoutes {
         }
     }
 
-    /// The stored cells of `range`, 413 past `maxBatchCells`.
-    static func storedCells(_ edit: SheetEdit, _ range: GridRange, _ context: ServerContext) throws -> [StoredCell] {
-        do {
-            return try edit.storedCells(rows: range.rows, columns: range.columns, limit: context.configuration.maxBatchCells)
-        } catch SheetEditError.tooMany(let cap) {
-            throw RequestRefusal(status: 413, code: .batchTooLarge, message: "a write changes at most \(cap) cells (maxBatchCells); this range holds more")
+    /// The stored cells of `range`; `SheetEditError.tooMany` (413) past `maxBatchCells`.
+    static func storedCells(_ edit: SheetEdit, _ range: CellRange, _ context: ServerContext) throws -> [StoredCell] {
+        try edit.storedCells(rows: range.rows, columns: range.columns, limit: context.configuration.maxBatchCells)
+    }
+}
+
+extension SheetEditError {
+    /// The router's answer: 404 for a sheet gone, 409 `nothing-to-undo`, 400 `bad-request` or
+    /// `bad-formula` for an input, 413 `batch-too-large`.
+    var refusal: RequestRefusal {
+        switch self {
+        case .noSuchSheet: return .notFound
+        case .nothingToUndo: return RequestRefusal(status: 409, code: .nothingToUndo, message: "you have no write on this sheet left to undo")
+        case .badInput(let message): return RequestRefusal(status: 400, code: .badRequest, message: message)
+        case .badFormula(let message): return RequestRefusal(status: 400, code: .badFormula, message: message)
+        case .tooMany(let cap):
+            return RequestRefusal(status: 413, code: .batchTooLarge, message: "a write changes at most \(cap) cells (maxBatchCells); this range holds more")
         }
     }
 }

@@ -1,6 +1,9 @@
 import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
 /// `GET /api/sheets/{id}/events` and `GET /api/imports/{id}/events`: `text/event-stream`
-/// answers (CONTRACTS section 4), resumed after a `Last-Event-ID`. The access check here is
+/// answers (Docs/Reference/HTTP.md, "Event streams"), resumed after a `Last-Event-ID`. The access check here is
 /// the one every other route makes; each delivery then makes it again (`EventStream`).
 enum EventsRoute {
     /// A sheet's `version` events after `Last-Event-ID`, or without one after the version it

@@ -1,5 +1,8 @@
 import Foundation
 import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
 
 /// `GET /api/sheets/{id}/export.xlsx[?minVersion=N]`: the sheet written by the project's
 /// `WorkbookWriter` and sent as it is written (`LiveExport`, chunked): the answer leaves once
@@ -118,6 +121,6 @@ private final class VersionWait: PendingReply, @unchecked Sendable {
 
     func answer() -> Reply {
         if let watch = lock.withLock({ self.watch }) { context.changes.cancel(watch) }
-        return SheetServer.answer(for: request) { try ExportRoute.afterWait(sheet, wanted: wanted, request, context) }
+        return SheetServer.answer(for: request, context) { try ExportRoute.afterWait(sheet, wanted: wanted, request, context) }
     }
 }

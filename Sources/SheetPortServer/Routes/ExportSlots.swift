@@ -1,5 +1,9 @@
 import Foundation
 import CMicroHTTPD
+import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
 
 /// The cap on exports at once: each holds a slot from before its workbook is built until its
 /// stream is freed, so the server's memory and threads stay bounded whatever the number of
@@ -140,13 +144,14 @@ package final class ExportSlots: @unchecked Sendable {
     /// kept), counted so that `close()` waits for it: the request threads never build.
     func startBuild(named name: String, _ body: @escaping @Sendable () -> Void) {
         builds.enter()
-        let thread = Thread { [builds] in
+        let thread = Thread.running {
             // Named from inside, by the kernel's own call: Foundation names the system thread
             // only once the starting thread has stored the new one's handle, which under load it
             // often has not yet (the name was then lost, and the build not found by it).
             Thread.current.name = name
             sp_name_this_thread(name)
             body()
+        } then: { [builds] in
             builds.leave()
         }
         thread.stackSize = 1 << 20

@@ -1,8 +1,10 @@
 import Foundation
 import SheetPortCore
 import SheetPortConvert
+import SheetPortReader
+import SheetPortWriter
 
-/// `POST /api/sheets/{id}/format` and `POST /api/sheets/{id}/sizes` (CONTRACTS section 8):
+/// `POST /api/sheets/{id}/format` and `POST /api/sheets/{id}/sizes` (Docs/Reference/HTTP.md, "Writing"):
 /// editor and owner only, each a write through `SheetWrite` (atomic, serialized per sheet, a new
 /// version with a `format` or `sizes` event). Formats are kept in each cell's `style` members,
 /// row heights in the row blocks' row headers and column widths in the sealed layout, which is
@@ -30,25 +32,26 @@ enum FormatRoutes {
             guard object["clear"] as? Bool == true, object["set"] == nil else { return .error(400, .badRequest, usage) }
             let outcome = try SheetWrite.run(id, subject: request.subject!, change: .format, context) { edit in
                 for stored in try EditRoutes.storedCells(edit, range, context) where !stored.style.isEmpty {
-                    edit.set(GridCell(row: stored.row, column: stored.column), CellUpdate(style: .clear))
+                    edit.set(CellReference(row: stored.row, column: stored.column), CellUpdate(style: .clear))
                 }
             }
-            return SheetWrite.reply(outcome)
+            return EditRoutes.reply(outcome)
         }
         guard let set = object["set"] as? [String: Any], !set.isEmpty else { return .error(400, .badRequest, usage) }
-        let members = try styleMembers(set)
-        try EditRoutes.checkBatch(range.area, context)
+        let members = try styleMembers(set, log: context.log)
+        try EditRoutes.checkBatch(range.cellCount, context)
         let outcome = try SheetWrite.run(id, subject: request.subject!, change: .format, context) { edit in
             for row in range.rows {
-                for column in range.columns { edit.set(GridCell(row: row, column: column), CellUpdate(style: .merge(members))) }
+                for column in range.columns { edit.set(CellReference(row: row, column: column), CellUpdate(style: .merge(members))) }
             }
         }
-        return SheetWrite.reply(outcome)
+        return EditRoutes.reply(outcome)
     }
 
     /// The stored style members (`StoredCell.style`, as `JSONLWriter.styleMember` names them) of
-    /// a format's `set`; 400 naming the first member that is unknown or not of its kind.
-    static func styleMembers(_ set: [String: Any]) throws -> [String: Any?] {
+    /// a format's `set`; 400 naming the first member that is unknown or not of its kind (one
+    /// holding a control character logged in `log`).
+    static func styleMembers(_ set: [String: Any], log: ServerLog) throws -> [String: Any?] {
         // `updateValue` keeps a nil member (a removal), which `members[key] = nil` would drop.
         var members: [String: Any?] = [:]
         for (key, value) in set {
@@ -67,7 +70,7 @@ enum FormatRoutes {
                 guard isNull || (value as? String).map({ !$0.isEmpty && $0.count <= maxNumberFormatLength }) == true else {
                     throw refuse("a number format code of 1 to \(maxNumberFormatLength) characters, or null")
                 }
-                if let code = value as? String { try BoundaryText.check(code, "numberFormat") }
+                if let code = value as? String { try BoundaryText.check(code, "numberFormat", log: log) }
                 members.updateValue(isNull || value as? String == "General" ? nil : value as? String, forKey: "numFmt")
             case "fill", "color":
                 guard isNull || (value as? String).flatMap(rgb) != nil else { throw refuse("a colour #RRGGBB, or null") }
@@ -123,7 +126,7 @@ enum FormatRoutes {
             try SheetSizes.setHeights(heights, edit)
             try SheetSizes.setWidths(widths, edit)
         }
-        return SheetWrite.reply(outcome)
+        return EditRoutes.reply(outcome)
     }
 
     /// A size: a number from 0 to `max`, or nil for null (the default).

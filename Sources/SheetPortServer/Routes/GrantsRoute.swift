@@ -1,4 +1,7 @@
 import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
 /// `GET/POST /api/sheets/{id}/grants`, `DELETE /api/sheets/{id}/grants/{subject}`: the owner
 /// shares a sheet as viewer, commenter or editor, and takes it back.
 enum GrantsRoute {
@@ -15,7 +18,7 @@ enum GrantsRoute {
               let role = (body?["role"] as? String).flatMap(Role.init(rawValue:)), Role.grantable.contains(role) else {
             return .error(400, .badRequest, "send {\"subject\": \"...\", \"role\": \"viewer|commenter|editor\"}")
         }
-        try BoundaryText.check(subject, "subject")
+        try BoundaryText.check(subject, "subject", log: context.log)
         if let violation = Subject.violation(of: subject) ?? Tokens.reservedViolation(of: subject) { return .error(400, .badRequest, violation) }
         guard subject != sheet.owner else { return .error(400, .badRequest, "the owner's role cannot change") }
         let version = try context.database { database in

@@ -1,4 +1,7 @@
 import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
 /// `POST /api/imports` (the workbook streamed into sealed staging, then a queued job),
 /// `GET /api/imports[/{id}]`, `DELETE /api/imports/{id}` (cancel). A job of another subject
 /// answers exactly as one that does not exist.
@@ -18,7 +21,7 @@ enum ImportsRoute {
         }
         let filename = request.header("X-Filename") ?? ""
         let key = request.header("Idempotency-Key")
-        if let refusal = BoundaryText.refusal(filename, "X-Filename") ?? BoundaryText.refusal(key ?? "", "Idempotency-Key") {
+        if let refusal = BoundaryText.refusal(filename, "X-Filename", log: context.log) ?? BoundaryText.refusal(key ?? "", "Idempotency-Key", log: context.log) {
             return refusal.reply
         }
         let fileExtension = filename.split(separator: ".").last.map { $0.lowercased() } ?? ""
@@ -38,7 +41,7 @@ enum ImportsRoute {
                                                filename: String(filename.suffix(255)), idempotencyKey: key, sealer: context.sealer)
             return nil
         } catch {
-            return SheetServer.internalError(error, request)
+            return SheetServer.internalError(error, request, context)
         }
     }
 
@@ -73,7 +76,7 @@ enum ImportsRoute {
             upload.discard() // no job holds it (a full store, a failed insert): the staged file goes
             throw error
         }
-        if context.store.kind == .postgres { upload.discard() } // the store holds it now
+        if context.store.isShared { upload.discard() } // the store holds it now
         guard inserted else {
             // The same key raced in on another connection: that job is the answer if the bytes match.
             upload.discard()

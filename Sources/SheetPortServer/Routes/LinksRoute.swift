@@ -1,8 +1,11 @@
 import Foundation
 import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
 
 /// `GET/POST /api/sheets/{id}/links`, `DELETE /api/sheets/{id}/links/{lid}`: the owner's share
-/// links (CONTRACTS section 8). A link's token is a bearer token of subject `link:<id>` holding
+/// links (Docs/Reference/HTTP.md, "Share links"). A link's token is a bearer token of subject `link:<id>` holding
 /// the link's role on this sheet alone; deleting the link revokes it as a token revocation does.
 enum LinksRoute {
     /// The roles a link may carry.

@@ -1,4 +1,8 @@
 import SheetPortCore
+import Foundation
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
 
 /// An export sent as it is written: a thread of its own runs the `ExportBuild` into a few
 /// buffers (`ExportPipe`), and the connection takes them as they fill, parked while it waits
@@ -14,7 +18,7 @@ final class LiveExport: LiveReplyStream, @unchecked Sendable {
     static let depth = 8
 
     let build: ExportBuild
-    private let context: ServerContext
+    let context: ServerContext
     private let slot: ExportSlots.Slot
     private let pipe = ExportPipe(bufferSize: LiveExport.bufferSize, depth: LiveExport.depth)
     // Only the connection's reads touch these (one at a time).
@@ -83,7 +87,7 @@ final class LiveExport: LiveReplyStream, @unchecked Sendable {
             pipe.abandon() // the client went, or the server stops: nothing to tell
         } catch {
             // Once bytes went out the client only sees a cut connection: the reason goes to the log.
-            if pipe.fail(error) { _ = ServerLog.incident(error, during: "export of sheet \(build.sheet.id)") }
+            if pipe.fail(error) { _ = context.log.incident(error, during: "export of sheet \(build.sheet.id)") }
         }
     }
 }
@@ -110,7 +114,7 @@ final class ExportStart: PendingReply, @unchecked Sendable {
         } else if export.isStopped {
             reply = .error(503, .busy, "the server is stopping")
         } else {
-            reply = SheetServer.answer(for: request) {
+            reply = SheetServer.answer(for: request, export.context) {
                 if let failure = export.failedBeforeFirstByte { throw failure }
                 return Reply(status: 200, headers: headers, body: .live(export))
             }

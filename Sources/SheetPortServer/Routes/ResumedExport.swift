@@ -1,5 +1,8 @@
 import Foundation
 import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
 
 /// The answer of a resumed export (`Range: bytes=N-` of the same version): a 206 states the
 /// whole length, so the workbook is built first, whole, into a sealed scratch file unlinked as
@@ -40,7 +43,7 @@ final class ResumedExport: PendingReply, @unchecked Sendable {
         }
         if slot.isRevoked { return .notFound }
         if case .failure(let error) = built, error is ExportSlots.Stopping { return .error(503, .busy, "the server is stopping") }
-        return SheetServer.answer(for: request) {
+        return SheetServer.answer(for: request, context) {
             let file = try built.get()
             guard start < file.size else {
                 var reply = Reply.error(416, .rangeNotSatisfiable, "the export is \(file.size) bytes long; the range starts at \(start)")

@@ -1,4 +1,7 @@
 import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
 /// `GET /api/sheets/{id}/rows?start=1&count=500`: an ordered window of rows, cut from the
 /// sealed row blocks it spans (only those are unsealed), with the values a write left to store
 /// (`SheetOverlay`).
@@ -25,7 +28,7 @@ enum RowsRoute {
             }
         }
         for plaintext in blocks {
-            // Each cell with the text Excel shows for it (CONTRACTS section 8).
+            // Each cell with the text Excel shows for it (Docs/Reference/HTTP.md, "Cell objects").
             for row in try RowBlock.apiRows(stored: plaintext, within: start...end) {
                 if !first { body.append(UInt8(ascii: ",")) }
                 first = false

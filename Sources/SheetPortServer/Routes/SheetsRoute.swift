@@ -1,5 +1,7 @@
 import SheetPortCore
 import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
 /// `GET /api/sheets`, `GET/PATCH/DELETE /api/sheets/{id}`: the list, metadata, renaming
 /// (editor and up, a new version) and deleting (owner).
 enum SheetsRoute {
@@ -32,7 +34,7 @@ enum SheetsRoute {
         guard let name = JSON.parseObject(request.body)?["name"] as? String else {
             return .error(400, .badRequest, "send {\"name\": \"...\"}")
         }
-        try BoundaryText.check(name, "name")
+        try BoundaryText.check(name, "name", log: context.log)
         // Only names the writer accepts, so the sheet can always be exported.
         if let violation = SheetName.violation(of: name) { return .error(400, .invalidSheetName, violation.description) }
         sheet.version = try context.database { database in

@@ -1,6 +1,9 @@
 import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
 
-/// The sort and filters of `GET /api/sheets/{id}/view` (CONTRACTS section 8):
+/// The sort and filters of `GET /api/sheets/{id}/view` (Docs/Reference/HTTP.md, "Views"):
 /// `sort=B:desc,A:asc` and any number of `filter=C:>100` (`=`, `<>`, `>`, `>=`, `<`, `<=`,
 /// `contains:`), checked before the sheet is read.
 struct ViewQuery {

@@ -1,7 +1,10 @@
 import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
 
 /// `GET /api/sheets/{id}/view?sort=B:desc,A:asc&filter=C:>100&start=1&count=500`: a rows
-/// window in view order, each row with its source `row` (CONTRACTS section 8). Storage never
+/// window in view order, each row with its source `row` (Docs/Reference/HTTP.md, "Views"). Storage never
 /// moves: one pass over the sealed row blocks keeps, per row that passes the filters, only its
 /// row number and its sort keys (the sort and filter columns' cells are the only ones parsed);
 /// then the window's rows are cut from their blocks as the rows route cuts them.

@@ -2,6 +2,8 @@ import Foundation
 import SheetPortCore
 import SheetPortConvert
 import SheetPortCalc
+import SheetPortReader
+import SheetPortWriter
 
 /// A cell's value as a view sorts and filters it: all the scan keeps of a cell. Text is kept
 /// folded to lower case (Excel sorts and filters text ignoring case) and cut to
@@ -61,7 +63,7 @@ enum ViewValue: Equatable {
                 for row in binary.rows {
                     found.removeAll(keepingCapacity: true)
                     for cell in row.cells where columns.contains(cell.column) {
-                        found.append((cell.column, laid.isEmpty ? ViewValue(binary, cell) : laid[GridCell(row: row.row, column: cell.column)] ?? ViewValue(binary, cell)))
+                        found.append((cell.column, laid.isEmpty ? ViewValue(binary, cell) : laid[CellReference(row: row.row, column: cell.column)] ?? ViewValue(binary, cell)))
                     }
                     try body(row.row, found)
                 }
@@ -83,15 +85,15 @@ enum ViewValue: Equatable {
     /// The values of `cells` (a block's, from an overlay) as a view reads them once a write has
     /// stored them in `binary`'s cells (typed in each cell's number format, as `StoredCell`
     /// types them); nil when one is not in the block (a write would add it).
-    private static func laid(_ cells: [SheetEdit.Touched], over binary: BinaryBlock) -> [GridCell: ViewValue]? {
+    private static func laid(_ cells: [SheetEdit.Touched], over binary: BinaryBlock) -> [CellReference: ViewValue]? {
         guard !cells.isEmpty else { return [:] }
         var values = Dictionary(cells.map { ($0.cell, $0.value) }, uniquingKeysWith: { _, last in last })
         var formats: [String?] = Array(repeating: nil, count: binary.styles.count)
-        var laid: [GridCell: ViewValue] = [:]
+        var laid: [CellReference: ViewValue] = [:]
         laid.reserveCapacity(values.count)
         for row in binary.rows {
             for cell in row.cells {
-                let key = GridCell(row: row.row, column: cell.column)
+                let key = CellReference(row: row.row, column: cell.column)
                 guard let value = values.removeValue(forKey: key) else { continue }
                 laid[key] = ViewValue(value, numberFormat: binary.numberFormat(of: cell, cache: &formats))
             }

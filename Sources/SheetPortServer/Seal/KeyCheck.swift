@@ -3,6 +3,9 @@ import CSodium
 import Glibc
 #endif
 import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
 
 /// Which key a store is sealed with: a key check value (a keyed BLAKE2b of a fixed label,
 /// never the key itself) recorded in the store's `meta` table. `serve` and `token` compare the
@@ -50,17 +53,14 @@ package enum KeyCheck {
     /// The store's data key as sealed under `key`, nil when the store keeps none for it.
     static func dataKey(for key: [UInt8], in database: Database) throws -> [UInt8]? {
         let check = value(of: key)
-        guard let sealed = try database.query("SELECT value FROM meta WHERE name = ?", [.text(dataKeyName(check))]).first?.first?.bytes else {
-            return nil
-        }
+        guard let sealed = try database.metaValue(dataKeyName(check)) else { return nil }
         return try Sealer(key: key).open(sealed, context: dataKeyContext(check), what: "the store's data key")
     }
 
     /// Upserts the data key sealed under `key`.
     private static func storeDataKey(_ dataKey: [UInt8], under key: [UInt8], in database: Database) throws {
         let check = value(of: key)
-        try database.query("INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
-                           [.text(dataKeyName(check)), .blob(try Sealer(key: key).seal(dataKey, context: dataKeyContext(check)))])
+        try database.setMetaValue(try Sealer(key: key).seal(dataKey, context: dataKeyContext(check)), for: dataKeyName(check))
     }
 
     /// Opens (creating or migrating) the store and checks `keyFile` against it. With `create`
@@ -106,9 +106,8 @@ package enum KeyCheck {
         // A new store: a random data key, sealed under the key file's key, recorded with its check
         // (another instance starting at once may have recorded its own: that one is used).
         try database.transaction {
-            try database.query("INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
-                               [.text(dataKeyName(value(of: key))), .blob(try Sealer(key: key).seal(Sodium.randomBytes(Sealer.keyLength),
-                                                                                                  context: dataKeyContext(value(of: key))))])
+            try database.addMetaValue(try Sealer(key: key).seal(Sodium.randomBytes(Sealer.keyLength), context: dataKeyContext(value(of: key))),
+                                      for: dataKeyName(value(of: key)))
             try record(key, in: database, shown)
         }
         guard let dataKey = try dataKey(for: key, in: database) else { throw refusal("the store's data key is missing") }
@@ -146,8 +145,7 @@ package enum KeyCheck {
         try database.transaction {
             try storeDataKey(dataKey, under: oldKey, in: database)
             try storeDataKey(dataKey, under: newKey, in: database)
-            try database.query("INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
-                               [.text(metaName), .blob(value(of: newKey))])
+            try database.setMetaValue(value(of: newKey), for: metaName)
         }
         return (fingerprint(of: oldKey), fingerprint(of: newKey))
     }
@@ -162,8 +160,7 @@ package enum KeyCheck {
         guard try database.recordedKeyCheck() != value(of: oldKey) else {
             throw refusal("the key of fingerprint \(fingerprint(of: oldKey)) is the store's current key: rotate to another first")
         }
-        try database.query("DELETE FROM meta WHERE name = ?", [.text(dataKeyName(value(of: oldKey)))])
-        guard database.changes > 0 else {
+        guard try database.deleteMetaValue(dataKeyName(value(of: oldKey))) else {
             throw refusal("the key of fingerprint \(fingerprint(of: oldKey)) does not open the store: nothing to retire")
         }
         return fingerprint(of: oldKey)
@@ -196,18 +193,18 @@ struct SealedProbe {
     /// The first sealed record found: a row block, a comment, a layout or a queued job's
     /// staged upload; nil when the store holds none (it is empty).
     static func first(_ database: Database, staging: String?) throws -> SealedProbe? {
-        if let row = try database.query("SELECT sheet_id, block, data FROM row_blocks LIMIT 1").first {
-            return SealedProbe(sealed: row[2].bytes ?? [], contexts: [RowBlock.context(sheet: row[0].string ?? "", block: row[1].int ?? 0)])
+        if let block = try database.anyRowBlock() {
+            return SealedProbe(sealed: block.data, contexts: [RowBlock.context(sheet: block.sheet, block: block.block)])
         }
-        if let row = try database.query("SELECT sheet_id, seq, data FROM comments LIMIT 1").first {
-            return SealedProbe(sealed: row[2].bytes ?? [], contexts: [Sealer.context("comment", row[0].string ?? "", row[1].int ?? 0)])
+        if let comment = try database.anyComment() {
+            return SealedProbe(sealed: comment.data, contexts: [Sealer.context("comment", comment.sheet, comment.seq)])
         }
-        if let row = try database.query("SELECT id, layout FROM sheets WHERE layout IS NOT NULL LIMIT 1").first, let layout = row[1].bytes, !layout.isEmpty {
-            return SealedProbe(sealed: layout, contexts: [Sealer.context("layout", row[0].string ?? "")])
+        if let layout = try database.anyLayout() {
+            return SealedProbe(sealed: layout.data, contexts: [Sealer.context("layout", layout.sheet)])
         }
-        if database.kind == .postgres {
-            if let row = try database.query("SELECT job_id, data FROM staged_uploads WHERE piece = 0 LIMIT 1").first {
-                return stagedBlock(Array((row[1].bytes ?? []).prefix(SealedBlockFile.slotSize)), job: row[0].string ?? "")
+        if database.isShared {
+            if let piece = try database.anyStagedUploadStart() {
+                return stagedBlock(Array(piece.data.prefix(SealedBlockFile.slotSize)), job: piece.job)
             }
         } else if let staging {
             for status in [JobRecord.Status.running, .queued] {
@@ -235,18 +232,5 @@ struct SealedProbe {
         var bytes = [UInt8](repeating: 0, count: SealedBlockFile.slotSize)
         let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
         return count > 0 ? Array(bytes.prefix(count)) : nil
-    }
-}
-
-extension Database {
-    /// The recorded key check value, nil when none is recorded yet.
-    func recordedKeyCheck() throws -> [UInt8]? {
-        try query("SELECT value FROM meta WHERE name = ?", [.text(KeyCheck.metaName)]).first?.first?.bytes
-    }
-
-    /// Records a key check value unless one is recorded already; returns the one recorded.
-    func recordKeyCheck(_ value: [UInt8]) throws -> [UInt8] {
-        try query("INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING", [.text(KeyCheck.metaName), .blob(value)])
-        return try recordedKeyCheck() ?? value
     }
 }

@@ -1,3 +1,7 @@
+import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
 /// Claims on import jobs: a worker runs a job only while its claim (a random token) is the
 /// job's, so a job runs in one place at a time and ends once. On a shared store a claim holds
 /// for a lease that the running job renews; a job whose lease ran out (its instance died) is
@@ -42,17 +46,41 @@ extension Database {
 
     /// Ends a claimed job as failed, unless the claim no longer holds; its staged upload goes.
     func fail(job id: String, claim: String, error: String) throws {
-        try transaction {
-            try query("UPDATE jobs SET status = 'failed', error = ? WHERE id = ? AND claim = ? AND status = 'running'",
-                      [.text(SealedJobText.seal(error, job: id, field: "error")), .text(id), .text(claim)])
-            if changes > 0 { try deleteStagedUpload(job: id) }
-        }
+        try transaction { try failClaimed(job: id, claim: claim, error: error) }
     }
 
-    /// Gives a claimed job back to the queue (the server is stopping), unless the claim no longer holds.
-    func release(job id: String, claim: String) throws {
+    /// `fail(job:claim:error:)` in the caller's transaction (with what else must go with it).
+    func failClaimed(job id: String, claim: String, error: String) throws {
+        try query("UPDATE jobs SET status = 'failed', error = ? WHERE id = ? AND claim = ? AND status = 'running'",
+                  [.text(SealedJobText.seal(error, job: id, field: "error", with: jobSealer)), .text(id), .text(claim)])
+        if changes > 0 { try deleteStagedUpload(job: id) }
+    }
+
+    /// Ends a claimed job as succeeded with its `result` object (sealed with `jobSealer`, its
+    /// server's key) and final counts (in the transaction that shows its sheet); false when the claim no longer holds (cancelled or
+    /// taken over meanwhile), and then nothing of that transaction may stand.
+    func succeed(job id: String, claim: String, result: String, rows: Int, cells: Int, bytes: Int64) throws -> Bool {
+        try query("""
+            UPDATE jobs SET status = 'succeeded', result = ?, rows = ?, cells = ?, bytes = ?, lease_until = NULL
+            WHERE id = ? AND claim = ? AND status = 'running'
+            """, [.text(SealedJobText.seal(result, job: id, field: "result", with: jobSealer)), .integer(Int64(rows)), .integer(Int64(cells)), .integer(bytes),
+                  .text(id), .text(claim)])
+        return changes > 0
+    }
+
+    /// How many times a job was claimed (1, or more after takeovers and requeues), nil when
+    /// there is no such job. Shared store only (the embedded store's jobs are claimed once).
+    func attempts(of job: String) throws -> Int? {
+        try query("SELECT attempts FROM jobs WHERE id = ?", [.text(job)]).first?.first?.int
+    }
+
+    /// Gives a claimed job back to the queue (the server is stopping), unless the claim no
+    /// longer holds; returns whether it was given back.
+    @discardableResult
+    func release(job id: String, claim: String) throws -> Bool {
         try query("UPDATE jobs SET status = 'queued', claim = NULL, lease_until = NULL, bytes = 0, rows = 0, cells = 0, sheet_id = NULL WHERE id = ? AND claim = ? AND status = 'running'",
                   [.text(id), .text(claim)])
+        return changes > 0
     }
 
     /// Stores a staged upload's sealed bytes as one piece (shared store: any instance may run the job).

@@ -1,4 +1,8 @@
 import Foundation
+import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
 
 /// A fixed set of connections handed out one thread at a time, so readers run in parallel
 /// (under WAL with SQLite) while a worker writes.
@@ -6,9 +10,9 @@ package final class ConnectionPool: @unchecked Sendable {
     private var idle: [Database]
     private let condition = NSCondition()
 
-    /// `count` connections to the store at `location`.
-    package init(_ location: StoreLocation, count: Int) throws {
-        idle = try (0..<max(1, count)).map { _ in try location.connect() }
+    /// `count` connections, each made by `connect`.
+    package init(count: Int, _ connect: () throws -> Database) throws {
+        idle = try (0..<max(1, count)).map { _ in try connect() }
     }
 
     /// Runs `body` with a connection of its own.

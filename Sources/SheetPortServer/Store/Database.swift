@@ -1,9 +1,20 @@
+import Foundation
+import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
 /// Which store a `Database` talks to.
 package enum StoreKind: Sendable {
     /// The embedded default: one SQLite file in the data directory, one server process.
     case sqlite
-    /// A PostgreSQL database shared by several server processes (CONTRACTS section 7).
+    /// A PostgreSQL database shared by several server processes (Docs/Reference/CLI.md, "sheetport serve").
     case postgres
+
+    /// Whether several server instances share the store: then jobs are claimed from it under
+    /// leases, staged uploads are kept in it (any instance may run the job), and changes are
+    /// announced to the other instances. The embedded store belongs to one process. What the
+    /// domain asks instead of which database runs.
+    package var isShared: Bool { self == .postgres }
 }
 
 /// What a store's connection does: the same SQL (`?` and `?N` parameters, bound by length,
@@ -31,14 +42,15 @@ protocol StoreConnection: AnyObject {
 package enum StoreLocation: Sendable, Equatable {
     /// The embedded SQLite database file.
     case sqlite(path: String)
-    /// A `postgresql://` (or `postgres://`) URL, or a libpq `key=value` connection string.
-    case postgres(url: String)
+    /// A `postgresql://` (or `postgres://`) URL, or a libpq `key=value` connection string, and
+    /// the bounds its sessions set (a server's, from its lease).
+    case postgres(url: String, bounds: PostgresSessionBounds = .init())
 
     /// Opens a connection (the schema is made by `Schema.prepare`).
     package func connect() throws -> Database {
         switch self {
         case .sqlite(let path): return Database(try SQLiteConnection(path: path))
-        case .postgres(let url): return Database(try PostgresConnection(url: url))
+        case .postgres(let url, let bounds): return Database(try PostgresConnection(url: url, bounds: bounds))
         }
     }
 
@@ -55,6 +67,20 @@ package enum StoreLocation: Sendable, Equatable {
         if case .sqlite = self { return .sqlite }
         return .postgres
     }
+
+    /// Whether several server instances share the store (`StoreKind.isShared`).
+    package var isShared: Bool { kind.isShared }
+
+    /// This location with its sessions to a shared store bounded for a server holding leases
+    /// of `lease` seconds: a frozen instance's session is ended within half a lease (1 to 10 s),
+    /// releasing its locks; no lock is waited for much longer (`PostgresSessionBounds`). The
+    /// bounds travel with the location, so two servers in one process keep their own. The
+    /// embedded store has nothing to bound.
+    package func boundingSessions(lease: Double) -> StoreLocation {
+        guard case .postgres(let url, _) = self else { return self }
+        let idle = min(max(lease / 2, 1), 10)
+        return .postgres(url: url, bounds: PostgresSessionBounds(lockTimeout: idle + 2, idleInTransactionTimeout: idle))
+    }
 }
 
 /// One connection to the store, SQLite or PostgreSQL.
@@ -62,6 +88,10 @@ package enum StoreLocation: Sendable, Equatable {
 /// Not thread-safe: a connection is used by one thread at a time (`ConnectionPool` hands them out).
 package final class Database {
     let connection: any StoreConnection
+    /// The key this connection seals and opens job results and errors with (`SealedJobText`):
+    /// its server's, set on the connections a server opens; nil (a store opened by
+    /// `sheetport token`, a test) reads and writes them as they are.
+    package var jobSealer: Sealer?
 
     init(_ connection: any StoreConnection) {
         self.connection = connection
@@ -74,6 +104,9 @@ package final class Database {
 
     /// Which store this is.
     package var kind: StoreKind { connection.kind }
+
+    /// Whether several server instances share the store (`StoreKind.isShared`).
+    package var isShared: Bool { kind.isShared }
 
     /// Runs SQL with no parameters and no rows (several statements allowed).
     package func execute(_ sql: String) throws { try connection.execute(sql) }

@@ -1,5 +1,8 @@
 import Foundation
 import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
 
 /// An import job as stored.
 package struct JobRecord: Sendable, Equatable {
@@ -46,8 +49,8 @@ extension Database {
         JobRecord(id: row[0].string ?? "", subject: row[1].string ?? "", status: JobRecord.Status(rawValue: row[2].string ?? "") ?? .failed,
                   filename: row[3].string ?? "", uploadBytes: row[4].int ?? 0, bytes: row[5].int ?? 0, rows: row[6].int ?? 0,
                   cells: row[7].int ?? 0, sheetID: row[8].string,
-                  result: SealedJobText.open(row[9].string, job: row[0].string ?? "", field: "result"),
-                  error: SealedJobText.open(row[10].string, job: row[0].string ?? "", field: "error"))
+                  result: SealedJobText.open(row[9].string, job: row[0].string ?? "", field: "result", with: jobSealer),
+                  error: SealedJobText.open(row[10].string, job: row[0].string ?? "", field: "error", with: jobSealer))
     }
 
     /// A job by id, whoever owns it.
@@ -108,7 +111,13 @@ extension Database {
 
     /// Ends a job as failed with an `error` object, unless it already ended (a cancel).
     package func fail(job id: String, error: String) throws {
-        try query("UPDATE jobs SET status = 'failed', error = ? WHERE id = ? AND status IN ('queued', 'running')", [.text(SealedJobText.seal(error, job: id, field: "error")), .text(id)])
+        try query("UPDATE jobs SET status = 'failed', error = ? WHERE id = ? AND status IN ('queued', 'running')", [.text(SealedJobText.seal(error, job: id, field: "error", with: jobSealer)), .text(id)])
+    }
+
+    /// Puts a job an earlier run left queued or running back in the queue, its progress and
+    /// its partial sheet forgotten (the embedded store's start: it runs again from its upload).
+    func requeue(job id: String) throws {
+        try query("UPDATE jobs SET status = 'queued', bytes = 0, rows = 0, cells = 0, sheet_id = NULL WHERE id = ?", [.text(id)])
     }
 
     /// Sets the sheet a job writes.

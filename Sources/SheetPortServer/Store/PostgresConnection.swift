@@ -1,5 +1,19 @@
 import CLibPQ
 import Foundation
+import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
+
+/// The bounds a session sets (a server's, from its lease): no lock is waited for longer than
+/// `lockTimeout` seconds, and a session left idle inside a transaction (its process frozen, say)
+/// is ended by PostgreSQL after `idleInTransactionTimeout`, which releases its locks, so a
+/// stalled instance holds no job row and its jobs are taken over as a dead instance's are.
+/// (0: PostgreSQL's default.)
+package struct PostgresSessionBounds: Sendable, Equatable {
+    var lockTimeout = 10.0
+    var idleInTransactionTimeout = 10.0
+}
 
 /// One libpq connection to a shared PostgreSQL database: the shared store's `StoreConnection`.
 ///
@@ -17,27 +31,12 @@ final class PostgresConnection: StoreConnection {
     let nowMilliseconds = "(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT"
     let insertionOrder = "seq"
 
-    /// The bounds every session of this process sets (the server sets them from its lease
-    /// before connecting): no lock is waited for longer than `lockTimeout` seconds, and a
-    /// session left idle inside a transaction (its process frozen, say) is ended by PostgreSQL
-    /// after `idleInTransactionTimeout`, which releases its locks, so a stalled instance holds
-    /// no job row and its jobs are taken over as a dead instance's are. (0: PostgreSQL's default.)
-    struct SessionBounds: Sendable {
-        var lockTimeout = 10.0
-        var idleInTransactionTimeout = 10.0
-    }
-
-    private static let boundsLock = NSLock()
-    nonisolated(unsafe) private static var currentBounds = SessionBounds()
-
-    /// The bounds sessions opened from now on set.
-    static var bounds: SessionBounds {
-        get { boundsLock.withLock { currentBounds } }
-        set { boundsLock.withLock { currentBounds = newValue } }
-    }
+    /// The bounds this connection's sessions set.
+    private let bounds: PostgresSessionBounds
 
     /// Connects to `url` (a `postgresql://` URL or a `key=value` connection string).
-    init(url: String) throws {
+    init(url: String, bounds: PostgresSessionBounds = PostgresSessionBounds()) throws {
+        self.bounds = bounds
         guard let handle = PQconnectdb(url) else { throw ServerError.postgres(state: "08000", message: "out of memory") }
         guard PQstatus(handle) == CONNECTION_OK else {
             let message = Self.text(PQerrorMessage(handle))
@@ -52,7 +51,6 @@ final class PostgresConnection: StoreConnection {
     /// exists, skipping") are not the server log's business; the lock and idle bounds; the
     /// process in `application_name` (an operator sees which instance holds what).
     private func configureSession() throws {
-        let bounds = Self.bounds
         let result = PQexec(handle, """
             SET client_min_messages = warning;
             SET lock_timeout = \(Int(bounds.lockTimeout * 1000));

@@ -1,9 +1,11 @@
 import SheetPortCore
 import SheetPortCalc
 import SheetPortConvert
+import Foundation
+import SheetPortReader
 
 /// Rows as the rows window shows them (`{"row":N,"height":H,"cells":[...]}`, each cell its
-/// stored object with `display`, CONTRACTS section 8). A binary block's cells are rendered from
+/// stored object with `display`, Docs/Reference/HTTP.md, "Cell objects"). A binary block's cells are rendered from
 /// their typed values, the number format of each style of the block read once; a block of an
 /// earlier format, or a cell kept whole, goes through `StoredCell.withDisplay` as before.
 extension RowBlock {

@@ -1,7 +1,10 @@
 import SheetPortConvert
+import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
 /// The plaintext of one sealed block of rows (`RowBlock.rowsPerBlock` rows of the grid): per
 /// row a header line `#ROW HEIGHT HIDDEN` (`-` for no height), then one line per cell, each
-/// the cell's API object, which is also a CONTRACTS cell JSONL object:
+/// the cell's API object, which is also a cell JSONL object of Docs/Reference/Formats.md:
 /// `{"col":2,"input":"=A2*2","ref":"B2","type":"number","value":3,"formula":"A2*2","style":{..}}`.
 /// Stored typed and compressed (`RowBlock+Binary.swift`); these lines are what the binary form
 /// reads back as, and what blocks of the earlier formats hold.
@@ -30,12 +33,12 @@ package struct RowBlock {
     }
 
     /// Parses a block's plaintext, in either format (`RowBlock.stored(_:)`); a block that
-    /// cannot be read (a bug: the seal authenticated it) is logged and has no rows.
+    /// cannot be read (a bug: the seal authenticated it) is logged on standard error and has no rows.
     package static func entries(_ bytes: [UInt8]) -> [Entry] {
         do {
             return try entries(stored: bytes)
         } catch {
-            ServerLog.write("\(error)")
+            ServerLog.standardError.write("\(error)")
             return []
         }
     }

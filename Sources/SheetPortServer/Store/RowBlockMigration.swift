@@ -1,3 +1,5 @@
+import Foundation
+import SheetPortCore
 /// Rewrites the row blocks of the earlier formats (their text lines sealed as they are, or those
 /// lines compressed) in the typed binary format (`RowBlock.stored(_:)`), in the background after a start: a batch of 64
 /// blocks at a time, each batch one short transaction. A block is replaced only if it is still
@@ -13,22 +15,24 @@ final class RowBlockMigration: @unchecked Sendable {
 
     private let store: StoreLocation
     private let sealer: Sealer
+    private let log: ServerLog
     private let thread = StoppableThread()
 
-    init(store: StoreLocation, sealer: Sealer) {
+    init(store: StoreLocation, sealer: Sealer, log: ServerLog) {
         self.store = store
+        self.log = log
         self.sealer = sealer
     }
 
     /// Starts the background pass.
     func start() {
-        thread.start(named: "row block migration") { [store, sealer] stopAsked in
+        thread.start(named: "row block migration") { [store, sealer, log] stopAsked in
             do {
                 let database = try store.connect()
                 let rewritten = try Self.run(database, sealer: sealer) { stopAsked(0) }
-                if rewritten > 0 { ServerLog.write("storage: \(rewritten) row blocks of an earlier format rewritten") }
+                if rewritten > 0 { log.write("storage: \(rewritten) row blocks of an earlier format rewritten") }
             } catch {
-                ServerLog.write("storage: rewriting row blocks of an earlier format stopped: \(error); the next start goes on")
+                log.write("storage: rewriting row blocks of an earlier format stopped: \(error); the next start goes on")
             }
         }
     }

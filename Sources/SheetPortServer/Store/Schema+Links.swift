@@ -1,4 +1,9 @@
-/// The share links' table (CONTRACTS section 8), created on either store when missing. A link's
+import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
+
+/// The share links' table (Docs/Reference/HTTP.md, "Share links"), created on either store when missing. A link's
 /// token is kept as a session is (its BLAKE2b hash in `sessions`, subject `link:<id>`) and its
 /// role as a grant to that subject, so every route's access check and every stream's recheck
 /// treat it as any other session; this table says which sheet and role the link stands for.
@@ -40,7 +45,7 @@ extension Database {
     package func insertLink(_ link: LinkRecord, tokenHash: [UInt8], createdBy owner: String, at time: Int64) throws {
         try query("INSERT INTO links (id, sheet_id, role, created_by, created) VALUES (?, ?, ?, ?, ?)",
                   [.text(link.id), .text(link.sheet), .text(link.role.rawValue), .text(owner), .integer(time)])
-        try query("INSERT INTO sessions (token_hash, subject, created) VALUES (?, ?, ?)", [.blob(tokenHash), .text(link.subject), .integer(time)])
+        try insertSession(tokenHash: tokenHash, subject: link.subject, created: time)
         try grant(link.role, on: link.sheet, to: link.subject)
     }
 
@@ -56,7 +61,7 @@ extension Database {
 
     /// Deletes a link with its sessions and its grant: its token fails at once, as a revoked one.
     package func deleteLink(_ link: LinkRecord) throws {
-        try query("DELETE FROM sessions WHERE subject = ?", [.text(link.subject)])
+        try deleteSessions(of: link.subject)
         try query("DELETE FROM grants WHERE subject = ?", [.text(link.subject)])
         try query("DELETE FROM links WHERE id = ?", [.text(link.id)])
     }

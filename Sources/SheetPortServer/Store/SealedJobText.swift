@@ -1,5 +1,8 @@
 import Foundation
 import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
 
 /// A job's `result` and `error` objects are sealed in the store: their warnings and findings
 /// name the workbook's other sheets (`extra-worksheets`), its parts and what they hold, none
@@ -11,28 +14,19 @@ enum SealedJobText {
     /// What a sealed value starts with.
     static let prefix = "sealed:1:"
 
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var current: Sealer?
-
-    /// The sealer of this process's server (set once it has its key). Without one (a store
-    /// opened by `sheetport token`, a test) texts are written and read as they are.
-    static var sealer: Sealer? {
-        get { lock.withLock { current } }
-        set { lock.withLock { current = newValue } }
-    }
-
     /// The associated data of `field` (`result`, `error`) of job `job`.
     static func context(job: String, field: String) -> [UInt8] { Sealer.context("job-" + field, job) }
 
-    /// `text` as stored.
-    static func seal(_ text: String, job: String, field: String) -> String {
+    /// `text` as stored: sealed with `sealer` (a server's), as it is without one (a store
+    /// opened by `sheetport token`, a test).
+    static func seal(_ text: String, job: String, field: String, with sealer: Sealer?) -> String {
         guard let sealer else { return text }
         return prefix + Data(sealer.seal(Array(text.utf8), context: context(job: job, field: field))).base64EncodedString()
     }
 
     /// The text of a stored value: opened when sealed, as it is when written before sealing.
     /// One that does not open (another key, tampered with) reads as an error object saying so.
-    static func open(_ stored: String?, job: String, field: String) -> String? {
+    static func open(_ stored: String?, job: String, field: String, with sealer: Sealer?) -> String? {
         guard let stored, stored.hasPrefix(prefix) else { return stored }
         guard let sealer, let data = Data(base64Encoded: String(stored.dropFirst(prefix.count))),
               let plaintext = try? sealer.open(Array(data), context: context(job: job, field: field), what: "job \(field)") else {
@@ -54,7 +48,7 @@ extension Database {
             guard let id = row[0].string else { continue }
             func sealed(_ value: SQLValue, _ field: String) -> SQLValue {
                 guard let text = value.string else { return .null }
-                return .text(text.hasPrefix(SealedJobText.prefix) ? text : SealedJobText.seal(text, job: id, field: field))
+                return .text(text.hasPrefix(SealedJobText.prefix) ? text : SealedJobText.seal(text, job: id, field: field, with: jobSealer))
             }
             try query("UPDATE jobs SET result = ?, error = ? WHERE id = ?", [sealed(row[1], "result"), sealed(row[2], "error"), .text(id)])
         }

@@ -1,4 +1,8 @@
 import Foundation
+import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
 
 /// "Sheet (id) changed to version N": told by whatever changes a sheet (a rename, an import's
 /// end) and heard by every instance. On a shared store the notice goes through PostgreSQL
@@ -13,14 +17,16 @@ package final class SheetChangeFeed: @unchecked Sendable {
     static let channel = "sheetport_sheet_changes"
 
     private let store: StoreLocation
+    private let log: ServerLog
     private let lock = NSLock()
     private var handlers: [@Sendable (_ sheet: String, _ version: Int) -> Void] = []
     private var stopping = false
     private var thread: Thread?
     private let done = DispatchSemaphore(value: 0)
 
-    init(store: StoreLocation) {
+    init(store: StoreLocation, log: ServerLog) {
         self.store = store
+        self.log = log
     }
 
     /// Adds a hook called on the feed's thread for every change heard, with the sheet id and its
@@ -47,14 +53,13 @@ package final class SheetChangeFeed: @unchecked Sendable {
 
     /// Starts listening (a shared store only), connecting again after a lost connection.
     func start() {
-        guard case .postgres(let url) = store else { return }
-        let thread = Thread { [self] in
-            defer { done.signal() }
+        guard case .postgres(let url, let bounds) = store else { return }
+        let thread = Thread.running { [self] in
             var connection: PostgresConnection?
             while !isStopping {
                 do {
                     if connection == nil {
-                        let listener = try PostgresConnection(url: url)
+                        let listener = try PostgresConnection(url: url, bounds: bounds)
                         try listener.execute("LISTEN \(Self.channel)")
                         connection = listener
                     }
@@ -65,10 +70,12 @@ package final class SheetChangeFeed: @unchecked Sendable {
                     }
                 } catch {
                     connection = nil
-                    ServerLog.write("sheet change notices: \(error); listening again")
+                    log.write("sheet change notices: \(error); listening again")
                     usleep(500_000)
                 }
             }
+        } then: { [done] in
+            done.signal()
         }
         thread.name = "sheet change feed"
         thread.start()

@@ -1,3 +1,8 @@
+import Foundation
+import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
+import SheetPortConvert
 /// A sheet as stored (its plain columns; cells, comments and layout are sealed elsewhere).
 package struct SheetRecord: Sendable, Equatable {
     /// The sheet's id (32 hexadecimal digits).
@@ -103,6 +108,11 @@ extension Database {
     package func rowBlocks(of sheet: String, from first: Int, to last: Int) throws -> [(block: Int, data: [UInt8])] {
         try query("SELECT block, data FROM row_blocks WHERE sheet_id = ? AND block BETWEEN ? AND ? ORDER BY block",
                   [.text(sheet), .integer(Int64(first)), .integer(Int64(last))]).map { ($0[0].int ?? 0, $0[1].bytes ?? []) }
+    }
+
+    /// The number of a sheet's last stored row block, nil when it stores none.
+    package func lastRowBlock(of sheet: String) throws -> Int? {
+        try query("SELECT MAX(block) FROM row_blocks WHERE sheet_id = ?", [.text(sheet)]).first?.first?.int
     }
 
     /// Stores a sealed row block.

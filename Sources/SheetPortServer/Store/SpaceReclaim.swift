@@ -1,22 +1,35 @@
+import SheetPortCore
 /// Space given back when sheets go: on the embedded store, the SQLite file runs with
 /// `auto_vacuum=INCREMENTAL`, and after a delete the free pages are returned to the file system
 /// a bounded step at a time (`PRAGMA incremental_vacuum(N)`, each step its own short write
 /// transaction, so imports and edits wait at most one step). PostgreSQL reuses the space of
-/// deleted rows through autovacuum (README, "Storage"); only a job's staged upload, its whole
+/// deleted rows through autovacuum (SheetPortServer.docc/StorageAndSealing.md); only a job's staged upload, its whole
 /// size again in `staged_uploads` and dead once the job ends, is vacuumed at once.
 extension Database {
     /// On PostgreSQL, vacuums `staged_uploads` (outside a transaction): a job's pieces are
     /// deleted when it ends, and until autovacuum's next round (a minute or more) they held as
     /// many bytes again as the sheet stored from them. The table holds only the pieces of jobs
     /// waiting or running, so this is quick; its emptied end is given back to the file system.
-    /// Nothing on SQLite, whose staging files are removed (`StagedUploads.removeLocal`).
-    package func reclaimStagedUploads() {
+    /// Nothing on SQLite, whose staging files are removed (`StagedUploads.removeLocal`). A
+    /// failure goes to `log`.
+    package func reclaimStagedUploads(log: ServerLog) {
         guard kind == .postgres else { return }
         do {
             try execute("VACUUM staged_uploads")
         } catch {
-            ServerLog.write("storage: vacuuming staged uploads failed: \(error); autovacuum does it later")
+            log.write("storage: vacuuming staged uploads failed: \(error); autovacuum does it later")
         }
+    }
+
+    /// Runs `body` (deleting sheets) with SQLite's secure delete in its FAST mode: freed pages of
+    /// sealed blocks are not overwritten with zeros in the WAL, so removing a large sheet needs
+    /// little space on a full disk (the blocks are sealed; their pages are reused). As it is on
+    /// PostgreSQL.
+    package func deletingQuickly(_ body: () throws -> Void) throws {
+        guard kind == .sqlite else { return try body() }
+        try execute("PRAGMA secure_delete=FAST")
+        defer { try? execute("PRAGMA secure_delete=ON") }
+        try body()
     }
 
     /// Pages returned to the file system in one step: 256 pages of 64 KiB, 16 MiB.
@@ -49,8 +62,9 @@ extension Schema {
 
     /// Switches a SQLite store made before version 5 to `auto_vacuum=INCREMENTAL`: the mode of
     /// an existing file changes only through a `VACUUM`, which rewrites the whole file once
-    /// (it needs as much free disk again). New stores are made in that mode and are only marked.
-    static func enableIncrementalVacuum(_ database: Database) throws {
+    /// (it needs as much free disk again), noted in `log`. New stores are made in that mode and
+    /// are only marked.
+    static func enableIncrementalVacuum(_ database: Database, log: ServerLog) throws {
         guard database.kind == .sqlite,
               (try database.query("PRAGMA user_version").first?.first?.int ?? 0) < incrementalVacuumVersion else { return }
         let mode = try database.query("PRAGMA auto_vacuum").first?.first?.int ?? 0
@@ -61,7 +75,7 @@ extension Schema {
             guard after == 2 else {
                 throw ServerError.database(code: 0, message: "switching the store to incremental vacuum failed (auto_vacuum is \(after))")
             }
-            ServerLog.write("storage: the database was switched to incremental vacuum (a one-time VACUUM)")
+            log.write("storage: the database was switched to incremental vacuum (a one-time VACUUM)")
         }
         try database.execute("PRAGMA user_version=\(incrementalVacuumVersion)")
     }

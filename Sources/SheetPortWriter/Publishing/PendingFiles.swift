@@ -1,3 +1,4 @@
+import SheetPortCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -66,7 +67,7 @@ public enum PendingFiles {
     }
 
     /// Installs SIGINT and SIGTERM handlers that stop registered children, remove the pending files and exit
-    /// with 130 or 143 (CONTRACTS section 1), and ignores SIGXFSZ so that a file-size limit
+    /// with 130 or 143 (Docs/Reference/CLI.md), and ignores SIGXFSZ so that a file-size limit
     /// is an I/O error that cleans up.
     public static func removeOnSignals() {
         signal(SIGINT) { _ in PendingFiles.removeAndExit(130) }

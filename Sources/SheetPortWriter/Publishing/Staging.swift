@@ -8,7 +8,7 @@ import SheetPortCore
 
 /// A private staging directory (mode 0700) where a file is built before it is published:
 /// beside the destination (the writer's, renamed into place) or under the temporary
-/// directory (export downloads, scratch space; CONTRACTS section 5). Its name carries the
+/// directory (export downloads, scratch space; Docs/Reference/CLI.md, "sheetport export"). Its name carries the
 /// owner's process id; it is registered with `PendingFiles`, so SIGINT and SIGTERM remove it
 /// (with `workbook.xlsx` and `workbook.xlsx.next` inside), and one left by a killed process is
 /// swept by the next staging directory made with the same prefix in the same folder.

@@ -1,5 +1,7 @@
 import SheetPortCore
-/// Reads cell JSON Lines (CONTRACTS section 2) back into rows: the objects that
+import SheetPortReader
+import SheetPortWriter
+/// Reads cell JSON Lines (Docs/Reference/Formats.md, "Cell JSONL") back into rows: the objects that
 /// `convert --to jsonl` writes, with their optional `style` key.
 ///
 /// Rows must come top to bottom and cells left to right, as the reader writes them: the

@@ -1,3 +1,6 @@
+import SheetPortCore
+import SheetPortReader
+import SheetPortWriter
 /// One member of a cell JSONL object as the reader sees it: the JSON types it tells apart,
 /// with the values of the scalars it uses. Arrays and objects it has no use for are checked
 /// and skipped, so only their kind is kept.
@@ -48,7 +51,7 @@ package enum CellJSONValue: Equatable {
     package var isPresent: Bool { self != .absent && self != .null }
 }
 
-/// The members of one cell JSONL line that `CellJSONLReader` reads (CONTRACTS section 2):
+/// The members of one cell JSONL line that `CellJSONLReader` reads (Docs/Reference/Formats.md):
 /// other keys are checked as JSON and skipped. A key given twice keeps its last value, as
 /// `JSONSerialization` did.
 package struct CellObject {

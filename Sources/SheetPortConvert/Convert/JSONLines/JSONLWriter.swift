@@ -1,9 +1,9 @@
 import SheetPortCore
 import SheetPortReader
 import SheetPortWriter
-/// Writes cells as JSON Lines, one object per non-empty cell (CONTRACTS section 2):
+/// Writes cells as JSON Lines, one object per non-empty cell (Docs/Reference/Formats.md, "Cell JSONL"):
 /// `{"ref":"B2","type":"number","value":1.5,"formula":"A1*2","style":{...}}`; an array
-/// formula's cell adds `"arrayRange":"B2:B4"` (a key CONTRACTS lets readers add).
+/// formula's cell adds `"arrayRange":"B2:B4"` (a key readers may add).
 public struct JSONLWriter {
     private let output: ByteOutput
     private let styleMembers: [String?]
@@ -25,7 +25,7 @@ public struct JSONLWriter {
     }
 
     /// Writes every cell of `row`, each object led by `"col":N,"input":"…",`, with the text
-    /// `input` gives for the cell (the server's stored cell, CONTRACTS section 4).
+    /// `input` gives for the cell (the server's stored cell, Docs/Reference/HTTP.md).
     public func write(_ row: Row, input: (Cell) -> String) throws {
         let rowDigits = String(row.index)
         for cell in row.cells {

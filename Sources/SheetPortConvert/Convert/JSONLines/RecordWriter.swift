@@ -1,7 +1,7 @@
 import SheetPortCore
 import SheetPortReader
 import SheetPortWriter
-/// Writes a worksheet as records (`--to ndjson`, CONTRACTS section 6): one JSON object per data
+/// Writes a worksheet as records (`--to ndjson`, Docs/Reference/Formats.md, "Records"): one JSON object per data
 /// row, keyed by the header row. Values are JSON numbers, strings, booleans, ISO dates (as cell
 /// JSONL writes them), errors as their text and `null` for empty; an empty header name becomes
 /// `col_<LETTER>`, a repeated one gets `_2`, `_3`. Rows with no value are left out unless

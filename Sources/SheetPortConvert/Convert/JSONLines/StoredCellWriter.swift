@@ -1,6 +1,7 @@
 import SheetPortCore
 import SheetPortReader
-/// The server's stored rows (CONTRACTS section 4), appended to a row block's bytes: each
+import SheetPortWriter
+/// The server's stored rows (Docs/Reference/HTTP.md, "Cell objects"), appended to a row block's bytes: each
 /// row's header as `RowBlock.header` writes it, then its cells in the same bytes as
 /// `JSONLWriter.write(_:input:)` given the input the import stores (`=` and the formula, else
 /// the value as a CSV field). A row is built in a `ByteSink` with no `String` per cell, each

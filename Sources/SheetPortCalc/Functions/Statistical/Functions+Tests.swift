@@ -1,0 +1,119 @@
+import SheetPortCore
+
+/// Hypothesis tests: CHISQ.TEST, F.TEST, T.TEST, Z.TEST and their compatibility names, each
+/// answering the probability from the distributions of `Distribution`.
+extension Functions {
+    static let hypothesisTests: [FunctionSpec] = [
+        raw("CHISQ.TEST", 2, 2, arrays: true) { ev, a in try chiSquaredTest(ev, a) },
+        raw("CHITEST", 2, 2, arrays: true) { ev, a in try chiSquaredTest(ev, a) },
+        raw("F.TEST", 2, 2, arrays: true) { ev, a in try fisherTest(ev, a) },
+        raw("FTEST", 2, 2, arrays: true) { ev, a in try fisherTest(ev, a) },
+        raw("T.TEST", 4, 4, arrays: true) { ev, a in try studentTest(ev, a) },
+        raw("TTEST", 4, 4, arrays: true) { ev, a in try studentTest(ev, a) },
+        raw("Z.TEST", 2, 3, arrays: true) { ev, a in try zTest(ev, a) },
+        raw("ZTEST", 2, 3, arrays: true) { ev, a in try zTest(ev, a) },
+    ]
+
+    /// CHISQ.TEST(actual, expected): χ² = Σ (A − E)²/E, with (r − 1)(c − 1) degrees of freedom
+    /// (n − 1 for a single row or column); the two ranges must have one shape.
+    static func chiSquaredTest(_ ev: Evaluator, _ a: [Operand]) throws -> Operand {
+        let actual = try ev.array(a[0]), expected = try ev.array(a[1])
+        guard shape(ev, a[0]) == shape(ev, a[1]) else { return .value(.error(.notAvailable)) }
+        let (rows, columns) = shape(ev, a[0])
+        var chi = 0.0
+        for k in 0..<Swift.min(actual.values.count, expected.values.count) {
+            let x = actual.values[k], e = expected.values[k]
+            if case .error(let err) = x { throw fail(err) }
+            if case .error(let err) = e { throw fail(err) }
+            guard case .number(let xv) = x, case .number(let ev) = e else { continue }
+            guard ev > 0 else { return .value(.error(ev == 0 ? .divisionByZero : .number)) }
+            chi += (xv - ev) * (xv - ev) / ev
+        }
+        let df = rows > 1 && columns > 1 ? Double((rows - 1) * (columns - 1)) : Double(rows * columns - 1)
+        guard df >= 1 else { return .value(.error(.notAvailable)) }
+        return number(Distribution.chiSquared(chi, df).upper)
+    }
+
+    /// An argument's rows and columns (a range's own, not clipped).
+    static func shape(_ ev: Evaluator, _ op: Operand) -> (Int, Int) {
+        switch op {
+        case .ref(let r): return (r.rows, r.columns)
+        case .value(.array(let arr)): return (arr.rows, arr.columns)
+        default: return (1, 1)
+        }
+    }
+
+    /// The numbers of an array argument (text, booleans and empty cells skipped, errors thrown).
+    static func sample(_ ev: Evaluator, _ op: Operand) throws -> [Double] {
+        var out: [Double] = []
+        for v in try flatValues(ev, op) {
+            switch v {
+            case .number(let x): out.append(x)
+            case .error(let e): throw fail(e)
+            default: break
+            }
+        }
+        return out
+    }
+
+    /// F.TEST: the two-tailed probability that the variances differ (F = s₁²/s₂²).
+    static func fisherTest(_ ev: Evaluator, _ a: [Operand]) throws -> Operand {
+        let x = try sample(ev, a[0]), y = try sample(ev, a[1])
+        guard let vx = Statistics.variance(x, sample: true), let vy = Statistics.variance(y, sample: true), vx > 0, vy > 0 else {
+            return .value(.error(.divisionByZero))
+        }
+        let t = Distribution.fisher(vx / vy, Double(x.count - 1), Double(y.count - 1))
+        return number(2 * Swift.min(t.lower, t.upper))
+    }
+
+    /// T.TEST(array1, array2, tails, type): paired (1), equal variances (2), unequal (3, Welch's
+    /// degrees of freedom, not rounded).
+    static func studentTest(_ ev: Evaluator, _ a: [Operand]) throws -> Operand {
+        let tails = (try ev.num(a[2])).rounded(.towardZero), type = (try ev.num(a[3])).rounded(.towardZero)
+        guard tails == 1 || tails == 2, type >= 1, type <= 3 else { return .value(.error(.number)) }
+        let t: Double, df: Double
+        if type == 1 {
+            let (x, y) = try numberPairs(ev, a[0], a[1])
+            let d = zip(x, y).map { $0 - $1 }
+            guard d.count >= 2, let v = Statistics.variance(d, sample: true), v > 0 else { return .value(.error(.divisionByZero)) }
+            t = Statistics.mean(d) / (v / Double(d.count)).squareRoot()
+            df = Double(d.count - 1)
+        } else {
+            let x = try sample(ev, a[0]), y = try sample(ev, a[1])
+            let n1 = Double(x.count), n2 = Double(y.count)
+            guard n1 >= 2, n2 >= 2, let v1 = Statistics.variance(x, sample: true), let v2 = Statistics.variance(y, sample: true) else {
+                return .value(.error(.divisionByZero))
+            }
+            let difference = Statistics.mean(x) - Statistics.mean(y)
+            if type == 2 {
+                let pooled = ((n1 - 1) * v1 + (n2 - 1) * v2) / (n1 + n2 - 2)
+                guard pooled > 0 else { return .value(.error(.divisionByZero)) }
+                t = difference / (pooled * (1 / n1 + 1 / n2)).squareRoot()
+                df = n1 + n2 - 2
+            } else {
+                let s1 = v1 / n1, s2 = v2 / n2
+                guard s1 + s2 > 0 else { return .value(.error(.divisionByZero)) }
+                t = difference / (s1 + s2).squareRoot()
+                df = (s1 + s2) * (s1 + s2) / (s1 * s1 / (n1 - 1) + s2 * s2 / (n2 - 1))
+            }
+        }
+        return number(tails * Distribution.studentT(Swift.abs(t), df).upper)
+    }
+
+    /// Z.TEST(array, x, [sigma]): 1 − Φ((mean − x) / (σ/√n)), σ the sample's when omitted.
+    static func zTest(_ ev: Evaluator, _ a: [Operand]) throws -> Operand {
+        let v = try sample(ev, a[0])
+        let x = try ev.num(a[1])
+        guard !v.isEmpty else { return .value(.error(.notAvailable)) }
+        let sigma: Double
+        if ev.isMissing(a, 2) {
+            guard let s = Statistics.variance(v, sample: true), s > 0 else { return .value(.error(.divisionByZero)) }
+            sigma = s.squareRoot()
+        } else {
+            sigma = try ev.num(a[2])
+            guard sigma > 0 else { return .value(.error(sigma == 0 ? .divisionByZero : .number)) }
+        }
+        let z = (Statistics.mean(v) - x) / (sigma / Double(v.count).squareRoot())
+        return number(SpecialFunctions.normalTail(z).upper)
+    }
+}

@@ -1,0 +1,46 @@
+import SheetPortCore
+
+extension Functions {
+    /// A value as VALUETOTEXT and ARRAYTOTEXT write it: numbers in General, booleans and errors as
+    /// Excel shows them; text as it is (concise) or quoted with its quotes doubled (strict).
+    static func valueText(_ v: CalcValue, strict: Bool) -> String {
+        switch v {
+        case .number(let x): return Coercion.text(x)
+        case .boolean(let b): return b ? "TRUE" : "FALSE"
+        case .error(let e): return e.rawValue
+        case .empty: return ""
+        case .text(let t): return strict ? "\"" + t.replacingOccurrences("\"", "\"\"") + "\"" : t
+        case .array(let a): return valueText(a.values.first ?? .empty, strict: strict)
+        }
+    }
+
+    /// The format argument of VALUETOTEXT and ARRAYTOTEXT: 0 concise (default), 1 strict.
+    static func strictFormat(_ ev: Evaluator, _ a: [Operand], _ k: Int) throws -> Bool {
+        let f = try ev.int(a, k, default: 0)
+        guard f == 0 || f == 1 else { throw EvalInterrupt.error(.value) }
+        return f == 1
+    }
+
+    static let valueTexts: [FunctionSpec] = [
+        scalar("VALUETOTEXT", 1, 2) { ev, a in
+            let strict = try strictFormat(ev, a, 1)
+            return .value(.text(valueText(try ev.scalar(a[0]), strict: strict)))
+        },
+        // ARRAYTOTEXT(array, [format]): concise joins the values with ", "; strict writes an array
+        // constant, `{1,"a";TRUE,#N/A}`.
+        raw("ARRAYTOTEXT", 1, 2, arrays: true) { ev, a in
+            let strict = try strictFormat(ev, a, 1)
+            let arr = try ev.array(a[0])
+            var s: String
+            if strict {
+                var rows: [String] = []
+                for r in 0..<arr.rows { rows.append((0..<arr.columns).map { valueText(arr[r, $0], strict: true) }.joined(separator: ",")) }
+                s = "{" + rows.joined(separator: ";") + "}"
+            } else {
+                s = arr.values.map { valueText($0, strict: false) }.joined(separator: ", ")
+            }
+            guard s.utf16.count <= 32_767 else { return .value(.error(.value)) }
+            return .value(.text(s))
+        },
+    ]
+}
