@@ -152,8 +152,9 @@ let package = Package(
         ),
         // Tests mirror the modules: each module's tests in its own target, the server started in
         // the test process. SheetPortTestSupport holds what several of them share (paths, a zip
-        // builder, the real server on loopback, a real PostgreSQL cluster's database). Only the
-        // command-line tests run the `sheetport` executable, so only they depend on it.
+        // builder, the real server on loopback, a real PostgreSQL cluster's database). Each
+        // depends on the modules its files import; only the command-line tests run the
+        // `sheetport` executable, so only they depend on it.
         .target(
             name: "SheetPortTestSupport",
             dependencies: [
@@ -189,8 +190,8 @@ let package = Package(
         .testTarget(
             name: "SheetPortClientTests",
             dependencies: [
-                "SheetPortCore", "SheetPortReader", "SheetPortWriter", "SheetPortConvert", "SheetPortEditing",
-                "SheetPortClient", "SheetPortServer", "SheetPortTestSupport",
+                "SheetPortCore", "SheetPortWriter", "SheetPortConvert", "SheetPortEditing", "SheetPortClient",
+                "SheetPortTestSupport",
             ]
         ),
         .testTarget(
@@ -203,8 +204,8 @@ let package = Package(
         .testTarget(
             name: "SheetPortCLITests",
             dependencies: [
-                "SheetPort", "SheetPortCore", "SheetPortReader", "SheetPortWriter", "SheetPortConvert",
-                "SheetPortClient", "SheetPortServer", "SheetPortTestSupport", "sheetport",
+                "SheetPortCore", "SheetPortReader", "SheetPortWriter", "SheetPortConvert", "SheetPortClient",
+                "SheetPortServer", "SheetPortTestSupport", "sheetport",
             ]
         ),
     ]

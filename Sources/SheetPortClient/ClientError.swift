@@ -1,6 +1,5 @@
 import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
 import SheetPortConvert
 /// Why a client operation (`import`, `export`, `check --server`) failed, naming the file,
 /// the sheet or the URL concerned.

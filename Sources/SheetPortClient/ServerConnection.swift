@@ -1,7 +1,6 @@
 import Foundation
 import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
 import SheetPortConvert
 
 /// A server (its base URL) and the session token to speak to it with (Docs/Reference/HTTP.md):

@@ -2,7 +2,6 @@ import Foundation
 import SheetPortCore
 import SheetPortConvert
 import SheetPortReader
-import SheetPortWriter
 
 /// The server's caps (`GET /api/limits`, Docs/Reference/HTTP.md).
 public struct ServerLimits: Sendable, Equatable {

@@ -2,7 +2,6 @@ import Foundation
 import SheetPortCore
 import SheetPortReader
 import SheetPortConvert
-import SheetPortWriter
 /// How `sheetport serve` runs: where, with what caps and how many threads.
 public struct ServerConfiguration: Sendable {
     /// The data directory.

@@ -4,8 +4,6 @@ import Glibc
 import Darwin
 #endif
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
 import SheetPortConvert
 
 /// A server's log: one line per event, on standard error unless the server is configured

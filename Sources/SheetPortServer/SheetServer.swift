@@ -1,7 +1,6 @@
 import SheetPortCore
 import Foundation
 import SheetPortReader
-import SheetPortWriter
 import SheetPortConvert
 
 /// The embedded import/export server (Docs/Reference/HTTP.md): the HTTP daemon, the routes, and

@@ -6,7 +6,6 @@ import SheetPortCore
 import SheetPortReader
 import SheetPortConvert
 import SheetPortClient
-import SheetPortWriter
 import SheetPortServer
 
 /// `sheetport check FILE... [--json] [--fail-on warning]` with the limits as options.

@@ -4,9 +4,7 @@ import Glibc
 import Foundation
 import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
 import SheetPortConvert
-import SheetPortClient
 import SheetPortServer
 
 /// A one-line progress bar on standard error, shown only when standard error is a terminal

@@ -5,7 +5,6 @@ import Glibc
 import SheetPortCore
 import SheetPortServer
 import SheetPortReader
-import SheetPortWriter
 import SheetPortConvert
 import SheetPortClient
 

@@ -4,7 +4,6 @@ import Glibc
 import SheetPortCore
 import SheetPortClient
 import SheetPortReader
-import SheetPortWriter
 import SheetPortConvert
 import SheetPortServer
 

@@ -3,8 +3,6 @@ import Testing
 @testable import SheetPortReader
 import SheetPortTestSupport
 @testable import SheetPortCore
-@testable import SheetPortWriter
-@testable import SheetPortConvert
 @testable import SheetPortClient
 @testable import SheetPortServer
 

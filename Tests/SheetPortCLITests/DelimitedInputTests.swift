@@ -4,7 +4,6 @@ import Testing
 @testable import SheetPortReader
 @testable import SheetPortConvert
 import SheetPortTestSupport
-@testable import SheetPortWriter
 
 /// Converts `bytes` saved as `name` to xlsx with the CLI; returns the exit status, stderr, the
 /// folder's content afterwards (the input aside) and the rows of the written workbook.

@@ -3,8 +3,6 @@ import Testing
 @testable import SheetPortCore
 import SheetPortTestSupport
 @testable import SheetPortReader
-@testable import SheetPortWriter
-@testable import SheetPortConvert
 @testable import SheetPortClient
 @testable import SheetPortServer
 

@@ -5,7 +5,6 @@ import Testing
 @testable import SheetPortServer
 import SheetPortTestSupport
 @testable import SheetPortReader
-@testable import SheetPortWriter
 @testable import SheetPortConvert
 
 /// The real `sheetport import` and `export` processes against a `HostileServer` (real sockets)

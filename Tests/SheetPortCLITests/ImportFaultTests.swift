@@ -4,7 +4,6 @@ import Testing
 @testable import SheetPortClient
 import SheetPortTestSupport
 @testable import SheetPortReader
-@testable import SheetPortWriter
 @testable import SheetPortConvert
 @testable import SheetPortServer
 

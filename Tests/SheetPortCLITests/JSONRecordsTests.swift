@@ -4,7 +4,6 @@ import Testing
 @testable import SheetPortConvert
 import SheetPortTestSupport
 @testable import SheetPortReader
-@testable import SheetPortWriter
 @testable import SheetPortClient
 @testable import SheetPortServer
 

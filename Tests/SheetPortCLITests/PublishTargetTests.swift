@@ -2,10 +2,8 @@ import Foundation
 import Testing
 @testable import SheetPortCore
 @testable import SheetPortWriter
-@testable import SheetPortClient
 import SheetPortTestSupport
 @testable import SheetPortReader
-@testable import SheetPortConvert
 @testable import SheetPortServer
 #if canImport(Glibc)
 import Glibc

@@ -5,7 +5,6 @@ import Testing
 import SheetPortTestSupport
 @testable import SheetPortCore
 @testable import SheetPortReader
-@testable import SheetPortWriter
 @testable import SheetPortConvert
 
 /// The sealing key against the store it seals (issue 23): the store records which key it is

@@ -5,7 +5,6 @@ import Testing
 import SheetPortTestSupport
 @testable import SheetPortCore
 @testable import SheetPortReader
-@testable import SheetPortWriter
 @testable import SheetPortConvert
 
 /// The tests of the server that only a `sheetport serve` process shows (its memory, SIGKILL,

@@ -5,7 +5,6 @@ import Testing
 import SheetPortTestSupport
 @testable import SheetPortCore
 @testable import SheetPortReader
-@testable import SheetPortWriter
 @testable import SheetPortConvert
 
 /// A full disk (issue 23): the data folder on a 30 MiB tmpfs that this test mounts in a mount

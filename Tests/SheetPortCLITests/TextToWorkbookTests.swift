@@ -4,7 +4,6 @@ import Testing
 @testable import SheetPortReader
 @testable import SheetPortConvert
 import SheetPortTestSupport
-@testable import SheetPortWriter
 
 /// `sheetport convert IN.(csv|tsv|jsonl) -o OUT.xlsx`: typing, quoting, line endings,
 /// errors with line numbers, and nothing left behind on failure or cancellation.

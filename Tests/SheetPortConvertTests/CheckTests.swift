@@ -4,7 +4,6 @@ import Testing
 @testable import SheetPortReader
 @testable import SheetPortConvert
 import SheetPortTestSupport
-@testable import SheetPortWriter
 
 /// `check`: hostile files give their codes in bounded time, every corpus file gives a report,
 /// multi-sheet files name the sheets not imported, and the JSON is the contract's.

@@ -3,7 +3,6 @@ import Testing
 import SheetPortTestSupport
 @testable import SheetPortCore
 @testable import SheetPortReader
-@testable import SheetPortWriter
 @testable import SheetPortConvert
 
 /// Values converted as displayed (`convert --values displayed`) against LibreOffice's "save cell contents as shown" CSV export

@@ -4,7 +4,6 @@ import Testing
 @testable import SheetPortConvert
 import SheetPortTestSupport
 @testable import SheetPortReader
-@testable import SheetPortWriter
 
 /// `DateFormat`, the patterns of `--input-date-format` and `--date-format` (the directives
 /// `%y %b %B %I %p`; Docs/Reference/Formats.md, "CSV and TSV"). CSV input through `convert`:

@@ -3,7 +3,6 @@ import Testing
 @testable import SheetPortCore
 @testable import SheetPortReader
 import SheetPortTestSupport
-@testable import SheetPortWriter
 @testable import SheetPortConvert
 
 /// Several `<row>` elements with the same `r` are one row (Docs/Reference/Formats.md, "CSV and TSV"):

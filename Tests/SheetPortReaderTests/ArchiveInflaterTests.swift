@@ -3,7 +3,6 @@ import Testing
 @testable import SheetPortCore
 @testable import SheetPortReader
 import SheetPortTestSupport
-@testable import SheetPortWriter
 
 /// ISA-L against zlib (`SHEETPORT_INFLATE=zlib`): the same chunks, bytes and errors for every
 /// entry of the corpus and the fixtures, and for deflate streams damaged on purpose.

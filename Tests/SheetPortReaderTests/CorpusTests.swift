@@ -3,7 +3,6 @@ import Testing
 @testable import SheetPortCore
 @testable import SheetPortReader
 import SheetPortTestSupport
-@testable import SheetPortWriter
 
 /// Every workbook of ../shared/corpus is read without a crash or a hang, in bounded memory;
 /// what cannot be read fails with a `ReaderError` that names the file and the reason.

@@ -3,7 +3,6 @@ import Testing
 @testable import SheetPortReader
 import SheetPortTestSupport
 @testable import SheetPortCore
-@testable import SheetPortWriter
 
 /// The shared-string table read by the worksheet fast path (`WorksheetTokenizer` driving
 /// `SharedStringsPart`) against libxml2: the same table, or the same error, on every corpus

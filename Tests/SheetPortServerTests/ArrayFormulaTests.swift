@@ -3,7 +3,6 @@ import Testing
 @testable import SheetPortCore
 @testable import SheetPortReader
 @testable import SheetPortWriter
-@testable import SheetPortConvert
 @testable import SheetPortClient
 import SheetPortTestSupport
 @testable import SheetPortServer

@@ -5,7 +5,6 @@ import Testing
 @testable import SheetPortServer
 import SheetPortTestSupport
 @testable import SheetPortCore
-@testable import SheetPortWriter
 @testable import SheetPortClient
 
 /// The server's import reads the first worksheet once: the pre-flight's findings about its

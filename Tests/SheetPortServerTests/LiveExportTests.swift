@@ -5,7 +5,6 @@ import Testing
 import SheetPortTestSupport
 @testable import SheetPortCore
 @testable import SheetPortReader
-@testable import SheetPortWriter
 @testable import SheetPortConvert
 
 extension ServerTests {

@@ -6,7 +6,6 @@ import Testing
 @testable import SheetPortServer
 import SheetPortCalc
 import SheetPortTestSupport
-@testable import SheetPortWriter
 
 /// Row blocks are stored typed and compressed before they are sealed (issue 26), and blocks of
 /// the previous formats (the text lines sealed as they are, or compressed) stay readable: a

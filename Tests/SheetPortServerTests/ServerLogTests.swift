@@ -1,11 +1,8 @@
 import Foundation
 import Testing
-@testable import SheetPortClient
 @testable import SheetPortServer
-import SheetPortTestSupport
 @testable import SheetPortCore
 @testable import SheetPortReader
-@testable import SheetPortWriter
 @testable import SheetPortConvert
 
 /// The server's log never blocks (issue 23): lines that do not fit the bounded buffer are

@@ -1,10 +1,6 @@
 import Foundation
 import Testing
 import SheetPortTestSupport
-@testable import SheetPortCore
-@testable import SheetPortReader
-@testable import SheetPortWriter
-@testable import SheetPortConvert
 @testable import SheetPortClient
 @testable import SheetPortServer
 

@@ -5,7 +5,6 @@ import Testing
 import SheetPortTestSupport
 @testable import SheetPortCore
 @testable import SheetPortReader
-@testable import SheetPortWriter
 @testable import SheetPortConvert
 
 /// The shared PostgreSQL database under faults (issue 23): the database restarting, an

@@ -6,7 +6,6 @@ import Testing
 import SheetPortTestSupport
 @testable import SheetPortCore
 @testable import SheetPortReader
-@testable import SheetPortWriter
 
 /// Several real server instances on one PostgreSQL database (Docs/Reference/CLI.md, "sheetport
 /// serve"), against the throwaway cluster of Scripts/postgres.sh; skipped, saying so, without one

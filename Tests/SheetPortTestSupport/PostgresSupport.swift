@@ -3,7 +3,6 @@ import Testing
 import SheetPortServer
 import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
 import SheetPortConvert
 import SheetPortClient
 

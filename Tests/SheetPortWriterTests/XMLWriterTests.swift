@@ -2,7 +2,6 @@ import Testing
 @testable import SheetPortCore
 @testable import SheetPortWriter
 @testable import SheetPortReader
-import SheetPortTestSupport
 
 /// The in-place markup of `XMLWriter.compose` (cell references, integers), the one path the
 /// writer's references and integers take.

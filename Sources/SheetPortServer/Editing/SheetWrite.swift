@@ -1,7 +1,5 @@
 import Foundation
-import SheetPortCore
 import SheetPortCalc
-import SheetPortConvert
 
 /// The one write path of a sheet (Docs/Reference/HTTP.md, "Writing"): every write (cells, clear, copy,
 /// format, sizes, restore, undo) runs here, atomic and serialized per sheet: the sheet's lock in

@@ -2,7 +2,6 @@ import Foundation
 import SheetPortCore
 import Dispatch
 import SheetPortReader
-import SheetPortWriter
 import SheetPortConvert
 
 /// One `text/event-stream` answer (Docs/Reference/HTTP.md, "Event streams"): a sheet's `version` events or an

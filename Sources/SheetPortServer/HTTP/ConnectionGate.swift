@@ -4,8 +4,6 @@ import Glibc
 import Foundation
 import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// The server's front door: it owns the listening socket, accepts connections, and looks at
 /// each request head (peeking, so nothing is consumed) before libmicrohttpd sees the

@@ -2,7 +2,6 @@ import CMicroHTTPD
 import Foundation
 import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
 import SheetPortConvert
 
 /// The HTTP server on libmicrohttpd: a `ConnectionGate` that accepts connections, keeps the

@@ -3,7 +3,6 @@ import Glibc
 #endif
 import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
 import SheetPortConvert
 
 /// A source of a streamed response body, read by the HTTP daemon chunk by chunk.

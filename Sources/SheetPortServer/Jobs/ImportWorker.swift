@@ -2,7 +2,6 @@ import Foundation
 import SheetPortCore
 import SheetPortReader
 import SheetPortConvert
-import SheetPortWriter
 
 /// A worker thread that runs import jobs: the pre-flight, then the reader over the first
 /// worksheet, both on the sealed staged upload opened through a decrypting libzip source.

@@ -1,8 +1,6 @@
 import Foundation
-import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
+import SheetPortCore
 
 /// What a start does about a previous run that was killed: jobs left queued or running are
 /// queued again from their sealed staged upload (their partial sheet removed first, with

@@ -1,6 +1,5 @@
 import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
 import SheetPortConvert
 /// `GET /api/sheets/{id}/events` and `GET /api/imports/{id}/events`: `text/event-stream`
 /// answers (Docs/Reference/HTTP.md, "Event streams"), resumed after a `Last-Event-ID`. The access check here is

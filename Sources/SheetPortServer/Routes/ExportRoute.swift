@@ -1,7 +1,6 @@
 import Foundation
 import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
 import SheetPortConvert
 
 /// `GET /api/sheets/{id}/export.xlsx[?minVersion=N]`: the sheet written by the project's

@@ -1,8 +1,6 @@
 import Foundation
 import CMicroHTTPD
-import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
 import SheetPortConvert
 
 /// The cap on exports at once: each holds a slot from before its workbook is built until its

@@ -1,7 +1,4 @@
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 /// `GET/POST /api/sheets/{id}/grants`, `DELETE /api/sheets/{id}/grants/{subject}`: the owner
 /// shares a sheet as viewer, commenter or editor, and takes it back.
 enum GrantsRoute {

@@ -1,6 +1,5 @@
 import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
 import SheetPortConvert
 /// `POST /api/imports` (the workbook streamed into sealed staging, then a queued job),
 /// `GET /api/imports[/{id}]`, `DELETE /api/imports/{id}` (cancel). A job of another subject

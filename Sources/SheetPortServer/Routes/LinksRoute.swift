@@ -1,8 +1,5 @@
 import Foundation
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// `GET/POST /api/sheets/{id}/links`, `DELETE /api/sheets/{id}/links/{lid}`: the owner's share
 /// links (Docs/Reference/HTTP.md, "Share links"). A link's token is a bearer token of subject `link:<id>` holding

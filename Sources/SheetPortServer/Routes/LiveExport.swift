@@ -1,7 +1,6 @@
 import SheetPortCore
 import Foundation
 import SheetPortReader
-import SheetPortWriter
 import SheetPortConvert
 
 /// An export sent as it is written: a thread of its own runs the `ExportBuild` into a few

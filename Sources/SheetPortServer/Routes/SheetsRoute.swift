@@ -1,7 +1,5 @@
 import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 /// `GET /api/sheets`, `GET/PATCH/DELETE /api/sheets/{id}`: the list, metadata, renaming
 /// (editor and up, a new version) and deleting (owner).
 enum SheetsRoute {

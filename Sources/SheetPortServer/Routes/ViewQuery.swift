@@ -1,6 +1,5 @@
 import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
 import SheetPortConvert
 
 /// The sort and filters of `GET /api/sheets/{id}/view` (Docs/Reference/HTTP.md, "Views"):

@@ -3,7 +3,6 @@ import SheetPortCore
 import SheetPortConvert
 import SheetPortCalc
 import SheetPortReader
-import SheetPortWriter
 
 /// A cell's value as a view sorts and filters it: all the scan keeps of a cell. Text is kept
 /// folded to lower case (Excel sorts and filters text ignoring case) and cut to

@@ -1,6 +1,5 @@
 import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
 import SheetPortConvert
 /// Claims on import jobs: a worker runs a job only while its claim (a random token) is the
 /// job's, so a job runs in one place at a time and ends once. On a shared store a claim holds

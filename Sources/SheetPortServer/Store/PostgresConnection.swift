@@ -2,7 +2,6 @@ import CLibPQ
 import Foundation
 import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
 import SheetPortConvert
 
 /// The bounds a session sets (a server's, from its lease): no lock is waited for longer than

@@ -1,6 +1,5 @@
 import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
 import SheetPortConvert
 
 /// The share links' table (Docs/Reference/HTTP.md, "Share links"), created on either store when missing. A link's

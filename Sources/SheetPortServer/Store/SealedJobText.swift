@@ -1,7 +1,6 @@
 import Foundation
 import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
 import SheetPortConvert
 
 /// A job's `result` and `error` objects are sealed in the store: their warnings and findings

@@ -1,7 +1,6 @@
 import Foundation
 import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
 import SheetPortConvert
 
 /// "Sheet (id) changed to version N": told by whatever changes a sheet (a rename, an import's

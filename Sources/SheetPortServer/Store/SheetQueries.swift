@@ -1,7 +1,6 @@
 import Foundation
 import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
 import SheetPortConvert
 /// A sheet as stored (its plain columns; cells, comments and layout are sealed elsewhere).
 package struct SheetRecord: Sendable, Equatable {

@@ -1,6 +1,5 @@
 import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
 /// The server's stored rows (Docs/Reference/HTTP.md, "Cell objects"), appended to a row block's bytes: each
 /// row's header as `RowBlock.header` writes it, then its cells in the same bytes as
 /// `JSONLWriter.write(_:input:)` given the input the import stores (`=` and the formula, else
