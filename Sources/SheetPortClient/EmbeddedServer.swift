@@ -3,9 +3,6 @@ import Glibc
 #endif
 import Foundation
 import SheetPortWriter
-import SheetPortCore
-import SheetPortReader
-import SheetPortConvert
 
 /// `sheetport serve` run as a child process on 127.0.0.1 with an ephemeral port, and
 /// `sheetport token issue` for its data folder: the server through its command line

@@ -4,8 +4,6 @@ import Glibc
 import Foundation
 import SheetPortReader
 import SheetPortWriter
-import SheetPortCore
-import SheetPortConvert
 
 /// The export of one sheet (`GET /api/sheets/{id}/export.xlsx`) into a private staging file,
 /// verified with the reader and published atomically (Docs/Reference/CLI.md, "sheetport export"). A broken-off

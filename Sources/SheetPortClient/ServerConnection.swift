@@ -1,7 +1,4 @@
 import Foundation
-import SheetPortCore
-import SheetPortReader
-import SheetPortConvert
 
 /// A server (its base URL) and the session token to speak to it with (Docs/Reference/HTTP.md):
 /// builds authenticated requests, retries what may be retried, and turns error answers into

@@ -4,7 +4,6 @@ import Glibc
 import Darwin
 #endif
 import SheetPortCore
-import SheetPortConvert
 
 /// A server's log: one line per event, on standard error unless the server is configured
 /// with another descriptor (`ServerConfiguration.log`). Control characters in a line are made

@@ -1,4 +1,3 @@
-import SheetPortCore
 extension Functions {
     /// A lookup vector: a one-dimensional range (cached and indexed) or an array.
     enum Vector {

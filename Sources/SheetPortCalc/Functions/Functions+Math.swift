@@ -1,4 +1,3 @@
-import SheetPortCore
 extension Functions {
     /// ROUND's rounding: half away from zero on the decimal digits Excel shows (15 significant).
     static func round(_ x: Double, _ digits: Int, _ mode: FloatingPointRoundingRule) -> Double {

@@ -1,4 +1,3 @@
-import SheetPortCore
 /// Why a formula could not be compiled.
 public struct FormulaParseError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong.

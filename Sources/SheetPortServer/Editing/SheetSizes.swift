@@ -1,6 +1,5 @@
 import SheetPortReader
 import Foundation
-import SheetPortCore
 
 /// Row heights and column widths as a write sets them, inside the write's transaction: a row's
 /// height in its row block's row header (a row with a height and no cell keeps its header), a

@@ -1,5 +1,4 @@
 import Foundation
-import SheetPortCalc
 
 /// The one write path of a sheet (Docs/Reference/HTTP.md, "Writing"): every write (cells, clear, copy,
 /// format, sizes, restore, undo) runs here, atomic and serialized per sheet: the sheet's lock in

@@ -1,8 +1,6 @@
 import Foundation
 import SheetPortCore
 import Dispatch
-import SheetPortReader
-import SheetPortConvert
 
 /// One `text/event-stream` answer (Docs/Reference/HTTP.md, "Event streams"): a sheet's `version` events or an
 /// import job's `progress` events and its `done`, read from the store after each wake (a

@@ -3,7 +3,6 @@ import Glibc
 #endif
 import Foundation
 import SheetPortCore
-import SheetPortReader
 
 /// The server's front door: it owns the listening socket, accepts connections, and looks at
 /// each request head (peeking, so nothing is consumed) before libmicrohttpd sees the

@@ -1,8 +1,6 @@
 import CMicroHTTPD
 import Foundation
 import SheetPortCore
-import SheetPortReader
-import SheetPortConvert
 
 /// The HTTP server on libmicrohttpd: a `ConnectionGate` that accepts connections, keeps the
 /// connection limits and checks each request head, then libmicrohttpd's own polling threads (a

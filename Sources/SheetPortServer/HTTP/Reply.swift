@@ -2,8 +2,6 @@
 import Glibc
 #endif
 import SheetPortCore
-import SheetPortReader
-import SheetPortConvert
 
 /// A source of a streamed response body, read by the HTTP daemon chunk by chunk.
 package protocol ReplyStream: AnyObject {

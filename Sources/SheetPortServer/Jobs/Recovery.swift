@@ -1,5 +1,4 @@
 import Foundation
-import SheetPortReader
 import SheetPortCore
 
 /// What a start does about a previous run that was killed: jobs left queued or running are

@@ -1,5 +1,4 @@
 import SheetPortCore
-import SheetPortReader
 /// Text that arrives in a request (path segments, query arguments, header fields, JSON members)
 /// is refused with 400 when it holds NUL or another control character: a NUL would cut it in C,
 /// CR/LF would forge log lines, ESC would drive a terminal that prints it.

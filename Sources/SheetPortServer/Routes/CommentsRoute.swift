@@ -1,7 +1,5 @@
 import Foundation
 import SheetPortCore
-import SheetPortReader
-import SheetPortConvert
 /// `GET/POST /api/sheets/{id}/comments`, `POST /api/sheets/{id}/comments/{cid}/resolve`:
 /// comment threads (Docs/Reference/HTTP.md, "Comments"). Reading needs viewer, adding or replying needs
 /// commenter; resolving needs the owner, an editor or the thread's author. The author of an

@@ -1,7 +1,6 @@
 import Foundation
 import SheetPortCore
 import SheetPortCalc
-import SheetPortConvert
 
 /// The editing routes of Docs/Reference/HTTP.md ("Writing") that write cells: `POST /api/sheets` (create),
 /// `cells`, `clear`, `copy`, and a cell's `history`, `restore` and `undo`. Writes need the

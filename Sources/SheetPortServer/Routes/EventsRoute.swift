@@ -1,6 +1,4 @@
 import SheetPortCore
-import SheetPortReader
-import SheetPortConvert
 /// `GET /api/sheets/{id}/events` and `GET /api/imports/{id}/events`: `text/event-stream`
 /// answers (Docs/Reference/HTTP.md, "Event streams"), resumed after a `Last-Event-ID`. The access check here is
 /// the one every other route makes; each delivery then makes it again (`EventStream`).

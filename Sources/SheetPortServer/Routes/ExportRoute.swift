@@ -1,7 +1,5 @@
 import Foundation
 import SheetPortCore
-import SheetPortReader
-import SheetPortConvert
 
 /// `GET /api/sheets/{id}/export.xlsx[?minVersion=N]`: the sheet written by the project's
 /// `WorkbookWriter` and sent as it is written (`LiveExport`, chunked): the answer leaves once

@@ -1,7 +1,6 @@
 import Foundation
 import SheetPortCore
 import SheetPortConvert
-import SheetPortReader
 
 /// `POST /api/sheets/{id}/format` and `POST /api/sheets/{id}/sizes` (Docs/Reference/HTTP.md, "Writing"):
 /// editor and owner only, each a write through `SheetWrite` (atomic, serialized per sheet, a new

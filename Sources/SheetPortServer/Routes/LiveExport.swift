@@ -1,7 +1,5 @@
 import SheetPortCore
 import Foundation
-import SheetPortReader
-import SheetPortConvert
 
 /// An export sent as it is written: a thread of its own runs the `ExportBuild` into a few
 /// buffers (`ExportPipe`), and the connection takes them as they fill, parked while it waits

@@ -1,6 +1,5 @@
 import Foundation
 import SheetPortCore
-import SheetPortReader
 
 /// The answer of a resumed export (`Range: bytes=N-` of the same version): a 206 states the
 /// whole length, so the workbook is built first, whole, into a sealed scratch file unlinked as

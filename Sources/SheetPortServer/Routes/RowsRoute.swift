@@ -1,5 +1,4 @@
 import SheetPortCore
-import SheetPortReader
 /// `GET /api/sheets/{id}/rows?start=1&count=500`: an ordered window of rows, cut from the
 /// sealed row blocks it spans (only those are unsealed), with the values a write left to store
 /// (`SheetOverlay`).

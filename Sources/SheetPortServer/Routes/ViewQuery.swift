@@ -1,6 +1,4 @@
 import SheetPortCore
-import SheetPortReader
-import SheetPortConvert
 
 /// The sort and filters of `GET /api/sheets/{id}/view` (Docs/Reference/HTTP.md, "Views"):
 /// `sort=B:desc,A:asc` and any number of `filter=C:>100` (`=`, `<>`, `>`, `>=`, `<`, `<=`,

@@ -1,5 +1,4 @@
 import SheetPortCore
-import SheetPortReader
 
 /// `GET /api/sheets/{id}/view?sort=B:desc,A:asc&filter=C:>100&start=1&count=500`: a rows
 /// window in view order, each row with its source `row` (Docs/Reference/HTTP.md, "Views"). Storage never

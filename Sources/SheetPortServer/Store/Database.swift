@@ -1,5 +1,4 @@
 import Foundation
-import SheetPortCore
 /// Which store a `Database` talks to.
 package enum StoreKind: Sendable {
     /// The embedded default: one SQLite file in the data directory, one server process.

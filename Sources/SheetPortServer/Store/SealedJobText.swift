@@ -1,7 +1,5 @@
 import Foundation
 import SheetPortCore
-import SheetPortReader
-import SheetPortConvert
 
 /// A job's `result` and `error` objects are sealed in the store: their warnings and findings
 /// name the workbook's other sheets (`extra-worksheets`), its parts and what they hold, none

@@ -1,7 +1,4 @@
 import Foundation
-import SheetPortCore
-import SheetPortReader
-import SheetPortConvert
 
 /// "Sheet (id) changed to version N": told by whatever changes a sheet (a rename, an import's
 /// end) and heard by every instance. On a shared store the notice goes through PostgreSQL

@@ -1,4 +1,3 @@
-import SheetPortCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

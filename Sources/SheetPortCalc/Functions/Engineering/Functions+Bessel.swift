@@ -1,4 +1,3 @@
-import SheetPortCore
 
 /// The Bessel functions as Excel computes them: the polynomial and rational approximations of
 /// Abramowitz and Stegun (9.8.1-9.8.8) and Hart for orders 0 and 1, then recurrence (upward for

@@ -1,4 +1,3 @@
-import SheetPortCore
 
 extension Functions {
     /// Argument k of a ToolPak function taking single numbers: omitted is #N/A, a boolean #VALUE!.

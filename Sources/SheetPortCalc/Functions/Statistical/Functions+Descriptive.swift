@@ -5,7 +5,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SheetPortCore
 
 /// Descriptive statistics over number lists: deviations (AVEDEV, DEVSQ), means (GEOMEAN,
 /// HARMEAN, TRIMMEAN), shape (KURT, SKEW, SKEW.P), the A-variants that count text and booleans

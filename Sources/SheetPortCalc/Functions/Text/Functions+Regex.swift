@@ -1,5 +1,4 @@
 import Foundation
-import SheetPortCore
 
 /// REGEXTEST, REGEXEXTRACT and REGEXREPLACE on Foundation's NSRegularExpression (ICU's engine).
 /// Excel's flavour is PCRE2; ICU reads the same syntax for classes, quantifiers (lazy and

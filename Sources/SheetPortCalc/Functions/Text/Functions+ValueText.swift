@@ -1,4 +1,3 @@
-import SheetPortCore
 
 extension Functions {
     /// A value as VALUETOTEXT and ARRAYTOTEXT write it: numbers in General, booleans and errors as
