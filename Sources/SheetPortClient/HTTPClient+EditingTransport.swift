@@ -122,7 +122,7 @@ public final class HTTPEditingTransport: EditingTransport {
     static func event(_ data: String) -> SheetEvent? {
         guard let object = try? JSONObject(parsing: Array(data.utf8)), let version = object.optionalInt64("version") else { return nil }
         let refs = (object.values["refs"] as? [Any])?.compactMap { ($0 as? String).flatMap { CellReference($0) } }
-        return SheetEvent(version: Int(version), change: object.optionalString("change") ?? "", refs: refs)
+        return SheetEvent(version: Int(version), change: SheetChangeKind(rawValue: object.optionalString("change") ?? ""), refs: refs)
     }
 
     /// A cell of a rows window or a `changed` list.

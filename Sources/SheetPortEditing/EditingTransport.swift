@@ -151,23 +151,6 @@ public struct WriteResult: Sendable, Equatable {
     }
 }
 
-/// A sheet's `version` event (`{"version":N,"change":"cells","refs":[..]}`).
-public struct SheetEvent: Sendable, Equatable {
-    /// The version the change made.
-    public var version: Int
-    /// `cells`, `clear`, `copy`, `format`, `import`, ...
-    public var change: String
-    /// The changed cells; nil: refetch the window.
-    public var refs: [CellReference]?
-
-    /// An event.
-    public init(version: Int, change: String, refs: [CellReference]?) {
-        self.version = version
-        self.change = change
-        self.refs = refs
-    }
-}
-
 /// An error of a transport call: `retryable` when the same call may succeed later (a dropped
 /// connection, a 5xx answer), not for a refusal (400 `bad-formula`, 403, 413).
 public struct TransportError: Error, Sendable, Equatable, CustomStringConvertible {

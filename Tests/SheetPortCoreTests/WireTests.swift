@@ -73,4 +73,17 @@ import Testing
         #expect(ImportJobStatus.allCases.filter(\.isFinal) == [.succeeded, .failed, .cancelled])
         #expect(ImportJobStatus(rawValue: "Queued") == nil && ImportJobStatus(rawValue: "") == nil)
     }
+
+    /// The changes Docs/Reference/HTTP.md lists, spelled as sent; one a newer server sends, or
+    /// a hostile one, reads as itself and equals none of them.
+    @Test(arguments: hostileStrings + ["Cells", "cells "])
+    func sheetChangesAreAnOpenSet(_ text: String) {
+        let listed: [SheetChangeKind] = [.create, .import, .rename, .comment, .grant, .cells, .clear, .copy, .format, .sizes, .restore, .undo]
+        #expect(listed.map(\.rawValue) == ["create", "import", "rename", "comment", "grant", "cells", "clear", "copy", "format", "sizes",
+                                           "restore", "undo"])
+        let change = SheetChangeKind(rawValue: text)
+        #expect(change.description == text && !listed.contains(change))
+        let event = SheetEvent(version: 3, change: change)
+        #expect(event.refs == nil && event != SheetEvent(version: 3, change: change, refs: []))
+    }
 }

@@ -203,6 +203,6 @@ import SheetPortTestSupport
         let events = try database.sheetEvents(of: sheet.sheet, after: 0, limit: 10)
         #expect(events.map(\.version) == [1, 2, 3, 4])
         #expect(events.map(\.change) == [.create, .cells, .cells, .cells])
-        #expect(events[1].refs == nil && events[2].refs == nil && events[3].refs == ["B1"])
+        #expect(events[1].refs == nil && events[2].refs == nil && events[3].refs == [CellReference("B1")!])
     }
 }

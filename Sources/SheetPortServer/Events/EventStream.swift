@@ -124,7 +124,7 @@ final class EventStream: LiveReplyStream, @unchecked Sendable {
             return events.map { event in
                 Self.event(id: event.version, name: "version",
                            .object([("version", .int(event.version)), ("change", .string(event.change.rawValue)),
-                                    ("refs", event.refs.map { .array($0.map(JSON.string)) } ?? .null)]))
+                                    ("refs", event.refs.map { .array($0.map { JSON.string($0.description) }) } ?? .null)]))
             }.joined()
         case .job(let id):
             // A job stream's id is the rows stored so far (a progress sequence that only grows),
