@@ -90,10 +90,7 @@ public final class HTTPEditingTransport: EditingTransport {
         streamClient.cancellation = { if stop() { throw Stopped() } }
         var lastID = version.map(String.init)
         while !stop() {
-            var headers: [(name: String, value: String)] = [("Accept", "text/event-stream")]
-            if let lastID { headers.append(("Last-Event-ID", lastID)) }
-            var request = connection.request("GET", "\(path(sheet))/events", headers: headers)
-            request.headers.removeAll { $0.name == "Accept" && $0.value == "application/json" }
+            let request = connection.eventStreamRequest("\(path(sheet))/events", after: lastID)
             var parser = EventStreamParser()
             var refusal: TransportError?
             do {

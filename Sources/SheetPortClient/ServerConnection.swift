@@ -49,6 +49,16 @@ public struct ServerConnection: Sendable {
                     headers: [("Authorization", "Bearer \(token)"), ("Accept", "application/json")] + headers, body: body)
     }
 
+    /// A `GET` of the event stream at `path` (`Accept: text/event-stream` alone), resuming after
+    /// `lastEventID` when there is one.
+    package func eventStreamRequest(_ path: String, after lastEventID: String?) -> HTTPRequest {
+        var headers: [(name: String, value: String)] = [("Accept", "text/event-stream")]
+        if let lastEventID { headers.append(("Last-Event-ID", lastEventID)) }
+        var request = self.request("GET", path, headers: headers)
+        request.headers.removeAll { $0.name == "Accept" && $0.value == "application/json" }
+        return request
+    }
+
     /// Sends a request whose answer is JSON, retrying dropped connections and retryable
     /// statuses; `what` names the resource in a 404 ("import job 12").
     func json(_ method: String, _ path: String, client: HTTPClient, what: String) throws -> JSONObject {
