@@ -74,18 +74,11 @@ package final class ImportQueue: @unchecked Sendable {
     }
 
     /// Whether the server is stopping.
-    var isStopping: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return stopping
-    }
+    var isStopping: Bool { condition.withLock { stopping } }
 
     /// Wakes the workers to stop.
     func shutDown() {
-        condition.lock()
-        stopping = true
-        condition.broadcast()
-        condition.unlock()
+        condition.withLock { stopping = true; condition.broadcast() }
     }
 }
 

@@ -78,17 +78,11 @@ package final class SheetChangeFeed: @unchecked Sendable {
         self.thread = thread
     }
 
-    private var isStopping: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return stopping
-    }
+    private var isStopping: Bool { lock.withLock { stopping } }
 
     /// Stops listening.
     func stop() {
-        lock.lock()
-        stopping = true
-        lock.unlock()
+        lock.withLock { stopping = true }
         if thread != nil { done.wait() }
         thread = nil
     }
