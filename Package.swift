@@ -125,8 +125,15 @@ let package = Package(
             name: "SheetPortServer",
             dependencies: [
                 "SheetPortCore", "SheetPortReader", "SheetPortWriter", "SheetPortCalc", "SheetPortConvert",
-                "CMicroHTTPD", "CSQLite", "CSodium", "CLibPQ", "CZstd",
+                "CMicroHTTPD", "CSQLite", "CSodium", "CLibPQ", "CZstd", "CLibZip",
             ]
+        ),
+        // What `sheetport bench` writes (the benchmark sheet), in no product: the tests that
+        // need the benchmark sheet depend on it too. (The tokenizer's floor stays in Reader, where
+        // the tokenizer is specialized for it.)
+        .target(
+            name: "SheetPortBench",
+            dependencies: ["SheetPortCore", "SheetPortWriter"]
         ),
         // The umbrella: `import SheetPort` re-exports every module.
         .target(
@@ -140,13 +147,14 @@ let package = Package(
             name: "sheetport",
             dependencies: [
                 "SheetPortCore", "SheetPortReader", "SheetPortWriter", "SheetPortConvert",
-                "SheetPortClient", "SheetPortServer", "SheetPortEditing", "CNcurses",
+                "SheetPortClient", "SheetPortServer", "SheetPortEditing", "SheetPortBench", "CNcurses",
             ]
         ),
         // Tests mirror the modules: each module's tests in its own target, the server started in
         // the test process. SheetPortTestSupport holds what several of them share (paths, a zip
-        // builder, the real server on loopback, a real PostgreSQL cluster's database). Only the
-        // command-line tests run the `sheetport` executable, so only they depend on it.
+        // builder, the real server on loopback, a real PostgreSQL cluster's database). Each
+        // depends on the modules its files import; only the command-line tests run the
+        // `sheetport` executable, so only they depend on it.
         .target(
             name: "SheetPortTestSupport",
             dependencies: [
@@ -156,31 +164,55 @@ let package = Package(
             path: "Tests/SheetPortTestSupport"
         ),
         .testTarget(name: "SheetPortCoreTests", dependencies: ["SheetPortCore", "SheetPortTestSupport"]),
-        .testTarget(name: "SheetPortCalcTests", dependencies: ["SheetPortCalc"]),
-        .testTarget(name: "SheetPortEditingTests", dependencies: ["SheetPortEditing"]),
+        .testTarget(name: "SheetPortCalcTests", dependencies: ["SheetPortCore", "SheetPortCalc"]),
+        .testTarget(name: "SheetPortEditingTests", dependencies: ["SheetPortCore", "SheetPortEditing"]),
         .testTarget(
             name: "SheetPortReaderTests",
-            dependencies: ["SheetPortReader", "SheetPortWriter", "SheetPortTestSupport"]
+            dependencies: [
+                "SheetPortCore", "SheetPortReader", "SheetPortWriter", "SheetPortConvert", "SheetPortBench",
+                "SheetPortTestSupport",
+            ]
         ),
         .testTarget(
             name: "SheetPortWriterTests",
-            dependencies: ["SheetPortWriter", "SheetPortReader", "SheetPortConvert", "SheetPortTestSupport"]
+            dependencies: [
+                "SheetPortCore", "SheetPortReader", "SheetPortWriter", "SheetPortConvert", "SheetPortBench",
+                "SheetPortTestSupport",
+            ]
         ),
         .testTarget(
             name: "SheetPortConvertTests",
-            dependencies: ["SheetPortConvert", "SheetPortCalc", "SheetPortTestSupport"]
+            dependencies: [
+                "SheetPortCore", "SheetPortReader", "SheetPortWriter", "SheetPortCalc", "SheetPortConvert",
+                "SheetPortTestSupport",
+            ]
         ),
         .testTarget(
             name: "SheetPortClientTests",
-            dependencies: ["SheetPortClient", "SheetPortServer", "SheetPortTestSupport"]
+            dependencies: [
+                "SheetPortCore", "SheetPortWriter", "SheetPortConvert", "SheetPortEditing", "SheetPortClient",
+                "SheetPortTestSupport",
+            ]
         ),
         .testTarget(
             name: "SheetPortServerTests",
-            dependencies: ["SheetPortServer", "SheetPortClient", "SheetPortTestSupport"]
+            dependencies: [
+                "SheetPortCore", "SheetPortReader", "SheetPortWriter", "SheetPortCalc", "SheetPortConvert",
+                "SheetPortClient", "SheetPortServer", "SheetPortBench", "SheetPortTestSupport",
+            ]
         ),
         .testTarget(
             name: "SheetPortCLITests",
-            dependencies: ["SheetPort", "SheetPortTestSupport", "sheetport"]
+            dependencies: [
+                "SheetPortCore", "SheetPortReader", "SheetPortWriter", "SheetPortConvert", "SheetPortClient",
+                "SheetPortServer", "SheetPortTestSupport", "sheetport",
+            ]
         ),
     ]
 )
+
+// Every file imports the module of each member it uses (SE-0444), not only of each type: a
+// file's imports say what it depends on, and an import a file does not use can be dropped.
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}

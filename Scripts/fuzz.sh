@@ -57,6 +57,11 @@ for module in SheetPortCore SheetPortReader SheetPortWriter SheetPortCalc SheetP
         sources+=("$copy")
     done < <(find "Sources/$module" -name '*.swift' | sort)
 done
+# The worksheet harness compares the two engines as the differential tests do.
+copy="$flat/WorksheetReading.swift"
+grep -v '^import SheetPort' Tests/SheetPortTestSupport/WorksheetReading.swift > "$copy"
+touch -r Tests/SheetPortTestSupport/WorksheetReading.swift "$copy"
+sources+=("$copy")
 if [ ! -x "$binary" ] || [ -n "$(find "${sources[@]}" -newer "$binary" -print -quit)" ]; then
     echo "fuzz.sh: building $binary" >&2
     mkdir -p "$(dirname "$binary")"

@@ -3,9 +3,6 @@ import Glibc
 #endif
 import Foundation
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// The outcome of exporting one sheet: a row of `export`'s result table.
 public struct ExportResult: Sendable {

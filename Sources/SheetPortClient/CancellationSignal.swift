@@ -1,10 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import SheetPortCore
-import SheetPortReader
 import SheetPortWriter
-import SheetPortConvert
 
 /// SIGINT and SIGTERM as a request to stop, for work that must tidy up over the network
 /// before exiting (cancelling an import job): the handlers only record the signal, and the

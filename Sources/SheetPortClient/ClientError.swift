@@ -1,6 +1,5 @@
 import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
 import SheetPortConvert
 /// Why a client operation (`import`, `export`, `check --server`) failed, naming the file,
 /// the sheet or the URL concerned.
@@ -8,7 +7,7 @@ public enum ClientError: Error, CustomStringConvertible, Sendable {
     /// No token: neither `--token-file` nor `SHEETPORT_TOKEN`, or the token file is unreadable.
     case missingToken(String)
     /// The server answered with an error status (and its `{"error":{...}}` code and message).
-    case server(url: String, status: Int, code: String, message: String)
+    case server(url: String, status: Int, code: ServerErrorCode?, message: String)
     /// 404: the job or sheet does not exist or belongs to another subject (the server does not
     /// tell the two apart).
     case notFound(url: String, what: String)
@@ -17,7 +16,7 @@ public enum ClientError: Error, CustomStringConvertible, Sendable {
     /// The server's answer is not what Docs/Reference/HTTP.md describes.
     case invalidResponse(url: String, reason: String)
     /// An import job ended without a sheet.
-    case jobFailed(job: String, status: ImportJobStatus, code: String, message: String)
+    case jobFailed(job: String, status: ImportJobStatus, code: ServerErrorCode?, message: String)
     /// A downloaded workbook does not open with the reader.
     case verificationFailed(sheet: String, reason: String)
     /// A local file cannot be read or written.
@@ -32,12 +31,12 @@ public enum ClientError: Error, CustomStringConvertible, Sendable {
         switch self {
         case .missingToken(let reason): "no token: \(visible(reason))"
         case let .server(url, status, code, message):
-            "\(visible(url)): \(message.isEmpty ? "HTTP \(status)" : visible(message)) (\(code.isEmpty ? "HTTP \(status)" : "\(visible(code)), HTTP \(status)"))"
+            "\(visible(url)): \(message.isEmpty ? "HTTP \(status)" : visible(message)) (\(code.map { "\(visible($0.rawValue)), HTTP \(status)" } ?? "HTTP \(status)"))"
         case let .notFound(url, what): "\(visible(url)): \(visible(what)) not found"
         case let .transport(url, message): "\(visible(url)): \(visible(message))"
         case let .invalidResponse(url, reason): "\(visible(url)): unexpected answer: \(visible(reason))"
         case let .jobFailed(job, status, code, message):
-            "import job \(visible(job)) \(status.rawValue)" + (message.isEmpty ? "" : ": \(visible(message))") + (code.isEmpty ? "" : " (\(visible(code)))")
+            "import job \(visible(job)) \(status.rawValue)" + (message.isEmpty ? "" : ": \(visible(message))") + (code.map { " (\(visible($0.rawValue)))" } ?? "")
         case let .verificationFailed(sheet, reason): "sheet \(visible(sheet)): the downloaded workbook does not open: \(visible(reason))"
         case let .io(file, message): "\(visible(file)): \(visible(message))"
         case .cancelled(let signal): signal == 15 ? "terminated" : "interrupted"

@@ -2,10 +2,7 @@
 import Glibc
 #endif
 import Foundation
-import SheetPortCore
-import SheetPortReader
 import SheetPortWriter
-import SheetPortConvert
 
 /// `sheetport serve` run as a child process on 127.0.0.1 with an ephemeral port, and
 /// `sheetport token issue` for its data folder: the server through its command line

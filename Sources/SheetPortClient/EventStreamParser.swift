@@ -1,7 +1,3 @@
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 /// One event of a `text/event-stream` answer.
 package struct ServerSentEvent: Sendable, Equatable {
     /// Its `id:` (the last one seen on the stream), for `Last-Event-ID`.

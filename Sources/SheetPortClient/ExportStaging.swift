@@ -4,7 +4,6 @@ import Glibc
 import SheetPortCore
 import SheetPortReader
 import SheetPortWriter
-import SheetPortConvert
 
 /// The private staging file of one export (Docs/Reference/CLI.md, "sheetport export"): `workbook.xlsx` (mode 0600)
 /// in a directory of its own (mode 0700) under `$TMPDIR`, named with our pid so that the next

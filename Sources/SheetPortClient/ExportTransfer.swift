@@ -2,10 +2,8 @@
 import Glibc
 #endif
 import Foundation
-import SheetPortCore
 import SheetPortReader
 import SheetPortWriter
-import SheetPortConvert
 
 /// The export of one sheet (`GET /api/sheets/{id}/export.xlsx`) into a private staging file,
 /// verified with the reader and published atomically (Docs/Reference/CLI.md, "sheetport export"). A broken-off

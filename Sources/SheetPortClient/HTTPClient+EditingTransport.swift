@@ -90,16 +90,13 @@ public final class HTTPEditingTransport: EditingTransport {
         streamClient.cancellation = { if stop() { throw Stopped() } }
         var lastID = version.map(String.init)
         while !stop() {
-            var headers: [(name: String, value: String)] = [("Accept", "text/event-stream")]
-            if let lastID { headers.append(("Last-Event-ID", lastID)) }
-            var request = connection.request("GET", "\(path(sheet))/events", headers: headers)
-            request.headers.removeAll { $0.name == "Accept" && $0.value == "application/json" }
+            let request = connection.eventStreamRequest("\(path(sheet))/events", after: lastID)
             var parser = EventStreamParser()
             var refusal: TransportError?
             do {
                 try streamClient.send(request) { head, chunk in
                     guard head.status == 200 else {
-                        refusal = TransportError(status: head.status, code: "", message: "the sheet's event stream answered \(head.status)",
+                        refusal = TransportError(status: head.status, code: nil, message: "the sheet's event stream answered \(head.status)",
                                                  retryable: head.status >= 500)
                         throw Stopped()
                     }
@@ -122,7 +119,7 @@ public final class HTTPEditingTransport: EditingTransport {
     static func event(_ data: String) -> SheetEvent? {
         guard let object = try? JSONObject(parsing: Array(data.utf8)), let version = object.optionalInt64("version") else { return nil }
         let refs = (object.values["refs"] as? [Any])?.compactMap { ($0 as? String).flatMap { CellReference($0) } }
-        return SheetEvent(version: Int(version), change: object.optionalString("change") ?? "", refs: refs)
+        return SheetEvent(version: Int(version), change: SheetChangeKind(rawValue: object.optionalString("change") ?? ""), refs: refs)
     }
 
     /// A cell of a rows window or a `changed` list.
@@ -186,11 +183,11 @@ public final class HTTPEditingTransport: EditingTransport {
         case let ClientError.server(_, status, code, message):
             return TransportError(status: status, code: code, message: message.isEmpty ? "HTTP \(status)" : message.visibleControlCharacters,
                                   retryable: status >= 500 || status == 429)
-        case let ClientError.notFound(_, what): return TransportError(status: 404, code: "not-found", message: "\(what) not found", retryable: false)
+        case let ClientError.notFound(_, what): return TransportError(status: 404, code: .notFound, message: "\(what) not found", retryable: false)
         case let ClientError.invalidResponse(url, reason):
-            return TransportError(status: 0, code: "invalid-response", message: ClientError.invalidResponse(url: url, reason: reason).description, retryable: false)
-        case let error as ClientError: return TransportError(status: 0, code: "", message: error.description, retryable: true)
-        default: return TransportError(status: 0, code: "", message: "\(error)", retryable: true)
+            return TransportError(status: 0, code: .invalidResponse, message: ClientError.invalidResponse(url: url, reason: reason).description, retryable: false)
+        case let error as ClientError: return TransportError(status: 0, code: nil, message: error.description, retryable: true)
+        default: return TransportError(status: 0, code: nil, message: "\(error)", retryable: true)
         }
     }
 }

@@ -1,9 +1,5 @@
 import CCurl
 import Foundation
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// An HTTP request for `HTTPClient`: method, URL, headers and an optional body.
 package struct HTTPRequest: Sendable {

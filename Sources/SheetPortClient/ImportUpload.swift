@@ -1,8 +1,5 @@
 import Foundation
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// Starts an import job (`POST /api/imports`): the workbook streamed from disk (never read
 /// whole), with an `Idempotency-Key` so that a retry after a dropped connection or a 5xx

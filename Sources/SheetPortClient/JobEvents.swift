@@ -1,8 +1,5 @@
 import Foundation
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// Follows an import job through `GET /api/imports/{id}/events`: each `progress` event and
 /// the final `done` as `ImportJob`s. The stream resumes after the last event id when it
@@ -34,10 +31,7 @@ struct JobEvents {
             try saved.2()
             if Date().timeIntervalSince(lastByte) > stallTimeout { throw Unavailable(reason: "the event stream stalled") }
         }
-        var headers: [(name: String, value: String)] = [("Accept", "text/event-stream")]
-        if let lastEventID { headers.append(("Last-Event-ID", lastEventID)) }
-        var request = connection.request("GET", "/api/imports/\(ServerConnection.pathSegment(jobID))/events", headers: headers)
-        request.headers.removeAll { $0.name == "Accept" && $0.value == "application/json" }
+        let request = connection.eventStreamRequest("/api/imports/\(ServerConnection.pathSegment(jobID))/events", after: lastEventID)
         var parser = EventStreamParser()
         var finished: ImportJob?
         var refused: HTTPResponseHead?

@@ -1,7 +1,3 @@
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 /// The time limits of one HTTP request, checked by `HTTPClient` every time it wakes (at least
 /// every `pollInterval`): nothing a server does (never answering, answering late, trickling)
 /// holds a request past them.

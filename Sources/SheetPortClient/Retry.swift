@@ -2,10 +2,6 @@
 import Glibc
 #endif
 import Dispatch
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// When and how often a request is tried again: after a dropped connection, a timeout, or a
 /// status that says "try later" (408, 425, 429, 5xx), with exponential backoff and jitter.

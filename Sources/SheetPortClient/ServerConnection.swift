@@ -1,8 +1,4 @@
 import Foundation
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// A server (its base URL) and the session token to speak to it with (Docs/Reference/HTTP.md):
 /// builds authenticated requests, retries what may be retried, and turns error answers into
@@ -51,6 +47,16 @@ public struct ServerConnection: Sendable {
                         body: HTTPRequest.Body = .none) -> HTTPRequest {
         HTTPRequest(method: method, url: url(path),
                     headers: [("Authorization", "Bearer \(token)"), ("Accept", "application/json")] + headers, body: body)
+    }
+
+    /// A `GET` of the event stream at `path` (`Accept: text/event-stream` alone), resuming after
+    /// `lastEventID` when there is one.
+    package func eventStreamRequest(_ path: String, after lastEventID: String?) -> HTTPRequest {
+        var headers: [(name: String, value: String)] = [("Accept", "text/event-stream")]
+        if let lastEventID { headers.append(("Last-Event-ID", lastEventID)) }
+        var request = self.request("GET", path, headers: headers)
+        request.headers.removeAll { $0.name == "Accept" && $0.value == "application/json" }
+        return request
     }
 
     /// Sends a request whose answer is JSON, retrying dropped connections and retryable
@@ -139,7 +145,7 @@ public struct ServerConnection: Sendable {
     static func error(_ response: HTTPResponse, url: String, what: String) -> ClientError {
         if response.status == 404 { return .notFound(url: url, what: what) }
         let error = (try? JSONObject(parsing: response.body))?.optionalObject("error")
-        return .server(url: url, status: response.status, code: error?.optionalString("code") ?? "",
+        return .server(url: url, status: response.status, code: error?.errorCode,
                        message: error?.optionalString("message") ?? "")
     }
 

@@ -1,8 +1,7 @@
 import Foundation
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
 import SheetPortConvert
+import SheetPortReader
 
 /// The server's caps (`GET /api/limits`, Docs/Reference/HTTP.md).
 public struct ServerLimits: Sendable, Equatable {
@@ -87,8 +86,8 @@ public struct ImportJob: Sendable, Equatable {
     /// The sheet created, once succeeded.
     public var sheet: RemoteSheet?
     public var warnings: [Warning] = []
-    /// Why it failed.
-    public var errorCode = "", errorMessage = ""
+    /// Why it failed: the code, nil while it has not, and the message.
+    public var errorCode: ServerErrorCode?, errorMessage = ""
 
     init(json: JSONObject) throws(JSONShapeError) {
         let job = try json.object("job")
@@ -114,7 +113,7 @@ public struct ImportJob: Sendable, Equatable {
             }
         }
         if let error = job.optionalObject("error") {
-            errorCode = error.optionalString("code") ?? ""
+            errorCode = error.errorCode
             errorMessage = error.optionalString("message") ?? ""
         }
     }
@@ -157,6 +156,9 @@ struct JSONObject {
     }
 
     func optionalString(_ key: String) -> String? { values[key] as? String }
+
+    /// The `code` of an `error` object; nil when it has none.
+    var errorCode: ServerErrorCode? { optionalString("code").flatMap { $0.isEmpty ? nil : ServerErrorCode(rawValue: $0) } }
 
     func int64(_ key: String) throws(JSONShapeError) -> Int64 {
         guard let value = optionalInt64(key) else { throw JSONShapeError(description: "no \"\(key)\" number") }

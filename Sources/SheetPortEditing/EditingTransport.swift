@@ -151,37 +151,20 @@ public struct WriteResult: Sendable, Equatable {
     }
 }
 
-/// A sheet's `version` event (`{"version":N,"change":"cells","refs":[..]}`).
-public struct SheetEvent: Sendable, Equatable {
-    /// The version the change made.
-    public var version: Int
-    /// `cells`, `clear`, `copy`, `format`, `import`, ...
-    public var change: String
-    /// The changed cells; nil: refetch the window.
-    public var refs: [CellReference]?
-
-    /// An event.
-    public init(version: Int, change: String, refs: [CellReference]?) {
-        self.version = version
-        self.change = change
-        self.refs = refs
-    }
-}
-
 /// An error of a transport call: `retryable` when the same call may succeed later (a dropped
 /// connection, a 5xx answer), not for a refusal (400 `bad-formula`, 403, 413).
 public struct TransportError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The HTTP status (0 when no answer came).
     public var status: Int
-    /// The error code (`bad-formula`, `batch-too-large`, ...), or empty.
-    public var code: String
+    /// The server's error code (`bad-formula`, `batch-too-large`, ...), or nil when it gave none.
+    public var code: ServerErrorCode?
     /// The message, safe to show.
     public var message: String
     /// Whether trying again may succeed.
     public var retryable: Bool
 
     /// An error.
-    public init(status: Int, code: String, message: String, retryable: Bool) {
+    public init(status: Int, code: ServerErrorCode?, message: String, retryable: Bool) {
         self.status = status
         self.code = code
         self.message = message
@@ -189,5 +172,5 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
     }
 
     /// The message and the code.
-    public var description: String { code.isEmpty ? message : "\(message) (\(code))" }
+    public var description: String { code.map { "\(message) (\($0))" } ?? message }
 }

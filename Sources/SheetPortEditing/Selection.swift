@@ -89,24 +89,24 @@ public struct Selection: Sendable, Equatable {
         guard isRange else { move(direction); return }
         let range = self.range
         var row = active.row, column = active.column
+        let rows = range.start.row...range.end.row, columns = range.start.column...range.end.column
         switch direction {
-        case .down:
-            row += 1
-            if row > range.end.row { row = range.start.row; column += 1 }
-            if column > range.end.column { column = range.start.column }
-        case .up:
-            row -= 1
-            if row < range.start.row { row = range.end.row; column -= 1 }
-            if column < range.start.column { column = range.end.column }
-        case .right:
-            column += 1
-            if column > range.end.column { column = range.start.column; row += 1 }
-            if row > range.end.row { row = range.start.row }
-        case .left:
-            column -= 1
-            if column < range.start.column { column = range.end.column; row -= 1 }
-            if row < range.start.row { row = range.end.row }
+        case .down: Self.step(&row, within: rows, by: 1, carrying: &column, within: columns)
+        case .up: Self.step(&row, within: rows, by: -1, carrying: &column, within: columns)
+        case .right: Self.step(&column, within: columns, by: 1, carrying: &row, within: rows)
+        case .left: Self.step(&column, within: columns, by: -1, carrying: &row, within: rows)
         }
         active = CellReference(row: row, column: column)
+    }
+
+    /// One step of `advance` along one axis (`along`, the row for Enter): past either end it
+    /// wraps to the other and carries a step of the same sign to the other axis, which wraps too.
+    private static func step(_ along: inout Int, within alongBounds: ClosedRange<Int>, by delta: Int,
+                             carrying across: inout Int, within acrossBounds: ClosedRange<Int>) {
+        along += delta
+        guard !alongBounds.contains(along) else { return }
+        along = delta > 0 ? alongBounds.lowerBound : alongBounds.upperBound
+        across += delta
+        if !acrossBounds.contains(across) { across = delta > 0 ? acrossBounds.lowerBound : acrossBounds.upperBound }
     }
 }

@@ -505,6 +505,6 @@ public final class SheetEditor {
     }
 
     private func lastErrorAsTransport() -> TransportError {
-        TransportError(status: 0, code: "", message: lastError?.message ?? "a write failed", retryable: lastError?.retryable ?? true)
+        TransportError(status: 0, code: nil, message: lastError?.message ?? "a write failed", retryable: lastError?.retryable ?? true)
     }
 }

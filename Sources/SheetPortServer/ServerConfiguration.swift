@@ -1,7 +1,6 @@
 import Foundation
 import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
 import SheetPortConvert
 import SheetPortCalc
 /// How `sheetport serve` runs: where, with what caps and how many threads.

@@ -1,7 +1,3 @@
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 /// What routes and workers share: the configuration, the data directory, the sealer, the
 /// store's connections and the import queue.
 package final class ServerContext: Sendable {

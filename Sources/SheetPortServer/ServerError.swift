@@ -1,10 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// Why the server, its store or its sealing failed, with a message for the log.
 public enum ServerError: Error, CustomStringConvertible {

@@ -4,9 +4,6 @@ import Glibc
 import Darwin
 #endif
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// A server's log: one line per event, on standard error unless the server is configured
 /// with another descriptor (`ServerConfiguration.log`). Control characters in a line are made
@@ -148,16 +145,20 @@ final class LogSink: @unchecked Sendable {
         started = true
         var thread = pthread_t()
         let context = Unmanaged.passRetained(self).toOpaque()
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        pthread_attr_setstacksize(&attributes, 256 << 10)
-        let created = pthread_create(&thread, &attributes, { context in
-            // The thread holds the sink until `run` returns (after `close()`).
-            Unmanaged<LogSink>.fromOpaque(context!).takeRetainedValue().run()
-            return nil
-        }, context)
-        pthread_attr_destroy(&attributes)
+        // Initialized by pthread_attr_init alone: `pthread_attr_t()` is a member of whichever
+        // C module declared the type first (CDispatch here), which no portable import names.
+        let created = withUnsafeTemporaryAllocation(of: pthread_attr_t.self, capacity: 1) { buffer in
+            let attributes = buffer.baseAddress!
+            pthread_attr_init(attributes)
+            defer { pthread_attr_destroy(attributes) }
+            pthread_attr_setdetachstate(attributes, Int32(PTHREAD_CREATE_DETACHED))
+            pthread_attr_setstacksize(attributes, 256 << 10)
+            return pthread_create(&thread, attributes, { context in
+                // The thread holds the sink until `run` returns (after `close()`).
+                Unmanaged<LogSink>.fromOpaque(context!).takeRetainedValue().run()
+                return nil
+            }, context)
+        }
         if created != 0 { started = false; Unmanaged<LogSink>.fromOpaque(context).release() }
     }
 

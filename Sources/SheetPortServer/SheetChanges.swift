@@ -1,9 +1,4 @@
-import Dispatch
 import Foundation
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// A sheet changed: which one, and the version it is at now.
 package struct SheetChange: Sendable, Equatable {
@@ -11,12 +6,6 @@ package struct SheetChange: Sendable, Equatable {
     package var sheet: String
     /// Its version after the change.
     package var version: Int
-
-    /// A change of `sheet`, now at `version`.
-    package init(sheet: String, version: Int) {
-        self.sheet = sheet
-        self.version = version
-    }
 }
 
 /// The server's one "sheet changed (id, version)" signal, and "job advanced (id)" too.

@@ -1,7 +1,6 @@
-import Foundation
 import SheetPortCore
+import Foundation
 import SheetPortReader
-import SheetPortWriter
 import SheetPortConvert
 
 /// The embedded import/export server (Docs/Reference/HTTP.md): the HTTP daemon, the routes, and
@@ -78,7 +77,7 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
         do {
             guard let token = Tokens.bearer(request.header("Authorization")),
                   let subject = try context.database({ try Tokens.subject(of: token, in: $0) }) else {
-                return .error(401, "unauthorized", "a valid session token is required (Authorization: Bearer TOKEN)")
+                return .error(401, .unauthorized, "a valid session token is required (Authorization: Bearer TOKEN)")
             }
             request.subject = subject
             try BoundaryText.check(request, log: context.log)
@@ -118,8 +117,8 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
 
     /// 413 for a body past its limit: `batch-too-large` naming the cap for a write.
     private func tooLarge(_ request: Request) -> Reply {
-        guard Router.isWrite(request) else { return .error(413, "too-large", "a request body holds at most \(Request.maxBodyBytes) bytes") }
-        return .error(413, "batch-too-large", "a write's body holds at most \(bodyLimit(request)) bytes (maxBatchBytes)")
+        guard Router.isWrite(request) else { return .error(413, .tooLarge, "a request body holds at most \(Request.maxBodyBytes) bytes") }
+        return .error(413, .batchTooLarge, "a write's body holds at most \(bodyLimit(request)) bytes (maxBatchBytes)")
     }
 
     /// Routes the complete request.
@@ -158,13 +157,13 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
             context.relief.noteFull()
             // Nothing of the request was kept; it succeeds again once space is freed.
             return .json(.object([("error", .object([
-                ("code", .string("storage-full")),
+                ("code", .string(ServerErrorCode.storageFull.rawValue)),
                 ("message", .string("the server's storage is full, so nothing of this request was kept; try again once its operator has freed space (incident \(incident))")),
                 ("incident", .string(incident)),
             ]))]), status: 507)
         }
         return .json(.object([("error", .object([
-            ("code", .string("internal")),
+            ("code", .string(ServerErrorCode.internal.rawValue)),
             ("message", .string("the server could not complete this request; report incident \(incident) to its operator")),
             ("incident", .string(incident)),
         ]))]), status: 500)
@@ -214,7 +213,7 @@ enum Router {
         case ("DELETE", "imports", 2, _): return try ImportsRoute.cancel(id, request, context)
         default:
             let known = ["limits", "sheets", "imports"].contains(resource) && path.count <= 5
-            return known ? .error(405, "method-not-allowed", "\(method) is not allowed on \(request.path)") : .notFound
+            return known ? .error(405, .methodNotAllowed, "\(method) is not allowed on \(request.path)") : .notFound
         }
     }
 
@@ -233,7 +232,7 @@ enum Router {
             throw RequestRefusal.notFound
         }
         guard sheet.role >= role else {
-            throw RequestRefusal(status: 403, code: "forbidden", message: "this needs the \(role.rawValue) role; you are \(sheet.role.rawValue)")
+            throw RequestRefusal(status: 403, code: .forbidden, message: "this needs the \(role.rawValue) role; you are \(sheet.role.rawValue)")
         }
         return sheet
     }
@@ -242,11 +241,11 @@ enum Router {
 /// A refused request: its status and error code, answered by the router.
 struct RequestRefusal: Error {
     let status: Int
-    let code: String
+    let code: ServerErrorCode
     let message: String
 
     /// 404, as for what does not exist.
-    static let notFound = RequestRefusal(status: 404, code: "not-found", message: "no such resource")
+    static let notFound = RequestRefusal(status: 404, code: .notFound, message: "no such resource")
 
     var reply: Reply { .error(status, code, message) }
 }

@@ -1,9 +1,4 @@
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
-import SheetPortClient
-import SheetPortServer
 /// One command-line option, declared once with its help: a command's `CommandSpec` builds both
 /// its parser and its `--help` text from these, so help cannot drift from what is accepted.
 struct Option: Sendable {

@@ -6,8 +6,7 @@ import SheetPortCore
 import SheetPortReader
 import SheetPortWriter
 import SheetPortConvert
-import SheetPortClient
-import SheetPortServer
+import SheetPortBench
 
 /// `sheetport bench`: the streaming benchmarks. Generates the benchmark workbook
 /// (`SyntheticSheet`) and times reading it (to a counting sink and to CSV), checking it and

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Foundation
 import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
 import SheetPortConvert
 import SheetPortClient
 import SheetPortServer

@@ -1,10 +1,6 @@
 import Foundation
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 import SheetPortClient
-import SheetPortServer
+import SheetPortCore
 
 /// The options `import`, `export` and `check --server` share: the server, the token, retries and the timeout.
 enum ClientOptions {

@@ -1,10 +1,7 @@
 import Foundation
-import SheetPortCore
-import SheetPortReader
 import SheetPortWriter
 import SheetPortConvert
 import SheetPortClient
-import SheetPortServer
 
 /// `sheetport demo`: the main job on the embedded default. Pre-flights the bundled
 /// multi-sheet workbook, starts `sheetport serve` on a loopback ephemeral port with a temporary

@@ -1,9 +1,5 @@
 import SheetPortCore
-import SheetPortReader
 import SheetPortWriter
-import SheetPortConvert
-import SheetPortClient
-import SheetPortServer
 
 /// The demo's bundled workbook, written with the project's streaming writer (the same cells
 /// give the same bytes): "Orders" (the worksheet an import takes: 2,000 rows of numbers, text,

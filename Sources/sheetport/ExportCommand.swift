@@ -1,10 +1,7 @@
 import Foundation
 import SheetPortCore
-import SheetPortReader
 import SheetPortWriter
-import SheetPortConvert
 import SheetPortClient
-import SheetPortServer
 
 /// `sheetport export SHEET... --server URL --out DIR [--all] [--concurrency N] [--min-version N]`.
 enum ExportCommand {

@@ -1,10 +1,7 @@
 import Foundation
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
 import SheetPortConvert
 import SheetPortClient
-import SheetPortServer
 
 /// `sheetport import FILE --server URL [--wait] [--detach] [--json]`: pre-flight against the
 /// server's caps, upload through an import job, and with `--wait` follow it to the end.
@@ -150,7 +147,7 @@ enum ImportCommand {
                                          "importedWorksheet": imported, "notImported": others,
                                          "warnings": finished.warnings.map { ["code": $0.code, "message": $0.message] }]
             if let sheet = finished.sheet { object["sheet"] = ["id": sheet.id, "name": sheet.name] }
-            if finished.status != .succeeded { object["error"] = ["code": finished.errorCode, "message": finished.errorMessage] }
+            if finished.status != .succeeded { object["error"] = ["code": finished.errorCode?.rawValue ?? "", "message": finished.errorMessage] }
             ClientOptions.printJSON(object)
         } else if let sheet = finished.sheet, finished.status == .succeeded {
             // Everything from the server (and the workbook's names) is printed with control

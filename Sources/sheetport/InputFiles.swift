@@ -3,11 +3,6 @@ import Glibc
 #endif
 import Foundation
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
-import SheetPortClient
-import SheetPortServer
 
 /// What `import` and `check` take as FILE: a regular file is read where it is; a FIFO (a
 /// named pipe, `<(...)`) is read once, like standard input, within a cap; anything else (a

@@ -2,12 +2,6 @@
 import Glibc
 #endif
 import Foundation
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
-import SheetPortClient
-import SheetPortServer
 
 /// A one-line progress bar on standard error, shown only when standard error is a terminal
 /// and `--no-progress` was not given (Docs/Reference/CLI.md), and never while the command's data

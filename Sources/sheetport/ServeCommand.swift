@@ -3,11 +3,10 @@ import Foundation
 import Glibc
 #endif
 import SheetPortCore
+import SheetPortServer
 import SheetPortReader
-import SheetPortWriter
 import SheetPortConvert
 import SheetPortClient
-import SheetPortServer
 
 /// `sheetport serve --data DIR [--listen 127.0.0.1:8080] [--database URL --key-file F]`: the
 /// embedded import/export server, alone or one of several on a shared PostgreSQL database.

@@ -1,6 +1,6 @@
+import Foundation
 import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
 import SheetPortConvert
 import SheetPortClient
 import SheetPortServer

@@ -1,11 +1,7 @@
-import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 import SheetPortClient
 import SheetPortServer
 

@@ -2,10 +2,9 @@
 import Glibc
 #endif
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 import SheetPortClient
+import SheetPortReader
+import SheetPortConvert
 import SheetPortServer
 
 /// The version printed by `sheetport --version`.

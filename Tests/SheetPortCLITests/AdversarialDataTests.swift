@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import SheetPortServer
 import SheetPortTestSupport
+import SheetPortClient
 
 /// Issue 12's data boundaries that only a `sheetport serve` process shows: its standard error
 /// failing, and the leftovers of a killed run.

@@ -1,11 +1,7 @@
 import Foundation
 import Testing
-@testable import SheetPortCore
 @testable import SheetPortReader
-@testable import SheetPortWriter
 @testable import SheetPortConvert
-@testable import SheetPortClient
-@testable import SheetPortServer
 import SheetPortTestSupport
 
 /// `convert --all` reports one progress across every sheet, not one restarting per sheet.

@@ -1,12 +1,10 @@
 import Foundation
 import Testing
-@testable import SheetPortCore
 @testable import SheetPortReader
-@testable import SheetPortWriter
-@testable import SheetPortConvert
+import SheetPortTestSupport
+@testable import SheetPortCore
 @testable import SheetPortClient
 @testable import SheetPortServer
-import SheetPortTestSupport
 
 /// `.xlsb` and `.ods` told apart by content, with codes of their own (Docs/Reference/Formats.md, "Findings";
 /// second round), in `check`, `convert` and `sheets`, whatever the file is named.

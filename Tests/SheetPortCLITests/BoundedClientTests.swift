@@ -1,12 +1,11 @@
 import Foundation
 import Testing
+import SheetPortTestSupport
 @testable import SheetPortCore
 @testable import SheetPortReader
-@testable import SheetPortWriter
 @testable import SheetPortConvert
 @testable import SheetPortClient
 @testable import SheetPortServer
-import SheetPortTestSupport
 
 /// The client's waits against a stalled `HostileServer` (issue 23): one `--timeout`, meaning
 /// the most one request may take with its retries, bounds every command that talks to a

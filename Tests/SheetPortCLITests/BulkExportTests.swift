@@ -3,10 +3,10 @@ import Testing
 @testable import SheetPortCore
 @testable import SheetPortReader
 @testable import SheetPortWriter
-@testable import SheetPortConvert
 @testable import SheetPortClient
-@testable import SheetPortServer
 import SheetPortTestSupport
+@testable import SheetPortConvert
+@testable import SheetPortServer
 
 /// Bulk export from a real `sheetport serve`: 50 sheets, 4 at a time, each file opened with
 /// the reader and compared with the server's row windows.

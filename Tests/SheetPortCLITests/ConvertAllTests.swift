@@ -1,3 +1,4 @@
+import SheetPortCore
 import SheetPortTestSupport
 import Foundation
 import Testing

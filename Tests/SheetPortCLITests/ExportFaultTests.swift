@@ -2,11 +2,10 @@ import Foundation
 import Testing
 @testable import SheetPortCore
 @testable import SheetPortReader
-@testable import SheetPortWriter
-@testable import SheetPortConvert
 @testable import SheetPortClient
-@testable import SheetPortServer
 import SheetPortTestSupport
+@testable import SheetPortConvert
+@testable import SheetPortServer
 
 /// Faults in the middle of exporting a large sheet from a real `sheetport serve`: SIGINT,
 /// SIGTERM, the server killed, a full disk. Each time: the right exit status, no staging

@@ -1,12 +1,12 @@
 import Foundation
 import Testing
 @testable import SheetPortCore
-@testable import SheetPortReader
 @testable import SheetPortWriter
+import SheetPortTestSupport
+@testable import SheetPortReader
 @testable import SheetPortConvert
 @testable import SheetPortClient
 @testable import SheetPortServer
-import SheetPortTestSupport
 
 /// `export --out DIR` (issue 23): a name that comes from the server never leads outside DIR. A
 /// symbolic link (to a file outside, or dangling) or a FIFO named like a sheet's file fails that

@@ -1,10 +1,8 @@
-import Foundation
 import Testing
 @testable import SheetPortCore
+import Foundation
 @testable import SheetPortReader
-@testable import SheetPortWriter
 @testable import SheetPortConvert
-import SheetPortTestSupport
 
 /// CSV/TSV input: the first row is a header by default, stored as text and out of type
 /// inference; `--no-header` makes it data (Docs/Reference/Formats.md, "CSV and TSV").

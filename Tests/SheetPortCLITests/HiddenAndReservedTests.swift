@@ -1,12 +1,10 @@
 import Foundation
 import Testing
 @testable import SheetPortCore
+import SheetPortTestSupport
 @testable import SheetPortReader
-@testable import SheetPortWriter
-@testable import SheetPortConvert
 @testable import SheetPortClient
 @testable import SheetPortServer
-import SheetPortTestSupport
 
 /// Finding `first-worksheet-hidden`, and Windows-reserved device names made safe in `--all`
 /// (Docs/Reference/CLI.md, "sheetport convert").

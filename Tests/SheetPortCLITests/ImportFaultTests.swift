@@ -1,12 +1,11 @@
 import Foundation
 import Testing
 @testable import SheetPortCore
-@testable import SheetPortReader
-@testable import SheetPortWriter
-@testable import SheetPortConvert
 @testable import SheetPortClient
-@testable import SheetPortServer
 import SheetPortTestSupport
+@testable import SheetPortReader
+@testable import SheetPortConvert
+@testable import SheetPortServer
 
 /// Import against a real `sheetport serve`: a dropped connection, another subject's job,
 /// and the client's memory while uploading 200 MB.

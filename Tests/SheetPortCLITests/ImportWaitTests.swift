@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SheetPortTestSupport
+import SheetPortServer
 
 /// `import --wait` follows the job's event stream on the real server, and polls when the
 /// stream breaks or is refused.

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import SheetPortCore
-import SheetPortTestSupport
 
 /// `convert --input-date-format` on CSV input (Docs/Reference/Formats.md, "CSV and TSV").
 @Suite struct InputDateFormatTests {

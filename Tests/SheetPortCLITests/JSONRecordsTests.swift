@@ -1,12 +1,11 @@
 import Foundation
 import Testing
 @testable import SheetPortCore
-@testable import SheetPortReader
-@testable import SheetPortWriter
 @testable import SheetPortConvert
+import SheetPortTestSupport
+@testable import SheetPortReader
 @testable import SheetPortClient
 @testable import SheetPortServer
-import SheetPortTestSupport
 
 /// `--to json`, `--keep-empty-rows`, and U+2028/U+2029 escaped in every JSON output
 /// (Docs/Reference/Formats.md, "Records").
@@ -75,9 +74,9 @@ import SheetPortTestSupport
         let check = try run(["check", path, "--json"])
         #expect(!check.unicodeScalars.contains { $0 == "\u{2028}" || $0 == "\u{2029}" })
         // The shared escaper and the import's stored cells agree.
-        #expect(JSONLWriter.quoted("x\u{2028}\u{2029}é€\u{2030}") == #""x\u2028\u2029é€‰""#)
+        #expect(JSON.quoted("x\u{2028}\u{2029}é€\u{2030}") == #""x\u2028\u2029é€‰""#)
         let sink = ByteSink()
         sink.putEscaped("x\u{2028}\u{2029}é€\u{2030}")
-        #expect(Array(sink.bytes) == Array(JSONLWriter.quoted("x\u{2028}\u{2029}é€\u{2030}").utf8))
+        #expect(Array(sink.bytes) == Array(JSON.quoted("x\u{2028}\u{2029}é€\u{2030}").utf8))
     }
 }

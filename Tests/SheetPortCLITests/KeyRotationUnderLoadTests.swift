@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import SheetPortClient
 @testable import SheetPortServer
 import SheetPortTestSupport
 

@@ -1,12 +1,11 @@
 import Foundation
 import Testing
+@testable import SheetPortClient
+import SheetPortTestSupport
 @testable import SheetPortCore
 @testable import SheetPortReader
-@testable import SheetPortWriter
 @testable import SheetPortConvert
-@testable import SheetPortClient
 @testable import SheetPortServer
-import SheetPortTestSupport
 
 /// `check --server` and `import`'s pre-flight use the real server's caps, and `import` stops
 /// before uploading what would fail.

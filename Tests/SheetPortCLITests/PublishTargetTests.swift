@@ -1,12 +1,10 @@
 import Foundation
 import Testing
 @testable import SheetPortCore
-@testable import SheetPortReader
 @testable import SheetPortWriter
-@testable import SheetPortConvert
-@testable import SheetPortClient
-@testable import SheetPortServer
 import SheetPortTestSupport
+@testable import SheetPortReader
+@testable import SheetPortServer
 #if canImport(Glibc)
 import Glibc
 #endif

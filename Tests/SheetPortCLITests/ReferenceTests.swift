@@ -1,5 +1,6 @@
+import SheetPortCore
+import SheetPortConvert
 import SheetPortTestSupport
-import SheetPort
 import Foundation
 import Testing
 
@@ -91,17 +92,19 @@ import Testing
 
     // MARK: the server
 
-    /// Every error code the server's source emits: the code after a status (`.error(404, "not-found"`,
-    /// `RequestRefusal(status: 400, code: "bad-ref"`, `refused(414, "uri-too-long"`), a `code:`
-    /// argument (a job's error), a `("code", .string("storage-full"))` member or a JSON literal's
-    /// `{"code":"internal"`. Comment lines are skipped.
+    /// Every error code the server's source emits: a `ServerErrorCode` after a status
+    /// (`.error(404, .notFound`, `RequestRefusal(status: 400, code: .badRef`, `refused(414, .uriTooLong`),
+    /// a `code:` argument (a job's error) or a `ServerErrorCode.storageFull`, each read through
+    /// the code's declaration in Core, and a JSON literal's `{"code":"internal"`. Comment lines
+    /// are skipped.
     static func emittedServerCodes() throws -> Set<String> {
-        let patterns = [
-            #"\(\s*(?:status:\s*)?\d{3}\s*,\s*(?:code:\s*)?"([a-z][a-z0-9-]*)""#,
-            #"\bcode:\s*"([a-z][a-z0-9-]*)""#,
-            #"\("code",\s*\.string\("([a-z][a-z0-9-]*)"\)\)"#,
-            #"\{"code":"([a-z][a-z0-9-]*)""#,
+        let spelled = try serverErrorCodes()
+        let named = [
+            #"\(\s*(?:status:\s*)?\d{3}\s*,\s*(?:code:\s*)?\.([A-Za-z]+)"#,
+            #"\bcode:\s*\.([A-Za-z]+)"#,
+            #"\bServerErrorCode\.([A-Za-z]+)"#,
         ].map { try! NSRegularExpression(pattern: $0) }
+        let literal = try NSRegularExpression(pattern: #"\{"code":"([a-z][a-z0-9-]*)""#)
         var codes: Set<String> = []
         let folder = Project.root.appendingPathComponent("Sources/SheetPortServer")
         let files = try #require(FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil))
@@ -109,11 +112,34 @@ import Testing
             for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n") {
                 let code = String(line)
                 guard !code.trimmingCharacters(in: .whitespaces).hasPrefix("//") else { continue }
-                for pattern in patterns {
+                for pattern in named {
                     for match in pattern.matches(in: code, range: NSRange(code.startIndex..., in: code)) {
-                        codes.insert(String(code[Range(match.range(at: 1), in: code)!]))
+                        let name = String(code[Range(match.range(at: 1), in: code)!])
+                        codes.insert(try #require(spelled[name], "\(file.lastPathComponent): .\(name) is no ServerErrorCode"))
                     }
                 }
+                for match in literal.matches(in: code, range: NSRange(code.startIndex..., in: code)) {
+                    codes.insert(String(code[Range(match.range(at: 1), in: code)!]))
+                }
+            }
+        }
+        return codes
+    }
+
+    /// `ServerErrorCode`'s codes by name, from its declaration: `static let badRef = Self(rawValue: "bad-ref")`,
+    /// and a reader's code, `static let exceedsLimit = Self(.exceedsLimit)`, through `ReaderError.Code`.
+    static func serverErrorCodes() throws -> [String: String] {
+        let source = try String(contentsOf: Project.root.appendingPathComponent("Sources/SheetPortCore/Wire/ServerErrorCode.swift"), encoding: .utf8)
+        let declaration = try NSRegularExpression(pattern: #"static let `?([A-Za-z]+)`? = Self\((?:rawValue: "([a-z][a-z0-9-]*)"|\.([A-Za-z]+))\)"#)
+        var codes: [String: String] = [:]
+        for match in declaration.matches(in: source, range: NSRange(source.startIndex..., in: source)) {
+            let group = { (index: Int) in Range(match.range(at: index), in: source).map { String(source[$0]) } }
+            let name = try #require(group(1))
+            if let raw = group(2) {
+                codes[name] = raw
+            } else {
+                let reader = try #require(group(3))
+                codes[name] = try #require(ReaderError.Code.allCases.first { "\($0)" == reader }?.rawValue, "ReaderError.Code has no \(reader)")
             }
         }
         return codes

@@ -1,12 +1,10 @@
 import Foundation
 import Testing
+import SheetPortTestSupport
 @testable import SheetPortCore
 @testable import SheetPortReader
-@testable import SheetPortWriter
-@testable import SheetPortConvert
 @testable import SheetPortClient
 @testable import SheetPortServer
-import SheetPortTestSupport
 
 /// `convert --all` counts the rows it writes; CSV/TSV integers past 2^53 print exactly
 /// (Docs/Reference/Formats.md, "CSV and TSV").

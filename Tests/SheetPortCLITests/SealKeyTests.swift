@@ -1,12 +1,11 @@
 import Foundation
 import Testing
-@testable import SheetPortCore
-@testable import SheetPortReader
-@testable import SheetPortWriter
-@testable import SheetPortConvert
 @testable import SheetPortClient
 @testable import SheetPortServer
 import SheetPortTestSupport
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortConvert
 
 /// The sealing key against the store it seals (issue 23): the store records which key it is
 /// sealed with (a check value, never the key), and `serve` and `token` refuse a missing or

@@ -1,12 +1,11 @@
 import Foundation
 import Testing
-@testable import SheetPortCore
-@testable import SheetPortReader
-@testable import SheetPortWriter
-@testable import SheetPortConvert
 @testable import SheetPortClient
 @testable import SheetPortServer
 import SheetPortTestSupport
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortConvert
 
 /// The tests of the server that only a `sheetport serve` process shows (its memory, SIGKILL,
 /// SIGTERM), one at a time as SheetPortServerTests' `ServerTests` are.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import SheetPortServer
 import SheetPortTestSupport
+import SheetPortClient
 
 /// `sheetport serve` instances on one PostgreSQL database (Docs/Reference/CLI.md, "sheetport
 /// serve"): one killed mid-import, and hostile `--database` options; skipped, saying so, without

@@ -3,6 +3,7 @@ import Testing
 import SheetPortCore
 import SheetPortWriter
 import SheetPortTestSupport
+import SheetPortClient
 
 /// Its own suite, so that a million-row import runs beside the serialized server suite, not in it.
 @Suite struct MillionRowViewTests {

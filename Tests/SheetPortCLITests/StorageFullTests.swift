@@ -1,12 +1,11 @@
 import Foundation
 import Testing
-@testable import SheetPortCore
-@testable import SheetPortReader
-@testable import SheetPortWriter
-@testable import SheetPortConvert
 @testable import SheetPortClient
 @testable import SheetPortServer
 import SheetPortTestSupport
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortConvert
 
 /// A full disk (issue 23): the data folder on a 30 MiB tmpfs that this test mounts in a mount
 /// namespace of its own (`unshare`), the server running inside it. An import that fills it

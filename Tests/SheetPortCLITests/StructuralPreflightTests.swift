@@ -4,6 +4,7 @@ import Testing
 @testable import SheetPortConvert
 @testable import SheetPortClient
 import SheetPortTestSupport
+import SheetPortServer
 
 /// `sheetport import` pre-flights the structure only (issue 26): a broken package is refused
 /// before anything is uploaded; a problem only the cells show is the server's import job's to
@@ -52,7 +53,7 @@ import SheetPortTestSupport
         let answer = try JSONSerialization.jsonObject(with: imported.stdout) as? [String: Any]
         #expect((answer?["error"] as? [String: Any])?["code"] as? String == "exceeds-limit", "\(String(decoding: imported.stdout, as: UTF8.self))")
         let jobs = try connection.jobs(client: HTTPClient())
-        #expect(jobs.count == 1 && jobs.first?.status == .failed && jobs.first?.errorCode == "exceeds-limit", "\(jobs)")
+        #expect(jobs.count == 1 && jobs.first?.status == .failed && jobs.first?.errorCode == .exceedsLimit, "\(jobs)")
         // `check --server` reads the cells, and still refuses it with nothing uploaded.
         let check = try runSheetport(["check", sparse, "--server", server.url, "--token-file", tokenFile])
         #expect(check.status == 1)

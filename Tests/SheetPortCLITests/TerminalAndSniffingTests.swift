@@ -1,11 +1,6 @@
 import Foundation
 import Testing
-@testable import SheetPortCore
 @testable import SheetPortReader
-@testable import SheetPortWriter
-@testable import SheetPortConvert
-@testable import SheetPortClient
-@testable import SheetPortServer
 import SheetPortTestSupport
 
 /// Runs `sheetport arguments` under `script`, so that standard output and standard error are a

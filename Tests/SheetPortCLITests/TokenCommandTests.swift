@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SheetPortTestSupport
+import SheetPortClient
 
 /// `sheetport token issue` and `token revoke` on a running server's store, end to end: the
 /// server tests issue and revoke through the library (`Tokens`), the command is tested here.

@@ -1,5 +1,4 @@
 @testable import SheetPortCalc
-import SheetPortCore
 import Testing
 
 /// The dependency index's lookup from a hint (`forEachDependent(...hint:)`) finds what a scan

@@ -1,4 +1,5 @@
 import Testing
+import Foundation
 @testable import SheetPortCalc
 
 /// SEQUENCE, SORT, SORTBY, UNIQUE, FILTER, HSTACK, VSTACK, TAKE, DROP, EXPAND, TOCOL, TOROW, WRAPCOLS

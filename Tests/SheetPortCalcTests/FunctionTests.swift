@@ -1,6 +1,5 @@
 import Testing
 @testable import SheetPortCalc
-import SheetPortCore
 
 /// Evaluation tables per function family, with hostile values.
 @Suite struct FunctionTests {

@@ -1,6 +1,5 @@
 import Testing
 @testable import SheetPortCalc
-import SheetPortCore
 
 /// Arguments the differential test (PeerDifferentialTests) threw at the functions: numbers far
 /// past Int's range (1E+300) used to trap the Int conversion and end the process; each now

@@ -1,6 +1,6 @@
 @testable import SheetPortCalc
-import SheetPortCore
 import Testing
+import SheetPortCore
 
 /// The incremental recalculation in dependency order (`recalculateInOrder`): each dependent
 /// recomputed once, after its precedents, and only when a precedent's value changed.

@@ -1,6 +1,6 @@
 @testable import SheetPortCalc
-import SheetPortCore
 import Testing
+import SheetPortCore
 
 /// A recalculation stopped once its answer is known (`setInputs(_:stoppingAfter:)`), then
 /// continued, or taken up by the next write: the values end as a full recalculation's, and every

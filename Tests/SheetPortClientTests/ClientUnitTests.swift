@@ -1,11 +1,9 @@
 import Foundation
 import Testing
 @testable import SheetPortCore
-@testable import SheetPortReader
 @testable import SheetPortWriter
 @testable import SheetPortConvert
 @testable import SheetPortClient
-@testable import SheetPortServer
 import SheetPortTestSupport
 
 /// The client's parts that need no server: staging, file names, retries, caps.
@@ -145,5 +143,27 @@ import SheetPortTestSupport
         let file = folder.appendingPathComponent("token")
         try Data("secret\n".utf8).write(to: file)
         #expect(try ServerConnection.token(file: file.path, environment: ["SHEETPORT_TOKEN": "abc"]) == "secret")
+    }
+
+    /// An error answer's code reads as sent, an unknown one too; one missing, empty or not a
+    /// string reads as none, and the error then names the status alone. 404 is not found.
+    @Test(arguments: [
+        (400, #"{"error":{"code":"bad-ref","message":"B0?"}}"#, ServerErrorCode?.some(.badRef), "http://x: B0? (bad-ref, HTTP 400)"),
+        (429, #"{"error":{"code":"slow-down\u001b[2J","message":""}}"#, ServerErrorCode(rawValue: "slow-down\u{1B}[2J"), "http://x: HTTP 429 (slow-down\\u{1B}[2J, HTTP 429)"),
+        (500, #"{"error":{"code":"","message":"m"}}"#, nil, "http://x: m (HTTP 500)"),
+        (500, #"{"error":{"code":7,"message":"m"}}"#, nil, "http://x: m (HTTP 500)"),
+        (503, #"{"error":"busy"}"#, nil, "http://x: HTTP 503 (HTTP 503)"),
+        (502, "<html>bad gateway</html>", nil, "http://x: HTTP 502 (HTTP 502)"),
+        (404, #"{"error":{"code":"not-found","message":"no"}}"#, nil, "http://x: job not found"),
+    ])
+    func errorAnswersReadTheirCode(_ status: Int, _ body: String, _ code: ServerErrorCode?, _ description: String) {
+        let response = HTTPResponse(head: HTTPResponseHead(status: status, headers: []), body: Array(body.utf8))
+        let error = ServerConnection.error(response, url: "http://x", what: "job")
+        if case let .server(_, answered, read, _) = error {
+            #expect(answered == status && read == code)
+        } else {
+            #expect(status == 404 && code == nil)
+        }
+        #expect(error.description == description)
     }
 }

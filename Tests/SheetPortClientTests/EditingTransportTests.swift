@@ -51,7 +51,7 @@ import SheetPortTestSupport
         let transport = HTTPEditingTransport(connection: connection, timeout: 5)
         #expect(throws: TransportError.self) { try transport.rows(sheet: "s", start: 1, count: 1) }
         let refused = #expect(throws: TransportError.self) { try transport.writeCells(sheet: "s", [CellEdit(ref: CellReference("B2")!, input: "=1+")]) }
-        #expect(refused?.code == "bad-formula" && refused?.retryable == false)
+        #expect(refused?.code == .badFormula && refused?.retryable == false)
         #expect(refused?.description.contains("\u{1B}") == false)
         let busy = #expect(throws: TransportError.self) { try transport.copy(sheet: "s", source: CellRange("A1")!, target: CellRange("B1")!) }
         #expect(busy?.retryable == true)
@@ -62,10 +62,10 @@ import SheetPortTestSupport
     }
 
     @Test(arguments: [
-        (#"{"version":5,"change":"cells","refs":["B2","C3"]}"#, SheetEvent(version: 5, change: "cells", refs: [CellReference("B2")!, CellReference("C3")!])),
-        (#"{"version":6,"change":"import","refs":null}"#, SheetEvent(version: 6, change: "import", refs: nil)),
-        (#"{"version":7,"change":"cells","refs":["XFE1","A0","\u001b"]}"#, SheetEvent(version: 7, change: "cells", refs: [])),
-        (#"{"version":8}"#, SheetEvent(version: 8, change: "", refs: nil)),
+        (#"{"version":5,"change":"cells","refs":["B2","C3"]}"#, SheetEvent(version: 5, change: .cells, refs: [CellReference("B2")!, CellReference("C3")!])),
+        (#"{"version":6,"change":"import","refs":null}"#, SheetEvent(version: 6, change: .import, refs: nil)),
+        (#"{"version":7,"change":"cells","refs":["XFE1","A0","\u001b"]}"#, SheetEvent(version: 7, change: .cells, refs: [])),
+        (#"{"version":8}"#, SheetEvent(version: 8, change: SheetChangeKind(rawValue: ""), refs: nil)),
     ])
     func readsEvents(_ data: String, _ expected: SheetEvent) {
         #expect(HTTPEditingTransport.event(data) == expected)

@@ -1,12 +1,5 @@
-import Foundation
 import Testing
-@testable import SheetPortCore
-@testable import SheetPortReader
-@testable import SheetPortWriter
-@testable import SheetPortConvert
 @testable import SheetPortClient
-@testable import SheetPortServer
-import SheetPortTestSupport
 
 /// The client's `text/event-stream` parser on what a hostile or odd server may send.
 struct EventStreamParserTests {

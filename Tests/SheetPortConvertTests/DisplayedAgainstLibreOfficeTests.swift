@@ -1,10 +1,9 @@
 import Foundation
 import Testing
+import SheetPortTestSupport
 @testable import SheetPortCore
 @testable import SheetPortReader
-@testable import SheetPortWriter
 @testable import SheetPortConvert
-import SheetPortTestSupport
 
 /// Values converted as displayed (`convert --values displayed`) against LibreOffice's "save cell contents as shown" CSV export
 /// of the same workbook (Excel's General aside, which LibreOffice shows with more digits).

@@ -1,10 +1,9 @@
 import Foundation
 import Testing
 @testable import SheetPortCore
-@testable import SheetPortReader
-@testable import SheetPortWriter
 @testable import SheetPortConvert
 import SheetPortTestSupport
+@testable import SheetPortReader
 
 /// `DateFormat`, the patterns of `--input-date-format` and `--date-format` (the directives
 /// `%y %b %B %I %p`; Docs/Reference/Formats.md, "CSV and TSV"). CSV input through `convert`:

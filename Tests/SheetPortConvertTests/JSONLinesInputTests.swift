@@ -1,8 +1,6 @@
 import Foundation
 import Testing
 @testable import SheetPortCore
-@testable import SheetPortReader
-@testable import SheetPortWriter
 @testable import SheetPortConvert
 import SheetPortTestSupport
 

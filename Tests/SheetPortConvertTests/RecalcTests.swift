@@ -1,8 +1,5 @@
 import Foundation
 import Testing
-import SheetPortCore
-import SheetPortReader
-import SheetPortCalc
 @testable import SheetPortConvert
 import SheetPortTestSupport
 

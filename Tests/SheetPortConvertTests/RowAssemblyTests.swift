@@ -2,9 +2,8 @@ import Foundation
 import Testing
 @testable import SheetPortCore
 @testable import SheetPortReader
-@testable import SheetPortWriter
-@testable import SheetPortConvert
 import SheetPortTestSupport
+@testable import SheetPortConvert
 
 /// Several `<row>` elements with the same `r` are one row (Docs/Reference/Formats.md, "CSV and TSV"):
 /// every consumer (CSV, TSV, ndjson, check, import) sees one row, on both XML engines.

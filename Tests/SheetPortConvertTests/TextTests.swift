@@ -24,7 +24,7 @@ import SheetPortTestSupport
 
     @Test func jsonStringsEscapeOnlyWhatTheyMust() {
         var bytes: [UInt8] = []
-        JSONLWriter.appendString("a\"b\\c\n\t\u{1}/é", to: &bytes)
+        JSON.appendQuoted("a\"b\\c\n\t\u{1}/é", to: &bytes)
         #expect(String(decoding: bytes, as: UTF8.self) == "\"a\\\"b\\\\c\\n\\t\\u0001/é\"")
     }
 

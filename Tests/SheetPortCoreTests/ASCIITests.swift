@@ -1,6 +1,5 @@
 import Testing
 @testable import SheetPortCore
-import SheetPortTestSupport
 
 /// The number parsers the reader runs on every attribute and value.
 @Suite struct ASCIITests {

@@ -1,5 +1,6 @@
 import Testing
 import SheetPortCore
+import Foundation
 
 /// Core's cell and range types: what every module parses requests, files and typing with.
 @Suite struct CellReferenceTests {

@@ -1,6 +1,5 @@
 import Testing
 @testable import SheetPortCore
-import SheetPortTestSupport
 
 /// Shared formulas expand as Excel moves references when it copies a formula.
 @Suite struct FormulaTranslatorTests {

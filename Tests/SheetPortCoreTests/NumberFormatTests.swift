@@ -1,6 +1,5 @@
 import Testing
 @testable import SheetPortCore
-import SheetPortTestSupport
 
 /// Date detection from number format codes.
 @Suite struct NumberFormatTests {

@@ -102,7 +102,7 @@ import SheetPortCore
     @Test func addressFieldLoadsTheSheetsNames() {
         let transport = MemorySheetTransport()
         transport.definedNames = ["Prices": CellRange("B2:B4")!, "Q1_Total": CellRange("E9")!]
-        transport.failNames = TransportError(status: 0, code: "", message: "connection reset", retryable: true)
+        transport.failNames = TransportError(status: 0, code: nil, message: "connection reset", retryable: true)
         let editor = SheetEditor(sheet: "s", transport: transport)
         run(editor, "^G")
         #expect(!editor.namesLoaded)

@@ -156,7 +156,7 @@ import SheetPortCore
         model.inputs[CellReference("B600")!] = "2"
         editor.show(start: 601, count: 30)
         editor.navigate(to: CellRange("B601")!)
-        model.failRows = TransportError(status: 503, code: "", message: "busy", retryable: true)
+        model.failRows = TransportError(status: 503, code: nil, message: "busy", retryable: true)
         run(editor, "A=")
         #expect(model.inputs[CellReference("B601")!] == nil)
         #expect(editor.lastError?.retryable == true)

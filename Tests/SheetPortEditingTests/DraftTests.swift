@@ -55,7 +55,7 @@ import SheetPortCore
     @Test func failedSaveKeepsTheDraft() {
         let model = MemorySheetTransport()
         let editor = editor(model)
-        model.failNext = TransportError(status: 0, code: "", message: "connection dropped", retryable: true)
+        model.failNext = TransportError(status: 0, code: nil, message: "connection dropped", retryable: true)
         run(editor, "99 enter")
         #expect(editor.draft == Draft(ref: CellReference("A1")!, text: "99"))
         #expect(editor.selection.active.description == "A1")
@@ -67,7 +67,7 @@ import SheetPortCore
         #expect(editor.lastError == nil)
         #expect(editor.selection.active.description == "A2")
         // A refusal (bad formula) keeps the draft too, and says it is not retryable.
-        model.failNext = TransportError(status: 400, code: "bad-formula", message: "A2: bad formula at 3", retryable: false)
+        model.failNext = TransportError(status: 400, code: .badFormula, message: "A2: bad formula at 3", retryable: false)
         run(editor, "=1+ enter")
         #expect(editor.draft?.text == "=1+")
         #expect(editor.lastError?.retryable == false)
@@ -101,7 +101,7 @@ import SheetPortCore
     @Test func failedSaveOnCloseStaysOpen() {
         let model = MemorySheetTransport()
         let editor = editor(model)
-        model.failNext = TransportError(status: 503, code: "", message: "busy", retryable: true)
+        model.failNext = TransportError(status: 503, code: nil, message: "busy", retryable: true)
         run(editor, "5 ^Q ans:s")
         #expect(!editor.isClosed)
         #expect(editor.draft?.text == "5")

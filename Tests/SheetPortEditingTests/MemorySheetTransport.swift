@@ -65,7 +65,7 @@ final class MemorySheetTransport: EditingTransport {
         for (ref, input) in change { inputs[ref] = input.isEmpty ? nil : input }
         version += 1
         writeLog.append(version)
-        events.append(SheetEvent(version: version, change: "cells", refs: Array(change.keys)))
+        events.append(SheetEvent(version: version, change: .cells, refs: Array(change.keys)))
         var changed: [CellReference: CellSnapshot] = [:]
         for ref in change.keys { changed[ref] = cell(inputs[ref] ?? "") }
         return WriteResult(version: version, changed: changed)
@@ -112,7 +112,7 @@ final class MemorySheetTransport: EditingTransport {
     func otherClientWrites(_ ref: String, _ input: String) {
         inputs[CellReference(ref)!] = input
         version += 1
-        events.append(SheetEvent(version: version, change: "cells", refs: [CellReference(ref)!]))
+        events.append(SheetEvent(version: version, change: .cells, refs: [CellReference(ref)!]))
     }
 }
 

@@ -83,7 +83,7 @@ import SheetPortCore
         let model = MemorySheetTransport()
         let editor = SheetEditor(sheet: "s", transport: model)
         editor.show(start: 1, count: 10)
-        model.failNext = TransportError(status: 0, code: "", message: "dropped", retryable: true)
+        model.failNext = TransportError(status: 0, code: nil, message: "dropped", retryable: true)
         run(editor, "1 enter")
         #expect(editor.draft != nil)
         run(editor, "enter 2 enter 3 enter")

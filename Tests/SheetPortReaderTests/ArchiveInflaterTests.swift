@@ -2,7 +2,6 @@ import Foundation
 import Testing
 @testable import SheetPortCore
 @testable import SheetPortReader
-@testable import SheetPortWriter
 import SheetPortTestSupport
 
 /// ISA-L against zlib (`SHEETPORT_INFLATE=zlib`): the same chunks, bytes and errors for every

@@ -1,8 +1,6 @@
 import Testing
 @testable import SheetPortCore
 @testable import SheetPortReader
-@testable import SheetPortWriter
-import SheetPortTestSupport
 
 /// The hand-over between the worksheet's XML and the decoding of its cells (`UndecodedRows`,
 /// `CellDecoder`): batches may end inside a row, and decoding keeps what the reader did before.

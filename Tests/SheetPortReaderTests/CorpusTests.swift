@@ -2,7 +2,6 @@ import Foundation
 import Testing
 @testable import SheetPortCore
 @testable import SheetPortReader
-@testable import SheetPortWriter
 import SheetPortTestSupport
 
 /// Every workbook of ../shared/corpus is read without a crash or a hang, in bounded memory;

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
-@testable import SheetPortCore
 @testable import SheetPortReader
 @testable import SheetPortWriter
+import SheetPortBench
 import SheetPortTestSupport
+@testable import SheetPortCore
 
 /// The worksheet fast path (`WorksheetTokenizer`) against libxml2, the reference: identical
 /// rows, metadata and errors on every corpus file, fixture and mutated worksheet, and a

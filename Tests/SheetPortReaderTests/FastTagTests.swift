@@ -1,8 +1,5 @@
-import Foundation
 import Testing
-@testable import SheetPortCore
 @testable import SheetPortReader
-@testable import SheetPortWriter
 import SheetPortTestSupport
 
 /// The fast tags of `WorksheetTokenizer` (plain text, short end tags, prefix-free start tags) at

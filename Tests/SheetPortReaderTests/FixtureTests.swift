@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import SheetPortCore
 @testable import SheetPortReader
-@testable import SheetPortWriter
+@testable import SheetPortConvert
 import SheetPortTestSupport
 
 /// Every scripted fixture converts to exactly the JSONL written by hand beside it.

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import SheetPortCore
 @testable import SheetPortReader
-@testable import SheetPortWriter
 import SheetPortTestSupport
+import SheetPortConvert
 
 /// The reader bugs that held-out real workbooks showed (issue 13), each on a workbook made for
 /// it: Fixtures/heldout/make_heldout.py, and `dxfs_number_formats` and `dates_1904` of

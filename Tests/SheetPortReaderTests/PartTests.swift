@@ -1,7 +1,6 @@
 import Testing
 @testable import SheetPortCore
 @testable import SheetPortReader
-@testable import SheetPortWriter
 import SheetPortTestSupport
 
 /// The part readers one by one, on the scripted fixtures.

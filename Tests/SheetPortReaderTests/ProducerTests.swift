@@ -2,7 +2,6 @@ import Foundation
 import Testing
 @testable import SheetPortCore
 @testable import SheetPortReader
-@testable import SheetPortWriter
 import SheetPortTestSupport
 
 /// Workbooks written by real producers (Fixtures/producers/make_producers.py): sheets, values,

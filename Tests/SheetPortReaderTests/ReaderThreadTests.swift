@@ -3,6 +3,7 @@ import Testing
 @testable import SheetPortCore
 @testable import SheetPortReader
 @testable import SheetPortWriter
+import SheetPortBench
 import SheetPortTestSupport
 
 /// The worksheet reader's threads (`BackgroundInflater`, `XMLEventThread`): stopping early,

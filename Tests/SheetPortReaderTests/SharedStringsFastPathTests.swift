@@ -1,9 +1,8 @@
 import Foundation
 import Testing
-@testable import SheetPortCore
 @testable import SheetPortReader
-@testable import SheetPortWriter
 import SheetPortTestSupport
+@testable import SheetPortCore
 
 /// The shared-string table read by the worksheet fast path (`WorksheetTokenizer` driving
 /// `SharedStringsPart`) against libxml2: the same table, or the same error, on every corpus

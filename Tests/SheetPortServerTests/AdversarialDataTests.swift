@@ -4,10 +4,10 @@ import Testing
 @testable import SheetPortCore
 @testable import SheetPortReader
 @testable import SheetPortWriter
-@testable import SheetPortConvert
 @testable import SheetPortClient
 @testable import SheetPortServer
 import SheetPortTestSupport
+@testable import SheetPortConvert
 
 /// Issue 12, the server's data boundaries: hostile text, sheet names, error bodies and the log,
 /// idempotency and the key file, each against the real server on loopback (a failing standard

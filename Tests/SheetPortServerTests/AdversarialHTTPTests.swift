@@ -1,12 +1,11 @@
 import Foundation
 import Testing
-@testable import SheetPortCore
-@testable import SheetPortReader
-@testable import SheetPortWriter
-@testable import SheetPortConvert
 @testable import SheetPortClient
 @testable import SheetPortServer
 import SheetPortTestSupport
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortConvert
 
 /// The HTTP layer of `sheetport serve` against hostile clients (issue 12): parked waits,
 /// connection storms, oversized chunked uploads, malformed requests. Each test starts the real

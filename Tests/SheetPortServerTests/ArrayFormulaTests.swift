@@ -3,10 +3,9 @@ import Testing
 @testable import SheetPortCore
 @testable import SheetPortReader
 @testable import SheetPortWriter
-@testable import SheetPortConvert
 @testable import SheetPortClient
-@testable import SheetPortServer
 import SheetPortTestSupport
+@testable import SheetPortServer
 
 extension ServerTests {
     /// An imported array formula (one cell, and one over a range) is stored with its kind and

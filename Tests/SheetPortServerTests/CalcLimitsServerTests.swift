@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SheetPortCore
+import SheetPortCalc
 @testable import SheetPortClient
 @testable import SheetPortServer
 import SheetPortTestSupport

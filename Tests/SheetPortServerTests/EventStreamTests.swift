@@ -3,13 +3,12 @@ import Glibc
 #endif
 import Foundation
 import Testing
+@testable import SheetPortClient
+import SheetPortTestSupport
 @testable import SheetPortCore
 @testable import SheetPortReader
-@testable import SheetPortWriter
 @testable import SheetPortConvert
-@testable import SheetPortClient
 @testable import SheetPortServer
-import SheetPortTestSupport
 
 extension ServerSentEvent {
     var object: [String: Any] { ((try? JSONSerialization.jsonObject(with: Data(data.utf8))) as? [String: Any]) ?? [:] }

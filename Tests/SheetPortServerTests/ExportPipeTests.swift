@@ -1,12 +1,6 @@
 import Foundation
 import Testing
-@testable import SheetPortCore
-@testable import SheetPortReader
-@testable import SheetPortWriter
-@testable import SheetPortConvert
-@testable import SheetPortClient
 @testable import SheetPortServer
-import SheetPortTestSupport
 
 /// `ExportPipe`, the buffers between an export's build thread and its connection, with real
 /// threads on both ends.

@@ -1,12 +1,11 @@
 import Foundation
 import Testing
-@testable import SheetPortCore
 @testable import SheetPortReader
-@testable import SheetPortWriter
-@testable import SheetPortConvert
 @testable import SheetPortClient
-@testable import SheetPortServer
 import SheetPortTestSupport
+@testable import SheetPortCore
+@testable import SheetPortConvert
+@testable import SheetPortServer
 
 extension ServerTests {
     /// `Range: bytes=N-` of the same export answers 206 from byte N with `Content-Range`, and

@@ -1,12 +1,11 @@
 import Foundation
 import Testing
+@testable import SheetPortClient
+import SheetPortTestSupport
 @testable import SheetPortCore
 @testable import SheetPortReader
-@testable import SheetPortWriter
 @testable import SheetPortConvert
-@testable import SheetPortClient
 @testable import SheetPortServer
-import SheetPortTestSupport
 
 /// Exports under one subject's pressure (issue 23): a viewer holding export slots with reads
 /// that never come takes at most its share of them, and an export whose access is revoked ends.

@@ -1,12 +1,11 @@
 import Foundation
 import Testing
-@testable import SheetPortCore
 @testable import SheetPortReader
-@testable import SheetPortWriter
 @testable import SheetPortConvert
-@testable import SheetPortClient
 @testable import SheetPortServer
 import SheetPortTestSupport
+@testable import SheetPortCore
+@testable import SheetPortClient
 
 /// The server's import reads the first worksheet once: the pre-flight's findings about its
 /// cells come from the pass that stores the rows. A server started in this process (on

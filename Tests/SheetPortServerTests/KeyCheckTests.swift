@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import SheetPortServer
 import SheetPortTestSupport
+import SheetPortClient
 
 /// The sealing key against the store it seals (issue 23), on the server itself (`serve` and
 /// `token` refusing another key: SheetPortCLITests' `SealKeyTests`).

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 @testable import SheetPortCore
-@testable import SheetPortWriter
 @testable import SheetPortReader
+@testable import SheetPortClient
 @testable import SheetPortServer
 import SheetPortCalc
 import SheetPortTestSupport

@@ -1,9 +1,7 @@
 import Foundation
 import Testing
 @testable import SheetPortCore
-@testable import SheetPortReader
 @testable import SheetPortWriter
-@testable import SheetPortConvert
 @testable import SheetPortClient
 @testable import SheetPortServer
 import SheetPortTestSupport

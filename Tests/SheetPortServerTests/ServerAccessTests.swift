@@ -1,12 +1,11 @@
 import Foundation
 import Testing
+@testable import SheetPortClient
+import SheetPortTestSupport
 @testable import SheetPortCore
 @testable import SheetPortReader
-@testable import SheetPortWriter
 @testable import SheetPortConvert
-@testable import SheetPortClient
 @testable import SheetPortServer
-import SheetPortTestSupport
 
 /// The server tests: each starts the real `sheetport serve` binary on a loopback ephemeral
 /// port with a data directory of its own; run one at a time (two cores, shared).

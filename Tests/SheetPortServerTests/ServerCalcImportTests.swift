@@ -1,10 +1,10 @@
 import Foundation
 import Testing
+@testable import SheetPortClient
+import SheetPortTestSupport
 @testable import SheetPortCore
 @testable import SheetPortConvert
-@testable import SheetPortClient
 @testable import SheetPortServer
-import SheetPortTestSupport
 
 /// The import computes its sheet (Docs/Reference/HTTP.md, "Imports"), through a real `sheetport
 /// serve` on loopback (SQLite, or PostgreSQL with SHEETPORT_TEST_STORE=postgres): formulas

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import SheetPortCore
-@testable import SheetPortConvert
 @testable import SheetPortClient
 @testable import SheetPortServer
 import SheetPortTestSupport
@@ -115,7 +114,7 @@ import SheetPortTestSupport
         let events = try fixture.server.store().sheetEvents(of: id, after: base, limit: 1_000)
         #expect(events.map(\.version) == Array((base + 1)...(base + 2 * writes)))
         // Each write names its input and C1.
-        #expect(events.allSatisfy { $0.change == .cells && $0.refs?.count == 2 && $0.refs?.contains("C1") == true }, "\(events.prefix(3))")
+        #expect(events.allSatisfy { $0.change == .cells && $0.refs?.count == 2 && $0.refs?.contains(CellReference("C1")!) == true }, "\(events.prefix(3))")
     }
 
     /// A cell's history newest first, with who wrote each input and the import's one entry;

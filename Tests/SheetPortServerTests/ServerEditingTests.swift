@@ -1,10 +1,10 @@
 import Foundation
 import Testing
-@testable import SheetPortCore
-@testable import SheetPortConvert
 @testable import SheetPortClient
 @testable import SheetPortServer
 import SheetPortTestSupport
+@testable import SheetPortCore
+@testable import SheetPortConvert
 
 /// Editing over HTTP (Docs/Reference/HTTP.md, "Writing") through a real `sheetport serve` on loopback (SQLite,
 /// or PostgreSQL with SHEETPORT_TEST_STORE=postgres): typed inputs, recalculation, caps, roles,
@@ -203,6 +203,6 @@ import SheetPortTestSupport
         let events = try database.sheetEvents(of: sheet.sheet, after: 0, limit: 10)
         #expect(events.map(\.version) == [1, 2, 3, 4])
         #expect(events.map(\.change) == [.create, .cells, .cells, .cells])
-        #expect(events[1].refs == nil && events[2].refs == nil && events[3].refs == ["B1"])
+        #expect(events[1].refs == nil && events[2].refs == nil && events[3].refs == [CellReference("B1")!])
     }
 }

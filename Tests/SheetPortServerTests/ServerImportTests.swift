@@ -1,12 +1,11 @@
 import Foundation
 import Testing
+@testable import SheetPortClient
+import SheetPortTestSupport
 @testable import SheetPortCore
 @testable import SheetPortReader
-@testable import SheetPortWriter
 @testable import SheetPortConvert
-@testable import SheetPortClient
 @testable import SheetPortServer
-import SheetPortTestSupport
 
 extension ServerTests {
     /// After importing (and exporting) a workbook with distinctive strings and a comment, no

@@ -1,12 +1,9 @@
 import Foundation
 import Testing
+@testable import SheetPortServer
 @testable import SheetPortCore
 @testable import SheetPortReader
-@testable import SheetPortWriter
 @testable import SheetPortConvert
-@testable import SheetPortClient
-@testable import SheetPortServer
-import SheetPortTestSupport
 
 /// The server's log never blocks (issue 23): lines that do not fit the bounded buffer are
 /// dropped and counted, the count written once the sink drains (`sheetport serve` with a

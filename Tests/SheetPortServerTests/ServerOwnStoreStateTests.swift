@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import SheetPortServer
 import SheetPortTestSupport
+import SheetPortCore
 
 /// What a server keeps of its own when it talks to its store through the named queries, so two
 /// servers in one process never use each other's: the key job results and errors are sealed

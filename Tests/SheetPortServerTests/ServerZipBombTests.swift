@@ -1,12 +1,8 @@
 import Foundation
 import Testing
-@testable import SheetPortCore
-@testable import SheetPortReader
-@testable import SheetPortWriter
-@testable import SheetPortConvert
+import SheetPortTestSupport
 @testable import SheetPortClient
 @testable import SheetPortServer
-import SheetPortTestSupport
 
 extension ServerTests {
     /// A zip bomb made for the test (one entry inflating 1,000 times, to 300 MiB: past the

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
-@testable import SheetPortClient
+@testable import SheetPortCalc
 @testable import SheetPortServer
 import SheetPortTestSupport
+@testable import SheetPortClient
 
 /// A write whose dependents change more cells than its answer lists answers once it knows that;
 /// the rest are computed and stored after it (`SheetSettle`). Whatever the timing, a read after

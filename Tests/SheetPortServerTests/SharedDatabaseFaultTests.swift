@@ -1,12 +1,11 @@
 import Foundation
 import Testing
-@testable import SheetPortCore
-@testable import SheetPortReader
-@testable import SheetPortWriter
-@testable import SheetPortConvert
 @testable import SheetPortClient
 @testable import SheetPortServer
 import SheetPortTestSupport
+@testable import SheetPortCore
+@testable import SheetPortReader
+@testable import SheetPortConvert
 
 /// The shared PostgreSQL database under faults (issue 23): the database restarting, an
 /// instance's connection killed mid-import. Real server instances on the throwaway cluster of

@@ -1,12 +1,11 @@
 import Foundation
 import Testing
-@testable import SheetPortCore
-@testable import SheetPortReader
-@testable import SheetPortWriter
 @testable import SheetPortConvert
 @testable import SheetPortClient
 @testable import SheetPortServer
 import SheetPortTestSupport
+@testable import SheetPortCore
+@testable import SheetPortReader
 
 /// Several real server instances on one PostgreSQL database (Docs/Reference/CLI.md, "sheetport
 /// serve"), against the throwaway cluster of Scripts/postgres.sh; skipped, saying so, without one

@@ -1,9 +1,9 @@
-import Foundation
 import Testing
-@testable import SheetPortCore
-@testable import SheetPortClient
 @testable import SheetPortServer
 import SheetPortTestSupport
+import Foundation
+@testable import SheetPortCore
+@testable import SheetPortClient
 
 /// Writes through two instances on one PostgreSQL database (Docs/Reference/CLI.md "sheetport serve", Docs/Reference/HTTP.md "Writing"): they
 /// take turns on a sheet (the advisory lock), and each instance's graph sees the other's writes

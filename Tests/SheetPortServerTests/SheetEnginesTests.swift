@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-@testable import SheetPortCore
-@testable import SheetPortClient
 @testable import SheetPortServer
 import SheetPortTestSupport
+@testable import SheetPortCore
+@testable import SheetPortClient
 
 /// The server keeps the calculation graphs of recently used sheets within `--calc-memory`: an
 /// in-process `SheetServer` (loopback, its own SQLite store) whose cache can be looked at.

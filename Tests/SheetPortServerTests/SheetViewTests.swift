@@ -1,12 +1,12 @@
 import Foundation
 import Testing
 @testable import SheetPortCore
-@testable import SheetPortReader
 @testable import SheetPortWriter
-@testable import SheetPortConvert
 @testable import SheetPortClient
-@testable import SheetPortServer
 import SheetPortTestSupport
+@testable import SheetPortReader
+@testable import SheetPortConvert
+@testable import SheetPortServer
 
 /// Writes a one-sheet workbook of `rows` (each a row number and its cells); returns its path.
 func makeWorkbook(in folder: URL, name: String = "view.xlsx", rows: [(Int, [Cell])], dateStyle: Bool = false) throws -> String {

@@ -1,9 +1,11 @@
 import Foundation
 import Testing
-@testable import SheetPortCore
 @testable import SheetPortWriter
+@testable import SheetPortClient
 @testable import SheetPortServer
+import SheetPortBench
 import SheetPortTestSupport
+@testable import SheetPortCore
 
 /// Space comes back (issue 26): the embedded store runs with `auto_vacuum=INCREMENTAL`, and
 /// deleting sheets returns their pages to the file system in bounded steps, so the data folder

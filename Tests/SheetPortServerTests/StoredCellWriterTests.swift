@@ -4,7 +4,6 @@ import Testing
 @testable import SheetPortReader
 @testable import SheetPortWriter
 @testable import SheetPortConvert
-@testable import SheetPortClient
 @testable import SheetPortServer
 import SheetPortTestSupport
 

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
-@testable import SheetPortCore
-@testable import SheetPortConvert
 @testable import SheetPortClient
 @testable import SheetPortServer
 import SheetPortTestSupport
+@testable import SheetPortCore
+@testable import SheetPortConvert
 
 /// What a client sees of a sheet: every cell as rows windows show it (input, formula, value,
 /// type, display, style), each row's height and each column's width.

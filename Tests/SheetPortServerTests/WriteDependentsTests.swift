@@ -1,6 +1,4 @@
-import Foundation
 import Testing
-@testable import SheetPortClient
 import SheetPortTestSupport
 
 /// A write whose dependents fill many row blocks: the blocks holding only recalculated cells are

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
 import SheetPortCore
-import SheetPortReader
 import SheetPortWriter
-import SheetPortConvert
 import SheetPortClient
+import SheetPortReader
+import SheetPortConvert
 import SheetPortServer
 
 /// The server tests' `TestServer` (the real server on a loopback ephemeral port) in a folder of
@@ -43,7 +43,7 @@ package final class ClientFixture: @unchecked Sendable {
         let client = HTTPClient()
         let job = try ImportUpload(file: file).start(on: connection, client: client)
         let done = try JobPoller(connection: connection, jobID: job.id).wait(client: client)
-        #expect(done.status == .succeeded, "\(done.errorCode): \(done.errorMessage)")
+        #expect(done.status == .succeeded, "\(done.errorCode?.rawValue ?? ""): \(done.errorMessage)")
         return try #require(done.sheet)
     }
 

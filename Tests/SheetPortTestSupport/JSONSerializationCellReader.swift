@@ -1,11 +1,7 @@
 import Foundation
 
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
 import SheetPortConvert
-import SheetPortClient
-import SheetPortServer
 
 /// The oracle of the differential tests: `CellJSONLReader` as it was before
 /// `CellObjectParser` (commit 6bf8e49), parsing each line with `JSONSerialization` and

@@ -1,11 +1,10 @@
 import Foundation
 import Testing
+import SheetPortServer
 import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
 import SheetPortConvert
 import SheetPortClient
-import SheetPortServer
 
 /// The throwaway PostgreSQL cluster of `Scripts/postgres.sh start` (which Scripts/test.sh
 /// runs): its URL in SHEETPORT_TEST_POSTGRES, its folder in SHEETPORT_PG_DIR. Without them the

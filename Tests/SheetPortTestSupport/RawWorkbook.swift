@@ -2,7 +2,6 @@ import Foundation
 import Testing
 import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
 import SheetPortConvert
 import SheetPortClient
 import SheetPortServer

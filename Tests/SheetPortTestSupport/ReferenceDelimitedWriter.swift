@@ -1,9 +1,6 @@
 import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
 import SheetPortConvert
-import SheetPortClient
-import SheetPortServer
 
 /// The CSV/TSV writing as committed before fields were written straight into the output
 /// (a `String` per field, `Double.description` for numbers): the oracle the byte-writing

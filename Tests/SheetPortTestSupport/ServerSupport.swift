@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 import SheetPortCore
-import SheetPortReader
 import SheetPortWriter
-import SheetPortConvert
 import SheetPortClient
 import SheetPortServer
+import SheetPortReader
+import SheetPortConvert
 
 /// A real server (the SheetPortServer library, as `sheetport serve` runs it) in the test process,
 /// on a loopback ephemeral port, with its own data directory and its log in `folder/server.log`;

@@ -3,6 +3,7 @@ import Testing
 @testable import SheetPortCore
 @testable import SheetPortReader
 @testable import SheetPortWriter
+import SheetPortBench
 import SheetPortTestSupport
 
 /// A worksheet deflated in blocks on worker threads (`ParallelDeflater`) and handed to libzip

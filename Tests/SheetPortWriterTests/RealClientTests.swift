@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import SheetPortCore
-@testable import SheetPortReader
 @testable import SheetPortWriter
 import SheetPortTestSupport
 

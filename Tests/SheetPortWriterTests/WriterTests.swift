@@ -3,6 +3,7 @@ import Testing
 @testable import SheetPortCore
 @testable import SheetPortReader
 @testable import SheetPortWriter
+import SheetPortBench
 import SheetPortTestSupport
 
 /// The writer: what it writes reads back the same, its limits are errors, and nothing is

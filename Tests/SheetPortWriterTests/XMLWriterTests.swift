@@ -1,8 +1,7 @@
 import Testing
 @testable import SheetPortCore
-@testable import SheetPortReader
 @testable import SheetPortWriter
-import SheetPortTestSupport
+@testable import SheetPortReader
 
 /// The in-place markup of `XMLWriter.compose` (cell references, integers), the one path the
 /// writer's references and integers take.

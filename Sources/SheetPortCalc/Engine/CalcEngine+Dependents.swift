@@ -1,4 +1,3 @@
-import SheetPortCore
 extension CalcEngine {
     /// `cells` and every formula cell depending on them, transitively (volatile formulas and theirs
     /// included): the corpus oracle leaves out the cells that depend on user-defined functions this way.

@@ -1,4 +1,3 @@
-import SheetPortCore
 extension CalcEngine {
     /// The compiled formula last set in the same column when `text` is that formula copied to
     /// `address` (a filled column): no parse, no intern.

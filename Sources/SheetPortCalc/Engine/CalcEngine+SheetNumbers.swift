@@ -1,4 +1,3 @@
-import SheetPortCore
 extension CalcEngine {
     /// Numbers the sheets as Excel's SHEET and SHEETS count them: every sheet of the workbook,
     /// hidden or not, chart, macro and dialog sheets too (Microsoft's SHEET and SHEETS reference),

@@ -1,4 +1,3 @@
-import SheetPortCore
 extension CalcEngine {
     /// The sheets a reference's sheet prefix names: the formula's own sheet without one, that sheet,
     /// or for a 3-D reference (`Sheet1:Sheet3!A1`, stored as the name `Sheet1:Sheet3`) every sheet

@@ -1,4 +1,3 @@
-import SheetPortCore
 /// The cells of one column of a sheet: rows in ascending order with the cell ids stored there.
 /// Filling row by row appends; only an out-of-order insertion shifts.
 struct ColumnIndex {

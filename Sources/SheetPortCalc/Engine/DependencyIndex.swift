@@ -1,4 +1,3 @@
-import SheetPortCore
 /// Which formulas read which cells, for incremental recalculation: single-cell references in one
 /// sorted table, ranges per column (narrow ones) or per sheet (wide ones): a range is one entry,
 /// never one per cell.

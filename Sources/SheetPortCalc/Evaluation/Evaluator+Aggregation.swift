@@ -1,4 +1,3 @@
-import SheetPortCore
 /// How aggregates read text and booleans found in ranges and arrays.
 enum RangeValues {
     /// SUM, AVERAGE, MIN, ...: skip them.

@@ -1,4 +1,3 @@
-import SheetPortCore
 extension Evaluator {
     /// An operator on arrays past the limits (`arrayCells`) is that error as a value, as a
     /// function's is, so IFERROR and the cells around it see it.

@@ -1,4 +1,3 @@
-import SheetPortCore
 /// A value normalised for exact matching: numbers to 15 digits, text case-folded.
 enum LookupKey: Hashable {
     case number(Double)

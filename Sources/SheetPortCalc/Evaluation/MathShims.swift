@@ -4,7 +4,6 @@ import Glibc
 import Musl
 #elseif canImport(Darwin)
 import Darwin
-import SheetPortCore
 #endif
 
 /// The C math library, under names that do not clash with the engine's functions.

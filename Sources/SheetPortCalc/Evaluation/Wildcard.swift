@@ -1,4 +1,3 @@
-import SheetPortCore
 /// Excel's wildcard patterns: `*` any run, `?` one character, `~` escapes the next; case-insensitive.
 struct WildcardPattern {
     enum Token: Equatable { case literal(Character), one, any }

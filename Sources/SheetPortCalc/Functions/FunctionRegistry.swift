@@ -1,4 +1,3 @@
-import SheetPortCore
 /// A function body: the evaluator (for reading operands) and the arguments.
 typealias FunctionImpl = @Sendable (Evaluator, [Operand]) throws -> Operand
 

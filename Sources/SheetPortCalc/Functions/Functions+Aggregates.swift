@@ -1,4 +1,3 @@
-import SheetPortCore
 extension Functions {
     static let aggregates: [FunctionSpec] = [
         raw("SUM", 1, 255) { ev, a in

@@ -1,4 +1,3 @@
-import SheetPortCore
 extension Functions {
     /// CELL for the information types that depend only on the reference and its value: "address",
     /// "row", "col", "contents" and "type". The others ("width", "format", "filename", ...) read

@@ -1,4 +1,3 @@
-import SheetPortCore
 extension Functions {
     static func isType(_ name: String, _ test: @escaping @Sendable (CalcValue) -> Bool) -> FunctionSpec {
         scalar(name, 1, 1) { ev, a in .value(.boolean(test(try ev.scalar(a[0])))) }

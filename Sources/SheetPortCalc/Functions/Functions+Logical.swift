@@ -1,4 +1,3 @@
-import SheetPortCore
 extension Functions {
     /// Calls `body` with each truth value of AND/OR/XOR arguments (ranges: numbers and booleans only).
     static func forEachTruth(_ ev: Evaluator, _ a: [Operand], _ body: (Bool) -> Void) throws -> Bool {

@@ -1,4 +1,3 @@
-import SheetPortCore
 extension Functions {
     /// A lookup vector: a one-dimensional range (cached and indexed) or an array.
     enum Vector {
@@ -121,6 +120,17 @@ extension Functions {
         guard index <= width else { throw EvalInterrupt.error(.reference) }
         let found = try element(a[1], vertical ? p : index - 1, vertical ? index - 1 : p)
         return .value(try ev.scalar(found))
+    }
+
+    /// ROWS and COLUMNS: a range's or an array's count along one axis, 1 for a single value
+    /// (an error argument stays an error), #REF! for several ranges.
+    static func extent(_ ev: Evaluator, _ op: Operand, _ ofRange: KeyPath<SheetRange, Int>, _ ofArray: KeyPath<CalcArray, Int>) throws -> Operand {
+        switch op {
+        case .ref(let r): return .value(.number(Double(r[keyPath: ofRange])))
+        case .value(.array(let arr)): return .value(.number(Double(arr[keyPath: ofArray])))
+        case .refs: return .value(.error(.reference))
+        default: _ = try ev.checked(op); return .value(.number(1))
+        }
     }
 
     static let lookup: [FunctionSpec] = [
@@ -255,22 +265,8 @@ extension Functions {
             }
             return .value(.number(Double(r.c1 + 1)))
         },
-        raw("ROWS", 1, 1) { ev, a in
-            switch a[0] {
-            case .ref(let r): return .value(.number(Double(r.rows)))
-            case .value(.array(let arr)): return .value(.number(Double(arr.rows)))
-            case .refs: return .value(.error(.reference))
-            default: _ = try ev.checked(a[0]); return .value(.number(1))
-            }
-        },
-        raw("COLUMNS", 1, 1) { ev, a in
-            switch a[0] {
-            case .ref(let r): return .value(.number(Double(r.columns)))
-            case .value(.array(let arr)): return .value(.number(Double(arr.columns)))
-            case .refs: return .value(.error(.reference))
-            default: _ = try ev.checked(a[0]); return .value(.number(1))
-            }
-        },
+        raw("ROWS", 1, 1) { ev, a in try extent(ev, a[0], \.rows, \.rows) },
+        raw("COLUMNS", 1, 1) { ev, a in try extent(ev, a[0], \.columns, \.columns) },
         raw("AREAS", 1, 1) { _, a in
             switch a[0] {
             case .ref: return .value(.number(1))

@@ -1,4 +1,3 @@
-import SheetPortCore
 extension Functions {
     /// ROUND's rounding: half away from zero on the decimal digits Excel shows (15 significant).
     static func round(_ x: Double, _ digits: Int, _ mode: FloatingPointRoundingRule) -> Double {
@@ -27,6 +26,16 @@ extension Functions {
             guard let r = f(try ev.num(a[0])) else { return .value(.error(.number)) }
             return number(r)
         }
+    }
+
+    /// CEILING.MATH, CEILING.PRECISE, ISO.CEILING (`rule` .up) and FLOOR.MATH, FLOOR.PRECISE
+    /// (.down): x rounded by `rule` to a multiple of |significance| (default 1), 0 for a zero
+    /// either; a non-zero mode (the .MATH ones' third argument) rounds a negative x the other way.
+    static func multiple(_ ev: Evaluator, _ a: [Operand], _ rule: FloatingPointRoundingRule) throws -> Operand {
+        let x = try ev.num(a[0]), s = Swift.abs(try ev.num(a, 1, default: 1)), mode = try ev.num(a, 2, default: 0)
+        if s == 0 || x == 0 { return .value(.number(0)) }
+        let q = Coercion.round15(x / s)
+        return number((x < 0 && mode != 0 ? q.rounded(rule == .up ? .down : .up) : q.rounded(rule)) * s)
     }
 
     static let math: [FunctionSpec] = [
@@ -105,33 +114,11 @@ extension Functions {
             if x < 0 && s > 0 { return number((Coercion.round15(x / s)).rounded(.down) * s) }
             return number((Coercion.round15(x / s)).rounded(.towardZero) * s)
         },
-        scalar("CEILING.MATH", 1, 3) { ev, a in
-            let x = try ev.num(a[0]), s = Swift.abs(try ev.num(a, 1, default: 1)), mode = try ev.num(a, 2, default: 0)
-            if s == 0 || x == 0 { return .value(.number(0)) }
-            let q = Coercion.round15(x / s)
-            return number((x < 0 && mode != 0 ? q.rounded(.down) : q.rounded(.up)) * s)
-        },
-        scalar("CEILING.PRECISE", 1, 2) { ev, a in
-            let x = try ev.num(a[0]), s = Swift.abs(try ev.num(a, 1, default: 1))
-            if s == 0 || x == 0 { return .value(.number(0)) }
-            return number(Coercion.round15(x / s).rounded(.up) * s)
-        },
-        scalar("ISO.CEILING", 1, 2) { ev, a in
-            let x = try ev.num(a[0]), s = Swift.abs(try ev.num(a, 1, default: 1))
-            if s == 0 || x == 0 { return .value(.number(0)) }
-            return number(Coercion.round15(x / s).rounded(.up) * s)
-        },
-        scalar("FLOOR.MATH", 1, 3) { ev, a in
-            let x = try ev.num(a[0]), s = Swift.abs(try ev.num(a, 1, default: 1)), mode = try ev.num(a, 2, default: 0)
-            if s == 0 || x == 0 { return .value(.number(0)) }
-            let q = Coercion.round15(x / s)
-            return number((x < 0 && mode != 0 ? q.rounded(.up) : q.rounded(.down)) * s)
-        },
-        scalar("FLOOR.PRECISE", 1, 2) { ev, a in
-            let x = try ev.num(a[0]), s = Swift.abs(try ev.num(a, 1, default: 1))
-            if s == 0 || x == 0 { return .value(.number(0)) }
-            return number(Coercion.round15(x / s).rounded(.down) * s)
-        },
+        scalar("CEILING.MATH", 1, 3) { ev, a in try multiple(ev, a, .up) },
+        scalar("CEILING.PRECISE", 1, 2) { ev, a in try multiple(ev, a, .up) },
+        scalar("ISO.CEILING", 1, 2) { ev, a in try multiple(ev, a, .up) },
+        scalar("FLOOR.MATH", 1, 3) { ev, a in try multiple(ev, a, .down) },
+        scalar("FLOOR.PRECISE", 1, 2) { ev, a in try multiple(ev, a, .down) },
         scalar("EVEN", 1, 1) { ev, a in
             let x = try ev.num(a[0])
             let r = (Swift.abs(x) / 2).rounded(.up) * 2

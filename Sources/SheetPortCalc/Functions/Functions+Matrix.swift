@@ -1,6 +1,17 @@
-import SheetPortCore
 /// Matrix functions (MMULT, MINVERSE, MDETERM) and the dynamic-array pickers CHOOSECOLS and CHOOSEROWS.
 extension Functions {
+    /// CHOOSECOLS (`columns`) and CHOOSEROWS: the array's columns or rows that the other
+    /// arguments pick, in their order (`pickIndexes`), the other axis whole.
+    static func choose(_ ev: Evaluator, _ a: [Operand], columns: Bool) throws -> Operand {
+        let arr = try ev.pickable(a[0])
+        let picks = try pickIndexes(ev, Array(a.dropFirst()), count: columns ? arr.columns : arr.rows)
+        let rows = columns ? arr.rows : picks.count, width = columns ? picks.count : arr.columns
+        var out: [CalcValue] = []
+        out.reserveCapacity(try ev.arrayCells(rows, width))
+        for r in 0..<rows { for c in 0..<width { out.append(columns ? arr[r, picks[c]] : arr[picks[r], c]) } }
+        return .value(.array(CalcArray(rows: rows, columns: width, values: out)))
+    }
+
     /// The largest matrix MINVERSE and MDETERM factor (n³ work; Excel's own limit is lower in practice).
     static let maxMatrixOrder = 512
     /// The most elements a matrix result may hold.
@@ -42,22 +53,8 @@ extension Functions {
             }
             return .value(.array(CalcArray(rows: m.rows, columns: m.rows, values: values)))
         },
-        raw("CHOOSECOLS", 2, 255, arrays: true) { ev, a in
-            let arr = try ev.pickable(a[0])
-            let picks = try pickIndexes(ev, Array(a.dropFirst()), count: arr.columns)
-            var out: [CalcValue] = []
-            out.reserveCapacity(try ev.arrayCells(arr.rows, picks.count))
-            for r in 0..<arr.rows { for c in picks { out.append(arr[r, c]) } }
-            return .value(.array(CalcArray(rows: arr.rows, columns: picks.count, values: out)))
-        },
-        raw("CHOOSEROWS", 2, 255, arrays: true) { ev, a in
-            let arr = try ev.pickable(a[0])
-            let picks = try pickIndexes(ev, Array(a.dropFirst()), count: arr.rows)
-            var out: [CalcValue] = []
-            out.reserveCapacity(try ev.arrayCells(picks.count, arr.columns))
-            for r in picks { for c in 0..<arr.columns { out.append(arr[r, c]) } }
-            return .value(.array(CalcArray(rows: picks.count, columns: arr.columns, values: out)))
-        },
+        raw("CHOOSECOLS", 2, 255, arrays: true) { ev, a in try choose(ev, a, columns: true) },
+        raw("CHOOSEROWS", 2, 255, arrays: true) { ev, a in try choose(ev, a, columns: false) },
     ]
 
     /// A dense matrix of numbers.

@@ -1,4 +1,3 @@
-import SheetPortCore
 extension Functions {
     static func utf16(_ s: String) -> [UInt16] { Array(s.utf16) }
     static func string(_ u: ArraySlice<UInt16>) -> String { String(decoding: u, as: UTF16.self) }

@@ -1,4 +1,3 @@
-import SheetPortCore
 /// SIN, COS and TAN as Excel computes them.
 ///
 /// Excel reduces the argument by the x87 extended-precision pi (64-bit mantissa), which is

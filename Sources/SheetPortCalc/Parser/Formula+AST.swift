@@ -1,4 +1,3 @@
-import SheetPortCore
 /// One coordinate of a reference: an offset from the formula's own cell, or an absolute index (`$`).
 struct RefCoord: Hashable, Sendable {
     /// The offset (relative) or the zero-based index (absolute).

@@ -1,4 +1,3 @@
-import SheetPortCore
 /// Why a formula could not be compiled.
 public struct FormulaParseError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong.
@@ -264,13 +263,19 @@ struct FormulaParser {
     }
 
     mutating func stringLiteral() throws(FormulaParseError) -> String {
+        try quoted(by: UInt8(ascii: "\""), unterminated: "unterminated text")
+    }
+
+    /// The text between the `quote` at `i` and its closing one, a doubled quote read as one;
+    /// `i` is left past the closing quote. `unterminated` names what has none.
+    private mutating func quoted(by quote: UInt8, unterminated: String) throws(FormulaParseError) -> String {
         let start = i
         i += 1
         var bytes: [UInt8] = []
         while true {
-            guard i < s.count else { throw fail("unterminated text", at: start) }
-            if s[i] == UInt8(ascii: "\"") {
-                if peek(1) == UInt8(ascii: "\"") { bytes.append(s[i]); i += 2; continue }
+            guard i < s.count else { throw fail(unterminated, at: start) }
+            if s[i] == quote {
+                if peek(1) == quote { bytes.append(s[i]); i += 2; continue }
                 i += 1
                 break
             }
@@ -348,22 +353,12 @@ struct FormulaParser {
 
     mutating func quotedSheet() throws(FormulaParseError) -> String {
         let start = i
-        i += 1
-        var bytes: [UInt8] = []
-        while true {
-            guard i < s.count else { throw fail("unterminated sheet name", at: start) }
-            if s[i] == UInt8(ascii: "'") {
-                if peek(1) == UInt8(ascii: "'") { bytes.append(s[i]); i += 2; continue }
-                i += 1
-                break
-            }
-            bytes.append(s[i]); i += 1
-        }
+        let name = try quoted(by: UInt8(ascii: "'"), unterminated: "unterminated sheet name")
         guard peek() == UInt8(ascii: "!") else { throw fail("expected '!' after sheet name", at: i) }
         i += 1
-        if bytes.first == UInt8(ascii: "[") { throw fail("reference to another workbook", at: start, external: true) }
+        if name.utf8.first == UInt8(ascii: "[") { throw fail("reference to another workbook", at: start, external: true) }
         // 'Sheet 1:Sheet 3'!A1, a 3-D reference, keeps its colon: the evaluator spans the sheets.
-        return String(decoding: bytes, as: UTF8.self)
+        return name
     }
 
     // MARK: references

@@ -1,4 +1,3 @@
-import SheetPortCore
 /// A compiled formula's A1 text as runs of literal bytes and reference slots, so that the text a
 /// copied cell stores (`B3*C3` below `B2*C2`) is recognised as the same compiled formula without
 /// parsing it: the references are matched against the text at the new cell, byte by byte, with

@@ -1,4 +1,3 @@
-import SheetPortCore
 /// A value a cell holds or a formula computes, with Excel's kinds.
 public enum CalcValue: Sendable, Hashable {
     /// A number (dates and times are serials of the workbook's date system).

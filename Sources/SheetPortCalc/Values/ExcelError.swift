@@ -1,4 +1,3 @@
-import SheetPortCore
 /// An Excel error value, as written in a cell or a formula (`#DIV/0!`, `#N/A`, ...).
 public enum ExcelError: String, Sendable, Hashable, CaseIterable {
     /// `#NULL!`: an intersection of ranges that do not meet.

@@ -1,6 +1,5 @@
 import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
 /// The pre-flight report of one file, in the shape of Docs/Reference/Formats.md, "Check reports".
 public struct CheckReport: Sendable, Equatable {
     /// One sheet of the workbook: the imported one with its size, the others by name.

@@ -1,6 +1,3 @@
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
 /// WCAG 2 relative luminance and contrast ratio of sRGB colours, for telling which
 /// authored colour pairs are hard to read.
 public enum Contrast {

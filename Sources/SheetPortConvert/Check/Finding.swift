@@ -1,6 +1,4 @@
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
 /// How much a finding matters for importing the workbook (Docs/Reference/Formats.md, "Findings").
 public enum Severity: String, Sendable, Comparable {
     /// The workbook cannot be imported.

@@ -1,6 +1,5 @@
 import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
 /// The findings of one open workbook, gathered in one pass: package parts and workbook
 /// settings (`inspectPackage`), then the first worksheet streamed row by row
 /// (`inspectFirstWorksheet`: by `check` itself, or by the server's import as it stores the rows).

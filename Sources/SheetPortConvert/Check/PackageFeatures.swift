@@ -1,6 +1,3 @@
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
 /// Features of a package that the import does not carry over, counted from its part names.
 struct PackageFeature: Sendable {
     /// What the user calls one of them ("chart").

@@ -1,6 +1,5 @@
 import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
 /// The pre-flight `sheetport import` makes before it uploads (issue 26): what can be known
 /// without reading every cell, so that the workbook is read once, by the server's import.
 extension Preflight {

@@ -5,7 +5,6 @@ import Darwin
 #endif
 import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
 
 /// What `check` may allow besides the archive limits.
 public struct PreflightOptions: Sendable, Equatable {

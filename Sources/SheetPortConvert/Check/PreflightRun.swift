@@ -1,6 +1,5 @@
 import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
 /// A pre-flight in two steps, so that the first worksheet can be read by whoever needs its
 /// rows: opening the workbook and inspecting its package (`init`), then the pass over the
 /// first worksheet, read by the pre-flight itself (`check`) or by the server's import as it

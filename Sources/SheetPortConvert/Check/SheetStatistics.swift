@@ -1,6 +1,5 @@
 import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
 /// Counts gathered while streaming the first worksheet; memory bounded by the number of cell formats.
 struct SheetStatistics {
     var cells = 0

@@ -1,6 +1,5 @@
 import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
 /// The one pass over the first worksheet that its findings come from. `check` drives it on
 /// its own; the server's import drives it while it stores the rows, so the worksheet is read
 /// once. Each row it returns is already counted into `statistics`.

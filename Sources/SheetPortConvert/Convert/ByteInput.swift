@@ -4,8 +4,6 @@ import Glibc
 import Darwin
 #endif
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
 
 /// A buffered reader of a file descriptor, byte by byte, for the text formats
 /// (CSV, TSV, JSONL) that `convert` turns into workbooks; text in another encoding than

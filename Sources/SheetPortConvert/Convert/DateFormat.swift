@@ -1,6 +1,4 @@
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
 /// A user's date pattern for CSV and TSV output (`--date-format`) and input
 /// (`--input-date-format`): `%Y` year, `%m` month, `%d` day, `%H` hour, `%M` minute, `%S`
 /// second, `%f` milliseconds (3 digits), `%y` two-digit year, `%b` month abbreviation (`Jan`),

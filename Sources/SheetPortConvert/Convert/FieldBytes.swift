@@ -1,6 +1,4 @@
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
 /// Cell values appended to a `ByteSink` as the CSV/TSV field `ValueText.field` gives,
 /// without a `String` per field.
 extension ValueText {

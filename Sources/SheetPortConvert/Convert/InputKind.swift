@@ -1,6 +1,4 @@
-import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
 /// What an input holds, told from its first bytes rather than its name: `convert` and `check`
 /// read `legacy.xls` named `.xlsx`, CSV on standard input, or an ODS file for what they are.
 public enum InputKind: Equatable, Sendable {

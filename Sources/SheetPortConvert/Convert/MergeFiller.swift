@@ -1,6 +1,5 @@
 import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
 /// `--fill-merged`: the value of a merged range's top-left cell written into every cell of the
 /// range, as `xlsx2csv -m` does. The ranges come from the sheet's `<mergeCells>`, which follow
 /// the rows, so `SheetConverter` finds them in a first pass (the first

@@ -1,6 +1,4 @@
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
 /// How a worksheet is written as text (`convert`'s output options, Docs/Reference/CLI.md).
 public struct TextOutputOptions: Sendable, Equatable {
     /// How CSV lines end.

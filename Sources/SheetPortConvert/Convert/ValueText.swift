@@ -1,16 +1,9 @@
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
 /// How cell values are spelled in text outputs (CSV, TSV, JSONL).
 public enum ValueText {
     /// A number as JSON and CSV want it: integral values without a fraction (`3`),
     /// others in the shortest form that reads back as the same double (`0.1`, `1e-05`).
-    public static func number(_ value: Double) -> String {
-        if value == value.rounded(), abs(value) < 9_007_199_254_740_992 {
-            return String(Int64(value))
-        }
-        return value.description
-    }
+    public static func number(_ value: Double) -> String { JSON.numberText(value) }
 
     /// The date-time of a date cell, or nil when the serial is outside the calendar.
     public static func dateTime(_ value: CellValue, system: DateSystem) -> ExcelDateTime? {

@@ -1,6 +1,6 @@
 import SheetPortCore
-import SheetPortReader
 import SheetPortCalc
+import SheetPortReader
 
 /// The findings of `check --recalc` (Docs/Reference/Formats.md, "Findings").
 package enum RecalcFindings {

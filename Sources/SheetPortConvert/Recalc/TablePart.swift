@@ -1,6 +1,6 @@
-import SheetPortCore
 import SheetPortReader
 import SheetPortCalc
+import SheetPortCore
 
 /// Reads a worksheet's table parts (`xl/tables/tableN.xml`) for structured references.
 final class TablePart: XMLHandler {

@@ -1,5 +1,5 @@
 /// Numbers appended to a `ByteSink` (a `ByteOutput`'s block, the import's stored cells) in the
-/// text `ValueText.number` gives, without a `String`.
+/// text `JSON.numberText` (and `ValueText.number`) gives, without a `String`.
 extension ByteSink {
     /// Appends the decimal digits of `value`, with `-` when negative (as `String(value)`).
     package func putDecimal(_ value: Int64) {
@@ -24,7 +24,7 @@ extension ByteSink {
         putDigits(UInt64(magnitude))
     }
 
-    /// Appends a number as `ValueText.number` spells it: integral values under 2^53 as integers,
+    /// Appends a number as `JSON.numberText` spells it: integral values under 2^53 as integers,
     /// others in Swift's shortest round-trip form (`Double.description`).
     package func putNumber(_ value: Double) {
         // Integral and under 2^53: the conversion to Int64 and back is exact.

@@ -1,4 +1,3 @@
-import SheetPortCore
 /// Resource limits for opening a package, enforced while inflating so that a
 /// hostile archive cannot make the reader use unbounded time, memory or disk.
 ///

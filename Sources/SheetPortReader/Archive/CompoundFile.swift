@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SheetPortCore
 
 /// The directory of a Compound File Binary container (MS-CFB), read with every offset,
 /// sector chain and count checked against the file's size.

@@ -1,5 +1,5 @@
+import Foundation
 import CLibZip
-import SheetPortCore
 
 extension ZipArchive {
     /// An open entry, read in chunks of 64 KiB (the last one shorter) with the limits checked

@@ -1,4 +1,3 @@
-import SheetPortCore
 /// Builds a small zip package in memory with its entries stored (not deflated): the
 /// differential tests and the worksheet fuzzer wrap generated XML in a workbook with it,
 /// without a process or a temporary file per input.

@@ -1,4 +1,3 @@
-import SheetPortCore
 /// Reads the colour scheme of a theme part (`xl/theme/theme1.xml`).
 final class ThemePart: XMLHandler {
     /// The scheme's colours in document order: dk1, lt1, dk2, lt2, accent1-6, hlink, folHlink.

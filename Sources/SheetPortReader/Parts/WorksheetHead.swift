@@ -1,5 +1,3 @@
-import SheetPortCore
-
 /// The elements of a worksheet part before `<sheetData>` that a pre-flight reads without the
 /// cells: the parse stops at `<sheetData>`, so a sheet of a million rows costs what its head costs.
 final class WorksheetHead: XMLHandler {

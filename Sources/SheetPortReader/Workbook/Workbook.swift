@@ -122,7 +122,7 @@ public final class Workbook {
     }
 
     /// A row-by-row reader of a worksheet parsed by `engine` (tests compare the two).
-    func rows(of sheet: Sheet, engine: WorksheetReader.Engine) throws -> WorksheetReader {
+    package func rows(of sheet: Sheet, engine: WorksheetReader.Engine) throws -> WorksheetReader {
         let entry = try worksheetEntry(sheet)
         worksheetPasses += 1
         return try WorksheetReader(sheet: sheet, entry: entry, archive: archive,

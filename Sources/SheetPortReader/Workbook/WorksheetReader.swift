@@ -13,7 +13,7 @@ import SheetPortCore
 /// buffer (256 KiB, up to 4 MiB for one huge token) and the rows of one batch.
 public final class WorksheetReader {
     /// How the worksheet XML is parsed.
-    enum Engine: Sendable {
+    package enum Engine: Sendable {
         /// The fast path, handing over to libxml2 when it must.
         case automatic
         /// libxml2 from the start (the reference the fast path is tested against).
@@ -49,7 +49,7 @@ public final class WorksheetReader {
     private var pendingFailure: (any Error)?
 
     /// Whether the fast path handed the part over to libxml2 (for tests).
-    private(set) var handedOver = false
+    package private(set) var handedOver = false
 
     init(sheet: Sheet, entry: ZipArchive.Entry, archive: ZipArchive, sharedStrings: SharedStrings, styles: Styles,
          engine: Engine = .standard) throws {

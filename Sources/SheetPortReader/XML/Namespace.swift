@@ -1,4 +1,3 @@
-import SheetPortCore
 /// The XML namespaces SheetPort reads, with transitional and Strict URIs folded together,
 /// so that a handler matches elements by meaning, never by prefix.
 public enum Namespace: Sendable, Equatable {

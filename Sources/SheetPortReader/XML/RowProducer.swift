@@ -132,9 +132,6 @@ final class BatchQueue<Element>: @unchecked Sendable {
 
     /// Ends every wait; later sends fail and receives return nil.
     func stop() {
-        condition.lock()
-        stopped = true
-        condition.broadcast()
-        condition.unlock()
+        condition.withLock { stopped = true; condition.broadcast() }
     }
 }

@@ -1,7 +1,3 @@
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 /// What a subject may do with a sheet, weakest first: each role may do everything the ones
 /// before it may (Docs/Reference/HTTP.md, "Roles").
 package enum Role: String, Sendable, Comparable, CaseIterable {

@@ -1,8 +1,5 @@
 import Foundation
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// Session tokens: 32 random bytes shown once (hexadecimal), of which the store keeps only a
 /// BLAKE2b hash. Every request resolves its token again, so a revocation takes effect on the

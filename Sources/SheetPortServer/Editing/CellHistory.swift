@@ -1,6 +1,5 @@
 import Foundation
 import SheetPortCore
-import SheetPortCalc
 import SheetPortConvert
 
 /// Each cell's inputs over time (Docs/Reference/HTTP.md, "History, restore and undo"): every write

@@ -1,6 +1,5 @@
 import Foundation
 import SheetPortCore
-import SheetPortCalc
 
 /// The row blocks a write changes only through recalculated dependents (a running total's
 /// blocks, every one of them on a write of its first cell): no update, no history, nothing but

@@ -1,7 +1,7 @@
-import Foundation
 import SheetPortCore
-import SheetPortReader
 import SheetPortCalc
+import Foundation
+import SheetPortReader
 import SheetPortConvert
 
 /// What a write does to one cell.

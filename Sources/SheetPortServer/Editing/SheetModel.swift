@@ -1,8 +1,8 @@
-import Foundation
 import SheetPortCore
-import SheetPortReader
 import SheetPortCalc
 import SheetPortConvert
+import Foundation
+import SheetPortReader
 
 /// A stored sheet's calculation graph: its cells loaded into a `CalcEngine` (sheet 0) from the
 /// sealed row blocks and recalculated, at the sheet's `version`. Lives in memory only

@@ -1,7 +1,5 @@
-import Foundation
-import SheetPortCore
 import SheetPortReader
-import SheetPortConvert
+import Foundation
 
 /// Row heights and column widths as a write sets them, inside the write's transaction: a row's
 /// height in its row block's row header (a row with a height and no cell keeps its header), a

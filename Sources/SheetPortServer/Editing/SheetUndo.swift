@@ -1,6 +1,6 @@
-import Foundation
 import SheetPortCore
 import SheetPortCalc
+import Foundation
 import SheetPortConvert
 
 /// Undo and restore from the cell history (Docs/Reference/HTTP.md, "History, restore and undo"), inside a write's `body`.

@@ -1,7 +1,5 @@
 import Foundation
 import SheetPortCore
-import SheetPortCalc
-import SheetPortConvert
 
 /// The one write path of a sheet (Docs/Reference/HTTP.md, "Writing"): every write (cells, clear, copy,
 /// format, sizes, restore, undo) runs here, atomic and serialized per sheet: the sheet's lock in
@@ -53,7 +51,7 @@ package enum SheetWrite {
                         let settled = slot!.isSettled
                         try database.finishWrite(sheet: id, version: next, lastRow: applied.lastRow, lastColumn: applied.lastColumn,
                                                  valuesPending: !settled)
-                        let refs = applied.count <= SheetEvent.maxRefs ? applied.cells.map(\.reference) : nil
+                        let refs = applied.count <= SheetEvent.maxRefs ? applied.cells.map { CellReference(row: $0.row, column: $0.column) } : nil
                         try database.record(SheetEvent(version: next, change: change, refs: refs), of: id)
                         try CellHistory.record(edit, version: next, change: change, database, context)
                         try context.sheetChanges.publish(sheet: id, version: next, database)

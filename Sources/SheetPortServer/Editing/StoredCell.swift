@@ -1,7 +1,7 @@
 import Foundation
 import SheetPortCore
-import SheetPortReader
 import SheetPortCalc
+import SheetPortReader
 import SheetPortConvert
 
 /// One cell as a row block stores it (`RowBlock`): its input, formula, value and kept style,

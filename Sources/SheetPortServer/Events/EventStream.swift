@@ -1,9 +1,6 @@
-import Dispatch
 import Foundation
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
+import Dispatch
 
 /// One `text/event-stream` answer (Docs/Reference/HTTP.md, "Event streams"): a sheet's `version` events or an
 /// import job's `progress` events and its `done`, read from the store after each wake (a
@@ -131,7 +128,7 @@ final class EventStream: LiveReplyStream, @unchecked Sendable {
             return events.map { event in
                 Self.event(id: event.version, name: "version",
                            .object([("version", .int(event.version)), ("change", .string(event.change.rawValue)),
-                                    ("refs", event.refs.map { .array($0.map(JSON.string)) } ?? .null)]))
+                                    ("refs", event.refs.map { .array($0.map { JSON.string($0.description) }) } ?? .null)]))
             }.joined()
         case .job(let id):
             // A job stream's id is the rows stored so far (a progress sequence that only grows),

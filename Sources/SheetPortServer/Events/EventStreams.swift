@@ -1,9 +1,5 @@
-import Dispatch
 import Foundation
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// How many event streams a server keeps open and how often it looks at them.
 public struct EventStreamLimits: Sendable {
@@ -49,10 +45,10 @@ final class EventStreams: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if open.count >= limits.total {
-            return Self.refusal(503, "too-many-streams", "the server has \(limits.total) event streams open; try again later")
+            return Self.refusal(503, .tooManyStreams, "the server has \(limits.total) event streams open; try again later")
         }
         if perSubject[stream.quotaSubject, default: 0] >= limits.perSubject {
-            return Self.refusal(429, "too-many-streams", "a subject (with the share links it made) may have \(limits.perSubject) event streams open at once")
+            return Self.refusal(429, .tooManyStreams, "a subject (with the share links it made) may have \(limits.perSubject) event streams open at once")
         }
         open[ObjectIdentifier(stream)] = stream
         perSubject[stream.quotaSubject, default: 0] += 1
@@ -84,7 +80,7 @@ final class EventStreams: @unchecked Sendable {
         for stream in streams { stream.wake() }
     }
 
-    private static func refusal(_ status: Int, _ code: String, _ message: String) -> Reply {
+    private static func refusal(_ status: Int, _ code: ServerErrorCode, _ message: String) -> Reply {
         var reply = Reply.error(status, code, message)
         reply.headers.append(("Retry-After", "5"))
         return reply

@@ -3,9 +3,6 @@ import Glibc
 #endif
 import Foundation
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// The server's front door: it owns the listening socket, accepts connections, and looks at
 /// each request head (peeking, so nothing is consumed) before libmicrohttpd sees the
@@ -210,7 +207,7 @@ final class ConnectionGate: @unchecked Sendable {
             for index in waiting.indices.reversed() where waiting[index].deadline <= now {
                 let entry = waiting[index]
                 if entry.seen > 0 {
-                    refuse(entry.socket, .error(408, "request-timeout", "the request head did not arrive within \(limits.idleTimeout) s"))
+                    refuse(entry.socket, .error(408, .requestTimeout, "the request head did not arrive within \(limits.idleTimeout) s"))
                 } else {
                     close(entry.socket)
                 }

@@ -1,9 +1,6 @@
 import CMicroHTTPD
 import Foundation
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// The HTTP server on libmicrohttpd: a `ConnectionGate` that accepts connections, keeps the
 /// connection limits and checks each request head, then libmicrohttpd's own polling threads (a
@@ -251,7 +248,7 @@ private func queue(_ reply: Reply, on connection: OpaquePointer?) -> MHD_Result 
     switch reply.body {
     case .pending:
         // Only a complete request can be parked (see `Reply.Body.pending`).
-        return queue(.error(500, "internal", "the server failed to answer this request"), on: connection)
+        return queue(.error(500, .internal, "the server failed to answer this request"), on: connection)
     case .live(let stream):
         guard let connection else { stream.finish(); return sp_mhd_no }
         let live = LiveBox(stream, connection)

@@ -2,9 +2,6 @@
 import Glibc
 #endif
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// A source of a streamed response body, read by the HTTP daemon chunk by chunk.
 package protocol ReplyStream: AnyObject {
@@ -87,8 +84,8 @@ package struct Reply {
     }
 
     /// An error of Docs/Reference/HTTP.md: `{"error":{"code","message","findings"}}`.
-    package static func error(_ status: Int, _ code: String, _ message: String, findings: [String] = []) -> Reply {
-        var members: [(String, JSON)] = [("code", .string(code)), ("message", .string(message))]
+    package static func error(_ status: Int, _ code: ServerErrorCode, _ message: String, findings: [String] = []) -> Reply {
+        var members: [(String, JSON)] = [("code", .string(code.rawValue)), ("message", .string(message))]
         if !findings.isEmpty { members.append(("findings", .array(findings.map(JSON.raw)))) }
         return json(.object([("error", .object(members))]), status: status)
     }

@@ -1,8 +1,4 @@
 import Foundation
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// An HTTP request as routes see it: method, path, query, the header fields the server uses,
 /// the authenticated subject, and the body (small JSON bodies in memory; uploads staged sealed).

@@ -1,8 +1,5 @@
 import Foundation
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// The strict reading of an HTTP/1.x request head (RFC 9112) that the server applies before
 /// libmicrohttpd parses a connection: anything libmicrohttpd would refuse with its own HTML
@@ -24,7 +21,7 @@ enum RequestHead {
         /// A well-formed head.
         case valid
         /// A head to refuse with this status, error code and message.
-        case refused(status: Int, code: String, message: String)
+        case refused(status: Int, code: ServerErrorCode, message: String)
     }
 
     /// Judges `bytes`, the start of a connection.
@@ -50,8 +47,8 @@ enum RequestHead {
         }
         if bytes.count > maxBytes {
             // The request line alone is too long: the target is.
-            if lines.isEmpty { return refused(414, "uri-too-long", "the request target is longer than \(maxTargetBytes) bytes") }
-            return refused(431, "header-too-large", "the request head is longer than \(maxBytes) bytes")
+            if lines.isEmpty { return refused(414, .uriTooLong, "the request target is longer than \(maxTargetBytes) bytes") }
+            return refused(431, .headerTooLarge, "the request head is longer than \(maxBytes) bytes")
         }
         return .incomplete
     }
@@ -62,7 +59,7 @@ enum RequestHead {
             return bad("the request line is not METHOD TARGET HTTP/1.1")
         }
         guard parts[1].count <= maxTargetBytes else {
-            return refused(414, "uri-too-long", "the request target is longer than \(maxTargetBytes) bytes")
+            return refused(414, .uriTooLong, "the request target is longer than \(maxTargetBytes) bytes")
         }
         guard !parts[1].isEmpty, parts[1].allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
             return bad("the request target holds a space, a control character or a byte outside ASCII")
@@ -94,7 +91,7 @@ enum RequestHead {
         guard authorizations <= 1 else { return bad("the request has more than one Authorization field") }
         if !encodings.isEmpty {
             guard lengths.isEmpty else { return bad("a request has either Content-Length or Transfer-Encoding, not both") }
-            guard encodings == ["chunked"] else { return refused(501, "not-implemented", "the only transfer coding taken is chunked") }
+            guard encodings == ["chunked"] else { return refused(501, .notImplemented, "the only transfer coding taken is chunked") }
         }
         if let length = lengths.first {
             guard lengths.count == 1 else { return bad("the request has Content-Length fields that differ") }
@@ -102,7 +99,7 @@ enum RequestHead {
                 return bad("Content-Length is not a whole number of bytes")
             }
             guard length.utf8.drop(while: { $0 == 0x30 }).count <= maxLengthDigits else {
-                return refused(413, "too-large", "Content-Length is larger than any body the server takes")
+                return refused(413, .tooLarge, "Content-Length is larger than any body the server takes")
             }
         }
         return .valid
@@ -119,9 +116,9 @@ enum RequestHead {
         }
     }
 
-    private static func bad(_ message: String) -> Verdict { refused(400, "bad-request", message) }
+    private static func bad(_ message: String) -> Verdict { refused(400, .badRequest, message) }
 
-    private static func refused(_ status: Int, _ code: String, _ message: String) -> Verdict {
+    private static func refused(_ status: Int, _ code: ServerErrorCode, _ message: String) -> Verdict {
         .refused(status: status, code: code, message: message)
     }
 }

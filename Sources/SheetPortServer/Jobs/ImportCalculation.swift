@@ -1,8 +1,8 @@
-import Foundation
 import SheetPortCore
 import SheetPortReader
 import SheetPortCalc
 import SheetPortConvert
+import Foundation
 
 /// The recalculation of an import (Docs/Reference/HTTP.md, "Imports"): the first worksheet's cells
 /// are loaded from the pass that stores them, other worksheets only when a formula of the first

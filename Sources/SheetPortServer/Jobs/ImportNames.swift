@@ -1,3 +1,4 @@
+import Foundation
 import SheetPortCore
 import SheetPortReader
 
@@ -8,11 +9,6 @@ package struct SheetDefinedName: Sendable, Equatable {
     package var name: String
     /// The range without `$` (`B2:B4`, `A:A`, `3:3`).
     package var ref: String
-
-    package init(name: String, ref: String) {
-        self.name = name
-        self.ref = ref
-    }
 }
 
 /// The defined names an import keeps: visible, not built-in (`_xlnm.`), of workbook scope or

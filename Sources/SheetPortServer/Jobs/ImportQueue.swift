@@ -1,8 +1,4 @@
 import Foundation
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// The queue of import jobs waiting for a worker, with the cancellations of running ones.
 package final class ImportQueue: @unchecked Sendable {
@@ -78,18 +74,11 @@ package final class ImportQueue: @unchecked Sendable {
     }
 
     /// Whether the server is stopping.
-    var isStopping: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return stopping
-    }
+    var isStopping: Bool { condition.withLock { stopping } }
 
     /// Wakes the workers to stop.
     func shutDown() {
-        condition.lock()
-        stopping = true
-        condition.broadcast()
-        condition.unlock()
+        condition.withLock { stopping = true; condition.broadcast() }
     }
 }
 

@@ -1,7 +1,6 @@
 import Foundation
 import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
 import SheetPortConvert
 
 /// A worker thread that runs import jobs: the pre-flight, then the reader over the first
@@ -85,7 +84,7 @@ package final class ImportWorker: @unchecked Sendable {
             return
         } catch let error as ReaderError {
             removeSheet(sheetID, database)
-            try? database.fail(job: id, claim: claim.token, error: Self.errorJSON(code: error.code.rawValue, message: error.description.visibleControlCharacters))
+            try? database.fail(job: id, claim: claim.token, error: Self.errorJSON(code: ServerErrorCode(error.code), message: error.description.visibleControlCharacters))
         } catch where error.isConnectionLoss {
             // The database connection dropped (a restart, an ended session): the sealed staged
             // upload is intact, so the job runs again from it, a bounded number of times.
@@ -96,14 +95,14 @@ package final class ImportWorker: @unchecked Sendable {
                 return
             }
             let incident = context.log.incident(error, during: "import job \(id) (its last try)")
-            try? database.fail(job: id, claim: claim.token, error: Self.errorJSON(code: "internal",
+            try? database.fail(job: id, claim: claim.token, error: Self.errorJSON(code: .internal,
                 message: "the server lost its database connection \(Self.maxAttempts) times during the import; report incident \(incident) to its operator",
                 incident: incident))
         } catch {
             removeSheet(sheetID, database)
             // The detail (a path, the database's text) goes to the log only; the job carries the incident.
             let incident = context.log.incident(error, during: "import job \(id)")
-            try? database.fail(job: id, claim: claim.token, error: Self.errorJSON(code: "internal",
+            try? database.fail(job: id, claim: claim.token, error: Self.errorJSON(code: .internal,
                 message: "the server could not complete the import; report incident \(incident) to its operator", incident: incident))
         }
         StagedUploads.removeLocal(job: id, claim: claim.token, database, context)
@@ -133,7 +132,7 @@ package final class ImportWorker: @unchecked Sendable {
     /// `storage-full` in one transaction (nothing of it stays), retried with backoff until the
     /// store takes it (space freed) or the server stops; then the WAL is truncated.
     private func endOnFullStorage(_ id: String, claim: String, sheet: String?, incident: String, _ database: Database) {
-        let error = Self.errorJSON(code: "storage-full", message: "the server's storage filled up during the import, and nothing of it was "
+        let error = Self.errorJSON(code: .storageFull, message: "the server's storage filled up during the import, and nothing of it was "
                                    + "kept; upload again once its operator has freed space (incident \(incident))", incident: incident)
         retryWithBackoff("end import job \(id) after its storage filled up", database) {
             try database.deletingQuickly {
@@ -253,7 +252,7 @@ package final class ImportWorker: @unchecked Sendable {
                 // the rest for the findings; nothing more is stored.
                 if pass.refuses { continue }
                 guard row.index <= ServerConfiguration.maxRows else {
-                    throw ImportFailure(code: "exceeds-limit", message: "row \(row.index) is outside the grid", findings: [])
+                    throw ImportFailure(code: .exceedsLimit, message: "row \(row.index) is outside the grid", findings: [])
                 }
                 if row.cells.isEmpty && row.height == nil && !row.isHidden { continue }
                 let number = RowBlock.block(of: row.index)
@@ -270,7 +269,7 @@ package final class ImportWorker: @unchecked Sendable {
                 cells += row.cells.count
                 lastRow = row.index
                 guard cells <= configuration.maxCells else {
-                    throw ImportFailure(code: "exceeds-limit", message: "over the server's limit of \(configuration.maxCells) cells", findings: [])
+                    throw ImportFailure(code: .exceedsLimit, message: "over the server's limit of \(configuration.maxCells) cells", findings: [])
                 }
             }
             guard !pass.refuses else { return }
@@ -345,9 +344,9 @@ package final class ImportWorker: @unchecked Sendable {
     static func refusal(_ report: CheckReport) -> ImportFailure {
         let errors = report.findings.filter { $0.severity == .error }
         guard let error = errors.first else {
-            return ImportFailure(code: "missing-part", message: "the workbook has no worksheet", findings: [])
+            return ImportFailure(code: .missingPart, message: "the workbook has no worksheet", findings: [])
         }
-        return ImportFailure(code: error.code, message: error.message.visibleControlCharacters, findings: errors.map(Self.storable))
+        return ImportFailure(code: ServerErrorCode(rawValue: error.code), message: error.message.visibleControlCharacters, findings: errors.map(Self.storable))
     }
 
     /// A finding as a job stores it: its message names parts of the workbook (other sheets'
@@ -360,8 +359,8 @@ package final class ImportWorker: @unchecked Sendable {
     }
 
     /// An `error` object: `{"code","message","findings":[...]}`.
-    static func errorJSON(code: String, message: String, findings: [String] = [], incident: String? = nil) -> String {
-        var members: [(String, JSON)] = [("code", .string(code)), ("message", .string(message)), ("findings", .array(findings.map(JSON.raw)))]
+    static func errorJSON(code: ServerErrorCode, message: String, findings: [String] = [], incident: String? = nil) -> String {
+        var members: [(String, JSON)] = [("code", .string(code.rawValue)), ("message", .string(message)), ("findings", .array(findings.map(JSON.raw)))]
         if let incident { members.append(("incident", .string(incident))) }
         return JSON.object(members).text
     }
@@ -369,7 +368,7 @@ package final class ImportWorker: @unchecked Sendable {
 
 /// A job that fails with a pre-flight code.
 struct ImportFailure: Error {
-    let code: String
+    let code: ServerErrorCode
     let message: String
     let findings: [String]
 

@@ -1,8 +1,5 @@
 import Foundation
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// A worker's claim on an import job: the job as claimed and the claim's random token, which
 /// every write of the job checks (`Database.renew`), so a job runs in one place at a time and

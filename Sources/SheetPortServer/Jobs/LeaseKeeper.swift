@@ -1,8 +1,4 @@
 import Foundation
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// Renews the leases of the jobs this instance runs, on a thread and a connection of its own,
 /// three times a lease: a job whose worker is busy for a while between batches (a long

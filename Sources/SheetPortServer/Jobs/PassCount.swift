@@ -1,8 +1,4 @@
 import Foundation
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// A count shared by the import workers' threads.
 final class PassCount: @unchecked Sendable {

@@ -1,8 +1,5 @@
 import Foundation
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// What a start does about a previous run that was killed: jobs left queued or running are
 /// queued again from their sealed staged upload (their partial sheet removed first, with
@@ -22,7 +19,7 @@ enum Recovery {
                         try database.requeue(job: job.id)
                         queued.insert(job.id)
                     } else {
-                        try database.fail(job: job.id, error: ImportWorker.errorJSON(code: "interrupted",
+                        try database.fail(job: job.id, error: ImportWorker.errorJSON(code: .interrupted,
                             message: "the server stopped during the import and its upload is gone; upload again"))
                     }
                 }

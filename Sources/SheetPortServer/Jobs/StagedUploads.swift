@@ -1,8 +1,4 @@
 import Foundation
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// Where a job's sealed staged upload lives while it waits and runs. The embedded store keeps
 /// it as the sealed block file in the data directory's staging folder. A shared store keeps

@@ -1,8 +1,4 @@
 import Foundation
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// An upload being received: written, as MHD reads it, into a sealed block file in the
 /// staging folder, bound to the job id, and hashed (the digest an `Idempotency-Key` repeat is

@@ -1,7 +1,4 @@
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 /// Text that arrives in a request (path segments, query arguments, header fields, JSON members)
 /// is refused with 400 when it holds NUL or another control character: a NUL would cut it in C,
 /// CR/LF would forge log lines, ESC would drive a terminal that prints it.
@@ -12,7 +9,7 @@ enum BoundaryText {
         guard let scalar = value.unicodeScalars.first(where: \.isUnsafeControl) else { return nil }
         let code = "U+" + String(scalar.value, radix: 16, uppercase: true)
         log.write("refused \(field) holding a control character (\(code)): \(String(value.prefix(200)))")
-        return RequestRefusal(status: 400, code: "bad-request",
+        return RequestRefusal(status: 400, code: .badRequest,
                        message: "\(field) holds a control character (\(code)); NUL and control characters are refused")
     }
 

@@ -1,8 +1,5 @@
 import Foundation
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 /// `GET/POST /api/sheets/{id}/comments`, `POST /api/sheets/{id}/comments/{cid}/resolve`:
 /// comment threads (Docs/Reference/HTTP.md, "Comments"). Reading needs viewer, adding or replying needs
 /// commenter; resolving needs the owner, an editor or the thread's author. The author of an
@@ -19,22 +16,22 @@ enum CommentsRoute {
         try Router.sheet(id, request, context, needs: .commenter)
         let usage = "send {\"ref\": \"B2\", \"text\": \"...\", \"replyTo\": ID (optional)}"
         guard let body = JSON.parseObject(request.body), let text = body["text"] as? String, !text.isEmpty else {
-            return .error(400, "bad-request", usage)
+            return .error(400, .badRequest, usage)
         }
         guard text.utf16.count <= ServerConfiguration.maxCellTextLength else {
-            return .error(400, "bad-request", "a comment holds at most \(ServerConfiguration.maxCellTextLength) characters")
+            return .error(400, .badRequest, "a comment holds at most \(ServerConfiguration.maxCellTextLength) characters")
         }
         try BoundaryText.check(text, "text", log: context.log)
         let reference = body["ref"] as? String
         if body["ref"] != nil, reference.flatMap(CellReference.init) == nil {
-            return .error(400, "bad-ref", "ref must be a cell inside the grid, as B2")
+            return .error(400, .badRef, "ref must be a cell inside the grid, as B2")
         }
         var replyTo: Int?
         if let value = body["replyTo"], !(value is NSNull) {
-            guard let thread = commentID(value) else { return .error(400, "bad-request", "replyTo is the id of a thread's first comment") }
+            guard let thread = commentID(value) else { return .error(400, .badRequest, "replyTo is the id of a thread's first comment") }
             replyTo = thread
         } else if reference == nil {
-            return .error(400, "bad-request", usage)
+            return .error(400, .badRequest, usage)
         }
         let (comment, version): (CommentRecord, Int) = try context.database { database in
             try database.transaction {
@@ -43,10 +40,10 @@ enum CommentsRoute {
                 if let replyTo {
                     let first = try thread(replyTo, of: id, database, context)
                     guard first.replyTo == nil else {
-                        throw RequestRefusal(status: 400, code: "bad-request", message: "a reply names its thread's first comment (\(first.replyTo!)), not another reply")
+                        throw RequestRefusal(status: 400, code: .badRequest, message: "a reply names its thread's first comment (\(first.replyTo!)), not another reply")
                     }
                     guard reference == nil || comment.reference == first.reference else {
-                        throw RequestRefusal(status: 400, code: "bad-request", message: "a reply is on its thread's cell, \(first.reference)")
+                        throw RequestRefusal(status: 400, code: .badRequest, message: "a reply is on its thread's cell, \(first.reference)")
                     }
                     comment.reference = first.reference
                     comment.replyTo = replyTo
@@ -63,10 +60,10 @@ enum CommentsRoute {
     /// Resolves (or, with `{"resolved":false}`, reopens) the thread of comment `cid`.
     static func resolve(_ id: String, _ cid: String, _ request: Request, _ context: ServerContext) throws -> Reply {
         let sheet = try Router.sheet(id, request, context, needs: .viewer)
-        guard let seq = commentID(cid) else { return .error(404, "not-found", "no comment \(cid) on this sheet") }
+        guard let seq = commentID(cid) else { return .error(404, .notFound, "no comment \(cid) on this sheet") }
         let body = request.body.isEmpty ? [:] : JSON.parseObject(request.body)
         guard let body, body["resolved"] == nil || body["resolved"] is Bool else {
-            return .error(400, "bad-request", "send nothing, or {\"resolved\": true|false}")
+            return .error(400, .badRequest, "send nothing, or {\"resolved\": true|false}")
         }
         let resolved = body["resolved"] as? Bool ?? true
         let (first, version): (CommentRecord, Int) = try context.database { database in
@@ -75,7 +72,7 @@ enum CommentsRoute {
                 var first = try thread(seq, of: id, database, context)
                 if let parent = first.replyTo { first = try thread(parent, of: id, database, context) }
                 guard sheet.role >= .editor || (sheet.role >= .commenter && first.author == request.subject) else {
-                    throw RequestRefusal(status: 403, code: "forbidden", message: "a thread is resolved by the owner, an editor or its author")
+                    throw RequestRefusal(status: 403, code: .forbidden, message: "a thread is resolved by the owner, an editor or its author")
                 }
                 first.isResolved = resolved
                 first.resolvedBy = resolved ? request.subject : nil
@@ -100,7 +97,7 @@ enum CommentsRoute {
     /// Comment `seq` of the sheet, or a 404 refusal.
     private static func thread(_ seq: Int, of id: String, _ database: Database, _ context: ServerContext) throws -> CommentRecord {
         guard let data = try database.comment(of: id, seq: seq) else {
-            throw RequestRefusal(status: 404, code: "not-found", message: "no comment \(seq) on this sheet")
+            throw RequestRefusal(status: 404, code: .notFound, message: "no comment \(seq) on this sheet")
         }
         return try CommentRecord.open(data, sheet: id, seq: seq, context.sealer)
     }

@@ -1,7 +1,6 @@
 import Foundation
 import SheetPortCore
 import SheetPortCalc
-import SheetPortConvert
 
 /// The editing routes of Docs/Reference/HTTP.md ("Writing") that write cells: `POST /api/sheets` (create),
 /// `cells`, `clear`, `copy`, and a cell's `history`, `restore` and `undo`. Writes need the
@@ -11,10 +10,10 @@ enum EditRoutes {
 
     static func create(_ request: Request, _ context: ServerContext) throws -> Reply {
         guard let name = try body(request)["name"] as? String, !name.isEmpty else {
-            return .error(400, "bad-request", "send {\"name\": \"...\"}")
+            return .error(400, .badRequest, "send {\"name\": \"...\"}")
         }
         try BoundaryText.check(name, "name", log: context.log)
-        if let violation = SheetName.violation(of: name) { return .error(400, "invalid-sheet-name", violation.description) }
+        if let violation = SheetName.violation(of: name) { return .error(400, .invalidSheetName, violation.description) }
         let id = Sodium.identifier()
         let subject = request.subject!
         try context.database { database in
@@ -34,14 +33,14 @@ enum EditRoutes {
     static func cells(_ id: String, _ request: Request, _ context: ServerContext) throws -> Reply {
         try Router.sheet(id, request, context, needs: .editor)
         guard let items = try body(request)["cells"] as? [Any] else {
-            return .error(400, "bad-request", "send {\"cells\": [{\"ref\": \"B2\", \"input\": \"=SUM(A1:A3)\"}]}")
+            return .error(400, .badRequest, "send {\"cells\": [{\"ref\": \"B2\", \"input\": \"=SUM(A1:A3)\"}]}")
         }
         try checkBatch(items.count, context)
         var inputs: [(CellReference, String, TypedInput)] = []
         inputs.reserveCapacity(items.count)
         for item in items {
             guard let object = item as? [String: Any], let ref = object["ref"] as? String, let text = object["input"] as? String else {
-                return .error(400, "bad-request", "each cell is {\"ref\": \"B2\", \"input\": \"...\"} with text for both")
+                return .error(400, .badRequest, "each cell is {\"ref\": \"B2\", \"input\": \"...\"} with text for both")
             }
             let cell = try self.cell(ref)
             inputs.append((cell, text, try CellInputCheck.typed(text, at: cell)))
@@ -61,7 +60,7 @@ enum EditRoutes {
         let object = try body(request)
         let what = object["what"] as? String ?? "contents"
         guard let text = object["range"] as? String, ["contents", "formats", "all"].contains(what) else {
-            return .error(400, "bad-request", "send {\"range\": \"A1:C9\", \"what\": \"contents|formats|all\"}")
+            return .error(400, .badRequest, "send {\"range\": \"A1:C9\", \"what\": \"contents|formats|all\"}")
         }
         let range = try self.range(text)
         let outcome = try SheetWrite.run(id, subject: request.subject!, change: .clear, context) { edit in
@@ -79,7 +78,7 @@ enum EditRoutes {
         try Router.sheet(id, request, context, needs: .editor)
         let object = try body(request)
         guard let sourceText = object["source"] as? String, let targetText = object["target"] as? String else {
-            return .error(400, "bad-request", "send {\"source\": \"A1:B2\", \"target\": \"D4\"}")
+            return .error(400, .badRequest, "send {\"source\": \"A1:B2\", \"target\": \"D4\"}")
         }
         let source = try range(sourceText)
         var target = try range(targetText)
@@ -90,7 +89,7 @@ enum EditRoutes {
         if target.rows.count % height != 0 || target.columns.count % width != 0 {
             let top = target.rows.lowerBound, left = target.columns.lowerBound
             guard top + height - 1 <= CellReference.maxRow, left + width - 1 <= CellReference.maxColumn else {
-                throw RequestRefusal(status: 400, code: "bad-ref", message: "pasting \(sourceText) at \(target.start) reaches past the grid")
+                throw RequestRefusal(status: 400, code: .badRef, message: "pasting \(sourceText) at \(target.start) reaches past the grid")
             }
             target = CellRange(start: target.start, end: CellReference(row: top + height - 1, column: left + width - 1))
         }
@@ -163,7 +162,7 @@ enum EditRoutes {
         let cell = try self.cell(ref)
         let requested = try body(request)["version"]
         guard let version = requested as? Int, !FormatRoutes.isBoolean(requested!), version >= 1, version <= sheet.version else {
-            return .error(400, "bad-request", "send {\"version\": N} with a version of the sheet, 1 to \(sheet.version)")
+            return .error(400, .badRequest, "send {\"version\": N} with a version of the sheet, 1 to \(sheet.version)")
         }
         let outcome = try SheetWrite.run(id, subject: request.subject!, change: .restore, context) { edit in
             try SheetUndo.restore(cell, to: version, edit)
@@ -207,7 +206,7 @@ enum EditRoutes {
     /// The request's JSON object; 400 when the body is not one.
     static func body(_ request: Request) throws -> [String: Any] {
         guard let object = JSON.parseObject(request.body) else {
-            throw RequestRefusal(status: 400, code: "bad-request", message: "the body is not a JSON object")
+            throw RequestRefusal(status: 400, code: .badRequest, message: "the body is not a JSON object")
         }
         return object
     }
@@ -215,7 +214,7 @@ enum EditRoutes {
     /// A cell reference of the grid; 400 `bad-ref` otherwise.
     static func cell(_ ref: String) throws -> CellReference {
         guard ref.utf8.count <= 10, !ref.contains("$"), let reference = CellReference(ref) else {
-            throw RequestRefusal(status: 400, code: "bad-ref",
+            throw RequestRefusal(status: 400, code: .badRef,
                                  message: "\"\(ref.prefix(40).visibleControlCharacters)\" is not a cell of the grid (A1 to XFD1048576)")
         }
         return reference
@@ -224,7 +223,7 @@ enum EditRoutes {
     /// A range of the grid; 400 `bad-ref` otherwise.
     static func range(_ text: String) throws -> CellRange {
         guard text.utf8.count <= 24, !text.contains("$"), let range = CellRange(text, in: .excel) else {
-            throw RequestRefusal(status: 400, code: "bad-ref",
+            throw RequestRefusal(status: 400, code: .badRef,
                                  message: "\"\(text.prefix(40).visibleControlCharacters)\" is not a range of the grid (A1 to XFD1048576)")
         }
         return range
@@ -234,7 +233,7 @@ enum EditRoutes {
     static func checkBatch(_ cells: Int, _ context: ServerContext) throws {
         let cap = context.configuration.maxBatchCells
         guard cells <= cap else {
-            throw RequestRefusal(status: 413, code: "batch-too-large",
+            throw RequestRefusal(status: 413, code: .batchTooLarge,
                                  message: "a write changes at most \(cap) cells (maxBatchCells); this one would change \(cells)")
         }
     }
@@ -251,11 +250,11 @@ extension SheetEditError {
     var refusal: RequestRefusal {
         switch self {
         case .noSuchSheet: return .notFound
-        case .nothingToUndo: return RequestRefusal(status: 409, code: "nothing-to-undo", message: "you have no write on this sheet left to undo")
-        case .badInput(let message): return RequestRefusal(status: 400, code: "bad-request", message: message)
-        case .badFormula(let message): return RequestRefusal(status: 400, code: "bad-formula", message: message)
+        case .nothingToUndo: return RequestRefusal(status: 409, code: .nothingToUndo, message: "you have no write on this sheet left to undo")
+        case .badInput(let message): return RequestRefusal(status: 400, code: .badRequest, message: message)
+        case .badFormula(let message): return RequestRefusal(status: 400, code: .badFormula, message: message)
         case .tooMany(let cap):
-            return RequestRefusal(status: 413, code: "batch-too-large", message: "a write changes at most \(cap) cells (maxBatchCells); this range holds more")
+            return RequestRefusal(status: 413, code: .batchTooLarge, message: "a write changes at most \(cap) cells (maxBatchCells); this range holds more")
         }
     }
 }

@@ -1,7 +1,4 @@
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 /// `GET /api/sheets/{id}/events` and `GET /api/imports/{id}/events`: `text/event-stream`
 /// answers (Docs/Reference/HTTP.md, "Event streams"), resumed after a `Last-Event-ID`. The access check here is
 /// the one every other route makes; each delivery then makes it again (`EventStream`).
@@ -34,7 +31,7 @@ enum EventsRoute {
     static func lastEventID(_ value: String?) throws -> Int? {
         guard let value else { return nil }
         guard !value.isEmpty, value.utf8.count <= 18, value.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let id = Int(value) else {
-            throw RequestRefusal(status: 400, code: "bad-request", message: "Last-Event-ID must be an id this server sent: a whole number from 0")
+            throw RequestRefusal(status: 400, code: .badRequest, message: "Last-Event-ID must be an id this server sent: a whole number from 0")
         }
         return id
     }

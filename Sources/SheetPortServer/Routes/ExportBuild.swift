@@ -1,8 +1,6 @@
-import Foundation
 import SheetPortCore
 import SheetPortReader
 import SheetPortWriter
-import SheetPortConvert
 
 /// Writes a stored sheet as a workbook: its cells (unsealed block by block, decoded by
 /// `RowBlock.rows(stored:name:)`), kept formatting, row heights, column widths and

@@ -1,8 +1,4 @@
 import Foundation
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// The bounded buffers between an export's build thread (the writer) and its connection (the
 /// reader). The writer fills buffers of `bufferSize` bytes and waits while `depth` are queued;

@@ -1,8 +1,5 @@
 import Foundation
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// `GET /api/sheets/{id}/export.xlsx[?minVersion=N]`: the sheet written by the project's
 /// `WorkbookWriter` and sent as it is written (`LiveExport`, chunked): the answer leaves once
@@ -23,7 +20,7 @@ enum ExportRoute {
     static func get(_ id: String, _ request: Request, _ context: ServerContext) throws -> Reply {
         let sheet = try Router.sheet(id, request, context, needs: .viewer)
         guard let text = request.query["minVersion"] else { return try export(sheet, request, context) }
-        guard let wanted = Int(text) else { return .error(400, "bad-request", "minVersion is an integer") }
+        guard let wanted = Int(text) else { return .error(400, .badRequest, "minVersion is an integer") }
         guard sheet.version >= wanted else {
             return .later(VersionWait(sheet: id, wanted: wanted, request: request, context: context))
         }
@@ -34,7 +31,7 @@ enum ExportRoute {
     fileprivate static func afterWait(_ id: String, wanted: Int, _ request: Request, _ context: ServerContext) throws -> Reply {
         let sheet = try Router.sheet(id, request, context, needs: .viewer)
         guard sheet.version >= wanted else {
-            return .error(409, "version-not-reached", "the sheet is at version \(sheet.version), not yet \(wanted)")
+            return .error(409, .versionNotReached, "the sheet is at version \(sheet.version), not yet \(wanted)")
         }
         return try export(sheet, request, context)
     }
@@ -54,7 +51,7 @@ enum ExportRoute {
             case .full: "the server is exporting \(context.exports.limit) sheets already; try again shortly"
             case .overShare: "this session's subject has \(context.exports.share) exports running already, its share of the server's \(context.exports.limit); try again when one ends"
             }
-            var reply = Reply.error(503, "busy", message)
+            var reply = Reply.error(503, .busy, message)
             reply.headers.append(("Retry-After", String(retryAfter)))
             return reply
         }

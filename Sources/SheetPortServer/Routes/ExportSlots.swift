@@ -1,9 +1,5 @@
 import Foundation
 import CMicroHTTPD
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// The cap on exports at once: each holds a slot from before its workbook is built until its
 /// stream is freed, so the server's memory and threads stay bounded whatever the number of

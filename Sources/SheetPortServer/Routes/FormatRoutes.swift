@@ -1,7 +1,5 @@
 import Foundation
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
 import SheetPortConvert
 
 /// `POST /api/sheets/{id}/format` and `POST /api/sheets/{id}/sizes` (Docs/Reference/HTTP.md, "Writing"):
@@ -26,10 +24,10 @@ enum FormatRoutes {
         try Router.sheet(id, request, context, needs: .editor)
         let object = try EditRoutes.body(request)
         let usage = "send {\"range\": \"A1:B2\", \"set\": {\"bold\", \"italic\", \"align\", \"numberFormat\", \"fill\", \"color\"}} or {\"range\": \"A1:B2\", \"clear\": true}"
-        guard let text = object["range"] as? String else { return .error(400, "bad-request", usage) }
+        guard let text = object["range"] as? String else { return .error(400, .badRequest, usage) }
         let range = try EditRoutes.range(text)
         if object["clear"] != nil {
-            guard object["clear"] as? Bool == true, object["set"] == nil else { return .error(400, "bad-request", usage) }
+            guard object["clear"] as? Bool == true, object["set"] == nil else { return .error(400, .badRequest, usage) }
             let outcome = try SheetWrite.run(id, subject: request.subject!, change: .format, context) { edit in
                 for stored in try EditRoutes.storedCells(edit, range, context) where !stored.style.isEmpty {
                     edit.set(CellReference(row: stored.row, column: stored.column), CellUpdate(style: .clear))
@@ -37,7 +35,7 @@ enum FormatRoutes {
             }
             return EditRoutes.reply(outcome)
         }
-        guard let set = object["set"] as? [String: Any], !set.isEmpty else { return .error(400, "bad-request", usage) }
+        guard let set = object["set"] as? [String: Any], !set.isEmpty else { return .error(400, .badRequest, usage) }
         let members = try styleMembers(set, log: context.log)
         try EditRoutes.checkBatch(range.cellCount, context)
         let outcome = try SheetWrite.run(id, subject: request.subject!, change: .format, context) { edit in
@@ -57,7 +55,7 @@ enum FormatRoutes {
         for (key, value) in set {
             let isNull = value is NSNull
             func refuse(_ expected: String) -> RequestRefusal {
-                RequestRefusal(status: 400, code: "bad-format", message: "\(key.prefix(40).visibleControlCharacters) must be \(expected)")
+                RequestRefusal(status: 400, code: .badFormat, message: "\(key.prefix(40).visibleControlCharacters) must be \(expected)")
             }
             switch key {
             case "bold", "italic":
@@ -76,7 +74,7 @@ enum FormatRoutes {
                 guard isNull || (value as? String).flatMap(rgb) != nil else { throw refuse("a colour #RRGGBB, or null") }
                 members.updateValue(isNull ? nil : (value as? String).flatMap(rgb), forKey: key)
             default:
-                throw RequestRefusal(status: 400, code: "bad-format",
+                throw RequestRefusal(status: 400, code: .badFormat,
                                      message: "\(key.prefix(40).visibleControlCharacters) is not a format; set bold, italic, align, numberFormat, fill or color")
             }
         }
@@ -105,12 +103,12 @@ enum FormatRoutes {
         let rowSizes = object["rows"] ?? [String: Any](), columnSizes = object["columns"] ?? [String: Any]()
         guard let rows = rowSizes as? [String: Any], let columns = columnSizes as? [String: Any], !(rows.isEmpty && columns.isEmpty),
               Set(object.keys).isSubset(of: ["rows", "columns"]) else {
-            return .error(400, "bad-request", usage)
+            return .error(400, .badRequest, usage)
         }
         var heights: [Int: Double?] = [:]
         for (key, value) in rows {
             guard key.utf8.count <= 7, key.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let row = Int(key), (1...CellReference.maxRow).contains(row) else {
-                throw RequestRefusal(status: 400, code: "bad-ref", message: "\"\(key.prefix(40).visibleControlCharacters)\" is not a row of the grid (1 to \(CellReference.maxRow))")
+                throw RequestRefusal(status: 400, code: .badRef, message: "\"\(key.prefix(40).visibleControlCharacters)\" is not a row of the grid (1 to \(CellReference.maxRow))")
             }
             heights[row] = try size(value, max: maxRowHeight, what: "the height of row \(row)")
         }
@@ -118,7 +116,7 @@ enum FormatRoutes {
         for (key, value) in columns {
             guard key.utf8.count <= 3, key.utf8.allSatisfy({ ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A }),
                   let column = CellReference(key + "1")?.column else {
-                throw RequestRefusal(status: 400, code: "bad-ref", message: "\"\(key.prefix(40).visibleControlCharacters)\" is not a column of the grid (A to XFD)")
+                throw RequestRefusal(status: 400, code: .badRef, message: "\"\(key.prefix(40).visibleControlCharacters)\" is not a column of the grid (A to XFD)")
             }
             widths[column] = try size(value, max: maxColumnWidth, what: "the width of column \(key.uppercased())")
         }
@@ -133,7 +131,7 @@ enum FormatRoutes {
     private static func size(_ value: Any, max: Double, what: String) throws -> Double? {
         if value is NSNull { return nil }
         guard !isBoolean(value), let number = (value as? NSNumber)?.doubleValue, number.isFinite, (0...max).contains(number) else {
-            throw RequestRefusal(status: 400, code: "bad-size", message: "\(what) must be a number from 0 to \(ValueText.number(max)), or null")
+            throw RequestRefusal(status: 400, code: .badSize, message: "\(what) must be a number from 0 to \(ValueText.number(max)), or null")
         }
         return number
     }

@@ -1,7 +1,4 @@
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 /// `GET/POST /api/sheets/{id}/grants`, `DELETE /api/sheets/{id}/grants/{subject}`: the owner
 /// shares a sheet as viewer, commenter or editor, and takes it back.
 enum GrantsRoute {
@@ -16,11 +13,11 @@ enum GrantsRoute {
         let body = JSON.parseObject(request.body)
         guard let subject = body?["subject"] as? String,
               let role = (body?["role"] as? String).flatMap(Role.init(rawValue:)), Role.grantable.contains(role) else {
-            return .error(400, "bad-request", "send {\"subject\": \"...\", \"role\": \"viewer|commenter|editor\"}")
+            return .error(400, .badRequest, "send {\"subject\": \"...\", \"role\": \"viewer|commenter|editor\"}")
         }
         try BoundaryText.check(subject, "subject", log: context.log)
-        if let violation = Subject.violation(of: subject) ?? Tokens.reservedViolation(of: subject) { return .error(400, "bad-request", violation) }
-        guard subject != sheet.owner else { return .error(400, "bad-request", "the owner's role cannot change") }
+        if let violation = Subject.violation(of: subject) ?? Tokens.reservedViolation(of: subject) { return .error(400, .badRequest, violation) }
+        guard subject != sheet.owner else { return .error(400, .badRequest, "the owner's role cannot change") }
         let version = try context.database { database in
             try database.transaction {
                 try database.grant(role, on: id, to: subject)
@@ -44,6 +41,6 @@ enum GrantsRoute {
             }
         }
         if let version { context.changes.signal(SheetChange(sheet: id, version: version)) }
-        return version != nil ? Reply(status: 204) : .error(404, "not-found", "\(subject) has no grant on this sheet")
+        return version != nil ? Reply(status: 204) : .error(404, .notFound, "\(subject) has no grant on this sheet")
     }
 }

@@ -1,6 +1,5 @@
 import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
 import SheetPortConvert
 /// `POST /api/imports` (the workbook streamed into sealed staging, then a queued job),
 /// `GET /api/imports[/{id}]`, `DELETE /api/imports/{id}` (cancel). A job of another subject
@@ -26,10 +25,10 @@ enum ImportsRoute {
         }
         let fileExtension = filename.split(separator: ".").last.map { $0.lowercased() } ?? ""
         guard filename.contains("."), acceptedExtensions.contains(fileExtension) else {
-            return .error(415, "unsupported-media-type", "imports take .xlsx or .xlsm workbooks (X-Filename names the file)")
+            return .error(415, .unsupportedMediaType, "imports take .xlsx or .xlsm workbooks (X-Filename names the file)")
         }
         if let key, key.isEmpty || key.utf8.count > maxKeyBytes {
-            return .error(400, "bad-request", "an Idempotency-Key holds 1 to \(maxKeyBytes) bytes")
+            return .error(400, .badRequest, "an Idempotency-Key holds 1 to \(maxKeyBytes) bytes")
         }
         do {
             if let key, let existing = try context.database({ try $0.job(idempotencyKey: key, for: request.subject!) }) {
@@ -47,7 +46,7 @@ enum ImportsRoute {
 
     /// The body is in: record the job and queue it.
     static func finish(_ request: inout Request, _ context: ServerContext) throws -> Reply {
-        guard let upload = request.upload else { return .error(400, "bad-request", "no upload") }
+        guard let upload = request.upload else { return .error(400, .badRequest, "no upload") }
         defer { request.upload = nil }
         if upload.isTooLarge {
             upload.discard()
@@ -121,7 +120,7 @@ enum ImportsRoute {
         case .cancelled:
             return .json(.object([("job", job.json)]))
         case .succeeded, .failed:
-            return .error(409, "job-ended", "the job already \(job.status.rawValue)")
+            return .error(409, .jobEnded, "the job already \(job.status.rawValue)")
         }
     }
 
@@ -135,10 +134,10 @@ enum ImportsRoute {
                       try database.job(id).map { ($0, digest) }
                   }
               }) else {
-            return .error(409, "conflict", "the job could not be recorded")
+            return .error(409, .conflict, "the job could not be recorded")
         }
         if let digest, digest != upload.digest {
-            return .error(422, "idempotency-key-reused",
+            return .error(422, .idempotencyKeyReused,
                           "this Idempotency-Key was used for an upload with other bytes (job \(job.id)); use a new key for a new upload")
         }
         return accepted(job)
@@ -149,7 +148,7 @@ enum ImportsRoute {
     }
 
     static func tooLarge(_ limit: Int) -> Reply {
-        .error(413, "too-large", "the upload is over the server's limit of \(limit) bytes (maxUploadBytes)")
+        .error(413, .tooLarge, "the upload is over the server's limit of \(limit) bytes (maxUploadBytes)")
     }
 }
 

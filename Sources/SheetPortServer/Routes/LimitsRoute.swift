@@ -1,7 +1,5 @@
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
+import SheetPortCalc
 /// `GET /api/limits`: the server's caps.
 enum LimitsRoute {
     static func get(_ context: ServerContext) -> Reply {

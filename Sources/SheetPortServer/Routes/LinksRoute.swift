@@ -1,8 +1,5 @@
 import Foundation
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// `GET/POST /api/sheets/{id}/links`, `DELETE /api/sheets/{id}/links/{lid}`: the owner's share
 /// links (Docs/Reference/HTTP.md, "Share links"). A link's token is a bearer token of subject `link:<id>` holding
@@ -21,7 +18,7 @@ enum LinksRoute {
     static func create(_ id: String, _ request: Request, _ context: ServerContext) throws -> Reply {
         try Router.sheet(id, request, context, needs: .owner)
         guard let role = (JSON.parseObject(request.body)?["role"] as? String).flatMap(Role.init(rawValue:)), roles.contains(role) else {
-            return .error(400, "bad-request", "send {\"role\": \"viewer|commenter\"}")
+            return .error(400, .badRequest, "send {\"role\": \"viewer|commenter\"}")
         }
         let link = LinkRecord(id: Sodium.identifier(), sheet: id, role: role)
         let (token, tokenHash) = Tokens.make()
@@ -53,7 +50,7 @@ enum LinksRoute {
                 return version
             }
         }
-        guard let version else { return .error(404, "not-found", "no link \(lid) on this sheet") }
+        guard let version else { return .error(404, .notFound, "no link \(lid) on this sheet") }
         context.changes.signal(SheetChange(sheet: id, version: version))
         return Reply(status: 204)
     }
@@ -68,6 +65,6 @@ enum LinksRoute {
         guard let subject = request.subject, subject.hasPrefix(LinkRecord.subjectPrefix) else { return nil }
         let path = request.segments
         let allowed = path.count >= 3 && path[1] == "sheets" || (path == ["api", "sheets"] && request.method == "GET")
-        return allowed ? nil : .error(403, "forbidden", "a share link opens its sheet only")
+        return allowed ? nil : .error(403, .forbidden, "a share link opens its sheet only")
     }
 }

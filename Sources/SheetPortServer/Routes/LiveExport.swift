@@ -1,8 +1,5 @@
-import Foundation
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
+import Foundation
 
 /// An export sent as it is written: a thread of its own runs the `ExportBuild` into a few
 /// buffers (`ExportPipe`), and the connection takes them as they fill, parked while it waits
@@ -112,7 +109,7 @@ final class ExportStart: PendingReply, @unchecked Sendable {
         if export.isRevoked {
             reply = .notFound
         } else if export.isStopped {
-            reply = .error(503, "busy", "the server is stopping")
+            reply = .error(503, .busy, "the server is stopping")
         } else {
             reply = SheetServer.answer(for: request, export.context) {
                 if let failure = export.failedBeforeFirstByte { throw failure }

@@ -1,8 +1,5 @@
 import Foundation
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// The answer of a resumed export (`Range: bytes=N-` of the same version): a 206 states the
 /// whole length, so the workbook is built first, whole, into a sealed scratch file unlinked as
@@ -39,14 +36,14 @@ final class ResumedExport: PendingReply, @unchecked Sendable {
 
     func answer() -> Reply {
         guard let built = lock.withLock({ built }) else {
-            return .error(500, "internal", "the export was answered before it was built")
+            return .error(500, .internal, "the export was answered before it was built")
         }
         if slot.isRevoked { return .notFound }
-        if case .failure(let error) = built, error is ExportSlots.Stopping { return .error(503, "busy", "the server is stopping") }
+        if case .failure(let error) = built, error is ExportSlots.Stopping { return .error(503, .busy, "the server is stopping") }
         return SheetServer.answer(for: request, context) {
             let file = try built.get()
             guard start < file.size else {
-                var reply = Reply.error(416, "range-not-satisfiable", "the export is \(file.size) bytes long; the range starts at \(start)")
+                var reply = Reply.error(416, .rangeNotSatisfiable, "the export is \(file.size) bytes long; the range starts at \(start)")
                 reply.headers.append(("Content-Range", "bytes */\(file.size)"))
                 return reply
             }

@@ -1,7 +1,4 @@
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 /// `GET /api/sheets/{id}/rows?start=1&count=500`: an ordered window of rows, cut from the
 /// sealed row blocks it spans (only those are unsealed), with the values a write left to store
 /// (`SheetOverlay`).
@@ -13,7 +10,7 @@ enum RowsRoute {
         let sheet = try Router.sheet(id, request, context, needs: .viewer)
         guard let start = Int(request.query["start"] ?? "1"), let count = Int(request.query["count"] ?? "500"),
               start >= 1, start <= ServerConfiguration.maxRows, count >= 1 else {
-            return .error(400, "bad-request", "start and count are positive integers")
+            return .error(400, .badRequest, "start and count are positive integers")
         }
         let end = min(start + min(count, maxCount) - 1, ServerConfiguration.maxRows) // inclusive
         var body = Array("{\"version\":\(sheet.version),\"rows\":[".utf8)

@@ -1,7 +1,5 @@
 import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 /// `GET /api/sheets`, `GET/PATCH/DELETE /api/sheets/{id}`: the list, metadata, renaming
 /// (editor and up, a new version) and deleting (owner).
 enum SheetsRoute {
@@ -32,11 +30,11 @@ enum SheetsRoute {
     static func rename(_ id: String, _ request: Request, _ context: ServerContext) throws -> Reply {
         var sheet = try Router.sheet(id, request, context, needs: .editor)
         guard let name = JSON.parseObject(request.body)?["name"] as? String else {
-            return .error(400, "bad-request", "send {\"name\": \"...\"}")
+            return .error(400, .badRequest, "send {\"name\": \"...\"}")
         }
         try BoundaryText.check(name, "name", log: context.log)
         // Only names the writer accepts, so the sheet can always be exported.
-        if let violation = SheetName.violation(of: name) { return .error(400, "invalid-sheet-name", violation.description) }
+        if let violation = SheetName.violation(of: name) { return .error(400, .invalidSheetName, violation.description) }
         sheet.version = try context.database { database in
             try database.transaction {
                 let version = try database.rename(sheet: id, to: name)

@@ -1,7 +1,4 @@
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// The sort and filters of `GET /api/sheets/{id}/view` (Docs/Reference/HTTP.md, "Views"):
 /// `sort=B:desc,A:asc` and any number of `filter=C:>100` (`=`, `<>`, `>`, `>=`, `<`, `<=`,
@@ -81,7 +78,7 @@ struct ViewQuery {
     }
 
     private static func refusal(_ message: String) -> RequestRefusal {
-        RequestRefusal(status: 400, code: "bad-view", message: message)
+        RequestRefusal(status: 400, code: .badView, message: message)
     }
 
     /// Whether a row whose values in the filter columns are `value(column)` passes every filter.

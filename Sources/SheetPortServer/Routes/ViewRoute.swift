@@ -1,7 +1,4 @@
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// `GET /api/sheets/{id}/view?sort=B:desc,A:asc&filter=C:>100&start=1&count=500`: a rows
 /// window in view order, each row with its source `row` (Docs/Reference/HTTP.md, "Views"). Storage never
@@ -17,7 +14,7 @@ enum ViewRoute {
         let query = try ViewQuery(request)
         guard let start = Int(request.query["start"] ?? "1"), let count = Int(request.query["count"] ?? "500"),
               start >= 1, start <= ServerConfiguration.maxRows, count >= 1 else {
-            return .error(400, "bad-request", "start and count are positive integers; start is at most \(ServerConfiguration.maxRows)")
+            return .error(400, .badRequest, "start and count are positive integers; start is at most \(ServerConfiguration.maxRows)")
         }
         // The values a write left to store laid over the stored ones (`SheetOverlay`).
         let first = start - 1

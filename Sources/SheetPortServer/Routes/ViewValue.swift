@@ -1,9 +1,8 @@
 import Foundation
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
 import SheetPortConvert
 import SheetPortCalc
+import SheetPortReader
 
 /// A cell's value as a view sorts and filters it: all the scan keeps of a cell. Text is kept
 /// folded to lower case (Excel sorts and filters text ignoring case) and cut to

@@ -3,9 +3,6 @@ import CSodium
 import Glibc
 #endif
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// Which key a store is sealed with: a key check value (a keyed BLAKE2b of a fixed label,
 /// never the key itself) recorded in the store's `meta` table. `serve` and `token` compare the

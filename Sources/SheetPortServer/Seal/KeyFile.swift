@@ -2,9 +2,7 @@
 import Glibc
 #endif
 import SheetPortCore
-import SheetPortReader
 import SheetPortWriter
-import SheetPortConvert
 
 /// The data directory's sealing key: `DIR/seal.key`, 32 random bytes, mode 0600, created on
 /// the first start of an empty store (exclusively, so two starts cannot create two keys).

@@ -1,10 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// A random-access file whose bytes are kept sealed in fixed-size blocks: block `i` of 64 KiB
 /// of plaintext is stored at `i * slotSize` as its own sealed record (own nonce), bound to the

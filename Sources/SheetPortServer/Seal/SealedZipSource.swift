@@ -2,10 +2,7 @@ import CLibZip
 #if canImport(Glibc)
 import Glibc
 #endif
-import SheetPortCore
-import SheetPortReader
 import SheetPortWriter
-import SheetPortConvert
 
 /// A read-only libzip source over a `SealedBlockFile`: libzip seeks and reads, and only the
 /// blocks it touches are unsealed, in memory. The importer opens a staged upload through it.

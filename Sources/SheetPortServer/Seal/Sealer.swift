@@ -2,10 +2,6 @@ import CSodium
 #if canImport(Glibc)
 import Glibc
 #endif
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// Authenticated encryption at rest: XChaCha20-Poly1305 (libsodium's IETF AEAD) with a random
 /// 24-byte nonce per record. A sealed record is `nonce || ciphertext || tag`; the associated

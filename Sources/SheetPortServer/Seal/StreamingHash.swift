@@ -1,8 +1,4 @@
 import CSodium
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// A 32-byte BLAKE2b hash (crypto_generichash, as `Sodium.hash`) of bytes that arrive in pieces,
 /// such as an upload as it streams in: nothing is kept but the hash state.

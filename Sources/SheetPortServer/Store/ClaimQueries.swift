@@ -1,7 +1,3 @@
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 /// Claims on import jobs: a worker runs a job only while its claim (a random token) is the
 /// job's, so a job runs in one place at a time and ends once. On a shared store a claim holds
 /// for a lease that the running job renews; a job whose lease ran out (its instance died) is

@@ -1,8 +1,4 @@
 import Foundation
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// A fixed set of connections handed out one thread at a time, so readers run in parallel
 /// (under WAL with SQLite) while a worker writes.

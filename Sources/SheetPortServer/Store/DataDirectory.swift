@@ -1,8 +1,4 @@
 import Foundation
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// The server's data directory (mode 0700): the SQLite database, the sealing key, the
 /// staging folder of uploads (each a sealed block file) and the folder where exports are

@@ -1,9 +1,4 @@
 import Foundation
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
-
 /// Which store a `Database` talks to.
 package enum StoreKind: Sendable {
     /// The embedded default: one SQLite file in the data directory, one server process.

@@ -1,7 +1,6 @@
 import Foundation
 import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
 import SheetPortConvert
 
 /// An import job as stored.

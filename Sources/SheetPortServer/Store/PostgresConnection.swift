@@ -1,9 +1,5 @@
 import CLibPQ
 import Foundation
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// The bounds a session sets (a server's, from its lease): no lock is waited for longer than
 /// `lockTimeout` seconds, and a session left idle inside a transaction (its process frozen, say)

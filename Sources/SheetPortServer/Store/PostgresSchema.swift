@@ -1,7 +1,3 @@
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 /// The shared PostgreSQL store's tables, as the SQLite ones (`Schema`): ids, names, counts and
 /// statuses plain, every cell, comment, layout and staged upload sealed (`bytea`). Migrations
 /// are numbered in `schema_version`; a start takes a transaction-scoped advisory lock first,

@@ -1,8 +1,8 @@
-import Foundation
 import SheetPortCore
-import SheetPortReader
 import SheetPortCalc
 import SheetPortConvert
+import Foundation
+import SheetPortReader
 
 /// Rows as the rows window shows them (`{"row":N,"height":H,"cells":[...]}`, each cell its
 /// stored object with `display`, Docs/Reference/HTTP.md, "Cell objects"). A binary block's cells are rendered from

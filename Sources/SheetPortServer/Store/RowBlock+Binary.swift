@@ -1,6 +1,5 @@
 import CZstd
 import SheetPortCore
-import SheetPortReader
 import SheetPortConvert
 
 /// The typed binary row-block format (issue 26), format byte `0x02`, then one zstd frame of:

@@ -1,6 +1,3 @@
-import CZstd
-import SheetPortCore
-
 /// How a row block is kept before it is sealed (issue 26). A block's plaintext used to be its
 /// text lines alone (`#ROW ...` headers and cell objects); a block written now starts with a
 /// format byte, which a text block never does (it starts with `#`):

@@ -1,5 +1,3 @@
-import SheetPortCore
-
 extension RowBlock {
     /// A block's plaintext from its rows (the inverse of `entries`): each row's header, then its
     /// cell lines in column order.

@@ -1,6 +1,5 @@
 import Foundation
 import SheetPortCore
-import SheetPortReader
 import SheetPortConvert
 
 /// A block's rows as the workbook writer and the calculation engine take them: typed cells with

@@ -1,7 +1,6 @@
+import SheetPortConvert
 import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 /// The plaintext of one sealed block of rows (`RowBlock.rowsPerBlock` rows of the grid): per
 /// row a header line `#ROW HEIGHT HIDDEN` (`-` for no height), then one line per cell, each
 /// the cell's API object, which is also a cell JSONL object of Docs/Reference/Formats.md:

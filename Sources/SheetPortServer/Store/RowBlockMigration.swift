@@ -1,6 +1,4 @@
 import Foundation
-import SheetPortCore
-
 /// Rewrites the row blocks of the earlier formats (their text lines sealed as they are, or those
 /// lines compressed) in the typed binary format (`RowBlock.stored(_:)`), in the background after a start: a batch of 64
 /// blocks at a time, each batch one short transaction. A block is replaced only if it is still

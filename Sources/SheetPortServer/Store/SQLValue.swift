@@ -1,7 +1,3 @@
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 /// A value bound to or read from the store (SQLite or PostgreSQL).
 package enum SQLValue: Equatable, Sendable {
     /// SQL NULL.

@@ -1,9 +1,4 @@
 import CSQLite
-import Foundation
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// One SQLite connection in WAL mode with a busy timeout and a cache of prepared statements:
 /// the embedded store's `StoreConnection`.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The tables and columns editing adds (Docs/Reference/HTTP.md, "Writing"), on either store, created when
 /// missing: idempotent statements run after each store's own schema, so they need no number
 /// in PostgreSQL's `schema_version` (branches adding tables at once do not collide).

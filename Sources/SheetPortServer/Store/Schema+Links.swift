@@ -1,7 +1,3 @@
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// The share links' table (Docs/Reference/HTTP.md, "Share links"), created on either store when missing. A link's
 /// token is kept as a session is (its BLAKE2b hash in `sessions`, subject `link:<id>`) and its

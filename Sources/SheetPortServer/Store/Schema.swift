@@ -1,7 +1,3 @@
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 /// The server's tables. Everything a workbook contributes (cell inputs, values and styles,
 /// comments, column widths) is stored only in sealed blobs; ids, names, counts and statuses are
 /// plain so they can be queried.

@@ -1,8 +1,5 @@
 import Foundation
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// A job's `result` and `error` objects are sealed in the store: their warnings and findings
 /// name the workbook's other sheets (`extra-worksheets`), its parts and what they hold, none
@@ -30,7 +27,7 @@ enum SealedJobText {
         guard let stored, stored.hasPrefix(prefix) else { return stored }
         guard let sealer, let data = Data(base64Encoded: String(stored.dropFirst(prefix.count))),
               let plaintext = try? sealer.open(Array(data), context: context(job: job, field: field), what: "job \(field)") else {
-            return field == "error" ? #"{"code":"internal","message":"the job's stored outcome cannot be read","findings":[]}"# : nil
+            return field == "error" ? ImportWorker.errorJSON(code: .internal, message: "the job's stored outcome cannot be read") : nil
         }
         return String(decoding: plaintext, as: UTF8.self)
     }

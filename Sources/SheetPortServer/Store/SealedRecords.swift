@@ -1,8 +1,6 @@
 import Foundation
 import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// A sheet's layout (column widths, default row height, the defined names of its ranges),
 /// stored sealed on the sheet.

@@ -1,8 +1,4 @@
 import Foundation
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// "Sheet (id) changed to version N": told by whatever changes a sheet (a rename, an import's
 /// end) and heard by every instance. On a shared store the notice goes through PostgreSQL
@@ -82,17 +78,11 @@ package final class SheetChangeFeed: @unchecked Sendable {
         self.thread = thread
     }
 
-    private var isStopping: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return stopping
-    }
+    private var isStopping: Bool { lock.withLock { stopping } }
 
     /// Stops listening.
     func stop() {
-        lock.lock()
-        stopping = true
-        lock.unlock()
+        lock.withLock { stopping = true }
         if thread != nil { done.wait() }
         thread = nil
     }

@@ -1,8 +1,3 @@
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
-
 /// One comment of a thread, read or rewritten under the sheet's lock (resolving a thread
 /// reseals its first comment).
 extension Database {

@@ -1,9 +1,5 @@
 import Foundation
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
-
 /// A sheet as stored (its plain columns; cells, comments and layout are sealed elsewhere).
 package struct SheetRecord: Sendable, Equatable {
     /// The sheet's id (32 hexadecimal digits).

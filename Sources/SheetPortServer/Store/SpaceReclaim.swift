@@ -1,5 +1,3 @@
-import SheetPortCore
-
 /// Space given back when sheets go: on the embedded store, the SQLite file runs with
 /// `auto_vacuum=INCREMENTAL`, and after a delete the free pages are returned to the file system
 /// a bounded step at a time (`PRAGMA incremental_vacuum(N)`, each step its own short write

@@ -1,8 +1,4 @@
 import Foundation
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
-import SheetPortConvert
 
 /// What the server does after a write found the storage full: once a second, a checkpoint that
 /// truncates SQLite's WAL (`PRAGMA wal_checkpoint(TRUNCATE)`), until one succeeds. While the disk

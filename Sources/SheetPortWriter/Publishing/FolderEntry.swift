@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SheetPortCore
 
 /// A file whose name came from a workbook or a server (a sheet's name), inside a folder the
 /// user named (`convert --all -o DIR`, `export --out DIR`). Such a name never leads outside

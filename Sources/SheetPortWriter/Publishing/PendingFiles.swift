@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SheetPortCore
 
 /// Temporary files and staging directories in flight, kept where a signal handler can
 /// remove them: fixed C buffers, async-signal-safe to read, unlike Swift strings.
@@ -28,41 +27,48 @@ public enum PendingFiles {
     /// does not reach) to send SIGTERM on SIGINT or SIGTERM; returns its slot, or -1.
     @discardableResult
     public static func registerChild(_ pid: pid_t) -> Int {
-        pthread_mutex_lock(&lock)
-        defer { pthread_mutex_unlock(&lock) }
-        guard let slot = (0..<childSlots).first(where: { children[$0] == 0 }) else { return -1 }
-        children[slot] = pid
-        return slot
+        claim(in: children, count: childSlots, setting: pid)
     }
 
     /// Forgets a child once it has been stopped.
     public static func unregisterChild(_ slot: Int) {
-        guard slot >= 0 && slot < childSlots else { return }
-        pthread_mutex_lock(&lock)
-        children[slot] = 0
-        pthread_mutex_unlock(&lock)
+        release(slot, in: children, count: childSlots)
     }
 
     /// Registers a file or a directory to remove on SIGINT or SIGTERM; returns its slot,
     /// or -1 when all slots are taken (the path is then not removed by a signal).
     @discardableResult
     package static func register(_ path: String) -> Int {
-        pthread_mutex_lock(&lock)
-        defer { pthread_mutex_unlock(&lock) }
-        guard let slot = (0..<slots).first(where: { active[$0] == 0 }) else { return -1 }
-        let bytes = Array(path.utf8CString.prefix(length - 1))
-        let base = paths + slot * length
-        for (index, byte) in bytes.enumerated() { base[index] = byte }
-        base[min(bytes.count, length - 1)] = 0
-        active[slot] = 1
-        return slot
+        claim(in: active, count: slots, setting: 1) { slot in
+            let bytes = Array(path.utf8CString.prefix(length - 1))
+            let base = paths + slot * length
+            for (index, byte) in bytes.enumerated() { base[index] = byte }
+            base[min(bytes.count, length - 1)] = 0
+        }
     }
 
     /// Forgets a slot once its path is published or removed.
     package static func unregister(_ slot: Int) {
-        guard slot >= 0 && slot < slots else { return }
+        release(slot, in: active, count: slots)
+    }
+
+    /// Under the lock, the first free (0) slot of `table`: `fill` writes what it holds, then it
+    /// is set to `value` (so a signal handler never sees a half-written slot); -1 when all are taken.
+    private static func claim<Slot: BinaryInteger>(in table: UnsafeMutablePointer<Slot>, count: Int, setting value: Slot,
+                                                   _ fill: (Int) -> Void = { _ in }) -> Int {
         pthread_mutex_lock(&lock)
-        active[slot] = 0
+        defer { pthread_mutex_unlock(&lock) }
+        guard let slot = (0..<count).first(where: { table[$0] == 0 }) else { return -1 }
+        fill(slot)
+        table[slot] = value
+        return slot
+    }
+
+    /// Frees `slot` of `table` under the lock; a slot out of range (-1, none was free) is ignored.
+    private static func release<Slot: BinaryInteger>(_ slot: Int, in table: UnsafeMutablePointer<Slot>, count: Int) {
+        guard slot >= 0 && slot < count else { return }
+        pthread_mutex_lock(&lock)
+        table[slot] = 0
         pthread_mutex_unlock(&lock)
     }
 

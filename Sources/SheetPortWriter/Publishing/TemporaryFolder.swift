@@ -1,4 +1,3 @@
-import SheetPortCore
 /// A private folder (mode 0700) under the temporary directory, removed with everything in
 /// it when released, on SIGINT or SIGTERM (with `PendingFiles.removeOnSignals()`), or by
 /// `remove()`; one left by a killed process is swept by the next. Files in it are meant to be

@@ -4,7 +4,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SheetPortCore
 
 /// The package file as a libzip source that libzip both reads (the previous pass) and
 /// writes (the next pass), with file names of our choosing: libzip's own file source
@@ -36,12 +35,10 @@ final class ArchiveFile {
 
     /// Opens the package for another pass (creating it on the first).
     func openArchive() throws -> OpaquePointer {
+        let source = try ZipFunctionSource.make(archiveCallback, for: self, file: name)
         var error = zip_error_t()
         zip_error_init(&error)
         defer { zip_error_fini(&error) }
-        guard let source = zip_source_function_create(archiveCallback, Unmanaged.passUnretained(self).toOpaque(), &error) else {
-            throw WriterError.io(file: name, message: "libzip: \(String(cString: zip_error_strerror(&error)))")
-        }
         guard let archive = zip_open_from_source(source, ZIP_CREATE, &error) else {
             zip_source_free(source)
             throw WriterError.io(file: name, message: "cannot open the staged package: \(String(cString: zip_error_strerror(&error)))")

@@ -1,4 +1,3 @@
-import SheetPortCore
 /// `[Content_Types].xml`: a default per extension and an override per part.
 struct ContentTypesWriter {
     private var overrides: [(part: String, type: String)] = []

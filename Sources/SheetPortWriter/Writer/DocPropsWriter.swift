@@ -1,4 +1,3 @@
-import SheetPortCore
 /// `docProps/core.xml` and `docProps/app.xml`. No dates are written, so the same cells
 /// always give the same bytes.
 enum DocPropsWriter {

@@ -1,11 +1,9 @@
 import CLibZip
-import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SheetPortCore
 
 /// Builds the zip package of a workbook in a staging directory through libzip.
 ///

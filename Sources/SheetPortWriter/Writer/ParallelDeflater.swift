@@ -102,10 +102,7 @@ final class ParallelDeflater: @unchecked Sendable {
 
     /// Ends the workers (a block being deflated is finished first); idempotent.
     func stop() {
-        condition.lock()
-        stopping = true
-        condition.broadcast()
-        condition.unlock()
+        condition.withLock { stopping = true; condition.broadcast() }
         for worker in workers { worker.join() }
     }
 

@@ -1,4 +1,3 @@
-import SheetPortCore
 /// A relationships part (`_rels/.rels`, `xl/_rels/workbook.xml.rels`, a sheet's rels).
 struct RelationshipsWriter {
     /// The namespace prefix of the relationship types of ECMA-376 part 1.

@@ -1,4 +1,3 @@
-import SheetPortCore
 /// The shared-string table of a workbook being written, and its part `xl/sharedStrings.xml`.
 ///
 /// Memory grows with the distinct strings (as in every writer that shares them); a sheet of

@@ -1,5 +1,4 @@
 import CLibArchive
-import Foundation
 import SheetPortCore
 
 /// Writes the zip package of a workbook front to back through libarchive, handing the bytes to

@@ -1,6 +1,5 @@
 import CLibZip
 import CZlib
-import Foundation
 import SheetPortCore
 
 /// One entry's bytes, written on the caller's thread while `zip_close` packs them on another.
@@ -56,13 +55,7 @@ final class StreamedEntry: EntrySink, @unchecked Sendable {
     var bytesProduced: UInt64 { produced }
 
     func makeSource() throws -> OpaquePointer {
-        var error = zip_error_t()
-        zip_error_init(&error)
-        defer { zip_error_fini(&error) }
-        guard let source = zip_source_function_create(streamCallback, Unmanaged.passUnretained(self).toOpaque(), &error) else {
-            throw WriterError.io(file: file, message: "libzip: \(String(cString: zip_error_strerror(&error)))")
-        }
-        return source
+        try ZipFunctionSource.make(streamCallback, for: self, file: file)
     }
 
     func start(closing archive: OpaquePointer) {

@@ -1,4 +1,3 @@
-import SheetPortCore
 /// A sheet's threaded comments (`xl/threadedComments/threadedCommentN.xml`) and the
 /// workbook's people (`xl/persons/person.xml`), as Excel 365 writes them: a thread is its
 /// first comment and the replies that name it as `parentId`. Each thread also has a legacy

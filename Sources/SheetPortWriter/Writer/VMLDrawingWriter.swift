@@ -1,4 +1,3 @@
-import SheetPortCore
 /// A sheet's legacy VML drawing (`xl/drawings/vmlDrawingN.vml`): one hidden note shape per
 /// comment, which is what makes Excel and LibreOffice show comments at all.
 enum VMLDrawingWriter {

@@ -1,4 +1,3 @@
-import SheetPortCore
 /// `xl/workbook.xml`: the sheets in order, each pointing at its part through a relationship.
 enum WorkbookPartWriter {
     /// The part, for sheets whose relationship ids are `rId1`...`rIdN` in order.

@@ -1,4 +1,3 @@
-import SheetPortCore
 /// An error met while writing a workbook. Nothing is published when one is thrown:
 /// the staging directory is removed and the destination is left as it was.
 public enum WriterError: Error, CustomStringConvertible, Sendable, Equatable {

@@ -1,4 +1,3 @@
-import SheetPortCore
 
 /// The number systems of BIN2DEC and kin: at most 10 digits, the 10-digit numbers with the top
 /// digit's high bit set being negative (two's complement over 10, 30 and 40 bits).

@@ -1,10 +1,9 @@
-import SheetPortCore
 
 /// The Bessel functions as Excel computes them: the polynomial and rational approximations of
 /// Abramowitz and Stegun (9.8.1-9.8.8) and Hart for orders 0 and 1, then recurrence (upward for
 /// K and Y, and for J when x > n; Miller's downward recurrence for I and for J when x <= n), as
 /// Numerical Recipes presents them. Their error (about 1e-8 relative) is Excel's: BESSELK(2,0) is
-/// 0.11389388, the sum of the coefficients (../shared/calc-suite ENGINEERING__BESSEL: every I, K
+/// 0.11389388, the sum of the coefficients (the calc suite's ENGINEERING__BESSEL: every I, K
 /// and Y value there agrees to 1e-15).
 enum Bessel {
     /// Miller's recurrence starts 2 (n + sqrt(40 n)) terms up; values past 1e10 are rescaled.

@@ -1,4 +1,3 @@
-import SheetPortCore
 
 extension Functions {
     /// 2^48, the bound of the BIT functions' numbers.

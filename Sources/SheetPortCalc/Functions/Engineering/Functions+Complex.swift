@@ -1,4 +1,3 @@
-import SheetPortCore
 
 /// A complex number of the IM functions, written as Excel writes it: `3+4i`, `-2.5j`, `i`, `7`.
 struct ComplexNumber: Sendable, Equatable {

@@ -1,4 +1,3 @@
-import SheetPortCore
 
 /// CONVERT's units: every unit of Microsoft's table, by quantity, with its size in the quantity's
 /// base unit (gram, meter, second, pascal, newton, joule, watt, tesla, kelvin, cubic meter,

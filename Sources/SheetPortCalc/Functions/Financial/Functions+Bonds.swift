@@ -1,4 +1,3 @@
-import SheetPortCore
 extension Functions {
     static let bonds: [FunctionSpec] = [
         scalar("COUPDAYBS", 3, 4) { ev, a in number(try coupons(ev, a).daysBeforeSettlement) },

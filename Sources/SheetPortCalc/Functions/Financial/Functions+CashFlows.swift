@@ -1,4 +1,3 @@
-import SheetPortCore
 extension Functions {
     static let cashFlows: [FunctionSpec] = [
         raw("NPV", 2, 255) { ev, a in

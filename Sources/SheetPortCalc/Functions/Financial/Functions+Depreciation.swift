@@ -1,4 +1,3 @@
-import SheetPortCore
 extension Functions {
     static let depreciation: [FunctionSpec] = [
         scalar("SLN", 3, 3) { ev, a in

@@ -1,4 +1,3 @@
-import SheetPortCore
 extension Functions {
     /// Every financial function: annuities, cash flows, depreciation, securities and bonds.
     static let financial: [FunctionSpec] = annuities + cashFlows + depreciation + securities + bonds

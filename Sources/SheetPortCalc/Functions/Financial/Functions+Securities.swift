@@ -1,4 +1,3 @@
-import SheetPortCore
 extension Functions {
     static let securities: [FunctionSpec] = [
         scalar("ACCRINT", 6, 8) { ev, a in

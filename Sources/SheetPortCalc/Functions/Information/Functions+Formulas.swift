@@ -1,4 +1,3 @@
-import SheetPortCore
 
 extension Evaluator {
     /// The formula of a cell as the formula bar shows it (`=` and no storage prefixes), or nil for

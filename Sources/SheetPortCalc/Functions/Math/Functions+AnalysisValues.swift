@@ -1,4 +1,3 @@
-import SheetPortCore
 
 extension Functions {
     /// Argument k of a ToolPak function taking single numbers: omitted is #N/A, a boolean #VALUE!.
@@ -12,7 +11,7 @@ extension Functions {
     /// in a range or an array too (`LCM({4,"8",12})` is 24; `" 2024-01-10 "` is none); other text
     /// or a boolean is #VALUE!; empty cells are skipped, but arguments that are all empty cells
     /// named alone are #VALUE! (a range of empty cells gives no value: LCM 0); an omitted argument
-    /// is #N/A; an error is thrown where it stands (Excel-computed in ../shared/calc-suite
+    /// is #N/A; an error is thrown where it stands (Excel-computed in the calc suite's
     /// MATH_AND_TRIGONOMETRY__GCD_LCM and __LCM_GCD).
     static func analysisValues(_ ev: Evaluator, _ args: [Operand], _ body: (Double) throws -> Void) throws {
         var values = 0, ranges = 0

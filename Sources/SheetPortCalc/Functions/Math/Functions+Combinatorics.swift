@@ -1,4 +1,3 @@
-import SheetPortCore
 
 extension Functions {
     /// n! / (k! (n-k)!) by the product of k ratios (n and k whole, 0 <= k <= n); infinite (#NUM!)

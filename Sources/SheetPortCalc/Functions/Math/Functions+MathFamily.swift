@@ -1,4 +1,3 @@
-import SheetPortCore
 
 extension Functions {
     /// The math and trigonometry functions of this folder (the older ones: Functions+Math.swift,

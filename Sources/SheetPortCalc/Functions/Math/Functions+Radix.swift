@@ -1,4 +1,3 @@
-import SheetPortCore
 
 extension Functions {
     static let radixDigits = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ")

@@ -1,4 +1,3 @@
-import SheetPortCore
 
 /// Roman numerals: ROMAN's five forms (0 classic to 4 simplified) and ARABIC.
 enum RomanNumerals {

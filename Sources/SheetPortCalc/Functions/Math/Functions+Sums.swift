@@ -1,4 +1,3 @@
-import SheetPortCore
 
 extension Functions {
     /// The pairs of numbers of two same-sized arrays (SUMX2MY2 and kin): #N/A when the sizes differ,

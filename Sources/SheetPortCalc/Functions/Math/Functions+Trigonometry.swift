@@ -1,4 +1,3 @@
-import SheetPortCore
 
 extension Functions {
     /// A reciprocal of SIN, COS or TAN as Excel computes it: the argument reduced as SIN reduces it,

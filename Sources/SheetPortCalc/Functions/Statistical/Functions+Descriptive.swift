@@ -5,7 +5,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SheetPortCore
 
 /// Descriptive statistics over number lists: deviations (AVEDEV, DEVSQ), means (GEOMEAN,
 /// HARMEAN, TRIMMEAN), shape (KURT, SKEW, SKEW.P), the A-variants that count text and booleans
@@ -13,6 +12,15 @@ import SheetPortCore
 /// PROB, and the array results MODE.MULT and FREQUENCY. Arguments read as SUM reads them:
 /// ranges give their numbers, direct arguments are coerced, errors propagate.
 extension Functions {
+    /// KURT's and SKEW's sum of ((x - mean) / sd)^`power` over `v`, the standard deviation the
+    /// sample's or (`sample` false) the population's; nil (#DIV/0!) under `minimumCount` values
+    /// or when they do not vary.
+    static func standardizedPowerSum(_ v: [Double], _ power: Double, minimumCount: Int, sample: Bool) -> Double? {
+        guard v.count >= minimumCount, let s2 = Statistics.variance(v, sample: sample), s2 > 0 else { return nil }
+        let m = Statistics.mean(v), s = s2.squareRoot()
+        return v.reduce(0) { $0 + pow(($1 - m) / s, power) }
+    }
+
     static let descriptive: [FunctionSpec] = [
         raw("AVEDEV", 1, 255) { ev, a in
             let v = try ev.numbers(a)
@@ -36,29 +44,20 @@ extension Functions {
             return number(Double(v.count) / v.reduce(0) { $0 + 1 / $1 })
         },
         raw("KURT", 1, 255) { ev, a in
-            let v = try ev.numbers(a)
-            let n = Double(v.count)
-            guard n >= 4, let s2 = Statistics.variance(v, sample: true), s2 > 0 else { return .value(.error(.divisionByZero)) }
-            let m = Statistics.mean(v)
-            let s = s2.squareRoot()
-            let sum4 = v.reduce(0) { $0 + pow(($1 - m) / s, 4) }
+            let v = try ev.numbers(a), n = Double(v.count)
+            guard let sum4 = standardizedPowerSum(v, 4, minimumCount: 4, sample: true) else { return .value(.error(.divisionByZero)) }
             return number(n * (n + 1) / ((n - 1) * (n - 2) * (n - 3)) * sum4 - 3 * (n - 1) * (n - 1) / ((n - 2) * (n - 3)))
         },
         raw("SKEW", 1, 255) { ev, a in
-            let v = try ev.numbers(a)
-            let n = Double(v.count)
-            guard n >= 3, let s2 = Statistics.variance(v, sample: true), s2 > 0 else { return .value(.error(.divisionByZero)) }
-            let m = Statistics.mean(v)
-            let s = s2.squareRoot()
-            return number(n / ((n - 1) * (n - 2)) * v.reduce(0) { $0 + pow(($1 - m) / s, 3) })
+            let v = try ev.numbers(a), n = Double(v.count)
+            guard let sum3 = standardizedPowerSum(v, 3, minimumCount: 3, sample: true) else { return .value(.error(.divisionByZero)) }
+            return number(n / ((n - 1) * (n - 2)) * sum3)
         },
         raw("SKEW.P", 1, 255) { ev, a in
             let v = try ev.numbers(a)
             // Microsoft's Remarks: fewer than three points is #DIV/0! here too.
-            guard v.count >= 3, let s2 = Statistics.variance(v, sample: false), s2 > 0 else { return .value(.error(.divisionByZero)) }
-            let m = Statistics.mean(v)
-            let s = s2.squareRoot()
-            return number(v.reduce(0) { $0 + pow(($1 - m) / s, 3) } / Double(v.count))
+            guard let sum3 = standardizedPowerSum(v, 3, minimumCount: 3, sample: false) else { return .value(.error(.divisionByZero)) }
+            return number(sum3 / Double(v.count))
         },
         raw("STDEVA", 1, 255) { ev, a in Statistics.byCode(7, try ev.numbers(a, .textAsZero)) },
         raw("STDEVPA", 1, 255) { ev, a in Statistics.byCode(8, try ev.numbers(a, .textAsZero)) },

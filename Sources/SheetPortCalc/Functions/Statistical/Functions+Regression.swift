@@ -5,7 +5,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SheetPortCore
 
 /// Paired statistics and regression: CORREL, PEARSON, RSQ, SLOPE, INTERCEPT, STEYX, COVAR,
 /// COVARIANCE.P/.S, FORECAST(.LINEAR), and the least-squares fits LINEST, LOGEST, TREND and

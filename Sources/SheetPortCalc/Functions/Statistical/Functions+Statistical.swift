@@ -1,4 +1,3 @@
-import SheetPortCore
 extension Functions {
     /// The range of a criteria argument (a reference is required).
     static func rangeArg(_ op: Operand) throws -> SheetRange {

@@ -1,4 +1,3 @@
-import SheetPortCore
 
 /// Hypothesis tests: CHISQ.TEST, F.TEST, T.TEST, Z.TEST and their compatibility names, each
 /// answering the probability from the distributions of `Distribution`.

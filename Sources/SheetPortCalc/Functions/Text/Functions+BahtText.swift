@@ -1,4 +1,3 @@
-import SheetPortCore
 
 /// BAHTTEXT: a number as Thai words, in baht and satang (hundredths), as Thai cheques write it.
 enum ThaiNumber {

@@ -1,4 +1,3 @@
-import SheetPortCore
 
 /// Full-width and half-width forms: ASC turns full-width ASCII (U+FF01-U+FF5E, the ideographic
 /// space U+3000) and full-width katakana into their half-width forms; DBCS (JIS) the other way.

@@ -1,5 +1,4 @@
 import Foundation
-import SheetPortCore
 
 /// REGEXTEST, REGEXEXTRACT and REGEXREPLACE on Foundation's NSRegularExpression (ICU's engine).
 /// Excel's flavour is PCRE2; ICU reads the same syntax for classes, quantifiers (lazy and
@@ -41,18 +40,11 @@ enum TextRegex {
 }
 
 extension Functions {
-    /// The case_sensitivity argument: 0 (default) case-sensitive, 1 not; other values #VALUE!.
-    static func ignoreCase(_ ev: Evaluator, _ a: [Operand], _ k: Int) throws -> Bool {
-        let x = try ev.int(a, k, default: 0)
-        guard x == 0 || x == 1 else { throw EvalInterrupt.error(.value) }
-        return x == 1
-    }
-
     static let regularExpressions: [FunctionSpec] = [
         // REGEXTEST(text, pattern, [case_sensitivity]).
         scalar("REGEXTEST", 2, 3) { ev, a in
             let text = try ev.str(a[0]), pattern = try ev.str(a[1])
-            let regex = try TextRegex.compile(pattern, ignoreCase: try ignoreCase(ev, a, 2))
+            let regex = try TextRegex.compile(pattern, ignoreCase: try switchArgument(ev, a, 2))
             return .value(.boolean(!(try TextRegex.matches(regex, text, limit: 1)).isEmpty))
         },
         // REGEXEXTRACT(text, pattern, [return_mode], [case_sensitivity]): 0 the first match, 1 every
@@ -61,7 +53,7 @@ extension Functions {
             let text = try ev.str(a[0]), pattern = try ev.str(a[1])
             let mode = try ev.int(a, 2, default: 0)
             guard (0...2).contains(mode) else { return .value(.error(.value)) }
-            let regex = try TextRegex.compile(pattern, ignoreCase: try ignoreCase(ev, a, 3))
+            let regex = try TextRegex.compile(pattern, ignoreCase: try switchArgument(ev, a, 3))
             let found = try TextRegex.matches(regex, text, limit: mode == 1 ? .max : 1)
             guard let first = found.first else { return .value(.error(.notAvailable)) }
             let ns = text as NSString
@@ -81,7 +73,7 @@ extension Functions {
         scalar("REGEXREPLACE", 3, 5) { ev, a in
             let text = try ev.str(a[0]), pattern = try ev.str(a[1]), replacement = try ev.str(a[2])
             let occurrence = try ev.int(a, 3, default: 0)
-            let regex = try TextRegex.compile(pattern, ignoreCase: try ignoreCase(ev, a, 4))
+            let regex = try TextRegex.compile(pattern, ignoreCase: try switchArgument(ev, a, 4))
             let found = try TextRegex.matches(regex, text)
             let chosen: [NSTextCheckingResult]
             if occurrence == 0 {

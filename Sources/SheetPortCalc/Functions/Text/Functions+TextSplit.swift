@@ -1,4 +1,3 @@
-import SheetPortCore
 
 /// Finding delimiters in text, for TEXTBEFORE, TEXTAFTER and TEXTSPLIT: positions count
 /// characters; a delimiter argument may be one text or an array of them (each may match).

@@ -1,4 +1,3 @@
-import SheetPortCore
 
 extension Functions {
     /// A value as VALUETOTEXT and ARRAYTOTEXT write it: numbers in General, booleans and errors as
@@ -14,22 +13,15 @@ extension Functions {
         }
     }
 
-    /// The format argument of VALUETOTEXT and ARRAYTOTEXT: 0 concise (default), 1 strict.
-    static func strictFormat(_ ev: Evaluator, _ a: [Operand], _ k: Int) throws -> Bool {
-        let f = try ev.int(a, k, default: 0)
-        guard f == 0 || f == 1 else { throw EvalInterrupt.error(.value) }
-        return f == 1
-    }
-
     static let valueTexts: [FunctionSpec] = [
         scalar("VALUETOTEXT", 1, 2) { ev, a in
-            let strict = try strictFormat(ev, a, 1)
+            let strict = try switchArgument(ev, a, 1) // 0 concise (default), 1 strict
             return .value(.text(valueText(try ev.scalar(a[0]), strict: strict)))
         },
         // ARRAYTOTEXT(array, [format]): concise joins the values with ", "; strict writes an array
         // constant, `{1,"a";TRUE,#N/A}`.
         raw("ARRAYTOTEXT", 1, 2, arrays: true) { ev, a in
-            let strict = try strictFormat(ev, a, 1)
+            let strict = try switchArgument(ev, a, 1) // 0 concise (default), 1 strict
             let arr = try ev.array(a[0])
             // Built piece by piece: past 32,767 characters #VALUE!, before a huge array is all written.
             var s = LimitedText()

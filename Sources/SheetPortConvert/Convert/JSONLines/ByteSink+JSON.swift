@@ -15,9 +15,9 @@ extension ByteSink {
         }
         guard !copied else { return }
         var escaped: [UInt8] = []
-        JSONLWriter.appendString(text, to: &escaped)
+        JSON.appendQuoted(text, to: &escaped)
         escaped.withUnsafeBufferPointer { all in
-            put(quoted ? all : UnsafeBufferPointer(rebasing: all.dropFirst().dropLast())) // appendString's quotes dropped
+            put(quoted ? all : UnsafeBufferPointer(rebasing: all.dropFirst().dropLast())) // appendQuoted's quotes dropped
         }
     }
 }

@@ -1,6 +1,5 @@
 import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
 /// Reads cell JSON Lines (Docs/Reference/Formats.md, "Cell JSONL") back into rows: the objects that
 /// `convert --to jsonl` writes, with their optional `style` key.
 ///

@@ -1,6 +1,3 @@
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
 /// One member of a cell JSONL object as the reader sees it: the JSON types it tells apart,
 /// with the values of the scalars it uses. Arrays and objects it has no use for are checked
 /// and skipped, so only their kind is kept.

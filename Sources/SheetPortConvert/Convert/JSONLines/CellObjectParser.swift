@@ -4,8 +4,6 @@ import Glibc
 import Darwin
 #endif
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
 
 /// A strict JSON parser made for one cell JSONL line (RFC 8259, UTF-8): it reads the object
 /// straight into a `CellObject`, keeping only the members the reader uses, without building a

@@ -80,7 +80,7 @@ struct RecordWriter {
             }
             taken.insert(key)
             keyIndex[column] = keys.count
-            keys.append((column, Array((JSONLWriter.quoted(key) + ":").utf8)))
+            keys.append((column, Array((JSON.quoted(key) + ":").utf8)))
         }
         self.keys = keys
     }

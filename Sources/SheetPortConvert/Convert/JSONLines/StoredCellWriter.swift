@@ -1,6 +1,5 @@
 import SheetPortCore
 import SheetPortReader
-import SheetPortWriter
 /// The server's stored rows (Docs/Reference/HTTP.md, "Cell objects"), appended to a row block's bytes: each
 /// row's header as `RowBlock.header` writes it, then its cells in the same bytes as
 /// `JSONLWriter.write(_:input:)` given the input the import stores (`=` and the formula, else
@@ -77,23 +76,15 @@ package final class StoredCellWriter {
         } else {
             switch cell.value {
             case .number(let number):
-                // The field and the value are the same text.
-                if let integral = Self.integral(number) {
-                    sink.put(UInt8(ascii: "\""))
-                    sink.putDecimal(integral)
-                    sink.put(UInt8(ascii: "\""))
-                    appendReference(cell.column, row: row)
-                    sink.put(Literal.numberValue)
-                    sink.putDecimal(integral)
-                } else {
-                    let text = number.description
-                    sink.put(UInt8(ascii: "\""))
-                    sink.put(text)
-                    sink.put(UInt8(ascii: "\""))
-                    appendReference(cell.column, row: row)
-                    sink.put(Literal.numberValue)
-                    sink.put(text)
-                }
+                // The field and the value are the same text; an integral one is put with no `String`.
+                let integral = Self.integral(number), text = integral == nil ? number.description : ""
+                func putNumber() { if let integral { sink.putDecimal(integral) } else { sink.put(text) } }
+                sink.put(UInt8(ascii: "\""))
+                putNumber()
+                sink.put(UInt8(ascii: "\""))
+                appendReference(cell.column, row: row)
+                sink.put(Literal.numberValue)
+                putNumber()
             case .string(let text):
                 sink.putEscaped(text)
                 appendReference(cell.column, row: row)

@@ -1,4 +1,3 @@
-import SheetPortCore
 /// `ColumnTypes` on the records `DelimitedReader.read(into:)` fills: the same decisions, made
 /// on the fields' bytes.
 extension ColumnTypes {

@@ -1,6 +1,3 @@
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
 /// The kind of each column of a CSV or TSV input, decided over the whole column (Docs/Reference/Formats.md,
 /// section 6): a column is numbers only if every non-empty field is a number, booleans only if
 /// every one is a boolean, dates only if every one is a date, times only if every one is a

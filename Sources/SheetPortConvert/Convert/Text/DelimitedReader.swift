@@ -4,8 +4,6 @@ import Glibc
 import Darwin
 #endif
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
 /// Reads CSV (RFC 4180: quoted fields with `""` escapes, which may hold line breaks; the
 /// delimiter a comma, a semicolon, a tab, a bar or any given one) or TSV (tab-separated), one
 /// record at a time. A TSV field that starts with a double quote is quoted as Excel and pandas

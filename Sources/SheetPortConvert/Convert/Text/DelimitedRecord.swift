@@ -1,4 +1,3 @@
-import SheetPortCore
 /// One CSV or TSV record as `DelimitedReader.read(into:)` leaves it: each field is a span of
 /// the reader's buffer (the bytes between the quotes, for a quoted field), or, when quotes
 /// or escapes had to be undone, a span of the record's own `unescaped` bytes. No field costs an

@@ -1,6 +1,3 @@
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
 /// Tells a CSV input's field delimiter from its start, as a person would: among `,` `;` TAB and
 /// `|`, the one that appears the same number of times (outside quotes) on the most lines wins.
 /// Ties go to the comma (to the semicolon when numbers are written with decimal commas, which

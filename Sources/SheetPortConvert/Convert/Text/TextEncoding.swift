@@ -4,8 +4,6 @@ import Glibc
 import Darwin
 #endif
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
 
 /// A text input's character encoding, by any name glibc's iconv knows (`cp1252`, `latin1`,
 /// `utf-16`, `shift_jis`, ...); the text is converted to UTF-8 as it is read.

@@ -4,7 +4,6 @@ import Glibc
 import Darwin
 #endif
 import SheetPortCore
-import SheetPortReader
 import SheetPortWriter
 
 /// A text input that can be read more than once, as deciding column types needs (one pass

@@ -1,6 +1,4 @@
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
 /// CSV and TSV as typed rows: the two passes of `TextToWorkbook.convert` (one decides each
 /// column's kind, `ColumnTypes`; the next makes each record a row), shared with `sheetport
 /// bench csv`, which times them without a writer.

@@ -1,5 +1,4 @@
 import SheetPortCore
-import SheetPortReader
 import SheetPortWriter
 /// Converts CSV, TSV or cell JSONL into a one-sheet xlsx workbook, streaming: each row is
 /// written as it is read. CSV and TSV with types inferred are read twice: once to decide each

@@ -1,6 +1,4 @@
 import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
 /// How CSV and TSV fields become cell values, as spreadsheet users expect: numbers,
 /// booleans and ISO 8601 dates and times are typed; everything else stays text. Which kind a
 /// column holds is decided over the whole column (`ColumnTypes`); these are the rules for one field.

@@ -1,22 +1,24 @@
 import SheetPortCore
+import SheetPortReader
+
 /// Everything reading one worksheet gives: the differential tests and the worksheet fuzzer
 /// compare it between the fast path and libxml2 (`WorksheetReader.Engine`).
-struct WorksheetReading: Equatable {
+package struct WorksheetReading: Equatable {
     /// The rows, in the order read.
-    var rows: [Row] = []
+    package var rows: [Row] = []
     /// The metadata once the rows are read (or where the error stopped them).
-    var metadata = WorksheetMetadata()
+    package var metadata = WorksheetMetadata()
     /// The error, as code and message.
-    var error: String?
+    package var error: String?
     /// Whether the fast path handed over to libxml2 (not compared).
-    var handedOver = false
+    package var handedOver = false
 
-    static func == (left: WorksheetReading, right: WorksheetReading) -> Bool {
+    package static func == (left: WorksheetReading, right: WorksheetReading) -> Bool {
         left.rows == right.rows && left.metadata == right.metadata && left.error == right.error
     }
 
     /// Reads `sheet` of `workbook` with `engine`, at most `maxRows` rows.
-    init(_ sheet: Sheet, of workbook: Workbook, engine: WorksheetReader.Engine, maxRows: Int = .max) {
+    package init(_ sheet: Sheet, of workbook: Workbook, engine: WorksheetReader.Engine, maxRows: Int = .max) {
         var reader: WorksheetReader?
         do {
             let opened = try workbook.rows(of: sheet, engine: engine)

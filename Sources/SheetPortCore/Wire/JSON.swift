@@ -1,7 +1,4 @@
 import Foundation
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
 
 /// A JSON value built for output (server responses, `check --json`), rendered compactly with
 /// keys in the order given.
@@ -36,7 +33,7 @@ public indirect enum JSON: Sendable {
             output += "{"
             for (index, (key, value)) in members.enumerated() {
                 if index > 0 { output += "," }
-                output += JSONLWriter.quoted(key) + ":"
+                output += Self.quoted(key) + ":"
                 value.render(into: &output)
             }
             output += "}"
@@ -47,9 +44,9 @@ public indirect enum JSON: Sendable {
                 value.render(into: &output)
             }
             output += "]"
-        case .string(let text): output += JSONLWriter.quoted(text)
+        case .string(let text): output += Self.quoted(text)
         case .int(let number): output += String(number)
-        case .number(let number): output += ValueText.number(number)
+        case .number(let number): output += Self.numberText(number)
         case .bool(let flag): output += flag ? "true" : "false"
         case .null: output += "null"
         case .raw(let text): output += text

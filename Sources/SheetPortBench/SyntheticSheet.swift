@@ -1,4 +1,6 @@
 import SheetPortCore
+import SheetPortWriter
+
 /// The benchmark sheet: a header row and then rows of ten typed columns, the same cells
 /// that `Benchmarks/write/libxlsxwriter_write.c` writes (`Benchmarks/write/expected_jsonl.py`
 /// spells them out). Data rows are sheet rows r = 2...rows+1:

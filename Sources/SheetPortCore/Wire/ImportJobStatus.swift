@@ -1,6 +1,3 @@
-import SheetPortCore
-import SheetPortReader
-import SheetPortWriter
 /// Where an import job is (Docs/Reference/HTTP.md, "Imports"): one typed value for the store, the routes,
 /// the client's models and the commands, so that no side compares strings.
 public enum ImportJobStatus: String, Sendable, CaseIterable {
