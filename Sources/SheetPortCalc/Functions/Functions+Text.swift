@@ -166,16 +166,24 @@ extension Functions {
         scalar("TEXT", 2, 2) { ev, a in
             let v = try ev.checked(a[0])
             let format = try ev.str(a[1])
+            // Excel takes format codes of at most 255 characters, and gives no text longer than a cell holds.
+            guard format.utf16.count <= NumberFormat.maxCodeLength else { return .value(.error(.value)) }
+            func shown(_ text: String) -> Operand {
+                text.utf16.count <= NumberFormatRenderer.maxTextLength ? .value(.text(text)) : .value(.error(.value))
+            }
             switch v {
             case .text(let t):
                 if let x = Coercion.number(fromText: t, system: ev.dateSystem) {
-                    return .value(.text(ev.engine.numberFormatting.format(x, format, dateSystem: ev.dateSystem) ?? t))
+                    return shown(ev.engine.numberFormatting.format(x, format, dateSystem: ev.dateSystem) ?? t)
                 }
-                return .value(.text(BuiltInNumberFormatting.text(t, format, dateSystem: ev.dateSystem)))
+                return shown(BuiltInNumberFormatting.text(t, format, dateSystem: ev.dateSystem))
+            case .boolean(let flag):
+                // Excel shows a logical as TRUE or FALSE whatever the format: TEXT(TRUE,"#.###") is TRUE.
+                return .value(.text(flag ? "TRUE" : "FALSE"))
             default:
                 let x = try ev.number(v)
                 guard let s = ev.engine.numberFormatting.format(x, format, dateSystem: ev.dateSystem) else { return .value(.error(.value)) }
-                return .value(.text(s))
+                return shown(s)
             }
         },
         scalar("FIXED", 1, 3) { ev, a in
