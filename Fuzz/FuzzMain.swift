@@ -10,13 +10,14 @@ import Darwin
 /// The harnesses, one per FUZZ_TARGET value.
 private enum Harness: String {
     case check, worksheet, jsonl, calc
+    case numberFormat = "number-format"
 }
 
 /// The harness that FUZZ_TARGET names (`check` when unset); an unknown name stops the run.
 private let harness: Harness = {
     let name = getenv("FUZZ_TARGET").map { String(cString: $0) } ?? "check"
     guard let harness = Harness(rawValue: name) else {
-        fatalError("FUZZ_TARGET is check, worksheet, jsonl or calc, not \(name)")
+        fatalError("FUZZ_TARGET is check, worksheet, jsonl, calc or number-format, not \(name)")
     }
     return harness
 }()
@@ -29,5 +30,6 @@ public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int
     case .worksheet: fuzzWorksheet(data, size)
     case .jsonl: fuzzJSONL(data, size)
     case .calc: fuzzCalc(data, size)
+    case .numberFormat: fuzzNumberFormat(data, size)
     }
 }

@@ -88,11 +88,11 @@ import SheetPortTestSupport
         }
     }
 
-    /// The `number-format` fuzz target's kept inputs (Fixtures/fuzz-regressions/number-format-*:
-    /// the attacks it was seeded with and what its runs grew), replayed with its bounds.
+    /// The `number-format` fuzz target's kept inputs (Fixtures/fuzz-regressions/number-format/:
+    /// the attacks it was seeded with, its crashes and what its runs grew), replayed with its bounds.
     @Test func fuzzRegressionsRenderBounded() throws {
-        let folder = Project.root.appendingPathComponent("Fixtures/fuzz-regressions")
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("number-format-") }.sorted()
+        let folder = Project.root.appendingPathComponent("Fixtures/fuzz-regressions/number-format")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         #expect(names.count >= 20)
         for name in names {
             let bytes = Array(try Data(contentsOf: folder.appendingPathComponent(name)))

@@ -240,7 +240,7 @@ public enum NumberFormatRenderer {
             case .point:
                 // No integer placeholder (`.000`): the whole part still shows, before the point,
                 // as Excel shows -1E19 in `.000` as -10000000000000000000.000.
-                if count == 0 {
+                if count == 0, position == pointIndex {
                     for (offset, digit) in integerDigits.enumerated() {
                         result.append(digit)
                         appendGroup(&result, integerDigits.count - 1 - offset, grouping)
