@@ -65,7 +65,7 @@ enum FormatRoutes {
                 guard isNull || (value as? String).map(alignments.contains) == true else { throw refuse("left, center, right or null") }
                 members.updateValue(isNull ? nil : value as? String, forKey: "horizontal")
             case "numberFormat":
-                // Excel's grammar, at most 255 characters (CONTRACTS 8, "Limits"): a code Excel
+                // Excel's grammar, at most 255 characters (Docs/Reference/HTTP.md, "Writing"): a code Excel
                 // would not take is never stored, so no reader ever renders it.
                 guard isNull || value is String else { throw refuse("a number format code, or null") }
                 if let code = value as? String {
