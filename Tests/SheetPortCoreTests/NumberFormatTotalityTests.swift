@@ -123,3 +123,16 @@ import SheetPortTestSupport
         #expect(emoji.utf16.count <= NumberFormatRenderer.maxTextLength && emoji.unicodeScalars.allSatisfy { $0 == "😀" })
     }
 }
+
+extension NumberFormatTotalityTests {
+    /// A code far past Excel's 255 characters (a file nobody validated, as `convert` reads)
+    /// renders in time linear in its length: long literals, month runs, points and slashes.
+    @Test(arguments: ["\"x\"", "m h ", ".", "/", "s.0", "[Red]", "\\a"])
+    func longCodesRenderInLinearTime(_ piece: String) {
+        let code = String(repeating: piece, count: 100_000 / piece.count)
+        let started = Date()
+        _ = NumberFormatRenderer.text(number: 45322.5, code: code)
+        _ = NumberFormatRenderer.text(.string("t"), code: code, system: .excel1900)
+        #expect(Date().timeIntervalSince(started) < 10, "\(piece) × \(100_000 / piece.count): \(Date().timeIntervalSince(started)) s")
+    }
+}

@@ -478,12 +478,22 @@ public enum NumberFormatRenderer {
         var sections: [[Token]] = [[]]
         let characters = Array(code)
         var index = 0
+        // Adjacent literals join in one token, built in place (linear in the code's length).
+        var literal = ""
+        func flush() {
+            guard !literal.isEmpty else { return }
+            sections[sections.count - 1].append(.literal(literal))
+            literal = ""
+        }
+        // What the current section holds so far, kept as tokens are added (no rescan per token).
+        var lastDatePart: Token?
+        var hasDigit = false
         func add(_ token: Token) {
-            if case .literal(let text) = token, case .literal(let previous)? = sections[sections.count - 1].last {
-                sections[sections.count - 1][sections[sections.count - 1].count - 1] = .literal(previous + text)
-            } else {
-                sections[sections.count - 1].append(token)
-            }
+            if case .literal(let text) = token { literal += text; return }
+            flush()
+            sections[sections.count - 1].append(token)
+            if token.isDatePart { lastDatePart = token }
+            if token.isDigit { hasDigit = true }
         }
         func run(_ character: Character) -> Int {
             var count = 0
@@ -494,7 +504,7 @@ public enum NumberFormatRenderer {
             let character = characters[index]
             let lower = Character(character.lowercased())
             switch character {
-            case ";": sections.append([]); index += 1
+            case ";": flush(); sections.append([]); lastDatePart = nil; hasDigit = false; index += 1
             case "\"":
                 var text = ""
                 index += 1
@@ -523,7 +533,7 @@ public enum NumberFormatRenderer {
                 // Colours ([Red], [Color 10]) and anything else show nothing.
             case "0", "#", "?": add(.digit(character)); index += 1
             case ".":
-                if let last = sections[sections.count - 1].last(where: { $0.isDatePart }), case .second = last,
+                if case .second? = lastDatePart,
                    index + 1 < characters.count, characters[index + 1] == "0" {
                     index += 1
                     let zeros = run("0")
@@ -535,7 +545,7 @@ public enum NumberFormatRenderer {
             case ",": add(.comma); index += 1
             case "%": add(.percent); index += 1
             case "/":
-                if sections[sections.count - 1].contains(where: { $0.isDigit }) { add(.slash) } else { add(.literal("/")) }
+                if hasDigit { add(.slash) } else { add(.literal("/")) }
                 index += 1
             case "@": add(.at); index += 1
             case "E", "e":
@@ -570,23 +580,34 @@ public enum NumberFormatRenderer {
                 }
             }
         }
-        // `m` and `mm` are minutes after an hour or before a second.
+        flush()
+        // `m` and `mm` are minutes after an hour or before a second (the date parts around each
+        // found in one pass each way, so a long code stays linear).
         for section in sections.indices {
             var tokens = sections[section]
+            var nextDatePart = [Token?](repeating: nil, count: tokens.count)
+            var following: Token?
+            for position in tokens.indices.reversed() {
+                nextDatePart[position] = following
+                if tokens[position].isDatePart { following = tokens[position] }
+            }
+            var previous: Token?
             for position in tokens.indices {
-                guard case .month(let count) = tokens[position], count <= 2 else { continue }
-                let previous = tokens[..<position].last { $0.isDatePart }
-                let next = tokens[(position + 1)...].first { $0.isDatePart }
-                var afterHour = false, beforeSecond = false
-                if let previous { switch previous { case .hour, .elapsed("h", _): afterHour = true; default: break } }
-                if let next { switch next { case .second, .elapsed("s", _): beforeSecond = true; default: break } }
-                if afterHour || beforeSecond { tokens[position] = .minute(count) }
+                if case .month(let count) = tokens[position], count <= 2 {
+                    var afterHour = false, beforeSecond = false
+                    if let previous { switch previous { case .hour, .elapsed("h", _): afterHour = true; default: break } }
+                    if let next = nextDatePart[position] { switch next { case .second, .elapsed("s", _): beforeSecond = true; default: break } }
+                    if afterHour || beforeSecond { tokens[position] = .minute(count) }
+                }
+                if tokens[position].isDatePart { previous = tokens[position] }
             }
             sections[section] = tokens
         }
         if sections.count > 1, sections.last?.isEmpty == true, !code.hasSuffix(";") { sections.removeLast() }
+        // Bounded: TEXT can bring any number of codes (a sheet's few stay hot), and a code far
+        // longer than Excel's 255 characters (only a file not validated has one) is not kept.
+        guard characters.count <= 4 * NumberFormat.maxCodeLength else { return sections }
         cacheLock.lock()
-        // Bounded: TEXT can bring any number of codes; a sheet's few stay hot.
         if cache.count >= 4096 { cache.removeAll(keepingCapacity: true) }
         cache[code] = sections
         cacheLock.unlock()
