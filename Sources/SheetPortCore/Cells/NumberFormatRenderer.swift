@@ -297,9 +297,10 @@ public enum NumberFormatRenderer {
     ///
     /// The fraction is the closest one whose denominator has at most as many digits as the
     /// format's denominator placeholders (found by continued fractions: a bounded number of
-    /// steps, however many `?` there are; at most 15 digits, Excel's precision). From 10^15 on
-    /// a number is whole at 15 significant digits: with no whole part it shows over 1
-    /// (1E19 in `?/?` is `10000000000000000000/1`).
+    /// steps, however many `?` there are; at most 15 digits, Excel's precision: POI stops at 4
+    /// and notes that Excel goes further, as in `# #/#########`). From 10^15 on a number is
+    /// whole at 15 significant digits: with no whole part it shows over 1 (1E19 in `?/?` is
+    /// `10000000000000000000/1`, the digits Excel shows for it in `0`; POI's `(int)` of it overflows).
     private static func fraction(_ value: ShownDecimal, _ section: [Token]) -> String {
         guard let slash = section.firstIndex(of: .slash) else { return general(value.doubleValue) }
         let before = Array(section[..<slash]), after = Array(section[(slash + 1)...])
