@@ -127,7 +127,7 @@ import SheetPortTestSupport
 extension NumberFormatTotalityTests {
     /// A code far past Excel's 255 characters (a file nobody validated, as `convert` reads)
     /// renders in time linear in its length: long literals, month runs, points and slashes.
-    @Test(arguments: ["\"x\"", "m h ", ".", "/", "s.0", "[Red]", "\\a"])
+    @Test(arguments: ["\"x\"", "m h ", ".", "/", "s.0", "[Red]", "\\a", "0,", "#,##0.0", "?/?"])
     func longCodesRenderInLinearTime(_ piece: String) {
         let code = String(repeating: piece, count: 100_000 / piece.count)
         let started = Date()

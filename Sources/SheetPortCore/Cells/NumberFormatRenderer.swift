@@ -189,7 +189,9 @@ public enum NumberFormatRenderer {
             while index < section.count, section[index] == .comma { scaled += 1; index += 1 }
         }
         let value = input.scaled(byPowerOfTen: -3 * scaled)
-        let grouping = section.indices.contains { section[$0] == .comma && $0 < (lastDigit ?? -1) && section[..<$0].contains { $0.isDigit } }
+        // A comma between two digit placeholders groups thousands.
+        let firstDigit = section.firstIndex { $0.isDigit } ?? section.count
+        let grouping = section.indices.contains { section[$0] == .comma && $0 > firstDigit && $0 < (lastDigit ?? -1) }
         let integerSlots = section[..<pointIndex].filter { $0.isDigit }
         let fractionSlots = section[pointIndex...].filter { $0.isDigit }
         let rounded = value.rounded(decimals: fractionSlots.count)
