@@ -188,12 +188,16 @@ extension Functions {
         },
         scalar("FIXED", 1, 3) { ev, a in
             let x = try ev.num(a[0]), d = try ev.int(a, 1, default: 2)
+            // Excel takes at most 127 decimals (Microsoft: "Decimals can be as large as 127"); past
+            // them the format code alone would be as long as the number asked for.
+            guard d <= 127 else { return .value(.error(.value)) }
             let noCommas = ev.isMissing(a, 2) ? false : try ev.flag(a[2])
             let r = round(x, d, .toNearestOrAwayFromZero)
             return .value(.text(BuiltInNumberFormatting.fixed(r, decimals: max(d, 0), grouping: !noCommas)))
         },
         scalar("DOLLAR", 1, 2) { ev, a in
             let x = try ev.num(a[0]), d = try ev.int(a, 1, default: 2)
+            guard d <= 127 else { return .value(.error(.value)) }
             let r = round(x, d, .toNearestOrAwayFromZero)
             let body = "$" + BuiltInNumberFormatting.fixed(Swift.abs(r), decimals: max(d, 0), grouping: true)
             return .value(.text(r < 0 ? "(" + body + ")" : body))
