@@ -11,13 +11,14 @@ import Darwin
 private enum Harness: String {
     case check, worksheet, jsonl, calc
     case calcBombs = "calc-bombs"
+    case numberFormat = "number-format"
 }
 
 /// The harness that FUZZ_TARGET names (`check` when unset); an unknown name stops the run.
 private let harness: Harness = {
     let name = getenv("FUZZ_TARGET").map { String(cString: $0) } ?? "check"
     guard let harness = Harness(rawValue: name) else {
-        fatalError("FUZZ_TARGET is check, worksheet, jsonl, calc or calc-bombs, not \(name)")
+        fatalError("FUZZ_TARGET is check, worksheet, jsonl, calc, calc-bombs or number-format, not \(name)")
     }
     return harness
 }()
@@ -31,5 +32,6 @@ public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int
     case .jsonl: fuzzJSONL(data, size)
     case .calc: fuzzCalc(data, size)
     case .calcBombs: fuzzCalcBombs(data, size)
+    case .numberFormat: fuzzNumberFormat(data, size)
     }
 }

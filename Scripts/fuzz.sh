@@ -21,6 +21,11 @@
 #   jsonl      Fuzz/JSONL/: cell JSON Lines read by CellJSONLReader; a line its parser takes must be
 #              an object to JSONSerialization too. Seeds are the lines of Docs/Reference/Formats.md; inputs collect
 #              in .build/fuzz-jsonl/corpus, crashes and disagreements in .build/fuzz-jsonl/artifacts.
+#   number-format  Fuzz/NumberFormat/: (double, format code) pairs, the first 8 bytes the double's
+#              bits, validated and rendered by NumberFormatRenderer: no trap, output bounded by the
+#              code's length, at most a second. Seeds are Fixtures/fuzz-regressions/number-format/
+#              (issue 35's attacks and crashes, kept with what the runs grew); inputs collect in
+#              .build/fuzz-number-format/corpus.
 # Keep every crash's input in Fixtures/fuzz-regressions/ once fixed (FuzzRegressionTests reads it).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -34,7 +39,8 @@ case "$target" in
     jsonl) out=.build/fuzz-jsonl ;;
     calc) out=.build/fuzz-calc ;;
     calc-bombs) out=.build/fuzz-calc-bombs ;;
-    *) echo "fuzz.sh: FUZZ_TARGET is check, worksheet, jsonl, calc or calc-bombs, not $target" >&2; exit 2 ;;
+    number-format) out=.build/fuzz-number-format ;;
+    *) echo "fuzz.sh: FUZZ_TARGET is check, worksheet, jsonl, calc, calc-bombs or number-format, not $target" >&2; exit 2 ;;
 esac
 export FUZZ_TARGET="$target"
 mkdir -p "$out/corpus" "$out/artifacts"
@@ -101,12 +107,12 @@ INDIRECT("C3")+OFFSET(A1,1,1,2,2)+ROUND(PI(),2)+DATE(1900,2,29)
 _xlfn.IFS(A3,1,TRUE,2)+IFERROR(1/0,#N/A)+ISERR(#REF!)
 FORMULAS
 fi
-if [ "$target" = calc-bombs ]; then
-    cp -n Fixtures/fuzz-regressions/calc-bombs/* "$seeds/" 2>/dev/null || true
+if [ "$target" = calc-bombs ] || [ "$target" = number-format ]; then
+    cp -n Fixtures/fuzz-regressions/"$target"/* "$seeds/" 2>/dev/null || true
 fi
 for file in Fixtures/*/*.xlsx Fixtures/*/*.xlsm Fixtures/fuzz-regressions/* ../shared/corpus/files/*; do
     [ -f "$file" ] && [ "$(stat -c %s "$file")" -le 262144 ] || continue
-    if [ "$target" = jsonl ] || [ "$target" = calc ] || [ "$target" = calc-bombs ]; then
+    if [ "$target" = jsonl ] || [ "$target" = calc ] || [ "$target" = calc-bombs ] || [ "$target" = number-format ]; then
         continue
     elif [ "$target" = check ]; then
         cp -n "$file" "$seeds/" 2>/dev/null || true

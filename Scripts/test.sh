@@ -40,7 +40,8 @@ sheetport="$(swift build --show-bin-path)/sheetport"
 step python3 Tests/Mutation/mutate.py --sheetport "$sheetport" --seed 1 --cases 500
 # check: every hostile file gives its code in bounded time and memory (a table of each),
 # then short fuzz smoke runs (libFuzzer + ASan): the reader and check, the worksheet fast
-# path against libxml2 (differential), and the cell JSON Lines parser.
+# path against libxml2 (differential), the cell JSON Lines parser, the calculation engine and
+# the number-format renderer.
 hostile="$(mktemp -d)"
 step python3 Fixtures/hostile/make_hostile.py "$hostile" --check "$sheetport"
 rm -rf "$hostile"
@@ -49,5 +50,6 @@ step env FUZZ_TARGET=worksheet Scripts/fuzz.sh 30
 step env FUZZ_TARGET=jsonl Scripts/fuzz.sh 30
 step env FUZZ_TARGET=calc Scripts/fuzz.sh 30
 step env FUZZ_TARGET=calc-bombs Scripts/fuzz.sh 30
+step env FUZZ_TARGET=number-format Scripts/fuzz.sh 30
 step env SHEETPORT="$sheetport" Tests/ValueAgreement/run.sh --jobs 2
 step Tests/RealClients/roundtrip.sh "$sheetport"

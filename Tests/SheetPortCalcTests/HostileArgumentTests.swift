@@ -9,7 +9,7 @@ import Testing
     @Test(arguments: [
         "DATE(1E+300,1,1)", "DATE(2024,1E+300,1)", "YEAR(1E+300)", "WEEKDAY(1E+300)", "WEEKNUM(1E+300)", "EDATE(1,1E+300)",
         "WORKDAY(1E+300,1)", "LARGE(B1:B3,1E+300)", "SMALL(B1:B3,-1E+300)", "LEFT(\"abc\",1E+300)", "MID(\"abc\",1E+300,1)",
-        "REPT(\"a\",1E+300)", "CHAR(1E+300)", "ISEVEN(1E+300)", "FIXED(1,1E+300)", "MATCH(1,B1:B3,1E+300)", "SUBSTITUTE(\"a\",\"a\",\"b\",1E+300)",
+        "REPT(\"a\",1E+300)", "CHAR(1E+300)", "ISEVEN(1E+300)", "FIXED(1,1E+300)", "FIXED(1,1E+9)", "DOLLAR(1,1E+9)", "FIXED(1,128)", "MATCH(1,B1:B3,1E+300)", "SUBSTITUTE(\"a\",\"a\",\"b\",1E+300)",
     ])
     func hugeArgumentsAnswerAnErrorInsteadOfTrapping(_ formula: String) {
         let value = eval(formula, ["B1": 3, "B2": 1, "B3": 2])
@@ -17,6 +17,12 @@ import Testing
             Issue.record("\(formula) = \(value), not an error")
             return
         }
+    }
+
+    /// FIXED and DOLLAR take Excel's 127 decimals at most: 10^9 of them used to build a 1 GB format code.
+    @Test func fixedTakesAtMost127Decimals() {
+        #expect(eval("LEN(FIXED(1,127,TRUE))") == .number(129))
+        #expect(eval("FIXED(1,1E+9)") == .error(.value))
     }
 
     @Test func largeAndSmallPastTheirValuesAreNum() {

@@ -99,4 +99,12 @@ struct TypedInputTests {
         #expect(TypedInput("=SUM(A1:A3)").content == .formula("SUM(A1:A3)"))
         #expect(TypedInput("1e400").content == .value(.text("1e400")))
     }
+
+    /// Every format typing derives is one Excel takes (the server stores only valid formats).
+    @Test(arguments: ["12%", "12.5%", "$1,234.50", "$12", "-1.5e3", "1,234", "1,234.5", "2026-03-01", "3/1/2026",
+                      "2026-03-01 14:30", "14:30", "2:30 PM", "14:30:15", "2:30:15 am"])
+    func derivedFormatsAreValid(_ text: String) throws {
+        let format = try #require(TypedInput(text).numberFormat, "\(text) derives a format")
+        #expect(NumberFormat.isValid(format), "\(text): \(format)")
+    }
 }

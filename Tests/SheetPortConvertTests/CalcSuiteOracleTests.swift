@@ -53,12 +53,13 @@ import SheetPortTestSupport
     /// (2026-12-06: 67/239 files, 26,745/84,612 cells at first; 131 and 31,685 with the financial and
     /// statistical families; 130 and 79,775 with engineering, database, text, information, math and
     /// date alone; 172 and 82,846 with all of them; 196 and 83,244 with XLOOKUP's search modes, the
-    /// dynamic-array functions and the misses fixed one by one); the engine may only get better.
+    /// dynamic-array functions and the misses fixed one by one; 196 and 83,266 with the number-format
+    /// renderer made total); the engine may only get better.
     static let measuredFiles = 239
     static let measuredFilesRight = 196
     /// Compared and agreeing formula cells in that run.
     static let measuredCells = 84_612
-    static let measuredCellsRight = 83_244
+    static let measuredCellsRight = 83_266
 
     @Test func calcSuiteRecomputesToExcelsValues() throws {
         let filter = ProcessInfo.processInfo.environment["CALC_SUITE_FILTER"]

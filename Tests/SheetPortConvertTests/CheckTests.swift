@@ -149,7 +149,7 @@ import SheetPortTestSupport
 
     @Test func fuzzRegressionsGiveAReport() throws {
         let folder = Project.root.appendingPathComponent("Fixtures/fuzz-regressions")
-        // The files of the folder; a folder in it keeps another target's inputs (calc-bombs: formulas).
+        // Workbooks and worksheet parts; the folders (a fuzz target's own inputs) are not packages.
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().filter { name in
             var isFolder: ObjCBool = false
             return FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path, isDirectory: &isFolder) && !isFolder.boolValue

@@ -1,3 +1,5 @@
+import SheetPortCore
+
 extension Functions {
     static func utf16(_ s: String) -> [UInt16] { Array(s.utf16) }
     static func string(_ u: ArraySlice<UInt16>) -> String { String(decoding: u, as: UTF16.self) }
@@ -172,26 +174,38 @@ extension Functions {
         scalar("TEXT", 2, 2) { ev, a in
             let v = try ev.checked(a[0])
             let format = try ev.str(a[1])
+            // Excel takes format codes of at most 255 characters, and gives no text longer than a cell holds.
+            guard format.utf16.count <= NumberFormat.maxCodeLength else { return .value(.error(.value)) }
+            func shown(_ text: String) -> Operand {
+                text.utf16.count <= NumberFormatRenderer.maxTextLength ? .value(.text(text)) : .value(.error(.value))
+            }
             switch v {
             case .text(let t):
                 if let x = Coercion.number(fromText: t, system: ev.dateSystem) {
-                    return .value(.text(ev.engine.numberFormatting.format(x, format, dateSystem: ev.dateSystem) ?? t))
+                    return shown(ev.engine.numberFormatting.format(x, format, dateSystem: ev.dateSystem) ?? t)
                 }
-                return .value(.text(BuiltInNumberFormatting.text(t, format, dateSystem: ev.dateSystem)))
+                return shown(BuiltInNumberFormatting.text(t, format, dateSystem: ev.dateSystem))
+            case .boolean(let flag):
+                // Excel shows a logical as TRUE or FALSE whatever the format: TEXT(TRUE,"#.###") is TRUE.
+                return .value(.text(flag ? "TRUE" : "FALSE"))
             default:
                 let x = try ev.number(v)
                 guard let s = ev.engine.numberFormatting.format(x, format, dateSystem: ev.dateSystem) else { return .value(.error(.value)) }
-                return .value(.text(s))
+                return shown(s)
             }
         },
         scalar("FIXED", 1, 3) { ev, a in
             let x = try ev.num(a[0]), d = try ev.int(a, 1, default: 2)
+            // Excel takes at most 127 decimals (Microsoft: "Decimals can be as large as 127"); past
+            // them the format code alone would be as long as the number asked for.
+            guard d <= 127 else { return .value(.error(.value)) }
             let noCommas = ev.isMissing(a, 2) ? false : try ev.flag(a[2])
             let r = round(x, d, .toNearestOrAwayFromZero)
             return .value(.text(BuiltInNumberFormatting.fixed(r, decimals: max(d, 0), grouping: !noCommas)))
         },
         scalar("DOLLAR", 1, 2) { ev, a in
             let x = try ev.num(a[0]), d = try ev.int(a, 1, default: 2)
+            guard d <= 127 else { return .value(.error(.value)) }
             let r = round(x, d, .toNearestOrAwayFromZero)
             let body = "$" + BuiltInNumberFormatting.fixed(Swift.abs(r), decimals: max(d, 0), grouping: true)
             return .value(.text(r < 0 ? "(" + body + ")" : body))

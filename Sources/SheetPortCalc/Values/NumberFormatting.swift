@@ -19,9 +19,10 @@ public struct BuiltInNumberFormatting: NumberFormatting {
         return !text.isEmpty && text.allSatisfy({ $0 == "#" }) ? nil : text
     }
 
-    /// Text in the format's text section (`@` stands for it), as TEXT shows a string.
+    /// Text in the format's text section (`@` stands for it), as TEXT shows a string: not cut
+    /// to a cell's 32,767 characters (the renderer stops just past them), so TEXT can refuse it.
     static func text(_ text: String, _ format: String, dateSystem: DateSystem) -> String {
-        NumberFormatRenderer.text(.string(text), code: format, system: dateSystem)
+        NumberFormatRenderer.text(text: text, code: format)
     }
 
     /// `x` with `decimals` places, grouped by thousands or not (FIXED, DOLLAR).

@@ -45,6 +45,9 @@ public struct Finding: Sendable, Equatable {
         case unsupportedFormula = "unsupported-formula"
         /// An import: formulas of the imported sheet refer to other sheets of the workbook (evaluated, then kept as values).
         case crossSheetReference = "cross-sheet-reference"
+        /// Cells whose number format is not one Excel takes (its grammar, at most 255 characters):
+        /// they keep their values, shown in General.
+        case badNumberFormat = "bad-number-format"
     }
 
     /// The stable code (`zip-bomb`, `extra-worksheets`, ...).

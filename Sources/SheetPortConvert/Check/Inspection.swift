@@ -260,6 +260,7 @@ struct Inspection {
                                     quantity(cells, "cell uses", "cells use") + " \(name) (first: \(first!)), which Sheets does not keep",
                                     part: part, count: cells))
         }
+        reportNumberFormats(stats, styles: styles, part: part)
         let richCells = metadata.richTextCellCount
         if richCells > 0 {
             findings.append(Finding(.formattingDropped, .warning,
@@ -267,6 +268,29 @@ struct Inspection {
                                     + quantity(strings.richTextCount, "shared string", "shared strings") + "); only the text is kept",
                                     part: part, count: richCells))
         }
+    }
+
+    /// `bad-number-format`: cells whose format code Excel would not take (the import stores
+    /// them in General), counted with the first cell and the first such code's fault.
+    private mutating func reportNumberFormats(_ stats: SheetStatistics, styles: Styles, part: String?) {
+        var cells = 0
+        var first: CellReference?
+        var fault: String?
+        for (index, count) in stats.cellsByStyle.enumerated() where count > 0 {
+            do {
+                try NumberFormat.validate(styles.format(index).numberFormat)
+            } catch {
+                cells += count
+                if let candidate = stats.firstCellByStyle[index], first == nil || candidate < first! { first = candidate }
+                if fault == nil {
+                    fault = "\"\(styles.format(index).numberFormat.prefix(40).visibleControlCharacters)\": \(error.reason)"
+                }
+            }
+        }
+        guard cells > 0, let first, let fault else { return }
+        findings.append(Finding(.badNumberFormat, .warning,
+                                quantity(cells, "cell has", "cells have") + " a number format Excel does not take (first: \(first), \(fault)); "
+                                + "they keep their values, shown in General", part: part, count: cells))
     }
 
     private mutating func reportColours(_ stats: SheetStatistics, styles: Styles, part: String?) {

@@ -12,13 +12,14 @@ import Foundation
 /// `General` (up to 11 characters, scientific for large and small numbers). The built-in ids
 /// Excel shows in the user's locale are shown as en-US does (14 is `m/d/yyyy`).
 public enum NumberFormatRenderer {
-    /// The text of `value` in the format code `code`.
+    /// The text of `value` in the format code `code`: what a cell shows, so never more than
+    /// `maxTextLength` characters (Excel shows at most 32,767).
     public static func text(_ value: CellValue, code: String, system: DateSystem) -> String {
         switch value {
         case .empty: return ""
         case .boolean(let flag): return flag ? "TRUE" : "FALSE"
         case .error(let code): return code
-        case .string(let text): return self.text(text: text, code: code)
+        case .string(let text): return capped(self.text(text: text, code: code))
         case .number(let number), .date(let number), .duration(let number): return self.text(number: number, code: code, system: system)
         case .isoDate(let text):
             guard let dateTime = ExcelDateTime(iso: text) else { return text }
@@ -40,36 +41,59 @@ public enum NumberFormatRenderer {
 
     // MARK: text
 
+    /// The most characters (UTF-16 code units, as Excel counts) a cell shows or a text holds.
+    public static let maxTextLength = 32_767
+
     /// A text value: the format's text section (the fourth, or one holding `@`), else the text itself.
-    static func text(text: String, code: String) -> String {
+    ///
+    /// The result stops once it passes `maxTextLength` (it is then longer than a cell may show,
+    /// which is how TEXT knows to answer #VALUE!): 255 `@` on a 32 KB text never builds 8 MB.
+    package static func text(text: String, code: String) -> String {
         let sections = split(code)
         let section: [Token]
         if sections.count >= 4 { section = sections[3] }
         else if let withAt = sections.first(where: { $0.contains(.at) }), sections.count == 1 { section = withAt }
         else { return text }
         var result = ""
-        for token in section {
+        var length = 0
+        let textLength = text.utf16.count
+        for token in section where length <= maxTextLength {
             switch token {
-            case .literal(let literal): result += literal
-            case .at: result += text
+            case .literal(let literal): result += literal; length += literal.utf16.count
+            case .at: result += text; length += textLength
             default: break
             }
         }
         return result
     }
 
+    /// `text` cut to the `maxTextLength` characters a cell shows (on a character boundary).
+    public static func capped(_ text: String) -> String {
+        guard text.utf16.count > maxTextLength else { return text }
+        var end = text.utf16.index(text.startIndex, offsetBy: maxTextLength)
+        end = text.rangeOfComposedCharacterSequence(at: end).lowerBound
+        return String(text[..<end])
+    }
+
     // MARK: numbers
 
     /// A number in `code`.
+    ///
+    /// Total: every code renders every double in bounded time and output. Numbers show at most
+    /// 15 significant digits (as Excel: 2^64 in `0` is 18446744073709600000); scaling and
+    /// rounding work on those digits (`ShownDecimal`), so 1e308 in `0%` or `0.0E+0%` prints its
+    /// digits instead of overflowing. Dates and times before serial 0 or past 9999-12-31 show
+    /// `###########`, as Excel fills such a cell with `#`.
     public static func text(number: Double, code: String, system: DateSystem = .excel1900) -> String {
-        guard number.isFinite else { return number.isNaN ? "#NUM!" : "#NUM!" }
+        guard number.isFinite else { return "#NUM!" }
         let sections = split(code)
         guard !sections.isEmpty else { return general(number) }
-        var (section, value, sign) = choose(sections, number)
+        let (section, value, sign) = choose(sections, number)
         if section.isEmpty { return sign }
         if section.contains(where: { $0.isDatePart }) {
-            guard value >= 0 else { return String(repeating: "#", count: 11) } // Excel shows #### for negative dates
-            return sign + date(value, section, system: system)
+            // Excel shows #### for a negative date (in a section that would put a minus before it).
+            guard value >= 0, sign.isEmpty else { return outOfRange }
+            return date(value, section, system: system)
         }
         if section.contains(.general) {
             return section.map { if case .literal(let text) = $0 { text } else if case .general = $0 { general(value) } else { "" } }.joined()
@@ -80,11 +104,14 @@ public enum NumberFormatRenderer {
             return sign + section.map { if case .literal(let text) = $0 { text } else { "" } }.joined()
         }
         let percent = section.filter { $0 == .percent }.count
-        for _ in 0..<percent { value *= 100 }
-        if section.contains(where: { if case .exponent = $0 { true } else { false } }) { return sign + scientific(value, section) }
-        if section.contains(.slash) { return sign + fraction(value, section) }
-        return fixed(value, section, sign: sign)
+        let shown = ShownDecimal(value).scaled(byPowerOfTen: 2 * percent)
+        if section.contains(where: { if case .exponent = $0 { true } else { false } }) { return sign + scientific(shown, section) }
+        if section.contains(.slash) { return sign + fraction(shown, section) }
+        return fixed(shown, section, sign: sign)
     }
+
+    /// What Excel shows for a date or time it cannot show (a cell filled with `#`).
+    private static let outOfRange = String(repeating: "#", count: 11)
 
     /// The section for `number`, the value it shows and the sign put before it.
     private static func choose(_ sections: [[Token]], _ number: Double) -> ([Token], Double, String) {
@@ -96,7 +123,7 @@ public enum NumberFormatRenderer {
                 }
             }
             let rest = sections.indices.filter { conditions[$0] == nil && $0 < 3 }
-            guard let index = rest.first else { return ([.literal(String(repeating: "#", count: 11))], 0, "") }
+            guard let index = rest.first else { return ([.literal(outOfRange)], 0, "") }
             return (sections[index], abs(number), number < 0 ? "-" : "")
         }
         switch sections.count {
@@ -151,8 +178,7 @@ public enum NumberFormatRenderer {
     }
 
     /// `0`, `#` and `?` placeholders with an optional decimal point, grouping and scaling.
-    private static func fixed(_ input: Double, _ section: [Token], sign: String) -> String {
-        var value = input
+    private static func fixed(_ input: ShownDecimal, _ section: [Token], sign: String) -> String {
         // Commas right after the last integer placeholder (before the point or the end) scale by 1,000.
         let pointIndex = section.firstIndex(of: .point) ?? section.count
         let lastDigit = section[..<pointIndex].lastIndex { $0.isDigit }
@@ -162,16 +188,15 @@ public enum NumberFormatRenderer {
             var index = end + 1
             while index < section.count, section[index] == .comma { scaled += 1; index += 1 }
         }
-        for _ in 0..<scaled { value /= 1000 }
-        let grouping = section.indices.contains { section[$0] == .comma && $0 < (lastDigit ?? -1) && section[..<$0].contains { $0.isDigit } }
+        let value = input.scaled(byPowerOfTen: -3 * scaled)
+        // A comma between two digit placeholders groups thousands.
+        let firstDigit = section.firstIndex { $0.isDigit } ?? section.count
+        let grouping = section.indices.contains { section[$0] == .comma && $0 > firstDigit && $0 < (lastDigit ?? -1) }
         let integerSlots = section[..<pointIndex].filter { $0.isDigit }
         let fractionSlots = section[pointIndex...].filter { $0.isDigit }
-        let rounded = roundHalfAway(value, fractionSlots.count)
-        let digits = String(format: "%.\(fractionSlots.count)f", rounded)
-        let split = digits.split(separator: ".", omittingEmptySubsequences: false)
-        var integerDigits = Array(split[0])
-        if integerDigits == ["0"] { integerDigits = [] }
-        var fractionDigits = split.count > 1 ? Array(split[1]) : []
+        let rounded = value.rounded(decimals: fractionSlots.count)
+        let integerDigits = rounded.integerDigits
+        let fractionDigits = rounded.fractionDigits(fractionSlots.count)
         // Trailing zeros of `#` places go, of `?` places become spaces.
         var fractionTexts = fractionDigits.map { String($0) }
         var index = fractionSlots.count - 1
@@ -183,12 +208,11 @@ public enum NumberFormatRenderer {
             }
             index -= 1
         }
-        fractionDigits = []
         // Integer digits fill the placeholders from the right; the first takes any overflow.
         var result = ""
         var slot = 0
         let count = integerSlots.count
-        let shownZero = rounded == 0 && sign == "-" ? "" : sign
+        let shownZero = rounded.isZero && sign == "-" ? "" : sign
         result += shownZero
         var fractionSlot = 0
         for (position, token) in section.enumerated() {
@@ -215,7 +239,16 @@ public enum NumberFormatRenderer {
             case .digit:
                 result += fractionTexts[fractionSlot]
                 fractionSlot += 1
-            case .point: result += "."
+            case .point:
+                // No integer placeholder (`.000`): the whole part still shows, before the point,
+                // as Excel shows -1E19 in `.000` as -10000000000000000000.000.
+                if count == 0, position == pointIndex {
+                    for (offset, digit) in integerDigits.enumerated() {
+                        result.append(digit)
+                        appendGroup(&result, integerDigits.count - 1 - offset, grouping)
+                    }
+                }
+                result += "."
             case .percent: result += "%"
             case .literal(let text): result += text
             default: break
@@ -228,20 +261,10 @@ public enum NumberFormatRenderer {
         if grouping, fromRight > 0, fromRight % 3 == 0 { result += "," }
     }
 
-    /// Rounds half away from zero at `decimals`, as Excel shows numbers (on the decimal text,
-    /// so 1.005 with two decimals is 1.01 as Excel shows it).
-    private static func roundHalfAway(_ value: Double, _ decimals: Int) -> Double {
-        let text = String(format: "%.15g", value) // Excel's 15 significant digits
-        guard let decimal = Decimal(string: text) else { return value }
-        var input = decimal, output = Decimal()
-        NSDecimalRound(&output, &input, decimals, .plain)
-        return NSDecimalNumber(decimal: output).doubleValue
-    }
-
     /// `0.00E+00`, `##0.0E+0`.
-    private static func scientific(_ value: Double, _ section: [Token]) -> String {
+    private static func scientific(_ value: ShownDecimal, _ section: [Token]) -> String {
         guard let exponentIndex = section.firstIndex(where: { if case .exponent = $0 { true } else { false } }),
-              case .exponent(let showPlus) = section[exponentIndex] else { return general(value) }
+              case .exponent(let showPlus) = section[exponentIndex] else { return general(value.doubleValue) }
         let mantissaPart = Array(section[..<exponentIndex])
         let exponentSlots = section[(exponentIndex + 1)...].filter { $0.isDigit }.count
         let pointIndex = mantissaPart.firstIndex(of: .point) ?? mantissaPart.count
@@ -249,67 +272,115 @@ public enum NumberFormatRenderer {
         let fractionSlots = mantissaPart[pointIndex...].filter { $0.isDigit }.count
         var exponent = 0
         var mantissa = value
-        if value != 0 {
-            exponent = Int(log10(value).rounded(.down))
+        if !value.isZero {
+            exponent = value.exponent - 1
             // ##0.0E+0: the exponent is a multiple of the integer places (engineering notation).
-            if integerSlots > 1 { exponent = Int((Double(exponent) / Double(integerSlots)).rounded(.down)) * integerSlots }
-            mantissa = value / pow(10, Double(exponent))
-            if roundHalfAway(mantissa, fractionSlots) >= pow(10, Double(integerSlots)) {
+            if integerSlots > 1 {
+                let (quotient, remainder) = exponent.quotientAndRemainder(dividingBy: integerSlots)
+                exponent = (remainder < 0 ? quotient - 1 : quotient) * integerSlots
+            }
+            mantissa = value.scaled(byPowerOfTen: -exponent)
+            // Rounded up to 10^integerSlots (9.99 in 0.0E+0): one more step of the exponent.
+            if mantissa.rounded(decimals: fractionSlots).exponent > integerSlots {
                 exponent += integerSlots
-                mantissa = value / pow(10, Double(exponent))
+                mantissa = value.scaled(byPowerOfTen: -exponent)
             }
         }
         let mantissaText = fixed(mantissa, mantissaPart, sign: "")
         let exponentText = String(format: "%0\(max(1, exponentSlots))d", abs(exponent))
         var result = mantissaText + "E" + (exponent < 0 ? "-" : showPlus ? "+" : "") + exponentText
-        for token in section[(exponentIndex + 1)...] { if case .literal(let text) = token { result += text } }
+        for token in section[(exponentIndex + 1)...] {
+            if case .literal(let text) = token { result += text } else if token == .percent { result += "%" }
+        }
         return result
     }
 
     /// `# ?/?`, `# ??/??`, `?/8`: a whole part (when the format has one) and a fraction.
-    private static func fraction(_ value: Double, _ section: [Token]) -> String {
-        guard let slash = section.firstIndex(of: .slash) else { return general(value) }
+    ///
+    /// The fraction is the closest one whose denominator has at most as many digits as the
+    /// format's denominator placeholders (found by continued fractions: a bounded number of
+    /// steps, however many `?` there are; at most 15 digits, Excel's precision: POI stops at 4
+    /// and notes that Excel goes further, as in `# #/#########`). From 10^15 on a number is
+    /// whole at 15 significant digits: with no whole part it shows over 1 (1E19 in `?/?` is
+    /// `10000000000000000000/1`, the digits Excel shows for it in `0`; POI's `(int)` of it overflows).
+    private static func fraction(_ value: ShownDecimal, _ section: [Token]) -> String {
+        guard let slash = section.firstIndex(of: .slash) else { return general(value.doubleValue) }
         let before = Array(section[..<slash]), after = Array(section[(slash + 1)...])
         // The numerator's placeholders are the last run before the slash; any before a literal space are the whole part.
         var numeratorStart = before.count
         while numeratorStart > 0, before[numeratorStart - 1].isDigit { numeratorStart -= 1 }
         let wholeSlots = before[..<numeratorStart].contains { $0.isDigit }
         let denominatorDigits = after.prefix { $0.isDigit }
-        let fixedDenominator = after.prefix { if case .literal(let text) = $0 { text.allSatisfy(\.isNumber) && !text.isEmpty } else { false } }
-        var whole = wholeSlots ? value.rounded(.down) : 0
-        let remainder = value - whole
-        var numerator = 0, denominator = 1
-        if let first = fixedDenominator.first, case .literal(let text) = first, let fixed = Int(text), fixed > 0 {
-            denominator = fixed
-            numerator = Int((remainder * Double(fixed)).rounded())
-        } else {
-            let maxDenominator = Int(pow(10, Double(max(1, denominatorDigits.count)))) - 1
-            var best = (error: Double.infinity, numerator: 0, denominator: 1)
-            for candidate in 1...maxDenominator {
-                let n = (remainder * Double(candidate)).rounded()
-                let error = abs(remainder - n / Double(candidate))
-                if error < best.error - 1e-12 { best = (error, Int(n), candidate) }
-            }
-            (numerator, denominator) = (best.numerator, best.denominator)
+        var fixedDenominator: Double?
+        if case .literal(let text)? = after.first, (1...15).contains(text.utf8.count), text.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+           let fixed = Double(text), fixed > 0 {
+            fixedDenominator = fixed
         }
-        if numerator == denominator, wholeSlots { whole += 1; numerator = 0 }
+        var whole = ShownDecimal.zero, numerator = ShownDecimal.zero, denominator = 1.0
+        if value.exponent > 15 {
+            if wholeSlots {
+                whole = value
+            } else if let fixed = fixedDenominator {
+                // value × fixed on the leading digits (below 1), then shifted back: never overflows.
+                numerator = ShownDecimal(value.scaled(byPowerOfTen: -value.exponent).doubleValue * fixed).scaled(byPowerOfTen: value.exponent)
+                denominator = fixed
+            } else {
+                numerator = value
+            }
+        } else {
+            let number = value.doubleValue
+            var wholePart = wholeSlots ? number.rounded(.down) : 0
+            let remainder = number - wholePart
+            var (n, d) = (0.0, 1.0)
+            if let fixed = fixedDenominator {
+                (n, d) = ((remainder * fixed).rounded(), fixed)
+            } else {
+                let places = min(max(1, denominatorDigits.count), 15)
+                (n, d) = closestFraction(remainder, maxDenominator: pow(10, Double(places)) - 1)
+            }
+            if n == d, wholeSlots { wholePart += 1; n = 0 }
+            (whole, numerator, denominator) = (ShownDecimal(wholePart), ShownDecimal(n), d)
+        }
         var result = ""
         if wholeSlots {
             result += fixed(whole, Array(before[..<numeratorStart]), sign: "")
-            if numerator == 0 {
+            if numerator.isZero {
                 let width = section.filter { $0.isDigit }.count - before[..<numeratorStart].filter { $0.isDigit }.count + 1
-                return (whole == 0 ? "0" : result.trimmingCharacters(in: .whitespaces)) + (whole == 0 ? "" : String(repeating: " ", count: max(0, width)))
+                return (whole.isZero ? "0" : result.trimmingCharacters(in: .whitespaces)) + (whole.isZero ? "" : String(repeating: " ", count: max(0, width)))
             }
-            if whole == 0 { result = String(repeating: " ", count: result.count) }
-        } else if numerator == 0 && whole == 0 {
-            numerator = 0
+            if whole.isZero { result = String(repeating: " ", count: result.count) }
         }
-        let numeratorText = String(numerator)
+        let numeratorText = numerator.wholeText
         let numeratorWidth = before[numeratorStart...].count
-        let denominatorText = String(denominator)
+        let denominatorText = ShownDecimal(denominator).wholeText
         result += String(repeating: " ", count: max(0, numeratorWidth - numeratorText.count)) + numeratorText + "/" + denominatorText
         if denominatorDigits.count > denominatorText.count { result += String(repeating: " ", count: denominatorDigits.count - denominatorText.count) }
         return result.trimmingCharacters(in: .whitespaces).isEmpty ? "0" : result.trimmingTrailing()
+    }
+
+    /// The fraction n/d closest to `x` (0 or more) with d at most `maxDenominator`, the smaller
+    /// d on a tie: the last convergent of x's continued fraction within the bound, or the
+    /// semiconvergent past it when that is closer. At most 64 steps (a double's continued
+    /// fraction ends well before).
+    static func closestFraction(_ x: Double, maxDenominator: Double) -> (numerator: Double, denominator: Double) {
+        guard x.isFinite, x > 0, maxDenominator >= 1 else { return (0, 1) }
+        var (p0, q0, p1, q1) = (0.0, 1.0, 1.0, 0.0)
+        var rest = x
+        for _ in 0..<64 {
+            let term = rest.rounded(.down)
+            let q2 = q0 + term * q1
+            if q2 > maxDenominator {
+                let steps = ((maxDenominator - q0) / q1).rounded(.down)
+                let (ps, qs) = (p0 + steps * p1, q0 + steps * q1)
+                return abs(x - ps / qs) < abs(x - p1 / q1) ? (ps, qs) : (p1, q1)
+            }
+            (p0, q0, p1, q1) = (p1, q1, p0 + term * p1, q2)
+            let fraction = rest - term
+            guard fraction > 0, p1 / q1 != x else { break }
+            rest = 1 / fraction
+            guard rest.isFinite else { break }
+        }
+        return (p1, q1)
     }
 
     // MARK: dates
@@ -410,12 +481,22 @@ public enum NumberFormatRenderer {
         var sections: [[Token]] = [[]]
         let characters = Array(code)
         var index = 0
+        // Adjacent literals join in one token, built in place (linear in the code's length).
+        var literal = ""
+        func flush() {
+            guard !literal.isEmpty else { return }
+            sections[sections.count - 1].append(.literal(literal))
+            literal = ""
+        }
+        // What the current section holds so far, kept as tokens are added (no rescan per token).
+        var lastDatePart: Token?
+        var hasDigit = false
         func add(_ token: Token) {
-            if case .literal(let text) = token, case .literal(let previous)? = sections[sections.count - 1].last {
-                sections[sections.count - 1][sections[sections.count - 1].count - 1] = .literal(previous + text)
-            } else {
-                sections[sections.count - 1].append(token)
-            }
+            if case .literal(let text) = token { literal += text; return }
+            flush()
+            sections[sections.count - 1].append(token)
+            if token.isDatePart { lastDatePart = token }
+            if token.isDigit { hasDigit = true }
         }
         func run(_ character: Character) -> Int {
             var count = 0
@@ -426,7 +507,7 @@ public enum NumberFormatRenderer {
             let character = characters[index]
             let lower = Character(character.lowercased())
             switch character {
-            case ";": sections.append([]); index += 1
+            case ";": flush(); sections.append([]); lastDatePart = nil; hasDigit = false; index += 1
             case "\"":
                 var text = ""
                 index += 1
@@ -455,7 +536,7 @@ public enum NumberFormatRenderer {
                 // Colours ([Red], [Color 10]) and anything else show nothing.
             case "0", "#", "?": add(.digit(character)); index += 1
             case ".":
-                if let last = sections[sections.count - 1].last(where: { $0.isDatePart }), case .second = last,
+                if case .second? = lastDatePart,
                    index + 1 < characters.count, characters[index + 1] == "0" {
                     index += 1
                     let zeros = run("0")
@@ -467,7 +548,7 @@ public enum NumberFormatRenderer {
             case ",": add(.comma); index += 1
             case "%": add(.percent); index += 1
             case "/":
-                if sections[sections.count - 1].contains(where: { $0.isDigit }) { add(.slash) } else { add(.literal("/")) }
+                if hasDigit { add(.slash) } else { add(.literal("/")) }
                 index += 1
             case "@": add(.at); index += 1
             case "E", "e":
@@ -477,7 +558,7 @@ public enum NumberFormatRenderer {
                     let count = run("e"); index += count; add(.year(4))
                 }
             default:
-                if code.count - index >= 7, String(characters[index..<(index + 7)]).lowercased() == "general" {
+                if characters.count - index >= 7, String(characters[index..<(index + 7)]).lowercased() == "general" {
                     add(.general); index += 7; continue
                 }
                 if String(characters[index..<min(characters.count, index + 5)]).uppercased() == "AM/PM" {
@@ -502,22 +583,35 @@ public enum NumberFormatRenderer {
                 }
             }
         }
-        // `m` and `mm` are minutes after an hour or before a second.
+        flush()
+        // `m` and `mm` are minutes after an hour or before a second (the date parts around each
+        // found in one pass each way, so a long code stays linear).
         for section in sections.indices {
             var tokens = sections[section]
+            var nextDatePart = [Token?](repeating: nil, count: tokens.count)
+            var following: Token?
+            for position in tokens.indices.reversed() {
+                nextDatePart[position] = following
+                if tokens[position].isDatePart { following = tokens[position] }
+            }
+            var previous: Token?
             for position in tokens.indices {
-                guard case .month(let count) = tokens[position], count <= 2 else { continue }
-                let previous = tokens[..<position].last { $0.isDatePart }
-                let next = tokens[(position + 1)...].first { $0.isDatePart }
-                var afterHour = false, beforeSecond = false
-                if let previous { switch previous { case .hour, .elapsed("h", _): afterHour = true; default: break } }
-                if let next { switch next { case .second, .elapsed("s", _): beforeSecond = true; default: break } }
-                if afterHour || beforeSecond { tokens[position] = .minute(count) }
+                if case .month(let count) = tokens[position], count <= 2 {
+                    var afterHour = false, beforeSecond = false
+                    if let previous { switch previous { case .hour, .elapsed("h", _): afterHour = true; default: break } }
+                    if let next = nextDatePart[position] { switch next { case .second, .elapsed("s", _): beforeSecond = true; default: break } }
+                    if afterHour || beforeSecond { tokens[position] = .minute(count) }
+                }
+                if tokens[position].isDatePart { previous = tokens[position] }
             }
             sections[section] = tokens
         }
         if sections.count > 1, sections.last?.isEmpty == true, !code.hasSuffix(";") { sections.removeLast() }
+        // Bounded: TEXT can bring any number of codes (a sheet's few stay hot), and a code far
+        // longer than Excel's 255 characters (only a file not validated has one) is not kept.
+        guard characters.count <= 4 * NumberFormat.maxCodeLength else { return sections }
         cacheLock.lock()
+        if cache.count >= 4096 { cache.removeAll(keepingCapacity: true) }
         cache[code] = sections
         cacheLock.unlock()
         return sections

@@ -32,6 +32,8 @@ extension ServerErrorCode {
     public static let badFormula = Self(rawValue: "bad-formula")
     /// 400: a formatting value is not one Sheets keeps.
     public static let badFormat = Self(rawValue: "bad-format")
+    /// 400: a number format outside Excel's grammar or over 255 characters.
+    public static let badNumberFormat = Self(rawValue: "bad-number-format")
     /// 400: a row height or column width is out of range.
     public static let badSize = Self(rawValue: "bad-size")
     /// 400: a view's filter or sort is not one the server evaluates.

@@ -41,6 +41,8 @@ public struct CellFormat: Sendable, Equatable {
 public struct Styles: Sendable {
     /// `cellXfs`, resolved; index 0 is the default.
     public var cellFormats: [CellFormat] = [CellFormat()]
+    /// The custom number formats of `numFmts` by `numFmtId`, the ones no cell format uses too.
+    public var numberFormatCodes: [Int: String] = [:]
     /// Per cell format, how its numbers read (the hot-path lookup).
     var numberKinds: [NumberKind] = [.number]
 
@@ -161,6 +163,7 @@ final class StylesPart: XMLHandler {
     func resolve(theme: [UInt32?]) -> Styles {
         for (index, rgb) in customPalette.enumerated() where index < palette.count { palette[index] = rgb }
         var styles = Styles()
+        styles.numberFormatCodes = numberFormats
         guard !xfs.isEmpty else { return styles }
         styles.cellFormats = xfs.map { xf in
             var format = CellFormat()

@@ -47,7 +47,9 @@ enum EditRoutes {
         }
         let outcome = try SheetWrite.run(id, subject: request.subject!, change: .cells, context) { edit in
             for (cell, text, typed) in inputs {
-                edit.set(cell, CellUpdate(content: .typed(text: text, typed), style: typed.numberFormat.map { .numberFormatIfGeneral($0) } ?? .keep))
+                // The format typing derives is stored only if valid, as every stored format is.
+                let format = typed.numberFormat.flatMap { NumberFormat.isValid($0) ? CellUpdate.Style.numberFormatIfGeneral($0) : nil }
+                edit.set(cell, CellUpdate(content: .typed(text: text, typed), style: format ?? .keep))
             }
         }
         return reply(outcome)

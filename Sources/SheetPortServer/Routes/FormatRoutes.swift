@@ -13,8 +13,6 @@ enum FormatRoutes {
     /// Excel's largest row height (points) and column width (characters).
     static let maxRowHeight = 409.0
     static let maxColumnWidth = 255.0
-    /// The longest number format code Excel takes.
-    static let maxNumberFormatLength = 255
 
     /// `{"range","set":{...}}` merges the members into every cell of the range (a member set to
     /// null, or a flag to false, is removed); `{"range","clear":true}` removes every stored cell's
@@ -65,10 +63,18 @@ enum FormatRoutes {
                 guard isNull || (value as? String).map(alignments.contains) == true else { throw refuse("left, center, right or null") }
                 members.updateValue(isNull ? nil : value as? String, forKey: "horizontal")
             case "numberFormat":
-                guard isNull || (value as? String).map({ !$0.isEmpty && $0.count <= maxNumberFormatLength }) == true else {
-                    throw refuse("a number format code of 1 to \(maxNumberFormatLength) characters, or null")
+                // Excel's grammar, at most 255 characters (Docs/Reference/HTTP.md, "Writing"): a code Excel
+                // would not take is never stored, so no reader ever renders it.
+                guard isNull || value is String else { throw refuse("a number format code, or null") }
+                if let code = value as? String {
+                    try BoundaryText.check(code, "numberFormat", log: log)
+                    do {
+                        try NumberFormat.validate(code)
+                    } catch {
+                        throw RequestRefusal(status: 400, code: .badNumberFormat,
+                                             message: "\"\(code.prefix(40).visibleControlCharacters)\" is not a number format Excel takes: \(error.reason)")
+                    }
                 }
-                if let code = value as? String { try BoundaryText.check(code, "numberFormat", log: log) }
                 members.updateValue(isNull || value as? String == "General" ? nil : value as? String, forKey: "numFmt")
             case "fill", "color":
                 guard isNull || (value as? String).flatMap(rgb) != nil else { throw refuse("a colour #RRGGBB, or null") }

@@ -14,7 +14,13 @@ package final class StoredCellWriter {
     /// A writer of cells of a workbook with `styles` and `dateSystem`.
     package init(styles: Styles, dateSystem: DateSystem) {
         let base = styles.format(0)
-        styleMembers = styles.cellFormats.map { JSONLWriter.styleMember($0.keptStyle(relativeTo: base)).map { Array($0.utf8) } }
+        styleMembers = styles.cellFormats.map { format in
+            var style = format.keptStyle(relativeTo: base)
+            // A code Excel would not take is not kept: the cell keeps its value in General (the
+            // pre-flight's `bad-number-format` finding names it).
+            if !NumberFormat.isValid(style.numberFormat) { style.numberFormat = "General" }
+            return JSONLWriter.styleMember(style).map { Array($0.utf8) }
+        }
         self.dateSystem = dateSystem
     }
 
