@@ -23,4 +23,22 @@ import SheetPortClient
         try fixture.server.restart()
         #expect(try fixture.server.api(fixture.api.token).call("GET", "/api/sheets").status == 200)
     }
+
+    /// Instances starting at once on one new key file (`serve --key-file`, a shared database)
+    /// all read the one key that won, never a file still being written; nothing else is left.
+    @Test func startsAtOnceShareOneWholeKey() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("key-race-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for round in 0..<400 {
+            let path = folder.appendingPathComponent("seal-\(round).key").path
+            let keys = (0..<8).map { _ in LockedBox<Result<[UInt8], any Error>?>(nil) }
+            DispatchQueue.concurrentPerform(iterations: keys.count) { k in
+                keys[k].value = Result { try KeyFile.loadOrCreate(at: path) }
+            }
+            let read = try keys.map { try #require(try $0.value?.get()) }
+            #expect(read.count == 8 && Set(read.map { Data($0) }).count == 1 && read[0].count == 32)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == (0..<400).map { "seal-\($0).key" }.sorted())
+    }
 }

@@ -28,22 +28,28 @@ package enum KeyFile {
     }
 
     /// Creates the key file at `path` with a new random key (mode 0600); when another process
-    /// created it first, reads that one.
+    /// created it first, reads that one. The key is written and synced under a private name
+    /// first and then linked into place (link(2) fails when the name exists), so an instance
+    /// starting beside this one sees no key or the whole key, never a file still being written.
     package static func create(at path: String) throws -> [UInt8] {
-        let created = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        let staging = path + ".\(getpid()).\(Sodium.randomBytes(6).map { String($0, radix: 16) }.joined()).new"
+        let created = open(staging, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard created >= 0 else {
-            guard errno == EEXIST, let key = try load(at: path) else {
-                throw ServerError.io(path: path, message: "cannot create the sealing key: \(String(cString: strerror(errno)))")
-            }
-            return key
+            throw ServerError.io(path: path, message: "cannot create the sealing key: \(String(cString: strerror(errno)))")
         }
+        defer { unlink(staging) }
         let key = Sodium.randomBytes(Sealer.keyLength)
         let written = key.withUnsafeBytes { write(created, $0.baseAddress, $0.count) }
         let synced = fsync(created)
         close(created)
         guard written == key.count, synced == 0 else {
-            unlink(path)
             throw ServerError.io(path: path, message: "cannot write the sealing key")
+        }
+        guard link(staging, path) == 0 else {
+            guard errno == EEXIST, let key = try load(at: path) else {
+                throw ServerError.io(path: path, message: "cannot create the sealing key: \(String(cString: strerror(errno)))")
+            }
+            return key
         }
         return key
     }
