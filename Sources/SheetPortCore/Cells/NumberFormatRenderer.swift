@@ -82,8 +82,9 @@ public enum NumberFormatRenderer {
     /// Total: every code renders every double in bounded time and output. Numbers show at most
     /// 15 significant digits (as Excel: 2^64 in `0` is 18446744073709600000); scaling and
     /// rounding work on those digits (`ShownDecimal`), so 1e308 in `0%` or `0.0E+0%` prints its
-    /// digits instead of overflowing. Dates and times before serial 0 or past 9999-12-31 show
-    /// `###########`, as Excel fills such a cell with `#`.
+    /// digits instead of overflowing. Dates and times before serial 0 or past 9999-12-31, and
+    /// sections mixing date parts with `0 # ?` (`mm###`), show `###########`, as Excel fills
+    /// such a cell with `#`.
     public static func text(number: Double, code: String, system: DateSystem = .excel1900) -> String {
         guard number.isFinite else { return "#NUM!" }
         let sections = split(code)
@@ -91,8 +92,10 @@ public enum NumberFormatRenderer {
         let (section, value, sign) = choose(sections, number)
         if section.isEmpty { return sign }
         if section.contains(where: { $0.isDatePart }) {
-            // Excel shows #### for a negative date (in a section that would put a minus before it).
-            guard value >= 0, sign.isEmpty else { return outOfRange }
+            // Excel shows #### for a negative date (in a section that would put a minus before it),
+            // and for a section mixing date parts with digit placeholders (`mm###`), which it
+            // cannot render (TEXT answers #VALUE!).
+            guard value >= 0, sign.isEmpty, !section.contains(where: { $0.isDigit }) else { return outOfRange }
             return date(value, section, system: system)
         }
         if section.contains(.general) {
@@ -441,7 +444,6 @@ public enum NumberFormatRenderer {
             case .point: result += "."
             case .percent: result += "%"
             case .slash: result += "/"
-            case .digit(let character): result.append(character)
             case .at: result += "@"
             default: break
             }
