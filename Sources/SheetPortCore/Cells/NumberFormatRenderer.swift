@@ -151,7 +151,8 @@ public enum NumberFormatRenderer {
         }
     }
 
-    /// Excel's General: at most 11 characters, scientific past them.
+    /// Excel's General: at most 11 characters (the sign aside), scientific past them or where
+    /// scientific keeps more significant digits (-2.5E-09, not -0.000000003).
     public static func general(_ number: Double) -> String {
         guard number != 0 else { return "0" }
         guard number.isFinite else { return "#NUM!" }
@@ -168,7 +169,14 @@ public enum NumberFormatRenderer {
             if text.hasSuffix(".") { text.removeLast() }
         }
         if text == "0" || text.count > 11 { return sign + scientificGeneral(magnitude) }
-        return sign + text
+        let scientific = scientificGeneral(magnitude)
+        return sign + (significantDigits(scientific) > significantDigits(text) ? scientific : text)
+    }
+
+    /// The digits of a General text from its first nonzero one, the exponent's aside.
+    private static func significantDigits(_ text: some StringProtocol) -> Int {
+        let mantissa = text.prefix { $0 != "E" }
+        return mantissa.drop { $0 == "0" || $0 == "." }.filter(\.isNumber).count
     }
 
     private static func scientificGeneral(_ magnitude: Double) -> String {
