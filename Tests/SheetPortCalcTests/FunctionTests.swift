@@ -74,6 +74,10 @@ import Testing
         ("TEXT(\"abc\",\"0.00\")", .text("abc")), ("1&\"\"", .text("1")), ("0.1+0.2&\"\"", .text("0.3")), ("1/3&\"\"", .text("0.333333333333333")),
         ("1E+20&\"\"", .text("1E+20")), ("123456789012345678&\"\"", .text("1.23456789012346E+17")), ("0.00001&\"\"", .text("0.00001")),
         ("TRUE&\"\"", .text("TRUE")),
+        // Excel's TEXT: a date format mixed with digit placeholders or a negative date is #VALUE!
+        // (a cell shows ####); General keeps the digits scientific keeps (calc-suite TEXT__TEXT).
+        ("TEXT(41181,\"mm###\")", .error(.value)), ("TEXT(-1,\"m/d/y\")", .error(.value)),
+        ("TEXT(-2.5E-09,\"General\")", .text("-2.5E-09")), ("TEXT(-1E-08,\"General\")", .text("-0.00000001")),
         // coercion in arithmetic
         ("\" 12 \"+0", .number(12)), ("\"1,234\"+0", .number(1234)), ("\"1e3\"+0", .number(1000)), ("\"50%\"+0", .number(0.5)),
         ("\"1,23\"+0", .error(.value)), ("TRUE+TRUE", .number(2)), ("\"x\"+1", .error(.value)), ("Z1+1", .number(1)), ("Z1&\"a\"", .text("a")),

@@ -38,6 +38,8 @@ import Testing
     @Test(arguments: [
         (0.0, "0"), (1234567890123.0, "1.23457E+12"), (0.1 + 0.2, "0.3"), (123456.789, "123456.789"), (1.0 / 3, "0.333333333"),
         (-1.0 / 3, "-0.333333333"), (1e-10, "1E-10"), (12345678901.0, "12345678901"), (99999999999.5, "1E+11"), (42, "42"),
+        // Scientific where it keeps more digits than 11 characters of decimals (Excel's TEXT(x,"General")).
+        (-2.5e-9, "-2.5E-09"), (2.5e-9, "2.5E-09"), (-1e-8, "-0.00000001"), (-2.5e-10, "-2.5E-10"), (1.2e-16, "1.2E-16"),
     ])
     func generalIsElevenCharacters(_ value: Double, _ shown: String) {
         #expect(NumberFormatRenderer.text(number: value, code: "General") == shown, "\(value)")

@@ -61,6 +61,8 @@ import SheetPortTestSupport
         (1e-300, "0.0E+0", "1.0E-300"), (-0.0, "0.00", "0.00"), (0, "0.00E+00", "0.00E+00"),
         // Dates: #### past 9999-12-31 and before 0, as Excel fills such a cell.
         (2958465, "yyyy-mm-dd", "9999-12-31"), (2958466, "yyyy-mm-dd", "###########"), (-1, "yyyy-mm-dd", "###########"),
+        (-1, "m/d/y", "###########"), (-1, "dd/mm--yy", "###########"), (-0.5, "h:mm", "###########"),
+        (41181, "mm###", "###########"), (41181, "yyyy?", "###########"), (41181, "d0", "###########"),
         (1e300, "[h]:mm", "###########"), (1e308, "yyyy-mm-dd hh:mm:ss.000", "###########"), (-1e19, "[h]:mm:ss", "###########"),
     ])
     func attacksShowWhatExcelShows(_ value: Double, _ code: String, _ shown: String) {

@@ -74,8 +74,8 @@ import Testing
     @Test func hostileValuesDecodeAsTheReaderAlwaysDid() {
         var rows = UndecodedRows()
         rows.openRow(index: 1, height: nil, isHidden: false)
-        // Out of the table, negative, not a number, an empty string, past Int: no value; misses counted.
-        for (column, index) in ["3", "-1", "x", "1", "99999999999999999999"].enumerated() {
+        // Out of the table, negative, not a number, no digits, past Int: no value; misses counted.
+        for (column, index) in ["3", "-1", "x", "", "99999999999999999999"].enumerated() {
             Self.append(&rows, column: column + 1, .sharedString, index)
         }
         Self.append(&rows, column: 6, .number, "  12e3 ")
@@ -101,6 +101,29 @@ import Testing
         ])
         let metadata = decoder.completing(WorksheetMetadata())
         #expect(metadata.missingSharedStringCount == 2) // 3 and -1; "x" and the overflowing one are no index
+    }
+
+    /// An empty shared string or `t="str"` value is the text "", as Excel has it (ISTEXT TRUE,
+    /// COUNTA counts it, MATCH("",...) finds it) and openpyxl reads it; a cell with no value,
+    /// or an inline string with nothing, stays absent.
+    @Test func anEmptyStringIsATextCell() {
+        var rows = UndecodedRows()
+        rows.openRow(index: 1, height: nil, isHidden: false)
+        Self.append(&rows, column: 1, .sharedString, "1")
+        Self.append(&rows, column: 2, .formulaString, "")
+        Self.append(&rows, column: 3, .formulaString, "", extra: .init(formula: "\"\"", formulaKind: .normal, inlineString: nil))
+        Self.append(&rows, column: 4, .formulaString, nil)
+        Self.append(&rows, column: 5, .sharedString, nil)
+        Self.append(&rows, column: 6, .inlineString, nil)
+        rows.closeRow()
+        var decoder = Self.decoder()
+        var decoded: [Row] = []
+        decoder.decode(rows.takeComplete(), into: &decoded)
+        #expect(decoded.first?.cells == [
+            Cell(column: 1, value: .string("")),
+            Cell(column: 2, value: .string("")),
+            Cell(column: 3, value: .string(""), formula: "\"\""),
+        ])
     }
 
     @Test func aBatchEndingInsideACellsTextKeepsTheText() {

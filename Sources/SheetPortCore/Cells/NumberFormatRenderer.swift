@@ -82,8 +82,9 @@ public enum NumberFormatRenderer {
     /// Total: every code renders every double in bounded time and output. Numbers show at most
     /// 15 significant digits (as Excel: 2^64 in `0` is 18446744073709600000); scaling and
     /// rounding work on those digits (`ShownDecimal`), so 1e308 in `0%` or `0.0E+0%` prints its
-    /// digits instead of overflowing. Dates and times before serial 0 or past 9999-12-31 show
-    /// `###########`, as Excel fills such a cell with `#`.
+    /// digits instead of overflowing. Dates and times before serial 0 or past 9999-12-31, and
+    /// sections mixing date parts with `0 # ?` (`mm###`), show `###########`, as Excel fills
+    /// such a cell with `#`.
     public static func text(number: Double, code: String, system: DateSystem = .excel1900) -> String {
         guard number.isFinite else { return "#NUM!" }
         let sections = split(code)
@@ -91,8 +92,10 @@ public enum NumberFormatRenderer {
         let (section, value, sign) = choose(sections, number)
         if section.isEmpty { return sign }
         if section.contains(where: { $0.isDatePart }) {
-            // Excel shows #### for a negative date (in a section that would put a minus before it).
-            guard value >= 0, sign.isEmpty else { return outOfRange }
+            // Excel shows #### for a negative date (in a section that would put a minus before it),
+            // and for a section mixing date parts with digit placeholders (`mm###`), which it
+            // cannot render (TEXT answers #VALUE!).
+            guard value >= 0, sign.isEmpty, !section.contains(where: { $0.isDigit }) else { return outOfRange }
             return date(value, section, system: system)
         }
         if section.contains(.general) {
@@ -148,7 +151,8 @@ public enum NumberFormatRenderer {
         }
     }
 
-    /// Excel's General: at most 11 characters, scientific past them.
+    /// Excel's General: at most 11 characters (the sign aside), scientific past them or where
+    /// scientific keeps more significant digits (-2.5E-09, not -0.000000003).
     public static func general(_ number: Double) -> String {
         guard number != 0 else { return "0" }
         guard number.isFinite else { return "#NUM!" }
@@ -165,7 +169,14 @@ public enum NumberFormatRenderer {
             if text.hasSuffix(".") { text.removeLast() }
         }
         if text == "0" || text.count > 11 { return sign + scientificGeneral(magnitude) }
-        return sign + text
+        let scientific = scientificGeneral(magnitude)
+        return sign + (significantDigits(scientific) > significantDigits(text) ? scientific : text)
+    }
+
+    /// The digits of a General text from its first nonzero one, the exponent's aside.
+    private static func significantDigits(_ text: some StringProtocol) -> Int {
+        let mantissa = text.prefix { $0 != "E" }
+        return mantissa.drop { $0 == "0" || $0 == "." }.filter(\.isNumber).count
     }
 
     private static func scientificGeneral(_ magnitude: Double) -> String {
@@ -441,7 +452,6 @@ public enum NumberFormatRenderer {
             case .point: result += "."
             case .percent: result += "%"
             case .slash: result += "/"
-            case .digit(let character): result.append(character)
             case .at: result += "@"
             default: break
             }

@@ -28,7 +28,7 @@ struct CellDecoder {
                         let extra = cell.extra >= 0 ? batch.extras[cell.extra] : nil
                         let formula = extra?.formula
                         let value = decodeValue(cell, text: UnsafeBufferPointer(rebasing: text[cell.textStart..<cell.textEnd]),
-                                                inlineString: extra?.inlineString, hasFormula: formula != nil)
+                                                inlineString: extra?.inlineString)
                         guard value != nil || formula != nil else { continue }
                         row.cells.append(Cell(column: cell.column, value: value ?? .empty, formula: formula,
                                               formulaKind: extra?.formulaKind ?? .normal, styleIndex: cell.styleIndex))
@@ -48,14 +48,16 @@ struct CellDecoder {
         return metadata
     }
 
-    /// The cell's cached value; nil when it has none (or only an empty string).
+    /// The cell's cached value; nil when it has none. A shared string or a `t="str"` value that
+    /// is empty is the text "" (Excel's ISTEXT is TRUE for it, COUNTA counts it, MATCH("",...)
+    /// finds it), as openpyxl reads it.
     private mutating func decodeValue(_ cell: UndecodedRows.CellHeader, text: UnsafeBufferPointer<UInt8>,
-                                      inlineString: String?, hasFormula: Bool) -> CellValue? {
+                                      inlineString: String?) -> CellValue? {
         switch cell.type {
         case .sharedString:
             guard cell.hasValue, let index = ASCII.parseInt(text) else { return nil }
             guard index >= 0, index < sharedStrings.count else { missingSharedStringCount += 1; return nil }
-            guard !sharedStrings.isEmpty(at: index), let string = sharedStrings[index] else { return nil }
+            guard let string = sharedStrings[index] else { return nil }
             if sharedStrings.richTextCount > 0, sharedStrings.isRich(at: index) { richTextCellCount += 1 }
             return .string(string)
         case .inlineString:
@@ -63,8 +65,7 @@ struct CellDecoder {
             return string.isEmpty ? nil : .string(string)
         case .formulaString:
             guard cell.hasValue else { return nil }
-            let string = OOXMLText.decode(text)
-            return string.isEmpty && !hasFormula ? nil : .string(string)
+            return .string(OOXMLText.decode(text))
         case .boolean:
             guard let first = text.first(where: { !ASCII.isSpace($0) }) else { return nil }
             return .boolean(first == UInt8(ascii: "1") || first == UInt8(ascii: "t") || first == UInt8(ascii: "T"))

@@ -30,12 +30,6 @@ public struct SharedStrings: Sendable, Equatable {
         return storage.withUnsafeBufferPointer { String(decoding: $0[start..<ends[index]], as: UTF8.self) }
     }
 
-    /// Whether the string at `index` is empty.
-    func isEmpty(at index: Int) -> Bool {
-        guard index >= 0, index < ends.count else { return true }
-        return ends[index] == (index == 0 ? 0 : ends[index - 1])
-    }
-
     /// UTF-8 bytes of all strings.
     var textSize: Int { storage.count }
 
