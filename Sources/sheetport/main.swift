@@ -36,26 +36,23 @@ func main(_ arguments: [String]) -> Int32 {
         StandardError.write(usage)
         return 2
     }
+    // In the usage's order: a misspelling's hint takes the first of equally near names.
+    let commands: [(name: String, run: ([String]) throws -> Int32)] = [
+        ("check", CheckCommand.run), ("convert", ConvertCommand.run), ("sheets", SheetsCommand.run),
+        ("import", ImportCommand.run), ("export", ExportCommand.run), ("cells", CellsCommand.run),
+        ("open", OpenCommand.run), ("demo", DemoCommand.run), ("bench", BenchCommand.run),
+        ("serve", ServeCommand.run), ("token", TokenCommand.run), ("key", KeyCommand.run),
+    ]
     do {
         switch command {
         case "--version", "-V", "version": print("sheetport \(version)"); return 0
         case "--help", "-h", "help": print(usage); return 0
-        case "convert": return try ConvertCommand.run(Array(arguments.dropFirst()))
-        case "bench": return try BenchCommand.run(Array(arguments.dropFirst()))
-        case "check": return try CheckCommand.run(Array(arguments.dropFirst()))
-        case "sheets": return try SheetsCommand.run(Array(arguments.dropFirst()))
-        case "import": return try ImportCommand.run(Array(arguments.dropFirst()))
-        case "export": return try ExportCommand.run(Array(arguments.dropFirst()))
-        case "cells": return try CellsCommand.run(Array(arguments.dropFirst()))
-        case "open": return try OpenCommand.run(Array(arguments.dropFirst()))
-        case "demo": return try DemoCommand.run(Array(arguments.dropFirst()))
-        case "serve": return try ServeCommand.run(Array(arguments.dropFirst()))
-        case "token": return try TokenCommand.run(Array(arguments.dropFirst()))
-        case "key": return try KeyCommand.run(Array(arguments.dropFirst()))
         default:
-            let commands = ["check", "convert", "sheets", "import", "export", "cells", "open", "demo", "bench", "serve", "token", "key"]
-            let hint = Suggestion.nearest(to: command, among: commands).map { "; did you mean \($0)?" } ?? ""
-            throw UsageError("unknown command \"\(command.visibleControlCharacters)\"\(hint)\n\n" + usage)
+            guard let run = commands.first(where: { $0.name == command })?.run else {
+                let hint = Suggestion.nearest(to: command, among: commands.map(\.name)).map { "; did you mean \($0)?" } ?? ""
+                throw UsageError("unknown command \"\(command.visibleControlCharacters)\"\(hint)\n\n" + usage)
+            }
+            return try run(Array(arguments.dropFirst()))
         }
     } catch let error as ClientError {
         StandardError.write("sheetport: \(error)")

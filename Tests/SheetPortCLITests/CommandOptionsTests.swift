@@ -88,6 +88,27 @@ import Testing
         #expect(short.status == 2 && short.stderr.contains("unknown option -x"))
     }
 
+    /// Each command the usage lists runs its own code (its help names it); a misspelling that is
+    /// as near to two commands gets the one listed first, and a hostile name comes back escaped.
+    @Test func everyListedCommandRunsItsOwn() throws {
+        let listed = ["check", "convert", "sheets", "import", "export", "cells", "open", "demo", "bench", "serve", "token", "key"]
+        for command in listed {
+            let help = try runSheetport([command, "--help"])
+            #expect(help.status == 0, "\(command)")
+            #expect(String(decoding: help.stdout, as: UTF8.self).contains("sheetport \(command) "), "\(command)")
+        }
+        // Two edits from both import and export.
+        let tie = try runSheetport(["port"])
+        #expect(tie.status == 2 && tie.stderr.contains("did you mean import?"), "\(tie.stderr)")
+        for hostile in ["\u{1B}[2Jconvert", "\u{202E}kcehc", "", "help2", String(repeating: "k", count: 1_000)] {
+            let result = try runSheetport([hostile])
+            #expect(result.status == 2, "\(hostile.prefix(20))")
+            #expect(result.stdout.isEmpty)
+            #expect(result.stderr.contains("unknown command"))
+            #expect(!result.stderr.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" })
+        }
+    }
+
     @Test func unknownCommandNamesTheNearest() throws {
         let result = try runSheetport(["conver", "a.xlsx"])
         #expect(result.status == 2)

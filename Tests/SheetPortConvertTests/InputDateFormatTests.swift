@@ -28,6 +28,22 @@ import SheetPortTestSupport
         #expect(throws: DateFormat.Invalid.self) { try DateFormat("%q") }
     }
 
+    /// The refusals list every directive, in the order of the directive table the parser reads.
+    @Test func refusalsNameEveryDirective() throws {
+        let every = "%Y %m %d %H %M %S %f %y %b %B %I %p"
+        func refusal(_ pattern: String) -> String? {
+            do { _ = try DateFormat(pattern); return nil } catch { return error.description }
+        }
+        #expect(refusal("%q") == "unknown date directive %q; use \(every) or %%")
+        #expect(refusal("%\u{1}%Y") == "unknown date directive %\\u{1}; use \(every) or %%")
+        #expect(refusal("%é") == "unknown date directive %é; use \(every) or %%")
+        #expect(refusal("100%%") == "a date format needs at least one of \(every)")
+        #expect(refusal("") == "a date format needs at least one of \(every)")
+        #expect(refusal("%Y%") == "a date format cannot end in %")
+        #expect(refusal(every) == nil)
+        #expect(try DateFormat("%%%Y%%%m").text(ExcelDateTime(year: 2024, month: 3, day: 9)) == "%2024%03")
+    }
+
     @Test func outputTakesTheNewDirectives() throws {
         let at = ExcelDateTime(year: 2024, month: 3, day: 9, millisecondOfDay: 13 * 3_600_000 + 5 * 60_000)
         #expect(try DateFormat("%y %b %B %I %p").text(at) == "24 Mar March 01 PM")

@@ -29,33 +29,27 @@ public struct DateFormat: Sendable, Equatable {
         while let scalar = scalars.next() {
             guard scalar == "%" else { text.unicodeScalars.append(scalar); continue }
             guard let directive = scalars.next() else { throw Invalid(description: "a date format cannot end in %") }
-            let piece: Piece
-            switch directive {
-            case "Y": piece = .year
-            case "m": piece = .month
-            case "d": piece = .day
-            case "H": piece = .hour
-            case "M": piece = .minute
-            case "S": piece = .second
-            case "f": piece = .milliseconds
-            case "y": piece = .shortYear
-            case "b": piece = .monthAbbreviation
-            case "B": piece = .monthName
-            case "I": piece = .hour12
-            case "p": piece = .meridiem
-            case "%": text += "%"; continue
-            default:
-                throw Invalid(description: "unknown date directive %\(String(directive).visibleControlCharacters); use %Y %m %d %H %M %S %f %y %b %B %I %p or %%")
+            if directive == "%" { text += "%"; continue }
+            guard let piece = Self.directives.first(where: { $0.letter == directive })?.piece else {
+                throw Invalid(description: "unknown date directive %\(String(directive).visibleControlCharacters); use \(Self.directiveList) or %%")
             }
             if !text.isEmpty { pieces.append(.text(text)); text = "" }
             pieces.append(piece)
         }
         if !text.isEmpty { pieces.append(.text(text)) }
         guard pieces.contains(where: { if case .text = $0 { false } else { true } }) else {
-            throw Invalid(description: "a date format needs at least one of %Y %m %d %H %M %S %f %y %b %B %I %p")
+            throw Invalid(description: "a date format needs at least one of \(Self.directiveList)")
         }
         self.pieces = pieces
     }
+
+    /// The directives other than `%%`, by letter, in the order the messages list them.
+    static let directives: [(letter: Unicode.Scalar, piece: Piece)] = [
+        ("Y", .year), ("m", .month), ("d", .day), ("H", .hour), ("M", .minute), ("S", .second), ("f", .milliseconds),
+        ("y", .shortYear), ("b", .monthAbbreviation), ("B", .monthName), ("I", .hour12), ("p", .meridiem),
+    ]
+    /// `%Y %m %d ... %p`.
+    static let directiveList = directives.map { "%\($0.letter)" }.joined(separator: " ")
 
     /// `dateTime` in this pattern.
     public func text(_ dateTime: ExcelDateTime) -> String {
