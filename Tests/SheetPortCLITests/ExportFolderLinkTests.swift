@@ -13,24 +13,8 @@ import SheetPortTestSupport
 /// sheet at once, by name, before anything is downloaded (a FIFO no longer holds the client past
 /// `--timeout`), and nothing outside DIR is replaced or created.
 @Suite struct ExportFolderLinkTests {
-    enum Plant: CaseIterable { case linkToOutside, danglingLink, fifo }
-
-    static func plant(_ plant: Plant, at path: String, outside: URL) throws -> String? {
-        switch plant {
-        case .linkToOutside:
-            let target = outside.appendingPathComponent("precious.txt").path
-            try Data("keep me".utf8).write(to: URL(fileURLWithPath: target))
-            #expect(symlink(target, path) == 0)
-            return target
-        case .danglingLink:
-            let target = outside.appendingPathComponent("created-outside.txt").path
-            #expect(symlink(target, path) == 0)
-            return target
-        case .fifo:
-            #expect(mkfifo(path, 0o600) == 0)
-            return nil
-        }
-    }
+    /// What is planted in DIR: the same as for `convert --all` (OutputFolderLinkTests plants it).
+    typealias Plant = OutputFolderLinkTests.Plant
 
     static func says(_ plant: Plant) -> String { plant == .fifo ? "FIFO" : "symbolic link" }
 
@@ -63,7 +47,7 @@ import SheetPortTestSupport
         let out = server.folder.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
-        let target = try Self.plant(plant, at: out.appendingPathComponent("Data.xlsx").path, outside: outside)
+        let target = try OutputFolderLinkTests.plant(plant, at: out.appendingPathComponent("Data.xlsx").path, outside: outside)
         let result = try runWithDeadline(["export", "--all", "--json", "--no-progress", "--timeout", "5", "--server", server.url,
                                           "--token-file", tokenFile, "--out", out.path], seconds: 30)
         #expect(result.status == 1 && result.seconds < 4, "\(result.status) after \(result.seconds) s: \(result.stderr)")
