@@ -114,6 +114,7 @@ import SheetPortCore
     @Test(arguments: [
         ("REPT(\"x\",\(max))", true), ("REPT(\"x\",\(max + 1))", false), ("REPT(\"ab\",8E15)", false),
         ("REPT(REPT(\"ab\",16000),9E14)", false),
+        ("REPT(\"\",1E15)", true), ("REPT(\"\",-1)", false), // empty: no loop (the calc-bombs fuzz target's 20 s)
         ("REPT(\"é\",\(max))", true), ("REPT(\"😀\",16383)&\"x\"", true), ("REPT(\"😀\",16384)", false),
         ("REPT(\"x\",\(max - 1))&\"y\"", true), ("REPT(\"x\",\(max - 1))&\"yz\"", false),
         ("CONCATENATE(REPT(\"x\",\(max - 1)),\"y\")", true), ("CONCATENATE(REPT(\"x\",\(max - 1)),\"y\",\"z\")", false),

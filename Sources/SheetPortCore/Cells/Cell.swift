@@ -48,6 +48,13 @@ public struct Cell: Equatable, Sendable {
         self.formulaKind = formulaKind
         self.styleIndex = styleIndex
     }
+
+    /// Whether the cell holds only an empty text (a `""` shared string or `t="str"` value and no
+    /// formula): a text cell to a formula (ISTEXT, COUNTA, `MATCH("",...)`), nothing to write out.
+    public var isEmptyText: Bool {
+        if case .string(let text) = value { return text.isEmpty && formula == nil }
+        return false
+    }
 }
 
 /// One worksheet row with its non-empty cells, left to right.

@@ -148,10 +148,12 @@ struct BinaryEncoder {
     /// cell itself; any other cell (a date, an array formula, text that needs escapes) through
     /// its line, so both give the same block.
     mutating func add(_ row: Row, writer: StoredCellWriter) {
-        beginRow(row.index, height: row.height, isHidden: row.isHidden, cells: row.cells.count)
+        // An empty text alone is left out, as the text lines leave it out.
+        let cells = row.cells.contains(where: \.isEmptyText) ? row.cells.filter { !$0.isEmptyText } : row.cells
+        beginRow(row.index, height: row.height, isHidden: row.isHidden, cells: cells.count)
         var previousColumn = 0
         var line: [UInt8] = []
-        for cell in row.cells where !add(cell, writer: writer, previousColumn: &previousColumn) {
+        for cell in cells where !add(cell, writer: writer, previousColumn: &previousColumn) {
             line.removeAll(keepingCapacity: true)
             writer.append(Row(index: row.index, cells: [cell]), to: &line)
             add(line.dropLast(), row: row.index, previousColumn: &previousColumn) // without its line break

@@ -35,7 +35,7 @@ public struct JSONLWriter {
 
     private func write(_ cell: Cell, rowDigits: String, input: String? = nil) throws {
         // An empty string alone carries nothing to write (Formats.md); the reader keeps it for formulas.
-        if cell.formula == nil, case .string(let text) = cell.value, text.isEmpty { return }
+        if cell.isEmptyText { return }
         try output.write(byte: UInt8(ascii: "{"))
         if let input {
             try output.write("\"col\":" as StaticString)

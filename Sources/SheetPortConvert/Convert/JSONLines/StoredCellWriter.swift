@@ -47,9 +47,10 @@ package final class StoredCellWriter {
         sink.put(UInt8(ascii: "\n"))
     }
 
-    /// Appends one JSON object, and a line break, for every cell of `row`.
+    /// Appends one JSON object, and a line break, for every cell of `row` (an empty text alone
+    /// is left out, as `JSONLWriter` leaves it out).
     package func append(_ row: Row, to bytes: inout [UInt8]) {
-        for cell in row.cells {
+        for cell in row.cells where !cell.isEmptyText {
             append(cell, row: row.index)
         }
         flush(into: &bytes)
