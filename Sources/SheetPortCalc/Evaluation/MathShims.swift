@@ -22,14 +22,6 @@ import Darwin
 @inline(__always) func cCosh(_ x: Double) -> Double { cosh(x) }
 @inline(__always) func cTanh(_ x: Double) -> Double { tanh(x) }
 @inline(__always) func cLgamma(_ x: Double) -> Double { lgamma(x) }
-
-/// Seconds since 1970 from the system clock.
-func systemUnixTime() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_REALTIME, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}
-
 @inline(__always) func cErf(_ x: Double) -> Double { erf(x) }
 @inline(__always) func cErfc(_ x: Double) -> Double { erfc(x) }
 @inline(__always) func cAsinh(_ x: Double) -> Double { asinh(x) }
@@ -37,3 +29,10 @@ func systemUnixTime() -> Double {
 @inline(__always) func cAtanh(_ x: Double) -> Double { atanh(x) }
 @inline(__always) func cLog2(_ x: Double) -> Double { log2(x) }
 @inline(__always) func cHypot(_ x: Double, _ y: Double) -> Double { hypot(x, y) }
+
+/// Seconds since 1970 from the system clock.
+func systemUnixTime() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_REALTIME, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}

@@ -51,7 +51,7 @@ public struct Cell: Equatable, Sendable {
 
     /// Whether the cell holds only an empty text (a `""` shared string or `t="str"` value and no
     /// formula): a text cell to a formula (ISTEXT, COUNTA, `MATCH("",...)`), nothing to write out.
-    public var isEmptyText: Bool {
+    package var isEmptyText: Bool {
         if case .string(let text) = value { return text.isEmpty && formula == nil }
         return false
     }
