@@ -26,8 +26,10 @@ package final class EmbeddedServer: @unchecked Sendable {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.standardError
-        try process.run()
-        childSlot = PendingFiles.registerChild(process.processIdentifier)
+        childSlot = try PendingFiles.registerChild { [process] in
+            try process.run()
+            return process.processIdentifier
+        }
         let descriptor = output.fileHandleForReading.fileDescriptor
         let deadline = Date().addingTimeInterval(timeout)
         var seen = ""

@@ -22,12 +22,33 @@ public enum PendingFiles {
         pids.initialize(repeating: 0, count: childSlots)
         return pids
     }()
+    /// [0]: how many children are being started; [1]: the exit status of a signal held meanwhile.
+    nonisolated(unsafe) private static let held: UnsafeMutablePointer<sig_atomic_t> = {
+        let state = UnsafeMutablePointer<sig_atomic_t>.allocate(capacity: 2)
+        state.initialize(repeating: 0, count: 2)
+        return state
+    }()
 
-    /// Registers a child process (one in a process group of its own, which a terminal's Ctrl-C
-    /// does not reach) to send SIGTERM on SIGINT or SIGTERM; returns its slot, or -1.
+    /// Starts a child process with `start` (one in a process group of its own, which a
+    /// terminal's Ctrl-C does not reach) and registers it to send SIGTERM on SIGINT or SIGTERM;
+    /// returns its slot, or -1. A signal that arrives while the child is started is held until
+    /// it is registered: acted on at once, it would exit and leave the child running.
     @discardableResult
-    public static func registerChild(_ pid: pid_t) -> Int {
-        claim(in: children, count: childSlots, setting: pid)
+    public static func registerChild(startedBy start: () throws -> pid_t) rethrows -> Int {
+        holdSignals(by: 1)
+        defer { holdSignals(by: -1) }
+        let pid = try start()
+        return claim(in: children, count: childSlots, setting: pid)
+    }
+
+    /// Counts one more (or one fewer) child being started; at none, a signal held meanwhile
+    /// stops what is registered and exits.
+    private static func holdSignals(by change: sig_atomic_t) {
+        pthread_mutex_lock(&lock)
+        held[0] += change
+        let starting = held[0]
+        pthread_mutex_unlock(&lock)
+        if starting == 0, held[1] != 0 { removeAndExit(held[1]) }
     }
 
     /// Forgets a child once it has been stopped.
@@ -76,8 +97,8 @@ public enum PendingFiles {
     /// with 130 or 143 (Docs/Reference/CLI.md), and ignores SIGXFSZ so that a file-size limit
     /// is an I/O error that cleans up.
     public static func removeOnSignals() {
-        signal(SIGINT) { _ in PendingFiles.removeAndExit(130) }
-        signal(SIGTERM) { _ in PendingFiles.removeAndExit(143) }
+        signal(SIGINT) { _ in PendingFiles.signalled(130) }
+        signal(SIGTERM) { _ in PendingFiles.signalled(143) }
         prepareSignals()
     }
 
@@ -99,6 +120,13 @@ public enum PendingFiles {
     /// The names of the files a staging directory may hold: the archive being built and
     /// the next version libzip writes beside it.
     package static let stagedFileNames: (StaticString, StaticString) = ("workbook.xlsx", "workbook.xlsx.next")
+
+    /// A signal's handling: held while a child is being started (the status is kept first, so
+    /// that the one finishing the start sees it), else stop, remove and exit now.
+    private static func signalled(_ status: Int32) {
+        held[1] = status
+        if held[0] == 0 { removeAndExit(status) }
+    }
 
     /// Removes what is registered (files first, then staging directories with the files
     /// they may hold) with async-signal-safe calls only, and exits.
