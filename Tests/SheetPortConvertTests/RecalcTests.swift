@@ -26,6 +26,36 @@ import SheetPortTestSupport
         return options
     }
 
+    /// A dynamic array as Excel 365 saves it (an array formula whose `cm` marks it dynamic, its
+    /// spilled results stored as plain values) spills again when recomputed, over the range its new
+    /// result needs (here smaller: the cell it left is empty), and `A1#` reads it; the same formula
+    /// without the mark is a legacy array held to its stored range.
+    @Test func dynamicArraysFromAFileSpillAgain() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func workbook(cm: String) -> RawWorkbook {
+            var raw = RawWorkbook(sheets: [.init(name: "S", sheetData:
+                RawWorkbook.row(1, "<c r=\"A1\"\(cm)><f t=\"array\" ref=\"A1:A3\">_xlfn.SEQUENCE(C1)</f><v>1</v></c>",
+                                "<c r=\"B1\"><f>SUM(_xlfn.ANCHORARRAY(A1))</f><v>6</v></c>", RawWorkbook.number("C1", "2"))
+                + RawWorkbook.row(2, RawWorkbook.number("A2", "2")) + RawWorkbook.row(3, RawWorkbook.number("A3", "3")))])
+            raw.otherParts = [("xl/metadata.xml", """
+                <?xml version="1.0" encoding="UTF-8"?><metadata xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" \
+                xmlns:xda="http://schemas.microsoft.com/office/spreadsheetml/2017/dynamicarray"><metadataTypes count="1">\
+                <metadataType name="XLDAPR" minSupportedVersion="120000" cellMeta="1"/></metadataTypes><futureMetadata name="XLDAPR" count="1">\
+                <bk><extLst><ext uri="{bdbb8cdc-fa1e-496e-a857-3c3f30c029c3}"><xda:dynamicArrayProperties fDynamic="1" fCollapsed="0"/></ext>\
+                </extLst></bk></futureMetadata><cellMetadata count="1"><bk><rc t="1" v="0"/></bk></cellMetadata></metadata>
+                """)]
+            return raw
+        }
+        let dynamic = folder.appendingPathComponent("dynamic.xlsx").path, legacy = folder.appendingPathComponent("legacy.xlsx").path
+        try workbook(cm: " cm=\"1\"").write(to: dynamic)
+        try workbook(cm: "").write(to: legacy)
+        let spilled = try convert(dynamic, to: .csv, options: Self.recalc())
+        #expect(spilled == "1,3,2\r\n2,,\r\n,,\r\n")
+        let held = try convert(legacy, to: .csv, options: Self.recalc())
+        #expect(held == "1,#REF!,2\r\n2,,\r\n#N/A,,\r\n")
+    }
+
     @Test func theIssueExampleConvertsToItsComputedValues() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

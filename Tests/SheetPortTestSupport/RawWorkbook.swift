@@ -34,6 +34,8 @@ package struct RawWorkbook {
     package var sharedStrings: [String] = []
     /// Extra `<cellXfs>` number formats: (numFmtId, code), giving style indexes 1, 2, ...
     package var numberFormats: [(Int, String)] = []
+    /// Further parts, by name, found by their conventional names (no relationship written).
+    package var otherParts: [(String, String)] = []
 
     package init(sheets: [Sheet], sharedStrings: [String] = [], numberFormats: [(Int, String)] = []) {
         self.sheets = sheets
@@ -104,7 +106,7 @@ package struct RawWorkbook {
             + "<Relationship Id=\"rId1\" Type=\"\(rel)/officeDocument\" Target=\"xl/workbook.xml\"/></Relationships>"))
         result.append(("xl/workbook.xml", workbook + "</sheets></workbook>"))
         result.append(("xl/_rels/workbook.xml.rels", relationships + "</Relationships>"))
-        return result
+        return result + otherParts
     }
 
     /// Writes the package to `path`.

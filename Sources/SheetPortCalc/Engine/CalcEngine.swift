@@ -314,6 +314,14 @@ public final class CalcEngine {
         return cellKind[Int(id)] == .formula || cellKind[Int(id)] == .unparsed
     }
 
+    /// True when the cell is covered by an array formula anchored elsewhere (a legacy array's range
+    /// or a dynamic array's spill). A file stores such a cell's value as a plain one; loaded as a
+    /// constant it would detach from its array and block a dynamic array's spill.
+    public func isArrayMember(at cell: CellReference, sheet: Int) -> Bool {
+        guard !arrayAnchorOf.isEmpty, let address = CellIndex(inGrid: cell), let id = cellID(sheet: sheet, address: address) else { return false }
+        return cellKind[Int(id)] == .arrayMember
+    }
+
     /// The number of distinct compiled formulas (cells of one shape share one).
     public var compiledFormulaCount: Int { formulas.count }
 

@@ -131,16 +131,19 @@ package final class WorkbookCalculation {
             let address = CellReference(row: row.index, column: cell.column)
             let value = Self.calcValue(cell.value, dateSystem: workbook.dateSystem)
             guard let formula = cell.formula else {
-                engine.setValue(value, at: address, sheet: s)
+                // The stored result of an array formula loaded above is its own, not a constant.
+                if !engine.isArrayMember(at: address, sheet: s) { engine.setValue(value, at: address, sheet: s) }
                 continue
             }
             var range: CellRange?
-            if case .array(let text) = cell.formulaKind {
+            if let text = cell.formulaKind.arrayRange {
                 range = CellRange(text) ?? CellRange(address, address)
                 if let range, range.cellCount > 1 { arrayRanges[s, default: []].append(range) }
             }
+            var isDynamicArray = false
+            if case .dynamicArray = cell.formulaKind { isDynamicArray = true }
             let cached: CalcValue? = withholdCachedValues || cell.value == .empty ? nil : value
-            engine.setFormula(formula, at: address, sheet: s, cachedValue: cached, arrayRange: range)
+            engine.setFormula(formula, at: address, sheet: s, cachedValue: cached, arrayRange: range, isDynamicArray: isDynamicArray)
             if cell.value != .empty { formulaCells.append(FormulaCell(location: CellLocation(sheet: s, cell: address), formula: formula, cached: cell.value)) }
         }
     }
@@ -167,7 +170,9 @@ package final class WorkbookCalculation {
         for k in row.cells.indices {
             let cell = row.cells[k]
             guard cell.formula != nil || hasArrays, let value = computed(sheet: s, row: row.index, column: cell.column) else { continue }
-            row.cells[k].value = cellValue(value, like: cell)
+            // A computed array element is never empty (Excel shows 0): an empty one is a cell a
+            // dynamic array no longer spills into.
+            row.cells[k].value = cell.formula == nil && value == .empty ? .empty : cellValue(value, like: cell)
         }
     }
 

@@ -22,8 +22,20 @@ public enum CellValue: Equatable, Sendable {
 public enum FormulaKind: Sendable, Equatable {
     /// A formula of its own cell (shared formulas arrive here expanded).
     case normal
-    /// An array (CSE or dynamic-array) formula over `range` (A1 notation).
+    /// A legacy array (CSE) formula over `range` (A1 notation): its range is fixed.
     case array(range: String)
+    /// A dynamic-array formula, anchored at its cell, that spilled over `range` when it was saved
+    /// (Excel 365 writes it as an array formula marked dynamic in its cell metadata): computed
+    /// again, it may spill over a different range.
+    case dynamicArray(range: String)
+
+    /// The range of an array formula of either kind; nil for a normal formula.
+    public var arrayRange: String? {
+        switch self {
+        case .normal: nil
+        case .array(let range), .dynamicArray(let range): range
+        }
+    }
 }
 
 /// One non-empty cell of a worksheet row.

@@ -5,14 +5,16 @@ import SheetPortCore
 struct CellDecoder {
     private let sharedStrings: SharedStrings
     private let styles: Styles
+    private let cellMetadata: CellMetadata
     /// Cells showing a shared string with rich-text runs, so far.
     private var richTextCellCount = 0
     /// `t="s"` cells whose index is not in the table, so far.
     private var missingSharedStringCount = 0
 
-    init(sharedStrings: SharedStrings, styles: Styles) {
+    init(sharedStrings: SharedStrings, styles: Styles, cellMetadata: CellMetadata = CellMetadata()) {
         self.sharedStrings = sharedStrings
         self.styles = styles
+        self.cellMetadata = cellMetadata
     }
 
     /// Appends the rows of `batch` to `rows`; cells with neither a value nor a formula are left out.
@@ -28,10 +30,14 @@ struct CellDecoder {
                         let extra = cell.extra >= 0 ? batch.extras[cell.extra] : nil
                         let formula = extra?.formula
                         let value = decodeValue(cell, text: UnsafeBufferPointer(rebasing: text[cell.textStart..<cell.textEnd]),
-                                                inlineString: extra?.inlineString)
+                                                inlineString: extra?.inlineString, valueMetadata: extra?.valueMetadata)
                         guard value != nil || formula != nil else { continue }
+                        var kind = extra?.formulaKind ?? .normal
+                        if case .array(let range) = kind, let cm = extra?.cellMetadata, cellMetadata.isDynamicArray(cellMetadata: cm) {
+                            kind = .dynamicArray(range: range)
+                        }
                         row.cells.append(Cell(column: cell.column, value: value ?? .empty, formula: formula,
-                                              formulaKind: extra?.formulaKind ?? .normal, styleIndex: cell.styleIndex))
+                                              formulaKind: kind, styleIndex: cell.styleIndex))
                     }
                     if !row.cells.isSorted { row.cells = row.cells.sortedKeepingLast() }
                     rows.append(row)
@@ -52,7 +58,7 @@ struct CellDecoder {
     /// is empty is the text "" (Excel's ISTEXT is TRUE for it, COUNTA counts it, MATCH("",...)
     /// finds it), as openpyxl reads it.
     private mutating func decodeValue(_ cell: UndecodedRows.CellHeader, text: UnsafeBufferPointer<UInt8>,
-                                      inlineString: String?) -> CellValue? {
+                                      inlineString: String?, valueMetadata: Int?) -> CellValue? {
         switch cell.type {
         case .sharedString:
             guard cell.hasValue, let index = ASCII.parseInt(text) else { return nil }
@@ -70,6 +76,7 @@ struct CellDecoder {
             guard let first = text.first(where: { !ASCII.isSpace($0) }) else { return nil }
             return .boolean(first == UInt8(ascii: "1") || first == UInt8(ascii: "t") || first == UInt8(ascii: "T"))
         case .error:
+            if let valueMetadata, let rich = cellMetadata.error(valueMetadata: valueMetadata) { return .error(rich) }
             let string = String(decoding: text, as: UTF8.self).trimmingSpaces
             return string.isEmpty ? nil : .error(string)
         case .isoDate:

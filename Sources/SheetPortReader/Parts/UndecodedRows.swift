@@ -30,11 +30,15 @@ struct UndecodedRows {
         var extra: Int
     }
 
-    /// What few cells have: a formula (resolved, shared ones moved to the cell) or an inline string.
+    /// What few cells have: a formula (resolved, shared ones moved to the cell), an inline string,
+    /// an error's value metadata (`vm`: Excel 365's rich-value errors), an array formula's cell
+    /// metadata (`cm`: whether it is a dynamic array).
     struct Extra {
         var formula: String?
         var formulaKind: FormulaKind
         var inlineString: String?
+        var valueMetadata: Int? = nil
+        var cellMetadata: Int? = nil
     }
 
     /// The rows; the last one is still open (its cells still coming) when `hasOpenRow`.

@@ -90,6 +90,10 @@ final class WorksheetPart: XMLHandler {
     @exclusivity(unchecked) private var cellType = CellType.number
     @exclusivity(unchecked) private var styleIndex = 0
     @exclusivity(unchecked) private var hasValue = false
+    /// An error cell's `vm` (Excel 365 stores `#CALC!` and its kin as `#VALUE!` and a rich value).
+    @exclusivity(unchecked) private var valueMetadata: Int?
+    /// The cell's `cm` (an array formula marked dynamic there is a dynamic array).
+    @exclusivity(unchecked) private var cellMetadata: Int?
     @exclusivity(unchecked) private var formula = TextCollector()
     @exclusivity(unchecked) private var hasFormula = false
     @exclusivity(unchecked) private var formulaType = FormulaType.normal
@@ -236,6 +240,8 @@ final class WorksheetPart: XMLHandler {
         previousColumn = column
         styleIndex = attributes.int("s") ?? 0
         cellType = Self.cellType(attributes.bytes("t"))
+        valueMetadata = cellType == .error ? attributes.int("vm") : nil
+        cellMetadata = attributes.int("cm")
         hasValue = false
         hasFormula = false
         hasInlineString = false
@@ -273,8 +279,9 @@ final class WorksheetPart: XMLHandler {
         if hasFormula {
             (formulaText, kind) = resolveFormula()
         }
-        let extra = formulaText != nil || hasInlineString
-            ? UndecodedRows.Extra(formula: formulaText, formulaKind: kind, inlineString: hasInlineString ? inlineString.string : nil)
+        let extra = formulaText != nil || hasInlineString || valueMetadata != nil
+            ? UndecodedRows.Extra(formula: formulaText, formulaKind: kind, inlineString: hasInlineString ? inlineString.string : nil,
+                                  valueMetadata: valueMetadata, cellMetadata: kind == .normal ? nil : cellMetadata)
             : nil
         completedRows.appendCell(column: column, styleIndex: styleIndex, type: cellType, hasValue: hasValue, extra: extra)
     }

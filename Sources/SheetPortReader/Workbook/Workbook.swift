@@ -29,6 +29,7 @@ public final class Workbook {
 
     private var loadedStyles: Styles?
     private var loadedSharedStrings: SharedStrings?
+    private var loadedCellMetadata: CellMetadata?
     /// How many row readers were opened on this workbook's worksheets: tests hold the
     /// server's import to one pass over its worksheet.
     package private(set) var worksheetPasses = 0
@@ -116,6 +117,30 @@ public final class Workbook {
         return try SharedStrings.read(archive.entry(named: part), in: archive, engine: engine)
     }
 
+    /// The meaning of cells' `vm` and `cm` indexes (read on first use). These parts only refine
+    /// what a cell holds anyway (the stored `#VALUE!` of a `#CALC!`; an array formula that is
+    /// dynamic): a damaged one is passed over and the cells read as stored.
+    private func cellMetadata() -> CellMetadata {
+        if let loadedCellMetadata { return loadedCellMetadata }
+        var result = CellMetadata()
+        let directory = PartName.directory(of: workbookPart)
+        let metadata = MetadataPart()
+        if let entry = archive.entry(named: part(ofType: "sheetMetadata", conventionalName: "metadata.xml")),
+           (try? XMLPushParser.parse(entry, in: archive, with: metadata)) != nil {
+            var errorTypes: [Int?] = []
+            let structures = RichValueStructurePart()
+            if let structureEntry = archive.entry(named: target(ofType: "rdRichValueStructure") ?? directory + "richData/rdrichvaluestructure.xml"),
+               let valueEntry = archive.entry(named: target(ofType: "rdRichValue") ?? directory + "richData/rdrichvalue.xml"),
+               (try? XMLPushParser.parse(structureEntry, in: archive, with: structures)) != nil {
+                let values = RichValuePart(errorTypePositions: structures.errorTypePositions)
+                if (try? XMLPushParser.parse(valueEntry, in: archive, with: values)) != nil { errorTypes = values.errorTypes }
+            }
+            result = CellMetadata(metadata: metadata, errorTypes: errorTypes)
+        }
+        loadedCellMetadata = result
+        return result
+    }
+
     /// A row-by-row reader of a worksheet.
     public func rows(of sheet: Sheet) throws -> WorksheetReader {
         try rows(of: sheet, engine: .standard)
@@ -125,8 +150,8 @@ public final class Workbook {
     package func rows(of sheet: Sheet, engine: WorksheetReader.Engine) throws -> WorksheetReader {
         let entry = try worksheetEntry(sheet)
         worksheetPasses += 1
-        return try WorksheetReader(sheet: sheet, entry: entry, archive: archive,
-                                   sharedStrings: sharedStrings(), styles: styles(), engine: engine)
+        return try WorksheetReader(sheet: sheet, entry: entry, archive: archive, sharedStrings: sharedStrings(),
+                                   styles: styles(), cellMetadata: cellMetadata(), engine: engine)
     }
 
     /// The legacy comments (notes) of a worksheet, from its comments part.

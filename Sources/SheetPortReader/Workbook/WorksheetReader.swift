@@ -44,6 +44,7 @@ public final class WorksheetReader {
     private let archive: ZipArchive
     private let sharedStrings: SharedStrings
     private let styles: Styles
+    private let cellMetadata: CellMetadata
 
     /// The libxml2 path's error, thrown once the rows completed before it are returned.
     private var pendingFailure: (any Error)?
@@ -52,14 +53,15 @@ public final class WorksheetReader {
     package private(set) var handedOver = false
 
     init(sheet: Sheet, entry: ZipArchive.Entry, archive: ZipArchive, sharedStrings: SharedStrings, styles: Styles,
-         engine: Engine = .standard) throws {
+         cellMetadata: CellMetadata = CellMetadata(), engine: Engine = .standard) throws {
         self.sheet = sheet
         self.entry = entry
         self.archive = archive
         self.sharedStrings = sharedStrings
         self.styles = styles
+        self.cellMetadata = cellMetadata
         handler = WorksheetPart(file: archive.file, part: entry.name)
-        decoder = CellDecoder(sharedStrings: sharedStrings, styles: styles)
+        decoder = CellDecoder(sharedStrings: sharedStrings, styles: styles, cellMetadata: cellMetadata)
         let source = BackgroundInflater(try archive.stream(entry))
         switch engine {
         case .automatic: producer = RowProducer(source: source, handler: handler, decoder: decoder)
@@ -178,7 +180,7 @@ public final class WorksheetReader {
         nextIndex = 0
         handedOver = true
         handler = WorksheetPart(file: archive.file, part: entry.name)
-        decoder = CellDecoder(sharedStrings: sharedStrings, styles: styles)
+        decoder = CellDecoder(sharedStrings: sharedStrings, styles: styles, cellMetadata: cellMetadata)
         events = XMLEventThread(source: BackgroundInflater(try archive.stream(entry)), file: archive.file, part: entry.name)
         skipping = returned
     }

@@ -143,11 +143,14 @@ final class SheetModel {
         let address = CellReference(row: row, column: cell.column)
         let value = WorkbookCalculation.calcValue(cell.value, dateSystem: StoredCell.dateSystem)
         guard let formula = cell.formula else {
-            engine.setValue(value, at: address, sheet: sheet)
+            // The stored result of an array formula loaded above is its own, not a constant.
+            if !engine.isArrayMember(at: address, sheet: sheet) { engine.setValue(value, at: address, sheet: sheet) }
             return
         }
-        var range: CellRange?
-        if case .array(let text) = cell.formulaKind { range = CellRange(text) }
-        engine.setFormula(formula, at: address, sheet: sheet, cachedValue: cell.value == .empty ? nil : value, arrayRange: range)
+        let range = cell.formulaKind.arrayRange.flatMap(CellRange.init)
+        var isDynamicArray = false
+        if case .dynamicArray = cell.formulaKind { isDynamicArray = true }
+        engine.setFormula(formula, at: address, sheet: sheet, cachedValue: cell.value == .empty ? nil : value, arrayRange: range,
+                          isDynamicArray: isDynamicArray)
     }
 }

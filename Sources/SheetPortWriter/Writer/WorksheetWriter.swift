@@ -189,7 +189,7 @@ public final class WorksheetWriter {
             markup.raw(">")
         }
         if let formula = cell.formula {
-            if case .array(let range) = cell.formulaKind {
+            if let range = cell.formulaKind.arrayRange { // a dynamic array as a legacy one: no cell metadata part yet
                 xml.raw("<f t=\"array\" ref=\""); xml.attribute(range); xml.raw("\">")
             } else {
                 xml.raw("<f>")

@@ -74,7 +74,7 @@ package final class StoredCellWriter {
             sink.put(Literal.formula)
             sink.putEscaped(formula)
             // As JSONLWriter: an array formula's range, when it starts at this cell.
-            if case .array(let text) = cell.formulaKind, let range = CellRange(text),
+            if let text = cell.formulaKind.arrayRange, let range = CellRange(text),
                range.start.column == cell.column, range.start.row == row {
                 sink.put(Literal.arrayRange)
                 sink.put(range.description)
