@@ -56,6 +56,30 @@ import SheetPortTestSupport
         #expect(held == "1,#REF!,2\r\n2,,\r\n#N/A,,\r\n")
     }
 
+    /// CHAR computes in the character set of the application that saved the file
+    /// (`docProps/app.xml`): Excel for Mac's is the Macintosh one. A damaged or hostile part is
+    /// Windows'.
+    @Test func charFollowsTheApplicationThatSavedTheFile() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let properties = "<?xml version=\"1.0\"?><Properties xmlns=\"http://schemas.openxmlformats.org/officeDocument/2006/extended-properties\">"
+        let cases: [(String?, String)] = [
+            (properties + "<Application>Microsoft Macintosh Excel</Application></Properties>", "Ä"),
+            (properties + "<Application>Microsoft Excel</Application></Properties>", "€"),
+            (nil, "€"),
+            ("<Properties><Application>Microsoft Macintosh Excel", "€"),
+            (properties + "<Application>" + String(repeating: "x", count: 1_000_000) + " Macintosh</Application></Properties>", "€"),
+        ]
+        for (index, (app, expected)) in cases.enumerated() {
+            var raw = RawWorkbook(sheets: [.init(name: "S", sheetData: RawWorkbook.row(1, "<c r=\"A1\" t=\"str\"><f>CHAR(128)</f><v>?</v></c>"))])
+            if let app { raw.otherParts = [("docProps/app.xml", app)] }
+            let path = folder.appendingPathComponent("app\(index).xlsx").path
+            try raw.write(to: path)
+            let output = try convert(path, to: .csv, options: Self.recalc())
+            #expect(output == expected + "\r\n", "case \(index)")
+        }
+    }
+
     @Test func theIssueExampleConvertsToItsComputedValues() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

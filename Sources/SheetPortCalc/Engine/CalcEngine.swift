@@ -14,6 +14,8 @@ public final class CalcEngine {
     public var numberFormatting: any NumberFormatting
     /// The bounds each formula's evaluation keeps (arrays, memory, steps); past them Excel's errors.
     public var limits = CalcLimits()
+    /// The character set of CHAR and CODE (Excel for Windows' by default).
+    public var codePage = CodePage.windowsANSI
     /// The seedable generator RAND and RANDBETWEEN draw from.
     var random: SplitMix64
 

@@ -155,13 +155,14 @@ extension Functions {
         },
         scalar("EXACT", 2, 2) { ev, a in .value(.boolean(try ev.str(a[0]) == (try ev.str(a[1])))) },
         scalar("CHAR", 1, 1) { ev, a in
-            let n = try ev.int(a[0])
-            guard n >= 1, n <= 255 else { return .value(.error(.value)) }
-            return .value(.text(String(Character(Unicode.Scalar(Windows1252.scalar(n))!))))
+            // Truncated, and any number outside 1-255 (1E300 too) is #VALUE!, as in Excel.
+            let x = try ev.num(a[0])
+            guard x >= 1, x < 256 else { return .value(.error(.value)) }
+            return .value(.text(String(Character(Unicode.Scalar(ev.engine.codePage.scalar(Int(x))) ?? "?"))))
         },
         scalar("CODE", 1, 1) { ev, a in
             guard let first = try ev.str(a[0]).unicodeScalars.first else { return .value(.error(.value)) }
-            return .value(.number(Double(Windows1252.code(first.value))))
+            return .value(.number(Double(ev.engine.codePage.code(first.value))))
         },
         scalar("UNICHAR", 1, 1) { ev, a in
             let n = try ev.int(a[0])
@@ -212,15 +213,4 @@ extension Functions {
             return .value(.text(r < 0 ? "(" + body + ")" : body))
         },
     ]
-}
-
-/// The Windows-1252 code page CHAR and CODE use.
-enum Windows1252 {
-    static let high: [UInt32] = [0x20AC, 0x81, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x8D, 0x017D, 0x8F,
-                                 0x90, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x9D, 0x017E, 0x0178]
-    static func scalar(_ n: Int) -> UInt32 { (128..<160).contains(n) ? high[n - 128] : UInt32(n) }
-    static func code(_ u: UInt32) -> Int {
-        if let k = high.firstIndex(of: u), u >= 0x100 || (128..<160).contains(Int(u)) { return 128 + k }
-        return u < 256 ? Int(u) : 63
-    }
 }

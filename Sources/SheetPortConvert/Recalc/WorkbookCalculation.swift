@@ -76,6 +76,8 @@ package final class WorkbookCalculation {
         engine = CalcEngine(dateSystem: workbook.dateSystem,
                             clock: clock ?? CalcClock(utcOffsetSeconds: offset) { CalcClock.system.unixTime() })
         report = engine.report
+        // CHAR and CODE as the application that saved the file computes them (Excel for Mac's own).
+        engine.codePage = CodePage(application: workbook.application())
         self.workbook = workbook
         self.withholdCachedValues = withholdCachedValues
         styles = try? workbook.styles()

@@ -30,6 +30,7 @@ public final class Workbook {
     private var loadedStyles: Styles?
     private var loadedSharedStrings: SharedStrings?
     private var loadedCellMetadata: CellMetadata?
+    private var loadedApplication: String??
     /// How many row readers were opened on this workbook's worksheets: tests hold the
     /// server's import to one pass over its worksheet.
     package private(set) var worksheetPasses = 0
@@ -115,6 +116,22 @@ public final class Workbook {
     func sharedStrings(engine: WorksheetReader.Engine) throws -> SharedStrings {
         let part = part(ofType: "sharedStrings", conventionalName: "sharedStrings.xml")
         return try SharedStrings.read(archive.entry(named: part), in: archive, engine: engine)
+    }
+
+    /// The application that saved the package, as its extended properties (`docProps/app.xml`)
+    /// name it (`Microsoft Excel`, `Microsoft Macintosh Excel`, `LibreOffice/...`); nil when the part
+    /// is missing or damaged (it describes the file, the cells do not depend on it).
+    public func application() -> String? {
+        if let loadedApplication { return loadedApplication }
+        let package = (try? RelationshipsPart.read(of: "", in: archive)) ?? []
+        let name = package.first { $0.type == "extended-properties" && !$0.isExternal }?.target ?? "docProps/app.xml"
+        let handler = ExtendedPropertiesPart()
+        guard let entry = archive.entry(named: name), (try? XMLPushParser.parse(entry, in: archive, with: handler)) != nil else {
+            loadedApplication = .some(nil)
+            return nil
+        }
+        loadedApplication = .some(handler.application)
+        return handler.application
     }
 
     /// The meaning of cells' `vm` and `cm` indexes (read on first use). These parts only refine

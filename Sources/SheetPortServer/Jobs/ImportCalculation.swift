@@ -22,6 +22,9 @@ final class ImportCalculation {
     init(_ workbook: Workbook, sheet: Sheet, clock: CalcClock, limits: CalcLimits) throws {
         calculation = try WorkbookCalculation(preparing: workbook, clock: clock)
         calculation.engine.limits = limits
+        // The server computes as Excel for Windows whatever saved the file: an edit later computes
+        // CHAR and CODE the same way as the import did.
+        calculation.engine.codePage = .windowsANSI
         self.sheet = sheet
         var others: [String: Sheet] = [:]
         for other in calculation.sheets where other.position != sheet.position { others[other.name.uppercased()] = other }
