@@ -1,4 +1,5 @@
 import Testing
+import SheetPortCore
 @testable import SheetPortCalc
 
 /// Arguments the differential test (PeerDifferentialTests) threw at the functions: numbers far
@@ -39,5 +40,26 @@ import Testing
         #expect(eval("DATEVALUE(\" 1/31/2024 \")") == .number(45322))
         #expect(eval("DATEVALUE(\"2/29/1900\")") == .number(60)) // Excel's 1900-02-29
         #expect(eval("TIMEVALUE(\"6:00 PM\")") == .number(0.75))
+    }
+
+    /// Excel shows serial 60 as the 29 February 1900 it counts, and weekdays of the serials
+    /// before it by its own count (serial 1, 1900-01-01, a Sunday; serial 0 a Saturday).
+    @Test func textShowsExcelsPhantomLeapDay() {
+        #expect(eval("TEXT(60,\"yyyy-mm-dd\")") == .text("1900-02-29"))
+        #expect(eval("TEXT(60.5,\"dddd d mmm yyyy hh:mm\")") == .text("Wednesday 29 Feb 1900 12:00"))
+        #expect(eval("TEXT(59,\"ddd yyyy-mm-dd\")") == .text("Tue 1900-02-28"))
+        #expect(eval("TEXT(61,\"dddd yyyy-mm-dd\")") == .text("Thursday 1900-03-01"))
+        #expect(eval("TEXT(1,\"dddd\")") == .text("Sunday"))
+        #expect(eval("TEXT(0,\"dddd\")") == .text("Saturday"))
+        #expect(eval("TEXT(DATE(1900,2,29),\"d/m/yyyy\")") == .text("29/2/1900"))
+        #expect(eval("TEXT(60,\"yyyy-mm-dd\")", system: .excel1904) == .text("1904-03-01"))
+    }
+
+    /// An error where a reference is wanted passes on, as everywhere else.
+    @Test func referenceErrorsPassThroughReferenceFunctions() {
+        #expect(eval("OFFSET(#REF!,-1,0)") == .error(.reference))
+        #expect(eval("OFFSET(#N/A,1,1)") == .error(.notAvailable))
+        #expect(eval("COUNTBLANK(#REF!)") == .error(.reference))
+        #expect(eval("OFFSET(1,1,1)") == .error(.value))
     }
 }

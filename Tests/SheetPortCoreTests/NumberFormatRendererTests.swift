@@ -29,7 +29,7 @@ import Testing
         (45322.0, "dddd, mmm d", "Wednesday, Jan 31"), (45322.0, "yy-mm-dd", "24-01-31"), (45322.0, "mmmmm", "J"),
         (45322.5625, "h:mm AM/PM", "1:30 PM"), (45322.5625, "hh:mm:ss", "13:30:00"), (45322.0, "h:mm A/P", "12:00 A"),
         (1.5, "[h]:mm:ss", "36:00:00"), (0.0416666666667, "[mm]:ss", "60:00"), (45322.50001, "h:mm:ss.000", "12:00:00.864"),
-        (45322.999999, "yyyy-mm-dd hh:mm:ss", "2024-02-01 00:00:00"), (60.0, "yyyy-mm-dd", "1900-02-28"),
+        (45322.999999, "yyyy-mm-dd hh:mm:ss", "2024-02-01 00:00:00"), (60.0, "yyyy-mm-dd", "1900-02-29"), (59.0, "yyyy-mm-dd dddd", "1900-02-28 Tuesday"),
     ])
     func datesShowAsExcelShowsThem(_ serial: Double, _ code: String, _ shown: String) {
         #expect(NumberFormatRenderer.text(number: serial, code: code) == shown, "\(serial) in \(code)")

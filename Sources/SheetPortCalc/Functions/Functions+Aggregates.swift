@@ -39,6 +39,7 @@ extension Functions {
         },
         raw("COUNTBLANK", 1, 1) { ev, a in
             var filled = 0
+            if case .value(.error(let e)) = a[0] { return .value(.error(e)) }
             guard case .ref(let r) = a[0] else { return .value(.error(.value)) }
             try ev.forEachCell(r) { _, _, v in
                 switch v {

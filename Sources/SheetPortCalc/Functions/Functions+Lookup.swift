@@ -288,6 +288,8 @@ extension Functions {
             return r
         },
         raw("OFFSET", 3, 5, volatile: true) { ev, a in
+            // An error passes on: OFFSET(#REF!,-1,0) is #REF!, as in Excel.
+            if case .value(.error(let e)) = a[0] { return .value(.error(e)) }
             guard case .ref(let base) = a[0] else { return .value(.error(.value)) }
             let dr = try ev.int(a[1]), dc = try ev.int(a[2])
             // Sizes are truncated, but a fraction of one row or column is one: OFFSET(W39,2,2,3,0.9) is three

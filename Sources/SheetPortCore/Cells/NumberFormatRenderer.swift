@@ -406,14 +406,21 @@ public enum NumberFormatRenderer {
         let scale = 86_400 * pow(10, Double(fractionDigits))
         let rounded = (serial * scale).rounded() / scale
         let elapsed = section.contains { if case .elapsed = $0 { true } else { false } }
-        guard let dateTime = elapsed ? ExcelDateTime(elapsedDays: rounded) : ExcelDateTime(serial: rounded, system: system)
+        guard var dateTime = elapsed ? ExcelDateTime(elapsedDays: rounded) : ExcelDateTime(serial: rounded, system: system)
                 ?? ExcelDateTime(elapsedDays: rounded) else { return String(repeating: "#", count: 11) }
         let twelveHour = section.contains(.meridiem(true)) || section.contains(.meridiem(false))
         let totalMilliseconds = Int((rounded * 86_400_000).rounded())
         let milliseconds = dateTime.millisecondOfDay
         let hour = milliseconds / 3_600_000, minute = milliseconds / 60_000 % 60, second = milliseconds / 1000 % 60
-        // The weekday: 1900-01-01 (serial 1) was a Sunday by Excel's count; from the civil date otherwise.
-        let weekday = ExcelDateTime.weekday(year: dateTime.year, month: dateTime.month, day: dateTime.day)
+        // The weekday from the civil date; in the 1900 system by Excel's own count, where serial 1
+        // (1900-01-01) was a Sunday and serial 60 is the 29 February 1900 that never was (Excel
+        // shows it, and TEXT(60,"yyyy-mm-dd") is "1900-02-29").
+        var weekday = ExcelDateTime.weekday(year: dateTime.year, month: dateTime.month, day: dateTime.day)
+        if system == .excel1900, !elapsed, rounded < 61 {
+            let wholeDays = Int(rounded.rounded(.down))
+            weekday = ((wholeDays - 1) % 7 + 7) % 7
+            if wholeDays == 60 { dateTime = ExcelDateTime(year: 1900, month: 2, day: 29, millisecondOfDay: dateTime.millisecondOfDay) }
+        }
         var result = ""
         func pad(_ value: Int, _ width: Int) -> String { width <= 1 ? String(value) : String(format: "%0\(width)d", value) }
         for token in section {
