@@ -80,6 +80,32 @@ import SheetPortTestSupport
         }
     }
 
+    /// Iterative calculation as the workbook's `calcPr` sets it: a cell counting itself up
+    /// (`=A1+1`) repeats `iterateCount` times; a converging pair stops once nothing moves by more
+    /// than `iterateDelta`, and the cells reading it follow; without `iterate` both are 0, as in
+    /// Excel with iteration off. Hostile settings are held to Excel's range.
+    @Test func iterativeCalculationFollowsCalcPr() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sheetData = RawWorkbook.row(1, "<c r=\"A1\"><f>A1+1</f><v>0</v></c>", "<c r=\"B1\"><f>C1/2+1</f><v>0</v></c>",
+                                        "<c r=\"C1\"><f>B1</f><v>0</v></c>", "<c r=\"D1\"><f>ROUND(B1*10,2)</f><v>0</v></c>")
+        func run(_ calcPr: String) throws -> [String] {
+            var raw = RawWorkbook(sheets: [.init(name: "S", sheetData: sheetData)])
+            raw.workbookAfterSheets = calcPr
+            let path = folder.appendingPathComponent("iterate.xlsx").path
+            try raw.write(to: path)
+            return try convert(path, to: .csv, options: Self.recalc()).trimmingCharacters(in: .newlines).components(separatedBy: ",")
+        }
+        let fifty = try run("<calcPr calcId=\"191029\" iterate=\"1\" iterateCount=\"50\" iterateDelta=\"0.0001\"/>")
+        #expect(fifty[0] == "50")
+        #expect(abs((Double(fifty[1]) ?? 0) - 2) < 0.001, "\(fifty)")
+        #expect(fifty[3] == "20", "the cell reading the cycle follows it")
+        #expect(try run("<calcPr calcId=\"191029\" iterateCount=\"50\"/>") == ["0", "0", "0", "0"])
+        #expect(try run("<calcPr iterate=\"1\"/>")[0] == "100", "Excel's default count")
+        #expect(try run("<calcPr iterate=\"1\" iterateCount=\"99999999999\" iterateDelta=\"-1\"/>")[0] == "32767")
+        #expect(try run("<calcPr iterate=\"1\" iterateCount=\"-5\" iterateDelta=\"NaN\"/>")[0] == "1")
+    }
+
     @Test func theIssueExampleConvertsToItsComputedValues() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -36,6 +36,8 @@ package struct RawWorkbook {
     package var numberFormats: [(Int, String)] = []
     /// Further parts, by name, found by their conventional names (no relationship written).
     package var otherParts: [(String, String)] = []
+    /// XML after the workbook part's `</sheets>` (`<calcPr .../>`, ...).
+    package var workbookAfterSheets = ""
 
     package init(sheets: [Sheet], sharedStrings: [String] = [], numberFormats: [(Int, String)] = []) {
         self.sheets = sheets
@@ -104,7 +106,7 @@ package struct RawWorkbook {
         result.append(("[Content_Types].xml", types + "</Types>"))
         result.append(("_rels/.rels", "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Relationships xmlns=\"http://schemas.openxmlformats.org/package/2006/relationships\">"
             + "<Relationship Id=\"rId1\" Type=\"\(rel)/officeDocument\" Target=\"xl/workbook.xml\"/></Relationships>"))
-        result.append(("xl/workbook.xml", workbook + "</sheets></workbook>"))
+        result.append(("xl/workbook.xml", workbook + "</sheets>\(workbookAfterSheets)</workbook>"))
         result.append(("xl/_rels/workbook.xml.rels", relationships + "</Relationships>"))
         return result + otherParts
     }

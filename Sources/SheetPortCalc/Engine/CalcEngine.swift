@@ -14,6 +14,9 @@ public final class CalcEngine {
     public var numberFormatting: any NumberFormatting
     /// The bounds each formula's evaluation keeps (arrays, memory, steps); past them Excel's errors.
     public var limits = CalcLimits()
+    /// Iterative calculation of circular references (nil: they are 0 and reported, as Excel does
+    /// with iteration off). Applies to `recalculate()`.
+    public var iterativeCalculation: IterativeCalculation?
     /// The character set of CHAR and CODE (Excel for Windows' by default).
     public var codePage = CodePage.windowsANSI
     /// The seedable generator RAND and RANDBETWEEN draw from.

@@ -14,6 +14,11 @@ public struct CalcLimits: Sendable, Hashable {
     /// Excel's longest text, in UTF-16 code units: a longer text result is `#VALUE!`.
     public static let maxTextLength = 32_767
 
+    /// The most cell evaluations an iterative calculation makes in all (its repetitions times the
+    /// cells on circular references): 32,767 repetitions of a large cycle would otherwise hold a
+    /// thread for hours.
+    public static let maxIterativeEvaluations = 10_000_000
+
     /// The limits with the given caps (the defaults are the contract's).
     public init(maxArrayCells: Int = 10_000_000, maxEvalBytes: Int = 256 << 20, maxEvalSteps: Int = 100_000_000) {
         self.maxArrayCells = maxArrayCells

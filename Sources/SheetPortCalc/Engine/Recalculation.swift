@@ -29,6 +29,7 @@ extension CalcEngine {
             lookupCache = LookupCache()
             evaluate(again)
         }
+        if let iterativeCalculation, !circular.isEmpty { iterate(iterativeCalculation) }
         changedSinceRecalc = []
         needsFullRecalc = false
         report = buildReport()
@@ -287,6 +288,42 @@ extension CalcEngine {
     private struct Frame {
         var id: Int32
         var pending: [Int32]?
+    }
+
+    /// Excel's iterative calculation: the cells on circular references, first computed as 0, are
+    /// computed again in sheet order from each other's last values until a repetition changes no
+    /// number by more than `maxChange`, or `maxIterations` times; then the cells that read them.
+    /// The work is bounded whatever the settings: at most `CalcLimits.maxIterativeEvaluations`
+    /// cell evaluations in all.
+    func iterate(_ settings: IterativeCalculation) {
+        let cycle = circular.sorted { (cellSheet[Int($0)], cellRow[Int($0)], cellColumn[Int($0)]) < (cellSheet[Int($1)], cellRow[Int($1)], cellColumn[Int($1)]) }
+        circular = []
+        let evaluator = Evaluator(engine: self)
+        let repetitions = min(settings.maxIterations, max(1, CalcLimits.maxIterativeEvaluations / cycle.count))
+        for _ in 0..<repetitions {
+            var change = 0.0
+            for id in cycle where cellKind[Int(id)] == .formula {
+                let before = cellValue[Int(id)]
+                evaluationCount += 1
+                let value = (try? evaluateCell(id, evaluator)) ?? .error(.value)
+                finish(id, value: value)
+                if case .number(let a) = before, case .number(let b) = cellValue[Int(id)] {
+                    change = max(change, abs(b - a))
+                } else if before != cellValue[Int(id)] {
+                    change = .infinity
+                }
+            }
+            if change <= settings.maxChange { break }
+        }
+        // The cells that read the cycle were computed from its zeros.
+        let onCycle = Set(cycle)
+        var again: [Int32] = []
+        for id in 0..<cellKind.count where cellKind[id] == .formula && !onCycle.contains(Int32(id)) {
+            cellState[id] = .dirty
+            again.append(Int32(id))
+        }
+        lookupCache = LookupCache()
+        evaluate(again)
     }
 
     /// Evaluates the dirty cells reachable from `roots` in dependency order with an explicit stack

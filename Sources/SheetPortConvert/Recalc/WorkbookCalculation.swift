@@ -78,6 +78,7 @@ package final class WorkbookCalculation {
         report = engine.report
         // CHAR and CODE as the application that saved the file computes them (Excel for Mac's own).
         engine.codePage = CodePage(application: workbook.application())
+        engine.iterativeCalculation = workbook.iterativeCalculation
         self.workbook = workbook
         self.withholdCachedValues = withholdCachedValues
         styles = try? workbook.styles()

@@ -63,6 +63,8 @@ final class WorkbookPart: XMLHandler {
     private(set) var definedNames: [DefinedName] = []
     private(set) var dateSystem = DateSystem.excel1900
     private(set) var externalReferenceCount = 0
+    /// `calcPr` with `iterate="1"`: circular references are computed iteratively.
+    private(set) var iterativeCalculation: IterativeCalculation?
     private var text = TextCollector()
     private var pendingName: DefinedName?
 
@@ -74,6 +76,11 @@ final class WorkbookPart: XMLHandler {
                                      state: state, relationshipID: id))
         } else if name.isSpreadsheet("workbookPr") {
             if attributes.bool("date1904") { dateSystem = .excel1904 }
+        } else if name.isSpreadsheet("calcPr") {
+            if attributes.bool("iterate") {
+                iterativeCalculation = IterativeCalculation(iterateCount: attributes.int("iterateCount"),
+                                                            iterateDelta: attributes.double("iterateDelta"))
+            }
         } else if name.isSpreadsheet("definedName") {
             pendingName = DefinedName(name: attributes.string("name") ?? "", formula: "",
                                       localSheet: attributes.int("localSheetId"),

@@ -16,6 +16,8 @@ public final class Workbook {
     public let sheets: [Sheet]
     /// The date system serials are counted in.
     public let dateSystem: DateSystem
+    /// Iterative calculation, when the workbook turns it on (`calcPr iterate="1"`); nil otherwise.
+    public let iterativeCalculation: IterativeCalculation?
     /// The workbook's defined names.
     public let definedNames: [DefinedName]
     /// The package's content types.
@@ -60,6 +62,7 @@ public final class Workbook {
         isStrict = try XMLPushParser.parse(entry, in: archive, with: handler)
         relationships = try RelationshipsPart.read(of: workbookPart, in: archive)
         dateSystem = handler.dateSystem
+        iterativeCalculation = handler.iterativeCalculation
         definedNames = handler.definedNames
         externalReferenceCount = handler.externalReferenceCount
         let byID = Dictionary(relationships.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
