@@ -8,10 +8,11 @@ public struct CalcDeadline: Sendable, Hashable {
     /// The instant, in `DispatchTime` uptime nanoseconds.
     public let uptimeNanoseconds: UInt64
 
-    /// The deadline `seconds` from now (a non-finite or huge span is no deadline in practice).
+    /// The deadline `seconds` from now: 0 or less is now; NaN, infinity or more than 10^9 s
+    /// (31 years) is none in practice.
     public init(seconds: Double) {
         let now = DispatchTime.now().uptimeNanoseconds
-        let span = seconds.isFinite ? max(0, min(seconds, 1e9)) * 1e9 : 1e18
+        let span = seconds.isNaN || seconds > 1e9 ? 1e18 : max(0, seconds) * 1e9
         uptimeNanoseconds = now &+ UInt64(span)
     }
 
