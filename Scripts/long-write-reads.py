@@ -5,7 +5,8 @@ Starts `sheetport serve` (the binary given) on a fresh data directory, has "ann"
 A1:A{rows} and then write {formulas} COUNTIF cells over them (the long write), and, once the
 write is under way, has "bob" send {reads} small reads of his own sheet at once, each on its own
 connection. Prints how long the write took and how many reads were answered (200) before it
-ended, after it, or not at all (closed, refused, timed out).
+ended, after it, or not at all (closed, refused, timed out). With --writes, bob's requests are
+small writes of his sheet instead.
 
     python3 Scripts/long-write-reads.py .build/debug/sheetport [--formulas 1500] [--rows 2000] [--reads 12]
 """
@@ -31,6 +32,7 @@ def main():
     parser.add_argument("--formulas", type=int, default=1500)
     parser.add_argument("--rows", type=int, default=2000)
     parser.add_argument("--reads", type=int, default=12)
+    parser.add_argument("--writes", action="store_true", help="bob's requests are small writes of his sheet instead of reads")
     parser.add_argument("--head-start", type=float, default=0.5, help="seconds between the write and the reads")
     args = parser.parse_args()
     folder = tempfile.mkdtemp(prefix="long-write-")
@@ -63,7 +65,10 @@ def main():
         results = [None] * args.reads
         def read(k):
             try:
-                status, _ = call(base, bob, "GET", f"/api/sheets/{sheet_b}/rows?start=1&count=10", timeout=120)
+                if args.writes:
+                    status, _ = call(base, bob, "POST", f"/api/sheets/{sheet_b}/cells", {"cells": [{"ref": f"D{k + 1}", "input": str(k)}]}, timeout=120)
+                else:
+                    status, _ = call(base, bob, "GET", f"/api/sheets/{sheet_b}/rows?start=1&count=10", timeout=120)
             except Exception as error:  # closed without an answer, refused, timed out
                 status = type(error).__name__
             results[k] = (time.monotonic(), status)
@@ -77,7 +82,7 @@ def main():
         before = sum(1 for at, status in results if status == 200 and at < write_end)
         after = sum(1 for at, status in results if status == 200 and at >= write_end)
         failed = [status for _, status in results if status != 200]
-        print(f"{args.sheetport}: write {write_status} in {write_took:.1f} s; of {args.reads} reads by another user: "
+        print(f"{args.sheetport}: write {write_status} in {write_took:.1f} s; of {args.reads} {'writes' if args.writes else 'reads'} by another user: "
               f"{before} answered before it ended, {after} after, {len(failed)} not answered {failed}")
     finally:
         server.terminate()
