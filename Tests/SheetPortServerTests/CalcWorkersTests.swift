@@ -82,26 +82,44 @@ import SheetPortTestSupport
         #expect(try Self.version(ann, written.sheet) == before + 1)
     }
 
+    /// The timeout of the timed servers below: a long write (seconds in a debug build) passes it,
+    /// a small one stays well within it even on a loaded machine.
+    static let timeout = 0.5
+
+    /// A server on the store of `first` (stopped now) whose writes are refused past `timeout`
+    /// seconds, and a session of ann's on it: what a test writes before runs under the default.
+    static func timed(after first: ServerFixture) throws -> (server: TestServer, api: API) {
+        first.server.stop()
+        let server = try TestServer(folder: first.folder) {
+            $0 = first.server.configuration
+            $0.calcTimeout = timeout
+        }
+        return (server, server.api(try server.token("ann")))
+    }
+
     /// A write past a small `--calc-timeout` is 422 `calc-timeout`: nothing of it stored, the
     /// version unchanged; the sheet's next small write computes right (the engine the refused
     /// write left is not the one used).
     @Test func aWritePastTheTimeoutIsRefusedWhole() throws {
-        let fixture = try ServerFixture { $0.calcTimeout = 0.2 }
-        defer { fixture.close() }
-        let sheet = EditingClient(fixture.api, try EditingClient.create(fixture.api))
-        _ = try sheet.write(Self.data())
-        _ = try sheet.write(["E1": "=SUM(A1:A3)"])
-        let before = try Self.version(fixture.api, sheet.sheet)
+        let first = try ServerFixture()
+        defer { first.close() }
+        let id = try EditingClient.create(first.api)
+        _ = try EditingClient(first.api, id).write(Self.data())
+        _ = try EditingClient(first.api, id).write(["E1": "=SUM(A1:A3)"])
+        let (server, api) = try Self.timed(after: first)
+        defer { server.stop() }
+        let sheet = EditingClient(api, id)
+        let before = try Self.version(api, id)
         let refused = try sheet.post("cells", ["cells": (Self.longWrite() + [("A1", "100")]).map { ["ref": $0.0, "input": $0.1] }])
         #expect(refused.status == 422 && EditingClient.code(refused) == "calc-timeout", "\(refused.status) \(refused.text)")
-        #expect(refused.text.contains("0.2"), "\(refused.text)")
-        #expect(try Self.version(fixture.api, sheet.sheet) == before)
+        #expect(refused.text.contains("0.5 s"), "\(refused.text)")
+        #expect(try Self.version(api, id) == before)
         let cells = try sheet.cells()
         #expect(cells["C1"] == nil && Self.number(cells["A1"]) == 1 && Self.number(cells["E1"]) == 6, "\(cells["C1"] ?? [:]) \(cells["A1"] ?? [:])")
         // The next small write: stored, and computed on the stored cells (A1 is still 1).
         let next = EditingClient.changed(try sheet.write(["A2": "10", "E2": "=E1+A3"]))
         #expect(Self.number(next["E1"]) == 14 && Self.number(next["E2"]) == 17, "\(next)")
-        #expect(try Self.version(fixture.api, sheet.sheet) == before + 1)
+        #expect(try Self.version(api, id) == before + 1)
         #expect(try sheet.cells()["C1"] == nil)
     }
 
@@ -116,17 +134,10 @@ import SheetPortTestSupport
         _ = try sheet.write(Self.longWrite())
         let changedA1 = try Self.version(first.api, sheet.sheet) + 1
         _ = try sheet.write(["A1": "5000"]) // every formula counts it: C1 is 2000 now
-        first.server.stop()
-
-        let timeout = 0.2
-        let second = try TestServer(folder: first.folder) {
-            $0 = first.server.configuration
-            $0.calcTimeout = timeout
-        }
+        let (second, api) = try Self.timed(after: first)
         defer { second.stop() }
-        let api = second.api(try second.token("ann"))
         let again = EditingClient(api, sheet.sheet)
-        _ = try again.cells() // this instance's graph of the sheet is built before the timed writes
+        // Its first write builds this instance's graph of the sheet (not timed), then recalculates every formula (timed).
         let version = try Self.version(api, sheet.sheet)
         let refused = try again.post("cells", ["cells": [["ref": "A2", "input": "6000"]]])
         #expect(refused.status == 422 && EditingClient.code(refused) == "calc-timeout", "\(refused.status) \(refused.text)")
@@ -137,7 +148,7 @@ import SheetPortTestSupport
         let undone = try again.post("undo", [:])
         let took = Date().timeIntervalSince(start)
         #expect(undone.status == 200, "\(undone.text)")
-        #expect(took > timeout, "the undo took \(took) s: too short to show it is not timed")
+        #expect(took > Self.timeout, "the undo took \(took) s: too short to show it is not timed")
         var cells = try again.cells()
         #expect(Self.number(cells["A1"]) == 1 && Self.number(cells["C1"]) == Double(Self.dataRows - 1), "\(cells["C1"] ?? [:])")
         // Restoring A1's input of the write undone recomputes them again: answered too.
