@@ -44,6 +44,11 @@ public struct ServerConfiguration: Sendable {
     public var timeZone = TimeZone(identifier: "UTC")!
     /// The memory the calculation engines of recently used sheets may hold, in bytes (`--calc-memory`).
     public var calcMemory = 512 << 20
+    /// The longest a write may calculate up to its answer, in seconds (`--calc-timeout`); past
+    /// it the write is refused with 422 `calc-timeout`. Undo and restore are never refused for time.
+    public var calcTimeout: Double = 30
+    /// Threads that run writes' calculations (a sheet's writes one at a time, in order).
+    public var calcWorkers = 4
     /// The most cells one write may change (`--max-batch-cells`): `cells` inputs, a `clear` or `copy` range.
     public var maxBatchCells = 100_000
     /// The largest body of one write, in bytes (`--max-batch-bytes`).

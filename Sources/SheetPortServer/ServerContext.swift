@@ -27,6 +27,10 @@ package final class ServerContext: Sendable {
     let engines: SheetEngines
     /// Stores what writes left to compute after their answer (`SheetSettle`).
     let settler: SheetSettler
+    /// Run writes off the polling threads, a sheet's one at a time and in order (`CalcWorkers`).
+    let writers: CalcWorkers
+    /// Run the reads that may compute (rows windows, views, exports) off the polling threads.
+    let readers: CalcWorkers
     /// Passes over worksheets the import jobs of this instance made (one a job: tests hold it there).
     let worksheetPasses = PassCount()
     /// Checkpoints SQLite's WAL once a write found the storage full.
@@ -53,7 +57,10 @@ package final class ServerContext: Sendable {
         try opened.sealPlaintextJobTexts()
         // A SQLite store of an earlier version is switched to incremental vacuum, once.
         try Schema.enableIncrementalVacuum(opened, log: configuration.log)
-        connections = try ConnectionPool(count: configuration.threads + 2) { [store, sealer] in try Self.connect(store, sealer: sealer) }
+        writers = CalcWorkers(count: configuration.calcWorkers, name: "calc writer")
+        readers = CalcWorkers(count: configuration.threads, name: "calc reader")
+        // A connection for each thread that runs requests: the polling threads and both kinds of workers.
+        connections = try ConnectionPool(count: configuration.threads + configuration.calcWorkers + configuration.threads + 2) { [store, sealer] in try Self.connect(store, sealer: sealer) }
         imports = ImportQueue()
         events = EventStreams(limits: configuration.eventStreams)
         exports = ExportSlots(limit: configuration.exportsAtOnce)

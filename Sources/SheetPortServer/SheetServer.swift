@@ -57,6 +57,9 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
         context.events.close()
         context.changes.close()
         context.exports.close()
+        // Queued calculations are refused and running ones finish, so their connections resume.
+        context.writers.close()
+        context.readers.close()
         daemon?.stop()
         daemon = nil
         context.settler.stop()
@@ -125,6 +128,14 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
     package func finish(_ request: inout Request) -> Reply {
         if request.bodyTooLarge { return tooLarge(request) }
         let described = request
+        if let calculation = Router.calculation(request) {
+            // Answered by a calculation worker while the connection is parked.
+            let parked = ParkedRequest(request)
+            return .later(CalcReply(calculation.writes ? context.writers : context.readers, sheet: calculation.writes ? calculation.sheet : nil) { [context] in
+                let described = parked.request
+                return Self.answer(for: described, context) { try Router.route(&parked.request, context) }
+            })
+        }
         return Self.answer(for: described, context) { try Router.route(&request, context) }
     }
 
@@ -217,6 +228,21 @@ enum Router {
         }
     }
 
+    /// The sheet a request calculates on, and whether it writes it: every write of a sheet (each
+    /// may recalculate, and a sheet's writes keep their order), and the reads that may compute
+    /// its pending values or settle it (rows windows, views, exports). Nil for the others.
+    static func calculation(_ request: Request) -> (sheet: String, writes: Bool)? {
+        let path = Array(request.segments.dropFirst()) // "api"
+        guard path.count >= 3, path[0] == "sheets" else { return nil }
+        switch (request.method, path.count, path[2]) {
+        case ("POST", 3, "cells"), ("POST", 3, "clear"), ("POST", 3, "copy"), ("POST", 3, "undo"), ("POST", 3, "format"), ("POST", 3, "sizes"):
+            return (path[1], true)
+        case ("POST", 5, "cells") where path[4] == "restore": return (path[1], true)
+        case ("GET", 3, "rows"), ("GET", 3, "view"), ("GET", 3, "export.xlsx"): return (path[1], false)
+        default: return nil
+        }
+    }
+
     /// Whether the request is a write of cells (its body may be a batch up to `maxBatchBytes`).
     static func isWrite(_ request: Request) -> Bool {
         let path = request.segments
@@ -236,6 +262,12 @@ enum Router {
         }
         return sheet
     }
+}
+
+/// A complete request handed to a calculation worker (the polling thread that made it is done with it).
+final class ParkedRequest: @unchecked Sendable {
+    var request: Request
+    init(_ request: Request) { self.request = request }
 }
 
 /// A refused request: its status and error code, answered by the router.

@@ -59,6 +59,11 @@ enum ServeCommand {
                     memory for the calculation graphs of recently used sheets; the least
                     recently used are rebuilt from the store when needed (default 512M; K, M, G)
                     """),
+                .valued("--calc-timeout", "SECONDS", """
+                    the longest a write may calculate before its answer; past it the write is
+                    refused (422 calc-timeout), nothing stored; undo and restore never are
+                    (default 30; more than 0, at most 3600, fractions allowed)
+                    """),
                 .valued("--max-batch-cells", "N", "the most cells one write (cells, clear, copy) may change; past it 413 (default 100000)"),
                 .valued("--max-batch-bytes", "SIZE", "the largest body of one write; past it 413 (default 8M; K, M, G)"),
                 .help,
@@ -101,6 +106,12 @@ enum ServeCommand {
             configuration.timeZone = zone
         }
         if let value = options.value("--calc-memory") { configuration.calcMemory = Int(try LimitOptions.size(value, "--calc-memory")) }
+        if let value = options.value("--calc-timeout") {
+            guard let seconds = Double(value), seconds.isFinite, seconds > 0, seconds <= 3600 else {
+                throw UsageError("--calc-timeout takes seconds, more than 0 and at most 3600 (such as 30 or 0.5), not \"\(value.visibleControlCharacters)\"")
+            }
+            configuration.calcTimeout = seconds
+        }
         if let value = options.value("--max-batch-cells") { configuration.maxBatchCells = Int(try LimitOptions.count(value, "--max-batch-cells")) }
         if let value = options.value("--max-batch-bytes") { configuration.maxBatchBytes = Int(try LimitOptions.size(value, "--max-batch-bytes")) }
         configuration.databaseURL = try options.value("--database").map(databaseURL)

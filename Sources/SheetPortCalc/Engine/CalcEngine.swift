@@ -19,6 +19,10 @@ public final class CalcEngine {
     public var iterativeCalculation: IterativeCalculation?
     /// The character set of CHAR and CODE (Excel for Windows' by default).
     public var codePage = CodePage.windowsANSI
+    /// When set, recalculation gives up once it passes: the cells still to compute, or the
+    /// formula running then, are `#NUM!`, so the engine's values are not the sheet's any more
+    /// and its owner rebuilds it (a server refusing a write for time does).
+    public var deadline: CalcDeadline?
     /// The seedable generator RAND and RANDBETWEEN draw from.
     var random: SplitMix64
 

@@ -499,6 +499,8 @@ extension CalcEngine {
     /// Evaluates one formula cell (an unknown function keeps the cached value).
     func evaluateCell(_ id: Int32, _ ev: Evaluator) throws -> CalcValue {
         let i = Int(id)
+        // Past the deadline the pass only runs out: its values are dropped with the engine.
+        if ev.pastDeadline() { return .error(.number) }
         let formula = formulas[Int(cellFormula[i])]
         if !formula.unknownFunctions.isEmpty, let cached = cachedValues[id] { return arrays[id] == nil ? cached : cellValue[i] }
         ev.sheet = cellSheet[i]

@@ -4,8 +4,37 @@ extension Evaluator {
     /// Starts a formula's budget afresh (each cell's evaluation has its own).
     @inline(__always)
     func startBudget() {
-        stepsLeft = limits.maxEvalSteps
+        stepsLeft = deadline == nil ? limits.maxEvalSteps : min(limits.maxEvalSteps, Self.stepsPerClockRead)
+        stepsBanked = limits.maxEvalSteps - stepsLeft
         bytesLeft = limits.maxEvalBytes
+    }
+
+    /// Steps a formula runs between two reads of the clock when a deadline is set (a few milliseconds).
+    static let stepsPerClockRead = 1 << 20
+    /// Formula cells evaluated between two reads of the clock when a deadline is set.
+    static let cellsPerClockRead = 64
+
+    /// Called when `stepsLeft` went below 0: the next slice of the budget, unless the budget is
+    /// spent or the deadline passed (the formula is then `#NUM!`).
+    func moreSteps() throws {
+        while stepsLeft < 0 {
+            guard stepsBanked > 0, !pastDeadline(readingClock: true) else { throw EvalInterrupt.exhausted }
+            let slice = min(stepsBanked, Self.stepsPerClockRead)
+            stepsBanked -= slice
+            stepsLeft &+= slice
+        }
+    }
+
+    /// True once the pass's deadline has passed (never without one); the clock is read every
+    /// `cellsPerClockRead` calls, or now when `readingClock`.
+    @inline(__always)
+    func pastDeadline(readingClock: Bool = false) -> Bool {
+        guard let deadline, !isPastDeadline else { return isPastDeadline }
+        cellsUntilClock -= 1
+        guard readingClock || cellsUntilClock <= 0 else { return false }
+        cellsUntilClock = Self.cellsPerClockRead
+        isPastDeadline = deadline.hasPassed
+        return isPastDeadline
     }
 
     /// The cell count of an array of `rows` × `columns`, checked before it is made: more than
@@ -33,7 +62,8 @@ extension Evaluator {
     func charge(bytes: Int, steps: Int = 0) throws {
         bytesLeft &-= bytes
         stepsLeft &-= steps
-        if bytesLeft < 0 || stepsLeft < 0 { throw EvalInterrupt.exhausted }
+        if bytesLeft < 0 { throw EvalInterrupt.exhausted }
+        if stepsLeft < 0 { try moreSteps() }
     }
 
     /// A text result kept: over 32,767 characters it is `#VALUE!`; else its bytes are charged.

@@ -37,13 +37,22 @@ final class Evaluator {
     /// The running formula's budget left (`CalcLimits`; set by `startBudget`).
     @exclusivity(unchecked) var stepsLeft = 0
     @exclusivity(unchecked) var bytesLeft = 0
+    /// Steps of `maxEvalSteps` not yet handed to `stepsLeft`: with a deadline, the budget is
+    /// given out in slices and the clock read between them (`moreSteps`).
+    @exclusivity(unchecked) var stepsBanked = 0
     let limits: CalcLimits
+    /// The engine's deadline for this pass (`CalcEngine.deadline`).
+    let deadline: CalcDeadline?
+    /// Cells evaluated until the clock is read again, and whether the deadline was seen passed.
+    @exclusivity(unchecked) var cellsUntilClock = 0
+    @exclusivity(unchecked) var isPastDeadline = false
     /// NOW as a serial of the workbook's date system, read once per recalculation.
     let nowSerial: Double
 
     init(engine: CalcEngine) {
         self.engine = engine
         limits = engine.limits
+        deadline = engine.deadline
         let clock = engine.clock
         let local = clock.unixTime() + Double(clock.utcOffsetSeconds)
         var serial = local / 86_400 + 25_569
@@ -59,7 +68,7 @@ final class Evaluator {
         stack.reserveCapacity(8)
         for step in formula.instructions {
             stepsLeft &-= 1
-            if stepsLeft < 0 { throw EvalInterrupt.exhausted }
+            if stepsLeft < 0 { try moreSteps() }
             switch step {
             case .number(let v): stack.append(.value(.number(v)))
             case .text(let t): stack.append(.value(.text(t)))

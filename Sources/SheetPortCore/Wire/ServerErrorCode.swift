@@ -73,6 +73,8 @@ extension ServerErrorCode {
     public static let rangeNotSatisfiable = Self(rawValue: "range-not-satisfiable")
     /// 422: an `Idempotency-Key` sent again with other bytes.
     public static let idempotencyKeyReused = Self(rawValue: "idempotency-key-reused")
+    /// 422: a write whose calculation ran past `serve --calc-timeout`; nothing of it was stored.
+    public static let calcTimeout = Self(rawValue: "calc-timeout")
     /// 429 (the subject's share) or 503 (the server's): too many event streams open.
     public static let tooManyStreams = Self(rawValue: "too-many-streams")
     /// 431: the request head is too long.

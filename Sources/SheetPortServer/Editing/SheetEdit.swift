@@ -362,4 +362,6 @@ package enum SheetEditError: Error, Equatable {
     case badInput(String)
     /// A formula that does not parse, refers to another workbook or is too long: why.
     case badFormula(String)
+    /// The write's calculation ran past `serve --calc-timeout` (these seconds): nothing stored.
+    case calcTimeout(Double)
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SheetPortCore
+import SheetPortCalc
 
 /// The one write path of a sheet (Docs/Reference/HTTP.md, "Writing"): every write (cells, clear, copy,
 /// format, sizes, restore, undo) runs here, atomic and serialized per sheet: the sheet's lock in
@@ -34,6 +35,7 @@ package enum SheetWrite {
                             _ body: (SheetEdit) throws -> Void) throws -> Outcome {
         let (outcome, settled): (Outcome, Bool) = try context.engines.withSheet(id) { slot in
             var applying = false
+            defer { slot?.engine.deadline = nil }
             do {
                 return try context.database { database in
                     try database.transaction {
@@ -44,9 +46,15 @@ package enum SheetWrite {
                             slot = try SheetModel.load(id, version: version, valuesPending: valuesPending, database, context)
                         }
                         let edit = SheetEdit(sheet: id, subject: subject, model: slot!, database: database, context: context)
+                        // Counted from here: the wait for the sheet and rebuilding this instance's
+                        // graph of it are not the write's calculation.
+                        let deadline = isTimed(change) ? CalcDeadline(seconds: context.configuration.calcTimeout) : nil
+                        slot!.engine.deadline = deadline
                         try body(edit)
                         applying = true
                         let applied = try edit.apply(showing: shown)
+                        // Past it the engine gave up part way: the catch below drops its graph.
+                        if let deadline, deadline.hasPassed { throw SheetEditError.calcTimeout(context.configuration.calcTimeout) }
                         let next = version + 1
                         let settled = slot!.isSettled
                         try database.finishWrite(sheet: id, version: next, lastRow: applied.lastRow, lastColumn: applied.lastColumn,
@@ -68,5 +76,11 @@ package enum SheetWrite {
         context.changes.signal(SheetChange(sheet: id, version: outcome.version))
         if !settled { context.settler.schedule(id) }
         return outcome
+    }
+
+    /// Whether a write of this kind is refused past `serve --calc-timeout`: undo and restore
+    /// never are (taking a write back must always be possible).
+    static func isTimed(_ change: SheetChangeKind) -> Bool {
+        change != .undo && change != .restore
     }
 }

@@ -248,13 +248,16 @@ enum EditRoutes {
 
 extension SheetEditError {
     /// The router's answer: 404 for a sheet gone, 409 `nothing-to-undo`, 400 `bad-request` or
-    /// `bad-formula` for an input, 413 `batch-too-large`.
+    /// `bad-formula` for an input, 413 `batch-too-large`, 422 `calc-timeout`.
     var refusal: RequestRefusal {
         switch self {
         case .noSuchSheet: return .notFound
         case .nothingToUndo: return RequestRefusal(status: 409, code: .nothingToUndo, message: "you have no write on this sheet left to undo")
         case .badInput(let message): return RequestRefusal(status: 400, code: .badRequest, message: message)
         case .badFormula(let message): return RequestRefusal(status: 400, code: .badFormula, message: message)
+        case .calcTimeout(let seconds):
+            return RequestRefusal(status: 422, code: .calcTimeout,
+                                  message: "this write calculates for longer than the server allows (\(seconds.formatted()) s, serve --calc-timeout); nothing of it was stored")
         case .tooMany(let cap):
             return RequestRefusal(status: 413, code: .batchTooLarge, message: "a write changes at most \(cap) cells (maxBatchCells); this range holds more")
         }

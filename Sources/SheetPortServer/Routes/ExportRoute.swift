@@ -118,6 +118,10 @@ private final class VersionWait: PendingReply, @unchecked Sendable {
 
     func answer() -> Reply {
         if let watch = lock.withLock({ self.watch }) { context.changes.cancel(watch) }
-        return SheetServer.answer(for: request, context) { try ExportRoute.afterWait(sheet, wanted: wanted, request, context) }
+        // The export may settle the sheet first: on a calculation worker, the connection parked again.
+        let (sheet, wanted, parked, context) = (sheet, wanted, ParkedRequest(request), context)
+        return .later(CalcReply(context.readers, sheet: nil) {
+            SheetServer.answer(for: parked.request, context) { try ExportRoute.afterWait(sheet, wanted: wanted, parked.request, context) }
+        })
     }
 }
