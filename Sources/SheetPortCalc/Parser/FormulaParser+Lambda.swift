@@ -135,40 +135,17 @@ extension FormulaParser {
     /// `IF(condition, [value_if_true], [value_if_false])`, the cursor past `(`: its arguments with
     /// the `ifTest`/`ifElse` marks that let the evaluator skip the branch not taken.
     mutating func ifCall(_ index: Int32, start: Int) throws(FormulaParseError) {
-        var count: Int32 = 0
-        var test = -1, otherwise = -1
-        skipSpaces()
-        if peek() == UInt8(ascii: ")") {
-            i += 1
-        } else {
-            while true {
-                skipSpaces()
-                if peek() == UInt8(ascii: ",") || peek() == UInt8(ascii: ")") {
-                    out.append(.missing)
-                } else {
-                    try expression(0, union: false)
-                }
-                count += 1
-                skipSpaces()
-                if peek() == UInt8(ascii: ",") {
-                    if count == 1 { test = out.count; out.append(.ifTest(0)) }
-                    if count == 2 { otherwise = out.count; out.append(.ifElse(0)) }
-                    i += 1
-                    continue
-                }
-                if peek() == UInt8(ascii: ")") { i += 1; break }
-                throw fail("expected ',' or ')' in the arguments of IF", at: i)
+        var ends: [Int] = []
+        let count = try arguments(of: "IF", start: start, ends: &ends)
+        if count >= 2, count <= 3 {
+            // The marks go in after the condition and after value_if_true (a later one first, so
+            // the earlier position holds); each skips to the end of the branch it passes over.
+            let call = out.count + (count == 3 ? 2 : 1)
+            if count == 3 {
+                out.insert(.ifElse(Int32(call - ends[1] - 2)), at: ends[1])
             }
-        }
-        if count > 3 {
-            // Too many arguments (#VALUE! when run): no branch to skip.
-            out.remove(at: otherwise)
-            out.remove(at: test)
-        } else if test >= 0 {
-            // value_if_true runs from test + 1 to its end: the ifElse mark, or the call.
-            let trueEnd = otherwise >= 0 ? otherwise + 1 : out.count
-            out[test] = .ifTest(Int32(trueEnd - test - 1))
-            if otherwise >= 0 { out[otherwise] = .ifElse(Int32(out.count - otherwise - 1)) }
+            let trueEnd = count == 3 ? ends[1] + 2 : call
+            out.insert(.ifTest(Int32(trueEnd - ends[0] - 1)), at: ends[0])
         }
         out.append(.call(function: index, count: count, name: "IF"))
     }

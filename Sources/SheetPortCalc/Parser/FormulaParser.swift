@@ -531,6 +531,12 @@ struct FormulaParser {
     /// The arguments of a call, the cursor past its `(`: each one's instructions (`.missing` for
     /// an omitted one) and their count; the cursor ends past the `)`.
     mutating func arguments(of raw: String, start: Int) throws(FormulaParseError) -> Int32 {
+        var ends: [Int] = []
+        return try arguments(of: raw, start: start, ends: &ends)
+    }
+
+    /// The same, with where each argument's instructions end in `out` (`ends`).
+    mutating func arguments(of raw: String, start: Int, ends: inout [Int]) throws(FormulaParseError) -> Int32 {
         var count: Int32 = 0
         skipSpaces()
         if peek() == UInt8(ascii: ")") {
@@ -544,6 +550,7 @@ struct FormulaParser {
                     try expression(0, union: false)
                 }
                 count += 1
+                ends.append(out.count)
                 skipSpaces()
                 if peek() == UInt8(ascii: ",") { i += 1; continue }
                 if peek() == UInt8(ascii: ")") { i += 1; break }
