@@ -78,6 +78,8 @@ import SheetPortCore
         ("MAKEARRAY(0,3,LAMBDA(r,c,1))", .error(.value)),
         ("MAKEARRAY(100000,100000,LAMBDA(r,c,1))", .error(.number)),
         ("MAKEARRAY(2,2,LAMBDA(r,r))", .error(.value)),
+        ("MAKEARRAY(2.3,\"1\",LAMBDA(x,y,x+1+y))", .error(.value)), ("MAKEARRAY(2.3,1,LAMBDA(x,y,x+1+y))", .number(3)),
+        ("TYPE(_xleta.SUM)", .number(128)), ("TYPE(LAMBDA(x,x))", .number(128)),
     ])
     func documentedAndHostile(_ formula: String, _ expected: CalcValue) {
         #expect(eval(formula, Self.numbers) == expected, "\(formula)")

@@ -68,9 +68,11 @@ extension Functions {
             let out = try (0..<input.columns).map { try ev.element(try ev.apply(lambda, [try input.column($0)])) }
             return .value(.array(CalcArray(rows: 1, columns: input.columns, values: out)))
         },
-        // MAKEARRAY(rows, columns, lambda(row, column)): 1-based indexes; a count below 1 is #VALUE!,
+        // MAKEARRAY(rows, columns, lambda(row, column)): 1-based indexes; a count below 1, or given
+        // as text, is #VALUE! (calculation suite formulas__test LOGICAL!T15 `MAKEARRAY(E14,"1",…)`),
         // one past maxArrayCells #NUM! before anything is computed.
         raw("MAKEARRAY", 3, 3, arrays: true) { ev, a in
+            for k in 0...1 { if case .text = try ev.checked(a[k]) { return .value(.error(.value)) } }
             let rows = try ev.int(a[0]), columns = try ev.int(a[1])
             guard rows >= 1, columns >= 1 else { return .value(.error(.value)) }
             let lambda = try ev.lambdaArgument(a[2])
