@@ -190,6 +190,18 @@ import SheetPortCore
         #expect(copied == "_xlfn.MAP(A2:A4,_xlfn.LAMBDA(_xlpm.v,_xlpm.v*B2))")
     }
 
+    /// IF with branches that cost nothing (a literal, a reference) keeps the plain call; others get
+    /// the marks that skip the branch not taken.
+    @Test func ifMarksOnlyWhereABranchHasWork() throws {
+        func marks(_ f: String) throws -> Int {
+            try FormulaParser.parse(f, at: CellIndex(row: 0, column: 0)).count { if case .ifTest = $0 { return true }; return false }
+        }
+        #expect(try marks("IF(F2>500,\"high\",\"low\")") == 0)
+        #expect(try marks("IF(A1,B1:B3)") == 0)
+        #expect(try marks("IF(A1,1,SUM(B1:B3))") == 1)
+        #expect(try marks("IF(A1,IF(B1,1,2/0),3)") == 2)
+    }
+
     /// A cell read inside a lambda's body is a precedent of the formula (the body is compiled in place).
     @Test func lambdaBodyReferencesAreDependencies() {
         let e = engine(["A1": 1, "A2": 2, "B1": 10, "C1": "=SUM(MAP(A1:A2,LAMBDA(v,v*B1)))"])

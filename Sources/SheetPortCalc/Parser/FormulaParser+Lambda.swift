@@ -137,7 +137,10 @@ extension FormulaParser {
     mutating func ifCall(_ index: Int32, start: Int) throws(FormulaParseError) {
         var ends: [Int] = []
         let count = try arguments(of: "IF", start: start, ends: &ends)
-        if count >= 2, count <= 3 {
+        let branches = ends.count >= 2 ? [ends[0]..<ends[1]] + (count == 3 ? [ends[1]..<out.count] : []) : []
+        // Branches that are one literal or reference cost nothing to evaluate: such an IF keeps
+        // the plain call (`IF(F2>500,"high","low")`, the common kind, runs no extra instruction).
+        if count >= 2, count <= 3, branches.contains(where: { !isTrivial($0) }) {
             // The marks go in after the condition and after value_if_true (a later one first, so
             // the earlier position holds); each skips to the end of the branch it passes over.
             let call = out.count + (count == 3 ? 2 : 1)
@@ -148,5 +151,14 @@ extension FormulaParser {
             out.insert(.ifTest(Int32(trueEnd - ends[0] - 1)), at: ends[0])
         }
         out.append(.call(function: index, count: count, name: "IF"))
+    }
+
+    /// True when the instructions of `range` are one literal or reference, read without work.
+    func isTrivial(_ range: Range<Int>) -> Bool {
+        guard range.count == 1 else { return false }
+        switch out[range.lowerBound] {
+        case .number, .text, .boolean, .error, .missing, .cell, .area, .badReference, .variable: return true
+        default: return false
+        }
     }
 }
