@@ -186,6 +186,8 @@ import SheetPortCore
         e.setFormula("LET(x,A1,f,LAMBDA(y,[z],y+x),f(2)+BYROW(B1:C1,_xleta.SUM))", at: CellReference("D1")!, sheet: s)
         #expect(e.formula(at: CellReference("D1")!, sheet: s)
                 == "_xlfn.LET(_xlpm.x,A1,_xlpm.f,_xlfn.LAMBDA(_xlpm.y,_xlop.z,_xlpm.y+_xlpm.x),_xlpm.f(2)+_xlfn.BYROW(B1:C1,_xleta.SUM))")
+        #expect(eval("FORMULATEXT(D1)", ["D1": "=LET(x,1,f,LAMBDA(y,[z],y+x),f(2)+BYROW({1,2},_xleta.SUM))"])
+                == .text("=LET(x,1,f,LAMBDA(y,[z],y+x),f(2)+BYROW({1,2},SUM))"))
         let copied = try CalcEngine.translateFormula("MAP(A1:A3,LAMBDA(v,v*B1))", from: CellReference("C1")!, to: CellReference("C2")!)
         #expect(copied == "_xlfn.MAP(A2:A4,_xlfn.LAMBDA(_xlpm.v,_xlpm.v*B2))")
     }
