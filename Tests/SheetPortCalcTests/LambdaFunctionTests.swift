@@ -39,6 +39,9 @@ import SheetPortCore
         ("SUM(LAMBDA(x,x))", .error(.value)),
         ("LET(x,1,x(2))", .error(.value)),
         ("LAMBDA(x,x)(1/0)", .error(.divisionByZero)),
+        ("LAMBDA(x,x)()", .error(.value)), ("LET(x,1,x)(2)", .error(.value)), ("_xlpm.x", .error(.name)),
+        ("MAP({1},_xleta.NOSUCHFUNCTION)", .error(.name)), ("LAMBDA(1)()", .number(1)),
+        ("LET(x,MAKEARRAY(10000,10000,LAMBDA(r,c,r)),ISERROR(x))", .boolean(true)),
         // ISOMITTED, and optional parameters as Excel stores them (`_xlop.`).
         ("_xlfn.LAMBDA(_xlpm.x,_xlpm.y, IF(_xlfn.ISOMITTED(_xlpm.y),\"Missing second argument\",_xlpm.x+_xlpm.y))(1,)", .text("Missing second argument")),
         ("LAMBDA(x,y,IF(ISOMITTED(y),\"missing\",x+y))(1,2)", .number(3)),
@@ -174,7 +177,7 @@ import SheetPortCore
 
     /// LET names Excel refuses: a cell reference's shape, TRUE, a name declared twice; a LET
     /// without its calculation. Each is a parse error (Excel refuses such a formula).
-    @Test(arguments: ["LET(A1,1,A1)", "LET(x,1,X,2,x)", "LET(TRUE,1,2)", "LET(x,1)", "LET(x)", "LAMBDA(x,x,x+1)", "LET(R1C1,1,2)", "LAMBDA(b5,1)"])
+    @Test(arguments: ["LET(A1,1,A1)", "LET(x,1,X,2,x)", "LET(TRUE,1,2)", "LET(x,1)", "LET(x)", "LAMBDA(x,x,x+1)", "LET(R1C1,1,2)", "LAMBDA(b5,1)", "LAMBDA()", "LET(_xlpm.,1,2)"])
     func refusedNames(_ formula: String) {
         #expect(throws: FormulaParseError.self) { try CalcEngine.validateFormula(formula) }
     }
