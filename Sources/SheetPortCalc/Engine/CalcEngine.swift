@@ -342,7 +342,7 @@ public final class CalcEngine {
     }
 
     /// The names of the functions the engine implements, sorted (for the list in the Functions article).
-    public static var implementedFunctions: [String] { FunctionRegistry.specs.map(\.name).sorted() }
+    public static var implementedFunctions: [String] { (FunctionRegistry.specs.map(\.name) + FunctionRegistry.compiledForms).sorted() }
 
     // MARK: names and tables
 
@@ -362,6 +362,12 @@ public final class CalcEngine {
             names[key] = NameDefinition(name: name, formula: -1, error: error)
             return error
         }
+    }
+
+    /// The definition of a name (upper-cased) as a formula on sheet `sheet` sees it: the sheet's
+    /// own name first, else the workbook's.
+    func definedName(_ upper: String, sheet: Int32) -> NameDefinition? {
+        names.isEmpty ? nil : names[NameKey(scope: sheet, name: upper)] ?? names[NameKey(scope: -1, name: upper)]
     }
 
     /// The formula cells that are volatile or depend on a volatile one (transitively).

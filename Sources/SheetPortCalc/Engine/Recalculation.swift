@@ -502,7 +502,9 @@ extension CalcEngine {
         // Past the deadline the pass only runs out: its values are dropped with the engine.
         if ev.pastDeadline() { return .error(.number) }
         let formula = formulas[Int(cellFormula[i])]
-        if !formula.unknownFunctions.isEmpty, let cached = cachedValues[id] { return arrays[id] == nil ? cached : cellValue[i] }
+        if !formula.unknownFunctions.isEmpty, let cached = cachedValues[id], callsUnknownFunction(formula, sheet: cellSheet[i]) {
+            return arrays[id] == nil ? cached : cellValue[i]
+        }
         ev.sheet = cellSheet[i]
         ev.row = cellRow[i]
         ev.column = cellColumn[i]
@@ -517,6 +519,8 @@ extension CalcEngine {
             case .value(let v): return v
             case .missing: return .empty
             case .refs: return .error(.value)
+            // A formula whose value is a lambda, not called: Excel's #CALC!.
+            case .lambda: return .error(.calc)
             case .ref(let r):
                 if isArray || isDynamic {
                     guard !r.isSingleCell else { return try ev.cellValue(r.sheet, r.r1, r.c1) }
@@ -610,10 +614,20 @@ extension CalcEngine {
                         let range = CellIndexRange(t.range)
                         body(SheetRange(sheet: Int32(t.sheet), r1: range.start.row, c1: range.start.column, r2: range.end.row, c2: range.end.column))
                     }
+                case .call(let g, _, let n) where g < 0:
+                    // A defined name called as a function (a LAMBDA in a name): its cells count too.
+                    if let def = definedName(n, sheet: homeSheet), def.formula >= 0, visitedNames.insert(def.formula).inserted {
+                        work.append((def.formula, homeSheet))
+                    }
                 default: break
                 }
             }
         }
+    }
+
+    /// True when the formula calls a function that is neither built in nor a defined name of its sheet (a LAMBDA).
+    func callsUnknownFunction(_ formula: CompiledFormula, sheet: Int32) -> Bool {
+        formula.unknownFunctions.contains { definedName($0, sheet: sheet) == nil }
     }
 
     func buildReport() -> CalcReport {
@@ -622,7 +636,7 @@ extension CalcEngine {
         var order: [String] = []
         for id in 0..<cellKind.count {
             if cellKind[id] == .formula {
-                for name in formulas[Int(cellFormula[id])].unknownFunctions {
+                for name in formulas[Int(cellFormula[id])].unknownFunctions where definedName(name, sheet: cellSheet[id]) == nil {
                     if functionCells[name] == nil { order.append(name) }
                     functionCells[name, default: []].append(location(of: id))
                 }

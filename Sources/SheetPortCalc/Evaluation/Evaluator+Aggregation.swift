@@ -35,6 +35,7 @@ extension Evaluator {
                 for r in rs {
                     if rowMajor { try forEachCellRowMajor(r) { _, _, v in try fromRange(v) } } else { try forEachCell(r) { _, _, v in try fromRange(v) } }
                 }
+            case .lambda: throw EvalInterrupt.error(.value)
             }
         }
     }
@@ -61,6 +62,7 @@ extension Evaluator {
                 if rowMajor { try forEachCellRowMajor(r) { _, _, v in try body(v, false) } } else { try forEachCell(r) { _, _, v in try body(v, false) } }
             case .refs(let rs):
                 for r in rs { try forEachCell(r) { _, _, v in try body(v, false) } }
+            case .lambda: throw EvalInterrupt.error(.value)
             }
         }
     }

@@ -92,7 +92,7 @@ extension Evaluator {
         case .value(.array(let a)): return a
         case .value(let v): return CalcArray(rows: 1, columns: 1, values: [v])
         case .missing: return CalcArray(rows: 1, columns: 1, values: [.empty])
-        case .refs: throw EvalInterrupt.error(.value)
+        case .refs, .lambda: throw EvalInterrupt.error(.value)
         }
     }
 
@@ -100,14 +100,7 @@ extension Evaluator {
 
     func evaluateName(_ name: String, _ sheetName: String?) throws -> Operand {
         let upper = name.uppercased()
-        var found: NameDefinition?
-        if let sheetName {
-            let s = sheetIndex(sheetName)
-            found = engine.names[NameKey(scope: s, name: upper)] ?? engine.names[NameKey(scope: -1, name: upper)]
-        } else {
-            found = engine.names[NameKey(scope: sheet, name: upper)] ?? engine.names[NameKey(scope: -1, name: upper)]
-        }
-        guard let def = found else {
+        guard let def = engine.definedName(upper, sheet: sheetName.map { sheetIndex($0) } ?? sheet) else {
             // A table name alone is its data.
             if sheetName == nil, engine.tables[upper] != nil {
                 return resolveStructured(StructuredRef(table: name, items: [], firstColumn: nil, lastColumn: nil))

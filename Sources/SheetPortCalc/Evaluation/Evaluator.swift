@@ -1,3 +1,4 @@
+import Glibc
 import SheetPortCore
 /// What an expression evaluates to before it is read as a value: a value, or references the
 /// evaluator reads lazily (so `SUM(A:A)` never materialises a column).
@@ -7,6 +8,9 @@ enum Operand {
     case refs([SheetRange])
     /// An omitted argument.
     case missing
+    /// A LAMBDA (or a built-in function passed as one): called by MAP, REDUCE, `f(2)`; as a
+    /// cell's value it is `#CALC!`, where a value is read `#VALUE!`.
+    case lambda(Lambda)
 }
 
 /// Why an evaluation stopped early.
@@ -34,6 +38,9 @@ final class Evaluator {
     /// True in an array formula (CSE or dynamic) or inside array-evaluating functions' formulas.
     @exclusivity(unchecked) var arrayMode = false
     @exclusivity(unchecked) var nameDepth = 0
+    /// Lambda calls under way (`Evaluator+Lambda.swift`), and the running thread's stack floor.
+    @exclusivity(unchecked) var lambdaDepth = 0
+    @exclusivity(unchecked) var stackBounds: (thread: pthread_t, floor: UInt)?
     /// The running formula's budget left (`CalcLimits`; set by `startBudget`).
     @exclusivity(unchecked) var stepsLeft = 0
     @exclusivity(unchecked) var bytesLeft = 0
@@ -63,10 +70,21 @@ final class Evaluator {
     var dateSystem: DateSystem { engine.dateSystem }
 
     /// Runs a compiled formula at the current cell.
+    @inline(__always)
     func run(_ formula: CompiledFormula) throws -> Operand {
+        try execute(formula.instructions, 0..<formula.instructions.count, scope: nil)
+    }
+
+    /// Runs the instructions of `range` (a whole formula, or a lambda's body) with the LET and
+    /// LAMBDA names of `scope` bound.
+    func execute(_ code: [Instruction], _ range: Range<Int>, scope outer: LocalScope?) throws -> Operand {
         var stack: [Operand] = []
         stack.reserveCapacity(8)
-        for step in formula.instructions {
+        var scope = outer
+        var pc = range.lowerBound
+        while pc < range.upperBound {
+            let step = code[pc]
+            pc &+= 1
             stepsLeft &-= 1
             if stepsLeft < 0 { try moreSteps() }
             switch step {
@@ -97,7 +115,8 @@ final class Evaluator {
                 let n = Int(count)
                 let args = Array(stack.suffix(n))
                 Evaluator.drop(n, from: &stack)
-                stack.append(try limited(try call(f, args)))
+                // A name the registry does not know may be a defined name holding a LAMBDA.
+                stack.append(try limited(f >= 0 ? try call(f, args) : try callDefinedName(code[pc &- 1], args)))
             case .union(let count):
                 let n = Int(count)
                 let parts = stack.suffix(n)
@@ -114,6 +133,36 @@ final class Evaluator {
                 stack.append(bad ? .value(.error(.value)) : .refs(ranges))
             case .parenthesis:
                 break
+            case .variable(let n):
+                stack.append(scope?.lookup(n.key) ?? .value(.error(.name)))
+            case .bind(let n):
+                scope = LocalScope(n.key, stack.popLast() ?? .missing, parent: scope)
+            case .letEnd(let count):
+                for _ in 0..<count { scope = scope?.parent }
+            case .jump(let length):
+                pc &+= Int(length)
+            case .lambda(let parameters, let length):
+                let body = (pc - 1 - Int(length))..<(pc - 1)
+                stack.append(.lambda(Lambda(.code(code, body, parameters: parameters, scope: scope))))
+            case .invoke(let count):
+                let n = Int(count)
+                let args = Array(stack.suffix(n))
+                Evaluator.drop(n, from: &stack)
+                let callee = stack.popLast() ?? .missing
+                stack.append(try limited(try invoke(callee, args)))
+            case .eta(let f, _):
+                stack.append(.lambda(Lambda(.builtin(f))))
+            case .ifTest(let skip):
+                if let truth = try lazyCondition(stack.last), !truth {
+                    stack.append(.missing)
+                    pc &+= Int(skip)
+                }
+            case .ifElse(let skip):
+                // Reached after value_if_true: skip value_if_false unless both branches are needed.
+                if stack.count >= 2, try lazyCondition(stack[stack.count - 2]) == true {
+                    stack.append(.missing)
+                    pc &+= Int(skip)
+                }
             }
         }
         return stack.last ?? .value(.empty)
@@ -210,7 +259,7 @@ final class Evaluator {
             if r.isSingleCell { return try cellValue(r.sheet, r.r1, r.c1) }
             if arrayMode { return try cellValue(r.sheet, r.r1, r.c1) }
             return try implicitIntersection(r)
-        case .refs:
+        case .refs, .lambda:
             return .error(.value)
         }
     }

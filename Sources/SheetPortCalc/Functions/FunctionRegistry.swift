@@ -54,7 +54,7 @@ enum FunctionRegistry {
         + Functions.matrix + Functions.cell + Functions.mathFamily + Functions.engineering
         + Functions.database + Functions.textFamily + Functions.dateTimeFamily + Functions.formulaInformation
         + Functions.spillRange
-        + Functions.dynamicArrays
+        + Functions.dynamicArrays + Functions.lambdaHelpers
 
     static let byName: [String: Int32] = {
         var d: [String: Int32] = [:]
@@ -64,6 +64,9 @@ enum FunctionRegistry {
 
     /// The functions that read a reference's formula, never its value.
     static let formulaReaders: Set<Int32> = Set(["FORMULATEXT", "ISFORMULA"].compactMap { byName[$0] })
+
+    /// Functions the parser compiles into instructions of their own rather than calls (`FormulaParser+Lambda.swift`).
+    static let compiledForms = ["LAMBDA", "LET"]
 
     /// The registry index of a function (upper-cased name without prefixes).
     static func index(of name: String) -> Int32? { byName[name] }

@@ -24,6 +24,8 @@ extension Functions {
         scalar("NA", 0, 0) { _, _ in .value(.error(.notAvailable)) },
         raw("TYPE", 1, 1) { ev, a in
             if case .value(.array) = a[0] { return .value(.number(64)) }
+            // A lambda (`TYPE(_xleta.SUM)`, calculation suite formulas__test INFORMATION!S24) is 128.
+            if case .lambda = a[0] { return .value(.number(128)) }
             if case .ref(let r) = a[0], !r.isSingleCell { return .value(.number(16)) }
             switch try ev.scalar(a[0]) {
             case .number, .empty: return .value(.number(1))

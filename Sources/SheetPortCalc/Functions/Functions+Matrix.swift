@@ -100,7 +100,7 @@ extension Functions {
         for op in args {
             let values: [CalcValue]
             switch op {
-            case .missing: throw fail(.value)
+            case .missing, .lambda: throw fail(.value)
             case .ref, .refs, .value(.array): values = try ev.array(op).values
             case .value(let v): values = [v]
             }

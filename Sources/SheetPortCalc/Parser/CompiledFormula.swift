@@ -68,6 +68,27 @@ final class CompiledFormula: Sendable {
                 stack.append(parts.reversed().joined(separator: ","))
             case .parenthesis:
                 stack.append("(" + pop() + ")")
+            case .variable(let n):
+                stack.append("_xlpm." + n.written)
+            case .bind(let n):
+                stack.append("_xlpm." + n.written + "," + pop())
+            case .letEnd(let count):
+                let body = pop()
+                var bindings: [String] = []
+                for _ in 0..<count { bindings.append(pop()) }
+                stack.append("_xlfn.LET(" + bindings.reversed().joined(separator: ",") + "," + body + ")")
+            case .jump, .ifTest, .ifElse:
+                break
+            case .lambda(let parameters, _):
+                let body = pop()
+                let names = parameters.map { ($0.isOptional ? "_xlop." : "_xlpm.") + $0.written }
+                stack.append("_xlfn.LAMBDA(" + (names + [body]).joined(separator: ",") + ")")
+            case .invoke(let count):
+                var args: [String] = []
+                for _ in 0..<count { args.append(pop()) }
+                stack.append(pop() + "(" + args.reversed().joined(separator: ",") + ")")
+            case .eta(_, let name):
+                stack.append("_xleta." + name)
             }
         }
         return stack.last ?? ""
@@ -97,6 +118,7 @@ enum FormulaText {
         "IMCSCH", "IMSEC", "IMSECH", "IMSINH", "IMTAN", "COMBINA", "COT", "COTH", "CSC", "CSCH", "SEC", "SECH", "ACOT",
         "ACOTH", "ARABIC", "BASE", "DECIMAL", "MUNIT", "TEXTBEFORE", "TEXTAFTER", "TEXTSPLIT", "REGEXTEST", "REGEXEXTRACT",
         "REGEXREPLACE", "ARRAYTOTEXT", "VALUETOTEXT", "FORMULATEXT", "ISFORMULA", "NETWORKDAYS.INTL", "WORKDAY.INTL",
+        "MAP", "REDUCE", "SCAN", "BYROW", "BYCOL", "MAKEARRAY", "ISOMITTED",
     ]
 
     static func storedName(_ name: String) -> String {

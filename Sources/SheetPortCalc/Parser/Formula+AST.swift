@@ -109,4 +109,49 @@ enum Instruction: Hashable, Sendable {
     case union(count: Int32)
     /// Parentheses written in the formula (no effect on the value; kept to render the text back).
     case parenthesis
+
+    // LET and LAMBDA (see `Evaluator+Lambda.swift`). A LET is `value₁ bind(x) value₂ bind(y) body
+    // letEnd(2)`; a LAMBDA is `jump(n) body… lambda(parameters, n)`, its body skipped where it is
+    // written and run each time the lambda is called. The body stays in the one flat program, so
+    // whatever walks the instructions for references (dependencies, templates, rendering) sees it.
+
+    /// A LET or LAMBDA name in scope where it is used (`_xlpm.x`, or `x` as typed).
+    case variable(LocalName)
+    /// Binds the value on top of the stack to a LET name for the instructions up to its `letEnd`.
+    case bind(LocalName)
+    /// The end of a LET's calculation: its `count` bindings go out of scope, its value stays.
+    case letEnd(count: Int32)
+    /// Skips the next `count` instructions (the body of a LAMBDA where it is written).
+    case jump(Int32)
+    /// Makes a lambda of the `length` instructions before this one, with its parameters.
+    case lambda(parameters: [LocalName], length: Int32)
+    /// Calls the lambda `count + 1` operands down with the `count` operands above it (`LAMBDA(x,x+1)(2)`, `f(2)`).
+    case invoke(count: Int32)
+    /// A built-in function passed as a lambda, eta-reduced as Excel writes it (`_xleta.SUM`).
+    case eta(function: Int32, name: String)
+
+    // IF evaluates only the branch its condition picks (a recursive LAMBDA stops that way):
+    // `condition ifTest(n) value_if_true ifElse(m) value_if_false call(IF)`. The branch not taken
+    // is left as `.missing`, which IF never returns; a condition that is an array (or an error)
+    // evaluates both branches, as IF then picks element by element.
+
+    /// After IF's condition: when it is a false scalar, skips the `count` instructions of value_if_true.
+    case ifTest(Int32)
+    /// After IF's value_if_true, reached when the condition was a true scalar: skips the `count`
+    /// instructions of value_if_false.
+    case ifElse(Int32)
+}
+
+/// A LET or LAMBDA name: as written (for the formula text) and its key (upper-cased, for look-ups).
+struct LocalName: Hashable, Sendable {
+    var written: String
+    var key: String
+    /// An optional LAMBDA parameter (`_xlop.b`, `[b]` as typed): it may be left out of a call.
+    var isOptional = false
+
+    init(_ written: String, optional: Bool = false) {
+        self.written = written
+        key = written.uppercased()
+        isOptional = optional
+    }
 }

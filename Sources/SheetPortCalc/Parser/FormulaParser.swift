@@ -38,6 +38,8 @@ struct FormulaParser {
     var depth = 0
     var arrayArgs = 0
     var usesArrayArguments = false
+    /// The keys of the LET and LAMBDA names in scope at the cursor, innermost last.
+    var scopes: [String] = []
 
     init(_ text: String, at origin: CellIndex) {
         self.text = text
@@ -469,6 +471,12 @@ struct FormulaParser {
         let word = String(decoding: s[start..<i], as: UTF8.self)
         switch peek() {
         case UInt8(ascii: "("):
+            if let local = localName(word) {
+                // A LET or LAMBDA name called: `f(2)` where f holds a lambda.
+                out.append(.variable(local))
+                try invocation()
+                return
+            }
             try functionCall(word, start: start)
         case UInt8(ascii: "!"):
             i += 1
@@ -480,6 +488,12 @@ struct FormulaParser {
             if upper == "TRUE" { out.append(.boolean(true)); return }
             if upper == "FALSE" { out.append(.boolean(false)); return }
             guard !word.isEmpty else { throw fail("unexpected '\(char(i))'", at: i) }
+            if let local = localName(word) { out.append(.variable(local)); return }
+            if upper.hasPrefix(Self.etaPrefix) {
+                let function = String(upper.dropFirst(Self.etaPrefix.count))
+                out.append(.eta(function: FunctionRegistry.index(of: function) ?? -1, name: function))
+                return
+            }
             out.append(.name(word, sheet: nil))
         }
     }
@@ -497,10 +511,32 @@ struct FormulaParser {
     mutating func functionCall(_ raw: String, start: Int) throws(FormulaParseError) {
         i += 1 // (
         let name = FormulaParser.functionName(raw)
+        if !raw.uppercased().hasPrefix("_XLUDF.") {
+            if name == "LET" { try letCall(start: start); return }
+            if name == "LAMBDA" { try lambdaCall(start: start); return }
+            if name == "IF", let index = FunctionRegistry.index(of: name) { try ifCall(index, start: start); return }
+        }
         let index = FunctionRegistry.index(of: name)
         let evaluatesArrays = index.map { FunctionRegistry.specs[Int($0)].arrayArguments } ?? false
         if evaluatesArrays { arrayArgs += 1; usesArrayArguments = true }
         defer { if evaluatesArrays { arrayArgs -= 1 } }
+        let count = try arguments(of: raw, start: start)
+        if raw.uppercased().hasPrefix("_XLUDF.") {
+            out.append(.call(function: -1, count: count, name: name))
+        } else {
+            out.append(.call(function: index ?? -1, count: count, name: name))
+        }
+    }
+
+    /// The arguments of a call, the cursor past its `(`: each one's instructions (`.missing` for
+    /// an omitted one) and their count; the cursor ends past the `)`.
+    mutating func arguments(of raw: String, start: Int) throws(FormulaParseError) -> Int32 {
+        var ends: [Int] = []
+        return try arguments(of: raw, start: start, ends: &ends)
+    }
+
+    /// The same, with where each argument's instructions end in `out` (`ends`).
+    mutating func arguments(of raw: String, start: Int, ends: inout [Int]) throws(FormulaParseError) -> Int32 {
         var count: Int32 = 0
         skipSpaces()
         if peek() == UInt8(ascii: ")") {
@@ -514,6 +550,7 @@ struct FormulaParser {
                     try expression(0, union: false)
                 }
                 count += 1
+                ends.append(out.count)
                 skipSpaces()
                 if peek() == UInt8(ascii: ",") { i += 1; continue }
                 if peek() == UInt8(ascii: ")") { i += 1; break }
@@ -521,11 +558,7 @@ struct FormulaParser {
             }
         }
         guard count <= 255 else { throw fail("too many arguments", at: start) }
-        if raw.uppercased().hasPrefix("_XLUDF.") {
-            out.append(.call(function: -1, count: count, name: name))
-        } else {
-            out.append(.call(function: index ?? -1, count: count, name: name))
-        }
+        return count
     }
 
     // MARK: structured references

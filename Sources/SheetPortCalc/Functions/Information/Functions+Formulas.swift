@@ -23,7 +23,11 @@ extension Evaluator {
 }
 
 extension FormulaText {
-    /// Formula text without the storage prefixes `_xlfn.` and `_xlws.` (outside string literals).
+    static let storagePrefixes = ["_xlfn.", "_xlws.", "_xlpm.", "_xlop.", "_xleta."]
+
+    /// Formula text without the storage prefixes (outside string literals): `_xlfn.` and `_xlws.`
+    /// of functions, `_xlpm.` of LET and LAMBDA names, `_xleta.` of a built-in passed as a lambda;
+    /// an optional LAMBDA parameter `_xlop.b` shows as `[b]`, as Excel shows it.
     static func displayed(_ text: String) -> String {
         guard text.contains("_xl") else { return text }
         var out = ""
@@ -31,8 +35,13 @@ extension FormulaText {
         var rest = Substring(text)
         while let ch = rest.first {
             if ch == "\"" { quoted.toggle() }
-            if !quoted, rest.hasPrefix("_xlfn.") || rest.hasPrefix("_xlws.") {
-                rest = rest.dropFirst(6)
+            if !quoted, let prefix = storagePrefixes.first(where: { rest.hasPrefix($0) }) {
+                rest = rest.dropFirst(prefix.count)
+                if prefix == "_xlop." {
+                    let name = rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }
+                    out += "[" + name + "]"
+                    rest = rest.dropFirst(name.count)
+                }
                 continue
             }
             out.append(ch)

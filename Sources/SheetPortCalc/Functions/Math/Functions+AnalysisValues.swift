@@ -31,6 +31,7 @@ extension Functions {
         for a in args {
             switch a {
             case .missing: throw EvalInterrupt.error(.notAvailable)
+            case .lambda: throw EvalInterrupt.error(.value)
             case .value(let v):
                 if case .array = v { ranges += 1 }
                 try read(v, alone: true)
