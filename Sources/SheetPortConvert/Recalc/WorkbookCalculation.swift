@@ -42,6 +42,9 @@ package final class WorkbookCalculation {
     private var filteredRanges: [Int: [CellRange]] = [:]
     /// Array formulas' ranges per engine sheet: their other cells carry computed values too.
     private var arrayRanges: [Int: [CellRange]] = [:]
+    /// Dynamic arrays' spill ranges per engine sheet, while rows below their top are loaded: the
+    /// file's cached spilled values are the anchor's to fill, not constants that would block it.
+    private var spillRanges: [Int: [CellRange]] = [:]
     /// The used range of each worksheet loaded whole by `load(_:)`, by its workbook position, as
     /// read from the file: a conversion takes it from here instead of reading the sheet again.
     private var usedRanges: [Int: UsedRange] = [:]
@@ -127,20 +130,27 @@ package final class WorkbookCalculation {
             let filtered = filteredRanges[s]?.contains { row.index > $0.start.row && row.index <= $0.end.row } ?? false
             engine.setRowHidden(true, row: row.index, sheet: s, filtered: filtered)
         }
+        if spillRanges[s]?.isEmpty == false { spillRanges[s]!.removeAll { $0.end.row < row.index } }
         for cell in row.cells {
             let address = CellReference(row: row.index, column: cell.column)
             let value = Self.calcValue(cell.value, dateSystem: workbook.dateSystem)
             guard let formula = cell.formula else {
+                if spillRanges[s]?.contains(where: { $0.contains(address) }) == true { continue }
                 engine.setValue(value, at: address, sheet: s)
                 continue
             }
             var range: CellRange?
-            if case .array(let text) = cell.formulaKind {
+            if let text = cell.formulaKind.arrayRange {
                 range = CellRange(text) ?? CellRange(address, address)
                 if let range, range.cellCount > 1 { arrayRanges[s, default: []].append(range) }
             }
+            var isDynamic = false
+            if case .dynamicArray = cell.formulaKind {
+                isDynamic = true
+                if let range, range.cellCount > 1 { spillRanges[s, default: []].append(range) }
+            }
             let cached: CalcValue? = withholdCachedValues || cell.value == .empty ? nil : value
-            engine.setFormula(formula, at: address, sheet: s, cachedValue: cached, arrayRange: range)
+            engine.setFormula(formula, at: address, sheet: s, cachedValue: cached, arrayRange: range, isDynamicArray: isDynamic)
             if cell.value != .empty { formulaCells.append(FormulaCell(location: CellLocation(sheet: s, cell: address), formula: formula, cached: cell.value)) }
         }
     }

@@ -24,6 +24,18 @@ public enum FormulaKind: Sendable, Equatable {
     case normal
     /// An array (CSE or dynamic-array) formula over `range` (A1 notation).
     case array(range: String)
+    /// A dynamic-array formula (Excel 365's, typed without Ctrl+Shift+Enter) whose result spills
+    /// over `range` (A1 notation) from its cell; written as an array formula with dynamic-array
+    /// cell metadata, so Excel opens it as a spill.
+    case dynamicArray(range: String)
+
+    /// The range of an array or dynamic-array formula, nil for a normal one.
+    public var arrayRange: String? {
+        switch self {
+        case .normal: return nil
+        case .array(let range), .dynamicArray(let range): return range
+        }
+    }
 }
 
 /// One non-empty cell of a worksheet row.

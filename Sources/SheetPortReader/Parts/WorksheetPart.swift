@@ -94,6 +94,9 @@ final class WorksheetPart: XMLHandler {
     @exclusivity(unchecked) private var hasFormula = false
     @exclusivity(unchecked) private var formulaType = FormulaType.normal
     @exclusivity(unchecked) private var formulaRange: String?
+    /// Whether the cell has cell metadata (`cm`): on an array formula, Excel 365's dynamic-array
+    /// properties (the only cell metadata Excel writes), so it is a spill.
+    @exclusivity(unchecked) private var hasCellMetadata = false
     @exclusivity(unchecked) private var sharedIndex: Int?
     @exclusivity(unchecked) private var inlineString = StringItemReader()
     @exclusivity(unchecked) private var inInlineString = false
@@ -236,6 +239,7 @@ final class WorksheetPart: XMLHandler {
         previousColumn = column
         styleIndex = attributes.int("s") ?? 0
         cellType = Self.cellType(attributes.bytes("t"))
+        hasCellMetadata = (attributes.int("cm") ?? 0) > 0
         hasValue = false
         hasFormula = false
         hasInlineString = false
@@ -302,7 +306,8 @@ final class WorksheetPart: XMLHandler {
         case .dataTable:
             return (nil, .normal)
         case .array:
-            return (text.isEmpty ? nil : text, .array(range: formulaRange ?? CellReference(row: rowIndex, column: column).description))
+            let range = formulaRange ?? CellReference(row: rowIndex, column: column).description
+            return (text.isEmpty ? nil : text, hasCellMetadata ? .dynamicArray(range: range) : .array(range: range))
         case .shared:
             guard let index = sharedIndex else { return (text.isEmpty ? nil : text, .normal) }
             if !text.isEmpty {

@@ -14,6 +14,7 @@ struct HeldRows {
 
     private static let hasFormula: UInt8 = 0x10
     private static let isArrayFormula: UInt8 = 0x20
+    private static let isDynamicArray: UInt8 = 0x40
     private static let hasHeight: UInt8 = 1
     private static let isHidden: UInt8 = 2
     /// The compressed form's format byte (`RowBlock.compress`), never stored.
@@ -56,6 +57,7 @@ struct HeldRows {
         Varint.put(Varint.zigzag(Int64(cell.styleIndex)), to: &bytes)
         var tag: UInt8 = cell.formula != nil ? hasFormula : 0
         if case .array = cell.formulaKind { tag |= isArrayFormula }
+        if case .dynamicArray = cell.formulaKind { tag |= isDynamicArray }
         switch cell.value {
         case .empty: bytes.append(tag | Kind.empty.rawValue)
         case .number(let n): bytes.append(tag | Kind.number.rawValue); Varint.putDouble(n, to: &bytes)
@@ -67,7 +69,7 @@ struct HeldRows {
         case .isoDate(let text): bytes.append(tag | Kind.isoDate.rawValue); put(text, &bytes)
         }
         if let formula = cell.formula { put(formula, &bytes) }
-        if case .array(let range) = cell.formulaKind { put(range, &bytes) }
+        if let range = cell.formulaKind.arrayRange { put(range, &bytes) }
     }
 
     private static func unpack(_ reader: inout ByteReader) throws -> Cell {
@@ -88,7 +90,9 @@ struct HeldRows {
         case nil: throw RowBlock.FormatError(message: "held rows: a cell of kind \(tag & 0x0F)")
         }
         let formula = tag & hasFormula != 0 ? try string(&reader) : nil
-        let kind: FormulaKind = tag & isArrayFormula != 0 ? .array(range: try string(&reader)) : .normal
+        var kind = FormulaKind.normal
+        if tag & isArrayFormula != 0 { kind = .array(range: try string(&reader)) }
+        if tag & isDynamicArray != 0 { kind = .dynamicArray(range: try string(&reader)) }
         return Cell(column: column, value: value, formula: formula, formulaKind: kind, styleIndex: style)
     }
 

@@ -54,11 +54,17 @@ public struct JSONLWriter {
             try Self.writeString(formula, to: output)
             // An array formula keeps its kind and range, so a workbook written back has it as one
             // (a range that does not start at its cell is not Excel's and is left out).
-            if case .array(let text) = cell.formulaKind, let range = CellRange(text),
+            if let text = cell.formulaKind.arrayRange, let range = CellRange(text),
                range.start.column == cell.column, String(range.start.row) == rowDigits {
                 try output.write(",\"arrayRange\":\"" as StaticString)
                 try output.write(range.description)
                 try output.write(byte: UInt8(ascii: "\""))
+                // A dynamic array (Excel 365's spill) names itself as its spill's anchor.
+                if case .dynamicArray = cell.formulaKind {
+                    try output.write(",\"spill\":\"" as StaticString)
+                    try output.write(range.start.description)
+                    try output.write(byte: UInt8(ascii: "\""))
+                }
             }
         }
         try writeStyle(cell.styleIndex)
