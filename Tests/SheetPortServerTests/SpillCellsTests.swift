@@ -62,6 +62,39 @@ import SheetPortTestSupport
         // History: the typed input, then the clear that gave the cell back to the spill.
         let history = try fixture.api.object("/api/sheets/\(sheet.sheet)/cells/G3/history")["history"] as? [[String: Any]] ?? []
         #expect(history.map { $0["input"] as? String } == ["", "x"], "\(history)")
+        #expect(history.first?["spill"] as? String == "G1" && history.last?["spill"] == nil, "\(history)")
+        // Undo of a write into a spill gives the cell back to it.
+        _ = try sheet.write(["G2": "y"])
+        #expect(try sheet.cells()["G1"]?["value"] as? String == "#SPILL!")
+        let undone = try sheet.post("undo", [:])
+        #expect(undone.status == 200, "\(undone.text)")
+        let back = EditingClient.changed(try EditingClient.object(undone))
+        #expect(Self.number(back["G2"]) == 4 && back["G2"]?["spill"] as? String == "G1" && Self.number(back["G1"]) == 2, "\(back)")
+        // A spilled cell copies as its value.
+        let copied = EditingClient.changed(try EditingClient.object(try sheet.post("copy", ["source": "G2", "target": "K1"])))
+        #expect(Self.number(copied["K1"]) == 4 && copied["K1"]?["input"] as? String == "4" && copied["K1"]?["spill"] == nil, "\(copied)")
+    }
+
+    /// The spill as stored survives a restart: the reloaded graph spills the anchor again over
+    /// the stored spilled cells (never reading them as constants that would block it).
+    @Test func aSpillSurvivesARestart() throws {
+        let fixture = try ServerFixture()
+        defer { fixture.close() }
+        let sheet = EditingClient(fixture.api, try EditingClient.create(fixture.api))
+        _ = try sheet.write(["A1": "1", "A2": "2", "A3": "3", "C1": "=SEQUENCE(1,3)", "G1": "=A1:A3*2", "H1": "=SUM(G1#)", "J1": "=A1:A2", "J2": "z"])
+        try fixture.server.restart()
+        let api = fixture.server.api(try fixture.server.token("ann"))
+        let again = EditingClient(api, sheet.sheet)
+        var cells = try again.cells()
+        #expect(Self.number(cells["G3"]) == 6 && cells["G3"]?["spill"] as? String == "G1" && Self.number(cells["H1"]) == 12)
+        #expect(cells["J1"]?["value"] as? String == "#SPILL!")
+        let changed = EditingClient.changed(try again.write(["A3": "30", "A4": "4"]))
+        #expect(Self.number(changed["G3"]) == 60 && Self.number(changed["H1"]) == 66, "\(changed)")
+        // The blocked one spills once its blocker goes; the row spill is intact.
+        let unblocked = EditingClient.changed(try again.write(["J2": ""]))
+        #expect(Self.number(unblocked["J2"]) == 2 && unblocked["J2"]?["spill"] as? String == "J1", "\(unblocked)")
+        cells = try again.cells()
+        #expect(Self.number(cells["E1"]) == 3 && cells["E1"]?["spill"] as? String == "C1")
     }
 
     @Test func aShrinkingOrMovingSpillClearsTheCellsItLeft() throws {

@@ -73,6 +73,9 @@ package struct StoredCell {
     /// the value (text that would read as something else gets its apostrophe).
     package var retypeableInput: String { formula.map { "=" + $0 } ?? TypedInput.text(of: value) }
 
+    /// Whether the cell holds a value a dynamic array spilled into it (nothing typed there).
+    package var isSpilled: Bool { spill != nil && formula == nil }
+
     /// Whether nothing is left to store: no input and no style.
     package var isVacant: Bool { input.isEmpty && formula == nil && style.isEmpty && value == .empty && spill == nil }
 
