@@ -198,7 +198,7 @@ let package = Package(
             name: "SheetPortServerTests",
             dependencies: [
                 "SheetPortCore", "SheetPortReader", "SheetPortWriter", "SheetPortCalc", "SheetPortConvert",
-                "SheetPortClient", "SheetPortServer", "SheetPortBench", "SheetPortTestSupport",
+                "SheetPortClient", "SheetPortServer", "SheetPortEditing", "SheetPortBench", "SheetPortTestSupport",
             ]
         ),
         .testTarget(

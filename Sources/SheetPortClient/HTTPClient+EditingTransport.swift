@@ -39,21 +39,36 @@ public final class HTTPEditingTransport: EditingTransport {
         return names
     }
 
+    /// The window through as many requests as it takes: a server answer stopped early (its
+    /// `maxWindowBytes`) says with `next` where to go on, and the rest is fetched from there.
     public func rows(sheet: String, start: Int, count: Int) throws -> RowsWindow {
-        let object = try call("GET", "\(path(sheet))/rows?start=\(start)&count=\(count)", body: nil, what: "sheet \(sheet)")
-        let url = connection.url("\(path(sheet))/rows")
-        return try decoded(url) {
-            let rows = try object.objects("rows").map { row -> WindowRow in
-                var cells: [Int: CellSnapshot] = [:]
-                for cell in (try? row.objects("cells")) ?? [] {
-                    guard let column = cell.optionalInt64("col") ?? cell.optionalString("ref").flatMap({ CellReference($0) }).map({ Int64($0.column) }),
-                          column >= 1, column <= CellReference.maxColumn else { continue }
-                    cells[Int(column)] = Self.snapshot(cell)
+        let end = start + count // exclusive
+        var window: RowsWindow?
+        var from = start
+        while from < end {
+            let object = try call("GET", "\(path(sheet))/rows?start=\(from)&count=\(end - from)", body: nil, what: "sheet \(sheet)")
+            let next: Int? = try decoded(connection.url("\(path(sheet))/rows")) {
+                let rows = try object.objects("rows").map { row -> WindowRow in
+                    var cells: [Int: CellSnapshot] = [:]
+                    for cell in (try? row.objects("cells")) ?? [] {
+                        guard let column = cell.optionalInt64("col") ?? cell.optionalString("ref").flatMap({ CellReference($0) }).map({ Int64($0.column) }),
+                              column >= 1, column <= CellReference.maxColumn else { continue }
+                        cells[Int(column)] = Self.snapshot(cell)
+                    }
+                    return WindowRow(row: Int(try row.int64("row")), cells: cells)
                 }
-                return WindowRow(row: Int(try row.int64("row")), cells: cells)
+                // The window keeps the first answer's version; later parts only add rows.
+                if window == nil {
+                    window = RowsWindow(version: Int(try object.int64("version")), start: start, count: count, rows: rows)
+                } else {
+                    window!.rows += rows.filter { $0.row >= from && $0.row < end }
+                }
+                return object.optionalInt64("next").map(Int.init)
             }
-            return RowsWindow(version: Int(try object.int64("version")), start: start, count: count, rows: rows)
+            guard let next, next > from else { break }
+            from = next
         }
+        return window ?? RowsWindow(version: 0, start: start, count: count, rows: [])
     }
 
     public func writeCells(sheet: String, _ cells: [CellEdit]) throws -> WriteResult {

@@ -53,6 +53,9 @@ public struct ServerConfiguration: Sendable {
     public var maxBatchCells = 100_000
     /// The largest body of one write, in bytes (`--max-batch-bytes`).
     public var maxBatchBytes = 8 << 20
+    /// The largest rows window or view answer, in bytes (`--max-window-bytes`): past it the
+    /// answer stops early with `next` (its first row is always answered).
+    public var maxWindowBytes = 16 << 20
     /// The bounds of one formula's evaluation (arrays, memory, steps), reported by `GET /api/limits`.
     public var calcLimits = CalcLimits()
     /// Where the server's log lines go (standard error unless an embedder or a test gives its own).

@@ -66,6 +66,7 @@ enum ServeCommand {
                     """),
                 .valued("--max-batch-cells", "N", "the most cells one write (cells, clear, copy) may change; past it 413 (default 100000)"),
                 .valued("--max-batch-bytes", "SIZE", "the largest body of one write; past it 413 (default 8M; K, M, G)"),
+                .valued("--max-window-bytes", "SIZE", "the largest rows window or view answer; past it the answer stops early with next (default 16M; K, M, G)"),
                 .help,
             ]),
             LimitOptions.group(with: [LimitOptions.maxCells]),
@@ -114,6 +115,7 @@ enum ServeCommand {
         }
         if let value = options.value("--max-batch-cells") { configuration.maxBatchCells = Int(try LimitOptions.count(value, "--max-batch-cells")) }
         if let value = options.value("--max-batch-bytes") { configuration.maxBatchBytes = Int(try LimitOptions.size(value, "--max-batch-bytes")) }
+        if let value = options.value("--max-window-bytes") { configuration.maxWindowBytes = Int(try LimitOptions.size(value, "--max-window-bytes")) }
         configuration.databaseURL = try options.value("--database").map(databaseURL)
         configuration.keyFile = options.value("--key-file")
         if configuration.databaseURL != nil, configuration.keyFile == nil {

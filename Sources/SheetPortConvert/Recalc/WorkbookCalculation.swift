@@ -143,10 +143,10 @@ package final class WorkbookCalculation {
                 range = CellRange(text) ?? CellRange(address, address)
                 if let range, range.cellCount > 1 { arrayRanges[s, default: []].append(range) }
             }
-            var isDynamicArray = false
-            if case .dynamicArray = cell.formulaKind { isDynamicArray = true }
+            var isDynamic = false
+            if case .dynamicArray = cell.formulaKind { isDynamic = true }
             let cached: CalcValue? = withholdCachedValues || cell.value == .empty ? nil : value
-            engine.setFormula(formula, at: address, sheet: s, cachedValue: cached, arrayRange: range, isDynamicArray: isDynamicArray)
+            engine.setFormula(formula, at: address, sheet: s, cachedValue: cached, arrayRange: range, isDynamicArray: isDynamic)
             if cell.value != .empty { formulaCells.append(FormulaCell(location: CellLocation(sheet: s, cell: address), formula: formula, cached: cell.value)) }
         }
     }

@@ -309,7 +309,8 @@ final class WorksheetPart: XMLHandler {
         case .dataTable:
             return (nil, .normal)
         case .array:
-            return (text.isEmpty ? nil : text, .array(range: formulaRange ?? CellReference(row: rowIndex, column: column).description))
+            let range = formulaRange ?? CellReference(row: rowIndex, column: column).description
+            return (text.isEmpty ? nil : text, .array(range: range))
         case .shared:
             guard let index = sharedIndex else { return (text.isEmpty ? nil : text, .normal) }
             if !text.isEmpty {

@@ -62,7 +62,7 @@ package enum CellHistory {
             if StoredCell.styleJSON(before.style).text != StoredCell.styleJSON(after.style).text { changed.append("style") }
             guard !changed.isEmpty else { continue }
             func line(_ stored: StoredCell) -> JSON { stored.isVacant ? .null : .string(String(decoding: stored.line, as: UTF8.self)) }
-            try insert(cell, .object([("input", .string(after.isVacant ? "" : after.input)), ("previous", .string(before.isVacant ? "" : before.retypeableInput)),
+            try insert(cell, .object([("input", .string(after.isVacant ? "" : after.input)), ("previous", .string(before.isVacant || before.isSpilled ? "" : before.retypeableInput)),
                                       ("changed", .array(changed.map { .string($0) })), ("before", line(before)), ("after", line(after))]))
         }
         for size in edit.sizeChanges where size.before != size.after {

@@ -41,6 +41,7 @@ extension SheetEdit {
         let touched = pending.touched
         let sheet = sheet
         let sealer = context.sealer
+        let spills = spills
         var results = [Rewritten](repeating: Rewritten(), count: jobs.count)
         results.withUnsafeMutableBufferPointer { buffer in
             let out = Slots(buffer: buffer)
@@ -53,7 +54,7 @@ extension SheetEdit {
                         entries = try RowBlock.entries(stored: sealer.open(data, context: RowBlock.context(sheet: sheet, block: block), what: "row block"))
                     }
                     var written: [CellReference: (before: StoredCell, after: StoredCell)] = [:]
-                    Self.rewrite(touched[cells], updates: [:], in: &entries, into: &result.applied, written: &written, showing: budgets[k])
+                    Self.rewrite(touched[cells], updates: [:], spills: spills, in: &entries, into: &result.applied, written: &written, showing: budgets[k])
                     result.firstRow = entries.first?.row ?? 0
                     result.lastRow = entries.last?.row ?? 0
                     result.data = entries.isEmpty ? nil : sealer.seal(RowBlock.binary(entries), context: RowBlock.context(sheet: sheet, block: block))

@@ -65,6 +65,8 @@ package final class SheetEdit {
     var parallel = true
     /// Opened row blocks, by block number (edited in place until they are written).
     private var blocks: [Int: [RowBlock.Entry]] = [:]
+    /// The cells this write spills into, anchors or takes back from a spill (`spillMarks`).
+    var spills: [CellReference: SpillMark] = [:]
 
     init(sheet: String, subject: String, model: SheetModel, database: Database, context: ServerContext) {
         self.sheet = sheet
@@ -166,7 +168,10 @@ package final class SheetEdit {
         model.cellCount += inputs.count
         let recalculated = inputs.isEmpty ? [] : model.engine.setInputs(inputs, stoppingAfter: shown)
         let engine = model.engine
-        return try store(Self.merge(updates.keys.sorted(), recalculated) { engine.value(at: $0, sheet: 0) }, showing: shown)
+        var touched = Self.merge(updates.keys.sorted(), recalculated) { engine.value(at: $0, sheet: 0) }
+        spills = spillMarks(recalculated: recalculated)
+        if !spills.isEmpty { touched = adding(spills.keys, to: touched) }
+        return try store(touched, showing: shown)
     }
 
     /// Rewrites `touched` (sorted, each cell once) in their row blocks: each updated cell's
@@ -191,7 +196,7 @@ package final class SheetEdit {
             }
             try flush(&pending, into: &applied, showing: shown)
             var entries = try entries(of: block)
-            Self.rewrite(touched[start..<end], updates: updates, in: &entries, into: &applied, written: &written, showing: shown)
+            Self.rewrite(touched[start..<end], updates: updates, spills: spills, in: &entries, into: &applied, written: &written, showing: shown)
             blocks[block] = entries
             let data = entries.isEmpty ? nil : context.sealer.seal(RowBlock.binary(entries), context: RowBlock.context(sheet: sheet, block: block))
             try database.replaceRowBlock(sheet: sheet, block: block, firstRow: entries.first?.row ?? 0, lastRow: entries.last?.row ?? 0, data: data)
@@ -232,14 +237,14 @@ package final class SheetEdit {
 
     /// Rewrites the lines of `cells` (sorted, all of one block) in that block's `entries`, row by
     /// row, and drops the rows left with nothing.
-    static func rewrite(_ cells: ArraySlice<Touched>, updates: [CellReference: CellUpdate], in entries: inout [RowBlock.Entry],
+    static func rewrite(_ cells: ArraySlice<Touched>, updates: [CellReference: CellUpdate], spills: [CellReference: SpillMark], in entries: inout [RowBlock.Entry],
                         into applied: inout Applied, written: inout [CellReference: (before: StoredCell, after: StoredCell)], showing shown: Int) {
         var rowStart = cells.startIndex
         while rowStart < cells.endIndex {
             let row = cells[rowStart].cell.row
             var rowEnd = rowStart
             while rowEnd < cells.endIndex, cells[rowEnd].cell.row == row { rowEnd += 1 }
-            rewrite(row: row, cells[rowStart..<rowEnd], updates: updates, in: &entries, into: &applied, written: &written, showing: shown)
+            rewrite(row: row, cells[rowStart..<rowEnd], updates: updates, spills: spills, in: &entries, into: &applied, written: &written, showing: shown)
             rowStart = rowEnd
         }
         entries.removeAll { $0.cells.isEmpty && $0.height == nil && !$0.isHidden }
@@ -249,7 +254,7 @@ package final class SheetEdit {
     /// cell's update applied, its value the one given (an updated cell's is the engine's). A cell
     /// only recalculated has its value spliced into its line (`StoredLine`), never parsed whole.
     /// The row's lines are indexed by column once, so a write across a wide row stays linear.
-    private static func rewrite(row: Int, _ cells: ArraySlice<Touched>, updates: [CellReference: CellUpdate], in entries: inout [RowBlock.Entry],
+    private static func rewrite(row: Int, _ cells: ArraySlice<Touched>, updates: [CellReference: CellUpdate], spills: [CellReference: SpillMark], in entries: inout [RowBlock.Entry],
                         into applied: inout Applied, written: inout [CellReference: (before: StoredCell, after: StoredCell)], showing shown: Int) {
         let index = entries.firstIndex { $0.row >= row } ?? entries.endIndex
         if index == entries.endIndex || entries[index].row != row {
@@ -264,7 +269,7 @@ package final class SheetEdit {
         }
         var rest: [Touched] = []
         for (cell, value) in cells {
-            guard updates.isEmpty || updates[cell] == nil, value != .empty,
+            guard updates.isEmpty || updates[cell] == nil, spills.isEmpty || spills[cell] == nil, value != .empty,
                   let position = entries[index].cells.firstIndex(where: { column(of: $0) == cell.column }),
                   let spliced = StoredLine.replacingValue(in: entries[index].cells[position], with: value) else {
                 rest.append((cell, value))
@@ -288,6 +293,7 @@ package final class SheetEdit {
             let update = updates[cell]
             let before = stored
             apply(update ?? CellUpdate(), to: &stored)
+            if let mark = spills[cell] { mark.apply(to: &stored) }
             stored.value = value
             if update != nil { written[cell] = (before, stored) }
             lines[cell.column] = stored.isVacant ? nil : ArraySlice(stored.line)
@@ -315,6 +321,13 @@ package final class SheetEdit {
 
     /// An update applied to a stored cell's input, formula and style.
     private static func apply(_ update: CellUpdate, to stored: inout StoredCell) {
+        switch update.content {
+        case .keep: break
+        default:
+            // New content is a cell of its own: a spill it anchors or joins is marked again (`SpillMark`).
+            stored.arrayRange = nil
+            stored.spill = nil
+        }
         switch update.content {
         case .keep: break
         case .typed(let text, let typed):

@@ -17,6 +17,8 @@ final class SheetModel {
     /// Cells whose value the engine changed and the store does not hold yet (a write answers
     /// before its dependents past the answer's first 1,000 are computed and stored: `SheetSettle`).
     var unstored: [CellReference] = []
+    /// The dynamic arrays' spill ranges as the row blocks hold their cells (`SheetEdit.spillMarks`).
+    var storedSpills: [CellReference: CellRange] = [:]
 
     /// True when the store holds every value the engine has: nothing left to compute or store.
     var isSettled: Bool { unstored.isEmpty && !engine.hasPendingRecalculation }
@@ -116,11 +118,23 @@ final class SheetModel {
         var stored: [(CellReference, CellValue)] = []
         let last = try database.lastRowBlock(of: id) ?? -1
         var next = 0
+        // The ranges of the dynamic arrays loaded so far: their spilled cells (stored after their
+        // anchor, in row order) are the anchor's to fill, not constants that would block it.
+        var spills: [CellRange] = []
         while next <= last {
             for block in try database.rowBlocks(of: id, from: next, to: next + blocksPerRead - 1) {
                 let plaintext = try context.sealer.open(block.data, context: RowBlock.context(sheet: id, block: block.block), what: "row block")
                 for typed in try RowBlock.rows(stored: plaintext, name: "row block \(block.block) of sheet \(id)") {
+                    // Rows come in order: a spill that ended above this row holds none of its cells.
+                    if !spills.isEmpty { spills.removeAll { $0.end.row < typed.row.index } }
                     for cell in typed.row.cells {
+                        let address = CellReference(row: typed.row.index, column: cell.column)
+                        if case .dynamicArray(let text) = cell.formulaKind, let range = CellRange(text) {
+                            spills.append(range)
+                        } else if cell.formula == nil, spills.contains(where: { $0.contains(address) }) {
+                            count += 1
+                            continue
+                        }
                         load(cell, row: typed.row.index, into: engine, sheet: sheet)
                         if valuesPending, cell.formula != nil { stored.append((CellReference(row: typed.row.index, column: cell.column), cell.value)) }
                         count += 1
@@ -131,6 +145,7 @@ final class SheetModel {
         }
         engine.recalculate()
         let model = SheetModel(engine: engine, version: version, cellCount: count)
+        model.storedSpills = engine.spillRanges(sheet: sheet)
         for (cell, value) in stored where WorkbookCalculation.calcValue(value, dateSystem: StoredCell.dateSystem) != SheetEdit.scalar(engine.value(at: cell, sheet: sheet)) {
             model.unstored.append(cell)
         }
@@ -147,10 +162,13 @@ final class SheetModel {
             if !engine.isArrayMember(at: address, sheet: sheet) { engine.setValue(value, at: address, sheet: sheet) }
             return
         }
-        let range = cell.formulaKind.arrayRange.flatMap(CellRange.init)
-        var isDynamicArray = false
-        if case .dynamicArray = cell.formulaKind { isDynamicArray = true }
-        engine.setFormula(formula, at: address, sheet: sheet, cachedValue: cell.value == .empty ? nil : value, arrayRange: range,
-                          isDynamicArray: isDynamicArray)
+        var range: CellRange?
+        if let text = cell.formulaKind.arrayRange { range = CellRange(text) }
+        // A dynamic array spills again; so does one whose spill was blocked (typed over HTTP, as every formula is).
+        var isDynamic = false
+        if case .dynamicArray = cell.formulaKind { isDynamic = true }
+        if case .error(ExcelError.spill.rawValue) = cell.value { isDynamic = true }
+        engine.setFormula(formula, at: address, sheet: sheet, cachedValue: cell.value == .empty || isDynamic ? nil : value,
+                          arrayRange: range, isDynamicArray: isDynamic)
     }
 }

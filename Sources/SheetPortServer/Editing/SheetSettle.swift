@@ -63,6 +63,7 @@ enum SheetSettle {
                         let edit = SheetEdit(sheet: id, subject: "", model: model, database: database, context: context)
                         edit.parallel = whole
                         var stored = 0
+                        if !model.engine.hasPendingRecalculation { try edit.storeSpills() }
                         repeat {
                             _ = try edit.store(model.takeUnstored(blocks: blocksPerSlice), showing: 0)
                             stored += blocksPerSlice

@@ -83,7 +83,8 @@ enum SheetUndo {
         }
         guard let stored = before ? entry.before : entry.after else { return .clear }
         if let formula = stored.formula { return .formula(formula) }
-        if stored.input.isEmpty && stored.value == .empty { return .clear }
+        // A spilled value was typed by no one: the cell is cleared and its spill fills it again.
+        if stored.input.isEmpty && (stored.value == .empty || stored.isSpilled) { return .clear }
         return .value(stored.value, input: stored.input)
     }
 

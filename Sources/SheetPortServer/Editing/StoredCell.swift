@@ -19,6 +19,11 @@ package struct StoredCell {
     package var value: CalcValue
     /// The kept style members (`bold`, `numFmt`, ...), empty for the plain style.
     package var style: [String: Any]
+    /// The range of the array formula anchored here (a legacy one, or a dynamic array's spill).
+    package var arrayRange: String?
+    /// The anchor of the dynamic array this cell's value spilled from (`G1`; the anchor names
+    /// itself), nil for a cell of its own.
+    package var spill: String?
 
     /// The server's sheets use the 1900 date system (dates are stored as calendar dates).
     package static let dateSystem = DateSystem.excel1900
@@ -46,6 +51,8 @@ package struct StoredCell {
         input = object["input"] as? String ?? ""
         formula = object["formula"] as? String
         style = object["style"] as? [String: Any] ?? [:]
+        arrayRange = object["arrayRange"] as? String
+        spill = object["spill"] as? String
         value = Self.value(type: object["type"] as? String, object["value"])
     }
 
@@ -66,8 +73,11 @@ package struct StoredCell {
     /// the value (text that would read as something else gets its apostrophe).
     package var retypeableInput: String { formula.map { "=" + $0 } ?? TypedInput.text(of: value) }
 
+    /// Whether the cell holds a value a dynamic array spilled into it (nothing typed there).
+    package var isSpilled: Bool { spill != nil && formula == nil }
+
     /// Whether nothing is left to store: no input and no style.
-    package var isVacant: Bool { input.isEmpty && formula == nil && style.isEmpty && value == .empty }
+    package var isVacant: Bool { input.isEmpty && formula == nil && style.isEmpty && value == .empty && spill == nil }
 
     /// The value's JSON `type` and `value` members: a number in a date format is a date.
     package var typedValue: (type: String, value: JSON) { Self.typedValue(value, numberFormat: numberFormat) }
@@ -104,13 +114,16 @@ package struct StoredCell {
         }
     }
 
-    /// The stored object line (no line break): `{"col","input","ref","type","value","formula"?,"style"?}`.
+    /// The stored object line (no line break):
+    /// `{"col","input","ref","type","value","formula"?,"arrayRange"?,"style"?,"spill"?}`.
     package var line: [UInt8] {
         let (type, value) = typedValue
         var members: [(String, JSON)] = [("col", .int(column)), ("input", .string(input)), ("ref", .string(reference)),
                                          ("type", .string(type)), ("value", value)]
         if let formula { members.append(("formula", .string(formula))) }
+        if let arrayRange { members.append(("arrayRange", .string(arrayRange))) }
         if !style.isEmpty { members.append(("style", Self.styleJSON(style))) }
+        if let spill { members.append(("spill", .string(spill))) }
         return Array(JSON.object(members).text.utf8)
     }
 
@@ -120,6 +133,8 @@ package struct StoredCell {
         var members: [(String, JSON)] = [("ref", .string(reference)), ("input", .string(input)), ("value", value),
                                          ("type", .string(type)), ("display", .string(display))]
         if let formula { members.append(("formula", .string(formula))) }
+        if let arrayRange { members.append(("arrayRange", .string(arrayRange))) }
+        if let spill { members.append(("spill", .string(spill))) }
         return .object(members)
     }
 

@@ -57,7 +57,7 @@ struct HeldRows {
         Varint.put(Varint.zigzag(Int64(cell.styleIndex)), to: &bytes)
         var tag: UInt8 = cell.formula != nil ? hasFormula : 0
         if case .array = cell.formulaKind { tag |= isArrayFormula }
-        if case .dynamicArray = cell.formulaKind { tag |= isArrayFormula | isDynamicArray }
+        if case .dynamicArray = cell.formulaKind { tag |= isDynamicArray }
         switch cell.value {
         case .empty: bytes.append(tag | Kind.empty.rawValue)
         case .number(let n): bytes.append(tag | Kind.number.rawValue); Varint.putDouble(n, to: &bytes)
@@ -91,10 +91,8 @@ struct HeldRows {
         }
         let formula = tag & hasFormula != 0 ? try string(&reader) : nil
         var kind = FormulaKind.normal
-        if tag & isArrayFormula != 0 {
-            let range = try string(&reader)
-            kind = tag & isDynamicArray != 0 ? .dynamicArray(range: range) : .array(range: range)
-        }
+        if tag & isArrayFormula != 0 { kind = .array(range: try string(&reader)) }
+        if tag & isDynamicArray != 0 { kind = .dynamicArray(range: try string(&reader)) }
         return Cell(column: column, value: value, formula: formula, formulaKind: kind, styleIndex: style)
     }
 

@@ -112,7 +112,8 @@ enum EditRoutes {
                     if let formula = stored.formula {
                         update.content = .formula(try translate(formula, from: from, to: to))
                     } else {
-                        update.content = .value(stored.value, input: stored.input)
+                        // A spilled value pastes as the value (its anchor's formula stays with the anchor).
+                        update.content = .value(stored.value, input: stored.isSpilled ? stored.retypeableInput : stored.input)
                     }
                     edit.set(to, update)
                 }
@@ -146,8 +147,11 @@ enum EditRoutes {
         let edits = entries.filter { $0.change != "imported" && $0.changed.contains("input") }
         let formatter = ISO8601DateFormatter()
         var items: [JSON] = edits.map { entry in
-            .object([("version", .int(entry.version)), ("subject", .string(entry.subject)), ("input", .string(entry.input ?? "")),
-                     ("at", .string(formatter.string(from: Date(timeIntervalSince1970: Double(entry.at))))), ("change", .string(entry.change))])
+            var members: [(String, JSON)] = [("version", .int(entry.version)), ("subject", .string(entry.subject)), ("input", .string(entry.input ?? "")),
+                                             ("at", .string(formatter.string(from: Date(timeIntervalSince1970: Double(entry.at))))), ("change", .string(entry.change))]
+            // A write that gave the cell back to a spill: the anchor whose value it shows since.
+            if let after = entry.after, after.isSpilled, let anchor = after.spill { members.append(("spill", .string(anchor))) }
+            return .object(members)
         }
         if let imported = entries.first(where: { $0.change == "imported" }) {
             // What the import stored: the input the first later write replaced, else the cell's input now.

@@ -9,6 +9,7 @@ enum LimitsRoute {
             ("maxRows", .int(ServerConfiguration.maxRows)), ("maxColumns", .int(ServerConfiguration.maxColumns)),
             ("maxCellTextLength", .int(ServerConfiguration.maxCellTextLength)),
             ("maxBatchCells", .int(configuration.maxBatchCells)), ("maxBatchBytes", .int(configuration.maxBatchBytes)),
+            ("maxWindowBytes", .int(configuration.maxWindowBytes)),
             ("maxArrayCells", .int(configuration.calcLimits.maxArrayCells)),
             ("maxEvalBytes", .int(configuration.calcLimits.maxEvalBytes)),
             ("maxEvalSteps", .int(configuration.calcLimits.maxEvalSteps)),

@@ -24,15 +24,20 @@ enum RowsRoute {
                 return try overlay?.apply(to: plaintext, block: block.block) ?? plaintext
             }
         }
-        for plaintext in blocks {
+        // The answer stops before a row that would take it past `maxWindowBytes` (counted as it
+        // is built); its first row is always answered, so a client paging on `next` moves on.
+        var window = WindowBytes(cap: context.configuration.maxWindowBytes, used: body.count)
+        for plaintext in blocks where window.stoppedAt == nil {
             // Each cell with the text Excel shows for it (Docs/Reference/HTTP.md, "Cell objects").
-            for row in try RowBlock.apiRows(stored: plaintext, within: start...end) {
+            try RowBlock.apiRows(stored: plaintext, within: start...end) { row, json in
+                guard window.admits(json, row: row) else { return false }
                 if !first { body.append(UInt8(ascii: ",")) }
                 first = false
-                body += row
+                body += json
+                return true
             }
         }
-        let next = end < sheet.rows ? String(end + 1) : "null"
+        let next = window.stoppedAt.map(String.init) ?? (end < sheet.rows ? String(end + 1) : "null")
         body += Array("],\"next\":\(next)}".utf8)
         return Reply(status: 200, headers: [("Content-Type", "application/json")], body: .bytes(body))
     }

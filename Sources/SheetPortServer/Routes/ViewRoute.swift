@@ -18,7 +18,7 @@ enum ViewRoute {
         }
         // The values a write left to store laid over the stored ones (`SheetOverlay`).
         let first = start - 1
-        let (total, end, window, cut) = try SheetOverlay.read(id, rows: 1...ServerConfiguration.maxRows, context) { overlay in
+        let (total, end, window, entries) = try SheetOverlay.read(id, rows: 1...ServerConfiguration.maxRows, context) { overlay in
             var rows = try scan(id, query, overlay, context)
             rows.sort(query.sort)
             let end = min(rows.count, first + min(count, RowsRoute.maxCount)) // exclusive
@@ -26,11 +26,20 @@ enum ViewRoute {
             return (rows.count, end, window, try cutRows(window, of: id, overlay, context))
         }
         var body = Array("{\"version\":\(sheet.version),\"total\":\(total),\"rows\":[".utf8)
+        // Each row's JSON built as it is answered, up to `maxWindowBytes` (`WindowBytes`):
+        // `next` is then the view position of the first row left out.
+        var bytes = WindowBytes(cap: context.configuration.maxWindowBytes, used: body.count)
+        var next = end < total ? end + 1 : nil
         for (index, row) in window.enumerated() {
+            let json = RowBlock.apiJSON(entries[row] ?? RowBlock.Entry(row: row, height: nil, isHidden: false, cells: []))
+            guard bytes.admits(json, row: row) else {
+                next = start + index
+                break
+            }
             if index > 0 { body.append(UInt8(ascii: ",")) }
-            body += cut[row] ?? RowBlock.apiJSON(RowBlock.Entry(row: row, height: nil, isHidden: false, cells: []))
+            body += json
         }
-        body += Array("],\"next\":\(end < total ? String(end + 1) : "null")}".utf8)
+        body += Array("],\"next\":\(next.map(String.init) ?? "null")}".utf8)
         return Reply(status: 200, headers: [("Content-Type", "application/json")], body: .bytes(body))
     }
 
@@ -55,17 +64,18 @@ enum ViewRoute {
         return rows
     }
 
-    /// The API JSON of each of `rows`, read from the blocks they are in (each block once).
-    private static func cutRows(_ rows: [Int], of id: String, _ overlay: SheetOverlay?, _ context: ServerContext) throws -> [Int: [UInt8]] {
+    /// The stored rows of `rows`, read from the blocks they are in (each block once); their API
+    /// JSON is built as the answer takes them.
+    private static func cutRows(_ rows: [Int], of id: String, _ overlay: SheetOverlay?, _ context: ServerContext) throws -> [Int: RowBlock.Entry] {
         let wanted = Set(rows)
-        var cut: [Int: [UInt8]] = [:]
+        var cut: [Int: RowBlock.Entry] = [:]
         for block in Set(rows.map(RowBlock.block(of:))).sorted() {
             for stored in try context.database({ try $0.rowBlocks(of: id, from: block, to: block) }) {
                 let plaintext = try context.sealer.open(stored.data, context: RowBlock.context(sheet: id, block: stored.block), what: "row block")
                 var entries = try RowBlock.entries(stored: plaintext)
                 overlay?.apply(to: &entries, block: stored.block)
                 for entry in entries where wanted.contains(entry.row) {
-                    cut[entry.row] = RowBlock.apiJSON(entry)
+                    cut[entry.row] = entry
                 }
             }
         }

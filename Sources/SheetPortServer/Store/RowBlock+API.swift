@@ -9,18 +9,18 @@ import SheetPortReader
 /// their typed values, the number format of each style of the block read once; a block of an
 /// earlier format, or a cell kept whole, goes through `StoredCell.withDisplay` as before.
 extension RowBlock {
-    /// The API JSON of each row of `stored` within `rows`, in order.
-    package static func apiRows(stored: [UInt8], within rows: ClosedRange<Int>) throws -> [[UInt8]] {
+    /// The API JSON of each row of `stored` within `rows`, in order, handed to `take` one row
+    /// at a time as it is built (`take` answers false to stop: a window past its byte cap).
+    package static func apiRows(stored: [UInt8], within rows: ClosedRange<Int>, _ take: (_ row: Int, _ json: [UInt8]) throws -> Bool) throws {
         guard stored.first == binaryFormat else {
-            return try entries(stored: stored).filter { rows.contains($0.row) }.map { entry in
-                var entry = entry
+            for var entry in try entries(stored: stored) where rows.contains(entry.row) {
                 entry.cells = entry.cells.map { ArraySlice(StoredCell.withDisplay($0, row: entry.row)) }
-                return apiJSON(entry)
+                guard try take(entry.row, apiJSON(entry)) else { return }
             }
+            return
         }
         let block = try BinaryBlock(payload: decompress(stored))
         var formats: [String?] = Array(repeating: nil, count: block.styles.count)
-        var answer: [[UInt8]] = []
         for row in block.rows where rows.contains(row.row) {
             var bytes = Array("{\"row\":\(row.row),\"height\":\(row.height.map(ValueText.number) ?? "null")".utf8)
             if row.isHidden { bytes += Array(",\"hidden\":true".utf8) }
@@ -39,9 +39,8 @@ extension RowBlock {
                 bytes.append(UInt8(ascii: "}"))
             }
             bytes += Array("]}".utf8)
-            answer.append(bytes)
+            guard try take(row.row, bytes) else { return }
         }
-        return answer
     }
 }
 

@@ -190,6 +190,11 @@ public final class WorkbookWriter {
             contentTypes.add("xl/sharedStrings.xml", type: main + "sharedStrings+xml")
             parts.append(("xl/sharedStrings.xml", sharedStrings.part()))
         }
+        if sheets.contains(where: \.hasDynamicArray) {
+            workbookRelationships.add(type: MetadataPartWriter.relationship, target: "metadata.xml")
+            contentTypes.add("xl/metadata.xml", type: MetadataPartWriter.contentType)
+            parts.append(("xl/metadata.xml", MetadataPartWriter.part()))
+        }
         let names = sheets.map(\.name)
         parts.append(("xl/workbook.xml", WorkbookPartWriter.part(sheetNames: names,
                                                                  recalculateOnLoad: sheets.contains(where: \.hasUncachedFormula))))

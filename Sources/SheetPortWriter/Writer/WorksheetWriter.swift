@@ -26,6 +26,8 @@ public final class WorksheetWriter {
     private(set) var hasFailed = false
     /// Whether a formula was written without a cached value.
     private(set) var hasUncachedFormula = false
+    /// Whether a cell holds a dynamic-array formula (its `cm` names the workbook's metadata part).
+    private(set) var hasDynamicArray = false
 
     /// Bytes of XML handed to the packager at a time.
     static let chunkSize = 256 * 1024
@@ -180,16 +182,20 @@ public final class WorksheetWriter {
             throw WriterError.formulaTooLong(sheet: name, reference: reference(row, cell.column), length: formula.utf16.count)
         }
 
-        xml.compose(capacity: 64) { markup in
+        // Excel 365 spells a spill as an array formula whose cell metadata says dynamic (`MetadataPartWriter`).
+        var isDynamic = false
+        if cell.formula != nil, case .dynamicArray = cell.formulaKind { isDynamic = true; hasDynamicArray = true }
+        xml.compose(capacity: 72) { markup in
             markup.raw("<c r=\"")
             markup.reference(column: cell.column, row: row)
             markup.raw("\"")
             if style != 0 { markup.raw(" s=\""); markup.int(style); markup.raw("\"") }
             if let type { markup.raw(" t=\""); markup.raw(type); markup.raw("\"") }
+            if isDynamic { markup.raw(" cm=\""); markup.int(MetadataPartWriter.dynamicArrayIndex); markup.raw("\"") }
             markup.raw(">")
         }
         if let formula = cell.formula {
-            if let range = cell.formulaKind.arrayRange { // a dynamic array as a legacy one: no cell metadata part yet
+            if let range = cell.formulaKind.arrayRange {
                 xml.raw("<f t=\"array\" ref=\""); xml.attribute(range); xml.raw("\">")
             } else {
                 xml.raw("<f>")

@@ -78,7 +78,8 @@ public struct CellJSONLReader {
                   range.start == reference else {
                 throw failure("\"arrayRange\" must be a range such as \"B2:B4\" starting at the cell of a formula")
             }
-            kind = .array(range: range.description)
+            // An array formula whose cell names itself as a spill's anchor is a dynamic array.
+            kind = fields.spill.string == reference.description ? .dynamicArray(range: range.description) : .array(range: range.description)
         }
         let raw = fields.value
         let value: CellValue

@@ -62,6 +62,8 @@ package struct CellObject {
     var formula = CellJSONValue.absent
     /// `arrayRange`.
     var arrayRange = CellJSONValue.absent
+    /// `spill`: the anchor of the dynamic array the cell belongs to (the server's stored cells).
+    var spill = CellJSONValue.absent
     /// `style`: when it is `.object`, its members are `styleMembers`.
     var style = CellJSONValue.absent
     /// The members of `style`, when it is an object.

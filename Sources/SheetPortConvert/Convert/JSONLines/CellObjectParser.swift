@@ -59,6 +59,7 @@ private struct Scanner {
             case .value: object.value = try scanner.value(level: 2)
             case .formula: object.formula = try scanner.value(level: 2)
             case .arrayRange: object.arrayRange = try scanner.value(level: 2)
+            case .spill: object.spill = try scanner.value(level: 2)
             case .style:
                 // The last `style` replaces the whole object, as a dictionary's last key does.
                 object.styleMembers = CellObject.StyleMembers()
@@ -357,7 +358,7 @@ private struct Key {
     let escaped: Bool
 
     /// The top-level keys the reader uses.
-    enum Top { case ref, type, value, formula, arrayRange, style }
+    enum Top { case ref, type, value, formula, arrayRange, spill, style }
     /// The keys of `style` the reader uses.
     enum Style { case bold, italic, horizontal, numFmt, fill, color }
 
@@ -367,6 +368,7 @@ private struct Key {
         if equals("value", bytes) { return .value }
         if equals("formula", bytes) { return .formula }
         if equals("arrayRange", bytes) { return .arrayRange }
+        if equals("spill", bytes) { return .spill }
         if equals("style", bytes) { return .style }
         return nil
     }

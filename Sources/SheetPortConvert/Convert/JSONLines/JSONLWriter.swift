@@ -59,6 +59,12 @@ public struct JSONLWriter {
                 try output.write(",\"arrayRange\":\"" as StaticString)
                 try output.write(range.description)
                 try output.write(byte: UInt8(ascii: "\""))
+                // A dynamic array (Excel 365's spill) names itself as its spill's anchor.
+                if case .dynamicArray = cell.formulaKind {
+                    try output.write(",\"spill\":\"" as StaticString)
+                    try output.write(range.start.description)
+                    try output.write(byte: UInt8(ascii: "\""))
+                }
             }
         }
         try writeStyle(cell.styleIndex)

@@ -79,6 +79,12 @@ package final class StoredCellWriter {
                 sink.put(Literal.arrayRange)
                 sink.put(range.description)
                 sink.put(UInt8(ascii: "\""))
+                // A dynamic array's anchor names itself as its spill's anchor (the server's `"spill"`).
+                if case .dynamicArray = cell.formulaKind {
+                    sink.put(Literal.spill)
+                    sink.put(range.start.description)
+                    sink.put(UInt8(ascii: "\""))
+                }
             }
         } else {
             switch cell.value {
@@ -215,6 +221,7 @@ package final class StoredCellWriter {
         static let quoteComma: StaticString = "\","
         static let formula: StaticString = ",\"formula\":"
         static let arrayRange: StaticString = ",\"arrayRange\":\""
+        static let spill: StaticString = ",\"spill\":\""
         static let numberValue: StaticString = "\"type\":\"number\",\"value\":"
         static let stringValue: StaticString = "\"type\":\"string\",\"value\":"
         static let emptyValue: StaticString = "\"type\":\"empty\",\"value\":null"
