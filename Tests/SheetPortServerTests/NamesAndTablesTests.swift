@@ -43,7 +43,8 @@ import SheetPortTestSupport
         ws.add_table(log)
         wb.defined_names['calHours'] = DefinedName('calHours', attr_text='Hours!$B$2:$B$4')
         wb.defined_names['Bonus'] = DefinedName('Bonus', attr_text='0.5')
-        wb.defined_names['PayPlus'] = DefinedName('PayPlus', attr_text='SUM(Hours!$D$2:$D$4)*(1+Bonus)')
+        wb.defined_names['Factor'] = DefinedName('Factor', attr_text='1+0.25')
+        wb.defined_names['PayPlus'] = DefinedName('PayPlus', attr_text='SUM(Hours!$D$2:$D$4)*Factor')
         wb.defined_names['Twice'] = DefinedName('Twice', attr_text='LAMBDA(x,x*2)')
         wb.defined_names['OtherCells'] = DefinedName('OtherCells', attr_text='Other!$A$1')
         ws.defined_names['Bonus'] = DefinedName('Bonus', attr_text='0.25')
@@ -87,7 +88,7 @@ import SheetPortTestSupport
         let metadata = try fixture.api.object("/api/sheets/\(sheet)")
         let names = try #require(metadata["names"] as? [[String: String]], "\(metadata)")
         let listed = Set(names.map { [$0["name"]!, $0["ref"] ?? $0["formula"]!, $0["scope"]!].joined(separator: "|") })
-        #expect(listed == ["calHours|B2:B4|workbook", "Bonus|=0.5|workbook", "PayPlus|=SUM(Hours!$D$2:$D$4)*(1+Bonus)|workbook",
+        #expect(listed == ["calHours|B2:B4|workbook", "Bonus|=0.5|workbook", "PayPlus|=SUM(Hours!$D$2:$D$4)*Factor|workbook", "Factor|=1+0.25|workbook",
                            "Twice|=LAMBDA(x,x*2)|workbook", "Bonus|=0.25|sheet", String(repeating: "k", count: 255) + "|=7|workbook",
                            "Dup|=1|workbook"], "\(names)")
         let tables = try #require(metadata["tables"] as? [[String: Any]])
@@ -96,7 +97,7 @@ import SheetPortTestSupport
         #expect(tables[0]["columns"] as? [String] == ["Person", "Hours", "Rate", "Pay"])
         #expect(tables[1]["name"] as? String == "Log" && tables[1]["ref"] as? String == "H1:I3" && tables[1]["totalsRow"] as? Bool == false)
 
-        // Computed at import: the local Bonus (0.25) hides the workbook's.
+        // Computed at import (a name using a name, Factor, in PayPlus).
         let cells = try client.cells()
         #expect(cells["F1"]?["value"] as? Double == 40 && cells["F2"]?["value"] as? Double == 150)
         #expect(cells["F3"]?["value"] as? Double == 120 && cells["F4"]?["value"] as? Double == 6 && cells["D5"]?["value"] as? Double == 120)
@@ -111,6 +112,7 @@ import SheetPortTestSupport
         changed = EditingClient.changed(try client.write(["G1": "=SUM(calHours)", "G2": "=SUM(Staff[Hours])", "G3": "=Bonus",
                                                            "G4": "=Twice(21)", "D3": "=Staff[[#This Row],[Hours]]*Staff[[#This Row],[Rate]]"]))
         #expect(changed["G1"]?["value"] as? Double == 60 && changed["G2"]?["value"] as? Double == 60, "\(changed)")
+        // The local Bonus (0.25) hides the workbook's (0.5), as in Excel.
         #expect(changed["G3"]?["value"] as? Double == 0.25 && changed["D3"]?["value"] as? Double == 60)
 
         // A write right below Log (no totals row) grows it: its ref, its calculated column, its readers.
@@ -152,7 +154,7 @@ import SheetPortTestSupport
             """
         let exported = try #require(try JSONSerialization.jsonObject(with: Data(try runPython(read, arguments: [file.path]).utf8)) as? [String: Any])
         let exportedNames = exported["names"] as? [String] ?? []
-        #expect(exportedNames.contains("calHours='Pay 2026'!$B$2:$B$4") && exportedNames.contains("PayPlus=SUM('Pay 2026'!$D$2:$D$4)*(1+Bonus)"), "\(exportedNames)")
+        #expect(exportedNames.contains("calHours='Pay 2026'!$B$2:$B$4") && exportedNames.contains("PayPlus=SUM('Pay 2026'!$D$2:$D$4)*Factor"), "\(exportedNames)")
         #expect(exportedNames.contains("Twice=LAMBDA(x,x*2)") && exportedNames.contains("Bonus=0.5") && !exportedNames.contains { $0.hasPrefix("OtherCells") })
         #expect(exported["local"] as? [String] == ["Bonus=0.25"])
         #expect((exported["printArea"] as? String)?.contains("$A$1:$D$5") == true)
@@ -163,6 +165,49 @@ import SheetPortTestSupport
         let now = try client.cells()
         for ref in ["F1", "F2", "F3", "F4", "G1", "G2", "I2", "I4", "D5"] {
             #expect(values[ref] as? Double == now[ref]?["value"] as? Double, "\(ref): \(values[ref] ?? "nil") \(now[ref] ?? [:])")
+        }
+    }
+
+    /// The export computes the same in LibreOffice: its cached values withheld, LibreOffice
+    /// recalculates it through the written names and tables (the grown one too) and gets the
+    /// server's values. Runs when `SHEETPORT_REAL_CLIENTS=1` (LibreOffice installed).
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["SHEETPORT_REAL_CLIENTS"] == "1"))
+    func exportComputesTheSameInLibreOffice() throws {
+        let fixture = try ServerFixture()
+        defer { fixture.close() }
+        let book = fixture.folder.appendingPathComponent("names.xlsx").path
+        _ = try runPython(Self.script, arguments: [book])
+        let job = try fixture.api.importWorkbook(book)
+        try #require(job["status"] as? String == "succeeded", "\(job)")
+        let sheet = try #require(((job["result"] as? [String: Any])?["sheet"] as? [String: Any])?["id"] as? String)
+        let client = EditingClient(fixture.api, sheet)
+        _ = try client.write(["B2": "30", "H4": "5", "G1": "=SUM(calHours)+Bonus", "G2": "=SUM(Staff[Pay])"])
+        let response = try fixture.api.call("GET", "/api/sheets/\(sheet)/export.xlsx")
+        try #require(response.status == 200)
+        let file = fixture.folder.appendingPathComponent("export.xlsx")
+        try Data(response.body).write(to: file)
+        let recalculate = """
+            import os, re, subprocess, sys, json, zipfile, openpyxl
+            source, folder = sys.argv[1], sys.argv[2]
+            with zipfile.ZipFile(source) as z:
+                parts = {n: z.read(n) for n in z.namelist()}
+            # The formulas' cached values withheld: LibreOffice has to compute every one.
+            parts['xl/worksheets/sheet1.xml'] = re.sub(rb'(<f>[^<]*</f>)<v>[^<]*</v>', rb'\\1', parts['xl/worksheets/sheet1.xml'])
+            stripped = os.path.join(folder, 'stripped.xlsx')
+            with zipfile.ZipFile(stripped, 'w', zipfile.ZIP_DEFLATED) as z:
+                for n, b in parts.items(): z.writestr(n, b)
+            out = os.path.join(folder, 'out')
+            subprocess.run(['soffice', '-env:UserInstallation=file://' + os.path.join(folder, 'profile'), '--headless',
+                            '--convert-to', 'xlsx', '--outdir', out, stripped], check=True, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, timeout=150)
+            ws = openpyxl.load_workbook(os.path.join(out, 'stripped.xlsx'), data_only=True).active
+            print(json.dumps({c.coordinate: c.value for r in ws.iter_rows() for c in r if c.value is not None}))
+            """
+        let computed = try #require(try JSONSerialization.jsonObject(with: Data(try runPython(recalculate, arguments: [file.path, fixture.folder.path]).utf8)) as? [String: Any])
+        let cells = try client.cells()
+        for ref in ["D2", "D3", "D4", "B5", "D5", "F1", "F2", "F3", "F4", "G1", "G2", "I2", "I3", "I4"] {
+            let server = try #require(cells[ref]?["value"] as? Double, "\(ref): \(cells[ref] ?? [:])")
+            #expect(computed[ref] as? Double == server, "\(ref): LibreOffice \(computed[ref] ?? "nil"), the server \(server)")
         }
     }
 }
