@@ -70,14 +70,19 @@ import SheetPortTestSupport
             for n, b in parts.items(): z.writestr(n, b)
         """
 
+    /// Imports the workbook of `script`; the sheet's id.
+    static func importBook(_ fixture: ServerFixture) throws -> String {
+        let book = fixture.folder.appendingPathComponent("names.xlsx").path
+        _ = try runPython(script, arguments: [book])
+        let job = try fixture.api.importWorkbook(book)
+        try #require(job["status"] as? String == "succeeded", "\(job)")
+        return try #require(((job["result"] as? [String: Any])?["sheet"] as? [String: Any])?["id"] as? String)
+    }
+
     @Test func namesAndTablesThroughImportEditsAndExport() throws {
         let fixture = try ServerFixture()
         defer { fixture.close() }
-        let book = fixture.folder.appendingPathComponent("names.xlsx").path
-        _ = try runPython(Self.script, arguments: [book])
-        let job = try fixture.api.importWorkbook(book)
-        try #require(job["status"] as? String == "succeeded", "\(job)")
-        let sheet = try #require(((job["result"] as? [String: Any])?["sheet"] as? [String: Any])?["id"] as? String)
+        let sheet = try Self.importBook(fixture)
         var client = EditingClient(fixture.api, sheet)
         var api = fixture.api
 
@@ -175,11 +180,7 @@ import SheetPortTestSupport
     func exportComputesTheSameInLibreOffice() throws {
         let fixture = try ServerFixture()
         defer { fixture.close() }
-        let book = fixture.folder.appendingPathComponent("names.xlsx").path
-        _ = try runPython(Self.script, arguments: [book])
-        let job = try fixture.api.importWorkbook(book)
-        try #require(job["status"] as? String == "succeeded", "\(job)")
-        let sheet = try #require(((job["result"] as? [String: Any])?["sheet"] as? [String: Any])?["id"] as? String)
+        let sheet = try Self.importBook(fixture)
         let client = EditingClient(fixture.api, sheet)
         _ = try client.write(["B2": "30", "H4": "5", "G1": "=SUM(calHours)+Bonus", "G2": "=SUM(Staff[Pay])"])
         let response = try fixture.api.call("GET", "/api/sheets/\(sheet)/export.xlsx")
