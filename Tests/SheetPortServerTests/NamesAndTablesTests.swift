@@ -124,10 +124,17 @@ import SheetPortTestSupport
         changed = EditingClient.changed(try client.write(["H4": "5"]))
         #expect(changed["I4"]?["value"] as? Double == 10 && changed["I4"]?["input"] as? String == "=Log[[#This Row],[Qty]]*2", "\(changed)")
         #expect(changed["F4"]?["value"] as? Double == 16)
-        // Below Staff's totals row nothing grows.
-        _ = try client.write(["B6": "100"])
-        let grown = try #require(try fixture.api.object("/api/sheets/\(sheet)")["tables"] as? [[String: Any]])
+        // Below Staff's totals row nothing grows; two rows below Log neither.
+        _ = try client.write(["B6": "100", "H6": "1"])
+        var grown = try #require(try fixture.api.object("/api/sheets/\(sheet)")["tables"] as? [[String: Any]])
         #expect(grown.map { $0["ref"] as? String } == ["A1:D5", "H1:I4"])
+        // Rows from the one below at once (a paste) grow it over all of them; a written cell of a
+        // calculated column keeps what was written.
+        changed = EditingClient.changed(try client.write(["H5": "2", "H6": "3", "I6": "100"]))
+        #expect(changed["I5"]?["value"] as? Double == 4 && changed["I6"]?["value"] as? Double == 100, "\(changed)")
+        #expect(changed["F4"]?["value"] as? Double == 120)
+        grown = try #require(try fixture.api.object("/api/sheets/\(sheet)")["tables"] as? [[String: Any]])
+        #expect(grown.map { $0["ref"] as? String } == ["A1:D5", "H1:I6"])
         #expect(try client.cells()["G2"]?["value"] as? Double == 60)
 
         // The graph rebuilt from the store (a restart) still evaluates names and the grown table.
@@ -135,7 +142,7 @@ import SheetPortTestSupport
         api = fixture.server.api(api.token)
         client = EditingClient(api, sheet)
         changed = EditingClient.changed(try client.write(["H2": "11"]))
-        #expect(changed["I2"]?["value"] as? Double == 22 && changed["F4"]?["value"] as? Double == 36, "\(changed)")
+        #expect(changed["I2"]?["value"] as? Double == 22 && changed["F4"]?["value"] as? Double == 140, "\(changed)")
         changed = EditingClient.changed(try client.write(["B3": "0"]))
         #expect(changed["G1"]?["value"] as? Double == 40 && changed["F1"]?["value"] as? Double == 40)
 
@@ -164,11 +171,11 @@ import SheetPortTestSupport
         #expect(exported["local"] as? [String] == ["Bonus=0.25"])
         #expect((exported["printArea"] as? String)?.contains("$A$1:$D$5") == true)
         let exportedTables = exported["tables"] as? [[Any]] ?? []
-        #expect(exportedTables.map { "\($0[0])|\($0[1])|\($0[2])" } == ["Log|H1:I4|0", "Staff|A1:D5|1"])
+        #expect(exportedTables.map { "\($0[0])|\($0[1])|\($0[2])" } == ["Log|H1:I6|0", "Staff|A1:D5|1"])
         // The values the export carries are the server's.
         let values = exported["values"] as? [String: Any] ?? [:]
         let now = try client.cells()
-        for ref in ["F1", "F2", "F3", "F4", "G1", "G2", "I2", "I4", "D5"] {
+        for ref in ["F1", "F2", "F3", "F4", "G1", "G2", "I2", "I4", "I5", "I6", "D5"] {
             #expect(values[ref] as? Double == now[ref]?["value"] as? Double, "\(ref): \(values[ref] ?? "nil") \(now[ref] ?? [:])")
         }
     }
