@@ -48,6 +48,8 @@ import SheetPortTestSupport
         wb.defined_names['Twice'] = DefinedName('Twice', attr_text='LAMBDA(x,x*2)')
         wb.defined_names['OtherCells'] = DefinedName('OtherCells', attr_text='Other!$A$1')
         ws.defined_names['Bonus'] = DefinedName('Bonus', attr_text='0.25')
+        ws.defined_names['Span'] = DefinedName('Span', attr_text='Hours!$B$1:$C$1')
+        wb.defined_names['Span'] = DefinedName('Span', attr_text='Hours!$A$1')
         ws.print_area = 'A1:D5'
         ws['F1'] = '=SUMPRODUCT(calHours*1)'
         ws['F2'] = '=PayPlus'
@@ -95,7 +97,10 @@ import SheetPortTestSupport
         let listed = Set(names.map { [$0["name"]!, $0["ref"] ?? $0["formula"]!, $0["scope"]!].joined(separator: "|") })
         #expect(listed == ["calHours|B2:B4|workbook", "Bonus|=0.5|workbook", "PayPlus|=SUM(Hours!$D$2:$D$4)*Factor|workbook", "Factor|=1+0.25|workbook",
                            "Twice|=LAMBDA(x,x*2)|workbook", "Bonus|=0.25|sheet", String(repeating: "k", count: 255) + "|=7|workbook",
-                           "Dup|=1|workbook"], "\(names)")
+                           "Dup|=1|workbook", "Span|B1:C1|sheet", "Span|A1|workbook"], "\(names)")
+        // The address field's names: ranges only, the sheet's name hiding the workbook's.
+        let transport = HTTPEditingTransport(connection: try ServerConnection(url: fixture.server.base, token: fixture.api.token!))
+        #expect(try transport.names(sheet: sheet) == ["calHours": CellRange("B2:B4")!, "Span": CellRange("B1:C1")!])
         let tables = try #require(metadata["tables"] as? [[String: Any]])
         #expect(tables.count == 2)
         #expect(tables[0]["name"] as? String == "Staff" && tables[0]["ref"] as? String == "A1:D5" && tables[0]["totalsRow"] as? Bool == true)
@@ -168,7 +173,7 @@ import SheetPortTestSupport
         let exportedNames = exported["names"] as? [String] ?? []
         #expect(exportedNames.contains("calHours='Pay 2026'!$B$2:$B$4") && exportedNames.contains("PayPlus=SUM('Pay 2026'!$D$2:$D$4)*Factor"), "\(exportedNames)")
         #expect(exportedNames.contains("Twice=LAMBDA(x,x*2)") && exportedNames.contains("Bonus=0.5") && !exportedNames.contains { $0.hasPrefix("OtherCells") })
-        #expect(exported["local"] as? [String] == ["Bonus=0.25"])
+        #expect(exported["local"] as? [String] == ["Bonus=0.25", "Span='Pay 2026'!$B$1:$C$1"])
         #expect((exported["printArea"] as? String)?.contains("$A$1:$D$5") == true)
         let exportedTables = exported["tables"] as? [[Any]] ?? []
         #expect(exportedTables.map { "\($0[0])|\($0[1])|\($0[2])" } == ["Log|H1:I6|0", "Staff|A1:D5|1"])
