@@ -34,6 +34,8 @@ public final class HTTPEditingTransport: EditingTransport {
         for entry in (try? object.objects("names")) ?? [] {
             guard let name = entry.optionalString("name"), !name.isEmpty, !name.unicodeScalars.contains(where: \.isUnsafeControl),
                   let ref = entry.optionalString("ref"), let range = try? NameBox.parse(ref) else { continue }
+            // A sheet's name hides the workbook's of the same name, as in Excel.
+            if names[name] != nil, entry.optionalString("scope") != "sheet" { continue }
             names[name] = range
         }
         return names

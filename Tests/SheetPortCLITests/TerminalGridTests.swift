@@ -120,10 +120,13 @@ import SheetPortTestSupport
         let tokenFile = fixture.folder.appendingPathComponent("ann.token").path
         try fixture.api.token!.write(toFile: tokenFile, atomically: true, encoding: .utf8)
 
-        // The sheet's names as the server lists them: ranges of the imported sheet only.
+        // The sheet's names as the server lists them: ranges of the imported sheet by ref, a
+        // constant and a union by formula, each with its scope; not another sheet's, a hidden
+        // one or the print area. The address field goes to the ranges (the local Qtys first).
         let metadata = try fixture.api.object("/api/sheets/\(sheet)")
-        let names = (metadata["names"] as? [[String: Any]] ?? []).map { "\($0["name"] ?? "")=\($0["ref"] ?? "")" }.sorted()
-        #expect(names == ["Cased=C1", "Header=1:1", "Prices=B2:B4", "Qtys=A2:A4", "Totals=D:D"], "\(metadata)")
+        let names = (metadata["names"] as? [[String: Any]] ?? []).map { "\($0["name"] ?? "")=\($0["ref"] ?? $0["formula"] ?? "")@\($0["scope"] ?? "")" }.sorted()
+        #expect(names == ["Both=='Price list'!$A$1,'Price list'!$B$2@workbook", "Cased=C1@workbook", "Header=1:1@workbook",
+                          "Prices=B2:B4@workbook", "Qtys=A2:A4@sheet", "Qtys=C9@workbook", "Rate==0.2@workbook", "Totals=D:D@workbook"], "\(metadata)")
         // A column width set later rewrites the sheet's layout: the names stay.
         let sized = try fixture.api.call("POST", "/api/sheets/\(sheet)/sizes", json: ["columns": ["B": 18.0]])
         #expect(sized.status == 200, "\(sized.text)")

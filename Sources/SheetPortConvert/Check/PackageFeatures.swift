@@ -17,7 +17,6 @@ struct PackageFeature: Sendable {
         PackageFeature(singular: "chart", name: "charts", isMacro: false) { xml($0, in: "/charts/", prefix: "chart") },
         PackageFeature(singular: "image", name: "images", isMacro: false) { $0.contains("/media/") },
         PackageFeature(singular: "pivot table", name: "pivot tables", isMacro: false) { xml($0, in: "/pivottables/", prefix: "") },
-        PackageFeature(singular: "table", name: "tables", isMacro: false) { xml($0, in: "/tables/", prefix: "") },
         PackageFeature(singular: "external link", name: "external links", isMacro: false) { xml($0, in: "/externallinks/", prefix: "") },
         PackageFeature(singular: "slicer", name: "slicers", isMacro: false) { xml($0, in: "/slicers/", prefix: "") },
         PackageFeature(singular: "timeline", name: "timelines", isMacro: false) { xml($0, in: "/timelines/", prefix: "") },

@@ -12,6 +12,8 @@ final class SheetModel {
     let engine: CalcEngine
     /// The sheet version the engine reflects.
     var version: Int
+    /// The sheet's tables as the engine has them (a write below one extends it: `SheetTables`).
+    var tables: [WorksheetTable] = []
     /// Cells loaded or added, for the memory estimate.
     var cellCount: Int
     /// Cells whose value the engine changed and the store does not hold yet (a write answers
@@ -113,7 +115,12 @@ final class SheetModel {
     static func load(_ id: String, version: Int, valuesPending: Bool = false, _ database: Database, _ context: ServerContext) throws -> SheetModel {
         let engine = CalcEngine(dateSystem: StoredCell.dateSystem, clock: context.calcClock)
         engine.limits = context.configuration.calcLimits
-        let sheet = engine.addSheet("Sheet1")
+        let layout = try SheetLayout.load(sheet: id, database, context.sealer)
+        let sheet = engine.addSheet(layout.sheetName ?? "Sheet1")
+        for name in layout.names where !name.isBuiltIn {
+            engine.defineName(name.name, formula: name.formula, sheet: name.isLocal ? sheet : nil)
+        }
+        for table in layout.tables { engine.addTable(CalcTable(table, sheet: sheet)) }
         var count = 0
         var stored: [(CellReference, CellValue)] = []
         let last = try database.lastRowBlock(of: id) ?? -1
@@ -146,6 +153,7 @@ final class SheetModel {
         engine.recalculate()
         let model = SheetModel(engine: engine, version: version, cellCount: count)
         model.storedSpills = engine.spillRanges(sheet: sheet)
+        model.tables = layout.tables
         for (cell, value) in stored where WorkbookCalculation.calcValue(value, dateSystem: StoredCell.dateSystem) != SheetEdit.scalar(engine.value(at: cell, sheet: sheet)) {
             model.unstored.append(cell)
         }

@@ -295,8 +295,11 @@ package final class ImportWorker: @unchecked Sendable {
                                     part: "xl/workbook.xml").json)
         }
 
+        let others = workbook.sheets.filter { $0.position != sheet.position }.map(\.name)
         let layout = SheetLayout(columns: metadata.columns, defaultRowHeight: metadata.defaultRowHeight,
-                                 names: ImportNames.ranges(workbook.definedNames, of: sheet))
+                                 names: ImportNames.kept(workbook.definedNames, of: sheet, otherSheets: others),
+                                 tables: ImportNames.tables(workbook.tables(of: sheet)),
+                                 sheetName: sheet.name)
         let comments = try preflight.comments ?? workbook.comments(of: sheet)
         context.worksheetPasses.add(workbook.worksheetPasses)
         passesCounted = true

@@ -51,6 +51,7 @@ enum EditRoutes {
                 let format = typed.numberFormat.flatMap { NumberFormat.isValid($0) ? CellUpdate.Style.numberFormatIfGeneral($0) : nil }
                 edit.set(cell, CellUpdate(content: .typed(text: text, typed), style: format ?? .keep))
             }
+            try SheetTables.extend(edit, writing: inputs.filter { !$0.1.isEmpty }.map(\.0))
         }
         return reply(outcome)
     }

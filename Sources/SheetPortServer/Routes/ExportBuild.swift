@@ -3,8 +3,8 @@ import SheetPortReader
 import SheetPortWriter
 
 /// Writes a stored sheet as a workbook: its cells (unsealed block by block, decoded by
-/// `RowBlock.rows(stored:name:)`), kept formatting, row heights, column widths and
-/// comments (several on one cell as a thread). The writer streams, with inline strings, so the
+/// `RowBlock.rows(stored:name:)`), kept formatting, row heights, column widths,
+/// comments (several on one cell as a thread), defined names and tables. The writer streams, with inline strings, so the
 /// export's memory stays flat; the same sheet version and comments give the same bytes.
 struct ExportBuild {
     /// The sheet as it was read when the export began.
@@ -22,8 +22,8 @@ struct ExportBuild {
     }
 
     /// The package's format: raised whenever the same sheet would export to other bytes (2:
-    /// deflate level 1), so that a download begun on an older server is not resumed with them.
-    static let packageFormat = 2
+    /// deflate level 1; 3: names and tables), so that a download begun on an older server is not resumed with them.
+    static let packageFormat = 3
 
     /// The export's validator: the sheet, its version and its comments written (comments are
     /// only added), and the package's format, which fix the bytes.
@@ -52,7 +52,8 @@ struct ExportBuild {
     private func fill(_ writer: WorkbookWriter, _ context: ServerContext) throws {
         // Names are made valid when stored; one stored by an earlier version is made valid here.
         let worksheet = try writer.addWorksheet(named: SheetName.valid(sheet.name))
-        for column in try SheetLayout.load(sheet: sheet.id, context).columns {
+        let layout = try SheetLayout.load(sheet: sheet.id, context)
+        for column in layout.columns {
             if let width = column.width { try worksheet.setColumnWidth(width, for: column.first...column.last) }
         }
         var nextBlock = 0
@@ -83,6 +84,18 @@ struct ExportBuild {
             // Several comments on a cell are a thread: Excel's threaded comments, with the legacy note.
             try worksheet.addThread(comments.map { ($0.author, $0.text) }, row: cell.row, column: cell.column)
         }
+        try addNamesAndTables(layout, to: worksheet, writer)
+    }
+
+    /// The names and tables the sheet keeps, their references to the sheet under its name now.
+    /// Both were checked when the import kept them; one the writer still refuses is left out
+    /// rather than failing the export.
+    private func addNamesAndTables(_ layout: SheetLayout, to worksheet: WorksheetWriter, _ writer: WorkbookWriter) throws {
+        for name in layout.names {
+            let formula = layout.sheetName.map { FormulaSheets.renaming(name.formula, from: $0, to: worksheet.name) } ?? name.formula
+            try? writer.defineName(name.name, formula: formula, localTo: name.isLocal ? worksheet : nil, isHidden: name.isHidden)
+        }
+        for table in layout.tables { try? worksheet.addTable(table) }
     }
 
     /// Appends a block's rows, each cell's kept style as the writer's style index.

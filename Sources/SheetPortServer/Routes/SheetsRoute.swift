@@ -23,7 +23,14 @@ enum SheetsRoute {
             .object([("first", .int($0.first)), ("last", .int($0.last)), ("width", $0.width.map(JSON.number) ?? .null)])
         })))
         members.append(("defaultRowHeight", layout.defaultRowHeight.map(JSON.number) ?? .null))
-        members.append(("names", .array(layout.names.map { .object([("name", .string($0.name)), ("ref", .string($0.ref))]) })))
+        members.append(("names", .array(layout.names.filter(\.isListed).map { name in
+            .object([("name", .string(name.name)), name.ref.map { ("ref", .string($0)) } ?? ("formula", .string("=" + name.formula)),
+                     ("scope", .string(name.isLocal ? "sheet" : "workbook"))])
+        })))
+        members.append(("tables", .array(layout.tables.map {
+            .object([("name", .string($0.name)), ("ref", .string($0.range.description)),
+                     ("columns", .array($0.columns.map { .string($0.name) })), ("totalsRow", .bool($0.hasTotalsRow))])
+        })))
         return .json(.object(members))
     }
 

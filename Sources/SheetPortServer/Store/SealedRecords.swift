@@ -2,22 +2,29 @@ import Foundation
 import SheetPortCore
 import SheetPortReader
 
-/// A sheet's layout (column widths, default row height, the defined names of its ranges),
-/// stored sealed on the sheet.
+/// A sheet's layout (column widths, default row height, the defined names and tables the
+/// import kept), stored sealed on the sheet.
 package struct SheetLayout: Sendable, Equatable {
     /// Column ranges with their widths.
     package var columns: [ColumnInfo] = []
     /// The sheet's default row height in points, when it sets one.
     package var defaultRowHeight: Double?
-    /// The imported workbook's names for ranges of the sheet (`ImportNames`).
+    /// The imported workbook's defined names the sheet keeps (`ImportNames`).
     package var names: [SheetDefinedName] = []
+    /// The imported sheet's tables.
+    package var tables: [WorksheetTable] = []
+    /// The imported sheet's name in its workbook, which the names' and formulas' references to
+    /// it use (nil for a sheet made on the server).
+    package var sheetName: String?
 
     /// The sealed form, bound to the sheet.
     func sealed(sheet: String, _ sealer: Sealer) -> [UInt8] {
         let object: [String: Any] = [
             "columns": columns.map { ["first": $0.first, "last": $0.last, "width": $0.width ?? -1, "hidden": $0.isHidden] },
             "defaultRowHeight": defaultRowHeight ?? -1,
-            "names": names.map { ["name": $0.name, "ref": $0.ref] },
+            "names": names.map(Self.object),
+            "tables": tables.map(Self.object),
+            "sheetName": sheetName ?? NSNull(),
         ]
         let bytes = (try? JSONSerialization.data(withJSONObject: object)) ?? Data()
         return sealer.seal(Array(bytes), context: Sealer.context("layout", sheet))
@@ -41,10 +48,9 @@ package struct SheetLayout: Sendable, Equatable {
             layout.columns.append(ColumnInfo(first: (column["first"] as? NSNumber)?.intValue ?? 1, last: (column["last"] as? NSNumber)?.intValue ?? 1,
                                              width: width >= 0 ? width : nil, isHidden: column["hidden"] as? Bool ?? false))
         }
-        for name in object["names"] as? [[String: Any]] ?? [] {
-            guard let text = name["name"] as? String, let ref = name["ref"] as? String else { continue }
-            layout.names.append(SheetDefinedName(name: text, ref: ref))
-        }
+        layout.names = (object["names"] as? [[String: Any]] ?? []).compactMap(Self.name)
+        layout.tables = (object["tables"] as? [[String: Any]] ?? []).compactMap(Self.table)
+        layout.sheetName = object["sheetName"] as? String
         return layout
     }
 }

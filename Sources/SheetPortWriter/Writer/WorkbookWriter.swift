@@ -38,7 +38,9 @@ public final class WorkbookWriter {
     @exclusivity(unchecked) var styles = StylesWriter()
     @exclusivity(unchecked) var sharedStrings = SharedStringsWriter()
     private let packager: any Packaging
-    private var sheets: [WorksheetWriter] = []
+    private(set) var sheets: [WorksheetWriter] = []
+    /// The defined names (`defineName`), in the order they were defined.
+    var definedNames: [WrittenName] = []
     private var sheetNames: Set<String> = []
     private(set) var isClosed = false
 
@@ -157,25 +159,35 @@ public final class WorkbookWriter {
                 }
             }
         }
+        var tableNumber = 0
         for sheet in sheets {
             contentTypes.add("xl/worksheets/sheet\(sheet.number).xml", type: main + "worksheet+xml")
             workbookRelationships.add(type: relationship + "worksheet", target: "worksheets/sheet\(sheet.number).xml")
-            guard !sheet.comments.isEmpty else { continue }
             var sheetRelationships = RelationshipsWriter()
-            sheetRelationships.add(type: relationship + "comments", target: "../comments\(sheet.number).xml")
-            sheetRelationships.add(type: relationship + "vmlDrawing", target: "../drawings/vmlDrawing\(sheet.number).vml")
-            if !sheet.threads.isEmpty {
-                let name = "threadedComments/threadedComment\(sheet.number).xml"
-                sheetRelationships.add(type: ThreadedCommentsWriter.threadRelationship, target: "../" + name)
-                parts.append(("xl/" + name, ThreadedCommentsWriter.part(sheet: sheet.number, threads: sheet.threads, people: people)))
-                contentTypes.add("xl/" + name, type: ThreadedCommentsWriter.threadType)
+            if !sheet.comments.isEmpty {
+                sheetRelationships.add(type: relationship + "comments", target: "../comments\(sheet.number).xml")
+                sheetRelationships.add(type: relationship + "vmlDrawing", target: "../drawings/vmlDrawing\(sheet.number).vml")
+                if !sheet.threads.isEmpty {
+                    let name = "threadedComments/threadedComment\(sheet.number).xml"
+                    sheetRelationships.add(type: ThreadedCommentsWriter.threadRelationship, target: "../" + name)
+                    parts.append(("xl/" + name, ThreadedCommentsWriter.part(sheet: sheet.number, threads: sheet.threads, people: people)))
+                    contentTypes.add("xl/" + name, type: ThreadedCommentsWriter.threadType)
+                }
+                parts.append(("xl/comments\(sheet.number).xml", CommentsWriter.part(sheet.comments)))
+                let cells = sheet.comments.compactMap { CellReference($0.reference) }.map { (row: $0.row - 1, column: $0.column - 1) }
+                parts.append(("xl/drawings/vmlDrawing\(sheet.number).vml", VMLDrawingWriter.part(sheetNumber: sheet.number, cells: cells)))
+                contentTypes.add("xl/comments\(sheet.number).xml", type: main + "comments+xml")
+                contentTypes.addVML()
             }
-            parts.append(("xl/worksheets/_rels/sheet\(sheet.number).xml.rels", sheetRelationships.part()))
-            parts.append(("xl/comments\(sheet.number).xml", CommentsWriter.part(sheet.comments)))
-            let cells = sheet.comments.compactMap { CellReference($0.reference) }.map { (row: $0.row - 1, column: $0.column - 1) }
-            parts.append(("xl/drawings/vmlDrawing\(sheet.number).vml", VMLDrawingWriter.part(sheetNumber: sheet.number, cells: cells)))
-            contentTypes.add("xl/comments\(sheet.number).xml", type: main + "comments+xml")
-            contentTypes.addVML()
+            // After the comments' `rId1`..., under ids of their own.
+            for (index, table) in sheet.tables.enumerated() {
+                tableNumber += 1
+                let name = "xl/tables/table\(tableNumber).xml"
+                sheetRelationships.add(type: TablePartWriter.relationship, target: "../tables/table\(tableNumber).xml", id: TablePartWriter.relationshipID(index))
+                parts.append((name, TablePartWriter.part(table, id: tableNumber)))
+                contentTypes.add(name, type: TablePartWriter.contentType)
+            }
+            if !sheetRelationships.isEmpty { parts.append(("xl/worksheets/_rels/sheet\(sheet.number).xml.rels", sheetRelationships.part())) }
         }
         if !authors.isEmpty {
             workbookRelationships.add(type: ThreadedCommentsWriter.personRelationship, target: "persons/person.xml")
@@ -196,7 +208,7 @@ public final class WorkbookWriter {
             parts.append(("xl/metadata.xml", MetadataPartWriter.part()))
         }
         let names = sheets.map(\.name)
-        parts.append(("xl/workbook.xml", WorkbookPartWriter.part(sheetNames: names,
+        parts.append(("xl/workbook.xml", WorkbookPartWriter.part(sheetNames: names, definedNames: definedNames,
                                                                  recalculateOnLoad: sheets.contains(where: \.hasUncachedFormula))))
         parts.append(("xl/_rels/workbook.xml.rels", workbookRelationships.part()))
         contentTypes.add("docProps/core.xml", type: "application/vnd.openxmlformats-package.core-properties+xml")

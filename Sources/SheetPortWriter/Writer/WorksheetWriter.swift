@@ -10,13 +10,15 @@ public final class WorksheetWriter {
     /// The 1-based position of the sheet in the workbook.
     let number: Int
     // The workbook owns its sheets and outlives them: no reference counting per cell.
-    private unowned(unsafe) let workbook: WorkbookWriter
+    unowned(unsafe) let workbook: WorkbookWriter
     private let stream: any EntrySink
     // Appended to per cell by one thread: dynamic exclusivity checks buy nothing here.
     @exclusivity(unchecked) private var xml = XMLWriter(capacity: WorksheetWriter.chunkSize + 64 * 1024)
     private var columns: [(first: Int, last: Int, width: Double)] = []
     private(set) var comments: [Comment] = []
     private(set) var threads: [CommentThread] = []
+    /// The tables, in the order they were added (`addTable(_:)`).
+    var tables: [WorksheetTable] = []
     private var threadedComments = 0
     private var commentCells: Set<Int> = []
     private var lastRow = 0
@@ -256,6 +258,7 @@ public final class WorksheetWriter {
         xml.raw("</sheetData>")
         xml.raw("<pageMargins left=\"0.7\" right=\"0.7\" top=\"0.75\" bottom=\"0.75\" header=\"0.3\" footer=\"0.3\"/>")
         if !comments.isEmpty { xml.raw("<legacyDrawing r:id=\"rId2\"/>") } // rId1 is the comments part
+        TablePartWriter.tableParts(count: tables.count, into: &xml)
         xml.raw("</worksheet>")
         do {
             try flush()
