@@ -124,6 +124,8 @@ import SheetPortTestSupport
         #expect(changed["G1"]?["value"] as? Double == 60 && changed["G2"]?["value"] as? Double == 60, "\(changed)")
         // The local Bonus (0.25) hides the workbook's (0.5), as in Excel.
         #expect(changed["G3"]?["value"] as? Double == 0.25 && changed["D3"]?["value"] as? Double == 60)
+        // A name holding a LAMBDA is called like a function.
+        #expect(changed["G4"]?["value"] as? Double == 42, "\(String(describing: changed["G4"]))")
 
         // A write right below Log (no totals row) grows it: its ref, its calculated column, its readers.
         changed = EditingClient.changed(try client.write(["H4": "5"]))
