@@ -15,7 +15,7 @@ import SheetPortCore
         "A3": "West", "B3": "Bikes", "C3": 20,
         "A4": "East", "B4": "Racks", "C4": 5,
         "A5": "West", "B5": "Racks", "C5": 7,
-        "A6": "east", "B6": "Bikes", "C6": 3,
+        "A6": "east", "B6": "Bikes", "C6": 3, "Z2": CalcValue.error(.notAvailable),
     ]
 
     @Test(arguments: [
@@ -39,10 +39,12 @@ import SheetPortCore
         ("GROUPBY(A2:A6,C2:C6,_xleta.SUM,0,1,3)", .error(.value)),
         ("GROUPBY(A2:A6,C2:C6,_xleta.SUM,0,1,0)", .error(.value)),
         ("GROUPBY(A2:A6,C2:C6,_xleta.SUM,7)", .error(.value)),
-        ("GROUPBY(A2:A6,C2:C6,LAMBDA(x,y,z,x))", .error(.value)),
+        ("ARRAYTOTEXT(GROUPBY(A2:A6,C2:C6,LAMBDA(x,y,z,x)),1)", .text("{\"East\",#VALUE!;\"West\",#VALUE!;\"Total\",#VALUE!}")),
+        ("GROUPBY(A2:A6,C2:C6,_xleta.SUM,0,9)", .error(.value)),
         ("GROUPBY(A2:A6,C2:C6,5)", .error(.value)),
         ("GROUPBY(A2:A6,C2:C6,_xleta.SUM,0,1,,C2:C6>100)", .error(.calc)),
         ("GROUPBY(A2:A6,C2:C6,_xleta.SUM,0,1,,C2:C5>1)", .error(.value)),
+        ("GROUPBY(A2:A6,C2:C6,Z1)", .error(.value)), ("GROUPBY(A2:A6,C2:C6,Z2)", .error(.notAvailable)),
         ("GROUPBY(1/0,C2:C6,_xleta.SUM)", .error(.divisionByZero)),
         ("GROUPBY(SEQUENCE(100000,1000),1,_xleta.SUM)", .error(.number)),
         ("ARRAYTOTEXT(GROUPBY(A2:A6,C2:C6,LAMBDA(x,x)),1)", .text("{\"East\",#CALC!;\"West\",#CALC!;\"Total\",#CALC!}")),
@@ -55,6 +57,28 @@ import SheetPortCore
         ("PERCENTOF(C2:C6,{1,#N/A})", .error(.number)),
     ])
     func grouping(_ formula: String, _ expected: CalcValue) {
+        let v = eval(formula, Self.sales)
+        if case .number(let x) = expected { #expect(close(v, x), "\(formula) = \(v)") } else { #expect(v == expected, "\(formula) = \(v)") }
+    }
+
+    static let pivots: [(String, CalcValue)] = [
+        // PIVOTBY: the calculation suite's EXTRA!H96 and the sales table by region and product.
+        ("ARRAYTOTEXT(PIVOTBY({2;2;3},{1;2;2},{1;2;3},_xleta.SUM),1)", .text("{\"\",1,2,\"Total\";2,1,2,3;3,\"\",3,3;\"Total\",1,5,6}")),
+        ("ARRAYTOTEXT(PIVOTBY(A2:A6,B2:B6,C2:C6,_xleta.SUM),1)", .text("{\"\",\"Bikes\",\"Racks\",\"Total\";\"East\",13,5,18;\"West\",20,7,27;\"Total\",33,12,45}")),
+        ("ARRAYTOTEXT(PIVOTBY(A2:A6,B2:B6,C2:C6,_xleta.SUM,0,0,-2,-1,-2),1)", .text("{\"\",\"Total\",\"Bikes\",\"Racks\";\"West\",27,20,7;\"East\",18,13,5}")),
+        ("INDEX(PIVOTBY(A2:A6,B2:B6,C2:C6,_xleta.PERCENTOF,0,1,,1,,,1),2,2)", .number(13.0 / 18.0)),
+        ("INDEX(PIVOTBY(A2:A6,B2:B6,C2:C6,_xleta.PERCENTOF),2,2)", .number(13.0 / 33.0)),
+        ("INDEX(PIVOTBY(A2:A6,B2:B6,C2:C6,_xleta.PERCENTOF,0,1,,1,,,2),2,2)", .number(13.0 / 45.0)),
+        ("INDEX(PIVOTBY(A2:A6,B2:B6,C2:C6,_xleta.COUNT,0,1,,1,,C2:C6>6),3,3)", .number(1)),
+        ("PIVOTBY(A2:A6,B2:B5,C2:C6,_xleta.SUM)", .error(.value)),
+        ("PIVOTBY(A2:A6,B2:B6,C2:C6,_xleta.SUM,0,1,,3)", .error(.value)),
+        ("PIVOTBY(A2:A6,B2:B6,C2:C6,_xleta.SUM,0,1,,1,,,5)", .error(.value)),
+        ("PIVOTBY(A2:A6,B2:B6,C2:C6,_xleta.SUM,0,1,,1,,C2:C6>99)", .error(.calc)),
+        ("PIVOTBY(SEQUENCE(5000),SEQUENCE(5000),SEQUENCE(5000),_xleta.SUM)", .error(.number)),
+    ]
+
+    @Test(arguments: pivots)
+    func pivot(_ formula: String, _ expected: CalcValue) {
         let v = eval(formula, Self.sales)
         if case .number(let x) = expected { #expect(close(v, x), "\(formula) = \(v)") } else { #expect(v == expected, "\(formula) = \(v)") }
     }
