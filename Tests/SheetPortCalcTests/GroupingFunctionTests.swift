@@ -98,6 +98,12 @@ import SheetPortCore
         ("ROWS(_xlfn._TRO_ALL(D1:H9))", .number(2)),
         ("ROWS(_xlfn._TRO_LEADING(D1:H9))*10+COLUMNS(_xlfn._TRO_LEADING(D1:H9))", .number(84)),
         ("ROWS(_xlfn._TRO_TRAILING(D1:H9))*10+COLUMNS(_xlfn._TRO_TRAILING(D1:H9))", .number(33)),
+        // The operators as typed: `.` on a side of `:` trims that side.
+        ("ROWS(D1:.H9)*10+COLUMNS(D1:.H9)", .number(33)),
+        ("ROWS(D1.:H9)*10+COLUMNS(D1.:H9)", .number(84)),
+        ("ROWS(D1.:.H9)*10+COLUMNS(D1.:.H9)", .number(22)),
+        ("SUM(Sheet1!$D$1.:.$H$9)", .number(3)),
+        ("J1.:.K5", .error(.reference)),
         // Hostile: no value at all, fractions, modes past 3, arrays of modes, non-references.
         ("TRIMRANGE(J1:K5)", .error(.reference)),
         ("TRIMRANGE(D1:H9,2.5)", .error(.value)),
@@ -115,6 +121,11 @@ import SheetPortCore
 
     /// The stored forms render back as Excel writes them.
     @Test func storedFormsRoundTrip() throws {
+        for (typed, stored) in [("A1:.C9", "_xlfn._TRO_TRAILING(A1:C9)"), ("SUM($A1.:C$9)", "SUM(_xlfn._TRO_LEADING($A1:C$9))"),
+                                ("A1.:.C9", "_xlfn._TRO_ALL(A1:C9)")] {
+            let e = engine(["E1": "=" + typed])
+            #expect(e.formula(at: CellReference("E1")!, sheet: 0) == stored)
+        }
         for text in ["_xlfn.TRIMRANGE(A1:C9,1,2)", "_xlfn._TRO_ALL(A1:C9)", "_xlfn.GROUPBY(A2:A6,C2:C6,_xleta.SUM)", "_xlfn.PERCENTOF(A1:A2,A1:A9)"] {
             let e = engine(["A1": "=" + text])
             #expect(e.formula(at: CellReference("A1")!, sheet: 0) == text)
