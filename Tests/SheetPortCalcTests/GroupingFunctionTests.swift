@@ -56,10 +56,7 @@ import SheetPortCore
         ("PERCENTOF({1,#N/A},C2:C6)", .error(.number)),
         ("PERCENTOF(C2:C6,{1,#N/A})", .error(.number)),
     ])
-    func grouping(_ formula: String, _ expected: CalcValue) {
-        let v = eval(formula, Self.sales)
-        if case .number(let x) = expected { #expect(close(v, x), "\(formula) = \(v)") } else { #expect(v == expected, "\(formula) = \(v)") }
-    }
+    func grouping(_ formula: String, _ expected: CalcValue) { Self.check(formula, Self.sales, expected) }
 
     static let pivots: [(String, CalcValue)] = [
         // PIVOTBY: the calculation suite's EXTRA!H96 and the sales table by region and product.
@@ -78,10 +75,7 @@ import SheetPortCore
     ]
 
     @Test(arguments: pivots)
-    func pivot(_ formula: String, _ expected: CalcValue) {
-        let v = eval(formula, Self.sales)
-        if case .number(let x) = expected { #expect(close(v, x), "\(formula) = \(v)") } else { #expect(v == expected, "\(formula) = \(v)") }
-    }
+    func pivot(_ formula: String, _ expected: CalcValue) { Self.check(formula, Self.sales, expected) }
 
     /// E2 and F3 hold values inside D1:H9; J1:K5 holds none.
     nonisolated(unsafe) static let sparse: [String: Any] = ["E2": 1, "F3": 2, "G9": CalcValue.empty]
@@ -114,8 +108,11 @@ import SheetPortCore
         ("TRIMRANGE({1,2})", .error(.value)),
         ("TRIMRANGE(1/0)", .error(.divisionByZero)),
     ])
-    func trimRange(_ formula: String, _ expected: CalcValue) {
-        let v = eval(formula, Self.sparse)
+    func trimRange(_ formula: String, _ expected: CalcValue) { Self.check(formula, Self.sparse, expected) }
+
+    /// The formula over `cells` equals `expected` (numbers to 15 digits).
+    static func check(_ formula: String, _ cells: [String: Any], _ expected: CalcValue) {
+        let v = eval(formula, cells)
         if case .number(let x) = expected { #expect(close(v, x), "\(formula) = \(v)") } else { #expect(v == expected, "\(formula) = \(v)") }
     }
 
