@@ -284,8 +284,10 @@ extension Functions {
                 switch relative {
                 case 0: whole = colLine.group.rows
                 case 1: whole = rowLine.group.rows
-                case 3: whole = (colLine.parent ?? colRoot).rows
-                case 4: whole = (rowLine.parent ?? rowRoot).rows
+                // The parent column's total within this row, the parent row's within this column
+                // (LOOKUP!N106: relative_to 3 over one column field is the row total).
+                case 3: whole = (colLine.parent ?? colRoot).rows.filter { inRow.contains($0) }
+                case 4: let inColumn = Set(colLine.group.rows); whole = (rowLine.parent ?? rowRoot).rows.filter { inColumn.contains($0) }
                 default: whole = agg.rows
                 }
                 try ev.charge(bytes: 0, steps: subset.count + m)
