@@ -70,6 +70,7 @@ import SheetPortCore
         ("INDEX(PIVOTBY(A2:A6,B2:B6,C2:C6,_xleta.PERCENTOF,0,1,,1,,,4),2,2)", .number(13.0 / 33.0)),
         ("INDEX(PIVOTBY(A2:B6,B2:B6,C2:C6,_xleta.PERCENTOF,0,2,,1,,,4),2,3)", .number(1)),
         ("INDEX(PIVOTBY(A2:A6,B2:B6,C2:C6,_xleta.COUNT,0,1,,1,,C2:C6>6),3,3)", .number(1)),
+        ("ARRAYTOTEXT(PIVOTBY(A1:A6,B1:B6,C1:C6,_xleta.SUM,3,0,,0),1)", .text("{\"\",\"Product\",\"\";\"\",\"Bikes\",\"Racks\";\"Region\",\"Sales\",\"Sales\";\"East\",13,5;\"West\",20,7}")),
         ("PIVOTBY(A2:A6,B2:B5,C2:C6,_xleta.SUM)", .error(.value)),
         ("PIVOTBY(A2:A6,B2:B6,C2:C6,_xleta.SUM,0,1,,3)", .error(.value)),
         ("PIVOTBY(A2:A6,B2:B6,C2:C6,_xleta.SUM,0,1,,1,,,5)", .error(.value)),

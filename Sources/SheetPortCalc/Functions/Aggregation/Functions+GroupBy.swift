@@ -263,16 +263,28 @@ extension Functions {
         let rowLines = try lines(rowRoot, fieldCount: rowFields.columns, depth: try ev.int(a, 5, default: 1), keys: rowKeys, table: false)
         let colLines = try lines(colRoot, fieldCount: colFields.columns, depth: try ev.int(a, 7, default: 1), keys: colKeys, table: false)
         let width = rowFields.columns + colLines.count * m
-        let rows = colFields.columns + rowLines.count
+        let headerRows = agg.showsHeaders ? 2 : 0
+        let rows = colFields.columns + headerRows + rowLines.count
         try ev.arrayCells(rows, width)
         var out: [CalcValue] = []
         out.reserveCapacity(rows * width)
+        if agg.showsHeaders {
+            // Shown headers (EXTRA!BD95): the column fields' names joined above the labels.
+            let names = try (0..<colFields.columns).map { try ev.text(colFields[0, $0]) }.joined(separator: ", ")
+            out += Array(repeating: blank, count: rowFields.columns) + [.text(names)]
+            out += Array(repeating: blank, count: width - rowFields.columns - 1)
+        }
         for level in 0..<colFields.columns {
             out += Array(repeating: blank, count: rowFields.columns)
             for line in colLines {
                 let label = level < line.labels.count ? line.labels[level] : blank
                 out += Array(repeating: label, count: m)
             }
+        }
+        if agg.showsHeaders {
+            // Then the row fields' names and each value column's under every column group.
+            out += (0..<rowFields.columns).map { rowFields[0, $0] }
+            for _ in colLines { out += (0..<m).map { agg.values[0, $0] } }
         }
         for rowLine in rowLines {
             out += rowLine.labels + Array(repeating: blank, count: rowFields.columns - rowLine.labels.count)
