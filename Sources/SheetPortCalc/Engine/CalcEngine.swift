@@ -341,8 +341,11 @@ public final class CalcEngine {
         return CompiledFormula(instructions: compiled.instructions, usesArrayArguments: compiled.arrayArguments).text(at: CellIndex(target))
     }
 
-    /// The names of the functions the engine implements, sorted (for the list in the Functions article).
-    public static var implementedFunctions: [String] { (FunctionRegistry.specs.map(\.name) + FunctionRegistry.compiledForms).sorted() }
+    /// The names of the functions the engine implements, sorted (for the list in the Functions article);
+    /// the stored forms of operators (`_TRO_ALL` for `A1:.C9`) are no functions of their own.
+    public static var implementedFunctions: [String] {
+        (FunctionRegistry.specs.map(\.name).filter { !$0.hasPrefix("_") } + FunctionRegistry.compiledForms).sorted()
+    }
 
     // MARK: names and tables
 

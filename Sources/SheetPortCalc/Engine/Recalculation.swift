@@ -512,7 +512,8 @@ extension CalcEngine {
         // The tables are hashed only when they hold something (most workbooks have no arrays).
         let isArray = !arrays.isEmpty && arrays[id] != nil
         let isDynamic = !dynamicFormulas.isEmpty && dynamicFormulas.contains(id)
-        ev.arrayMode = isArray || formula.usesArrayArguments || isDynamic || (!singleCellArrays.isEmpty && singleCellArrays.contains(id))
+        let isSingleCellArray = !singleCellArrays.isEmpty && singleCellArrays.contains(id)
+        ev.arrayMode = isArray || formula.usesArrayArguments || isDynamic || isSingleCellArray
         ev.startBudget()
         do {
             switch try ev.run(formula) {
@@ -527,6 +528,12 @@ extension CalcEngine {
                     do { return .array(try ev.matrix(r)) } catch EvalInterrupt.error(let e) { return .error(e) }
                 }
                 if r.isSingleCell { return try ev.cellValue(r.sheet, r.r1, r.c1) }
+                // A one-cell array formula shows its range's first cell, a blank one as 0
+                // (calculation suite formulas__test LOOKUP!AG135 `{=TRIMRANGE(G135:H139,"3",2)}`).
+                if isSingleCellArray {
+                    let v = try ev.cellValue(r.sheet, r.r1, r.c1)
+                    return v == .empty ? .number(0) : v
+                }
                 ev.arrayMode = false
                 return try ev.implicitIntersection(r)
             }

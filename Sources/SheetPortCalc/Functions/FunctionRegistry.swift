@@ -54,7 +54,7 @@ enum FunctionRegistry {
         + Functions.matrix + Functions.cell + Functions.mathFamily + Functions.engineering
         + Functions.database + Functions.textFamily + Functions.dateTimeFamily + Functions.formulaInformation
         + Functions.spillRange
-        + Functions.dynamicArrays + Functions.lambdaHelpers
+        + Functions.dynamicArrays + Functions.lambdaHelpers + Functions.trimRange + Functions.grouping
 
     static let byName: [String: Int32] = {
         var d: [String: Int32] = [:]

@@ -414,6 +414,7 @@ struct FormulaParser {
 
     /// A cell or `A1:B2` area at the cursor (the second corner may carry the same sheet again).
     mutating func cellOrArea(sheet: String?) -> Bool {
+        if trimmedArea(sheet: sheet) { return true }
         guard let a = cellReference() else { return false }
         if peek() == UInt8(ascii: ":") {
             let save = i
@@ -430,6 +431,30 @@ struct FormulaParser {
             i += 1
             out.append(.call(function: f, count: 1, name: "ANCHORARRAY"))
         }
+        return true
+    }
+
+    /// The trim-ref operators: `A1.:C9` trims leading blanks, `A1:.C9` trailing ones, `A1.:.C9` both;
+    /// compiled as the calls Excel stores them as (`_xlfn._TRO_LEADING(A1:C9)`, `_TRO_TRAILING`,
+    /// `_TRO_ALL`), so the text renders back in that form. False (cursor kept) when it is not one.
+    mutating func trimmedArea(sheet: String?) -> Bool {
+        guard let p = A1.parseCell(s, from: i) else { return false }
+        var k = p.end
+        let leading = k < s.count && s[k] == UInt8(ascii: ".")
+        if leading { k += 1 }
+        guard k < s.count, s[k] == UInt8(ascii: ":") else { return false }
+        k += 1
+        let trailing = k < s.count && s[k] == UInt8(ascii: ".")
+        if trailing { k += 1 }
+        let name = leading && trailing ? "_TRO_ALL" : leading ? "_TRO_LEADING" : "_TRO_TRAILING"
+        guard leading || trailing, let f = FunctionRegistry.index(of: name) else { return false }
+        let save = i
+        i = k
+        guard let b = cellReference() else { i = save; return false }
+        let a = CellRef(row: coord(p.row, absolute: p.rowAbsolute, origin: origin.row),
+                        column: coord(p.column, absolute: p.columnAbsolute, origin: origin.column))
+        out.append(.area(AreaRef(start: a, end: b, kind: .cells), sheet: sheet))
+        out.append(.call(function: f, count: 1, name: name))
         return true
     }
 
