@@ -82,6 +82,58 @@ import SheetPortTestSupport
         #expect(try Self.version(ann, written.sheet) == before + 1)
     }
 
+    /// Another user's small writes to another sheet are all answered (200) while a long write
+    /// computes, each before it ends, their versions in order: the long write computes before
+    /// its transaction opens, so it holds no database lock (SQLite's is the whole file's, and
+    /// these writes waited for it up to the busy timeout, then failed with 500).
+    @Test func otherUsersSmallWritesAreAnsweredWhileALongWriteComputes() throws {
+        let fixture = try ServerFixture()
+        defer { fixture.close() }
+        let ann = fixture.api
+        let bob = fixture.server.api(try fixture.server.token("bob"))
+        let written = EditingClient(ann, try EditingClient.create(ann, name: "A"))
+        let other = EditingClient(bob, try EditingClient.create(bob, name: "B"))
+        _ = try written.write(Self.data())
+        _ = try other.write(["B1": "=A1*2"])
+        let before = try Self.version(ann, written.sheet)
+
+        let ended = LockedBox<[String]>([])
+        let writeAnswer = LockedBox<HTTPResponse?>(nil)
+        let finished = DispatchSemaphore(value: 0)
+        let inputs = Self.longWrite()
+        Thread.detachNewThread {
+            writeAnswer.value = try? written.post("cells", ["cells": inputs.map { ["ref": $0.0, "input": $0.1] }])
+            ended.update { $0.append("write") }
+            finished.signal()
+        }
+        let server = try #require(fixture.server.server)
+        let bound = Date().addingTimeInterval(60)
+        while server.context.writers.load == 0 && ended.value.isEmpty && Date() < bound { usleep(1_000) }
+        var failures: [String] = []
+        var versions: [Int] = []
+        for index in 1...12 {
+            let answer = try other.post("cells", ["cells": [["ref": "A1", "input": String(index)]]])
+            if answer.status == 200, let object = try? EditingClient.object(answer) {
+                versions.append(object["version"] as? Int ?? 0)
+                if Self.number(EditingClient.changed(object)["B1"]) != Double(2 * index) { failures.append("\(index): B1 \(answer.text)") }
+            } else {
+                failures.append("\(index): \(answer.status) \(answer.text.prefix(200))")
+            }
+            ended.update { $0.append("small write \(index)") }
+        }
+        finished.wait()
+        #expect(failures.isEmpty, "\(failures)")
+        #expect(versions == versions.sorted() && Set(versions).count == 12 && versions.last! - versions.first! == 11, "\(versions)")
+        // Every small write ended before the long one did.
+        #expect(ended.value.last == "write" && ended.value.count == 13, "\(ended.value)")
+        let answer = try #require(writeAnswer.value)
+        #expect(answer.status == 200, "\(answer.text)")
+        let changed = EditingClient.changed(try EditingClient.object(answer))
+        #expect(Self.number(changed["C1"]) == Double(Self.dataRows - 1) && Self.number(changed["C\(Self.formulas)"]) == Double(Self.dataRows - Self.formulas))
+        #expect(try Self.version(ann, written.sheet) == before + 1)
+        #expect(Self.number(try other.cells()["B1"]) == 24)
+    }
+
     /// The timeout of the timed servers below: a long write (seconds in a debug build) passes it,
     /// a small one stays well within it even on a loaded machine.
     static let timeout = 0.5
