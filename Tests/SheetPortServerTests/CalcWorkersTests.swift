@@ -22,6 +22,24 @@ import SheetPortTestSupport
         (1...formulas).map { ("C\($0)", "=COUNTIF($A$1:$A$\(dataRows),\">\"&ROW())") }
     }
 
+    /// Sends the long write through `client` from a thread of its own and returns once it is on
+    /// a worker of `server` (queued or running); `ended` gets `"write"` when it is answered.
+    static func startLongWrite(_ client: EditingClient, on server: TestServer, ended: LockedBox<[String]>) throws
+        -> (answer: LockedBox<HTTPResponse?>, finished: DispatchSemaphore) {
+        let answer = LockedBox<HTTPResponse?>(nil)
+        let finished = DispatchSemaphore(value: 0)
+        let inputs = longWrite()
+        Thread.detachNewThread {
+            answer.value = try? client.post("cells", ["cells": inputs.map { ["ref": $0.0, "input": $0.1] }])
+            ended.update { $0.append("write") }
+            finished.signal()
+        }
+        let running = try #require(server.server)
+        let bound = Date().addingTimeInterval(60)
+        while running.context.writers.load == 0 && ended.value.isEmpty && Date() < bound { usleep(1_000) }
+        return (answer, finished)
+    }
+
     static func number(_ cell: [String: Any]?) -> Double? { cell?["value"] as? Double }
 
     static func version(_ api: API, _ sheet: String) throws -> Int {
@@ -43,18 +61,7 @@ import SheetPortTestSupport
         let before = try Self.version(ann, written.sheet)
 
         let ended = LockedBox<[String]>([])
-        let writeAnswer = LockedBox<HTTPResponse?>(nil)
-        let finished = DispatchSemaphore(value: 0)
-        let inputs = Self.longWrite()
-        Thread.detachNewThread {
-            writeAnswer.value = try? written.post("cells", ["cells": inputs.map { ["ref": $0.0, "input": $0.1] }])
-            ended.update { $0.append("write") }
-            finished.signal()
-        }
-        // The write is on a worker (queued or running) before the reads start.
-        let server = try #require(fixture.server.server)
-        let bound = Date().addingTimeInterval(60)
-        while server.context.writers.load == 0 && ended.value.isEmpty && Date() < bound { usleep(1_000) }
+        let (writeAnswer, finished) = try Self.startLongWrite(written, on: fixture.server, ended: ended)
         var readFailures: [String] = []
         for index in 0..<12 {
             // Each on a connection of its own, as separate users' requests are.
@@ -98,17 +105,7 @@ import SheetPortTestSupport
         let before = try Self.version(ann, written.sheet)
 
         let ended = LockedBox<[String]>([])
-        let writeAnswer = LockedBox<HTTPResponse?>(nil)
-        let finished = DispatchSemaphore(value: 0)
-        let inputs = Self.longWrite()
-        Thread.detachNewThread {
-            writeAnswer.value = try? written.post("cells", ["cells": inputs.map { ["ref": $0.0, "input": $0.1] }])
-            ended.update { $0.append("write") }
-            finished.signal()
-        }
-        let server = try #require(fixture.server.server)
-        let bound = Date().addingTimeInterval(60)
-        while server.context.writers.load == 0 && ended.value.isEmpty && Date() < bound { usleep(1_000) }
+        let (writeAnswer, finished) = try Self.startLongWrite(written, on: fixture.server, ended: ended)
         var failures: [String] = []
         var versions: [Int] = []
         for index in 1...12 {
