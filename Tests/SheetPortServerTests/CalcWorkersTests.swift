@@ -22,6 +22,44 @@ import SheetPortTestSupport
         (1...formulas).map { ("C\($0)", "=COUNTIF($A$1:$A$\(dataRows),\">\"&ROW())") }
     }
 
+    /// Ann's sheet "A" holding `data()` and bob's sheet "B" holding `other`.
+    static func twoSheets(_ fixture: ServerFixture, other inputs: KeyValuePairs<String, String>) throws -> (written: EditingClient, other: EditingClient) {
+        let bob = fixture.server.api(try fixture.server.token("bob"))
+        let written = EditingClient(fixture.api, try EditingClient.create(fixture.api, name: "A"))
+        let other = EditingClient(bob, try EditingClient.create(bob, name: "B"))
+        _ = try written.write(data())
+        _ = try other.write(inputs)
+        return (written, other)
+    }
+
+    /// The long write's answer: 200 with its formulas computed on `data()`, the sheet one
+    /// version past `before`.
+    static func expectLongWriteAnswered(_ answer: HTTPResponse?, _ written: EditingClient, after before: Int) throws {
+        let answer = try #require(answer)
+        #expect(answer.status == 200, "\(answer.text)")
+        let changed = EditingClient.changed(try EditingClient.object(answer))
+        #expect(number(changed["C1"]) == Double(dataRows - 1) && number(changed["C\(formulas)"]) == Double(dataRows - formulas))
+        #expect(try version(written.api, written.sheet) == before + 1)
+    }
+
+    /// Sends the long write through `client` from a thread of its own and returns once it is on
+    /// a worker of `server` (queued or running); `ended` gets `"write"` when it is answered.
+    static func startLongWrite(_ client: EditingClient, on server: TestServer, ended: LockedBox<[String]>) throws
+        -> (answer: LockedBox<HTTPResponse?>, finished: DispatchSemaphore) {
+        let answer = LockedBox<HTTPResponse?>(nil)
+        let finished = DispatchSemaphore(value: 0)
+        let inputs = longWrite()
+        Thread.detachNewThread {
+            answer.value = try? client.post("cells", ["cells": inputs.map { ["ref": $0.0, "input": $0.1] }])
+            ended.update { $0.append("write") }
+            finished.signal()
+        }
+        let running = try #require(server.server)
+        let bound = Date().addingTimeInterval(60)
+        while running.context.writers.load == 0 && ended.value.isEmpty && Date() < bound { usleep(1_000) }
+        return (answer, finished)
+    }
+
     static func number(_ cell: [String: Any]?) -> Double? { cell?["value"] as? Double }
 
     static func version(_ api: API, _ sheet: String) throws -> Int {
@@ -34,32 +72,17 @@ import SheetPortTestSupport
     @Test func smallReadsAreAnsweredWhileALongWriteComputes() throws {
         let fixture = try ServerFixture()
         defer { fixture.close() }
+        let (written, other) = try Self.twoSheets(fixture, other: ["A1": "21", "B1": "=A1*2"])
         let ann = fixture.api
-        let bob = fixture.server.api(try fixture.server.token("bob"))
-        let written = EditingClient(ann, try EditingClient.create(ann, name: "A"))
-        let other = EditingClient(bob, try EditingClient.create(bob, name: "B"))
-        _ = try written.write(Self.data())
-        _ = try other.write(["A1": "21", "B1": "=A1*2"])
         let before = try Self.version(ann, written.sheet)
 
         let ended = LockedBox<[String]>([])
-        let writeAnswer = LockedBox<HTTPResponse?>(nil)
-        let finished = DispatchSemaphore(value: 0)
-        let inputs = Self.longWrite()
-        Thread.detachNewThread {
-            writeAnswer.value = try? written.post("cells", ["cells": inputs.map { ["ref": $0.0, "input": $0.1] }])
-            ended.update { $0.append("write") }
-            finished.signal()
-        }
-        // The write is on a worker (queued or running) before the reads start.
-        let server = try #require(fixture.server.server)
-        let bound = Date().addingTimeInterval(60)
-        while server.context.writers.load == 0 && ended.value.isEmpty && Date() < bound { usleep(1_000) }
+        let (writeAnswer, finished) = try Self.startLongWrite(written, on: fixture.server, ended: ended)
         var readFailures: [String] = []
         for index in 0..<12 {
             // Each on a connection of its own, as separate users' requests are.
-            let rows = try bob.call("GET", "/api/sheets/\(other.sheet)/rows?start=1&count=10")
-            let cells = try bob.call("GET", "/api/sheets/\(other.sheet)")
+            let rows = try other.api.call("GET", "/api/sheets/\(other.sheet)/rows?start=1&count=10")
+            let cells = try other.api.call("GET", "/api/sheets/\(other.sheet)")
             let mine = try ann.call("GET", "/api/sheets/\(written.sheet)/rows?start=1&count=5")
             for (name, response) in [("B rows", rows), ("B sheet", cells), ("A rows", mine)] where response.status != 200 {
                 readFailures.append("\(index) \(name): \(response.status)")
@@ -75,11 +98,41 @@ import SheetPortTestSupport
         #expect(readFailures.isEmpty, "\(readFailures)")
         // Every read ended before the write did.
         #expect(ended.value.last == "write" && ended.value.count == 13, "\(ended.value)")
-        let answer = try #require(writeAnswer.value)
-        #expect(answer.status == 200, "\(answer.text)")
-        let changed = EditingClient.changed(try EditingClient.object(answer))
-        #expect(Self.number(changed["C1"]) == Double(Self.dataRows - 1) && Self.number(changed["C\(Self.formulas)"]) == Double(Self.dataRows - Self.formulas))
-        #expect(try Self.version(ann, written.sheet) == before + 1)
+        try Self.expectLongWriteAnswered(writeAnswer.value, written, after: before)
+    }
+
+    /// Another user's small writes to another sheet are all answered (200) while a long write
+    /// computes, each before it ends, their versions in order: the long write computes before
+    /// its transaction opens, so it holds no database lock (SQLite's is the whole file's, and
+    /// these writes waited for it up to the busy timeout, then failed with 500).
+    @Test func otherUsersSmallWritesAreAnsweredWhileALongWriteComputes() throws {
+        let fixture = try ServerFixture()
+        defer { fixture.close() }
+        let (written, other) = try Self.twoSheets(fixture, other: ["B1": "=A1*2"])
+        let ann = fixture.api
+        let before = try Self.version(ann, written.sheet)
+
+        let ended = LockedBox<[String]>([])
+        let (writeAnswer, finished) = try Self.startLongWrite(written, on: fixture.server, ended: ended)
+        var failures: [String] = []
+        var versions: [Int] = []
+        for index in 1...12 {
+            let answer = try other.post("cells", ["cells": [["ref": "A1", "input": String(index)]]])
+            if answer.status == 200, let object = try? EditingClient.object(answer) {
+                versions.append(object["version"] as? Int ?? 0)
+                if Self.number(EditingClient.changed(object)["B1"]) != Double(2 * index) { failures.append("\(index): B1 \(answer.text)") }
+            } else {
+                failures.append("\(index): \(answer.status) \(answer.text.prefix(200))")
+            }
+            ended.update { $0.append("small write \(index)") }
+        }
+        finished.wait()
+        #expect(failures.isEmpty, "\(failures)")
+        #expect(versions == versions.sorted() && Set(versions).count == 12 && versions.last! - versions.first! == 11, "\(versions)")
+        // Every small write ended before the long one did.
+        #expect(ended.value.last == "write" && ended.value.count == 13, "\(ended.value)")
+        try Self.expectLongWriteAnswered(writeAnswer.value, written, after: before)
+        #expect(Self.number(try other.cells()["B1"]) == 24)
     }
 
     /// The timeout of the timed servers below: a long write (seconds in a debug build) passes it,

@@ -37,6 +37,42 @@ struct SharedEditingTests {
         #expect(events.map(\.version) == Array(1...(4 + 2 * writes)))
     }
 
+    /// A write computes before its transaction opens: a small write through the other instance
+    /// to the same sheet lands meanwhile (answered before the long one), and the long write,
+    /// finding the sheet moved on, computes again on it and is stored after it (its version the
+    /// next, its values counting the small write's A1), nothing of either lost.
+    @Test func aWriteThatLosesTheVersionRaceComputesAgain() throws {
+        let deployment = try SharedDeployment()
+        defer { deployment.close() }
+        let a = try deployment.start("a"), b = try deployment.start("b")
+        let token = try deployment.token("ann")
+        let writer = EditingClient(a.api(token), try EditingClient.create(a.api(token)))
+        _ = try writer.write(CalcWorkersTests.data())
+        let other = EditingClient(b.api(token), writer.sheet)
+        _ = try other.write(["F1": "0"])  // b's graph of the sheet, built before the race
+        let ended = LockedBox<[String]>([])
+        let (longAnswer, finished) = try CalcWorkersTests.startLongWrite(writer, on: a, ended: ended)
+        usleep(100_000)
+        let small = try other.post("cells", ["cells": [["ref": "A1", "input": "5000"]]])
+        ended.update { $0.append("small") }
+        finished.wait()
+        #expect(ended.value == ["small", "write"], "\(ended.value)")
+        #expect(small.status == 200, "\(small.text)")
+        let long = try #require(longAnswer.value)
+        #expect(long.status == 200, "\(long.text)")
+        let smallVersion = try #require(try EditingClient.object(small)["version"] as? Int)
+        let answer = try EditingClient.object(long)
+        #expect(answer["version"] as? Int == smallVersion + 1)
+        // Computed on the store with the small write's A1 (every value of A above 1 now).
+        #expect(EditingClient.changed(answer)["C1"]?["value"] as? Double == Double(CalcWorkersTests.dataRows))
+        for instance in [a, b] {
+            let cells = try EditingClient(instance.api(token), writer.sheet).cells()
+            #expect(cells["A1"]?["value"] as? Double == 5000 && cells["C1"]?["value"] as? Double == Double(CalcWorkersTests.dataRows))
+        }
+        let events = try deployment.database().sheetEvents(of: writer.sheet, after: 0, limit: 1_000)
+        #expect(events.map(\.version) == Array(1...(smallVersion + 1)))
+    }
+
     /// Reads through both instances while writes go through one: the writing instance shows
     /// the values its graph holds, the other brings the store level first; neither shows a value
     /// older than the last write answered before the read began.

@@ -156,6 +156,55 @@ import SheetPortTestSupport
         #expect(Self.number(back["H1"]) == 12)
     }
 
+    /// The `xl/metadata.xml` of an Excel 365 file whose cells with `cm="1"` are dynamic arrays.
+    static let dynamicArrayMetadata = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><metadata xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\" "
+        + "xmlns:xda=\"http://schemas.microsoft.com/office/spreadsheetml/2017/dynamicarray\"><metadataTypes count=\"1\">"
+        + "<metadataType name=\"XLDAPR\" minSupportedVersion=\"120000\" cellMeta=\"1\"/></metadataTypes>"
+        + "<futureMetadata name=\"XLDAPR\" count=\"1\"><bk><extLst><ext uri=\"{bdbb8cdc-fa1e-496e-a857-3c3f30c029c3}\">"
+        + "<xda:dynamicArrayProperties fDynamic=\"1\" fCollapsed=\"0\"/></ext></extLst></bk></futureMetadata>"
+        + "<cellMetadata count=\"1\"><bk><rc t=\"1\" v=\"0\"/></bk></cellMetadata></metadata>"
+
+    /// An imported Excel 365 file's dynamic arrays: their spilled cells (plain values in the
+    /// file) are marked with their anchor at import, in rows windows and `cells get`'s reads, a
+    /// spill reaching a block without a formula and cells past the file's stale `ref` too (the
+    /// sheet's extent takes them in); a legacy array formula's cells are not spilled; a later
+    /// write keeps the marks.
+    @Test func importedDynamicArraysAreSpilledCells() throws {
+        let fixture = try ServerFixture()
+        defer { fixture.close() }
+        let sheetData = RawWorkbook.row(1, RawWorkbook.number("A1", "1"),
+                                        "<c r=\"G1\" cm=\"1\"><f t=\"array\" ref=\"G1:G3\">A1:A3*2</f><v>2</v></c>",
+                                        "<c r=\"K1\"><f t=\"array\" ref=\"K1:K3\">A1:A3</f><v>1</v></c>")
+            + RawWorkbook.row(2, RawWorkbook.number("A2", "2"), RawWorkbook.number("G2", "4"), RawWorkbook.number("K2", "2"))
+            + RawWorkbook.row(3, RawWorkbook.number("A3", "3"), RawWorkbook.number("G3", "6"), RawWorkbook.number("K3", "3"))
+            // Rows 63 to 66 cross a row block; the file's ref (J63:J64) is older than the spill.
+            + RawWorkbook.row(63, "<c r=\"J63\" cm=\"1\"><f t=\"array\" ref=\"J63:J64\">_xlfn.SEQUENCE(4)</f><v>1</v></c>")
+            + RawWorkbook.row(64, RawWorkbook.number("J64", "2"))
+        var raw = RawWorkbook(sheets: [.init(name: "S", sheetData: sheetData)])
+        raw.otherParts = [("xl/metadata.xml", Self.dynamicArrayMetadata)]
+        let path = fixture.folder.appendingPathComponent("dynamic.xlsx").path
+        try raw.write(to: path)
+        let job = try fixture.api.importWorkbook(path)
+        try #require(job["status"] as? String == "succeeded", "\(job)")
+        let id = try #require(((job["result"] as? [String: Any])?["sheet"] as? [String: Any])?["id"] as? String)
+        let sheet = EditingClient(fixture.api, id)
+        var cells = try sheet.cells()
+        for (ref, value, anchor) in [("G1", 2.0, "G1"), ("G2", 4, "G1"), ("G3", 6, "G1"), ("J63", 1, "J63"), ("J64", 2, "J63"), ("J65", 3, "J63"), ("J66", 4, "J63")] {
+            #expect(Self.number(cells[ref]) == value && cells[ref]?["spill"] as? String == anchor, "\(ref): \(cells[ref] ?? [:])")
+        }
+        #expect(cells["G2"]?["input"] as? String == "" && cells["G1"]?["formula"] as? String == "A1:A3*2", "\(cells["G2"] ?? [:]) \(cells["G1"] ?? [:])")
+        for ref in ["K1", "K2", "K3", "A1"] { #expect(cells[ref]?["spill"] == nil, "\(ref): \(cells[ref] ?? [:])") }
+        #expect(try fixture.api.object("/api/sheets/\(id)")["rows"] as? Int == 66)
+        // A window of the second block alone reads its spilled cells.
+        let window = try fixture.api.object("/api/sheets/\(id)/rows?start=65&count=2")
+        let refs = (window["rows"] as? [[String: Any]] ?? []).flatMap { ($0["cells"] as? [[String: Any]] ?? []).map { "\($0["ref"] ?? "") \($0["spill"] ?? "")" } }
+        #expect(refs == ["J65 J63", "J66 J63"], "\(refs)")
+        // A write the spill reads keeps the marks and moves the values.
+        _ = try sheet.write(["A2": "5"])
+        cells = try sheet.cells()
+        #expect(Self.number(cells["G2"]) == 10 && cells["G2"]?["spill"] as? String == "G1" && cells["G3"]?["spill"] as? String == "G1", "\(cells["G2"] ?? [:])")
+    }
+
     /// Hostile: a spill past `maxArrayCells` is `#NUM!` and spills nothing; the server answers on.
     @Test func aSpillPastTheArrayCapSpillsNothing() throws {
         let fixture = try ServerFixture { $0.calcLimits = .init(maxArrayCells: 1_000, maxEvalBytes: 64 << 20, maxEvalSteps: 10_000_000) }

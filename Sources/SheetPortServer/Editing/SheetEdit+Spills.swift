@@ -25,6 +25,8 @@ extension SheetEdit {
             case .member(let anchor):
                 stored.arrayRange = nil
                 stored.spill = anchor.description
+                // Typed by no one (an imported file stores a spilled value as a plain one).
+                if stored.formula == nil { stored.input = "" }
             case .none:
                 if stored.spill != nil { stored.arrayRange = nil }
                 stored.spill = nil
@@ -59,6 +61,23 @@ extension SheetEdit {
         }
         model.storedSpills = now
         return marks
+    }
+
+    /// Marks the cells of an imported sheet's dynamic arrays as spilled (an xlsx stores them as
+    /// plain values): each anchor the engine (`sheet`, recalculated) spills from, where `keeps`
+    /// (the anchor keeps its formula), and each cell of its spill, in the stored row blocks of
+    /// sheet `id`, inside the caller's transaction. Answers the last row and column marked.
+    static func markSpills(ofImported id: String, _ engine: CalcEngine, sheet: Int, where keeps: (CellReference) -> Bool,
+                           _ database: Database, _ context: ServerContext) throws -> (lastRow: Int, lastColumn: Int) {
+        let ranges = engine.spillRanges(sheet: sheet).filter { keeps($0.key) }
+        guard !ranges.isEmpty else { return (0, 0) }
+        let edit = SheetEdit(sheet: id, subject: "", model: SheetModel(engine: engine, version: 1, cellCount: 0), database: database, context: context)
+        for (anchor, range) in ranges {
+            for cell in cells(of: range) { edit.spills[cell] = cell == anchor ? .anchor(range) : .member(anchor: anchor) }
+        }
+        let touched = edit.spills.keys.sorted().map { ($0, scalar(engine.value(at: $0, sheet: sheet))) }
+        let applied = try edit.store(touched, showing: 0)
+        return (applied.lastRow, applied.lastColumn)
     }
 
     /// The cells of a range in row order.

@@ -44,15 +44,18 @@ package struct CellUpdate {
 }
 
 /// The changes one write makes to a sheet, gathered before anything is applied: the write's
-/// body reads stored cells and sets updates; `SheetWrite` then applies them to the engine,
-/// recalculates and rewrites the affected row blocks, all in the write's transaction.
+/// body reads stored cells and sets updates; `SheetWrite` then applies them to the engine and
+/// recalculates before its transaction opens (`calculate`), and in a short transaction runs the
+/// body's own writes (`storing`) and rewrites the affected row blocks (`store`).
 package final class SheetEdit {
     /// The sheet's id.
     package let sheet: String
     /// The subject writing.
     package let subject: String
     let model: SheetModel
-    let database: Database
+    /// The connection the edit reads and writes through: the planning's, then the write's
+    /// transaction's (`beginStoring`).
+    private(set) var database: Database
     let context: ServerContext
     /// The updates, by cell.
     package private(set) var updates: [CellReference: CellUpdate] = [:]
@@ -67,6 +70,9 @@ package final class SheetEdit {
     private var blocks: [Int: [RowBlock.Entry]] = [:]
     /// The cells this write spills into, anchors or takes back from a spill (`spillMarks`).
     var spills: [CellReference: SpillMark] = [:]
+    /// What the body writes to the database itself (row heights, the layout, undo marks), run in
+    /// the write's transaction once the calculation is done (`beginStoring`).
+    private var stores: [() throws -> Void] = []
 
     init(sheet: String, subject: String, model: SheetModel, database: Database, context: ServerContext) {
         self.sheet = sheet
@@ -79,6 +85,19 @@ package final class SheetEdit {
     /// Sets the update of `cell` (replacing an earlier one of this write).
     package func set(_ cell: CellReference, _ update: CellUpdate) {
         updates[cell] = update
+    }
+
+    /// Runs `write` in the write's transaction, before the cells are stored (reading through
+    /// `database` then reads what that transaction sees).
+    func storing(_ write: @escaping () throws -> Void) { stores.append(write) }
+
+    /// Moves the edit into the write's transaction on `database`: the blocks read while planning
+    /// are read again there (another instance's settling may have stored values since), and the
+    /// body's own writes run.
+    func beginStoring(in database: Database) throws {
+        self.database = database
+        blocks = [:]
+        for write in stores { try write() }
     }
 
     /// The engine's formula of a cell (without `=`), nil for a constant or an empty cell.
@@ -140,20 +159,15 @@ package final class SheetEdit {
         var lastColumn = 0
     }
 
-    /// Applies the updates: the engine recalculates what depends on them, and every cell whose
-    /// input, style or value changed is rewritten in its row block, each touched block read,
-    /// unsealed, sealed and stored once. Answers the first `shown` changed cells as stored now,
-    /// how many changed, and the last row and column holding content.
+    /// Applies the updates to the engine, which recalculates what depends on them, and answers
+    /// the cells to rewrite (`store`): every cell whose input, style, value or part in a spill
+    /// changed, sorted, with its value now. Reads and writes nothing in the database: a write
+    /// runs it before its transaction opens, so a long calculation holds no database lock.
     ///
     /// The engine stops once more than `shown` dependents changed (the answer then says `more`):
     /// the rest are computed and stored after the answer (`SheetSettle`), and every read waits
     /// for them.
-    ///
-    /// A block holding an updated cell (or one this write already opened) is rewritten here; the
-    /// blocks holding only recalculated dependents (all 3,125 of a 200,000-row running total's)
-    /// are read 64 to a statement and opened, spliced, compressed and sealed side by side
-    /// (`flush`), then stored in order.
-    func apply(showing shown: Int) throws -> Applied {
+    func calculate(showing shown: Int) -> [Touched] {
         var inputs: [CellInput] = []
         for (cell, update) in updates {
             let location = CellLocation(sheet: 0, cell: cell)
@@ -171,11 +185,18 @@ package final class SheetEdit {
         var touched = Self.merge(updates.keys.sorted(), recalculated) { engine.value(at: $0, sheet: 0) }
         spills = spillMarks(recalculated: recalculated)
         if !spills.isEmpty { touched = adding(spills.keys, to: touched) }
-        return try store(touched, showing: shown)
+        return touched
     }
 
     /// Rewrites `touched` (sorted, each cell once) in their row blocks: each updated cell's
-    /// update applied, every cell's value the one given.
+    /// update applied, every cell's value the one given; each touched block read, unsealed,
+    /// sealed and stored once. Answers the first `shown` changed cells as stored now, how many
+    /// changed, and the last row and column holding content.
+    ///
+    /// A block holding an updated cell (or one this write already opened) is rewritten here; the
+    /// blocks holding only recalculated dependents (all 3,125 of a 200,000-row running total's)
+    /// are read 64 to a statement and opened, spliced, compressed and sealed side by side
+    /// (`flush`), then stored in order.
     func store(_ touched: [Touched], showing shown: Int) throws -> Applied {
         var applied = Applied()
         var pending = PendingBlocks(touched: touched)

@@ -1,13 +1,17 @@
 import SheetPortReader
 import Foundation
 
-/// Row heights and column widths as a write sets them, inside the write's transaction: a row's
+/// Row heights and column widths as a write sets them, in the write's transaction (`SheetEdit.storing`): a row's
 /// height in its row block's row header (a row with a height and no cell keeps its header), a
 /// column's width in the sheet's sealed layout (its range split around it).
 enum SheetSizes {
     /// Sets (nil: removes) the heights of rows, rewriting each block they are in once.
-    static func setHeights(_ heights: [Int: Double?], _ edit: SheetEdit) throws {
+    static func setHeights(_ heights: [Int: Double?], _ edit: SheetEdit) {
         guard !heights.isEmpty else { return }
+        edit.storing { try storeHeights(heights, edit) }
+    }
+
+    private static func storeHeights(_ heights: [Int: Double?], _ edit: SheetEdit) throws {
         var byBlock: [Int: [(row: Int, height: Double?)]] = [:]
         for (row, height) in heights { byBlock[RowBlock.block(of: row), default: []].append((row, height)) }
         for (block, rows) in byBlock.sorted(by: { $0.key < $1.key }) {
@@ -34,8 +38,12 @@ enum SheetSizes {
     }
 
     /// Sets (nil: removes) the widths of columns in the sheet's layout.
-    static func setWidths(_ widths: [Int: Double?], _ edit: SheetEdit) throws {
+    static func setWidths(_ widths: [Int: Double?], _ edit: SheetEdit) {
         guard !widths.isEmpty else { return }
+        edit.storing { try storeWidths(widths, edit) }
+    }
+
+    private static func storeWidths(_ widths: [Int: Double?], _ edit: SheetEdit) throws {
         var layout = try SheetLayout.load(sheet: edit.sheet, edit.database, edit.context.sealer)
         for (column, width) in widths.sorted(by: { $0.key < $1.key }) {
             let before = layout.columns.first { $0.first <= column && column <= $0.last }?.width

@@ -10,7 +10,7 @@ import SheetPortConvert
 /// giving content to several rows from the one below grows the table over all of them (a paste).
 enum SheetTables {
     /// Extends the tables of the sheet `edit` writes whose row below holds one of `cells`
-    /// (cells given content, not cleared); stores the new layout in the write's transaction.
+    /// (cells given content, not cleared); the new layout is stored in the write's transaction.
     static func extend(_ edit: SheetEdit, writing cells: [CellReference]) throws {
         let model = edit.model
         guard !model.tables.isEmpty, !cells.isEmpty else { return }
@@ -42,10 +42,12 @@ enum SheetTables {
             tables[index] = table
         }
         guard extended else { return }
-        var layout = try SheetLayout.load(sheet: edit.sheet, edit.database, edit.context.sealer)
-        layout.tables = tables
-        try edit.database.setLayout(of: edit.sheet, layout.sealed(sheet: edit.sheet, edit.context.sealer))
-        // Last: nothing after this throws before the write applies (a failed write drops the graph).
+        edit.storing {
+            var layout = try SheetLayout.load(sheet: edit.sheet, edit.database, edit.context.sealer)
+            layout.tables = tables
+            try edit.database.setLayout(of: edit.sheet, layout.sealed(sheet: edit.sheet, edit.context.sealer))
+        }
+        // Last: nothing after this throws before the write calculates (a failed write drops the graph).
         model.tables = tables
         for table in tables { model.engine.addTable(CalcTable(table, sheet: 0)) }
     }

@@ -47,9 +47,9 @@ enum SheetUndo {
             if case .keep = update.content, case .keep = update.style { continue }
             edit.set(entry.cell, update)
         }
-        try SheetSizes.setHeights(heights, edit)
-        try SheetSizes.setWidths(widths, edit)
-        try CellHistory.markUndone(sheet: sheet, version: version, database)
+        SheetSizes.setHeights(heights, edit)
+        SheetSizes.setWidths(widths, edit)
+        edit.storing { try CellHistory.markUndone(sheet: sheet, version: version, edit.database) }
         return Outcome(version: version, skipped: skipped)
     }
 

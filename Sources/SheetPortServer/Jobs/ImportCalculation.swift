@@ -61,12 +61,28 @@ final class ImportCalculation {
         calculation.substitute(&row, of: sheet)
         guard !referencedSheets.isEmpty else { return row }
         for index in row.cells.indices {
-            guard let formula = row.cells[index].formula, formula.contains("!"),
-                  FormulaSheets.referenced(in: formula).contains(where: { referencedSet.contains($0.uppercased()) }) else { continue }
+            guard let formula = row.cells[index].formula, !keeps(formula) else { continue }
             row.cells[index].formula = nil
             row.cells[index].formulaKind = .normal
         }
         return row
+    }
+
+    /// Whether a formula of the imported sheet is stored as a formula: it refers to no other sheet
+    /// (one that does is stored as its value).
+    func keeps(_ formula: String) -> Bool {
+        referencedSheets.isEmpty || !formula.contains("!")
+            || !FormulaSheets.referenced(in: formula).contains(where: { referencedSet.contains($0.uppercased()) })
+    }
+
+    /// Marks the imported sheet's dynamic arrays as spilled in its stored row blocks
+    /// (`SheetEdit.markSpills(ofImported:)`), after they are all stored; the last row and column marked.
+    func markSpills(ofImported id: String, _ database: Database, _ context: ServerContext) throws -> (lastRow: Int, lastColumn: Int) {
+        guard let index = calculation.sheetIndex[sheet.position] else { return (0, 0) }
+        let engine = calculation.engine
+        return try SheetEdit.markSpills(ofImported: id, engine, sheet: index, where: { anchor in
+            engine.formula(at: anchor, sheet: index).map(keeps) ?? false
+        }, database, context)
     }
 
     /// The `cross-sheet-reference` finding (info), when formulas referred to other sheets.

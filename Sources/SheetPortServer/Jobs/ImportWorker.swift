@@ -287,6 +287,11 @@ package final class ImportWorker: @unchecked Sendable {
             if sealedBlocks.count >= Self.blocksPerBatch || offset == deferredBlocks.count - 1 { try storeSealed() }
         }
         deferredBlocks.removeAll()
+        // A dynamic array's spilled cells are stored as plain values in the file: marked now that
+        // every block is stored (a spill may reach blocks without a formula, stored early).
+        let spilled = try database.transaction { try calculation.markSpills(ofImported: id, database, context) }
+        lastRow = max(lastRow, spilled.lastRow)
+        lastColumn = max(lastColumn, spilled.lastColumn)
         var warnings = report.findings.filter { $0.severity != .error }.map(Self.storable)
         if let finding = calculation.crossSheetFinding { warnings.append(Self.storable(finding)) }
         if let violation = SheetName.violation(of: sheet.name) {

@@ -127,8 +127,8 @@ enum FormatRoutes {
             widths[column] = try size(value, max: maxColumnWidth, what: "the width of column \(key.uppercased())")
         }
         let outcome = try SheetWrite.run(id, subject: request.subject!, change: .sizes, context) { edit in
-            try SheetSizes.setHeights(heights, edit)
-            try SheetSizes.setWidths(widths, edit)
+            SheetSizes.setHeights(heights, edit)
+            SheetSizes.setWidths(widths, edit)
         }
         return EditRoutes.reply(outcome)
     }
