@@ -216,15 +216,17 @@ enum Statistics {
     }
 
     static func large(_ v: [Double], _ k: Double) throws -> Operand {
-        // k past the values (1E+300 included) is #NUM!, never an Int conversion that traps.
-        guard k > 0, k <= Double(v.count) else { return .value(.error(.number)) }
+        // k past the values (1E+300 included) is #NUM!, never an Int conversion that traps; so is
+        // k below 1 (0.9: calc-suite formulas__test STATISTICAL!AG57, AG95).
+        guard k >= 1, k <= Double(v.count) else { return .value(.error(.number)) }
         let kk = Int(k.rounded(.up))
         return .value(.number(v.sorted(by: >)[kk - 1]))
     }
 
     static func small(_ v: [Double], _ k: Double) throws -> Operand {
-        // k past the values (1E+300 included) is #NUM!, never an Int conversion that traps.
-        guard k > 0, k <= Double(v.count) else { return .value(.error(.number)) }
+        // k past the values (1E+300 included) is #NUM!, never an Int conversion that traps; so is
+        // k below 1 (0.9: calc-suite formulas__test STATISTICAL!AG57, AG95).
+        guard k >= 1, k <= Double(v.count) else { return .value(.error(.number)) }
         let kk = Int(k.rounded(.up))
         return .value(.number(v.sorted()[kk - 1]))
     }
