@@ -103,4 +103,21 @@ import SheetPortCore
         // Errors the fit itself finds keep their own: LOGEST of a y <= 0 is #NUM!.
         #expect(eval("LOGEST({1,-2,3})", cells) == .error(.number))
     }
+
+    /// The Analysis ToolPak's functions: a range where they take a value is `#VALUE!` in an array
+    /// formula too (ENGINEERING!AH21 `{=ERF(C21:I21)}`, 'DATE & TIME'!AG9 `{=EDATE(I9,C9:G9)}`),
+    /// while an array is lifted over, and other scalar functions lift over the range.
+    @Test(arguments: [("ERF(A1:C1)", CalcValue.error(.value)), ("EDATE(A2,A1:C1)", .error(.value)),
+                      ("IMABS(A1:C1)", .error(.value)), ("ISEVEN(A1:C1)", .error(.value)),
+                      ("BESSELI(A1:B1,A2)", .error(.value)), ("YEARFRAC(A1:C1,A1:C1,A1:C1)", .error(.value)),
+                      ("ERF(--A1:C1)", .number(0)), ("EDATE(A2,{0,1})", .number(45_000)),
+                      ("ABS(A1:C1)", .number(0)), ("ISNUMBER(A1:C1)", .boolean(true))])
+    func analysisToolPakRefusesRanges(_ formula: String, _ expected: CalcValue) {
+        let e = CalcEngine()
+        let s = e.addSheet("S")
+        for (ref, x) in [("A1", 0.0), ("B1", 1), ("C1", 2), ("A2", 45_000)] { e.setValue(.number(x), at: CellReference(ref)!, sheet: s) }
+        e.setFormula(formula, at: CellReference("E5")!, sheet: s, arrayRange: CellRange("E5:G5")!)
+        e.recalculate()
+        #expect(e.value(at: CellReference("E5")!, sheet: s) == expected, "{=\(formula)}")
+    }
 }
