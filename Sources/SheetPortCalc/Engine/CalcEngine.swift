@@ -344,6 +344,24 @@ public final class CalcEngine {
     /// The names of the functions the engine implements, sorted (for the list in the Functions article).
     public static var implementedFunctions: [String] { (FunctionRegistry.specs.map(\.name) + FunctionRegistry.compiledForms).sorted() }
 
+    /// Excel's built-in functions the engine does not implement (upper-cased, without prefixes):
+    /// those needing a service outside the workbook (CUBE*, RTD, WEBSERVICE, STOCKHISTORY, IMAGE,
+    /// TRANSLATE, COPILOT, PY, ...), the pivot-table ones, the XLM add-in calls, and the Thai and
+    /// Japanese locale functions. With `implementedFunctions` they are every name Excel knows: any
+    /// other name is `#NAME?` in Excel as in the engine.
+    public static let excelFunctionsNotImplemented: Set<String> = [
+        "CALL", "COPILOT", "CUBEKPIMEMBER", "CUBEMEMBER", "CUBEMEMBERPROPERTY", "CUBERANKEDMEMBER", "CUBESET", "CUBESETCOUNT",
+        "CUBEVALUE", "DATESTRING", "DETECTLANGUAGE", "ECMA.CEILING", "ENCODEURL", "EUROCONVERT", "FIELDVALUE", "FILTERXML",
+        "GETPIVOTDATA", "IMAGE", "ISTHAIDIGIT", "NUMBERSTRING", "PERCENTOF", "PIVOTBY", "PY", "REGISTER.ID", "ROUNDBAHTDOWN",
+        "ROUNDBAHTUP", "RTD", "SQL.REQUEST", "STOCKHISTORY", "THAIDAYOFWEEK", "THAIDIGIT", "THAIMONTHOFYEAR", "THAINUMSOUND",
+        "THAINUMSTRING", "THAISTRINGLENGTH", "THAIYEAR", "TRANSLATE", "TRIMRANGE", "USDOLLAR", "WEBSERVICE", "YEN",
+    ]
+
+    /// Whether Excel knows a function by this name (upper-cased, without prefixes), implemented here or not.
+    public static func isExcelFunction(_ name: String) -> Bool {
+        FunctionRegistry.byName[name] != nil || FunctionRegistry.compiledForms.contains(name) || excelFunctionsNotImplemented.contains(name)
+    }
+
     // MARK: names and tables
 
     /// Defines a name (`TaxRate` = `Sheet1!$B$1`, or any formula), workbook-wide or for one sheet.
