@@ -62,6 +62,9 @@ enum FunctionRegistry {
         return d
     }()
 
+    /// SUBTOTAL and AGGREGATE, whose cells SUBTOTAL and AGGREGATE pass over.
+    static let subtotals: Set<Int32> = Set(["SUBTOTAL", "AGGREGATE"].compactMap { byName[$0] })
+
     /// The functions that read a reference's formula, never its value.
     static let formulaReaders: Set<Int32> = Set(["FORMULATEXT", "ISFORMULA"].compactMap { byName[$0] })
 
