@@ -16,4 +16,20 @@ import Testing
         #expect(listed == expected, "Functions.md's function list should read:\n\(expected)")
         #expect(CalcEngine.implementedFunctions.count >= 150)
     }
+
+    /// Excel's names the engine lacks and the ones it implements do not overlap (a function
+    /// implemented leaves `excelFunctionsNotImplemented`), and a name Excel does not know is no
+    /// Excel function, whatever its spelling.
+    @Test func excelsFunctionNames() {
+        let implemented = Set(CalcEngine.implementedFunctions)
+        #expect(implemented.isDisjoint(with: CalcEngine.excelFunctionsNotImplemented),
+                "implemented, still listed as missing: \(implemented.intersection(CalcEngine.excelFunctionsNotImplemented).sorted())")
+        for name in implemented { #expect(CalcEngine.isExcelFunction(name), "\(name)") }
+        for name in ["WEBSERVICE", "CUBEVALUE", "GETPIVOTDATA", "RTD", "LET", "LAMBDA", "SUM", "NORM.S.DIST"] {
+            #expect(CalcEngine.isExcelFunction(name), "\(name)")
+        }
+        for name in ["XYZ", "SUMM", "MYFUNC", "", "sum", "SUM ", "_XLFN.SUM", "NORM.S.DIST.", String(repeating: "A", count: 10_000), "SÜM"] {
+            #expect(!CalcEngine.isExcelFunction(name), "\(name)")
+        }
+    }
 }

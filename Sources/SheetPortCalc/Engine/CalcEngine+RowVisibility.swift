@@ -59,3 +59,36 @@ extension Evaluator {
         }
     }
 }
+
+extension Evaluator {
+    /// Whether the cell holds a formula calling SUBTOTAL or AGGREGATE: SUBTOTAL, and AGGREGATE
+    /// with options 0-3, pass over such cells so a total is not counted twice (Microsoft's
+    /// SUBTOTAL and AGGREGATE articles).
+    func holdsSubtotal(_ sheet: Int32, _ row: Int32, _ column: Int32) -> Bool {
+        guard sheet >= 0, Int(sheet) < engine.sheets.count, var id = engine.sheets[Int(sheet)].find(row: row, column: column) else { return false }
+        if engine.cellKind[Int(id)] == .arrayMember {
+            guard let anchor = engine.arrayAnchorOf[id] else { return false }
+            id = anchor
+        }
+        guard engine.cellKind[Int(id)] == .formula else { return false }
+        return engine.formulas[Int(engine.cellFormula[Int(id)])].instructions.contains { step in
+            if case .call(let f, _, _) = step { return FunctionRegistry.subtotals.contains(f) }
+            return false
+        }
+    }
+
+    /// `forEachValue` for SUBTOTAL and AGGREGATE: with `skipNested`, the cells of ranges holding
+    /// SUBTOTAL or AGGREGATE formulas are passed over.
+    func forEachAggregatedValue(_ args: [Operand], skipNested: Bool, _ body: (CalcValue, Bool) throws -> Void) throws {
+        for a in args {
+            switch a {
+            case .ref(let r) where skipNested:
+                try forEachCell(r) { row, column, v in if !holdsSubtotal(r.sheet, row, column) { try body(v, false) } }
+            case .refs(let rs) where skipNested:
+                for r in rs { try forEachCell(r) { row, column, v in if !holdsSubtotal(r.sheet, row, column) { try body(v, false) } } }
+            default:
+                try forEachValue([a], body)
+            }
+        }
+    }
+}

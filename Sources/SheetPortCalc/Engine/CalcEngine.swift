@@ -347,6 +347,24 @@ public final class CalcEngine {
         (FunctionRegistry.specs.map(\.name).filter { !$0.hasPrefix("_") } + FunctionRegistry.compiledForms).sorted()
     }
 
+    /// Excel's built-in functions the engine does not implement (upper-cased, without prefixes):
+    /// those needing a service outside the workbook (CUBE*, RTD, WEBSERVICE, STOCKHISTORY, IMAGE,
+    /// TRANSLATE, COPILOT, PY, ...), the pivot-table ones, the XLM add-in calls, and the Thai and
+    /// Japanese locale functions. With `implementedFunctions` they are every name Excel knows: any
+    /// other name is `#NAME?` in Excel as in the engine.
+    public static let excelFunctionsNotImplemented: Set<String> = [
+        "CALL", "COPILOT", "CUBEKPIMEMBER", "CUBEMEMBER", "CUBEMEMBERPROPERTY", "CUBERANKEDMEMBER", "CUBESET", "CUBESETCOUNT",
+        "CUBEVALUE", "DATESTRING", "DETECTLANGUAGE", "ECMA.CEILING", "ENCODEURL", "EUROCONVERT", "FIELDVALUE", "FILTERXML",
+        "GETPIVOTDATA", "IMAGE", "ISTHAIDIGIT", "NUMBERSTRING", "PY", "REGISTER.ID", "ROUNDBAHTDOWN",
+        "ROUNDBAHTUP", "RTD", "SQL.REQUEST", "STOCKHISTORY", "THAIDAYOFWEEK", "THAIDIGIT", "THAIMONTHOFYEAR", "THAINUMSOUND",
+        "THAINUMSTRING", "THAISTRINGLENGTH", "THAIYEAR", "TRANSLATE", "USDOLLAR", "WEBSERVICE", "YEN",
+    ]
+
+    /// Whether Excel knows a function by this name (upper-cased, without prefixes), implemented here or not.
+    public static func isExcelFunction(_ name: String) -> Bool {
+        FunctionRegistry.byName[name] != nil || FunctionRegistry.compiledForms.contains(name) || excelFunctionsNotImplemented.contains(name)
+    }
+
     // MARK: names and tables
 
     /// Defines a name (`TaxRate` = `Sheet1!$B$1`, or any formula), workbook-wide or for one sheet.

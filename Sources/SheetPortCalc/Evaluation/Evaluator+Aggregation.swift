@@ -40,6 +40,14 @@ extension Evaluator {
         }
     }
 
+    /// Excel reads a function's scalar arguments before its arrays: with errors in both, the
+    /// scalar's wins (`LARGE(A1:A9,#N/A)` with `#VALUE!` in A1:A9 is `#N/A`; calc-suite
+    /// formulas__test STATISTICAL rows 57, 78, 87, 95, 121), in argument order. Throws the first
+    /// error among `scalars`; the function then reads its arguments as before.
+    func scalarsBeforeArrays(_ scalars: Operand...) throws {
+        for op in scalars { if case .error(let e) = try scalar(op) { throw EvalInterrupt.error(e) } }
+    }
+
     /// The numbers of the arguments, in order.
     func numbers(_ args: [Operand], _ mode: RangeValues = .numbersOnly, rowMajor: Bool = false) throws -> [Double] {
         var out: [Double] = []

@@ -201,6 +201,11 @@ final class Evaluator {
         var rows = 1, columns = 1
         var hasArray = false
         for (k, a) in args.enumerated() where !spec.takesRaw(k) {
+            // The Analysis ToolPak's functions take no range where they take a value, even in an
+            // array formula (an array they lift over: `EDATE(--A1:A3,1)`).
+            if arrayMode, case .ref(let r) = a, !r.isSingleCell, FunctionRegistry.analysisToolPak.contains(spec.name) {
+                return .value(.error(.value))
+            }
             let x = try liftable(a)
             if case .value(.array(let arr)) = x {
                 hasArray = true

@@ -62,8 +62,27 @@ enum FunctionRegistry {
         return d
     }()
 
+    /// SUBTOTAL and AGGREGATE, whose cells SUBTOTAL and AGGREGATE pass over.
+    static let subtotals: Set<Int32> = Set(["SUBTOTAL", "AGGREGATE"].compactMap { byName[$0] })
+
     /// The functions that read a reference's formula, never its value.
     static let formulaReaders: Set<Int32> = Set(["FORMULATEXT", "ISFORMULA"].compactMap { byName[$0] })
+
+    /// The functions that came from Excel's Analysis ToolPak add-in (and the complex and error
+    /// functions Excel 2013 added beside them): a multi-cell range where they take one value is
+    /// `#VALUE!` even in an array formula (calc-suite formulas__test: `{=ERF(C21:I21)}`,
+    /// `{=EDATE(I9,C9:G9)}`, `{=IMABS(C29:Q29)}`, `{=YEARFRAC(C27:E27,D27:F27,E27:G27)}` are all `#VALUE!`).
+    static let analysisToolPak: Set<String> = [
+        "ACCRINT", "ACCRINTM", "AMORDEGRC", "AMORLINC", "BESSELI", "BESSELJ", "BESSELK", "BESSELY", "BIN2DEC", "BIN2HEX",
+        "BIN2OCT", "COMPLEX", "CONVERT", "COUPDAYBS", "COUPDAYS", "COUPDAYSNC", "COUPNCD", "COUPNUM", "COUPPCD", "CUMIPMT",
+        "CUMPRINC", "DEC2BIN", "DEC2HEX", "DEC2OCT", "DELTA", "DISC", "DOLLARDE", "DOLLARFR", "DURATION", "EDATE", "EFFECT",
+        "EOMONTH", "ERF", "ERF.PRECISE", "ERFC", "ERFC.PRECISE", "FACTDOUBLE", "GESTEP", "HEX2BIN", "HEX2DEC", "HEX2OCT",
+        "IMABS", "IMAGINARY", "IMARGUMENT", "IMCONJUGATE", "IMCOS", "IMCOSH", "IMCOT", "IMCSC", "IMCSCH", "IMDIV", "IMEXP",
+        "IMLN", "IMLOG10", "IMLOG2", "IMPOWER", "IMREAL", "IMSEC", "IMSECH", "IMSIN", "IMSINH", "IMSQRT", "IMSUB", "IMTAN",
+        "INTRATE", "ISEVEN", "ISODD", "MDURATION", "MROUND", "NOMINAL", "OCT2BIN", "OCT2DEC", "OCT2HEX", "ODDFPRICE",
+        "ODDFYIELD", "ODDLPRICE", "ODDLYIELD", "PRICE", "PRICEDISC", "PRICEMAT", "QUOTIENT", "RECEIVED", "SQRTPI",
+        "TBILLEQ", "TBILLPRICE", "TBILLYIELD", "WEEKNUM", "XIRR", "XNPV", "YEARFRAC", "YIELD", "YIELDDISC", "YIELDMAT",
+    ]
 
     /// Functions the parser compiles into instructions of their own rather than calls (`FormulaParser+Lambda.swift`).
     static let compiledForms = ["LAMBDA", "LET"]

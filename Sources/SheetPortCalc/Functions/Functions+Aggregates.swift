@@ -104,12 +104,14 @@ extension Functions {
         },
         raw("SUBTOTAL", 2, 255) { ev, a in
             let code = try ev.int(a[0])
+            guard (1...11).contains(code % 100), code < 200 else { return .value(.error(.value)) }
             // 101-111 skip every hidden row, 1-11 the rows a filter hides.
             return try subtotal(ev, code % 100, ev.visibleRows(Array(a.dropFirst()), filteredOnly: code < 100))
         },
         raw("AGGREGATE", 3, 255, arrays: true) { ev, a in
             let code = try ev.int(a[0])
-            let options = try ev.int(a[1])
+            let options = ev.isMissing(a, 1) ? 0 : try ev.int(a[1])
+            guard (1...19).contains(code), (0...7).contains(options) else { return .value(.error(.value)) }
             // Options 1, 3, 5 and 7 skip hidden rows.
             var rest = Array(a.dropFirst(2))
             if options % 2 == 1, !rest.isEmpty {
@@ -118,8 +120,9 @@ extension Functions {
             }
             var values: [Double] = []
             let ignoreErrors = [2, 3, 6, 7].contains(options)
+            // Options 0-3 also pass over nested SUBTOTAL and AGGREGATE cells.
             for op in (code >= 14 ? [rest[0]] : rest) {
-                try ev.forEachValue([op]) { v, direct in
+                try ev.forEachAggregatedValue([op], skipNested: options <= 3) { v, direct in
                     switch v {
                     case .number(let x): values.append(x)
                     case .error(let e): if !ignoreErrors { throw EvalInterrupt.error(e) }
@@ -137,16 +140,27 @@ extension Functions {
         },
     ]
 
-    /// SUBTOTAL's functions by code (1-11; the caller has cut the hidden rows out of the ranges).
+    /// SUBTOTAL's functions by code (1-11; the caller has cut the hidden rows out of the ranges),
+    /// passing over the cells of nested SUBTOTAL and AGGREGATE formulas.
     static func subtotal(_ ev: Evaluator, _ code: Int, _ args: [Operand]) throws -> Operand {
         if code == 2 || code == 3 {
             var n = 0
-            try ev.forEachValue(args) { v, _ in
+            try ev.forEachAggregatedValue(args, skipNested: true) { v, _ in
                 if code == 2 { if case .number = v { n += 1 } } else if case .empty = v {} else { n += 1 }
             }
             return .value(.number(Double(n)))
         }
-        return Statistics.byCode(code, try ev.numbers(args))
+        // As SUM reads them: a direct argument coerced, a range's numbers only, errors thrown.
+        var values: [Double] = []
+        try ev.forEachAggregatedValue(args, skipNested: true) { v, direct in
+            switch v {
+            case .number(let x): values.append(x)
+            case .error(let e): throw EvalInterrupt.error(e)
+            case .empty: break
+            default: if direct { values.append(try ev.number(v)) }
+            }
+        }
+        return Statistics.byCode(code, values)
     }
 }
 
@@ -216,15 +230,17 @@ enum Statistics {
     }
 
     static func large(_ v: [Double], _ k: Double) throws -> Operand {
-        // k past the values (1E+300 included) is #NUM!, never an Int conversion that traps.
-        guard k > 0, k <= Double(v.count) else { return .value(.error(.number)) }
+        // k past the values (1E+300 included) is #NUM!, never an Int conversion that traps; so is
+        // k below 1 (0.9: calc-suite formulas__test STATISTICAL!AG57, AG95).
+        guard k >= 1, k <= Double(v.count) else { return .value(.error(.number)) }
         let kk = Int(k.rounded(.up))
         return .value(.number(v.sorted(by: >)[kk - 1]))
     }
 
     static func small(_ v: [Double], _ k: Double) throws -> Operand {
-        // k past the values (1E+300 included) is #NUM!, never an Int conversion that traps.
-        guard k > 0, k <= Double(v.count) else { return .value(.error(.number)) }
+        // k past the values (1E+300 included) is #NUM!, never an Int conversion that traps; so is
+        // k below 1 (0.9: calc-suite formulas__test STATISTICAL!AG57, AG95).
+        guard k >= 1, k <= Double(v.count) else { return .value(.error(.number)) }
         let kk = Int(k.rounded(.up))
         return .value(.number(v.sorted()[kk - 1]))
     }

@@ -64,6 +64,7 @@ extension Functions {
         raw("VARA", 1, 255) { ev, a in Statistics.byCode(10, try ev.numbers(a, .textAsZero)) },
         raw("VARPA", 1, 255) { ev, a in Statistics.byCode(11, try ev.numbers(a, .textAsZero)) },
         raw("TRIMMEAN", 2, 2) { ev, a in
+            try ev.scalarsBeforeArrays(a[1])
             let v = try ev.numbers([a[0]])
             let percent = try ev.num(a[1])
             guard percent >= 0, percent < 1 else { return .value(.error(.number)) }
@@ -74,6 +75,7 @@ extension Functions {
             return number(kept.reduce(0, +) / Double(kept.count))
         },
         raw("QUARTILE.EXC", 2, 2) { ev, a in
+            try ev.scalarsBeforeArrays(a[1])
             let v = try ev.numbers([a[0]])
             let quart = (try ev.num(a[1])).rounded(.towardZero)
             guard quart > 0, quart < 4 else { return .value(.error(.number)) }
@@ -98,6 +100,7 @@ extension Functions {
     /// PERCENTRANK.INC and .EXC: the rank of x in the list as a fraction, interpolated between
     /// the neighbouring values, cut (not rounded) to `significance` digits (3 by default).
     static func percentRank(_ ev: Evaluator, _ a: [Operand], exclusive: Bool) throws -> Operand {
+        try ev.scalarsBeforeArrays(a[1], ev.isMissing(a, 2) ? .missing : a[2])
         let v = try ev.numbers([a[0]]).sorted()
         let x = try ev.num(a[1])
         let digits = ev.isMissing(a, 2) ? 3 : (try ev.num(a[2])).rounded(.towardZero)

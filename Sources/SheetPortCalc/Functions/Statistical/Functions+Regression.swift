@@ -17,9 +17,9 @@ extension Functions {
         raw("SLOPE", 2, 2, arrays: true) { ev, a in try paired(ev, a[0], a[1]) { $0.slope } },
         raw("INTERCEPT", 2, 2, arrays: true) { ev, a in try paired(ev, a[0], a[1]) { $0.intercept } },
         raw("STEYX", 2, 2, arrays: true) { ev, a in try paired(ev, a[0], a[1]) { $0.standardError } },
-        raw("COVAR", 2, 2, arrays: true) { ev, a in try paired(ev, a[1], a[0]) { $0.covariance(sample: false) } },
-        raw("COVARIANCE.P", 2, 2, arrays: true) { ev, a in try paired(ev, a[1], a[0]) { $0.covariance(sample: false) } },
-        raw("COVARIANCE.S", 2, 2, arrays: true) { ev, a in try paired(ev, a[1], a[0]) { $0.covariance(sample: true) } },
+        raw("COVAR", 2, 2, arrays: true) { ev, a in try paired(ev, a[0], a[1]) { $0.covariance(sample: false) } },
+        raw("COVARIANCE.P", 2, 2, arrays: true) { ev, a in try paired(ev, a[0], a[1]) { $0.covariance(sample: false) } },
+        raw("COVARIANCE.S", 2, 2, arrays: true) { ev, a in try paired(ev, a[0], a[1]) { $0.covariance(sample: true) } },
         raw("FORECAST", 3, 3, arrays: true) { ev, a in try forecast(ev, a) },
         raw("FORECAST.LINEAR", 3, 3, arrays: true) { ev, a in try forecast(ev, a) },
         raw("LINEST", 1, 4, arrays: true) { ev, a in try linest(ev, a, logarithmic: false) },
@@ -67,11 +67,21 @@ extension Functions {
         var xs: [Double] = [], ys: [Double] = []
         for k in 0..<Swift.max(a.count, b.count) {
             let p = k < a.count ? a[k] : .empty, q = k < b.count ? b[k] : .empty
-            if case .error(let e) = p { throw fail(e) }
-            if case .error(let e) = q { throw fail(e) }
+            if case .error = p { if let e = sampleError(p) { throw fail(e) }; continue }
+            if let e = sampleError(q) { throw fail(e) }
             if case .number(let u) = p, case .number(let v) = q { xs.append(u); ys.append(v) }
         }
         return (xs, ys)
+    }
+
+    /// The error a cell of a sample throws, none for `#NULL!`: Excel's paired and sample
+    /// statistics (CORREL ... STEYX, COVARIANCE, CHISQ.TEST, F.TEST, T.TEST) pass over it, as if
+    /// its error code 0 were no error, and a pair whose first cell is `#NULL!` is passed over
+    /// whole (calc-suite formulas__test STATISTICAL column AD: `INTERCEPT(O55:S55,K55:O55)`,
+    /// pairs (`#NULL!`, `#VALUE!`), (`#NUM!`, `#N/A`), ..., is `#NUM!`).
+    static func sampleError(_ v: CalcValue) -> ExcelError? {
+        if case .error(let e) = v, e != .null { return e }
+        return nil
     }
 
     /// A statistic of (y, x) pairs read as CORREL reads them; nil from the statistic is `#DIV/0!`.
@@ -83,6 +93,7 @@ extension Functions {
 
     /// FORECAST(x, known_y's, known_x's): the fitted line at x (x may be an array).
     static func forecast(_ ev: Evaluator, _ a: [Operand]) throws -> Operand {
+        if case .value(.array) = a[0] {} else if case .ref(let r) = a[0], !r.isSingleCell, ev.arrayMode {} else { try ev.scalarsBeforeArrays(a[0]) }
         let (ys, xs) = try numberPairs(ev, a[1], a[2])
         let sample = PairedSample(x: xs, y: ys)
         func at(_ v: CalcValue) -> CalcValue {
@@ -120,10 +131,17 @@ extension Functions {
         var columns: Int
     }
 
+    /// An argument of LINEST, LOGEST, TREND or GROWTH: an error in it is `#VALUE!`, whichever it
+    /// is (calc-suite formulas__test STATISTICAL rows 51, 58, 59, 113: `LINEST(L58:N58,N58:P58,0,0)`
+    /// over `#N/A`, `#DIV/0!`, ... and `LINEST(...,#N/A,0)` are all `#VALUE!`).
+    static func fitInput<T>(_ read: () throws -> T) throws -> T {
+        do { return try read() } catch EvalInterrupt.error { throw fail(.value) }
+    }
+
     /// known_y's and known_x's as LINEST reads them: y a column (x's columns are the variables)
     /// or a row (x's rows are), or a rectangle with an x of the same shape; x omitted is 1, 2, 3, ...
     static func fitData(_ ev: Evaluator, _ a: [Operand], logarithmic: Bool) throws -> FitData {
-        var y = try numericMatrix(ev, a[0])
+        var y = try fitInput { try numericMatrix(ev, a[0]) }
         if logarithmic {
             guard y.values.allSatisfy({ $0 > 0 }) else { throw fail(.number) }
             y.values = y.values.map { log($0) }
@@ -133,7 +151,7 @@ extension Functions {
         guard !ev.isMissing(a, 1) else {
             return FitData(y: y.values, x: [(1...n).map(Double.init)], byColumns: byColumns, rows: y.rows, columns: y.columns)
         }
-        let x = try numericMatrix(ev, a[1])
+        let x = try fitInput { try numericMatrix(ev, a[1]) }
         if y.columns == 1 && y.rows > 1 || (y.rows == 1 && y.columns == 1 && x.rows == 1) {
             guard x.rows == y.rows else { throw fail(.reference) }
             let vars = (0..<x.columns).map { j in (0..<x.rows).map { x[$0, j] } }
@@ -153,8 +171,8 @@ extension Functions {
     /// and residual sums of squares), `#N/A` where Excel leaves a cell without a statistic.
     static func linest(_ ev: Evaluator, _ a: [Operand], logarithmic: Bool) throws -> Operand {
         let data = try fitData(ev, a, logarithmic: logarithmic)
-        let constant = ev.isMissing(a, 2) ? true : try ev.flag(a[2])
-        let stats = ev.isMissing(a, 3) ? false : try ev.flag(a[3])
+        let constant = ev.isMissing(a, 2) ? true : try fitInput { try ev.flag(a[2]) }
+        let stats = ev.isMissing(a, 3) ? false : try fitInput { try ev.flag(a[3]) }
         guard let fit = LeastSquares.fit(y: data.y, x: data.x, constant: constant) else { return .value(.error(.number)) }
         let k = data.x.count
         let width = k + 1
@@ -184,7 +202,7 @@ extension Functions {
     /// TREND and GROWTH: the fitted values at new_x's (known_x's when omitted), in new_x's shape.
     static func trend(_ ev: Evaluator, _ a: [Operand], logarithmic: Bool) throws -> Operand {
         let data = try fitData(ev, a, logarithmic: logarithmic)
-        let constant = ev.isMissing(a, 3) ? true : try ev.flag(a[3])
+        let constant = ev.isMissing(a, 3) ? true : try fitInput { try ev.flag(a[3]) }
         guard let fit = LeastSquares.fit(y: data.y, x: data.x, constant: constant) else { return .value(.error(.number)) }
         let k = data.x.count
         // The new points: one per row (or column) of new_x, k values each.
@@ -195,7 +213,7 @@ extension Functions {
             points = (0..<n).map { i in (0..<k).map { data.x[$0][i] } }
             rows = data.rows; columns = data.columns
         } else {
-            let x = try numericMatrix(ev, a[2])
+            let x = try fitInput { try numericMatrix(ev, a[2]) }
             if k == 1 {
                 points = x.values.map { [$0] }
                 rows = x.rows; columns = x.columns

@@ -106,8 +106,8 @@ extension Functions {
         raw("MEDIAN", 1, 255) { ev, a in Statistics.byCode(12, try ev.numbers(a)) },
         raw("MODE", 1, 255) { ev, a in Statistics.byCode(13, try ev.numbers(a)) },
         raw("MODE.SNGL", 1, 255) { ev, a in Statistics.byCode(13, try ev.numbers(a)) },
-        raw("LARGE", 2, 2) { ev, a in try Statistics.large(try ev.numbers([a[0]]), try ev.num(a[1])) },
-        raw("SMALL", 2, 2) { ev, a in try Statistics.small(try ev.numbers([a[0]]), try ev.num(a[1])) },
+        raw("LARGE", 2, 2) { ev, a in try ev.scalarsBeforeArrays(a[1]); return try Statistics.large(try ev.numbers([a[0]]), try ev.num(a[1])) },
+        raw("SMALL", 2, 2) { ev, a in try ev.scalarsBeforeArrays(a[1]); return try Statistics.small(try ev.numbers([a[0]]), try ev.num(a[1])) },
         raw("RANK", 2, 3) { ev, a in try rank(ev, a, average: false) },
         raw("RANK.EQ", 2, 3) { ev, a in try rank(ev, a, average: false) },
         raw("RANK.AVG", 2, 3) { ev, a in try rank(ev, a, average: true) },
@@ -119,11 +119,11 @@ extension Functions {
         raw("VAR.S", 1, 255) { ev, a in Statistics.byCode(10, try ev.numbers(a)) },
         raw("VARP", 1, 255) { ev, a in Statistics.byCode(11, try ev.numbers(a)) },
         raw("VAR.P", 1, 255) { ev, a in Statistics.byCode(11, try ev.numbers(a)) },
-        raw("PERCENTILE", 2, 2) { ev, a in try Statistics.kth(16, try ev.numbers([a[0]]), try ev.num(a[1])) },
-        raw("PERCENTILE.INC", 2, 2) { ev, a in try Statistics.kth(16, try ev.numbers([a[0]]), try ev.num(a[1])) },
-        raw("PERCENTILE.EXC", 2, 2) { ev, a in try Statistics.kth(18, try ev.numbers([a[0]]), try ev.num(a[1])) },
-        raw("QUARTILE", 2, 2) { ev, a in try Statistics.kth(17, try ev.numbers([a[0]]), (try ev.num(a[1])).rounded(.towardZero)) },
-        raw("QUARTILE.INC", 2, 2) { ev, a in try Statistics.kth(17, try ev.numbers([a[0]]), (try ev.num(a[1])).rounded(.towardZero)) },
+        raw("PERCENTILE", 2, 2) { ev, a in try ev.scalarsBeforeArrays(a[1]); return try Statistics.kth(16, try ev.numbers([a[0]]), try ev.num(a[1])) },
+        raw("PERCENTILE.INC", 2, 2) { ev, a in try ev.scalarsBeforeArrays(a[1]); return try Statistics.kth(16, try ev.numbers([a[0]]), try ev.num(a[1])) },
+        raw("PERCENTILE.EXC", 2, 2) { ev, a in try ev.scalarsBeforeArrays(a[1]); return try Statistics.kth(18, try ev.numbers([a[0]]), try ev.num(a[1])) },
+        raw("QUARTILE", 2, 2) { ev, a in try ev.scalarsBeforeArrays(a[1]); return try Statistics.kth(17, try ev.numbers([a[0]]), (try ev.num(a[1])).rounded(.towardZero)) },
+        raw("QUARTILE.INC", 2, 2) { ev, a in try ev.scalarsBeforeArrays(a[1]); return try Statistics.kth(17, try ev.numbers([a[0]]), (try ev.num(a[1])).rounded(.towardZero)) },
     ]
 
     static func rank(_ ev: Evaluator, _ a: [Operand], average: Bool) throws -> Operand {

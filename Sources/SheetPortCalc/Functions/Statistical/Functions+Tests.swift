@@ -22,8 +22,8 @@ extension Functions {
         var chi = 0.0
         for k in 0..<Swift.min(actual.values.count, expected.values.count) {
             let x = actual.values[k], e = expected.values[k]
-            if case .error(let err) = x { throw fail(err) }
-            if case .error(let err) = e { throw fail(err) }
+            if case .error = x { if let err = sampleError(x) { throw fail(err) }; continue }
+            if let err = sampleError(e) { throw fail(err) }
             guard case .number(let xv) = x, case .number(let ev) = e else { continue }
             guard ev > 0 else { return .value(.error(ev == 0 ? .divisionByZero : .number)) }
             chi += (xv - ev) * (xv - ev) / ev
@@ -48,7 +48,7 @@ extension Functions {
         for v in try flatValues(ev, op) {
             switch v {
             case .number(let x): out.append(x)
-            case .error(let e): throw fail(e)
+            case .error: if let e = sampleError(v) { throw fail(e) }
             default: break
             }
         }
@@ -101,6 +101,7 @@ extension Functions {
 
     /// Z.TEST(array, x, [sigma]): 1 − Φ((mean − x) / (σ/√n)), σ the sample's when omitted.
     static func zTest(_ ev: Evaluator, _ a: [Operand]) throws -> Operand {
+        try ev.scalarsBeforeArrays(a[1], ev.isMissing(a, 2) ? .missing : a[2])
         let v = try sample(ev, a[0])
         let x = try ev.num(a[1])
         guard !v.isEmpty else { return .value(.error(.notAvailable)) }
@@ -110,7 +111,8 @@ extension Functions {
             sigma = s.squareRoot()
         } else {
             sigma = try ev.num(a[2])
-            guard sigma > 0 else { return .value(.error(sigma == 0 ? .divisionByZero : .number)) }
+            // Excel: sigma <= 0 is #NUM! (calc-suite formulas__test STATISTICAL!U121, Z.TEST(...,0)).
+            guard sigma > 0 else { return .value(.error(.number)) }
         }
         let z = (Statistics.mean(v) - x) / (sigma / Double(v.count).squareRoot())
         return number(SpecialFunctions.normalTail(z).upper)
