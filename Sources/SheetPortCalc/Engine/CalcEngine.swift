@@ -67,6 +67,8 @@ public final class CalcEngine {
     /// and SHEETS count them (see `numberSheets`); nil: the engine's sheets alone.
     var sheetNumbering: (numbers: [Int], count: Int)?
     var tables: [String: CalcTable] = [:]
+    /// Whether formulas referring to other workbooks compile (`CalcEngine+ExternalBooks.swift`).
+    var resolvesExternalReferences = false
 
     var dependencyIndex: DependencyIndex?
     var changedSinceRecalc: [CellLocation] = []
@@ -216,8 +218,9 @@ public final class CalcEngine {
     }
 
     /// Parses and interns a formula written at `address`.
-    static func compile(_ text: String, at address: CellIndex) throws(FormulaParseError) -> (instructions: [Instruction], arrayArguments: Bool) {
+    static func compile(_ text: String, at address: CellIndex, external: Bool = false) throws(FormulaParseError) -> (instructions: [Instruction], arrayArguments: Bool) {
         var p = FormulaParser(text, at: address)
+        p.allowsExternal = external
         let ins = try p.run()
         return (ins, p.usesArrayArguments)
     }
@@ -266,7 +269,7 @@ public final class CalcEngine {
         } else {
             let compiled: (instructions: [Instruction], arrayArguments: Bool)
             do {
-                compiled = try CalcEngine.compile(text, at: address)
+                compiled = try CalcEngine.compile(text, at: address, external: resolvesExternalReferences)
             } catch {
                 cellKind[Int(id)] = .unparsed
                 unparsed[id] = (text, error)
@@ -354,7 +357,7 @@ public final class CalcEngine {
         dependencyIndex = nil
         needsFullRecalc = true
         do {
-            let compiled = try CalcEngine.compile(formula, at: CellIndex(row: 0, column: 0))
+            let compiled = try CalcEngine.compile(formula, at: CellIndex(row: 0, column: 0), external: resolvesExternalReferences)
             let f = intern(compiled.instructions, arrayArguments: compiled.arrayArguments)
             names[key] = NameDefinition(name: name, formula: f, error: nil)
             return nil
