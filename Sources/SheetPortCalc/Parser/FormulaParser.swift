@@ -636,7 +636,7 @@ struct FormulaParser {
     }
 
     func specialItem(_ name: String) -> TableItems? {
-        switch name.uppercased() {
+        switch name.trimmingFormulaSpaces().uppercased() {
         case "#ALL": return .all
         case "#DATA": return .data
         case "#HEADERS": return .headers
@@ -654,7 +654,8 @@ struct FormulaParser {
         return name
     }
 
-    /// Text up to `end` (not consumed), honouring the `'` escape of structured references.
+    /// Text up to `end` (not consumed), honouring the `'` escape of structured references; kept
+    /// as written, as a column name may end in a space (`[the two ]`).
     mutating func plainColumnName(until end: UInt8) throws(FormulaParseError) -> String {
         var bytes: [UInt8] = []
         let start = i
@@ -664,7 +665,7 @@ struct FormulaParser {
             if s[i] == end { break }
             bytes.append(s[i]); i += 1
         }
-        return String(decoding: bytes, as: UTF8.self).trimmingFormulaSpaces()
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 
