@@ -67,6 +67,8 @@ public final class CalcEngine {
     /// and SHEETS count them (see `numberSheets`); nil: the engine's sheets alone.
     var sheetNumbering: (numbers: [Int], count: Int)?
     var tables: [String: CalcTable] = [:]
+    /// Whether a formula calling SUBTOTAL or AGGREGATE was compiled (`Evaluator+NestedSubtotals.swift`).
+    var hasSubtotalFormulas = false
     /// Whether formulas referring to other workbooks compile (`CalcEngine+ExternalBooks.swift`).
     var resolvesExternalReferences = false
 
@@ -229,6 +231,7 @@ public final class CalcEngine {
         if let f = formulaIDs[instructions] { return f }
         let f = Int32(formulas.count)
         formulas.append(CompiledFormula(instructions: instructions, usesArrayArguments: arrayArguments))
+        if formulas[Int(f)].callsSubtotal { hasSubtotalFormulas = true }
         formulaTemplates.append(FormulaTemplate(formulas[Int(f)]))
         formulaTemplateVerified.append(false)
         formulaIDs[instructions] = f

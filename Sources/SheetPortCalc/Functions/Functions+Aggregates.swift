@@ -104,8 +104,9 @@ extension Functions {
         },
         raw("SUBTOTAL", 2, 255) { ev, a in
             let code = try ev.int(a[0])
+            guard (1...11).contains(code) || (101...111).contains(code) else { return .value(.error(.value)) }
             // 101-111 skip every hidden row, 1-11 the rows a filter hides.
-            return try subtotal(ev, code % 100, ev.visibleRows(Array(a.dropFirst()), filteredOnly: code < 100))
+            return try subtotal(ev, code % 100, ev.skippingSubtotalCells(ev.visibleRows(Array(a.dropFirst()), filteredOnly: code < 100)))
         },
         raw("AGGREGATE", 3, 255, arrays: true) { ev, a in
             let code = try ev.int(a[0])
