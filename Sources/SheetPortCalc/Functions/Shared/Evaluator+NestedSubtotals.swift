@@ -4,15 +4,7 @@ extension Evaluator {
     /// (Microsoft's SUBTOTAL reference). A range holding none is passed as it is.
     func skippingSubtotalCells(_ args: [Operand]) -> [Operand] {
         guard engine.hasSubtotalFormulas else { return args }
-        return args.map { op in
-            switch op {
-            case .ref(let r):
-                let parts = withoutSubtotalCells(r)
-                return parts == [r] ? op : .refs(parts)
-            case .refs(let rs): return .refs(rs.flatMap(withoutSubtotalCells))
-            default: return op
-            }
-        }
+        return Evaluator.splitting(args, by: withoutSubtotalCells)
     }
 
     /// `r` cut into rectangles around its SUBTOTAL and AGGREGATE cells: runs of columns without
