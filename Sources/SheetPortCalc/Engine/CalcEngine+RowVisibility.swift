@@ -48,7 +48,13 @@ extension Evaluator {
             if start <= r.r2 { parts.append(SheetRange(sheet: r.sheet, r1: start, c1: r.c1, r2: r.r2, c2: r.c2)) }
             return parts
         }
-        return args.map { op in
+        return Evaluator.splitting(args, by: split)
+    }
+
+    /// The references of `args` each replaced by the parts `split` cuts it into (a reference
+    /// `split` keeps whole stays as it is); other operands unchanged.
+    static func splitting(_ args: [Operand], by split: (SheetRange) -> [SheetRange]) -> [Operand] {
+        args.map { op in
             switch op {
             case .ref(let r):
                 let parts = split(r)
@@ -65,16 +71,13 @@ extension Evaluator {
     /// with options 0-3, pass over such cells so a total is not counted twice (Microsoft's
     /// SUBTOTAL and AGGREGATE articles).
     func holdsSubtotal(_ sheet: Int32, _ row: Int32, _ column: Int32) -> Bool {
-        guard sheet >= 0, Int(sheet) < engine.sheets.count, var id = engine.sheets[Int(sheet)].find(row: row, column: column) else { return false }
+        guard engine.hasSubtotalFormulas, sheet >= 0, Int(sheet) < engine.sheets.count, var id = engine.sheets[Int(sheet)].find(row: row, column: column) else { return false }
         if engine.cellKind[Int(id)] == .arrayMember {
             guard let anchor = engine.arrayAnchorOf[id] else { return false }
             id = anchor
         }
-        guard engine.cellKind[Int(id)] == .formula else { return false }
-        return engine.formulas[Int(engine.cellFormula[Int(id)])].instructions.contains { step in
-            if case .call(let f, _, _) = step { return FunctionRegistry.subtotals.contains(f) }
-            return false
-        }
+        guard engine.cellKind[Int(id)] == .formula, engine.cellFormula[Int(id)] >= 0 else { return false }
+        return engine.formulas[Int(engine.cellFormula[Int(id)])].callsSubtotal
     }
 
     /// `forEachValue` for SUBTOTAL and AGGREGATE: with `skipNested`, the cells of ranges holding

@@ -67,6 +67,10 @@ public final class CalcEngine {
     /// and SHEETS count them (see `numberSheets`); nil: the engine's sheets alone.
     var sheetNumbering: (numbers: [Int], count: Int)?
     var tables: [String: CalcTable] = [:]
+    /// Whether a formula calling SUBTOTAL or AGGREGATE was compiled (`Evaluator+NestedSubtotals.swift`).
+    var hasSubtotalFormulas = false
+    /// Whether formulas referring to other workbooks compile (`CalcEngine+ExternalBooks.swift`).
+    var resolvesExternalReferences = false
 
     var dependencyIndex: DependencyIndex?
     var changedSinceRecalc: [CellLocation] = []
@@ -216,8 +220,9 @@ public final class CalcEngine {
     }
 
     /// Parses and interns a formula written at `address`.
-    static func compile(_ text: String, at address: CellIndex) throws(FormulaParseError) -> (instructions: [Instruction], arrayArguments: Bool) {
+    static func compile(_ text: String, at address: CellIndex, external: Bool = false) throws(FormulaParseError) -> (instructions: [Instruction], arrayArguments: Bool) {
         var p = FormulaParser(text, at: address)
+        p.allowsExternal = external
         let ins = try p.run()
         return (ins, p.usesArrayArguments)
     }
@@ -226,6 +231,7 @@ public final class CalcEngine {
         if let f = formulaIDs[instructions] { return f }
         let f = Int32(formulas.count)
         formulas.append(CompiledFormula(instructions: instructions, usesArrayArguments: arrayArguments))
+        if formulas[Int(f)].callsSubtotal { hasSubtotalFormulas = true }
         formulaTemplates.append(FormulaTemplate(formulas[Int(f)]))
         formulaTemplateVerified.append(false)
         formulaIDs[instructions] = f
@@ -266,7 +272,7 @@ public final class CalcEngine {
         } else {
             let compiled: (instructions: [Instruction], arrayArguments: Bool)
             do {
-                compiled = try CalcEngine.compile(text, at: address)
+                compiled = try CalcEngine.compile(text, at: address, external: resolvesExternalReferences)
             } catch {
                 cellKind[Int(id)] = .unparsed
                 unparsed[id] = (text, error)
@@ -375,7 +381,7 @@ public final class CalcEngine {
         dependencyIndex = nil
         needsFullRecalc = true
         do {
-            let compiled = try CalcEngine.compile(formula, at: CellIndex(row: 0, column: 0))
+            let compiled = try CalcEngine.compile(formula, at: CellIndex(row: 0, column: 0), external: resolvesExternalReferences)
             let f = intern(compiled.instructions, arrayArguments: compiled.arrayArguments)
             names[key] = NameDefinition(name: name, formula: f, error: nil)
             return nil

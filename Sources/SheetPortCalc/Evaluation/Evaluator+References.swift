@@ -159,15 +159,28 @@ extension Evaluator {
         }
         var c1 = range.start.column, c2 = range.end.column
         if let first = s.firstColumn {
-            guard let a = t.columnNames.firstIndex(where: { $0.uppercased() == first.uppercased() }) else { return nil }
+            guard let a = columnIndex(first, in: t) else { return nil }
             var b = a
             if let last = s.lastColumn {
-                guard let l = t.columnNames.firstIndex(where: { $0.uppercased() == last.uppercased() }) else { return nil }
+                guard let l = columnIndex(last, in: t) else { return nil }
                 b = l
             }
             c1 = range.start.column + Int32(min(a, b))
             c2 = range.start.column + Int32(max(a, b))
         }
         return SheetRange(sheet: Int32(t.sheet), r1: r1, c1: c1, r2: r2, c2: c2)
+    }
+
+    /// The index of the column `name` names in `table`: as written, case-insensitively (`[the two ]`
+    /// is the column "the two "); else with spaces around it dropped and line breaks read alike
+    /// (`[ Qty ]`, a name whose `\r\n` the formula writes as `\n`).
+    static func columnIndex(_ name: String, in table: CalcTable) -> Int? {
+        let upper = name.uppercased()
+        if let k = table.columnNames.firstIndex(where: { $0.uppercased() == upper }) { return k }
+        func loose(_ text: String) -> String {
+            text.uppercased().replacing("\r\n", with: "\n").replacing("\r", with: "\n").trimmingFormulaSpaces()
+        }
+        let wanted = loose(name)
+        return table.columnNames.firstIndex { loose($0) == wanted }
     }
 }

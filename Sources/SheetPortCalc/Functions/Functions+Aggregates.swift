@@ -104,7 +104,7 @@ extension Functions {
         },
         raw("SUBTOTAL", 2, 255) { ev, a in
             let code = try ev.int(a[0])
-            guard (1...11).contains(code % 100), code < 200 else { return .value(.error(.value)) }
+            guard (1...11).contains(code) || (101...111).contains(code) else { return .value(.error(.value)) }
             // 101-111 skip every hidden row, 1-11 the rows a filter hides.
             return try subtotal(ev, code % 100, ev.visibleRows(Array(a.dropFirst()), filteredOnly: code < 100))
         },

@@ -11,19 +11,24 @@ final class CompiledFormula: Sendable {
     let usesArrayArguments: Bool
     /// The names of functions the engine does not implement, upper-cased, in order of appearance.
     let unknownFunctions: [String]
+    /// True when SUBTOTAL or AGGREGATE is called: a SUBTOTAL over the cell leaves it out.
+    let callsSubtotal: Bool
 
     init(instructions: [Instruction], usesArrayArguments: Bool) {
         self.instructions = instructions
         self.usesArrayArguments = usesArrayArguments
         var volatile = false
         var unknown: [String] = []
+        var subtotal = false
         for step in instructions {
             if case .call(let f, _, let name) = step {
+                if name == "SUBTOTAL" || name == "AGGREGATE" { subtotal = true }
                 if f < 0 { if !unknown.contains(name) { unknown.append(name) } } else if FunctionRegistry.specs[Int(f)].isVolatile { volatile = true }
             }
         }
         isVolatile = volatile
         unknownFunctions = unknown
+        callsSubtotal = subtotal
     }
 
     /// The formula's A1 text (no leading `=`) as written at `cell`; references that fall off the grid become `#REF!`.

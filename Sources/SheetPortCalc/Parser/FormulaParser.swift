@@ -5,7 +5,7 @@ public struct FormulaParseError: Error, Sendable, Hashable, CustomStringConverti
     /// The zero-based character position in the formula text where it went wrong.
     public var position: Int
     /// True when the formula refers to another workbook (`[1]Sheet1!A1`): not an error in the
-    /// formula itself, but one the engine does not evaluate.
+    /// formula itself, but one the engine evaluates only with the workbook's links loaded.
     public var isExternalReference: Bool
 
     /// A parse error at a character position.
@@ -40,6 +40,9 @@ struct FormulaParser {
     var usesArrayArguments = false
     /// The keys of the LET and LAMBDA names in scope at the cursor, innermost last.
     var scopes: [String] = []
+    /// Whether references to other workbooks compile (`[1]Sheet1!A1` names the sheet `[1]Sheet1`,
+    /// `[1]!Name` the name `[1]!Name`); otherwise they are a parse error marked `isExternalReference`.
+    var allowsExternal = false
 
     init(_ text: String, at origin: CellIndex) {
         self.text = text
@@ -224,7 +227,11 @@ struct FormulaParser {
             let sheet = try quotedSheet()
             try referenceAfterSheet(sheet, start: start)
         case UInt8(ascii: "["):
-            if isExternalBracket() { throw fail("reference to another workbook", at: i, external: true) }
+            if isExternalBracket() {
+                guard allowsExternal else { throw fail("reference to another workbook", at: i, external: true) }
+                try externalReference()
+                return
+            }
             out.append(.structured(try structuredReference(table: nil)))
         case UInt8(ascii: "$"):
             if try rowRange(sheet: nil) { return }
@@ -262,6 +269,29 @@ struct FormulaParser {
         var j = k + 1
         while j < s.count, isWordChar(s[j]) || s[j] == 32 { j += 1 }
         return j < s.count && s[j] == UInt8(ascii: "!")
+    }
+
+    /// `[1]Sheet1!A1`, `[Book.xlsx]Sheet!A1:B2` (the sheet `[1]Sheet1`, as the engine holds the
+    /// other workbook's cached sheets) or `[2]!Name` (the name `[2]!Name`), the cursor at `[`.
+    mutating func externalReference() throws(FormulaParseError) {
+        let start = i
+        while i < s.count, s[i] != UInt8(ascii: "]") { i += 1 }
+        i += 1  // isExternalBracket found the ']'
+        let book = String(decoding: s[start..<i], as: UTF8.self)
+        if peek() == UInt8(ascii: "!") {
+            i += 1
+            let wStart = i
+            while i < s.count, isWordChar(s[i]) { i += 1 }
+            guard i > wStart else { throw fail("expected a name after the workbook", at: i) }
+            out.append(.name(book + "!" + String(decoding: s[wStart..<i], as: UTF8.self), sheet: nil))
+            return
+        }
+        let sheetStart = i
+        while i < s.count, isWordChar(s[i]) { i += 1 }
+        guard i > sheetStart, peek() == UInt8(ascii: "!") else { throw fail("expected '!' after the sheet of another workbook", at: i) }
+        let sheet = book + String(decoding: s[sheetStart..<i], as: UTF8.self)
+        i += 1
+        try referenceAfterSheet(sheet, start: start)
     }
 
     mutating func stringLiteral() throws(FormulaParseError) -> String {
@@ -358,7 +388,7 @@ struct FormulaParser {
         let name = try quoted(by: UInt8(ascii: "'"), unterminated: "unterminated sheet name")
         guard peek() == UInt8(ascii: "!") else { throw fail("expected '!' after sheet name", at: i) }
         i += 1
-        if name.utf8.first == UInt8(ascii: "[") { throw fail("reference to another workbook", at: start, external: true) }
+        if name.utf8.first == UInt8(ascii: "["), !allowsExternal { throw fail("reference to another workbook", at: start, external: true) }
         // 'Sheet 1:Sheet 3'!A1, a 3-D reference, keeps its colon: the evaluator spans the sheets.
         return name
     }
@@ -631,7 +661,7 @@ struct FormulaParser {
     }
 
     func specialItem(_ name: String) -> TableItems? {
-        switch name.uppercased() {
+        switch name.trimmingFormulaSpaces().uppercased() {
         case "#ALL": return .all
         case "#DATA": return .data
         case "#HEADERS": return .headers
@@ -649,7 +679,8 @@ struct FormulaParser {
         return name
     }
 
-    /// Text up to `end` (not consumed), honouring the `'` escape of structured references.
+    /// Text up to `end` (not consumed), honouring the `'` escape of structured references; kept
+    /// as written, as a column name may end in a space (`[the two ]`).
     mutating func plainColumnName(until end: UInt8) throws(FormulaParseError) -> String {
         var bytes: [UInt8] = []
         let start = i
@@ -659,7 +690,7 @@ struct FormulaParser {
             if s[i] == end { break }
             bytes.append(s[i]); i += 1
         }
-        return String(decoding: bytes, as: UTF8.self).trimmingFormulaSpaces()
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 

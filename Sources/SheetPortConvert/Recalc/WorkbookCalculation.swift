@@ -90,6 +90,8 @@ package final class WorkbookCalculation {
         engine.numberSheets(worksheets.map(\.position), count: workbook.sheets.count)
         sheetIndex = indexByPosition
         sheets = worksheets
+        // Links before names and formulas: both may read other workbooks' cached values.
+        ExternalLinks.load(workbook, into: engine)
         // Names first: formulas are compiled on their own, names resolve at recalculation.
         for name in workbook.definedNames where !name.name.hasPrefix("_xlnm.") {
             let scope = name.localSheet.flatMap { workbook.sheets.indices.contains($0) ? indexByPosition[workbook.sheets[$0].position] : nil }

@@ -63,6 +63,8 @@ final class WorkbookPart: XMLHandler {
     private(set) var definedNames: [DefinedName] = []
     private(set) var dateSystem = DateSystem.excel1900
     private(set) var externalReferenceCount = 0
+    /// The relationship ids of the `<externalReference>` entries, in order (`[1]`, `[2]`, ...).
+    private(set) var externalReferenceIDs: [String] = []
     /// `calcPr` with `iterate="1"`: circular references are computed iteratively.
     private(set) var iterativeCalculation: IterativeCalculation?
     private var text = TextCollector()
@@ -88,6 +90,7 @@ final class WorkbookPart: XMLHandler {
             text.begin()
         } else if name.isSpreadsheet("externalReference") {
             externalReferenceCount += 1
+            externalReferenceIDs.append(attributes.string("id", in: .relationships) ?? attributes.string("id") ?? "")
         }
     }
 

@@ -26,6 +26,8 @@ public final class Workbook {
     public let relationships: [Relationship]
     /// `<externalReference>` entries (links to other workbooks).
     public let externalReferenceCount: Int
+    /// The relationship ids of the `<externalReference>` entries, in order.
+    package let externalReferenceIDs: [String]
     /// Whether the workbook part uses Strict OOXML namespaces.
     public let isStrict: Bool
 
@@ -65,6 +67,7 @@ public final class Workbook {
         iterativeCalculation = handler.iterativeCalculation
         definedNames = handler.definedNames
         externalReferenceCount = handler.externalReferenceCount
+        externalReferenceIDs = handler.externalReferenceIDs
         let byID = Dictionary(relationships.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let folder = PartName.directory(of: workbookPart)
         sheets = handler.sheets.enumerated().map { offset, entry in
