@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The LET and LAMBDA names bound where an instruction runs: an immutable chain, innermost
 /// first, so a lambda made inside a LET keeps the bindings it saw (lexical scope) however long
@@ -120,6 +124,7 @@ extension Evaluator {
         let thread = pthread_self()
         if let known = stackBounds, known.thread == thread { return known.floor }
         var floor: UInt = 0
+        #if canImport(Glibc)
         // pthread_attr_t is 56 bytes on 64-bit Linux; a larger buffer leaves room.
         let attributes = UnsafeMutableRawPointer.allocate(byteCount: 128, alignment: 16)
         defer { attributes.deallocate() }
@@ -129,11 +134,16 @@ extension Evaluator {
             if stackOfAttributes(attributes, &address, &size) == 0, let address { floor = UInt(bitPattern: address) }
             _ = destroyAttributes(attributes)
         }
+        #elseif canImport(Darwin)
+        // Darwin answers the stack's top (its highest address) and size.
+        floor = UInt(bitPattern: pthread_get_stackaddr_np(thread)) &- UInt(pthread_get_stacksize_np(thread))
+        #endif
         stackBounds = (thread, floor)
         return floor
     }
 }
 
+#if canImport(Glibc)
 // glibc's calls for a thread's stack bounds; pthread_getattr_np is a GNU extension the Glibc
 // module does not export, so the three are declared here with their C signatures.
 @_silgen_name("pthread_getattr_np")
@@ -143,6 +153,9 @@ private func stackOfAttributes(_ attributes: UnsafeMutableRawPointer, _ address:
                                _ size: UnsafeMutablePointer<Int>) -> Int32
 @_silgen_name("pthread_attr_destroy")
 private func destroyAttributes(_ attributes: UnsafeMutableRawPointer) -> Int32
+#elseif canImport(Darwin)
+// Darwin exports pthread_get_stackaddr_np and pthread_get_stacksize_np (used above).
+#endif
 
 extension Evaluator {
     /// IF's condition as a scalar truth, when it is one (`ifTest`); nil when both branches must be

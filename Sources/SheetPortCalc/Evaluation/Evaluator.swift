@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SheetPortCore
 /// What an expression evaluates to before it is read as a value: a value, or references the
 /// evaluator reads lazily (so `SUM(A:A)` never materialises a column).
