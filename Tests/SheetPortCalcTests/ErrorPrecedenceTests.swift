@@ -120,4 +120,19 @@ import SheetPortCore
         e.recalculate()
         #expect(e.value(at: CellReference("E5")!, sheet: s) == expected, "{=\(formula)}")
     }
+
+    /// A text operand broadcast over an array is read as a number once (Evaluator.numeric), with the
+    /// element-by-element order kept: the left operand's error or failed conversion comes first.
+    @Test func textBroadcastOverAnArray() {
+        let cells: [String: Any] = ["A1": 1, "A2": 2, "A3": CalcValue.error(.notAvailable), "B1": " 5 ", "B2": "x"]
+        #expect(eval("SUMPRODUCT(A1:A2-B1)", cells) == .number(-7))
+        #expect(eval("INDEX(A1:A3-B2,3)", cells) == .error(.notAvailable))
+        #expect(eval("INDEX(B2-A1:A3,3)", cells) == .error(.value))
+        #expect(eval("INDEX(A1:A3*B1,2)", cells) == .number(10))
+        #expect(eval("INDEX(B1&A1:A2,2)", cells) == .text(" 5 2"))
+        #expect(eval("INDEX(A1:A2=B1,1)", cells) == .boolean(false))
+        // The fuzz target's slow input, beside a text of 32,767 characters: #VALUE! over 44,000 cells.
+        let long = String(repeating: "x", count: CalcLimits.maxTextLength)
+        #expect(eval("ROWS(SEQ12:MUT2-B1)+ISERROR(INDEX(SEQ12:MUT2-C1,1,1))", ["B1": "1", "C1": long]) == .number(12))
+    }
 }
