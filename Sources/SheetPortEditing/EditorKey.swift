@@ -25,9 +25,9 @@ public enum EditorKey: Sendable, Equatable {
     case extend(Direction)
     /// Ctrl-A.
     case selectAll
-    /// Ctrl-C or `y`: the selection to the clipboard.
+    /// Ctrl-C: the selection to the clipboard.
     case copy
-    /// Ctrl-V or `p`: the clipboard at the active cell.
+    /// Ctrl-V: the clipboard at the active cell.
     case paste
     /// Ctrl-G: focus the range address field.
     case goTo

@@ -236,12 +236,9 @@ final class TerminalGrid {
         case 0..<32: return nil
         default:
             guard let scalar = Unicode.Scalar(UInt32(character)) else { return nil }
-            let text = String(Character(scalar))
-            if editor.draft == nil, editor.pendingNavigation == nil, case .grid = editor.focus {
-                if text == "y" { return .copy }
-                if text == "p" { return .paste }
-            }
-            return .text(text)
+            // Every printable key starts or continues a draft with itself: no letter is a command
+            // (`y` and `p` once copied and pasted, so `paid` pasted a block and stored `aid`).
+            return .text(String(Character(scalar)))
         }
     }
 

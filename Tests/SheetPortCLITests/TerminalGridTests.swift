@@ -219,6 +219,17 @@ import SheetPortTestSupport
         #expect(cells["H5"]?.input == "=F5*G5")
         #expect(cells["H6"]?.input == "=F6*G6")
 
+        // With a range still copied, words that start with `p` and `y` are typed, not pasted or
+        // copied (issue 38: `paid` pasted the block and stored `aid`).
+        try pane.keys("C-g"); try pane.type("J2"); try pane.keys("Enter")
+        try pane.type("paid"); try pane.bar("J2 | paid"); try pane.keys("Enter")
+        try pane.type("yearly"); try pane.bar("J3 | yearly"); try pane.keys("Enter")
+        try pane.bar("J4 |")
+        cells = try serverCells(fixture.api, sheet)
+        #expect(cells["J2"]?.input == "paid")
+        #expect(cells["J3"]?.input == "yearly")
+        #expect(cells["K2"] == nil && cells["J4"] == nil)
+
         // SUM below a column: Alt-= on B5 totals B2:B4.
         try pane.keys("C-g"); try pane.type("B5"); try pane.keys("Enter")
         try pane.bar("B5 |")
