@@ -27,6 +27,9 @@ public struct Selection: Sendable, Equatable {
     public private(set) var extent: CellReference
     /// The grid the selection stays inside.
     public let grid: GridSize
+    /// The column a run of Tab commits started in: Enter after the run goes to the next row in
+    /// that column, as Excel does when a row is typed across. Any other move ends the run.
+    public private(set) var tabRunStart: Int?
 
     /// One cell selected.
     public init(_ cell: CellReference = CellReference(row: 1, column: 1), grid: GridSize = .excel) {
@@ -61,6 +64,7 @@ public struct Selection: Sendable, Equatable {
     /// Selects one cell.
     public mutating func select(_ cell: CellReference) {
         let cell = grid.clamp(cell)
+        tabRunStart = nil
         active = cell
         anchor = cell
         extent = cell
@@ -69,6 +73,7 @@ public struct Selection: Sendable, Equatable {
     /// Selects `range` (clamped), its top-left cell active.
     public mutating func select(_ range: CellRange) {
         let range = grid.clamp(range)
+        tabRunStart = nil
         active = range.start
         anchor = range.start
         extent = range.end
@@ -85,8 +90,22 @@ public struct Selection: Sendable, Equatable {
     /// step. A range selected: the active cell moves inside it and wraps as spreadsheets do
     /// (Enter goes down the column, then to the top of the next column; Tab goes along the row,
     /// then to the start of the next row; past the last cell, back to the first), the range kept.
+    /// One cell selected, Tab and Shift-Tab start or continue a run; Enter after a run goes to
+    /// the next row in the run's first column.
     public mutating func advance(_ direction: Direction) {
-        guard isRange else { move(direction); return }
+        guard isRange else {
+            let start = tabRunStart ?? active.column
+            switch direction {
+            case .right, .left:
+                move(direction)
+                tabRunStart = start
+            case .down where tabRunStart != nil:
+                select(CellReference(row: active.row + 1, column: start))
+            case .up, .down:
+                move(direction)
+            }
+            return
+        }
         let range = self.range
         var row = active.row, column = active.column
         let rows = range.start.row...range.end.row, columns = range.start.column...range.end.column

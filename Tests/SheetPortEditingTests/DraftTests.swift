@@ -25,6 +25,12 @@ import SheetPortCore
         ("'0123 enter up", "A1", "A1 | '0123", ["A1": "'0123"]),
         ("S-down S-right 1 enter 2 enter 3 enter", "B2", "B2 | ", ["A1": "1", "A2": "2", "B1": "3"]),
         ("\u{1B}[31mx enter", "A2", "A2 | ", ["A1": "[31mx"]),
+        // Typed across a row with Tab, Enter goes to the next row where the run started (Excel).
+        ("right 1 tab 2 tab 3 enter", "B2", "B2 | ", ["B1": "1", "C1": "2", "D1": "3"]),
+        ("right 1 tab 2 stab 3 tab tab enter", "B2", "B2 | ", ["B1": "3", "C1": "2"]),
+        // An arrow ends the run: Enter goes down from where it is.
+        ("1 tab 2 tab right down up 3 enter", "D2", "D2 | ", ["A1": "1", "B1": "2", "D1": "3"]),
+        ("1 tab 2 enter 3 enter", "A3", "A3 | ", ["A1": "1", "B1": "2", "A2": "3"]),
     ])
     func typing(_ script: String, _ active: String, _ bar: String, _ expected: [String: String]) {
         let model = MemorySheetTransport()
