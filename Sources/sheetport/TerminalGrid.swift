@@ -124,6 +124,7 @@ final class TerminalGrid {
                 var text = cell?.display ?? ""
                 if let draft = editor.draft, draft.ref == ref { text = draft.text }
                 let numeric = cell?.isNumber == true && editor.draft?.ref != ref
+                if numeric { text = ColumnFit.number(text, width: Self.columnWidth - 1) }
                 var look = colors.look(fill: cell?.fill, color: cell?.color)
                 if cell?.bold == true { look.attributes |= sp_attr_bold() }
                 let selected = row >= range.start.row && row <= range.end.row && column >= range.start.column && column <= range.end.column
