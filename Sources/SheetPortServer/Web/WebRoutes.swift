@@ -31,6 +31,8 @@ enum WebRoutes {
         switch (method, path.first ?? "", path.count) {
         case ("POST", "session", 1), ("POST", "session", 2) where path.last == "end":
             return .readBody
+        case (_, "session", 1), (_, "session", 2) where path.last == "end":
+            return .reply(methodNotAllowed(request))
         case ("GET", "assets", _):
             return .reply(WebAssets.shared.reply(path))
         case ("GET", _, _):
@@ -41,11 +43,14 @@ enum WebRoutes {
             }
         default:
             let known = ["session", "l", "sheets"].contains(path.first ?? "") || path.isEmpty
-            guard known else { return .reply(PageShell.notFoundReply(json: json)) }
-            var reply = Reply.error(405, .methodNotAllowed, "\(request.method) is not allowed on \(request.path)")
-            reply.headers.append(("Vary", "Accept"))
-            return .reply(reply)
+            return .reply(known ? methodNotAllowed(request) : PageShell.notFoundReply(json: json))
         }
+    }
+
+    private static func methodNotAllowed(_ request: Request) -> Reply {
+        var reply = Reply.error(405, .methodNotAllowed, "\(request.method) is not allowed on \(request.path)")
+        reply.headers.append(("Vary", "Accept"))
+        return reply
     }
 
     /// The API route a page route answers JSON from.
