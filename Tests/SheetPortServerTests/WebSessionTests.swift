@@ -305,6 +305,11 @@ import SheetPortTestSupport
         #expect(stored.count == 1 && !String(decoding: stored[0][0].bytes ?? [], as: UTF8.self).contains("dark"), "sealed at rest")
         // Another person's are their own.
         #expect(try fixture.server.api(try fixture.server.token("bob")).object("/api/me/preferences")["theme"] as? String == "system")
+        // The terminal grid's client reads the same choice (`sheetport open` without --theme).
+        let connection = try ServerConnection(url: fixture.server.base, token: fixture.api.token!)
+        #expect(connection.preferredTheme(client: HTTPClient(timeout: 30)) == "dark")
+        let gone = try ServerConnection(url: fixture.server.base, token: Sodium.hex(Sodium.randomBytes(32)), retry: RetryPolicy(attempts: 1))
+        #expect(gone.preferredTheme(client: HTTPClient(timeout: 30)) == nil)
     }
 
     /// The cookie is named after the store's id: the same after a restart, another for another
