@@ -23,6 +23,9 @@ public enum ClientError: Error, CustomStringConvertible, Sendable {
     case io(file: String, message: String)
     /// SIGINT (130) or SIGTERM (143) asked the operation to stop.
     case cancelled(signal: Int32)
+    /// A sheet named by a name that several of the subject's sheets have (imports keep the
+    /// worksheet's name, so two can be `Sheet1`): nothing is done until one is named by its id.
+    case ambiguousSheet(name: String, ids: [String])
 
     /// A sentence naming the URL, file or sheet and the reason, safe to print: the text in it
     /// (a server's codes, messages, ids and names included) has its control characters made
@@ -38,6 +41,8 @@ public enum ClientError: Error, CustomStringConvertible, Sendable {
         case let .jobFailed(job, status, code, message):
             "import job \(visible(job)) \(status.rawValue)" + (message.isEmpty ? "" : ": \(visible(message))") + (code.map { " (\(visible($0.rawValue)))" } ?? "")
         case let .verificationFailed(sheet, reason): "sheet \(visible(sheet)): the downloaded workbook does not open: \(visible(reason))"
+        case let .ambiguousSheet(name, ids):
+            "\(ids.count) sheets are named \"\(visible(name))\" (ids \(ids.map(visible).joined(separator: ", "))): name one by its id"
         case let .io(file, message): "\(visible(file)): \(visible(message))"
         case .cancelled(let signal): signal == 15 ? "terminated" : "interrupted"
         }

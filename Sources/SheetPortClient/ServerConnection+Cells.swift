@@ -12,10 +12,16 @@ package struct RemoteRow {
 
 extension ServerConnection {
     /// The sheet `wanted` names among `sheets`: its id, else its exact name, else its name in
-    /// another case; nil when the subject may read no such sheet.
-    package static func sheet(_ wanted: String, in sheets: [RemoteSheet]) -> RemoteSheet? {
-        sheets.first { $0.id == wanted } ?? sheets.first { $0.name == wanted }
-            ?? sheets.first { $0.name.caseInsensitiveCompare(wanted) == .orderedSame }
+    /// another case; nil when the subject may read no such sheet. A name several sheets share
+    /// throws `ambiguousSheet`, so a write never lands on one of them by chance.
+    package static func sheet(_ wanted: String, in sheets: [RemoteSheet]) throws(ClientError) -> RemoteSheet? {
+        if let byID = sheets.first(where: { $0.id == wanted }) { return byID }
+        for matches in [{ (s: RemoteSheet) in s.name == wanted }, { $0.name.caseInsensitiveCompare(wanted) == .orderedSame }] {
+            let named = sheets.filter(matches)
+            guard named.count <= 1 else { throw .ambiguousSheet(name: wanted, ids: named.map(\.id)) }
+            if let one = named.first { return one }
+        }
+        return nil
     }
 
     /// The rows `range` covers on sheet `id`, through as many rows windows as it takes, with

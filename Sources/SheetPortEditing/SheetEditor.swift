@@ -35,6 +35,10 @@ public final class SheetEditor {
     public var names: [String: CellRange] = [:]
     /// Whether `names` holds the server's (they do not change after the import).
     public private(set) var namesLoaded = false
+    /// Whether the person may only read the sheet (a viewer or commenter, or their share link):
+    /// no draft opens and nothing is sent; the keys that would change the sheet say so at once,
+    /// instead of a refusal from the server after a draft was typed.
+    public var isReadOnly = false
     /// Whether the window must be fetched again (a gap in versions, a `more` answer, an event).
     public private(set) var needsRefetch = true
     /// Writes accepted by the editor and not yet answered by the server, oldest first.
@@ -203,7 +207,19 @@ public final class SheetEditor {
         }
     }
 
+    /// The keys that change the sheet.
+    private static func changesTheSheet(_ key: EditorKey) -> Bool {
+        switch key {
+        case .text, .backspace, .edit, .delete, .paste, .insertFunction, .functionMenu: true
+        default: false
+        }
+    }
+
     private func handleGrid(_ key: EditorKey) {
+        if isReadOnly, Self.changesTheSheet(key) {
+            lastError = EditorError(message: "read-only: this sheet is shared with you to view, not to change", retryable: false)
+            return
+        }
         switch key {
         case .text(let typed):
             let clean = typed.filter { !$0.isControl }

@@ -131,7 +131,7 @@ enum CellsCommand {
     }
 
     private static func find(_ given: String, _ connection: ServerConnection, _ client: HTTPClient) throws -> RemoteSheet {
-        guard let sheet = ServerConnection.sheet(given, in: try connection.sheets(client: client)) else {
+        guard let sheet = try ServerConnection.sheet(given, in: try connection.sheets(client: client)) else {
             throw ClientError.notFound(url: connection.url("/api/sheets"), what: "sheet \"\(given.visibleControlCharacters)\"")
         }
         return sheet

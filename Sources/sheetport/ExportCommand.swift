@@ -62,7 +62,7 @@ enum ExportCommand {
         var chosen: [RemoteSheet] = options.has("--all") ? available : []
         var missing: [String] = []
         for wanted in options.positionals {
-            guard let sheet = ServerConnection.sheet(wanted, in: available) else {
+            guard let sheet = try ServerConnection.sheet(wanted, in: available) else {
                 missing.append(wanted)
                 continue
             }

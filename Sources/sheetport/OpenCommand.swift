@@ -45,7 +45,7 @@ enum OpenCommand {
         // Without --theme, the person's choice on the page (a terminal cannot follow `system`: dark).
         let theme: Contrast.Mode = (options.value("--theme") ?? connection.preferredTheme(client: client)) == "light" ? .light : .dark
         let sheets = try connection.sheets(client: client)
-        guard let sheet = ServerConnection.sheet(given, in: sheets) else {
+        guard let sheet = try ServerConnection.sheet(given, in: sheets) else {
             throw UsageError("no sheet \"\(given.visibleControlCharacters)\" on \(connection.baseURL) for this token")
         }
         guard isatty(0) != 0, isatty(1) != 0 else { throw UsageError("open needs a terminal on standard input and output") }
@@ -53,6 +53,7 @@ enum OpenCommand {
         let limits = try? transport.limits()
         let grid = GridSize(rows: limits?.maxRows ?? CellReference.maxRow, columns: limits?.maxColumns ?? CellReference.maxColumn)
         let editor = SheetEditor(sheet: sheet.id, transport: transport, grid: grid)
+        editor.isReadOnly = sheet.role == "viewer" || sheet.role == "commenter"
         return TerminalGrid(editor: editor, sheetName: sheet.name, theme: theme).run()
     }
 }

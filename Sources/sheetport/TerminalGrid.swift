@@ -142,6 +142,7 @@ final class TerminalGrid {
     /// the last error, and the readability warning for the active cell's colours.
     private func statusLine() -> String {
         var parts = ["v\(editor.version)", sheetName.visibleControlCharacters, editor.selection.range.description(in: editor.grid)]
+        if editor.isReadOnly { parts.append("read-only") }
         if editor.pendingNavigation != nil {
             parts.append("Draft not saved: [s]ave, [d]iscard, [c]ancel")
         } else if case .functionMenu(let index) = editor.focus {

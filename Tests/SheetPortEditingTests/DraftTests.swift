@@ -114,3 +114,31 @@ import SheetPortCore
         #expect(editor.lastError?.retryable == true)
     }
 }
+
+/// A viewer's grid (issue 38): no draft opens, nothing is sent, and it says so at the first key.
+@Suite struct ReadOnlyEditorTests {
+    @Test(arguments: ["paid enter", "bs enter", "f2 9 enter", "del", "^A del", "A=", "F3 enter", "^V"])
+    func nothingChanges(_ script: String) {
+        let model = MemorySheetTransport()
+        model.otherClientWrites("A1", "7")
+        let editor = SheetEditor(sheet: "s", transport: model)
+        editor.isReadOnly = true
+        editor.show(start: 1, count: 20)
+        let version = model.version
+        run(editor, script)
+        #expect(editor.draft == nil, "\(script)")
+        #expect(model.version == version, "\(script)")
+        #expect(editor.lastError?.message.hasPrefix("read-only") == true, "\(script)")
+        #expect(editor.focus == .grid)
+    }
+
+    @Test func movingAndCopyingStillWork() {
+        let model = MemorySheetTransport()
+        let editor = SheetEditor(sheet: "s", transport: model)
+        editor.isReadOnly = true
+        run(editor, "down right S-down ^C")
+        #expect(editor.selection.range.description == "B2:B3")
+        #expect(editor.clipboard != nil)
+        #expect(editor.lastError == nil)
+    }
+}
