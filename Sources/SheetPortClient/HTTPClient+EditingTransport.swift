@@ -86,6 +86,10 @@ public final class HTTPEditingTransport: EditingTransport {
         try write(sheet, "clear", ["range": range.description, "what": what])
     }
 
+    public func undo(sheet: String) throws -> WriteResult {
+        try write(sheet, "undo", [:])
+    }
+
     public func export(sheet: String, minVersion: Int) throws -> [UInt8] {
         let request = connection.request("GET", "\(path(sheet))/export.xlsx?minVersion=\(minVersion)")
         do {

@@ -17,6 +17,9 @@ public protocol EditingTransport: AnyObject {
     func copy(sheet: String, source: CellRange, target: CellRange) throws -> WriteResult
     /// `POST /api/sheets/{id}/clear` with `what` `contents`, `formats` or `all`.
     func clear(sheet: String, range: CellRange, what: String) throws -> WriteResult
+    /// `POST /api/sheets/{id}/undo`: takes back the caller's own last write (never another
+    /// subject's); a 409 `nothing-to-undo` when none is left.
+    func undo(sheet: String) throws -> WriteResult
     /// `GET /api/sheets/{id}/export.xlsx?minVersion=N`: the workbook's bytes.
     func export(sheet: String, minVersion: Int) throws -> [UInt8]
     /// `GET /api/sheets/{id}/events` from after `version`: hands each event to `event` until the

@@ -29,6 +29,8 @@ public enum EditorKey: Sendable, Equatable {
     case copy
     /// Ctrl-V: the clipboard at the active cell.
     case paste
+    /// Ctrl-Z: takes back the person's own last write (outside a draft).
+    case undo
     /// Ctrl-G: focus the range address field.
     case goTo
     /// Alt-= (SUM) or a choice of the menu.

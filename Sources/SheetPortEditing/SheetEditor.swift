@@ -54,6 +54,8 @@ public final class SheetEditor {
         case copy(source: CellRange, target: CellRange)
         /// A clear of contents.
         case clear(CellRange)
+        /// Ctrl-Z: the person's own last write taken back.
+        case undo
     }
 
     /// An editor of `sheet` over `transport`, on a grid of `grid`'s size.
@@ -168,6 +170,7 @@ public final class SheetEditor {
                 case .cells(let inputs, _): result = try transport.writeCells(sheet: sheet, inputs)
                 case let .copy(source, target): result = try transport.copy(sheet: sheet, source: source, target: target)
                 case .clear(let range): result = try transport.clear(sheet: sheet, range: range, what: "contents")
+                case .undo: result = try transport.undo(sheet: sheet)
                 }
                 pendingWrites.removeFirst()
                 apply(result)
@@ -210,7 +213,7 @@ public final class SheetEditor {
     /// The keys that change the sheet.
     private static func changesTheSheet(_ key: EditorKey) -> Bool {
         switch key {
-        case .text, .backspace, .edit, .delete, .paste, .insertFunction, .functionMenu: true
+        case .text, .backspace, .edit, .delete, .paste, .insertFunction, .functionMenu, .undo: true
         default: false
         }
     }
@@ -256,6 +259,9 @@ public final class SheetEditor {
             } else {
                 paste()
             }
+        case .undo:
+            // Inside a draft, Ctrl-Z abandons nothing: the draft is the person's to finish.
+            if draft == nil { _ = enqueue(.undo) }
         case .goTo:
             focus = .addressField("")
             if !namesLoaded { loadNames() }

@@ -233,6 +233,7 @@ final class TerminalGrid {
         case 1: return .selectAll
         case 3: return .copy
         case 22: return .paste
+        case 26: return .undo
         case 7: return .goTo
         case 17: return .quit
         case 0..<32: return nil

@@ -229,6 +229,10 @@ import SheetPortTestSupport
         #expect(cells["J2"]?.input == "paid")
         #expect(cells["J3"]?.input == "yearly")
         #expect(cells["K2"] == nil && cells["J4"] == nil)
+        // Ctrl-Z takes back the person's own last write: J3 has its imported `dim` again.
+        try pane.keys("C-z")
+        try pane.wait("J3's dim back after Ctrl-Z") { _ in (try? serverCells(fixture.api, sheet))?["J3"]?.input == "dim" }
+        #expect(try serverCells(fixture.api, sheet)["J2"]?.input == "paid")
 
         // SUM below a column: Alt-= on B5 totals B2:B4.
         try pane.keys("C-g"); try pane.type("B5"); try pane.keys("Enter")

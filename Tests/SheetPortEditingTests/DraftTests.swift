@@ -142,3 +142,31 @@ import SheetPortCore
         #expect(editor.lastError == nil)
     }
 }
+
+/// Ctrl-Z in the grid (issue 38): the person's own last write is taken back, one per key.
+@Suite struct UndoKeyTests {
+    @Test func undoesTheLastWritesInTurn() {
+        let model = MemorySheetTransport()
+        let editor = SheetEditor(sheet: "s", transport: model)
+        editor.show(start: 1, count: 20)
+        run(editor, "1 enter 2 enter up up 3 enter")
+        #expect(model.inputs[CellReference("A1")!] == "3")
+        run(editor, "^Z")
+        #expect(model.inputs[CellReference("A1")!] == "1")
+        #expect(editor.version == model.version)
+        run(editor, "^Z ^Z")
+        #expect(model.inputs.isEmpty)
+        // Nothing left: the server's 409 is shown, nothing else changes.
+        run(editor, "^Z")
+        #expect(editor.lastError?.message.contains("nothing to undo") == true, "\(String(describing: editor.lastError))")
+        #expect(model.inputs.isEmpty)
+    }
+
+    @Test func aDraftIsNotUndone() {
+        let model = MemorySheetTransport()
+        let editor = SheetEditor(sheet: "s", transport: model)
+        run(editor, "1 enter 5 ^Z")
+        #expect(editor.draft?.text == "5")
+        #expect(model.inputs[CellReference("A1")!] == "1")
+    }
+}

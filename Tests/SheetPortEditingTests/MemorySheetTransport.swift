@@ -60,8 +60,21 @@ final class MemorySheetTransport: EditingTransport {
                           rows: rows.keys.sorted().map { WindowRow(row: $0, cells: rows[$0]!) })
     }
 
+    /// The editor's own writes, each with the inputs it replaced, for `undo`.
+    private var undoable: [[CellReference: String]] = []
+
+    func undo(sheet: String) throws -> WriteResult {
+        guard let last = undoable.popLast() else {
+            throw TransportError(status: 409, code: .nothingToUndo, message: "nothing to undo", retryable: false)
+        }
+        let result = try write(last)
+        undoable.removeLast()
+        return result
+    }
+
     private func write(_ change: [CellReference: String]) throws -> WriteResult {
         if let failure = failNext { failNext = nil; throw failure }
+        undoable.append(Dictionary(uniqueKeysWithValues: change.keys.map { ($0, inputs[$0] ?? "") }))
         for (ref, input) in change { inputs[ref] = input.isEmpty ? nil : input }
         version += 1
         writeLog.append(version)
@@ -138,6 +151,7 @@ func keys(_ script: String) -> [EditorKey] {
         case "^C": .copy
         case "^V": .paste
         case "^G": .goTo
+        case "^Z": .undo
         case "^Q": .quit
         case "F3": .functionMenu
         case "A=": .insertFunction(.sum)
