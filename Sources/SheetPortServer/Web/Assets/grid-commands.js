@@ -6,6 +6,7 @@ import { columnName, columnNumber, formatRange, formatRef, maxColumns, maxRows, 
 import { showError } from './status.js';
 import { decodeTSV, encodeTSV } from './tsv.js';
 import { WriteQueue } from './writes.js';
+import { shownText } from './grid-view.js';
 
 const encoder = new TextEncoder();
 const windowRows = 5000;
@@ -224,7 +225,7 @@ export class GridCommands {
       for (let row = start; row < start + count; row += 1) {
         const cells = byRow.get(row);
         const line = [];
-        for (let col = range.left; col <= range.right; col += 1) line.push(cells?.get(col)?.display ?? '');
+        for (let col = range.left; col <= range.right; col += 1) line.push(shownText(cells?.get(col)));
         rows.push(line);
       }
     }
@@ -254,7 +255,7 @@ export class GridCommands {
       for (let row = range.top; row <= range.bottom; row += 1) {
         const position = this.model.mode === 'table' ? this.view.selection.active.row : row;
         const line = [];
-        for (let col = range.left; col <= range.right; col += 1) line.push(this.model.cellAt(position, col)?.display ?? '');
+        for (let col = range.left; col <= range.right; col += 1) line.push(shownText(this.model.cellAt(position, col)));
         rows.push(line);
       }
       const text = encodeTSV(rows);

@@ -12,6 +12,18 @@ const marginColumns = 3;
 const numericTypes = new Set(['number', 'date']);
 const centredTypes = new Set(['boolean', 'error']);
 
+/**
+ * The text a cell shows: the server's `display`; where an answer carries none (the view
+ * windows), the value as stored.
+ */
+export function shownText(cell) {
+  if (!cell) return '';
+  if (typeof cell.display === 'string') return cell.display;
+  if (cell.value === null || cell.value === undefined) return '';
+  if (typeof cell.value === 'boolean') return cell.value ? 'TRUE' : 'FALSE';
+  return String(cell.value);
+}
+
 export class GridView {
   /** Draws `model` into a new #grid; `label` names the grid for assistive technology. */
   constructor(model, label) {
@@ -181,8 +193,13 @@ export class GridView {
       if (this.model.mode !== 'table') this.dragHandle(handle, 'row', position);
       element = h('div', { class: 'grid-row', role: 'row', 'aria-rowindex': String(position + 1) }, header);
       element.cellElements = new Map();
+      // Rows stay in document order (what assistive technology and tests read).
+      let next = null;
+      for (const [other, otherElement] of this.rowElements) {
+        if (other > position && (next === null || other < next.position)) next = { position: other, element: otherElement };
+      }
+      this.body.insertBefore(element, next?.element ?? null);
       this.rowElements.set(position, element);
-      this.body.append(element);
     }
     element.stale = false;
     const sourceRow = this.model.mode === 'table' ? row?.row : position;
@@ -216,7 +233,7 @@ export class GridView {
   /** A cell's text and look, as stored: the server's display, bold, italic, alignment, colours. */
   drawCell(element, cell) {
     const style = cell?.style ?? {};
-    element.textContent = cell?.pending ?? cell?.display ?? '';
+    element.textContent = cell?.pending ?? shownText(cell);
     element.classList.toggle('pending', cell?.pending !== undefined);
     element.style.fontWeight = style.bold ? '700' : '';
     element.style.fontStyle = style.italic ? 'italic' : '';
