@@ -1,6 +1,6 @@
 // The page's entry: body data-page says which page this is.
 import { sheetsPage } from './sheets.js';
-import { gridPage } from './grid-page.js';
+import { gridPage } from './grid.js';
 import { h, replace } from './dom.js';
 import { showError } from './status.js';
 

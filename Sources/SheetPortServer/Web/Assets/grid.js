@@ -1,11 +1,11 @@
 // The grid page (data-page="grid") and the table view (data-page="table"): layout, the
-// selection, drafts and commits; formats, clipboard and fills are in grid-commands.js.
+// selection, drafts and commits; formats, clipboard and fills are in commands.js.
 import { api, report, serverLimits } from './api.js';
 import { h, replace } from './dom.js';
 import { pixelsToPoints, pixelsToWidth } from './geometry.js';
-import { GridView } from './grid-view.js';
+import { GridView } from './view.js';
 import { pageHeader } from './header.js';
-import { GridCommands } from './grid-commands.js';
+import { GridCommands } from './commands.js';
 import { followSheet } from './live.js';
 import { SheetModel } from './model.js';
 import { Panels } from './panels.js';
