@@ -139,7 +139,7 @@ def undo(context):
 def restore_from_history(context):
     """The history panel lists a cell's versions; restoring an earlier one brings its input back."""
     api = context.api("ann")
-    sheet = api.new_sheet("History", {"A1": "first"})
+    sheet = api.new_sheet("Versions", {"A1": "first"})
     api.write(sheet, {"A1": "second"})
     api.write(sheet, {"A1": "third"})
     history = api.ok("GET", f"/api/sheets/{sheet}/cells/A1/history")["history"]
@@ -185,8 +185,9 @@ def table_view(context):
     editor.send_keys("0" + Keys.ENTER)
     ann.wait(lambda: "50" in [c.text for c in ann.find_all('#grid [data-source-row="5"] [role=gridcell]')],
              "Cup's Qty 50 in the view")
-    cells = api.cells(sheet)
-    check(cells["B5"]["input"] == "50" and cells["A5"]["input"] == "Cup", f"the edit in source row 5: {cells}")
+    cells = ann.wait(lambda: (lambda c: c if c["B5"]["input"] == "50" else None)(api.cells(sheet)),
+                     "the server storing 50 in B5 (source row 5)")
+    check(cells["A5"]["input"] == "Cup", f"the edit in source row 5: {cells}")
     check([cells[f"A{r}"]["input"] for r in range(2, 8)] == ["Pen", "Book", "Lamp", "Cup", "Desk", "Ink"],
           "storage order unchanged")
 

@@ -31,7 +31,7 @@ def hostile_cell_markup(context):
     check(ann.find("#formula-bar").get_attribute("value") == CELL, "the formula bar holds the text as typed")
     ann.no_alert()
     check(not ann.injected(), f"injected elements: {ann.injected()}")
-    check(api.cells(sheet)["A2"]["input"] == CELL, "the server stored the text")
+    ann.wait(lambda: api.cells(sheet)["A2"]["input"] == CELL, "the server storing the typed text")
 
 
 def hostile_comment_script(context):
