@@ -126,7 +126,10 @@ let package = Package(
             dependencies: [
                 "SheetPortCore", "SheetPortReader", "SheetPortWriter", "SheetPortCalc", "SheetPortConvert",
                 "CMicroHTTPD", "CSQLite", "CSodium", "CLibPQ", "CZstd", "CLibZip",
-            ]
+            ],
+            // The web page's scripts and styles, compiled into the binary (`PackageResources`):
+            // nothing is read from disk at run time.
+            resources: [.embedInCode("Web/Assets")]
         ),
         // What `sheetport bench` writes (the benchmark sheet), in no product: the tests that
         // need the benchmark sheet depend on it too. (The tokenizer's floor stays in Reader, where

@@ -58,6 +58,10 @@ public struct ServerConfiguration: Sendable {
     public var maxWindowBytes = 16 << 20
     /// The bounds of one formula's evaluation (arrays, memory, steps), reported by `GET /api/limits`.
     public var calcLimits = CalcLimits()
+    /// The address people reach the server at (`--public-url`, such as `https://sheets.example`):
+    /// the base of share links' URLs and the origin the page's changes must come from; nil: the
+    /// listening address.
+    public var publicURL: String?
     /// Where the server's log lines go (standard error unless an embedder or a test gives its own).
     package var log = ServerLog.standardError
 

@@ -35,6 +35,8 @@ package final class ServerContext: Sendable {
     let worksheetPasses = PassCount()
     /// Checkpoints SQLite's WAL once a write found the storage full.
     let relief: StorageRelief
+    /// The web page's cookie and addresses.
+    let web: WebState
     /// This server's log.
     package var log: ServerLog { configuration.log }
 
@@ -57,6 +59,7 @@ package final class ServerContext: Sendable {
         try opened.sealPlaintextJobTexts()
         // A SQLite store of an earlier version is switched to incremental vacuum, once.
         try Schema.enableIncrementalVacuum(opened, log: configuration.log)
+        web = try WebState(publicURL: configuration.publicURL, opened)
         writers = CalcWorkers(count: configuration.calcWorkers, name: "calc writer")
         readers = CalcWorkers(count: configuration.threads, name: "calc reader")
         // A connection for each thread that runs requests: the polling threads and both kinds of workers.
@@ -78,7 +81,7 @@ package final class ServerContext: Sendable {
             guard let self else { return true }
             do {
                 return try database { database in
-                    try Tokens.subject(of: access.token, in: database) == access.subject && database.sheet(access.sheet, for: access.subject) != nil
+                    try access.credential.subject(in: database) == access.subject && database.sheet(access.sheet, for: access.subject) != nil
                 }
             } catch {
                 return true // the store failing is not a revocation: the next look decides

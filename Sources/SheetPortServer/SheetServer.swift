@@ -28,6 +28,7 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
         context.settler.start(context)
         workers.forEach { $0.start() }
         daemon = try HTTPDaemon(address: configuration.address, limits: configuration.http, log: configuration.log, handler: self)
+        try context.database { try context.web.bound(host: configuration.address.host, port: port, $0) }
     }
 
     /// SIGHUP: reads the key file again and checks that it opens the store (the store's key, or
@@ -73,16 +74,36 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
 
     // MARK: RequestHandler
 
-    /// Resolves the token (401 without a live one) and starts an upload's staging.
+    /// Answers the pages (`WebRoutes`); for the API, resolves the bearer token or the browser
+    /// session (401 without a live one; a browser's change must pass `CSRFCheck`) and starts an
+    /// upload's staging.
     package func begin(_ request: inout Request) -> Reply? {
-        guard request.segments.first == "api" else { return .notFound }
+        if request.segments.first != "api" {
+            switch WebRoutes.begin(&request, context) {
+            case .reply(let reply): return reply
+            case .readBody: return nil
+            case .api: break
+            }
+        }
+        return begin(api: &request).map { $0.negotiated(request) }
+    }
+
+    private func begin(api request: inout Request) -> Reply? {
         if request.segments == ["api", "limits"] { return nil }
         do {
-            guard let token = Tokens.bearer(request.header("Authorization")),
-                  let subject = try context.database({ try Tokens.subject(of: token, in: $0) }) else {
-                return .error(401, .unauthorized, "a valid session token is required (Authorization: Bearer TOKEN)")
+            let credential: Credential
+            let subject: String
+            if let token = Tokens.bearer(request.header("Authorization")),
+               let resolved = try context.database({ try Tokens.subject(of: token, in: $0) }) {
+                (credential, subject) = (.bearer(token), resolved)
+            } else if request.header("Authorization") == nil, let (session, resolved) = try WebRoutes.browserSession(request, context) {
+                if let refusal = CSRFCheck.check(request, session, context.web) { return refusal }
+                (credential, subject) = (session.credential, resolved)
+            } else {
+                return .error(401, .unauthorized, "a valid session token is required (Authorization: Bearer TOKEN, or the page's sign-in)")
             }
             request.subject = subject
+            request.credential = credential
             try BoundaryText.check(request, log: context.log)
             if let refusal = LinksRoute.fence(request) { return refusal }
             if request.method == "POST" && request.segments == ["api", "imports"] {
@@ -127,6 +148,10 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
     /// Routes the complete request.
     package func finish(_ request: inout Request) -> Reply {
         if request.bodyTooLarge { return tooLarge(request) }
+        if request.segments.first != "api" {
+            var form = request
+            return Self.answer(for: request, context) { try WebRoutes.finish(&form, context) }
+        }
         let described = request
         if let calculation = Router.calculation(request) {
             // Answered by a calculation worker while the connection is parked.
@@ -143,11 +168,11 @@ public final class SheetServer: RequestHandler, @unchecked Sendable {
     /// whose line in `context`'s log names the request.
     static func answer(for request: Request, _ context: ServerContext, _ route: () throws -> Reply) -> Reply {
         do {
-            return try route()
+            return try route().negotiated(request)
         } catch let refusal as RequestRefusal {
-            return refusal.reply
+            return refusal.reply.negotiated(request)
         } catch let refusal as SheetEditError {
-            return refusal.refusal.reply
+            return refusal.refusal.reply.negotiated(request)
         } catch {
             return Self.internalError(error, request, context)
         }
@@ -191,6 +216,8 @@ enum Router {
         let sub = path.count > 2 ? path[2] : nil
         switch (method, resource, path.count, sub) {
         case ("GET", "limits", 1, _): return LimitsRoute.get(context)
+        case ("GET", "me", 2, _) where id == "preferences": return try PreferencesRoute.get(request, context)
+        case ("PUT", "me", 2, _) where id == "preferences": return try PreferencesRoute.put(request, context)
         case ("GET", "sheets", 1, _): return try SheetsRoute.list(request, context)
         case ("GET", "sheets", 2, _): return try SheetsRoute.get(id, request, context)
         case ("PATCH", "sheets", 2, _): return try SheetsRoute.rename(id, request, context)
@@ -223,7 +250,7 @@ enum Router {
         case ("GET", "imports", 2, _): return try ImportsRoute.get(id, request, context)
         case ("DELETE", "imports", 2, _): return try ImportsRoute.cancel(id, request, context)
         default:
-            let known = ["limits", "sheets", "imports"].contains(resource) && path.count <= 5
+            let known = ["limits", "sheets", "imports", "me"].contains(resource) && path.count <= 5
             return known ? .error(405, .methodNotAllowed, "\(method) is not allowed on \(request.path)") : .notFound
         }
     }

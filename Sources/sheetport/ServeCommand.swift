@@ -44,6 +44,10 @@ enum ServeCommand {
                     takes it over (default 30; 1 to 3600)
                     """),
                 .valued("--listen", "HOST:PORT", "the IPv4 address to listen on (default 127.0.0.1:8080)"),
+                .valued("--public-url", "URL", """
+                    the address people reach the server at (https://sheets.example): share
+                    links' URLs and the page's origin (default the listening address)
+                    """),
                 .valued("--max-upload-bytes", "SIZE", "the largest upload accepted (default 256M; K, M, G)"),
                 .valued("--threads", "N", "HTTP threads, a bounded pool (default 4)"),
                 .valued("--workers", "N", "import workers (default 2)"),
@@ -116,6 +120,7 @@ enum ServeCommand {
         if let value = options.value("--max-batch-cells") { configuration.maxBatchCells = Int(try LimitOptions.count(value, "--max-batch-cells")) }
         if let value = options.value("--max-batch-bytes") { configuration.maxBatchBytes = Int(try LimitOptions.size(value, "--max-batch-bytes")) }
         if let value = options.value("--max-window-bytes") { configuration.maxWindowBytes = Int(try LimitOptions.size(value, "--max-window-bytes")) }
+        configuration.publicURL = try options.value("--public-url").map(publicURL)
         configuration.databaseURL = try options.value("--database").map(databaseURL)
         configuration.keyFile = options.value("--key-file")
         if configuration.databaseURL != nil, configuration.keyFile == nil {
@@ -173,6 +178,15 @@ enum ServeCommand {
 
     /// A PostgreSQL URL or connection string: text without control characters (it reaches
     /// libpq and, on an error, the log).
+    /// `--public-url`: an http or https URL of a host, without user, query or fragment, its path at most `/`.
+    static func publicURL(_ value: String) throws -> String {
+        let refusal = UsageError("--public-url takes the address people reach the server at, such as https://sheets.example or http://10.0.0.5:8080, not \"\(value.visibleControlCharacters)\"")
+        guard value.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }), let url = URLComponents(string: value),
+              let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), let host = url.host, !host.isEmpty,
+              url.user == nil, url.password == nil, url.query == nil, url.fragment == nil, ["", "/"].contains(url.path) else { throw refusal }
+        return value.hasSuffix("/") ? String(value.dropLast()) : value
+    }
+
     static func databaseURL(_ text: String) throws -> String {
         guard !text.isEmpty, !text.containsControlCharacters else { throw UsageError("--database takes a postgresql:// URL without control characters") }
         guard text.hasPrefix("postgresql://") || text.hasPrefix("postgres://") || text.contains("=") else {

@@ -15,7 +15,8 @@ enum TokenCommand {
         """,
         about: """
         Issues a session token for a subject (the signed-in person) and prints it on standard
-        output, once: the server keeps only its hash. Revokes every token of a subject, or one
+        output, once: the server keeps only its hash; the sign-in page's address (the last
+        started server's) goes to standard error beside it. Revokes every token of a subject, or one
         token read from a file (or the SHEETPORT_TOKEN environment variable); a revoked token is
         refused (401) from its next request on. Like `serve`, it refuses (exit 2) to touch a store
         whose sealing key is missing or another key (DIR/seal.key, or --key-file, which --database
@@ -60,6 +61,12 @@ enum TokenCommand {
         let database = try store.map { try $0.open() } ?? DataDirectory(path: data!).openDatabase()
         if action == "issue" {
             print(try Tokens.issue(subject: options.value("--subject")!, in: database))
+            // Standard output stays the token alone; where to use it goes beside it.
+            if let address = try database.webAddress() {
+                StandardError.write("sign in at \(address.visibleControlCharacters)/ with this token")
+            } else {
+                StandardError.write("sign in with this token on the page of `sheetport serve` (the address it prints)")
+            }
             return 0
         }
         if let subject = options.value("--subject") {

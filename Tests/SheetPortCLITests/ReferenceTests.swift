@@ -170,14 +170,14 @@ import Testing
     /// The router's cases, `case ("GET", "sheets", 5, "cells") where path[4] == "history"`, as
     /// `GET /api/sheets/{}/cells/{}/history`.
     static func routedPaths() throws -> Set<String> {
-        let pattern = try NSRegularExpression(pattern: #"case \("([A-Z]+)", "([a-z]+)", (\d), (?:"([a-z.]+)"|_)\)(?: where path\[4\] == "([a-z]+)")?"#)
+        let pattern = try NSRegularExpression(pattern: #"case \("([A-Z]+)", "([a-z]+)", (\d), (?:"([a-z.]+)"|_)\)(?: where path\[4\] == "([a-z]+)"| where id == "([a-z]+)")?"#)
         let source = try text("Sources/SheetPortServer/SheetServer.swift")
         var routes: Set<String> = []
         for match in pattern.matches(in: source, range: NSRange(source.startIndex..., in: source)) {
             func group(_ index: Int) -> String? { Range(match.range(at: index), in: source).map { String(source[$0]) } }
             let count = Int(group(3)!)!
             var path = "/api/" + group(2)!
-            if count >= 2 { path += "/{}" }
+            if count >= 2 { path += group(6).map { "/" + $0 } ?? "/{}" }
             if count >= 3, let sub = group(4) { path += "/" + sub }
             if count >= 4 { path += "/{}" }
             if count >= 5, let last = group(5) { path += "/" + last }

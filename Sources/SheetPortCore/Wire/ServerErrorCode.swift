@@ -47,6 +47,9 @@ extension ServerErrorCode {
     public static let unauthorized = Self(rawValue: "unauthorized")
     /// 403: the subject may read the sheet but not do this.
     public static let forbidden = Self(rawValue: "forbidden")
+    /// 403: a change a browser session authenticates came from another origin or without the
+    /// page's `X-SheetPort-CSRF` value; nothing was done.
+    public static let csrf = Self(rawValue: "csrf")
     /// 404: no such resource, or one the subject may not see (the server does not tell them apart).
     public static let notFound = Self(rawValue: "not-found")
     /// 405: the resource does not take this method.

@@ -44,7 +44,8 @@ package enum Tokens {
         try database.deleteSession(tokenHash: hash(token))
     }
 
-    private static func hash(_ token: String) -> [UInt8] { Sodium.hash(Array(token.utf8)) }
+    /// The hash the store keeps of `token`.
+    package static func hash(_ token: String) -> [UInt8] { Sodium.hash(Array(token.utf8)) }
 
     /// The token of an `Authorization: Bearer TOKEN` header.
     package static func bearer(_ header: String?) -> String? {

@@ -24,7 +24,7 @@ final class EventStream: LiveReplyStream, @unchecked Sendable {
     /// Whose share of streams this one counts against: the subject, or for a share link's
     /// subject the owner who made the link (so links cannot fill the server's pool).
     let quotaSubject: String
-    private let token: String
+    private let credential: Credential
     private let context: ServerContext
     /// Touched only by the daemon's reads (one at a time for a connection).
     private var lastID: Int?
@@ -41,11 +41,11 @@ final class EventStream: LiveReplyStream, @unchecked Sendable {
     /// Events read from the store per delivery.
     static let batch = 64
 
-    init(_ source: Source, subject: String, quotaSubject: String, token: String, after lastID: Int?, _ context: ServerContext) {
+    init(_ source: Source, subject: String, quotaSubject: String, credential: Credential, after lastID: Int?, _ context: ServerContext) {
         self.source = source
         self.subject = subject
         self.quotaSubject = quotaSubject
-        self.token = token
+        self.credential = credential
         self.lastID = lastID
         self.context = context
     }
@@ -151,11 +151,11 @@ final class EventStream: LiveReplyStream, @unchecked Sendable {
         }
     }
 
-    /// Whether the token still resolves to this subject and the subject may still read the
+    /// Whether the credential (token or browser session) still resolves to this subject and the subject may still read the
     /// sheet (or still owns the job).
     private func isStillAllowed() throws -> Bool {
         try context.database { database in
-            guard try Tokens.subject(of: token, in: database) == subject else { return false }
+            guard try credential.subject(in: database) == subject else { return false }
             switch source {
             case .sheet(let id): return try database.sheet(id, for: subject) != nil
             case .job(let id): return try database.job(id, for: subject) != nil

@@ -294,7 +294,10 @@ private func queue(_ reply: Reply, on connection: OpaquePointer?) -> MHD_Result 
     }
     guard let response else { return sp_mhd_no }
     defer { MHD_destroy_response(response) }
-    MHD_add_response_header(response, "Cache-Control", "no-store")
+    // Only the page's hashed assets say otherwise (`WebAssets`).
+    if !reply.headers.contains(where: { $0.name.lowercased() == "cache-control" }) {
+        MHD_add_response_header(response, "Cache-Control", "no-store")
+    }
     // One request a connection: the gate checks each request head before libmicrohttpd reads
     // it, and it sees only a connection's first.
     MHD_add_response_header(response, "Connection", "close")

@@ -17,6 +17,11 @@ package struct Request {
     package var headers: [String: String]
     /// The session's subject, once the token is resolved.
     package var subject: String?
+    /// What authenticated the request (a bearer token or a browser session), once resolved.
+    package var credential: Credential?
+    /// Whether a page route answers JSON through its API route (`ContentNegotiation`): the
+    /// answer then carries `Vary: Accept`.
+    package var isNegotiated = false
     /// A small body (JSON requests), collected in memory up to `Request.maxBodyBytes`.
     package var body: [UInt8] = []
     /// Whether the body went past what the route accepts.

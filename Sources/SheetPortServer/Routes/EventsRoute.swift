@@ -18,11 +18,11 @@ enum EventsRoute {
     }
 
     private static func open(_ source: EventStream.Source, _ request: Request, _ context: ServerContext, from current: Int? = nil) throws -> Reply {
-        guard let token = Tokens.bearer(request.header("Authorization")), let subject = request.subject else { throw RequestRefusal.notFound }
+        guard let credential = request.credential, let subject = request.subject else { throw RequestRefusal.notFound }
         let lastID = try lastEventID(request.header("Last-Event-ID")) ?? current
         // A link's streams are its maker's: an owner's links share the owner's stream share.
         let quotaSubject = try context.database { try $0.linkCreator(of: subject) } ?? subject
-        let stream = EventStream(source, subject: subject, quotaSubject: quotaSubject, token: token, after: lastID, context)
+        let stream = EventStream(source, subject: subject, quotaSubject: quotaSubject, credential: credential, after: lastID, context)
         if let refusal = context.events.admit(stream) { return refusal }
         return Reply(status: 200, headers: [("Content-Type", "text/event-stream"), ("X-Accel-Buffering", "no")], body: .live(stream))
     }

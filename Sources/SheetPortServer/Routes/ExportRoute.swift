@@ -43,8 +43,8 @@ enum ExportRoute {
     private static func export(_ sheet: SheetRecord, _ request: Request, _ context: ServerContext) throws -> Reply {
         try SheetSettle.ensure(sheet.id, context)
         let slot: ExportSlots.Slot
-        guard let token = Tokens.bearer(request.header("Authorization")), let subject = request.subject else { throw RequestRefusal.notFound }
-        switch context.exports.take(for: ExportSlots.Access(token: token, subject: subject, sheet: sheet.id)) {
+        guard let credential = request.credential, let subject = request.subject else { throw RequestRefusal.notFound }
+        switch context.exports.take(for: ExportSlots.Access(credential: credential, subject: subject, sheet: sheet.id)) {
         case .success(let taken): slot = taken
         case .failure(let refusal):
             let message = switch refusal {

@@ -32,9 +32,9 @@ package final class ExportSlots: @unchecked Sendable {
     /// A cap of `limit` exports (at least one).
     init(limit: Int) { self.limit = max(1, limit) }
 
-    /// Who an export is for: its token, the token's subject, the sheet.
+    /// Who an export is for: its credential, the credential's subject, the sheet.
     struct Access: Sendable {
-        let token: String
+        let credential: Credential
         let subject: String
         let sheet: String
     }

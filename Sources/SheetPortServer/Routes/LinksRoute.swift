@@ -14,7 +14,8 @@ enum LinksRoute {
         return .json(.object([("links", .array(links.map(json)))]))
     }
 
-    /// `{"role":"viewer|commenter"}` -> 201 `{"link":{"id","token","role"}}`: the only time the token exists in full.
+    /// `{"role":"viewer|commenter"}` -> 201 `{"link":{"id","token","role","url"}}`: the only time the token exists in full
+    /// (`url` is the page's address for it, `<base>/l/<token>`).
     static func create(_ id: String, _ request: Request, _ context: ServerContext) throws -> Reply {
         try Router.sheet(id, request, context, needs: .owner)
         guard let role = (JSON.parseObject(request.body)?["role"] as? String).flatMap(Role.init(rawValue:)), roles.contains(role) else {
@@ -33,7 +34,8 @@ enum LinksRoute {
         }
         context.changes.signal(SheetChange(sheet: id, version: version))
         return .json(.object([("link", .object([("id", .string(link.id)), ("token", .string(token)), ("role", .string(role.rawValue)),
-                                                 ("subject", .string(link.subject))]))]), status: 201)
+                                                 ("subject", .string(link.subject)),
+                                                 ("url", .string(context.web.linkURL(token: token)))]))]), status: 201)
     }
 
     /// Deletes link `lid` of the sheet: its token answers 401 from the next request on, and its
@@ -65,6 +67,7 @@ enum LinksRoute {
         guard let subject = request.subject, subject.hasPrefix(LinkRecord.subjectPrefix) else { return nil }
         let path = request.segments
         let allowed = path.count >= 3 && path[1] == "sheets" || (path == ["api", "sheets"] && request.method == "GET")
+            || path == ["api", "me", "preferences"]
         return allowed ? nil : .error(403, .forbidden, "a share link opens its sheet only")
     }
 }

@@ -109,6 +109,7 @@ enum PostgresSchema {
             try EditingSchema.prepare(database)
             // Tables created when missing, outside the numbered migrations (under the same lock).
             try LinksSchema.prepare(database)
+            try WebSessionsSchema.prepare(database)
         }
     }
 }

@@ -70,7 +70,7 @@ extension Database {
         try query("DELETE FROM links WHERE id = ?", [.text(link.id)])
     }
 
-    private func linkRecord(_ row: [SQLValue]) -> LinkRecord? {
+    func linkRecord(_ row: [SQLValue]) -> LinkRecord? {
         guard let id = row[0].string, let sheet = row[1].string, let role = row[2].string.flatMap(Role.init(rawValue:)) else { return nil }
         return LinkRecord(id: id, sheet: sheet, role: role)
     }

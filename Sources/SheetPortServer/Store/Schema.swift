@@ -89,6 +89,7 @@ enum Schema {
         );
         """)
         try LinksSchema.prepare(database)
+        try WebSessionsSchema.prepare(database)
         try migrate(database)
         try EditingSchema.prepare(database)
     }
