@@ -57,7 +57,7 @@ export class GridController {
     this.view = new GridView(this.model, `Sheet ${meta.name}`);
     this.view.readOnly = this.readOnly;
     this.view.onError = (error) => report(error, 'read the rows');
-    this.view.onRows = () => this.rowsArrived();
+    this.view.onRows = (rows) => this.rowsArrived(rows);
     this.view.onResize = (axis, index, pixels) => this.resized(axis, index, pixels);
     this.commands = new GridCommands(this);
     this.panels = new Panels(this);
@@ -408,13 +408,17 @@ export class GridController {
   }
 
   /** New rows arrived: the first paint is marked; what shows the active cell is refreshed. */
-  rowsArrived() {
+  rowsArrived({ first, last }) {
     if (!this.firstPaint && this.model.chunks.size > 0) {
       this.firstPaint = true;
-      performance.mark('sheetport:first-paint');
+      // After the frame that draws the window (its render was scheduled first).
+      requestAnimationFrame(() => performance.mark('sheetport:first-paint'));
     }
-    if (!this.draft) this.formulaBar.value = this.inputAt(this.view.selection.active);
-    this.toolbar?.update(this.cellAt(this.view.selection.active), this.view.selection.active);
+    // Only rows holding the active cell touch the controls (no layout work while scrolling).
+    const { active } = this.view.selection;
+    if (active.row < first || active.row > last) return;
+    if (!this.draft) this.formulaBar.value = this.inputAt(active);
+    this.toolbar?.update(this.cellAt(active), active);
   }
 
   // Cells.
