@@ -87,6 +87,7 @@ export class GridController {
     });
     document.addEventListener('keydown', (event) => {
       if (event.key === 'Escape' && this.panels.open && !this.draft) { this.panels.close(); this.focusGrid(); }
+      if (event.key === 'F6') { event.preventDefault(); this.cycleRegion(event.shiftKey ? -1 : 1); }
     });
     this.view.render();
     this.selectionChanged();
@@ -438,7 +439,27 @@ export class GridController {
     return row ? formatRef({ row, col: cell.col }) : `${columnName(cell.col)}?`;
   }
 
+  /**
+   * F6 / Shift-F6: the next region (toolbar, address, formula bar, grid, open panel), since Tab
+   * and Shift-Tab move between cells inside the grid, as in a spreadsheet.
+   */
+  cycleRegion(step) {
+    if (this.draft && !this.editor.hidden) this.commit(null, false);
+    const toolbar = document.getElementById('toolbar');
+    const regions = [
+      [toolbar, toolbar?.querySelector('button:not(:disabled), select:not(:disabled)')],
+      [this.address, this.address], [this.formulaBar, this.formulaBar], [this.view.element, this.view.element],
+      [this.panels.element, this.panels.open ? this.panels.element.querySelector('button, textarea, input, select') : null],
+    ].filter(([, target]) => target);
+    const focused = document.activeElement;
+    let current = regions.findIndex(([container]) => container === focused || container?.contains(focused));
+    if (current < 0) current = regions.findIndex(([container]) => container === this.view.element);
+    regions[(current + step + regions.length) % regions.length][1].focus();
+  }
+
+  /** Focus back on the grid, or on the in-cell editor while one is open. */
   focusGrid() {
+    if (!this.editor.hidden) { this.editor.focus({ preventScroll: true }); return; }
     this.view.element.focus({ preventScroll: true });
   }
 
@@ -480,14 +501,14 @@ export class GridController {
     const draft = this.draft;
     if (!draft) return;
     this.closeEditor();
-    if (draft.text !== draft.original) this.writeCell(draft.cell, draft.text);
+    if (draft.text !== draft.original) this.writeCell(draft.cell, draft.text, refocus);
     if (direction) this.advance(direction);
     else this.selectionChanged();
     if (refocus) this.focusGrid();
   }
 
   /** Writes `text` into the cell at `cell`: shown at once as pending, then the server's display. */
-  writeCell(cell, text) {
+  writeCell(cell, text, reopen = true) {
     const row = this.model.sourceRow(cell.row);
     if (!row) return;
     const ref = formatRef({ row, col: cell.col });
@@ -510,8 +531,9 @@ export class GridController {
         if (!now.input && now.display === undefined) this.model.rowAt(cell.row).cells.delete(cell.col);
         this.model.emit('rows', { first: cell.row, last: cell.row });
       }
-      // The refused text comes back as a draft so nothing typed is lost.
-      if (!this.draft) {
+      // A refused text typed and committed from the keyboard comes back as a draft, so
+      // nothing typed is lost (a click elsewhere is not taken back: the refusal is in #status).
+      if (reopen && !this.draft) {
         this.select(cell);
         this.openEditor(text, 'edit');
       }

@@ -345,16 +345,16 @@ export class GridView {
   }
 
   /** Header edges drag to a new size: shown as it moves, sent once on release. */
-  dragHandle(handle, axis, line) {
+  dragHandle(handle, axis, which) {
     handle.addEventListener('pointerdown', (event) => {
       if (this.readOnly) return;
-      const index = typeof line === 'function' ? line() : line;
+      const index = typeof which === 'function' ? which() : which;
       event.preventDefault();
       event.stopPropagation();
       const line = axis === 'col' ? this.colAxis : this.rowAxis;
       const start = axis === 'col' ? event.clientX : event.clientY;
       const initial = line.sizeOf(index);
-      handle.setPointerCapture(event.pointerId);
+      // On the window: redrawing the headers replaces this handle while it is dragged.
       const move = (moved) => {
         const delta = (axis === 'col' ? moved.clientX : moved.clientY) - start;
         line.set(index, Math.max(axis === 'col' ? 2 : 4, initial + delta));
@@ -362,12 +362,12 @@ export class GridView {
         this.rebuildAll();
       };
       const up = () => {
-        handle.removeEventListener('pointermove', move);
-        handle.removeEventListener('pointerup', up);
+        window.removeEventListener('pointermove', move);
+        window.removeEventListener('pointerup', up);
         if (line.sizeOf(index) !== initial) this.onResize?.(axis, index, line.sizeOf(index));
       };
-      handle.addEventListener('pointermove', move);
-      handle.addEventListener('pointerup', up);
+      window.addEventListener('pointermove', move);
+      window.addEventListener('pointerup', up);
     });
   }
 }
