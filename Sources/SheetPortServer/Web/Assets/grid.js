@@ -145,7 +145,8 @@ export class GridController {
     this.editor.addEventListener('keydown', (event) => this.editorKey(event));
     this.editor.addEventListener('blur', (event) => {
       // Leaving the cell for another control (not the formula bar) commits, as a spreadsheet does.
-      if (event.relatedTarget === this.formulaBar || !this.draft || this.editor.hidden) return;
+      // Not when the window itself loses focus (another tab, leaving the page): the draft stays.
+      if (event.relatedTarget === this.formulaBar || !this.draft || this.editor.hidden || !document.hasFocus()) return;
       if (event.relatedTarget && this.view.element.contains(event.relatedTarget)) return;
       this.commit(null, false);
     });
