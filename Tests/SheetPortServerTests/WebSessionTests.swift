@@ -102,6 +102,12 @@ import SheetPortTestSupport
         let hashOf = { (browser: WebBrowser) in Sodium.hash(Array(browser.cookie!.split(separator: "=")[1].utf8)) }
         try store.query("UPDATE web_sessions SET last_used = ? WHERE id_hash = ?", [.integer(now - 12 * 3600 * 1000 - 1000), .blob(hashOf(idle.browser))])
         try store.query("UPDATE web_sessions SET created = ? WHERE id_hash = ?", [.integer(now - 7 * 24 * 3600 * 1000 - 1000), .blob(hashOf(old.browser))])
+        // A session in use is kept alive: one unused for 11 hours is marked used again.
+        let refreshed = try signedIn(fixture)
+        try store.query("UPDATE web_sessions SET last_used = ? WHERE id_hash = ?", [.integer(now - 11 * 3600 * 1000), .blob(hashOf(refreshed.browser))])
+        #expect(try refreshed.browser.api("GET", "/api/sheets", csrf: nil).status == 200)
+        let marked = try store.query("SELECT last_used FROM web_sessions WHERE id_hash = ?", [.blob(hashOf(refreshed.browser))]).first?.first?.int
+        #expect((marked ?? 0) >= Int(now) - 1000, "marked used")
         for expired in [idle.browser, old.browser] {
             #expect(try expired.api("GET", "/api/sheets", csrf: nil).status == 401)
             #expect(try expired.call("GET", "/").status == 401)
@@ -279,8 +285,14 @@ import SheetPortTestSupport
             #expect(answer.status == 404 && stranger.cookie == nil, "\(path.prefix(30))")
             #expect(try stranger.call("GET", path, accept: "application/json").status == 404)
         }
-        // Deleting the link ends its sessions.
+        // Deleting the link ends its sessions and their event streams.
+        let reader = try EventReader(port: RawConnection.port(of: fixture.server.base), path: "/api/sheets/\(sheet)/events", token: nil,
+                                     headers: [("Cookie", visitor.cookie!)])
+        defer { reader.close() }
+        #expect(reader.status == 200)
         #expect(try fixture.api.call("DELETE", "/api/sheets/\(sheet)/links/\(link["id"] as? String ?? "")").status == 204)
+        let (ended, events) = reader.end(within: 5)
+        #expect(ended && events.isEmpty, "\(events)")
         #expect(try visitor.api("GET", "/api/sheets/\(sheet)", csrf: nil).status == 401)
         #expect(try visitor.call("GET", "/sheets/\(sheet)").status == 401)
         let revoked = WebBrowser(base: fixture.server.base)
@@ -305,6 +317,11 @@ import SheetPortTestSupport
         #expect(stored.count == 1 && !String(decoding: stored[0][0].bytes ?? [], as: UTF8.self).contains("dark"), "sealed at rest")
         // Another person's are their own.
         #expect(try fixture.server.api(try fixture.server.token("bob")).object("/api/me/preferences")["theme"] as? String == "system")
+        // The terminal grid's client reads the same choice (`sheetport open` without --theme).
+        let connection = try ServerConnection(url: fixture.server.base, token: fixture.api.token!)
+        #expect(connection.preferredTheme(client: HTTPClient(timeout: 30)) == "dark")
+        let gone = try ServerConnection(url: fixture.server.base, token: Sodium.hex(Sodium.randomBytes(32)), retry: RetryPolicy(attempts: 1))
+        #expect(gone.preferredTheme(client: HTTPClient(timeout: 30)) == nil)
     }
 
     /// The cookie is named after the store's id: the same after a restart, another for another

@@ -144,7 +144,7 @@ enum WebRoutes {
         }
         let session = try WebSession.start(tokenHash: Tokens.hash(token), context)
         let cookie = context.web.cookie.setting(session.id, secure: context.web.isSecure(request))
-        return json ? Reply(status: 204, headers: [cookie, ("Vary", "Accept")]) : Reply(status: 303, headers: [("Location", "/"), ("Vary", "Accept"), cookie])
+        return home(json: json, cookie: cookie)
     }
 
     /// `POST /session/end`: ends the browser session (a change: same origin and the CSRF
@@ -156,7 +156,12 @@ enum WebRoutes {
             try session.end(context)
         }
         let cookie = context.web.cookie.clearing(secure: context.web.isSecure(request))
-        return json ? Reply(status: 204, headers: [cookie, ("Vary", "Accept")]) : Reply(status: 303, headers: [("Location", "/"), ("Vary", "Accept"), cookie])
+        return home(json: json, cookie: cookie)
+    }
+
+    /// The answer of a sign-in or sign-out: 303 to `/` (JSON: 204), setting or clearing the cookie.
+    private static func home(json: Bool, cookie: (name: String, value: String)) -> Reply {
+        json ? Reply(status: 204, headers: [cookie, ("Vary", "Accept")]) : Reply(status: 303, headers: [("Location", "/"), ("Vary", "Accept"), cookie])
     }
 
     /// A field of an `application/x-www-form-urlencoded` body, or a string member of a JSON one.
