@@ -84,18 +84,21 @@ def hostile_sheet_name(context):
     check(not ann.injected(), f"injected elements on the grid: {ann.injected()}")
 
 
-def form(action, fields, enctype="application/x-www-form-urlencoded"):
-    """A page of another site that posts a form to `action` as soon as it loads."""
+def form(action, fields, enctype="application/x-www-form-urlencoded", referrer="origin"):
+    """A page of another site that posts a form to `action` as soon as it loads; with the
+    referrer policy `no-referrer` the browser sends `Origin: null`, as SheetPort's own pages do."""
     inputs = "".join(f"<input type=hidden name='{html.escape(name)}' value='{html.escape(value)}'>"
                      for name, value in fields)
-    return (f"<!doctype html><form method=post action='{html.escape(action)}' enctype='{enctype}'>{inputs}</form>"
+    return (f"<!doctype html><meta name=referrer content={referrer}>"
+            f"<form method=post action='{html.escape(action)}' enctype='{enctype}'>{inputs}</form>"
             "<script>document.forms[0].submit()</script>")
 
 
 def hostile_cross_site_post(context):
     """Pages of another origin (another port of 127.0.0.1: same site, so the Lax cookie goes along)
     post forms to SheetPort while ann is signed in: a JSON-looking text/plain write, a new sheet,
-    a sign-in as bob and a sign-out. Nothing changes; ann stays signed in as herself."""
+    a sign-in as bob and a sign-out, with their origin and with `Origin: null`. Nothing changes;
+    ann stays signed in as herself."""
     api = context.api("ann")
     sheet = api.new_sheet("Target", {"A1": "safe"})
     version = api.version(sheet)
@@ -107,10 +110,13 @@ def hostile_cross_site_post(context):
         "/cells": form(f"{base}/api/sheets/{sheet}/cells",
                        [('{"cells":[{"ref":"A1","input":"pwned","pad":"', '"}]}')], "text/plain"),
         "/create": form(f"{base}/api/sheets", [('{"name":"pwned","pad":"', '"}')], "text/plain"),
+        "/cells-no-origin": form(f"{base}/api/sheets/{sheet}/cells",
+                                 [('{"cells":[{"ref":"A1","input":"pwned","pad":"', '"}]}')], "text/plain", "no-referrer"),
         "/session": form(f"{base}/session", [("token", context.tokens["bob"])]),
+        "/session-no-origin": form(f"{base}/session", [("token", context.tokens["bob"])], referrer="no-referrer"),
         "/end": form(f"{base}/session/end", []),
     })
-    for path in ("/cells", "/create", "/session", "/end"):
+    for path in ("/cells", "/cells-no-origin", "/create", "/session", "/session-no-origin", "/end"):
         ann.driver.get(site.base + path)
         ann.wait(lambda: ann.driver.current_url.startswith(base), f"the form of {path} posted to SheetPort")
         ann.wait(lambda: ann.js("return document.readyState") == "complete", "the answer loaded")
@@ -145,7 +151,10 @@ def hostile_framed_page(context):
     for path in ("/", f"/sheets/{sheet}"):
         status, _, heads = api.call("GET", path, headers={"Accept": "text/html"})
         policy = heads.get("Content-Security-Policy") or ""
-        check("frame-ancestors 'none'" in policy, f"{path} ({status}) CSP {policy!r}")
+        check("frame-ancestors 'none'" in policy and "script-src 'self'" in policy and "unsafe-inline" not in policy,
+              f"{path} ({status}) CSP {policy!r}")
+        check(heads.get("Referrer-Policy") == "no-referrer" and heads.get("X-Content-Type-Options") == "nosniff"
+              and "no-store" in (heads.get("Cache-Control") or ""), f"{path} headers {dict(heads)}")
 
 
 HOSTILE = [hostile_cell_markup, hostile_comment_script, hostile_sheet_name, hostile_cross_site_post,
