@@ -29,7 +29,7 @@ enum OpenCommand {
         terminal is restored).
         """,
         groups: [OptionGroup(title: "OPTIONS", options: ClientOptions.options + [
-            .valued("--theme", "THEME", "light or dark (default dark)"),
+            .valued("--theme", "THEME", "light or dark (default the theme chosen on the web page; dark for system)"),
             .help,
         ])])
 
@@ -39,14 +39,11 @@ enum OpenCommand {
         guard options.positionals.count == 1, let given = options.positionals.first else {
             throw UsageError("open takes one sheet (its id or its name)\n\n" + spec.help)
         }
-        let theme: Contrast.Mode
-        switch options.value("--theme") ?? "dark" {
-        case "dark": theme = .dark
-        case "light": theme = .light
-        default: throw UsageError("--theme takes light or dark")
-        }
+        if let given = options.value("--theme"), !["dark", "light"].contains(given) { throw UsageError("--theme takes light or dark") }
         let connection = try ClientOptions.connection(options)
         let client = HTTPClient(connectTimeout: 10, timeout: try ClientOptions.timeout(options) ?? 60)
+        // Without --theme, the person's choice on the page (a terminal cannot follow `system`: dark).
+        let theme: Contrast.Mode = (options.value("--theme") ?? connection.preferredTheme(client: client)) == "light" ? .light : .dark
         let sheets = try connection.sheets(client: client)
         guard let sheet = ServerConnection.sheet(given, in: sheets) else {
             throw UsageError("no sheet \"\(given.visibleControlCharacters)\" on \(connection.baseURL) for this token")

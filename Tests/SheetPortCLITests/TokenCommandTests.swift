@@ -52,4 +52,27 @@ import SheetPortClient
         let link = try issue("link:0123456789abcdef", fixture.server)
         #expect(link.status != 0 && link.token.isEmpty && link.stderr.contains("share links"), "\(link.stderr)")
     }
+
+    /// `token issue` keeps standard output the token alone and says on standard error where to
+    /// sign in: the address of the server last started on the store.
+    @Test func issuePrintsTheSignInAddressBesideTheToken() throws {
+        let fixture = try ServerFixture()
+        defer { fixture.close() }
+        let issued = try issue("carol", fixture.server)
+        #expect(issued.status == 0 && issued.token.count == 64 && issued.token.allSatisfy(\.isHexDigit), "\(issued.token)")
+        #expect(issued.stderr.contains("sign in at \(fixture.server.base)/ with this token"), "\(issued.stderr)")
+    }
+
+    /// `serve --public-url` takes an http or https address of a host and nothing else (exit 2).
+    @Test func servePublicURLRefusesWhatIsNoAddress() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appendingPathComponent("data").path
+        for value in ["javascript:alert(1)", "ftp://sheets.example", "https://", "https://user@sheets.example", "https://sheets.example/x",
+                      "https://sheets.example/?q=1", "https://sheets.example/#f", "https://sheets.example\u{1B}[31m", "sheets.example", ""] {
+            let result = try runWithDeadline(["serve", "--data", data, "--listen", "127.0.0.1:0", "--public-url", value], seconds: 20)
+            #expect(result.status == 2 && result.stderr.contains("--public-url"), "\(value.debugDescription): \(result.stderr)")
+            #expect(!result.stderr.contains("\u{1B}"))
+        }
+    }
 }

@@ -92,4 +92,33 @@ import SheetPortTestSupport
         }
         #expect(WebAssets.files.reduce(0) { $0 + $1.bytes.count } < 200 * 1024)
     }
+
+    /// The import rewrite: leaves are hashed first, so a change in a leaf changes the name of
+    /// every module above it; only `import ... from './x.js';` lines of known modules change;
+    /// a cycle ends (its back edge is left as written).
+    @Test func importsAreRewrittenLeavesFirst() throws {
+        func assets(util: String) -> WebAssets {
+            WebAssets(files: [
+                ("app.js", Array("import { grid } from './grid.js';\n  import './side.js';\nconst s = \"import { x } from './grid.js';\";\nimport { u } from './missing.js';\nimport { v } from '../grid.js';\n".utf8)),
+                ("grid.js", Array("import { util } from './util.js';\nexport const grid = util;\n".utf8)),
+                ("util.js", Array(util.utf8)),
+                ("side.js", Array("export {};\n".utf8)),
+                ("a.js", Array("import { b } from './b.js';\n".utf8)),
+                ("b.js", Array("import { a } from './a.js';\n".utf8)),
+                ("app.css", Array("@import './grid.js';\n".utf8)),
+            ])
+        }
+        let first = assets(util: "export const util = 1;\n"), second = assets(util: "export const util = 2;\n")
+        let app = String(decoding: try #require(first.asset(served: String(first.path(of: "app.js").dropFirst(8))))
+            .bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        let grid = String(first.path(of: "grid.js").dropFirst(8)), side = String(first.path(of: "side.js").dropFirst(8))
+        #expect(app[0] == "import { grid } from './\(grid)';")
+        #expect(app[1] == "  import './\(side)';")
+        #expect(app[2] == "const s = \"import { x } from './grid.js';\";", "not an import line")
+        #expect(app[3] == "import { u } from './missing.js';" && app[4] == "import { v } from '../grid.js';")
+        for name in ["util.js", "grid.js", "app.js"] { #expect(first.path(of: name) != second.path(of: name), "\(name) changes with util.js") }
+        #expect(first.path(of: "side.js") == second.path(of: "side.js"))
+        #expect(first.path(of: "a.js").hasPrefix("/assets/a.") && first.path(of: "b.js").hasPrefix("/assets/b."))
+        #expect(first.path(of: "app.css").hasPrefix("/assets/app.") && String(decoding: first.all.first { $0.name == "app.css" }!.bytes, as: UTF8.self) == "@import './grid.js';\n")
+    }
 }

@@ -24,11 +24,14 @@ package final class EventReader {
     private var events: [ServerSentEvent] = []
     private var isEnded = false
 
-    /// Opens `path` with `token` and, if given, the raw `Last-Event-ID` bytes; waits (5 s at
+    /// Opens `path` with `token` (nil: none, a browser's cookie in `headers` instead), the
+    /// header fields `headers` and, if given, the raw `Last-Event-ID` bytes; waits (5 s at
     /// most) for the answer's head.
-    package init(port: UInt16, path: String, token: String, lastEventID: [UInt8]? = nil) throws {
+    package init(port: UInt16, path: String, token: String?, headers: [(name: String, value: String)] = [], lastEventID: [UInt8]? = nil) throws {
         connection = try RawConnection(port: port, timeout: 5)
-        var request = Array("GET \(path) HTTP/1.0\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n".utf8)
+        var request = Array("GET \(path) HTTP/1.0\r\nHost: 127.0.0.1\r\n".utf8)
+        if let token { request += Array("Authorization: Bearer \(token)\r\n".utf8) }
+        for (name, value) in headers { request += Array("\(name): \(value)\r\n".utf8) }
         if let lastEventID { request += Array("Last-Event-ID: ".utf8) + lastEventID + Array("\r\n".utf8) }
         request += Array("\r\n".utf8)
         connection.send(request)

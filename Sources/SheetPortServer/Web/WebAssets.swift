@@ -39,15 +39,17 @@ struct WebAssets: Sendable {
     init(files: [(name: String, bytes: [UInt8])]) {
         let sources = Dictionary(files.map { ($0.name, $0.bytes) }, uniquingKeysWith: { first, _ in first })
         var done: [String: Asset] = [:]
-        func resolve(_ name: String, depth: Int) -> Asset? {
+        var inProgress: Set<String> = []
+        func resolve(_ name: String) -> Asset? {
             if let asset = done[name] { return asset }
-            guard depth < 64, let bytes = sources[name] else { return nil }
-            let served = name.hasSuffix(".js") ? Self.rewritingImports(bytes) { resolve($0, depth: depth + 1)?.servedName } : bytes
+            // A module on the way here (a cycle) keeps the import as written rather than loop.
+            guard let bytes = sources[name], inProgress.insert(name).inserted else { return nil }
+            let served = name.hasSuffix(".js") ? Self.rewritingImports(bytes) { resolve($0)?.servedName } : bytes
             let asset = Asset(name: name, servedName: Self.hashedName(name, served), bytes: served, contentType: Self.contentType(of: name))
             done[name] = asset
             return asset
         }
-        for name in sources.keys { _ = resolve(name, depth: 0) }
+        for name in sources.keys.sorted() { _ = resolve(name) }
         byName = done
         byServedName = Dictionary(done.values.map { ($0.servedName, $0) }, uniquingKeysWith: { first, _ in first })
     }

@@ -31,6 +31,8 @@ enum WebRoutes {
         switch (method, path.first ?? "", path.count) {
         case ("POST", "session", 1), ("POST", "session", 2) where path.last == "end":
             return .readBody
+        case (_, "session", 1), (_, "session", 2) where path.last == "end":
+            return .reply(methodNotAllowed(request))
         case ("GET", "assets", _):
             return .reply(WebAssets.shared.reply(path))
         case ("GET", _, _):
@@ -41,11 +43,14 @@ enum WebRoutes {
             }
         default:
             let known = ["session", "l", "sheets"].contains(path.first ?? "") || path.isEmpty
-            guard known else { return .reply(PageShell.notFoundReply(json: json)) }
-            var reply = Reply.error(405, .methodNotAllowed, "\(request.method) is not allowed on \(request.path)")
-            reply.headers.append(("Vary", "Accept"))
-            return .reply(reply)
+            return .reply(known ? methodNotAllowed(request) : PageShell.notFoundReply(json: json))
         }
+    }
+
+    private static func methodNotAllowed(_ request: Request) -> Reply {
+        var reply = Reply.error(405, .methodNotAllowed, "\(request.method) is not allowed on \(request.path)")
+        reply.headers.append(("Vary", "Accept"))
+        return reply
     }
 
     /// The API route a page route answers JSON from.
@@ -139,7 +144,7 @@ enum WebRoutes {
         }
         let session = try WebSession.start(tokenHash: Tokens.hash(token), context)
         let cookie = context.web.cookie.setting(session.id, secure: context.web.isSecure(request))
-        return json ? Reply(status: 204, headers: [cookie, ("Vary", "Accept")]) : Reply(status: 303, headers: [("Location", "/"), ("Vary", "Accept"), cookie])
+        return home(json: json, cookie: cookie)
     }
 
     /// `POST /session/end`: ends the browser session (a change: same origin and the CSRF
@@ -151,7 +156,12 @@ enum WebRoutes {
             try session.end(context)
         }
         let cookie = context.web.cookie.clearing(secure: context.web.isSecure(request))
-        return json ? Reply(status: 204, headers: [cookie, ("Vary", "Accept")]) : Reply(status: 303, headers: [("Location", "/"), ("Vary", "Accept"), cookie])
+        return home(json: json, cookie: cookie)
+    }
+
+    /// The answer of a sign-in or sign-out: 303 to `/` (JSON: 204), setting or clearing the cookie.
+    private static func home(json: Bool, cookie: (name: String, value: String)) -> Reply {
+        json ? Reply(status: 204, headers: [cookie, ("Vary", "Accept")]) : Reply(status: 303, headers: [("Location", "/"), ("Vary", "Accept"), cookie])
     }
 
     /// A field of an `application/x-www-form-urlencoded` body, or a string member of a JSON one.

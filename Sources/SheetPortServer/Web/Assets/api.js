@@ -16,6 +16,13 @@ function csrfToken() {
   return document.querySelector('meta[name="csrf-token"]')?.getAttribute('content') ?? '';
 }
 
+/**
+ * The page is served with `Referrer-Policy: no-referrer`, under which a browser sends
+ * `Origin: null` on a POST; the server's CSRF rule needs the real origin, which this
+ * per-request policy sends to our own origin only.
+ */
+export const sameOriginReferrer = 'same-origin';
+
 /** The headers every request of the page carries. */
 export function apiHeaders(extra = {}) {
   return { Accept: 'application/json', 'X-SheetPort-CSRF': csrfToken(), 'Content-Type': 'application/json', ...extra };
@@ -26,7 +33,7 @@ export function apiHeaders(extra = {}) {
  * (null for 204). Throws ApiError with the server's code and message.
  */
 export async function api(method, path, body = undefined, headers = {}) {
-  const init = { method, credentials: 'same-origin', headers: apiHeaders(headers) };
+  const init = { method, credentials: 'same-origin', referrerPolicy: sameOriginReferrer, headers: apiHeaders(headers) };
   if (body instanceof Blob) init.body = body;
   else if (body !== undefined) init.body = JSON.stringify(body);
   let response;

@@ -1,6 +1,7 @@
 // The page's entry: body data-page says which page this is.
 import { sheetsPage } from './sheets.js';
-import { gridPage } from './grid-page.js';
+import { gridPage } from './grid.js';
+import { signInPage } from './signin.js';
 import { h, replace } from './dom.js';
 import { showError } from './status.js';
 
@@ -12,7 +13,8 @@ async function start() {
     case 'sheets': await sheetsPage(root); break;
     case 'grid': await gridPage(root, 'grid'); break;
     case 'table': await gridPage(root, 'table'); break;
-    default: break; // sign-in and not-found work without script
+    case 'signin': signInPage(); break;
+    default: break; // not-found works without script
   }
 }
 

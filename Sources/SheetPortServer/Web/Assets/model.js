@@ -5,6 +5,8 @@ import { parseRef } from './refs.js';
 
 /** Rows a chunk holds: the unit of fetching and of refetching. */
 export const chunkRows = 100;
+/** Chunks kept in memory: scrolling through a million rows holds 20,000 of them at most. */
+const keptChunks = 200;
 
 export class SheetModel {
   /** `mode` is `grid` (storage rows) or `table` (view positions, with `query` sort and filter). */
@@ -69,6 +71,7 @@ export class SheetModel {
 
   /** Loads the chunks covering positions `first`...`last` not yet loaded (or all, `force`). */
   ensure(first, last, force = false) {
+    this.evictAround(first, last);
     const loads = [];
     for (let chunk = Math.floor((first - 1) / chunkRows); chunk <= Math.floor((last - 1) / chunkRows); chunk += 1) {
       const state = this.chunks.get(chunk);
@@ -90,6 +93,18 @@ export class SheetModel {
     const from = Math.max(first, shown.first);
     const to = Math.min(last, shown.last);
     return from <= to ? this.ensure(from, to) : Promise.resolve();
+  }
+
+  /** Keeps at most `keptChunks` chunks: those farthest from `first`...`last` are forgotten. */
+  evictAround(first, last) {
+    if (this.chunks.size <= keptChunks) return;
+    const middle = (first + last) / 2;
+    const far = [...this.chunks.keys()].filter((chunk) => !this.chunks.get(chunk).promise)
+      .sort((a, b) => Math.abs(b * chunkRows - middle) - Math.abs(a * chunkRows - middle));
+    for (const chunk of far.slice(0, this.chunks.size - keptChunks)) {
+      this.chunks.delete(chunk);
+      for (let position = chunk * chunkRows + 1; position <= (chunk + 1) * chunkRows; position += 1) this.rows.delete(position);
+    }
   }
 
   async loadChunk(chunk) {

@@ -74,8 +74,14 @@ export function automaticInk(fill) {
   return l !== null && l < 0.18 ? '#FFFFFF' : '#000000';
 }
 
-/** The theme's own cell background and ink, read from the CSS custom properties. */
+/** The theme's own cell background and ink as `#rrggbb`, as the page draws them now. */
 export function themeColours() {
-  const style = getComputedStyle(document.documentElement);
-  return { paper: style.getPropertyValue('--cell-bg').trim(), ink: style.getPropertyValue('--ink').trim() };
+  const style = getComputedStyle(document.body);
+  return { paper: hexColour(style.backgroundColor), ink: hexColour(style.color) };
+}
+
+// `rgb(r, g, b)` as `#rrggbb` (what getComputedStyle answers for an opaque colour).
+function hexColour(rgb) {
+  const parts = rgb.match(/[\d.]+/g)?.slice(0, 3).map((part) => Math.round(Number(part)).toString(16).padStart(2, '0'));
+  return parts?.length === 3 ? `#${parts.join('')}` : '#ffffff';
 }

@@ -1,11 +1,11 @@
 // The grid page (data-page="grid") and the table view (data-page="table"): layout, the
-// selection, drafts and commits; formats, clipboard and fills are in grid-commands.js.
+// selection, drafts and commits; formats, clipboard and fills are in commands.js.
 import { api, report, serverLimits } from './api.js';
 import { h, replace } from './dom.js';
 import { pixelsToPoints, pixelsToWidth } from './geometry.js';
-import { GridView } from './grid-view.js';
+import { GridView } from './view.js';
 import { pageHeader } from './header.js';
-import { GridCommands } from './grid-commands.js';
+import { GridCommands } from './commands.js';
 import { followSheet } from './live.js';
 import { SheetModel } from './model.js';
 import { Panels } from './panels.js';
@@ -57,7 +57,7 @@ export class GridController {
     this.view = new GridView(this.model, `Sheet ${meta.name}`);
     this.view.readOnly = this.readOnly;
     this.view.onError = (error) => report(error, 'read the rows');
-    this.view.onRows = () => this.rowsArrived();
+    this.view.onRows = (rows) => this.rowsArrived(rows);
     this.view.onResize = (axis, index, pixels) => this.resized(axis, index, pixels);
     this.commands = new GridCommands(this);
     this.panels = new Panels(this);
@@ -87,6 +87,7 @@ export class GridController {
     });
     document.addEventListener('keydown', (event) => {
       if (event.key === 'Escape' && this.panels.open && !this.draft) { this.panels.close(); this.focusGrid(); }
+      if (event.key === 'F6') { event.preventDefault(); this.cycleRegion(event.shiftKey ? -1 : 1); }
     });
     this.view.render();
     this.selectionChanged();
@@ -144,7 +145,8 @@ export class GridController {
     this.editor.addEventListener('keydown', (event) => this.editorKey(event));
     this.editor.addEventListener('blur', (event) => {
       // Leaving the cell for another control (not the formula bar) commits, as a spreadsheet does.
-      if (event.relatedTarget === this.formulaBar || !this.draft || this.editor.hidden) return;
+      // Not when the window itself loses focus (another tab, leaving the page): the draft stays.
+      if (event.relatedTarget === this.formulaBar || !this.draft || this.editor.hidden || !document.hasFocus()) return;
       if (event.relatedTarget && this.view.element.contains(event.relatedTarget)) return;
       this.commit(null, false);
     });
@@ -408,13 +410,17 @@ export class GridController {
   }
 
   /** New rows arrived: the first paint is marked; what shows the active cell is refreshed. */
-  rowsArrived() {
+  rowsArrived({ first, last }) {
     if (!this.firstPaint && this.model.chunks.size > 0) {
       this.firstPaint = true;
-      performance.mark('sheetport:first-paint');
+      // After the frame that draws the window (its render was scheduled first).
+      requestAnimationFrame(() => performance.mark('sheetport:first-paint'));
     }
-    if (!this.draft) this.formulaBar.value = this.inputAt(this.view.selection.active);
-    this.toolbar?.update(this.cellAt(this.view.selection.active), this.view.selection.active);
+    // Only rows holding the active cell touch the controls (no layout work while scrolling).
+    const { active } = this.view.selection;
+    if (active.row < first || active.row > last) return;
+    if (!this.draft) this.formulaBar.value = this.inputAt(active);
+    this.toolbar?.update(this.cellAt(active), active);
   }
 
   // Cells.
@@ -434,7 +440,27 @@ export class GridController {
     return row ? formatRef({ row, col: cell.col }) : `${columnName(cell.col)}?`;
   }
 
+  /**
+   * F6 / Shift-F6: the next region (toolbar, address, formula bar, grid, open panel), since Tab
+   * and Shift-Tab move between cells inside the grid, as in a spreadsheet.
+   */
+  cycleRegion(step) {
+    if (this.draft && !this.editor.hidden) this.commit(null, false);
+    const toolbar = document.getElementById('toolbar');
+    const regions = [
+      [toolbar, toolbar?.querySelector('button:not(:disabled), select:not(:disabled)')],
+      [this.address, this.address], [this.formulaBar, this.formulaBar], [this.view.element, this.view.element],
+      [this.panels.element, this.panels.open ? this.panels.element.querySelector('button, textarea, input, select') : null],
+    ].filter(([, target]) => target);
+    const focused = document.activeElement;
+    let current = regions.findIndex(([container]) => container === focused || container?.contains(focused));
+    if (current < 0) current = regions.findIndex(([container]) => container === this.view.element);
+    regions[(current + step + regions.length) % regions.length][1].focus();
+  }
+
+  /** Focus back on the grid, or on the in-cell editor while one is open. */
   focusGrid() {
+    if (!this.editor.hidden) { this.editor.focus({ preventScroll: true }); return; }
     this.view.element.focus({ preventScroll: true });
   }
 
@@ -476,14 +502,14 @@ export class GridController {
     const draft = this.draft;
     if (!draft) return;
     this.closeEditor();
-    if (draft.text !== draft.original) this.writeCell(draft.cell, draft.text);
+    if (draft.text !== draft.original) this.writeCell(draft.cell, draft.text, refocus);
     if (direction) this.advance(direction);
     else this.selectionChanged();
     if (refocus) this.focusGrid();
   }
 
   /** Writes `text` into the cell at `cell`: shown at once as pending, then the server's display. */
-  writeCell(cell, text) {
+  writeCell(cell, text, reopen = true) {
     const row = this.model.sourceRow(cell.row);
     if (!row) return;
     const ref = formatRef({ row, col: cell.col });
@@ -506,8 +532,9 @@ export class GridController {
         if (!now.input && now.display === undefined) this.model.rowAt(cell.row).cells.delete(cell.col);
         this.model.emit('rows', { first: cell.row, last: cell.row });
       }
-      // The refused text comes back as a draft so nothing typed is lost.
-      if (!this.draft) {
+      // A refused text typed and committed from the keyboard comes back as a draft, so
+      // nothing typed is lost (a click elsewhere is not taken back: the refusal is in #status).
+      if (reopen && !this.draft) {
         this.select(cell);
         this.openEditor(text, 'edit');
       }

@@ -6,7 +6,7 @@ import { columnName, columnNumber, formatRange, formatRef, maxColumns, maxRows, 
 import { showError } from './status.js';
 import { decodeTSV, encodeTSV } from './tsv.js';
 import { WriteQueue } from './writes.js';
-import { shownText } from './grid-view.js';
+import { shownText } from './view.js';
 
 const encoder = new TextEncoder();
 const windowRows = 5000;

@@ -30,6 +30,8 @@ export class GridView {
     this.model = model;
     this.selection = { anchor: { row: 1, col: 1 }, active: { row: 1, col: 1 }, extent: { row: 1, col: 1 } };
     this.rowElements = new Map();
+    this.spareRows = [];          // row elements scrolled off (detached), reused for the rows scrolled on
+    this.stamp = 0;               // bumped when every cell must be drawn again (theme, sizes)
     this.columnHeaders = new Map();
     this.rowAxis = new Axis(1000, pointsToPixels(defaultRowPoints));
     this.colAxis = new Axis(30, defaultColumnPixels);
@@ -125,7 +127,7 @@ export class GridView {
       this.drawColumnHeaders();
     }
     for (const [position, element] of this.rowElements) {
-      if (position < view.firstRow || position > view.lastRow) { element.remove(); this.rowElements.delete(position); }
+      if (position < view.firstRow || position > view.lastRow) { this.rowElements.delete(position); element.remove(); this.spareRows.push(element); }
     }
     for (let position = view.firstRow; position <= view.lastRow; position += 1) {
       const existing = this.rowElements.get(position);
@@ -148,13 +150,14 @@ export class GridView {
       heightsChanged = true;
     }
     if (heightsChanged) { this.updateExtent(); this.rebuildAll(); }
-    this.render();
+    this.schedule();
     this.onRows?.({ first, last });
   }
 
   /** Draws every row again (sizes changed). */
   rebuildAll() {
     for (const element of this.rowElements.values()) element.stale = true;
+    this.stamp += 1;
     this.shownColumns = [0, -1];
     this.schedule();
   }
@@ -183,22 +186,30 @@ export class GridView {
 
   // Rows and cells are updated in place (not replaced), so an element found once stays the
   // cell's element while it is on screen.
+  newRow() {
+    const handle = h('div', { class: 'resize-handle row-resize', 'aria-hidden': 'true' });
+    const header = h('div', { class: 'row-header', role: 'rowheader', 'aria-colindex': '1' }, h('span', { class: 'label' }), handle);
+    header.style.width = `${rowHeaderWidth}px`;
+    const element = h('div', { class: 'grid-row', role: 'row' }, header);
+    element.cellElements = new Map();
+    if (this.model.mode !== 'table') this.dragHandle(handle, 'row', () => element.position);
+    return element;
+  }
+
   drawRow(position) {
     const row = this.model.rowAt(position);
     let element = this.rowElements.get(position);
     if (!element) {
-      const handle = h('div', { class: 'resize-handle row-resize', 'aria-hidden': 'true' });
-      const header = h('div', { class: 'row-header', role: 'rowheader', 'aria-colindex': '1' }, h('span', { class: 'label' }), handle);
-      header.style.width = `${rowHeaderWidth}px`;
-      if (this.model.mode !== 'table') this.dragHandle(handle, 'row', position);
-      element = h('div', { class: 'grid-row', role: 'row', 'aria-rowindex': String(position + 1) }, header);
-      element.cellElements = new Map();
+      element = this.spareRows.pop() ?? this.newRow();
+      element.position = position;
+      element.setAttribute('aria-rowindex', String(position + 1));
+      for (const cellElement of element.cellElements.values()) cellElement.setAttribute('aria-rowindex', String(position + 1));
       // Rows stay in document order (what assistive technology and tests read).
       let next = null;
       for (const [other, otherElement] of this.rowElements) {
         if (other > position && (next === null || other < next.position)) next = { position: other, element: otherElement };
       }
-      this.body.insertBefore(element, next?.element ?? null);
+      if (element.nextSibling !== (next?.element ?? null) || !element.parentNode) this.body.insertBefore(element, next?.element ?? null);
       this.rowElements.set(position, element);
     }
     element.stale = false;
@@ -217,15 +228,23 @@ export class GridView {
       let cellElement = element.cellElements.get(col);
       if (!cellElement) {
         cellElement = h('div', { class: 'cell', role: 'gridcell', 'aria-rowindex': String(position + 1), 'aria-colindex': String(col + 1), 'data-col': String(col) });
+        cellElement.drawn = null;
         element.cellElements.set(col, cellElement);
         element.append(cellElement);
       }
       const ref = sourceRow ? formatRef({ row: sourceRow, col }) : '';
-      cellElement.dataset.ref = ref;
-      cellElement.style.left = `${rowHeaderWidth + this.colAxis.offset(col)}px`;
-      cellElement.style.width = `${this.colAxis.sizeOf(col)}px`;
-      this.drawCell(cellElement, row?.cells.get(col));
-      cellElement.classList.toggle('has-comment', ref !== '' && this.commentRefs.has(ref));
+      if (cellElement.dataset.ref !== ref) cellElement.dataset.ref = ref;
+      const cell = row?.cells.get(col) ?? null;
+      // Drawn again only when its cell, its place or the look of every cell changed.
+      if (cellElement.drawn !== cell || cellElement.drawnStamp !== this.stamp) {
+        cellElement.style.left = `${rowHeaderWidth + this.colAxis.offset(col)}px`;
+        cellElement.style.width = `${this.colAxis.sizeOf(col)}px`;
+        this.drawCell(cellElement, cell ?? undefined);
+        cellElement.drawn = cell;
+        cellElement.drawnStamp = this.stamp;
+      }
+      const commented = ref !== '' && this.commentRefs.has(ref);
+      if (cellElement.classList.contains('has-comment') !== commented) cellElement.classList.toggle('has-comment', commented);
     }
     this.paintRowSelection(position, element);
   }
@@ -280,13 +299,15 @@ export class GridView {
     const { active } = this.selection;
     const rowIn = position >= range.top && position <= range.bottom;
     element.firstChild.classList.toggle('in-selection', rowIn);
-    for (const cell of element.cellElements.values()) {
-      const col = Number(cell.dataset.col);
+    for (const [col, cell] of element.cellElements) {
       const selected = rowIn && inRange(range, { row: position, col });
-      cell.setAttribute('aria-selected', selected ? 'true' : 'false');
-      cell.classList.toggle('selected', selected);
+      if (cell.selected !== selected) {
+        cell.selected = selected;
+        cell.setAttribute('aria-selected', selected ? 'true' : 'false');
+        cell.classList.toggle('selected', selected);
+      }
       const isActive = position === active.row && col === active.col;
-      cell.classList.toggle('active', isActive);
+      if (cell.classList.contains('active') !== isActive) cell.classList.toggle('active', isActive);
       if (isActive) this.element.setAttribute('aria-activedescendant', this.activeId(cell));
     }
   }
@@ -324,15 +345,16 @@ export class GridView {
   }
 
   /** Header edges drag to a new size: shown as it moves, sent once on release. */
-  dragHandle(handle, axis, index) {
+  dragHandle(handle, axis, which) {
     handle.addEventListener('pointerdown', (event) => {
       if (this.readOnly) return;
+      const index = typeof which === 'function' ? which() : which;
       event.preventDefault();
       event.stopPropagation();
       const line = axis === 'col' ? this.colAxis : this.rowAxis;
       const start = axis === 'col' ? event.clientX : event.clientY;
       const initial = line.sizeOf(index);
-      handle.setPointerCapture(event.pointerId);
+      // On the window: redrawing the headers replaces this handle while it is dragged.
       const move = (moved) => {
         const delta = (axis === 'col' ? moved.clientX : moved.clientY) - start;
         line.set(index, Math.max(axis === 'col' ? 2 : 4, initial + delta));
@@ -340,12 +362,12 @@ export class GridView {
         this.rebuildAll();
       };
       const up = () => {
-        handle.removeEventListener('pointermove', move);
-        handle.removeEventListener('pointerup', up);
+        window.removeEventListener('pointermove', move);
+        window.removeEventListener('pointerup', up);
         if (line.sizeOf(index) !== initial) this.onResize?.(axis, index, line.sizeOf(index));
       };
-      handle.addEventListener('pointermove', move);
-      handle.addEventListener('pointerup', up);
+      window.addEventListener('pointermove', move);
+      window.addEventListener('pointerup', up);
     });
   }
 }
