@@ -19,15 +19,6 @@ struct WebAssets: Sendable {
         let contentType: String
     }
 
-    /// Every file of Sources/SheetPortServer/Web/Assets, by file name. SwiftPM generates one
-    /// static a file and no list, so a file added there is named here too (a test fails on a
-    /// file missing from this list).
-    static let files: [(name: String, bytes: [UInt8])] = [
-        ("app.js", PackageResources.app_js),
-        ("hello.js", PackageResources.hello_js),
-        ("app.css", PackageResources.app_css),
-    ]
-
     /// The assets, hashed and rewritten once, at first use.
     static let shared = WebAssets(files: files)
 

@@ -523,7 +523,9 @@ export class GridController {
       if (answer) {
         showError('');
         if (this.mode === 'table') this.commands.refreshShown();
-        requestAnimationFrame(() => performance.mark(`sheetport:shown:${ref}`));
+        // The answer's display goes into the DOM now, not at the next frame.
+        this.view.render();
+        performance.mark(`sheetport:shown:${ref}`);
         return;
       }
       const now = this.model.rowAt(cell.row)?.cells.get(cell.col);
