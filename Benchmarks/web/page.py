@@ -113,24 +113,27 @@ def typed_to_shown(browser, sheet, samples):
 
 
 def scroll_frames(browser, sheet, rows):
-    """requestAnimationFrame deltas (ms) while the grid scrolls down `rows` rows, 50 rows a frame."""
+    """requestAnimationFrame deltas (ms) over rows / 50 frames, the grid scrolled 50 rows a frame:
+    down `rows` rows of a sheet that has them; a shorter grid is scrolled down and back up until
+    it has had as many frames, so both sheets are measured over the same number of frames."""
     browser.open(f"/sheets/{sheet}", "grid")
     return browser.driver.execute_async_script("""
         const [rows, done] = [arguments[0], arguments[arguments.length - 1]];
-        const grid = document.getElementById('grid');
-        let box = grid;
+        let box = document.getElementById('grid');
         while (box && !(box.scrollHeight > box.clientHeight + 1 && /(auto|scroll)/.test(getComputedStyle(box).overflowY)))
             box = box.parentElement;
         box = box || document.scrollingElement;
         const rowHeight = document.querySelector('#grid [role=gridcell]').getBoundingClientRect().height || 20;
-        const target = Math.min(rows * rowHeight, box.scrollHeight - box.clientHeight);
-        const deltas = [];
-        let last = null;
+        const bottom = box.scrollHeight - box.clientHeight, frames = Math.ceil(rows / 50), deltas = [];
+        let last = null, direction = 1, moved = 0;
         function frame(now) {
             if (last !== null) deltas.push(now - last);
             last = now;
-            if (box.scrollTop >= target - 1) { done({deltas, scrolled: Math.round(box.scrollTop / rowHeight)}); return; }
-            box.scrollTop = Math.min(target, box.scrollTop + 50 * rowHeight);
+            if (deltas.length >= frames) { done({deltas, scrolled: Math.round(moved / rowHeight)}); return; }
+            let next = box.scrollTop + direction * 50 * rowHeight;
+            if (next >= bottom) { next = bottom; direction = -1; } else if (next <= 0) { next = 0; direction = 1; }
+            moved += Math.abs(next - box.scrollTop);
+            box.scrollTop = next;
             requestAnimationFrame(frame);
         }
         requestAnimationFrame(frame);""", rows)

@@ -84,18 +84,24 @@ def hostile_sheet_name(context):
     check(not ann.injected(), f"injected elements on the grid: {ann.injected()}")
 
 
-def form(action, fields, enctype="application/x-www-form-urlencoded"):
-    """A page of another site that posts a form to `action` as soon as it loads."""
+def form(action, fields, enctype="application/x-www-form-urlencoded", opaque=False):
+    """A page of another site that posts a form to `action` as soon as it loads; `opaque` posts
+    it from a sandboxed frame (an opaque origin: the browser sends `Origin: null`) to the top."""
     inputs = "".join(f"<input type=hidden name='{html.escape(name)}' value='{html.escape(value)}'>"
                      for name, value in fields)
-    return (f"<!doctype html><form method=post action='{html.escape(action)}' enctype='{enctype}'>{inputs}</form>"
-            "<script>document.forms[0].submit()</script>")
+    page = (f"<!doctype html><form method=post action='{html.escape(action)}' enctype='{enctype}' target=_top>"
+            f"{inputs}</form><script>document.forms[0].submit()</script>")
+    if not opaque:
+        return page
+    return (f"<!doctype html><iframe sandbox='allow-forms allow-scripts allow-top-navigation' "
+            f"srcdoc='{html.escape(page)}'></iframe>")
 
 
 def hostile_cross_site_post(context):
     """Pages of another origin (another port of 127.0.0.1: same site, so the Lax cookie goes along)
     post forms to SheetPort while ann is signed in: a JSON-looking text/plain write, a new sheet,
-    a sign-in as bob and a sign-out. Nothing changes; ann stays signed in as herself."""
+    a sign-in as bob and a sign-out, with their origin and from an opaque one (`Origin: null`). Nothing changes;
+    ann stays signed in as herself."""
     api = context.api("ann")
     sheet = api.new_sheet("Target", {"A1": "safe"})
     version = api.version(sheet)
@@ -107,17 +113,23 @@ def hostile_cross_site_post(context):
         "/cells": form(f"{base}/api/sheets/{sheet}/cells",
                        [('{"cells":[{"ref":"A1","input":"pwned","pad":"', '"}]}')], "text/plain"),
         "/create": form(f"{base}/api/sheets", [('{"name":"pwned","pad":"', '"}')], "text/plain"),
+        "/cells-no-origin": form(f"{base}/api/sheets/{sheet}/cells",
+                                 [('{"cells":[{"ref":"A1","input":"pwned","pad":"', '"}]}')], "text/plain", opaque=True),
         "/session": form(f"{base}/session", [("token", context.tokens["bob"])]),
+        "/session-no-origin": form(f"{base}/session", [("token", context.tokens["bob"])], opaque=True),
         "/end": form(f"{base}/session/end", []),
     })
-    for path in ("/cells", "/create", "/session", "/end"):
+    for path in ("/cells", "/cells-no-origin", "/create", "/session", "/session-no-origin", "/end"):
         ann.driver.get(site.base + path)
         ann.wait(lambda: ann.driver.current_url.startswith(base), f"the form of {path} posted to SheetPort")
         ann.wait(lambda: ann.js("return document.readyState") == "complete", "the answer loaded")
     check(api.version(sheet) == version and api.cells(sheet)["A1"]["input"] == "safe", "the sheet unchanged")
     check(len(api.ok("GET", "/api/sheets")["sheets"]) == sheets, "no sheet created")
+    ann.driver.get(ann.base + "/")
+    ann.wait(lambda: ann.page() in ("sheets", "signin"), "the sheet list or the sign-in page")
+    check(ann.page() == "sheets" and ann.subject() == "ann",
+          f"still signed in as ann: the page is {ann.page()!r} of {ann.subject()!r}")
     ann.open(f"/sheets/{sheet}", "grid")
-    check(ann.subject() == "ann", f"still signed in as ann, the page says {ann.subject()!r}")
     ann.wait_cell("A1", "safe")
 
 
@@ -145,7 +157,10 @@ def hostile_framed_page(context):
     for path in ("/", f"/sheets/{sheet}"):
         status, _, heads = api.call("GET", path, headers={"Accept": "text/html"})
         policy = heads.get("Content-Security-Policy") or ""
-        check("frame-ancestors 'none'" in policy, f"{path} ({status}) CSP {policy!r}")
+        check("frame-ancestors 'none'" in policy and "script-src 'self'" in policy and "unsafe-inline" not in policy,
+              f"{path} ({status}) CSP {policy!r}")
+        check(heads.get("Referrer-Policy") == "no-referrer" and heads.get("X-Content-Type-Options") == "nosniff"
+              and "no-store" in (heads.get("Cache-Control") or ""), f"{path} headers {dict(heads)}")
 
 
 HOSTILE = [hostile_cell_markup, hostile_comment_script, hostile_sheet_name, hostile_cross_site_post,
