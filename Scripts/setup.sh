@@ -6,7 +6,8 @@
 #   Scripts/setup.sh --clients   also the real clients the writer is tested with (LibreOffice
 #                                `soffice`, Gnumeric `ssconvert`) and what the write benchmark
 #                                and Benchmarks/run.sh need (libxlsxwriter, gcc, /usr/bin/time, unzip),
-#                                and Debian's PostgreSQL server for the shared-database tests
+#                                and Debian's PostgreSQL server for the shared-database tests, and
+#                                Chromium with its chromedriver for the browser tests (Tests/Web)
 #   Scripts/setup.sh --postgres  to build, and the PostgreSQL server only
 set -euo pipefail
 
@@ -41,6 +42,9 @@ if [ "${1:-}" = "--clients" ]; then
     [ -x /usr/bin/time ] || missing+=(time)
     command -v gcc >/dev/null 2>&1 || missing+=(gcc)
     command -v unzip >/dev/null 2>&1 || missing+=(unzip)   # also `unzip -t` in ParallelDeflateTests
+    # The page's end-to-end tests (Tests/Web) drive Debian's headless Chromium through its chromedriver.
+    [ -x /usr/bin/chromium ] || installed chromium || missing+=(chromium)
+    [ -x /usr/bin/chromedriver ] || installed chromium-driver || missing+=(chromium-driver)
 fi
 
 if [ ${#missing[@]} -gt 0 ]; then

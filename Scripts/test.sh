@@ -23,7 +23,10 @@ step Scripts/check-layout.sh           # the server's SQL and dialect tests only
 step swift build --build-tests         # the tests that run sheetport run the one this build made
 eval "$(Scripts/postgres.sh start)"
 trap 'Scripts/postgres.sh stop "$SHEETPORT_PG_DIR"' EXIT
-step env SHEETPORT_REAL_CLIENTS=1 swift test # SharedDatabaseTests run on the cluster
+step env SHEETPORT_REAL_CLIENTS=1 swift test --skip WebBrowserTests # SharedDatabaseTests run on the cluster
+# The page in headless Chromium (Tests/Web) on its own, not side by side with the suites above: it
+# checks another person's edit is on screen within a second. Screenshots in .build/web-artifacts.
+step env SHEETPORT_REAL_CLIENTS=1 swift test --skip-build --filter WebBrowserTests
 # The server suite again, each test server on a new database of the cluster (the client's fault
 # tests are about the client, whatever the store: once is enough): SheetPortServerTests, and the
 # server's tests that run `sheetport serve` or a client command and so live in SheetPortCLITests.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Create (idempotently) the project's Python virtualenv at .venv with the pinned oracle
-# libraries used by Tests/ValueAgreement (and IronCalc, the peer of Tests/Differential). Safe to run repeatedly; quiet when already done.
+# libraries used by Tests/ValueAgreement (and IronCalc, the peer of Tests/Differential), and
+# Selenium, which drives Chromium in the page's browser tests (Tests/Web). Safe to run repeatedly; quiet when already done.
 # Usage: Scripts/venv.sh            (then use .venv/bin/python)
 #        Scripts/venv.sh --bench    also the benchmark peers and the chart library (Benchmarks/run.sh),
 #                                   and IronCalc (Benchmarks/calc.sh)
@@ -9,7 +10,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="$ROOT/.venv"
 PY="${PYTHON:-python3}"
-PINS=(openpyxl==3.1.5 python-calamine==0.9.1 ironcalc==0.9.1)
+PINS=(openpyxl==3.1.5 python-calamine==0.9.1 ironcalc==0.9.1 selenium==4.51.0)
 if [ "${1:-}" = "--bench" ]; then
     PINS+=(fastexcel==0.21.0 xlsx2csv==0.8.6 XlsxWriter==3.3.1 matplotlib==3.11.2 ironcalc==0.9.1)
 fi
@@ -33,7 +34,7 @@ for pin in sys.argv[1:]:
     name, want = pin.split("==")
     if version(name) != want:
         sys.exit(1)
-import openpyxl, python_calamine, ironcalc  # noqa: F401  (importable, not just installed)
+import openpyxl, python_calamine, ironcalc, selenium  # noqa: F401  (importable, not just installed)
 PYEOF
 then
     exit 0

@@ -1,4 +1,24 @@
-// Placeholder: the page's script (web-page replaces it). It imports a module the server rewrites.
-import { greet } from './hello.js';
+// The page's entry: body data-page says which page this is.
+import { sheetsPage } from './sheets.js';
+import { gridPage } from './grid.js';
+import { signInPage } from './signin.js';
+import { h, replace } from './dom.js';
+import { showError } from './status.js';
 
-document.getElementById('app')?.setAttribute('data-ready', greet());
+const root = document.getElementById('app');
+const page = document.body.dataset.page;
+
+async function start() {
+  switch (page) {
+    case 'sheets': await sheetsPage(root); break;
+    case 'grid': await gridPage(root, 'grid'); break;
+    case 'table': await gridPage(root, 'table'); break;
+    case 'signin': signInPage(); break;
+    default: break; // not-found works without script
+  }
+}
+
+start().catch((error) => {
+  if (root) replace(root, h('p', { role: 'alert', text: `The page failed to start: ${error.message}` }));
+  showError(String(error.message));
+});
