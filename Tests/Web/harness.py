@@ -215,8 +215,12 @@ class Browser:
             self.element("#grid [role=gridcell]", "the grid's first cells")
 
     def sign_in(self, token):
-        """Signs in through the sign-in form (a real form POST) and lands on the sheet list."""
+        """Signs in through the sign-in form (a real form POST) and lands on the sheet list; a
+        browser whose session is still live is on the sheet list already."""
         self.driver.get(self.base + "/")
+        self.wait(lambda: self.page() in ("signin", "sheets"), "the sign-in page or the sheet list")
+        if self.page() == "sheets":
+            return
         self.wait_page("signin")
         field = self.element("#token")
         field.clear()
