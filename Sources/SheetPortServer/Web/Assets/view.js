@@ -9,6 +9,7 @@ const headerHeight = 22;
 const rowHeaderWidth = 56;
 const marginRows = 10;
 const marginColumns = 3;
+const settleMilliseconds = 80;
 const numericTypes = new Set(['number', 'date']);
 const centredTypes = new Set(['boolean', 'error']);
 
@@ -56,7 +57,8 @@ export class GridView {
   /** Sizes from the sheet's metadata: column widths, default row height, the extent shown. */
   applyMeta(meta) {
     const defaultHeight = meta.defaultRowHeight ? pointsToPixels(meta.defaultRowHeight) : pointsToPixels(defaultRowPoints);
-    const rows = this.model.mode === 'table' ? Math.max(this.model.total ?? 0, 1) : Math.min(maxRows, Math.max((meta.rows ?? 0) + 100, 1000));
+    // The grid is the whole sheet's height, as in Excel; the table view is as long as the view.
+    const rows = this.model.mode === 'table' ? Math.max(this.model.total ?? 0, 1) : maxRows;
     const columns = Math.min(maxColumns, Math.max((meta.columns ?? 0) + 10, 30));
     const rowAxis = new Axis(Math.max(rows, this.model.mode === 'table' ? 0 : this.rowAxis.count), defaultHeight);
     for (const [index, pixels] of this.rowAxis.sizes) rowAxis.set(index, pixels);
@@ -120,7 +122,13 @@ export class GridView {
     }
     const view = this.visible();
     this.lastVisible = view;
-    this.model.ensure(view.firstRow, view.lastRow).catch((error) => this.onError?.(error));
+    // A fling (more than a screen a frame) fetches nothing until it settles: the rows flown
+    // past are never asked for, so a million-row sheet scrolls as an empty one does.
+    const jump = Math.abs(view.screenRows[0] - (this.lastFirstRow ?? view.screenRows[0]));
+    this.lastFirstRow = view.screenRows[0];
+    clearTimeout(this.settle);
+    if (jump > view.screenRows[1] - view.screenRows[0] + 1) this.settle = setTimeout(() => this.fetchShown(), settleMilliseconds);
+    else this.fetchShown();
     const columnsChanged = view.firstCol !== this.shownColumns[0] || view.lastCol !== this.shownColumns[1];
     if (columnsChanged) {
       this.shownColumns = [view.firstCol, view.lastCol];
@@ -134,6 +142,12 @@ export class GridView {
       if (existing && !columnsChanged && !existing.stale) this.placeRow(existing, position);
       else this.drawRow(position);
     }
+  }
+
+  /** Asks the model for the rows on screen (and their margin). */
+  fetchShown() {
+    const view = this.lastVisible ?? this.visible();
+    this.model.ensure(view.firstRow, view.lastRow).catch((error) => this.onError?.(error));
   }
 
   rowsChanged({ first, last }) {
