@@ -12,7 +12,7 @@ import openpyxl
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from harness import Browser, check, elapsed_since
+from harness import check, elapsed_since
 
 IMPORTED = "poi__SimpleMacro.xlsm"   # three worksheets and a VBA project: the first is imported
 
