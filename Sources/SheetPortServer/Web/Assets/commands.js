@@ -1,6 +1,6 @@
 // What the grid does to the sheet: formats, clearing, fills, the insert menu, undo, sizes and
 // the clipboard (TSV through the browser's clipboard events).
-import { api, knownLimits, serverLimits, sheetPath } from './api.js';
+import { knownLimits, serverLimits } from './api.js';
 import { widthToPixels, pointsToPixels } from './geometry.js';
 import { columnName, columnNumber, formatRange, formatRef, maxColumns, maxRows, rangeSize } from './refs.js';
 import { showError } from './status.js';
@@ -214,13 +214,8 @@ export class GridCommands {
       if (this.model.mode !== 'table' && [...Array(Math.ceil(count / 100)).keys()].every((k) => this.model.isLoaded(start + k * 100)) && this.model.isLoaded(start + count - 1)) {
         for (let row = start; row < start + count; row += 1) byRow.set(row, this.model.rowAt(row)?.cells);
       } else {
-        let next = start;
-        while (next !== null && next < start + count) {
-          const answer = await api('GET', sheetPath(this.model.sheetId, `/rows?start=${next}&count=${start + count - next}`));
-          for (const row of answer.rows) byRow.set(row.row, new Map(row.cells.map((cell) => [cell.col, cell])));
-          if (!answer.next || answer.next <= next) break;
-          next = answer.next;
-        }
+        const { fetched } = await this.model.fetchWindow(start, start + count);
+        for (const { position, row } of fetched) byRow.set(position, new Map(row.cells.map((cell) => [cell.col, cell])));
       }
       for (let row = start; row < start + count; row += 1) {
         const cells = byRow.get(row);

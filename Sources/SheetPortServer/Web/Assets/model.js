@@ -107,6 +107,26 @@ export class SheetModel {
     }
   }
 
+  /**
+   * The rows of positions `start` up to `end` (excluded) from the server, following `next`
+   * when a window stops early: { fetched: [{ position, row }], version }.
+   */
+  async fetchWindow(start, end) {
+    const fetched = [];
+    let next = start;
+    let version = 0;
+    while (next !== null && next < end) {
+      const answer = await api('GET', this.windowPath(next, end - next));
+      version = Math.max(version, answer.version ?? 0);
+      if (typeof answer.total === 'number') this.total = answer.total;
+      const from = next;
+      answer.rows.forEach((row, index) => fetched.push({ position: this.mode === 'table' ? from + index : row.row, row }));
+      if (answer.next === null || answer.next === undefined || answer.next <= next) break;
+      next = answer.next;
+    }
+    return { fetched, version };
+  }
+
   async loadChunk(chunk) {
     this.generation += 1;
     const generation = this.generation;
@@ -115,18 +135,10 @@ export class SheetModel {
     const start = chunk * chunkRows + 1;
     const end = start + chunkRows;
     state.promise = (async () => {
-      const fetched = [];
-      let next = start;
-      let version = 0;
+      let fetched;
+      let version;
       try {
-        while (next !== null && next < end) {
-          const answer = await api('GET', this.windowPath(next, end - next));
-          version = Math.max(version, answer.version ?? 0);
-          if (typeof answer.total === 'number') this.total = answer.total;
-          answer.rows.forEach((row, index) => fetched.push({ position: this.mode === 'table' ? next + index : row.row, row }));
-          if (answer.next === null || answer.next === undefined || answer.next <= next) break;
-          next = answer.next;
-        }
+        ({ fetched, version } = await this.fetchWindow(start, end));
       } catch (error) {
         if (this.chunks.get(chunk) === state) this.chunks.delete(chunk);
         throw error;

@@ -9,7 +9,7 @@ const headerHeight = 22;
 const rowHeaderWidth = 56;
 const marginRows = 10;
 const marginColumns = 3;
-const settleMilliseconds = 80;
+const settleMilliseconds = 150;
 const numericTypes = new Set(['number', 'date']);
 const centredTypes = new Set(['boolean', 'error']);
 

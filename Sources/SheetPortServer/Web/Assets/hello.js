@@ -1,2 +1,0 @@
-// Placeholder module, imported by app.js (web-page replaces it).
-export function greet() { return 'yes'; }
