@@ -38,6 +38,21 @@ def sign_in(context):
     check(context.tokens["ann"] not in ann.driver.current_url, "no token in the address")
 
 
+def sign_in_without_script(context):
+    """With the page's script off, the sign-in form still signs in (a plain form POST from the
+    sign-in page, whose no-referrer policy makes the browser send `Origin: null`)."""
+    plain = context.fresh_browser("plain", script=False)
+    context.shot = plain
+    plain.driver.get(plain.base + "/")
+    plain.wait_page("signin")
+    plain.element("#token").send_keys(context.tokens["bob"])
+    plain.find("#sign-in").click()
+    plain.wait(lambda: plain.page() == "sheets" or "csrf" in plain.js("return document.body.innerText"),
+               "the sheet list (or a refusal)")
+    check(plain.page() == "sheets" and plain.subject() == "bob",
+          f"signed in without script: {plain.js('return document.body.innerText')[:200]!r}")
+
+
 def import_xlsm(context):
     """Upload an .xlsm on the sheet list: the findings show, with the first-worksheet statement and
     the macros dropped, and the imported sheet opens with the first worksheet's cell."""
@@ -400,6 +415,6 @@ def sign_out(context):
     check(status == 401, f"the old session's cookie answers {status}, not 401")
 
 
-FLOWS = [sign_in, import_xlsm, type_values_and_formulas, fill_down, bold_header, undo, restore_from_history,
+FLOWS = [sign_in, sign_in_without_script, import_xlsm, type_values_and_formulas, fill_down, bold_header, undo, restore_from_history,
          table_view, comments_two_people, viewer_link, live_edit, export_openpyxl, theme, keyboard,
          link_from_another_site]

@@ -62,12 +62,13 @@ class Context:
             self.shot = browser
         return browser
 
-    def fresh_browser(self, name):
-        """A new browser with no session (a person following a link)."""
+    def fresh_browser(self, name, script=True):
+        """A new browser with no session (a person following a link), its pages' script off
+        unless `script`."""
         old = self.browsers.pop(name, None)
         if old:
             old.quit()
-        browser = Browser(self.server.base, os.path.join(self.folder, f"downloads-{name}"), self.artifacts)
+        browser = Browser(self.server.base, os.path.join(self.folder, f"downloads-{name}"), self.artifacts, script)
         self.browsers[name] = browser
         return browser
 
