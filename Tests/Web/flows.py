@@ -66,6 +66,7 @@ def import_xlsm(context):
     findings = ann.find("#import-findings").text
     check(re.search(r"first worksheet", findings, re.I), f"the first-worksheet statement in {findings!r}")
     check(ann.find_all('#import-findings li[data-code="macros-dropped"]'), f"macros-dropped listed: {findings!r}")
+    ann.screenshot("import-xlsm-findings")
     jobs = context.api("ann").ok("GET", "/api/imports")["jobs"]
     job = next((j for j in jobs if j["filename"] == IMPORTED and j["status"] == "succeeded"), None)
     check(job, f"the import job succeeded: {jobs}")
