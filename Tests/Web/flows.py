@@ -5,12 +5,14 @@ leaves `context.shot` naming the browser whose screen ends it (the runner saves 
 import os
 import re
 import time
+import urllib.error
+import urllib.request
 
 import openpyxl
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from harness import Browser, check, elapsed_since
+from harness import check, elapsed_since
 
 IMPORTED = "poi__SimpleMacro.xlsm"   # three worksheets and a VBA project: the first is imported
 
@@ -36,6 +38,21 @@ def sign_in(context):
     check(context.tokens["ann"] not in ann.driver.current_url, "no token in the address")
 
 
+def sign_in_without_script(context):
+    """With the page's script off, the sign-in form still signs in (a plain form POST from the
+    sign-in page, whose no-referrer policy makes the browser send `Origin: null`)."""
+    plain = context.fresh_browser("plain", script=False)
+    context.shot = plain
+    plain.driver.get(plain.base + "/")
+    plain.wait_page("signin")
+    plain.element("#token").send_keys(context.tokens["bob"])
+    plain.find("#sign-in").click()
+    plain.wait(lambda: plain.page() == "sheets" or "csrf" in plain.js("return document.body.innerText"),
+               "the sheet list (or a refusal)")
+    check(plain.page() == "sheets" and plain.subject() == "bob",
+          f"signed in without script: {plain.js('return document.body.innerText')[:200]!r}")
+
+
 def import_xlsm(context):
     """Upload an .xlsm on the sheet list: the findings show, with the first-worksheet statement and
     the macros dropped, and the imported sheet opens with the first worksheet's cell."""
@@ -49,6 +66,7 @@ def import_xlsm(context):
     findings = ann.find("#import-findings").text
     check(re.search(r"first worksheet", findings, re.I), f"the first-worksheet statement in {findings!r}")
     check(ann.find_all('#import-findings li[data-code="macros-dropped"]'), f"macros-dropped listed: {findings!r}")
+    ann.screenshot("import-xlsm-findings")
     jobs = context.api("ann").ok("GET", "/api/imports")["jobs"]
     job = next((j for j in jobs if j["filename"] == IMPORTED and j["status"] == "succeeded"), None)
     check(job, f"the import job succeeded: {jobs}")
@@ -337,5 +355,67 @@ def theme(context):
             ann.screenshot("theme-dark")
 
 
-FLOWS = [sign_in, import_xlsm, type_values_and_formulas, fill_down, bold_header, undo, restore_from_history,
-         table_view, comments_two_people, viewer_link, live_edit, export_openpyxl, theme]
+def keyboard(context):
+    """Keyboard only: Tab commits and moves right, Escape abandons a draft, Delete clears, Ctrl-I
+    makes italic, arrows move the active cell."""
+    api = context.api("ann")
+    sheet = api.new_sheet("Keys", {"A1": "keep", "C1": "gone"})
+    ann = context.browser("ann")
+    ann.open(f"/sheets/{sheet}", "grid")
+    ann.select("A2")
+    ann.keys("a")
+    editor = ann.element("#cell-editor", visible=True)
+    editor.send_keys("b" + Keys.TAB)
+    ann.wait(lambda: "active" in ann.cell("B2").get_attribute("class").split(), "B2 active after Tab")
+    ann.wait_cell("A2", "ab")
+    ann.select("A1")
+    ann.keys("x")
+    ann.element("#cell-editor", visible=True).send_keys("yz" + Keys.ESCAPE)
+    ann.wait(lambda: not ann.find("#cell-editor").is_displayed(), "the editor closed by Escape")
+    check(ann.cell_text("A1") == "keep", f"A1 after Escape: {ann.cell_text('A1')!r}")
+    ann.keys(Keys.RIGHT, Keys.RIGHT)
+    ann.wait(lambda: "active" in ann.cell("C1").get_attribute("class").split(), "C1 active after two right arrows")
+    ann.keys(Keys.DELETE)
+    ann.wait_cell("C1", "")
+    ann.select("A1")
+    ann.chord(Keys.CONTROL, "i")
+    ann.wait(lambda: ann.js("return getComputedStyle(arguments[0]).fontStyle", ann.cell("A1")) == "italic", "A1 italic")
+    def stored(cells):
+        return (cells.get("A2", {}).get("input") == "ab" and cells.get("A1", {}).get("input") == "keep"
+                and cells.get("C1", {}).get("input", "") == "" and cells["A1"].get("style", {}).get("italic"))
+    ann.wait(lambda: stored(api.cells(sheet)), "the server holding A2 ab, A1 keep in italic, C1 cleared")
+
+
+def link_from_another_site(context):
+    """A link to a sheet followed from another site (localhost is another site than 127.0.0.1)
+    arrives signed in: the session cookie is SameSite=Lax, not Strict."""
+    api = context.api("ann")
+    sheet = api.new_sheet("Linked", {"A1": "arrived"})
+    ann = context.browser("ann")
+    site = context.other_site()
+    site.pages["/link"] = f"<!doctype html><a id=go href='{ann.base}/sheets/{sheet}'>the sheet</a>"
+    ann.driver.get(site.base.replace("127.0.0.1", "localhost") + "/link")
+    ann.element("#go").click()
+    ann.wait_page("grid")
+    check(ann.subject() == "ann", f"signed in as ann, the page says {ann.subject()!r}")
+    ann.wait_cell("A1", "arrived")
+
+
+def sign_out(context):
+    """Sign out ends the session: the sign-in page, and the old cookie no longer reads anything."""
+    ann = context.browser("ann")
+    ann.open("/", "sheets")
+    cookie = ann.cookie_header()
+    ann.find("#sign-out").click()
+    ann.wait_page("signin")
+    request = urllib.request.Request(f"{ann.base}/api/sheets", headers={"Accept": "application/json", "Cookie": cookie})
+    try:
+        status = urllib.request.urlopen(request, timeout=30).status
+    except urllib.error.HTTPError as error:
+        status = error.code
+    check(status == 401, f"the old session's cookie answers {status}, not 401")
+
+
+FLOWS = [sign_in, sign_in_without_script, import_xlsm, type_values_and_formulas, fill_down, bold_header, undo, restore_from_history,
+         table_view, comments_two_people, viewer_link, live_edit, export_openpyxl, theme, keyboard,
+         link_from_another_site]

@@ -141,9 +141,10 @@ class API:
 
 
 class Browser:
-    """One headless Chromium (its own profile: its own cookies), downloads into `downloads`."""
+    """One headless Chromium (its own profile: its own cookies), downloads into `downloads`;
+    `script=False` turns the pages' JavaScript off."""
 
-    def __init__(self, base, downloads, artifacts):
+    def __init__(self, base, downloads, artifacts, script=True):
         self.base = base
         self.artifacts = artifacts
         self.downloads = downloads
@@ -153,8 +154,10 @@ class Browser:
         for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900",
                          "--disable-gpu", "--no-first-run", "--disable-extensions", "--lang=en-US"):
             options.add_argument(argument)
-        options.add_experimental_option("prefs", {"download.default_directory": downloads,
-                                                  "download.prompt_for_download": False})
+        prefs = {"download.default_directory": downloads, "download.prompt_for_download": False}
+        if not script:   # the page's own script off: what works without it
+            prefs["profile.managed_default_content_settings.javascript"] = 2
+        options.add_experimental_option("prefs", prefs)
         options.set_capability("unhandledPromptBehavior", "ignore")   # an alert stays to be seen
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
         self.driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
@@ -215,8 +218,12 @@ class Browser:
             self.element("#grid [role=gridcell]", "the grid's first cells")
 
     def sign_in(self, token):
-        """Signs in through the sign-in form (a real form POST) and lands on the sheet list."""
+        """Signs in through the sign-in form (a real form POST) and lands on the sheet list; a
+        browser whose session is still live is on the sheet list already."""
         self.driver.get(self.base + "/")
+        self.wait(lambda: self.page() in ("signin", "sheets"), "the sign-in page or the sheet list")
+        if self.page() == "sheets":
+            return
         self.wait_page("signin")
         field = self.element("#token")
         field.clear()

@@ -17,7 +17,7 @@ import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from flows import FLOWS   # noqa: E402
+from flows import FLOWS, sign_out   # noqa: E402
 from harness import API, Browser, OtherSite, Server   # noqa: E402
 from hostile import HOSTILE   # noqa: E402
 
@@ -62,12 +62,13 @@ class Context:
             self.shot = browser
         return browser
 
-    def fresh_browser(self, name):
-        """A new browser with no session (a person following a link)."""
+    def fresh_browser(self, name, script=True):
+        """A new browser with no session (a person following a link), its pages' script off
+        unless `script`."""
         old = self.browsers.pop(name, None)
         if old:
             old.quit()
-        browser = Browser(self.server.base, os.path.join(self.folder, f"downloads-{name}"), self.artifacts)
+        browser = Browser(self.server.base, os.path.join(self.folder, f"downloads-{name}"), self.artifacts, script)
         self.browsers[name] = browser
         return browser
 
@@ -93,7 +94,7 @@ def main():
     parser.add_argument("--artifacts", default=".build/web-artifacts", help="where the screenshots go")
     parser.add_argument("--only", help="comma-separated flow names (dashes), the others skipped")
     arguments = parser.parse_args()
-    flows = FLOWS + HOSTILE
+    flows = FLOWS + HOSTILE + [sign_out]   # signing out last: the flows before use ann's session
     if arguments.only:
         wanted = set(arguments.only.split(","))
         flows = [flow for flow in flows if flow.__name__.replace("_", "-") in wanted]
