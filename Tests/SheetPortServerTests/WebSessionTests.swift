@@ -41,6 +41,9 @@ import SheetPortTestSupport
         #expect(forged.status == 403 && forged.text.contains("\"csrf\"") && forged.header("Set-Cookie") == nil, "\(forged.text)")
         attacker.origin = "null"
         #expect(try attacker.signIn(token).status == 403)
+        // An opaque origin decides nothing: a sandboxed frame on another site says cross-site.
+        #expect(try attacker.call("POST", "/session", body: Array("token=\(token)".utf8), contentType: "application/x-www-form-urlencoded",
+                                  headers: [("Sec-Fetch-Site", "cross-site")]).status == 403)
         attacker.origin = nil
         #expect(try attacker.signIn(token).status == 403, "no Origin and no Sec-Fetch-Site")
         #expect(try attacker.call("POST", "/session", body: Array("token=\(token)".utf8), contentType: "application/x-www-form-urlencoded",
@@ -62,6 +65,14 @@ import SheetPortTestSupport
         #expect(try browser.api("POST", "/api/sheets/\(sheet)/cells", json: ["cells": [["ref": "A1", "input": "x"]]], csrf: csrf).status == 403)
         #expect(try firstInput(fixture.api, sheet) == before)
         #expect(try fixture.api.object("/api/sheets/\(sheet)")["version"] as? Int == version, "nothing was done")
+
+        // The sign-in form without script: the page's no-referrer policy makes the browser send
+        // `Origin: null` with `Sec-Fetch-Site: same-origin`, which is the server's own page.
+        let form = WebBrowser(base: fixture.server.base)
+        form.origin = "null"
+        let signedInByForm = try form.call("POST", "/session", body: Array("token=\(token)".utf8), contentType: "application/x-www-form-urlencoded",
+                                           headers: [("Sec-Fetch-Site", "same-origin")])
+        #expect(signedInByForm.status == 303 && form.cookie != nil, "\(signedInByForm.status) \(signedInByForm.text)")
 
         // Same origin by Sec-Fetch-Site when Origin is absent.
         browser.origin = nil

@@ -12,8 +12,11 @@ enum CSRFCheck {
     static func changes(_ method: String) -> Bool { method != "GET" && method != "HEAD" }
 
     /// 403 `csrf` unless the request comes from the server's own origin.
+    /// `Origin: null` counts as absent: the page's own `Referrer-Policy: no-referrer` makes a
+    /// browser send it on a plain form POST (the sign-in form without script), and an opaque origin
+    /// names no site; `Sec-Fetch-Site` then decides (a sandboxed frame elsewhere is `cross-site`).
     static func sameOrigin(_ request: Request, _ web: WebState) -> Reply? {
-        if let origin = request.header("Origin") {
+        if let origin = request.header("Origin"), origin != "null" {
             return web.isOwnOrigin(origin, host: request.header("Host")) ? nil : refusal("the request comes from another origin (\(origin.visibleControlCharacters))")
         }
         return request.header("Sec-Fetch-Site") == "same-origin" ? nil : refusal("the request names no origin of this server (Origin or Sec-Fetch-Site)")
