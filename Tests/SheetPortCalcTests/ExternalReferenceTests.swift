@@ -28,6 +28,11 @@ import SheetPortCore
         ("[1]Empty!A1", .error(.reference)), ("[1]Missing!A1", .error(.reference)), ("[9]Sheet1!A1", .error(.reference)),
         ("[2]!Nope", .error(.name)), ("A2:'[1]Sheet1'!A2", .error(.value)), ("SUM([1]Sheet1!A1:A2,A2)", .number(14)),
         ("IFERROR([7]Sheet1!A1,-1)", .number(-1)),
+        // A range between this sheet and one of another workbook is #VALUE!, held or not (calc-suite
+        // formulas__test CORE!P18); the missing sheet's reference alone, or a range on it, is #REF!.
+        ("A2:'[1]Missing'!A2", .error(.value)), ("A2:[9]Sheet1!A2", .error(.value)), ("SUM(A2:'[1]Missing'!A2)", .error(.value)),
+        ("A2:[1]Missing!A2+1", .error(.value)), ("'[1]Missing'!A2:A3", .error(.reference)), ("A2:#REF!", .error(.reference)),
+        ("[1]Missing!A2:[1]Missing!A3", .error(.reference)), ("SUM(A2:A2)", .number(10)),
     ]
 
     @Test(arguments: table) func readsCachedValues(_ formula: String, _ expected: CalcValue) {

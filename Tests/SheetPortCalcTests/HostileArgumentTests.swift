@@ -42,6 +42,24 @@ import SheetPortCore
         #expect(eval("TIMEVALUE(\"6:00 PM\")") == .number(0.75))
     }
 
+    /// A date text is read month first; one that is a date only day first is read so (Excel
+    /// computed `"29/02/1900"` and `"26/08/1987"` so in calc-suite formulas__test); a text that is
+    /// no date either way stays `#VALUE!`.
+    @Test func dateTextsOnlyDayFirstAreReadDayFirst() {
+        #expect(eval("DATEVALUE(\"2/3/2023\")") == .number(44960), "ambiguous: month first")
+        #expect(eval("DATEVALUE(\"31/12/2020\")") == .number(44196))
+        #expect(eval("DATEVALUE(\"29/02/1900\")") == .number(60), "Excel's 1900-02-29, day first")
+        #expect(eval("DATEVALUE(\"13/01/1900\")") == .number(13))
+        #expect(eval("DATEVALUE(\"26/08/87\")") == .number(32015))
+        #expect(eval("\"29/02/1900\"+0") == .number(60))
+        #expect(eval("AVERAGE(1,\"29/02/1900\")") == .number(30.5))
+        for text in ["30/2/2010", "13/13/2020", "29/02/1901", "0/13/2020", "32/1/2020", "13/0/2020", "-13/1/2020",
+                     "99999999999999999999/1/2020", "13/1/99999", "40-2-2023", "13//2020", "13/1/2020/1"] {
+            #expect(eval("DATEVALUE(\"\(text)\")") == .error(.value), "\(text)")
+        }
+        #expect(eval("DATEVALUE(\"29/02/1900\")", system: .excel1904) == .error(.value), "1900 is before the 1904 system")
+    }
+
     /// Excel shows serial 60 as the 29 February 1900 it counts, and weekdays of the serials
     /// before it by its own count (serial 1, 1900-01-01, a Sunday; serial 0 a Saturday).
     @Test func textShowsExcelsPhantomLeapDay() {

@@ -82,6 +82,9 @@ import SheetPortTestSupport
         #expect(cells["A2"]?.value == .number(2) && cells["A2"]?.formula == nil)
         let without = try Self.read([], sheetData: sheetData)
         #expect(without["A1"]?.formulaKind == .array(range: "A1:A3"), "no metadata part: arrays as stored")
+        let errorsOnly = try Self.read([("xl/metadata.xml", Self.metadata(valueRecords: [(2, 0)], blocks: 1))], sheetData: sheetData)
+        #expect(errorsOnly["A1"]?.formulaKind == .array(range: "A1:A3"), "metadata without a dynamic-array record: cm is not read")
+        #expect(errorsOnly["F1"]?.formulaKind == .array(range: "F1"))
     }
 
     @Test func richErrorsReadAsTheErrorsExcelShows() throws {

@@ -48,13 +48,7 @@ extension Evaluator {
             if start <= r.r2 { parts.append(SheetRange(sheet: r.sheet, r1: start, c1: r.c1, r2: r.r2, c2: r.c2)) }
             return parts
         }
-        return Evaluator.splitting(args, by: split)
-    }
-
-    /// The references of `args` each replaced by the parts `split` cuts it into (a reference
-    /// `split` keeps whole stays as it is); other operands unchanged.
-    static func splitting(_ args: [Operand], by split: (SheetRange) -> [SheetRange]) -> [Operand] {
-        args.map { op in
+        return args.map { op in
             switch op {
             case .ref(let r):
                 let parts = split(r)

@@ -332,7 +332,7 @@ public final class CalcEngine {
     /// True when the cell is covered by an array formula anchored elsewhere (a legacy array's range
     /// or a dynamic array's spill). A file stores such a cell's value as a plain one; loaded as a
     /// constant it would detach from its array and block a dynamic array's spill.
-    public func isArrayMember(at cell: CellReference, sheet: Int) -> Bool {
+    package func isArrayMember(at cell: CellReference, sheet: Int) -> Bool {
         guard !arrayAnchorOf.isEmpty, let address = CellIndex(inGrid: cell), let id = cellID(sheet: sheet, address: address) else { return false }
         return cellKind[Int(id)] == .arrayMember
     }
@@ -358,7 +358,7 @@ public final class CalcEngine {
     /// TRANSLATE, COPILOT, PY, ...), the pivot-table ones, the XLM add-in calls, and the Thai and
     /// Japanese locale functions. With `implementedFunctions` they are every name Excel knows: any
     /// other name is `#NAME?` in Excel as in the engine.
-    public static let excelFunctionsNotImplemented: Set<String> = [
+    package static let excelFunctionsNotImplemented: Set<String> = [
         "CALL", "COPILOT", "CUBEKPIMEMBER", "CUBEMEMBER", "CUBEMEMBERPROPERTY", "CUBERANKEDMEMBER", "CUBESET", "CUBESETCOUNT",
         "CUBEVALUE", "DATESTRING", "DETECTLANGUAGE", "ECMA.CEILING", "ENCODEURL", "EUROCONVERT", "FIELDVALUE", "FILTERXML",
         "GETPIVOTDATA", "IMAGE", "ISTHAIDIGIT", "NUMBERSTRING", "PY", "REGISTER.ID", "ROUNDBAHTDOWN",
@@ -367,7 +367,7 @@ public final class CalcEngine {
     ]
 
     /// Whether Excel knows a function by this name (upper-cased, without prefixes), implemented here or not.
-    public static func isExcelFunction(_ name: String) -> Bool {
+    package static func isExcelFunction(_ name: String) -> Bool {
         FunctionRegistry.byName[name] != nil || FunctionRegistry.compiledForms.contains(name) || excelFunctionsNotImplemented.contains(name)
     }
 

@@ -128,7 +128,7 @@ enum Coercion {
             if f.count == 3 {
                 if let a = Int(f[0]), let b = Int(f[1]), let c = Int(f[2]) {
                     if f[0].count == 4 { return validDate(a, b, c, system) }
-                    if sep == "/" { return validDate(c < 100 ? (c < 30 ? 2000 + c : 1900 + c) : c, a, b, system) }
+                    if sep == "/" { return monthOrDayFirst(a, b, year: c < 100 ? (c < 30 ? 2000 + c : 1900 + c) : c, system) }
                     return nil
                 }
                 if let d = Int(f[0]), let m = month(f[1]), let y = Int(f[2]) {
@@ -137,7 +137,7 @@ enum Coercion {
                 return nil
             }
             if f.count == 2, sep == "/", let a = Int(f[0]), let b = Int(f[1]) {
-                return validDate(currentYear, a, b, system)
+                return monthOrDayFirst(a, b, year: currentYear, system)
             }
         }
         // "Jan 31, 2024" / "31 Jan 2024" / "January 31 2024"
@@ -147,6 +147,16 @@ enum Coercion {
             if let d = Int(words[0]), let m = month(words[1]), let y = Int(words[2]) { return validDate(y, m, d, system) }
         }
         return nil
+    }
+
+    /// `a/b` read month first (`1/2/2024` is 2 January, as in Excel for the United States); a
+    /// text that is no date that way but one day first (`31/12/2020`, `29/02/1900`) was written
+    /// where the day comes first, and Excel computing it there reads that date: both Excel-computed
+    /// oracles hold such texts only as dates (calc-suite formulas__test: `STDEV(...,"29/02/1900")`,
+    /// `XIRR(...,"26/08/1987")`), never as the `#VALUE!` month-first reading would give.
+    static func monthOrDayFirst(_ a: Int, _ b: Int, year: Int, _ system: DateSystem) -> Double? {
+        if let date = validDate(year, a, b, system) { return date }
+        return a > 12 ? validDate(year, b, a, system) : nil
     }
 
     /// The year assumed for dates typed without one.

@@ -4,6 +4,9 @@ struct Criterion {
     enum Op { case equal, notEqual, less, lessEqual, greater, greaterEqual }
     var op: Op
     var number: Double?
+    /// The text a number was read from (`"29/02/1900"`): a cell holding that same text meets an
+    /// equality criterion (calc-suite formulas__test STATISTICAL!X24, `COUNTIF(I24:J24,I24)`).
+    var numberText: String?
     var text: String?
     var boolean: Bool?
     var error: ExcelError?
@@ -35,7 +38,7 @@ struct Criterion {
             }
             let operand = length == 0 ? raw : String(Substring(raw).utf8.dropFirst(length))!
             if operand.isEmpty { text = ""; return }
-            if let x = Coercion.number(fromText: operand, system: system) { number = x; return }
+            if let x = Coercion.number(fromText: operand, system: system) { number = x; numberText = operand; return }
             // Upper-cased only when it can be TRUE or FALSE (only t and f upper-case to their first
             // letters), an error only from '#': no upper-cased copies for each SUMIF cell's key.
             let lead = operand.utf8.first ?? 0
@@ -58,7 +61,11 @@ struct Criterion {
     /// The hash key of an equality criterion without wildcards (for the criteria index).
     var equalityKey: LookupKey? {
         guard op == .equal, pattern == nil else { return nil }
-        if let number { return .number(Coercion.round15(number) + 0) }
+        if let number {
+            // The index keeps a date text under its text: such a criterion scans (it is rare).
+            if let numberText, Coercion.plainNumber(Array(numberText.utf8)) == nil { return nil }
+            return .number(Coercion.round15(number) + 0)
+        }
         if let boolean { return .boolean(boolean) }
         if let error { return .error(error) }
         if let text, !text.isEmpty { return .text(text.lowercased()) }
@@ -85,6 +92,8 @@ struct Criterion {
                 if op == .equal, let x = Coercion.plainNumber(Array(t.utf8)) {
                     return compare(Compare.values(.number(x), .number(number)))
                 }
+                // "<>" still counts it as different, as it does "23" against "<>23".
+                if op == .equal, let numberText, Compare.text(t, numberText) == 0 { return true }
                 return op == .notEqual
             default: return op == .notEqual
             }

@@ -106,6 +106,30 @@ extension Evaluator {
         }
     }
 
+    /// Whether the range operator at `position` joins a reference to a reference naming a sheet the
+    /// engine does not hold (`A2:'[2]MISSING'!A2`): two sheets, `#VALUE!` as for two held ones, where
+    /// the missing sheet's reference alone is `#REF!` (calc-suite formulas__test CORE!P17:P18).
+    /// Only operands of one instruction are looked at (the stored forms of such formulas).
+    func spansSheetsNotHeld(_ code: [Instruction], before position: Int, _ start: Int, _ a: Operand, _ b: Operand) -> Bool {
+        func notHeld(_ k: Int) -> Bool {
+            guard k >= start else { return false }
+            switch code[k] {
+            case .cell(_, let name?), .area(_, let name?): return engine.sheetSpan(name, home: sheet) == nil
+            default: return false
+            }
+        }
+        func isReference(_ k: Int) -> Bool {
+            guard k >= start else { return false }
+            switch code[k] {
+            case .cell, .area: return true
+            default: return false
+            }
+        }
+        if case .ref = a, notHeld(position - 1) { return true }
+        if case .ref = b, isReference(position - 1), notHeld(position - 2) { return true }
+        return false
+    }
+
     func rangeOperator(_ a: Operand, _ b: Operand) -> Operand {
         guard case .ref(let x) = a, case .ref(let y) = b else {
             if case .value(.error(let e)) = a { return .value(.error(e)) }

@@ -114,7 +114,11 @@ final class Evaluator {
             case .binary(let op):
                 let b = stack.popLast() ?? .missing
                 let a = stack.popLast() ?? .missing
-                stack.append(try binary(op, a, b))
+                if op == .range, spansSheetsNotHeld(code, before: pc &- 1, range.lowerBound, a, b) {
+                    stack.append(.value(.error(.value)))
+                } else {
+                    stack.append(try binary(op, a, b))
+                }
             case .call(let f, let count, _):
                 let n = Int(count)
                 let args = Array(stack.suffix(n))

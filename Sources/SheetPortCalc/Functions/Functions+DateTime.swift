@@ -117,7 +117,11 @@ extension Functions {
             let offset = (w1 - start + 7) % 7
             return .value(.number(((x - jan1 + Double(offset)) / 7).rounded(.down) + 1))
         },
-        scalar("ISOWEEKNUM", 1, 1) { ev, a in .value(.number(Double(isoWeek(ev, (try ev.num(a[0])).rounded(.down))))) },
+        scalar("ISOWEEKNUM", 1, 1) { ev, a in
+            let x = try ev.num(a[0]).rounded(.down)
+            guard x >= 0 else { return .value(.error(.number)) }
+            return .value(.number(Double(isoWeek(ev, x))))
+        },
         scalar("EDATE", 2, 2) { ev, a in
             let (y, m, day) = try monthsLater(ev, a)
             return .value(.number(try serial(ev, y, m, min(day, daysInMonth(y, m)))))
@@ -181,6 +185,9 @@ extension Functions {
         // Monday = 1 ... Sunday = 7
         let w = (DateSerial.weekday(x, system: ev.dateSystem) + 5) % 7 + 1
         let thursday = x - Double(w) + 4
+        // Serials 0 and 1 (Excel's Saturday 1900-01-00 and Sunday 1900-01-01) are in the week of
+        // Thursday 1899-12-28, the 52nd of 1899 (calc-suite formulas__test 'DATE & TIME'!T12:Y12).
+        if thursday < 1, x >= 0, ev.dateSystem == .excel1900 { return 52 }
         guard let c = DateSerial.civil(thursday, system: ev.dateSystem),
               let jan1 = DateSerial.serial(year: c.year, month: 1, day: 1, system: ev.dateSystem) else { return 0 }
         return Int(((thursday - jan1) / 7).rounded(.down)) + 1

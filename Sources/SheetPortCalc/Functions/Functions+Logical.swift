@@ -1,5 +1,9 @@
 extension Functions {
     /// Calls `body` with each truth value of AND/OR/XOR arguments (ranges: numbers and booleans only).
+    /// A text argument counts when it reads as TRUE or FALSE and is passed over otherwise, so an
+    /// error after it still answers (`AND(TRUE,"0")` is TRUE, `AND(TRUE,"ciao",#REF!)` #REF!,
+    /// `AND("0")` #VALUE! for want of any truth value: calc-suite formulas__test LOGICAL!AP3:AT4,
+    /// LOGICAL__AND_OR_XOR C46:E53).
     static func forEachTruth(_ ev: Evaluator, _ a: [Operand], _ body: (Bool) -> Void) throws -> Bool {
         var any = false
         try ev.forEachValue(a) { v, direct in
@@ -7,7 +11,7 @@ extension Functions {
             case .boolean(let b): body(b); any = true
             case .number(let x): body(x != 0); any = true
             case .error(let e): throw EvalInterrupt.error(e)
-            case .text(let t): if direct && !t.isEmpty { body(try ev.bool(v)); any = true }
+            case .text: if direct, let b = try? ev.bool(v) { body(b); any = true }
             default: if direct { body(false); any = true }
             }
         }

@@ -375,6 +375,18 @@ extension Functions {
             return nil
         default:
             if let exact = try position(ev, value, in: v, mode: 0, wildcards: false, reverse: reverse) { return exact }
+            // A blank lookup value sorts above every value: its next smaller is the largest one in
+            // every type's order, it has no next larger (calc-suite formulas__test LOOKUP!W171:W197).
+            if case .empty = value {
+                guard matchMode == -1 else { return nil }
+                var largest: Int?
+                for k in order where all[k] != .empty {
+                    if case .error = all[k] { continue }
+                    if let b = largest, xcompare(all[k], all[b]) <= 0 { continue }
+                    largest = k
+                }
+                return largest
+            }
             // The nearest value on the asked side in every type's order (a number's next larger may be
             // text); the first met in search order wins a tie (calc-suite XLOOKUP ReturnSmaller!F8).
             var best: Int?
@@ -391,10 +403,13 @@ extension Functions {
         }
     }
 
-    /// XLOOKUP/XMATCH's binary search, as Excel probes: ascending data finds the first value >= the
-    /// lookup value, descending data the last value >= it (so duplicates give the first of a run going
-    /// up and the last going down: calc-suite XLOOKUP MultipleElements). Empty cells sort after
-    /// everything (a whole column's blank tail) and an empty lookup value finds one.
+    /// XLOOKUP/XMATCH's binary search, as Excel probes: between the first and the last position,
+    /// the middle one rounded down; an equal value is kept and the search goes on towards the start
+    /// of ascending data (the end of descending data), so duplicates give the first of a run going up
+    /// and the last going down (calc-suite XLOOKUP MultipleElements), and unsorted data gives what
+    /// those probes meet (formulas__test LOOKUP!V175:V186, EXTRA!K79:L94). Without an equal value,
+    /// the neighbour on the asked side of where the search ended. Empty cells sort after everything
+    /// (a whole column's blank tail) and an empty lookup value finds one.
     static func xbinary(_ values: [CalcValue], _ value: CalcValue, _ matchMode: Int, descending: Bool) -> Int? {
         func order(_ x: CalcValue) -> Int {
             switch (x, value) {
@@ -405,19 +420,27 @@ extension Functions {
             }
         }
         let n = values.count
-        var lo = 0, hi = n
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if descending ? order(values[mid]) >= 0 : order(values[mid]) < 0 { lo = mid + 1 } else { hi = mid }
-        }
         let usable: (Int) -> Bool = { $0 >= 0 && $0 < n && (values[$0] != .empty || value == .empty) }
+        var lo = 0, hi = n - 1
+        var equal: Int?
+        while lo <= hi {
+            let mid = (lo + hi) / 2
+            let c = order(values[mid])
+            if c == 0, usable(mid) {
+                equal = mid
+                if descending { lo = mid + 1 } else { hi = mid - 1 }
+            } else if descending ? c >= 0 : c < 0 {
+                lo = mid + 1
+            } else {
+                hi = mid - 1
+            }
+        }
+        if let equal { return equal }
         if descending {
             let p = lo - 1
-            if usable(p), order(values[p]) == 0 { return p }
             let k = matchMode == 1 ? p : (matchMode == -1 ? p + 1 : -1)
             return usable(k) ? k : nil
         }
-        if usable(lo), order(values[lo]) == 0 { return lo }
         let k = matchMode == 1 ? lo : (matchMode == -1 ? lo - 1 : -1)
         return usable(k) ? k : nil
     }

@@ -59,13 +59,13 @@ public struct WorksheetTable: Sendable, Equatable {
     }
 
     /// The totals-row functions of the schema (`ST_TotalsRowFunction`).
-    public static let totalsRowFunctions: Set<String> = ["none", "sum", "min", "max", "average", "count", "countNums", "stdDev", "var", "custom"]
+    package static let totalsRowFunctions: Set<String> = ["none", "sum", "min", "max", "average", "count", "countNums", "stdDev", "var", "custom"]
 
     /// Why Excel would not take this table on a sheet beside `others` (the sheet's other
     /// tables), or nil: a valid name, one column per column of the range with distinct names
     /// (a line break in one is fine), a data row, totals-row functions of the schema, no control
     /// character in a formula or label, no overlap.
-    public func violation(beside others: [WorksheetTable]) -> String? {
+    package func violation(beside others: [WorksheetTable]) -> String? {
         let table = self
         guard WorkbookName.isValid(table.name), !table.name.hasPrefix("_xlnm.") else {
             return "\"\(table.name.visibleControlCharacters)\" is not a table name Excel accepts"

@@ -3,7 +3,7 @@ public enum WorkbookName {
     /// The longest name Excel accepts.
     public static let maxLength = 255
     /// The prefix of Excel's built-in names (`_xlnm.Print_Area`, `_xlnm._FilterDatabase`).
-    public static let builtInPrefix = "_xlnm."
+    package static let builtInPrefix = "_xlnm."
 
     /// Whether `name` is one Excel accepts for a defined name or a table: 1 to 255 characters,
     /// starting with a letter, `_` or `\`, then letters, digits, `_`, `.`, `?` and `\`, and not
@@ -20,7 +20,7 @@ public enum WorkbookName {
 
     /// Whether `name` reads as a cell reference in A1 (`A1`, `xfd1048576`) or R1C1 (`R1C1`, `R`,
     /// `C`, `RC`, `R2C`) notation; Excel refuses such names.
-    public static func isCellReferenceShaped(_ name: String) -> Bool {
+    package static func isCellReferenceShaped(_ name: String) -> Bool {
         let upper = name.uppercased()
         if CellReference(upper) != nil { return true }
         var rest = Substring(upper)

@@ -32,4 +32,11 @@ struct CellMetadata: Sendable {
 
     /// Whether an array formula in a cell with this `cm` is a dynamic array.
     func isDynamicArray(cellMetadata: Int) -> Bool { dynamicArrayCellMetadata.contains(cellMetadata) }
+
+    /// Whether any `cm` can mean something: without a dynamic-array record the worksheet parse
+    /// skips the attribute on every cell.
+    var hasDynamicArrays: Bool { !dynamicArrayCellMetadata.isEmpty }
+
+    /// Whether any `vm` can name an error: without one the worksheet parse skips the attribute.
+    var hasRichErrors: Bool { !errorsByValueMetadata.isEmpty }
 }

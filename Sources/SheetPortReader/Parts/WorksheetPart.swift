@@ -80,6 +80,10 @@ final class WorksheetPart: XMLHandler {
 
     private let file: String
     private let part: String
+    /// Whether the workbook's cell metadata gives `vm` (an error's rich value) or `cm` (a dynamic
+    /// array) a meaning; when not, the attributes are not looked up on each cell.
+    private let readsValueMetadata: Bool
+    private let readsCellMetadata: Bool
 
     @exclusivity(unchecked) private var inSheetData = false
     @exclusivity(unchecked) private var previousRow = 0
@@ -113,9 +117,11 @@ final class WorksheetPart: XMLHandler {
         var lastRow: Int
     }
 
-    init(file: String, part: String) {
+    init(file: String, part: String, cellMetadata: CellMetadata = CellMetadata()) {
         self.file = file
         self.part = part
+        readsValueMetadata = cellMetadata.hasRichErrors
+        readsCellMetadata = cellMetadata.hasDynamicArrays
     }
 
     // MARK: events
@@ -240,8 +246,8 @@ final class WorksheetPart: XMLHandler {
         previousColumn = column
         styleIndex = attributes.int("s") ?? 0
         cellType = Self.cellType(attributes.bytes("t"))
-        valueMetadata = cellType == .error ? attributes.int("vm") : nil
-        cellMetadata = attributes.int("cm")
+        valueMetadata = readsValueMetadata && cellType == .error ? attributes.int("vm") : nil
+        cellMetadata = readsCellMetadata ? attributes.int("cm") : nil
         hasValue = false
         hasFormula = false
         hasInlineString = false

@@ -31,6 +31,8 @@ public final class Workbook {
     /// Whether the workbook part uses Strict OOXML namespaces.
     public let isStrict: Bool
 
+    /// The package relationships (`_rels/.rels`), read once when the workbook is located.
+    private let packageRelationships: [Relationship]
     private var loadedStyles: Styles?
     private var loadedSharedStrings: SharedStrings?
     private var loadedCellMetadata: CellMetadata?
@@ -56,7 +58,8 @@ public final class Workbook {
     public init(archive: ZipArchive) throws {
         self.archive = archive
         contentTypes = try ContentTypes.read(in: archive)
-        workbookPart = try Self.locateWorkbook(archive: archive, contentTypes: contentTypes)
+        packageRelationships = try Self.packageRelationships(in: archive)
+        workbookPart = try Self.locateWorkbook(archive: archive, contentTypes: contentTypes, package: packageRelationships)
         guard let entry = archive.entry(named: workbookPart) else {
             throw ReaderError(.missingPart, file: archive.file, part: workbookPart, "the workbook part is missing")
         }
@@ -129,8 +132,7 @@ public final class Workbook {
     /// is missing or damaged (it describes the file, the cells do not depend on it).
     public func application() -> String? {
         if let loadedApplication { return loadedApplication }
-        let package = (try? RelationshipsPart.read(of: "", in: archive)) ?? []
-        let name = package.first { $0.type == "extended-properties" && !$0.isExternal }?.target ?? "docProps/app.xml"
+        let name = packageRelationships.first { $0.type == "extended-properties" && !$0.isExternal }?.target ?? "docProps/app.xml"
         let handler = ExtendedPropertiesPart()
         guard let entry = archive.entry(named: name), (try? XMLPushParser.parse(entry, in: archive, with: handler)) != nil else {
             loadedApplication = .some(nil)
@@ -234,16 +236,20 @@ public final class Workbook {
         }
     }
 
+    /// `_rels/.rels`; empty when it is damaged: the content types still name the workbook
+    /// (`check` reports it).
+    private static func packageRelationships(in archive: ZipArchive) throws -> [Relationship] {
+        do {
+            return try RelationshipsPart.read(of: "", in: archive)
+        } catch let error as ReaderError where error.code == .malformedXML {
+            return []
+        }
+    }
+
     /// The workbook part: the package's `officeDocument` relationship, else (also when
     /// `_rels/.rels` is damaged) the part whose content type is a SpreadsheetML workbook,
     /// else the usual names.
-    private static func locateWorkbook(archive: ZipArchive, contentTypes: ContentTypes) throws -> String {
-        let package: [Relationship]
-        do {
-            package = try RelationshipsPart.read(of: "", in: archive)
-        } catch let error as ReaderError where error.code == .malformedXML {
-            package = [] // a damaged package index: the content types still name the workbook (`check` reports it)
-        }
+    private static func locateWorkbook(archive: ZipArchive, contentTypes: ContentTypes, package: [Relationship]) throws -> String {
         // An Excel Binary Workbook is a zip too, with the same layout but BIFF12 parts.
         if archive.contains("xl/workbook.bin")
             || package.contains(where: { $0.type == "officeDocument" && $0.target.lowercased().hasSuffix(".bin") }) {

@@ -60,7 +60,7 @@ public final class WorksheetReader {
         self.sharedStrings = sharedStrings
         self.styles = styles
         self.cellMetadata = cellMetadata
-        handler = WorksheetPart(file: archive.file, part: entry.name)
+        handler = WorksheetPart(file: archive.file, part: entry.name, cellMetadata: cellMetadata)
         decoder = CellDecoder(sharedStrings: sharedStrings, styles: styles, cellMetadata: cellMetadata)
         let source = BackgroundInflater(try archive.stream(entry))
         switch engine {
@@ -179,7 +179,7 @@ public final class WorksheetReader {
         batch = []
         nextIndex = 0
         handedOver = true
-        handler = WorksheetPart(file: archive.file, part: entry.name)
+        handler = WorksheetPart(file: archive.file, part: entry.name, cellMetadata: cellMetadata)
         decoder = CellDecoder(sharedStrings: sharedStrings, styles: styles, cellMetadata: cellMetadata)
         events = XMLEventThread(source: BackgroundInflater(try archive.stream(entry)), file: archive.file, part: entry.name)
         skipping = returned

@@ -6,7 +6,12 @@ extension Functions {
             return number(npv(rate, try ev.numbers(Array(a.dropFirst()), rowMajor: true), fromPeriod: 1))
         },
         raw("IRR", 1, 2) { ev, a in
-            let values = try rangeFlows(ev, a[0])
+            // An error among the values is #VALUE!, whichever it is; an error value given as the
+            // values, or as the guess, passes on (calc-suite formulas__test FINANCIAL!Z26:AF26 and
+            // Z27, AA27:AF27).
+            if case .value(.error(let e)) = a[0] { return .value(.error(e)) }
+            let values: [Double]
+            do { values = try rangeFlows(ev, a[0]) } catch EvalInterrupt.error { return .value(.error(.value)) }
             let guess = try ev.num(a, 1, default: 0.1)
             guard guess > -1 else { return .value(.error(.value)) }
             guard values.contains(where: { $0 > 0 }), values.contains(where: { $0 < 0 }) else { return .value(.error(.number)) }
