@@ -86,6 +86,29 @@ public final class HTTPEditingTransport: EditingTransport {
         try write(sheet, "clear", ["range": range.description, "what": what])
     }
 
+    public func format(sheet: String, range: CellRange, _ change: FormatChange) throws -> WriteResult {
+        switch change {
+        case .clear: return try write(sheet, "format", ["range": range.description, "clear": true])
+        case .set(let members): return try write(sheet, "format", ["range": range.description, "set": Self.formatBody(members)])
+        }
+    }
+
+    /// A format's `set` object: a removed member is JSON null (`false` for a flag).
+    static func formatBody(_ members: [FormatMember]) -> [String: Any] {
+        var set: [String: Any] = [:]
+        for member in members {
+            switch member {
+            case .bold(let on): set["bold"] = on
+            case .italic(let on): set["italic"] = on
+            case .align(let alignment): set["align"] = alignment?.rawValue ?? NSNull()
+            case .numberFormat(let code): set["numberFormat"] = code ?? NSNull()
+            case .fill(let colour): set["fill"] = colour ?? NSNull()
+            case .color(let colour): set["color"] = colour ?? NSNull()
+            }
+        }
+        return set
+    }
+
     public func undo(sheet: String) throws -> WriteResult {
         try write(sheet, "undo", [:])
     }
@@ -158,7 +181,9 @@ public final class HTTPEditingTransport: EditingTransport {
         } ?? ""
         return CellSnapshot(input: cell.optionalString("input") ?? "", display: display, type: cell.optionalString("type") ?? "",
                             fill: style?.optionalString("fill"), color: style?.optionalString("color"),
-                            bold: style?.values["bold"] as? Bool ?? false)
+                            bold: style?.values["bold"] as? Bool ?? false, italic: style?.values["italic"] as? Bool ?? false,
+                            alignment: style?.optionalString("horizontal").flatMap(CellAlignment.init(rawValue:)),
+                            numberFormat: style?.optionalString("numFmt"))
     }
 
     private func write(_ sheet: String, _ route: String, _ body: [String: Any]) throws -> WriteResult {

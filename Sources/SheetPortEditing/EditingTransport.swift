@@ -17,6 +17,9 @@ public protocol EditingTransport: AnyObject {
     func copy(sheet: String, source: CellRange, target: CellRange) throws -> WriteResult
     /// `POST /api/sheets/{id}/clear` with `what` `contents`, `formats` or `all`.
     func clear(sheet: String, range: CellRange, what: String) throws -> WriteResult
+    /// `POST /api/sheets/{id}/format`: sets format members on every cell of `range`, or clears
+    /// the formats of the cells stored there.
+    func format(sheet: String, range: CellRange, _ change: FormatChange) throws -> WriteResult
     /// `POST /api/sheets/{id}/undo`: takes back the caller's own last write (never another
     /// subject's); a 409 `nothing-to-undo` when none is left.
     func undo(sheet: String) throws -> WriteResult
@@ -88,15 +91,25 @@ public struct CellSnapshot: Sendable, Equatable {
     public var color: String?
     /// Bold text.
     public var bold: Bool
+    /// Italic text.
+    public var italic: Bool
+    /// The authored horizontal alignment; nil for the value kind's own.
+    public var alignment: CellAlignment?
+    /// The number format code, if authored (`0.00%`).
+    public var numberFormat: String?
 
     /// A cell.
-    public init(input: String, display: String, type: String, fill: String? = nil, color: String? = nil, bold: Bool = false) {
+    public init(input: String, display: String, type: String, fill: String? = nil, color: String? = nil, bold: Bool = false,
+                italic: Bool = false, alignment: CellAlignment? = nil, numberFormat: String? = nil) {
         self.input = input
         self.display = display
         self.type = type
         self.fill = fill
         self.color = color
         self.bold = bold
+        self.italic = italic
+        self.alignment = alignment
+        self.numberFormat = numberFormat
     }
 
     /// Whether the value is a number (the insert-function menu's argument runs are numbers).

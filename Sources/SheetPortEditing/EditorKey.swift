@@ -27,8 +27,21 @@ public enum EditorKey: Sendable, Equatable {
     case selectAll
     /// Ctrl-C: the selection to the clipboard.
     case copy
-    /// Ctrl-V: the clipboard at the active cell.
+    /// Ctrl-V: the clipboard at the active cell (after Ctrl-X, the cut cells are moved: their
+    /// source is cleared once the paste is written).
     case paste
+    /// Ctrl-X: the selection to the clipboard, to be moved by the next paste.
+    case cut
+    /// Ctrl-B: bold on the selection, or off when the active cell is bold.
+    case bold
+    /// Alt-I (a terminal sends Ctrl-I as Tab): italic on the selection, or off when the active cell is italic.
+    case italic
+    /// Ctrl-D: the selection's first row copied down over the rest of it (one row selected: the
+    /// row above copied into it), formulas translated by the server.
+    case fillDown
+    /// Ctrl-R: the selection's first column copied right over the rest (one column: the column
+    /// to the left copied into it).
+    case fillRight
     /// Ctrl-Z: takes back the person's own last write (outside a draft).
     case undo
     /// Ctrl-G: focus the range address field.

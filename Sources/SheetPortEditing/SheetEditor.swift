@@ -52,8 +52,10 @@ public final class SheetEditor {
         case cells([CellEdit], draft: Draft?)
         /// A server-side copy.
         case copy(source: CellRange, target: CellRange)
-        /// A clear of contents.
-        case clear(CellRange)
+        /// A clear of `what`: `contents`, `formats` or `all`.
+        case clear(CellRange, what: String)
+        /// A format set on (or cleared from) a range.
+        case format(CellRange, FormatChange)
         /// Ctrl-Z: the person's own last write taken back.
         case undo
     }
@@ -126,7 +128,7 @@ public final class SheetEditor {
             return false
         }
         for (ref, cell) in result.changed {
-            if cell.input.isEmpty && cell.display.isEmpty && cell.fill == nil && cell.color == nil && !cell.bold {
+            if cell.input.isEmpty && cell.display.isEmpty && !cell.hasFormat {
                 cells[ref] = nil
             } else {
                 cells[ref] = cell
@@ -169,7 +171,8 @@ public final class SheetEditor {
                 switch write {
                 case .cells(let inputs, _): result = try transport.writeCells(sheet: sheet, inputs)
                 case let .copy(source, target): result = try transport.copy(sheet: sheet, source: source, target: target)
-                case .clear(let range): result = try transport.clear(sheet: sheet, range: range, what: "contents")
+                case let .clear(range, what): result = try transport.clear(sheet: sheet, range: range, what: what)
+                case let .format(range, change): result = try transport.format(sheet: sheet, range: range, change)
                 case .undo: result = try transport.undo(sheet: sheet)
                 }
                 pendingWrites.removeFirst()
@@ -213,7 +216,7 @@ public final class SheetEditor {
     /// The keys that change the sheet.
     private static func changesTheSheet(_ key: EditorKey) -> Bool {
         switch key {
-        case .text, .backspace, .edit, .delete, .paste, .insertFunction, .functionMenu, .undo: true
+        case .text, .backspace, .edit, .delete, .paste, .cut, .insertFunction, .functionMenu, .undo, .bold, .italic, .fillDown, .fillRight: true
         default: false
         }
     }
@@ -235,7 +238,7 @@ public final class SheetEditor {
             if draft == nil { draft = Draft(ref: selection.active, text: cells[selection.active]?.input ?? "") }
         case .delete:
             guard draft == nil else { return }
-            _ = enqueue(.clear(selection.range))
+            _ = enqueue(.clear(selection.range, what: "contents"))
         case .enter: commit(then: .down)
         case .reverseEnter: commit(then: .up)
         case .tab: commit(then: .right)
@@ -252,7 +255,19 @@ public final class SheetEditor {
         case .selectAll:
             if draft == nil { selection.selectAll() }
         case .copy:
-            if draft == nil { copySelection() }
+            if draft == nil { copySelection(cut: false) }
+        case .cut:
+            if draft == nil { copySelection(cut: true) }
+        case .bold:
+            guard commitDraft() else { return }
+            let on = !(cells[selection.active]?.bold ?? false)
+            _ = enqueue(.format(selection.range, .set([.bold(on)])))
+        case .italic:
+            guard commitDraft() else { return }
+            let on = !(cells[selection.active]?.italic ?? false)
+            _ = enqueue(.format(selection.range, .set([.italic(on)])))
+        case .fillDown: fill(.down)
+        case .fillRight: fill(.right)
         case .paste:
             if draft != nil {
                 draft!.text += TSV.decode(clipboard?.text ?? "").first?.first ?? ""
@@ -368,7 +383,7 @@ public final class SheetEditor {
     /// The most cells a copy takes (a whole-grid copy is refused, not built).
     public static let maxCopyCells = 1_000_000
 
-    private func copySelection() {
+    private func copySelection(cut: Bool) {
         let range = selection.range
         guard range.rowCount * range.columnCount <= Self.maxCopyCells else {
             lastError = EditorError(message: "copy refused: \(range) has more than \(Self.maxCopyCells) cells", retryable: false)
@@ -389,7 +404,7 @@ public final class SheetEditor {
         let rows = (range.start.row...range.end.row).map { row in
             (range.start.column...range.end.column).map { column in source[CellReference(row: row, column: column)]?.display ?? "" }
         }
-        clipboard = ClipboardContent(text: TSV.encode(rows), origin: (sheet, range))
+        clipboard = ClipboardContent(text: TSV.encode(rows), origin: (sheet, range), isCut: cut)
         lastError = nil
     }
 
@@ -413,6 +428,17 @@ public final class SheetEditor {
                 let end = CellReference(row: target.start.row + origin.range.rowCount - 1, column: target.start.column + origin.range.columnCount - 1)
                 guard end.row <= grid.rows, end.column <= grid.columns else {
                     throw PasteError.offGrid(range: "\(target.start):\(CellReference.columnName(end.column))\(end.row)")
+                }
+                if content.isCut {
+                    // A move: the cells land first, then what of the source the paste did not
+                    // cover is emptied (values and formats, as Excel's cut leaves nothing), and the
+                    // clipboard is spent, so a second paste cannot move them twice.
+                    let landed = CellRange(start: target.start, end: end)
+                    guard enqueue(.copy(source: origin.range, target: landed)) else { return }
+                    clipboard = nil
+                    selection.select(landed)
+                    for part in origin.range.subtracting(landed) { guard enqueue(.clear(part, what: "all")) else { return } }
+                    return
                 }
                 if enqueue(.copy(source: origin.range, target: target)), !selection.isRange {
                     selection.select(CellRange(start: target.start, end: end))
@@ -475,6 +501,23 @@ public final class SheetEditor {
         let limits = try transport.limits()
         limitsCache = limits
         return limits
+    }
+
+    // MARK: Fill
+
+    /// Ctrl-D, Ctrl-R: one server copy from the selection's first row (column), or from the row
+    /// above (column left) of a one-row (one-column) selection.
+    private func fill(_ direction: Direction) {
+        guard commitDraft() else { return }
+        guard let (source, target) = selection.range.fill(direction) else {
+            lastError = EditorError(message: "fill \(direction == .down ? "down" : "right"): nothing \(direction == .down ? "above" : "to the left of") \(selection.range) to fill from", retryable: false)
+            return
+        }
+        guard target.cellCount <= Self.maxCopyCells else {
+            lastError = EditorError(message: "fill refused: \(target) has more than \(Self.maxCopyCells) cells", retryable: false)
+            return
+        }
+        _ = enqueue(.copy(source: source, target: target))
     }
 
     // MARK: Insert function

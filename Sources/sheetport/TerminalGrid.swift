@@ -123,14 +123,16 @@ final class TerminalGrid {
                 let cell = editor.cells[ref]
                 var text = cell?.display ?? ""
                 if let draft = editor.draft, draft.ref == ref { text = draft.text }
-                let numeric = cell?.isNumber == true && editor.draft?.ref != ref
-                if numeric { text = ColumnFit.number(text, width: Self.columnWidth - 1) }
+                let drafting = editor.draft?.ref == ref
+                if cell?.isNumber == true && !drafting { text = ColumnFit.number(text, width: Self.columnWidth - 1) }
+                let alignment = drafting ? .left : cell?.effectiveAlignment ?? .left
                 var look = colors.look(fill: cell?.fill, color: cell?.color)
                 if cell?.bold == true { look.attributes |= sp_attr_bold() }
+                if cell?.italic == true { look.attributes |= sp_attr_italic() }
                 let selected = row >= range.start.row && row <= range.end.row && column >= range.start.column && column <= range.end.column
                 if ref == editor.selection.active { look = colors.active } else if selected { look.attributes |= sp_attr_reverse() }
                 put(line, Self.gutter + index * Self.columnWidth,
-                    Self.padded(text.visibleControlCharacters, Self.columnWidth - 1, right: numeric) + " ", width: width, look: look)
+                    Self.aligned(text.visibleControlCharacters, Self.columnWidth - 1, alignment) + " ", width: width, look: look)
             }
         }
         put(height - 1, 0, statusLine(), width: width, look: colors.status)
@@ -178,6 +180,15 @@ final class TerminalGrid {
         let cut = text.count > width ? String(text.prefix(max(width - 1, 0))) + "…" : text
         let fill = String(repeating: " ", count: max(width - cut.count, 0))
         return right ? fill + cut : cut + fill
+    }
+
+    /// `text` inside `width` columns as `alignment` places it (cut with an ellipsis when longer).
+    static func aligned(_ text: String, _ width: Int, _ alignment: CellAlignment) -> String {
+        switch alignment {
+        case .left: padded(text, width, right: false)
+        case .right: padded(text, width, right: true)
+        case .center: text.count >= width ? padded(text, width, right: false) : centered(text, width)
+        }
     }
 
     static func centered(_ text: String, _ width: Int) -> String {
@@ -231,8 +242,12 @@ final class TerminalGrid {
         case 27: return escapeSequence()
         case 127, 8: return .backspace
         case 1: return .selectAll
+        case 2: return .bold
         case 3: return .copy
+        case 4: return .fillDown
+        case 18: return .fillRight
         case 22: return .paste
+        case 24: return .cut
         case 26: return .undo
         case 7: return .goTo
         case 17: return .quit
@@ -245,7 +260,7 @@ final class TerminalGrid {
         }
     }
 
-    /// After ESC: Alt-Enter (ESC CR), Alt-= (ESC =), else Escape itself.
+    /// After ESC: Alt-Enter (ESC CR), Alt-= (ESC =), Alt-I (ESC i), else Escape itself.
     private func escapeSequence() -> EditorKey? {
         timeout(0)
         var next: wint_t = 0
@@ -254,6 +269,7 @@ final class TerminalGrid {
         switch Int32(bitPattern: next) {
         case 13, 10: return .reverseEnter
         case 61: return .insertFunction(.sum)
+        case 105, 73: return .italic // Alt-I: Ctrl-I is Tab to a terminal
         default:
             // Escape, then another key typed fast: the key is kept for the next read.
             if kind == KEY_CODE_YES { ungetch(Int32(bitPattern: next)) } else { unget_wch(wchar_t(bitPattern: next)) }
