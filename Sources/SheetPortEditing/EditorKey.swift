@@ -50,6 +50,8 @@ public enum EditorKey: Sendable, Equatable {
     case insertFunction(InsertableFunction)
     /// F3: the menu of SUM, AVERAGE, COUNT, MIN, MAX.
     case functionMenu
+    /// Alt-F: the format menu (alignment, number format, colours, sizes, clear formatting).
+    case formatMenu
     /// Ctrl-Q: close, asking about an unresolved draft.
     case quit
     /// An answer to the save, discard or cancel question.
@@ -69,6 +71,10 @@ public enum EditorFocus: Sendable, Equatable {
     case addressField(String)
     /// The insert-function menu, with the highlighted entry.
     case functionMenu(Int)
+    /// The format menu, with the highlighted entry (an index of `FormatMenuEntry.allCases`).
+    case formatMenu(Int)
+    /// A value the format menu asks for, with what was typed so far.
+    case formatField(FormatField, String)
 }
 
 /// A draft: what is typed into a cell before it is committed.

@@ -269,6 +269,21 @@ import SheetPortTestSupport
         #expect(try serverCells(fixture.api, sheet)["C4"]?.value == "90")
         try pane.wait("the filled 90 on screen") { $0.contains { $0.contains(" 90 ") } }
 
+        // Alt-F opens the format menu over the grid; Right moves it as Down does; Enter on
+        // "Align right" formats the selection; Escape closes it with nothing sent.
+        try pane.keys("M-f")
+        try pane.wait("the format menu") { pane.status($0).contains("Format: Align left") && $0.contains { $0.contains("| Clear formatting") } }
+        try pane.keys("Right", "Right")
+        try pane.wait("Align right highlighted") { pane.status($0).contains("Format: Align right") }
+        try pane.keys("Enter")
+        try pane.wait("C2:C4 aligned right on the server") { _ in (try? style("C3"))?["horizontal"] as? String == "right" }
+        let before = try serverVersion(fixture.api, sheet)
+        try pane.keys("M-f")
+        try pane.wait("the format menu again") { pane.status($0).contains("Format:") }
+        try pane.keys("Escape")
+        try pane.wait("the menu closed") { !pane.status($0).contains("Format:") && !$0.contains { $0.contains("| Clear formatting") } }
+        #expect(try serverVersion(fixture.api, sheet) == before)
+
         // The version on screen is the server's, and Ctrl-Q (no draft) closes the grid.
         let version = try serverVersion(fixture.api, sheet)
         #expect(version > 1)

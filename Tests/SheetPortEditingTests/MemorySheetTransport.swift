@@ -9,6 +9,23 @@ final class MemorySheetTransport: EditingTransport {
     var fills: [CellReference: String] = [:]
     /// Formats set through `format`, as the rows window shows them (input and value ignored).
     var formats: [CellReference: CellSnapshot] = [:]
+    /// Column widths and row heights set through `setSizes`.
+    var columnWidths: [Int: Double] = [:], rowHeights: [Int: Double] = [:]
+
+    func sizes(sheet: String) throws -> CellSizes {
+        CellSizes(columnRuns: columnWidths.keys.sorted().map { CellSizes.ColumnRun(first: $0, last: $0, width: columnWidths[$0]!) })
+    }
+
+    func setSizes(sheet: String, rows: [Int: Double?], columns: [Int: Double?]) throws -> WriteResult {
+        if let failure = failNext { failNext = nil; throw failure }
+        for (row, height) in rows { rowHeights[row] = height }
+        for (column, width) in columns { columnWidths[column] = width }
+        version += 1
+        writeLog.append(version)
+        events.append(SheetEvent(version: version, change: .sizes, refs: nil))
+        return WriteResult(version: version, changed: [:])
+    }
+
     /// Every format request, in order.
     var formatLog: [(range: CellRange, change: FormatChange)] = []
     var version = 0
@@ -22,7 +39,7 @@ final class MemorySheetTransport: EditingTransport {
 
     func cell(_ input: String) -> CellSnapshot {
         if input.hasPrefix("=") { return CellSnapshot(input: input, display: evaluate(input), type: "number") }
-        if Double(input) != nil { return CellSnapshot(input: input, display: input, type: "number") }
+        if let number = Double(input) { return CellSnapshot(input: input, display: input, type: "number", number: number) }
         return CellSnapshot(input: input, display: input, type: input.isEmpty ? "empty" : "string")
     }
 
@@ -61,7 +78,7 @@ final class MemorySheetTransport: EditingTransport {
             rows[ref.row, default: [:]][ref.column] = snapshot
         }
         return RowsWindow(version: version, start: start, count: count,
-                          rows: rows.keys.sorted().map { WindowRow(row: $0, cells: rows[$0]!) })
+                          rows: rows.keys.sorted().map { WindowRow(row: $0, cells: rows[$0]!, height: rowHeights[$0]) })
     }
 
     /// The cell at `ref` with its format.
@@ -215,6 +232,7 @@ func keys(_ script: String) -> [EditorKey] {
         case "A-i": .italic
         case "^D": .fillDown
         case "^R": .fillRight
+        case "A-f": .formatMenu
         case "^G": .goTo
         case "^Z": .undo
         case "^Q": .quit
