@@ -7,8 +7,7 @@ import SheetPortCore
     @Test func boldTogglesOnTheSelection() {
         let model = MemorySheetTransport()
         model.inputs = [CellReference("A1")!: "x", CellReference("A2")!: "y"]
-        let editor = SheetEditor(sheet: "s", transport: model)
-        editor.show(start: 1, count: 20)
+        let editor = shownEditor(model)
         run(editor, "S-down ^B")
         #expect(model.formatLog.last?.range == CellRange("A1:A2"))
         #expect(model.formatLog.last?.change == .set([.bold(true)]))
@@ -23,8 +22,7 @@ import SheetPortCore
 
     @Test func italicTogglesAndFormatsEmptyCellsToo() {
         let model = MemorySheetTransport()
-        let editor = SheetEditor(sheet: "s", transport: model)
-        editor.show(start: 1, count: 20)
+        let editor = shownEditor(model)
         run(editor, "right A-i")
         // An empty cell with a format stays shown (it has a style).
         #expect(editor.cells[CellReference("B1")!]?.italic == true)
@@ -34,8 +32,7 @@ import SheetPortCore
 
     @Test func aDraftIsCommittedBeforeTheFormat() {
         let model = MemorySheetTransport()
-        let editor = SheetEditor(sheet: "s", transport: model)
-        editor.show(start: 1, count: 20)
+        let editor = shownEditor(model)
         run(editor, "total ^B")
         #expect(editor.draft == nil)
         #expect(model.inputs[CellReference("A1")!] == "total")
@@ -45,8 +42,7 @@ import SheetPortCore
 
     @Test func aRefusedFormatIsTheLastError() {
         let model = MemorySheetTransport()
-        let editor = SheetEditor(sheet: "s", transport: model)
-        editor.show(start: 1, count: 20)
+        let editor = shownEditor(model)
         model.failNext = TransportError(status: 403, code: .forbidden, message: "\u{1B}[2Jnot yours", retryable: false)
         run(editor, "^B")
         #expect(editor.lastError?.message.contains("not yours") == true)
@@ -72,8 +68,7 @@ import SheetPortCore
     @Test func fillDownCopiesTheFirstRowOverTheSelection() {
         let model = MemorySheetTransport()
         model.inputs = [CellReference("A1")!: "2", CellReference("B1")!: "=A1*2"]
-        let editor = SheetEditor(sheet: "s", transport: model)
-        editor.show(start: 1, count: 20)
+        let editor = shownEditor(model)
         run(editor, "right S-down S-down ^D")
         #expect(model.inputs[CellReference("B2")!] == "=A2*2")
         #expect(model.inputs[CellReference("B3")!] == "=A3*2")
@@ -84,8 +79,7 @@ import SheetPortCore
     @Test func oneRowFillsFromTheRowAbove() {
         let model = MemorySheetTransport()
         model.inputs = [CellReference("B1")!: "=A1+1"]
-        let editor = SheetEditor(sheet: "s", transport: model)
-        editor.show(start: 1, count: 20)
+        let editor = shownEditor(model)
         run(editor, "down right ^D")
         #expect(model.inputs[CellReference("B2")!] == "=A2+1")
         run(editor, "right ^R")
@@ -94,8 +88,7 @@ import SheetPortCore
 
     @Test func nothingToFillFromSaysSo() {
         let model = MemorySheetTransport()
-        let editor = SheetEditor(sheet: "s", transport: model)
-        editor.show(start: 1, count: 20)
+        let editor = shownEditor(model)
         run(editor, "^D")
         #expect(editor.lastError?.message.contains("nothing above") == true)
         run(editor, "^R")
@@ -105,8 +98,7 @@ import SheetPortCore
 
     @Test func wholeGridFillIsRefusedBeforeSending() {
         let model = MemorySheetTransport()
-        let editor = SheetEditor(sheet: "s", transport: model)
-        editor.show(start: 1, count: 20)
+        let editor = shownEditor(model)
         run(editor, "^A ^D")
         #expect(editor.lastError?.message.hasPrefix("fill refused") == true)
         #expect(model.version == 0)
@@ -130,8 +122,7 @@ import SheetPortCore
     @Test func cutMovesTheCellsAndSpendsTheClipboard() {
         let model = MemorySheetTransport()
         model.inputs = [CellReference("A1")!: "1", CellReference("A2")!: "=A1*2"]
-        let editor = SheetEditor(sheet: "s", transport: model)
-        editor.show(start: 1, count: 20)
+        let editor = shownEditor(model)
         run(editor, "S-down ^X")
         #expect(editor.clipboard?.isCut == true)
         // Nothing moves until the paste.
@@ -152,8 +143,7 @@ import SheetPortCore
     @Test func anOverlappingMoveClearsOnlyWhatItLeft() {
         let model = MemorySheetTransport()
         model.inputs = [CellReference("A1")!: "a", CellReference("A2")!: "b", CellReference("A3")!: "c"]
-        let editor = SheetEditor(sheet: "s", transport: model)
-        editor.show(start: 1, count: 20)
+        let editor = shownEditor(model)
         run(editor, "S-down S-down ^X down ^V")
         #expect(model.inputs[CellReference("A1")!] == nil)
         #expect(model.inputs[CellReference("A2")!] == "a")

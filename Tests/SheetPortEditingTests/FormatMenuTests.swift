@@ -5,14 +5,13 @@ import SheetPortCore
 /// The format menu (Alt-F, issue 38): over the grid, moved with the arrows, closed with Escape.
 @Suite struct FormatMenuTests {
     func editor(_ model: MemorySheetTransport) -> SheetEditor {
-        let editor = SheetEditor(sheet: "s", transport: model)
-        editor.show(start: 1, count: 20)
+        let editor = shownEditor(model)
         return editor
     }
 
     @Test func movesWithEveryArrowAndClosesWithEscape() {
         let model = MemorySheetTransport()
-        let editor = editor(model)
+        let editor = shownEditor(model)
         run(editor, "A-f")
         #expect(editor.focus == .formatMenu(0))
         run(editor, "right right down left")
@@ -27,7 +26,7 @@ import SheetPortCore
     @Test func alignsAndClearsTheSelection() {
         let model = MemorySheetTransport()
         model.inputs = [CellReference("A1")!: "7"]
-        let editor = editor(model)
+        let editor = shownEditor(model)
         run(editor, "S-right A-f right enter")
         #expect(model.formatLog.last?.range == CellRange("A1:B1"))
         #expect(editor.cells[CellReference("A1")!]?.alignment == .center)
@@ -49,7 +48,7 @@ import SheetPortCore
     @Test func numberFormatPreviewsTheActiveCell() {
         let model = MemorySheetTransport()
         model.inputs = [CellReference("A1")!: "0.6896551"]
-        let editor = editor(model)
+        let editor = shownEditor(model)
         open(editor, .numberFormat)
         #expect(editor.focus == .formatField(.numberFormat, "General"))
         for _ in 0..<7 { run(editor, "bs") }
@@ -68,7 +67,7 @@ import SheetPortCore
     ])
     func coloursAreChecked(_ entry: FormatMenuEntry, _ typed: String, _ expected: FormatMember) {
         let model = MemorySheetTransport()
-        let editor = editor(model)
+        let editor = shownEditor(model)
         open(editor, entry)
         if !typed.isEmpty { editor.handle(.text(typed)) }
         run(editor, "enter")
@@ -85,7 +84,7 @@ import SheetPortCore
     ])
     func hostileValuesAreRefusedBeforeSending(_ entry: FormatMenuEntry, _ typed: String) {
         let model = MemorySheetTransport()
-        let editor = editor(model)
+        let editor = shownEditor(model)
         open(editor, entry)
         guard case .formatField(let field, let current) = editor.focus else { Issue.record("no field"); return }
         for _ in current { run(editor, "bs") }
@@ -101,7 +100,7 @@ import SheetPortCore
 
     @Test func columnWidthAndRowHeightAreSetAndReadBack() {
         let model = MemorySheetTransport()
-        let editor = editor(model)
+        let editor = shownEditor(model)
         #expect(editor.sizes.width(ofColumn: 2) == CellSizes.defaultColumnWidth)
         run(editor, "right S-right")
         open(editor, .columnWidth)
@@ -133,7 +132,7 @@ import SheetPortCore
 
     @Test func aViewerCannotOpenIt() {
         let model = MemorySheetTransport()
-        let editor = editor(model)
+        let editor = shownEditor(model)
         editor.isReadOnly = true
         run(editor, "A-f")
         #expect(editor.focus == .grid)
@@ -142,7 +141,7 @@ import SheetPortCore
 
     @Test func theFunctionMenuMovesWithLeftAndRight() {
         let model = MemorySheetTransport()
-        let editor = editor(model)
+        let editor = shownEditor(model)
         run(editor, "F3 right right left")
         #expect(editor.focus == .functionMenu(1))
         run(editor, "left left")

@@ -250,6 +250,13 @@ func keys(_ script: String) -> [EditorKey] {
     }
 }
 
+/// An editor of `model` showing rows 1-20.
+func shownEditor(_ model: MemorySheetTransport) -> SheetEditor {
+    let editor = SheetEditor(sheet: "s", transport: model)
+    editor.show(start: 1, count: 20)
+    return editor
+}
+
 func run(_ editor: SheetEditor, _ script: String) {
     for key in keys(script) { editor.handle(key) }
 }
