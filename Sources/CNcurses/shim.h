@@ -9,6 +9,12 @@ static inline int sp_color_pair(int pair) { return COLOR_PAIR(pair); }
 static inline int sp_attr_bold(void) { return A_BOLD; }
 static inline int sp_attr_reverse(void) { return A_REVERSE; }
 static inline int sp_attr_underline(void) { return A_UNDERLINE; }
+// Italic where this ncurses knows it (drawn only by terminals whose terminfo has `sitm`).
+#ifdef A_ITALIC
+static inline int sp_attr_italic(void) { return A_ITALIC; }
+#else
+static inline int sp_attr_italic(void) { return 0; }
+#endif
 static inline int sp_key_resize(void) { return KEY_RESIZE; }
 
 // ncurses' globals, read through functions (Swift 6 refuses shared mutable globals).

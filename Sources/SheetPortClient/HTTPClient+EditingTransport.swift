@@ -57,7 +57,7 @@ public final class HTTPEditingTransport: EditingTransport {
                               column >= 1, column <= CellReference.maxColumn else { continue }
                         cells[Int(column)] = Self.snapshot(cell)
                     }
-                    return WindowRow(row: Int(try row.int64("row")), cells: cells)
+                    return WindowRow(row: Int(try row.int64("row")), cells: cells, height: Self.size(row.values["height"], maximum: 409))
                 }
                 // The window keeps the first answer's version; later parts only add rows.
                 if window == nil {
@@ -84,6 +84,54 @@ public final class HTTPEditingTransport: EditingTransport {
 
     public func clear(sheet: String, range: CellRange, what: String) throws -> WriteResult {
         try write(sheet, "clear", ["range": range.description, "what": what])
+    }
+
+    public func sizes(sheet: String) throws -> CellSizes {
+        let object = try call("GET", path(sheet), body: nil, what: "sheet \(sheet)")
+        var runs: [CellSizes.ColumnRun] = []
+        for run in (try? object.objects("columnWidths")) ?? [] {
+            guard let first = run.optionalInt64("first"), let last = run.optionalInt64("last"), first >= 1, last >= first,
+                  last <= Int64(CellReference.maxColumn), let width = Self.size(run.values["width"], maximum: 255) else { continue }
+            runs.append(CellSizes.ColumnRun(first: Int(first), last: Int(last), width: width))
+        }
+        return CellSizes(columnRuns: runs, defaultRowHeight: Self.size(object.values["defaultRowHeight"], maximum: 409))
+    }
+
+    /// A size from an answer: a finite number from 0 to `maximum`, else nil (the default).
+    static func size(_ value: Any?, maximum: Double) -> Double? {
+        guard let number = value as? NSNumber, String(cString: number.objCType) != "c" else { return nil }
+        let size = number.doubleValue
+        return size.isFinite && size >= 0 && size <= maximum ? size : nil
+    }
+
+    public func setSizes(sheet: String, rows: [Int: Double?], columns: [Int: Double?]) throws -> WriteResult {
+        func members<Key>(_ sizes: [Key: Double?], _ name: (Key) -> String) -> [String: Any] {
+            Dictionary(uniqueKeysWithValues: sizes.map { (name($0.key), $0.value.map { $0 as Any } ?? NSNull()) })
+        }
+        return try write(sheet, "sizes", ["rows": members(rows) { String($0) }, "columns": members(columns) { CellReference.columnName($0) }])
+    }
+
+    public func format(sheet: String, range: CellRange, _ change: FormatChange) throws -> WriteResult {
+        switch change {
+        case .clear: return try write(sheet, "format", ["range": range.description, "clear": true])
+        case .set(let members): return try write(sheet, "format", ["range": range.description, "set": Self.formatBody(members)])
+        }
+    }
+
+    /// A format's `set` object: a removed member is JSON null (`false` for a flag).
+    static func formatBody(_ members: [FormatMember]) -> [String: Any] {
+        var set: [String: Any] = [:]
+        for member in members {
+            switch member {
+            case .bold(let on): set["bold"] = on
+            case .italic(let on): set["italic"] = on
+            case .align(let alignment): set["align"] = alignment?.rawValue ?? NSNull()
+            case .numberFormat(let code): set["numberFormat"] = code ?? NSNull()
+            case .fill(let colour): set["fill"] = colour ?? NSNull()
+            case .color(let colour): set["color"] = colour ?? NSNull()
+            }
+        }
+        return set
     }
 
     public func undo(sheet: String) throws -> WriteResult {
@@ -158,7 +206,10 @@ public final class HTTPEditingTransport: EditingTransport {
         } ?? ""
         return CellSnapshot(input: cell.optionalString("input") ?? "", display: display, type: cell.optionalString("type") ?? "",
                             fill: style?.optionalString("fill"), color: style?.optionalString("color"),
-                            bold: style?.values["bold"] as? Bool ?? false)
+                            bold: style?.values["bold"] as? Bool ?? false, italic: style?.values["italic"] as? Bool ?? false,
+                            alignment: style?.optionalString("horizontal").flatMap(CellAlignment.init(rawValue:)),
+                            numberFormat: style?.optionalString("numFmt"),
+                            number: (value as? NSNumber).flatMap { String(cString: $0.objCType) == "c" ? nil : $0.doubleValue })
     }
 
     private func write(_ sheet: String, _ route: String, _ body: [String: Any]) throws -> WriteResult {

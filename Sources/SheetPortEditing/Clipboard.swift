@@ -7,15 +7,19 @@ public struct ClipboardContent: Sendable, Equatable {
     public var text: String
     /// The sheet and range copied; nil for text from outside.
     public var origin: (sheet: String, range: CellRange)?
+    /// Cut, not copied: the paste moves the cells (their origin is cleared after it).
+    public var isCut: Bool
 
     /// Content with an optional origin.
-    public init(text: String, origin: (sheet: String, range: CellRange)? = nil) {
+    public init(text: String, origin: (sheet: String, range: CellRange)? = nil, isCut: Bool = false) {
         self.text = text
         self.origin = origin
+        self.isCut = isCut
     }
 
     public static func == (left: Self, right: Self) -> Bool {
         left.text == right.text && left.origin?.sheet == right.origin?.sheet && left.origin?.range == right.origin?.range
+            && left.isCut == right.isCut
     }
 }
 

@@ -17,6 +17,14 @@ public protocol EditingTransport: AnyObject {
     func copy(sheet: String, source: CellRange, target: CellRange) throws -> WriteResult
     /// `POST /api/sheets/{id}/clear` with `what` `contents`, `formats` or `all`.
     func clear(sheet: String, range: CellRange, what: String) throws -> WriteResult
+    /// `GET /api/sheets/{id}`'s `columnWidths` and `defaultRowHeight`.
+    func sizes(sheet: String) throws -> CellSizes
+    /// `POST /api/sheets/{id}/sizes`: row heights (points) and column widths (characters); nil
+    /// returns one to the default.
+    func setSizes(sheet: String, rows: [Int: Double?], columns: [Int: Double?]) throws -> WriteResult
+    /// `POST /api/sheets/{id}/format`: sets format members on every cell of `range`, or clears
+    /// the formats of the cells stored there.
+    func format(sheet: String, range: CellRange, _ change: FormatChange) throws -> WriteResult
     /// `POST /api/sheets/{id}/undo`: takes back the caller's own last write (never another
     /// subject's); a 409 `nothing-to-undo` when none is left.
     func undo(sheet: String) throws -> WriteResult
@@ -88,15 +96,28 @@ public struct CellSnapshot: Sendable, Equatable {
     public var color: String?
     /// Bold text.
     public var bold: Bool
+    /// Italic text.
+    public var italic: Bool
+    /// The authored horizontal alignment; nil for the value kind's own.
+    public var alignment: CellAlignment?
+    /// The number format code, if authored (`0.00%`).
+    public var numberFormat: String?
+    /// The value when it is a number (dates too: their serial), for the number format preview.
+    public var number: Double?
 
     /// A cell.
-    public init(input: String, display: String, type: String, fill: String? = nil, color: String? = nil, bold: Bool = false) {
+    public init(input: String, display: String, type: String, fill: String? = nil, color: String? = nil, bold: Bool = false,
+                italic: Bool = false, alignment: CellAlignment? = nil, numberFormat: String? = nil, number: Double? = nil) {
         self.input = input
         self.display = display
         self.type = type
         self.fill = fill
         self.color = color
         self.bold = bold
+        self.italic = italic
+        self.alignment = alignment
+        self.numberFormat = numberFormat
+        self.number = number
     }
 
     /// Whether the value is a number (the insert-function menu's argument runs are numbers).
@@ -109,11 +130,14 @@ public struct WindowRow: Sendable, Equatable {
     public var row: Int
     /// The row's cells by 1-based column.
     public var cells: [Int: CellSnapshot]
+    /// The row's height in points; nil for the sheet's default.
+    public var height: Double?
 
     /// A row.
-    public init(row: Int, cells: [Int: CellSnapshot]) {
+    public init(row: Int, cells: [Int: CellSnapshot], height: Double? = nil) {
         self.row = row
         self.cells = cells
+        self.height = height
     }
 }
 

@@ -27,8 +27,21 @@ public enum EditorKey: Sendable, Equatable {
     case selectAll
     /// Ctrl-C: the selection to the clipboard.
     case copy
-    /// Ctrl-V: the clipboard at the active cell.
+    /// Ctrl-V: the clipboard at the active cell (after Ctrl-X, the cut cells are moved: their
+    /// source is cleared once the paste is written).
     case paste
+    /// Ctrl-X: the selection to the clipboard, to be moved by the next paste.
+    case cut
+    /// Ctrl-B: bold on the selection, or off when the active cell is bold.
+    case bold
+    /// Alt-I (a terminal sends Ctrl-I as Tab): italic on the selection, or off when the active cell is italic.
+    case italic
+    /// Ctrl-D: the selection's first row copied down over the rest of it (one row selected: the
+    /// row above copied into it), formulas translated by the server.
+    case fillDown
+    /// Ctrl-R: the selection's first column copied right over the rest (one column: the column
+    /// to the left copied into it).
+    case fillRight
     /// Ctrl-Z: takes back the person's own last write (outside a draft).
     case undo
     /// Ctrl-G: focus the range address field.
@@ -37,6 +50,8 @@ public enum EditorKey: Sendable, Equatable {
     case insertFunction(InsertableFunction)
     /// F3: the menu of SUM, AVERAGE, COUNT, MIN, MAX.
     case functionMenu
+    /// Alt-F: the format menu (alignment, number format, colours, sizes, clear formatting).
+    case formatMenu
     /// Ctrl-Q: close, asking about an unresolved draft.
     case quit
     /// An answer to the save, discard or cancel question.
@@ -56,6 +71,10 @@ public enum EditorFocus: Sendable, Equatable {
     case addressField(String)
     /// The insert-function menu, with the highlighted entry.
     case functionMenu(Int)
+    /// The format menu, with the highlighted entry (an index of `FormatMenuEntry.allCases`).
+    case formatMenu(Int)
+    /// A value the format menu asks for, with what was typed so far.
+    case formatField(FormatField, String)
 }
 
 /// A draft: what is typed into a cell before it is committed.

@@ -39,6 +39,12 @@ public final class SheetEditor {
     /// no draft opens and nothing is sent; the keys that would change the sheet say so at once,
     /// instead of a refusal from the server after a draft was typed.
     public var isReadOnly = false
+    /// Column widths and the default row height, loaded with the first window and again after
+    /// a sizes write.
+    public private(set) var sizes = CellSizes()
+    /// The heights of the rows of the window that have one (points).
+    public private(set) var rowHeights: [Int: Double] = [:]
+    private var sizesLoaded = false
     /// Whether the window must be fetched again (a gap in versions, a `more` answer, an event).
     public private(set) var needsRefetch = true
     /// Writes accepted by the editor and not yet answered by the server, oldest first.
@@ -52,10 +58,14 @@ public final class SheetEditor {
         case cells([CellEdit], draft: Draft?)
         /// A server-side copy.
         case copy(source: CellRange, target: CellRange)
-        /// A clear of contents.
-        case clear(CellRange)
+        /// A clear of `what`: `contents`, `formats` or `all`.
+        case clear(CellRange, what: String)
+        /// A format set on (or cleared from) a range.
+        case format(CellRange, FormatChange)
         /// Ctrl-Z: the person's own last write taken back.
         case undo
+        /// Row heights and column widths (nil: the default).
+        case sizes(rows: [Int: Double?], columns: [Int: Double?])
     }
 
     /// An editor of `sheet` over `transport`, on a grid of `grid`'s size.
@@ -91,6 +101,14 @@ public final class SheetEditor {
 
     /// Fetches the window when something asked for it; a failure is the last error (retryable).
     public func refreshIfNeeded() {
+        if !sizesLoaded {
+            do {
+                sizes = try transport.sizes(sheet: sheet)
+                sizesLoaded = true
+            } catch {
+                fail(error, doing: "read the column widths")
+            }
+        }
         guard needsRefetch else { return }
         do {
             let snapshot = try transport.rows(sheet: sheet, start: window.start, count: window.count)
@@ -111,6 +129,8 @@ public final class SheetEditor {
             for (column, cell) in row.cells { fresh[CellReference(row: row.row, column: column)] = cell }
         }
         cells = fresh
+        rowHeights = [:]
+        for row in snapshot.rows { if let height = row.height { rowHeights[row.row] = height } }
         version = snapshot.version
         return true
     }
@@ -126,7 +146,7 @@ public final class SheetEditor {
             return false
         }
         for (ref, cell) in result.changed {
-            if cell.input.isEmpty && cell.display.isEmpty && cell.fill == nil && cell.color == nil && !cell.bold {
+            if cell.input.isEmpty && cell.display.isEmpty && !cell.hasFormat {
                 cells[ref] = nil
             } else {
                 cells[ref] = cell
@@ -169,8 +189,14 @@ public final class SheetEditor {
                 switch write {
                 case .cells(let inputs, _): result = try transport.writeCells(sheet: sheet, inputs)
                 case let .copy(source, target): result = try transport.copy(sheet: sheet, source: source, target: target)
-                case .clear(let range): result = try transport.clear(sheet: sheet, range: range, what: "contents")
+                case let .clear(range, what): result = try transport.clear(sheet: sheet, range: range, what: what)
+                case let .format(range, change): result = try transport.format(sheet: sheet, range: range, change)
                 case .undo: result = try transport.undo(sheet: sheet)
+                case let .sizes(rows, columns):
+                    result = try transport.setSizes(sheet: sheet, rows: rows, columns: columns)
+                    // Sizes are not cells: the widths and heights are read back from the server.
+                    sizesLoaded = false
+                    needsRefetch = true
                 }
                 pendingWrites.removeFirst()
                 apply(result)
@@ -206,6 +232,8 @@ public final class SheetEditor {
         switch focus {
         case .addressField(let text): handleAddressField(key, text)
         case .functionMenu(let index): handleMenu(key, index)
+        case .formatMenu(let index): handleFormatMenu(key, index)
+        case .formatField(let field, let text): handleFormatField(key, field, text)
         case .grid: handleGrid(key)
         }
     }
@@ -213,7 +241,7 @@ public final class SheetEditor {
     /// The keys that change the sheet.
     private static func changesTheSheet(_ key: EditorKey) -> Bool {
         switch key {
-        case .text, .backspace, .edit, .delete, .paste, .insertFunction, .functionMenu, .undo: true
+        case .text, .backspace, .edit, .delete, .paste, .cut, .insertFunction, .functionMenu, .formatMenu, .undo, .bold, .italic, .fillDown, .fillRight: true
         default: false
         }
     }
@@ -235,7 +263,7 @@ public final class SheetEditor {
             if draft == nil { draft = Draft(ref: selection.active, text: cells[selection.active]?.input ?? "") }
         case .delete:
             guard draft == nil else { return }
-            _ = enqueue(.clear(selection.range))
+            _ = enqueue(.clear(selection.range, what: "contents"))
         case .enter: commit(then: .down)
         case .reverseEnter: commit(then: .up)
         case .tab: commit(then: .right)
@@ -252,7 +280,19 @@ public final class SheetEditor {
         case .selectAll:
             if draft == nil { selection.selectAll() }
         case .copy:
-            if draft == nil { copySelection() }
+            if draft == nil { copySelection(cut: false) }
+        case .cut:
+            if draft == nil { copySelection(cut: true) }
+        case .bold:
+            guard commitDraft() else { return }
+            let on = !(cells[selection.active]?.bold ?? false)
+            _ = enqueue(.format(selection.range, .set([.bold(on)])))
+        case .italic:
+            guard commitDraft() else { return }
+            let on = !(cells[selection.active]?.italic ?? false)
+            _ = enqueue(.format(selection.range, .set([.italic(on)])))
+        case .fillDown: fill(.down)
+        case .fillRight: fill(.right)
         case .paste:
             if draft != nil {
                 draft!.text += TSV.decode(clipboard?.text ?? "").first?.first ?? ""
@@ -269,6 +309,9 @@ public final class SheetEditor {
             if draft != nil { draft!.text += function.rawValue + "("; return }
             insert(function)
         case .functionMenu: focus = .functionMenu(0)
+        case .formatMenu:
+            guard commitDraft() else { return }
+            focus = .formatMenu(0)
         case .quit:
             if draft != nil { pendingNavigation = .close } else { isClosed = true }
         case .answer: break
@@ -296,8 +339,8 @@ public final class SheetEditor {
     private func handleMenu(_ key: EditorKey, _ index: Int) {
         let functions = InsertableFunction.allCases
         switch key {
-        case .arrow(.down), .tab: focus = .functionMenu((index + 1) % functions.count)
-        case .arrow(.up), .reverseTab: focus = .functionMenu((index + functions.count - 1) % functions.count)
+        case .arrow(.down), .arrow(.right), .tab: focus = .functionMenu((index + 1) % functions.count)
+        case .arrow(.up), .arrow(.left), .reverseTab: focus = .functionMenu((index + functions.count - 1) % functions.count)
         case .enter:
             focus = .grid
             handleGrid(.insertFunction(functions[index]))
@@ -307,6 +350,92 @@ public final class SheetEditor {
         case .quit: focus = .grid; handleGrid(.quit)
         default: break
         }
+    }
+
+    private func handleFormatMenu(_ key: EditorKey, _ index: Int) {
+        let entries = FormatMenuEntry.allCases
+        switch key {
+        case .arrow(.down), .arrow(.right), .tab: focus = .formatMenu((index + 1) % entries.count)
+        case .arrow(.up), .arrow(.left), .reverseTab: focus = .formatMenu((index + entries.count - 1) % entries.count)
+        case .enter: choose(entries[index])
+        case .escape: focus = .grid
+        case .quit: focus = .grid; handleGrid(.quit)
+        default: break
+        }
+    }
+
+    /// A format menu entry: a change at once, or the field that asks for its value (holding
+    /// the active cell's current one).
+    private func choose(_ entry: FormatMenuEntry) {
+        let range = selection.range, cell = cells[selection.active]
+        focus = .grid
+        switch entry {
+        case .alignLeft: _ = enqueue(.format(range, .set([.align(.left)])))
+        case .alignCenter: _ = enqueue(.format(range, .set([.align(.center)])))
+        case .alignRight: _ = enqueue(.format(range, .set([.align(.right)])))
+        case .alignGeneral: _ = enqueue(.format(range, .set([.align(nil)])))
+        case .clearFormatting: _ = enqueue(.format(range, .clear))
+        case .numberFormat: focus = .formatField(.numberFormat, cell?.numberFormat ?? "General")
+        case .fill: focus = .formatField(.fill, cell?.fill ?? "")
+        case .color: focus = .formatField(.color, cell?.color ?? "")
+        case .columnWidth: focus = .formatField(.columnWidth, Self.sizeText(sizes.width(ofColumn: selection.active.column)))
+        case .rowHeight: focus = .formatField(.rowHeight, Self.sizeText(rowHeight(selection.active.row)))
+        }
+    }
+
+    private static func sizeText(_ value: Double) -> String {
+        value.rounded() == value ? String(Int(value)) : String(value)
+    }
+
+    private func handleFormatField(_ key: EditorKey, _ field: FormatField, _ text: String) {
+        switch key {
+        case .text(let typed): focus = .formatField(field, text + typed.filter { !$0.isControl })
+        case .backspace: focus = .formatField(field, String(text.dropLast()))
+        case .escape: focus = .grid
+        case .enter:
+            do {
+                let write = try formatWrite(field, text)
+                focus = .grid
+                _ = enqueue(write)
+            } catch {
+                lastError = EditorError(message: error.description, retryable: false)
+            }
+        case .quit: focus = .grid; handleGrid(.quit)
+        default: break
+        }
+    }
+
+    /// The write a format field's text asks for, over the selection (its columns or rows for sizes).
+    private func formatWrite(_ field: FormatField, _ text: String) throws(FormatFieldError) -> PendingWrite {
+        let range = selection.range
+        switch field {
+        case .numberFormat:
+            let code = FormatField.trimmed(text)
+            guard !code.isEmpty, code.count <= 255 else { throw FormatFieldError(description: "a number format is 1 to 255 characters") }
+            return .format(range, .set([.numberFormat(code)]))
+        case .fill: return .format(range, .set([.fill(try FormatField.colour(text))]))
+        case .color: return .format(range, .set([.color(try FormatField.colour(text))]))
+        case .columnWidth:
+            let width = try FormatField.size(text, maximum: 255, unit: "characters")
+            guard range.columnCount <= 16_384 else { throw FormatFieldError(description: "too many columns") }
+            return .sizes(rows: [:], columns: Dictionary(uniqueKeysWithValues: range.columns.map { ($0, width) }))
+        case .rowHeight:
+            let height = try FormatField.size(text, maximum: 409, unit: "points")
+            guard range.rowCount <= 10_000 else { throw FormatFieldError(description: "row heights are set for at most 10000 rows at a time") }
+            return .sizes(rows: Dictionary(uniqueKeysWithValues: range.rows.map { ($0, height) }), columns: [:])
+        }
+    }
+
+    /// The active cell as the number format being typed would show it (numbers only), for the
+    /// format field's preview; nil when there is nothing to preview.
+    public var formatPreview: String? {
+        guard case .formatField(.numberFormat, let code) = focus, !code.isEmpty, let number = cells[selection.active]?.number else { return nil }
+        return NumberFormatRenderer.text(number: number, code: code)
+    }
+
+    /// The height of `row` in points: its own, the sheet's default, or Excel's.
+    public func rowHeight(_ row: Int) -> Double {
+        rowHeights[row] ?? sizes.defaultRowHeight ?? CellSizes.defaultRowHeight
     }
 
     /// Loads the sheet's defined names for the address field; a failure is the last error
@@ -368,7 +497,7 @@ public final class SheetEditor {
     /// The most cells a copy takes (a whole-grid copy is refused, not built).
     public static let maxCopyCells = 1_000_000
 
-    private func copySelection() {
+    private func copySelection(cut: Bool) {
         let range = selection.range
         guard range.rowCount * range.columnCount <= Self.maxCopyCells else {
             lastError = EditorError(message: "copy refused: \(range) has more than \(Self.maxCopyCells) cells", retryable: false)
@@ -389,7 +518,7 @@ public final class SheetEditor {
         let rows = (range.start.row...range.end.row).map { row in
             (range.start.column...range.end.column).map { column in source[CellReference(row: row, column: column)]?.display ?? "" }
         }
-        clipboard = ClipboardContent(text: TSV.encode(rows), origin: (sheet, range))
+        clipboard = ClipboardContent(text: TSV.encode(rows), origin: (sheet, range), isCut: cut)
         lastError = nil
     }
 
@@ -413,6 +542,17 @@ public final class SheetEditor {
                 let end = CellReference(row: target.start.row + origin.range.rowCount - 1, column: target.start.column + origin.range.columnCount - 1)
                 guard end.row <= grid.rows, end.column <= grid.columns else {
                     throw PasteError.offGrid(range: "\(target.start):\(CellReference.columnName(end.column))\(end.row)")
+                }
+                if content.isCut {
+                    // A move: the cells land first, then what of the source the paste did not
+                    // cover is emptied (values and formats, as Excel's cut leaves nothing), and the
+                    // clipboard is spent, so a second paste cannot move them twice.
+                    let landed = CellRange(start: target.start, end: end)
+                    guard enqueue(.copy(source: origin.range, target: landed)) else { return }
+                    clipboard = nil
+                    selection.select(landed)
+                    for part in origin.range.subtracting(landed) { guard enqueue(.clear(part, what: "all")) else { return } }
+                    return
                 }
                 if enqueue(.copy(source: origin.range, target: target)), !selection.isRange {
                     selection.select(CellRange(start: target.start, end: end))
@@ -475,6 +615,23 @@ public final class SheetEditor {
         let limits = try transport.limits()
         limitsCache = limits
         return limits
+    }
+
+    // MARK: Fill
+
+    /// Ctrl-D, Ctrl-R: one server copy from the selection's first row (column), or from the row
+    /// above (column left) of a one-row (one-column) selection.
+    private func fill(_ direction: Direction) {
+        guard commitDraft() else { return }
+        guard let (source, target) = selection.range.fill(direction) else {
+            lastError = EditorError(message: "fill \(direction == .down ? "down" : "right"): nothing \(direction == .down ? "above" : "to the left of") \(selection.range) to fill from", retryable: false)
+            return
+        }
+        guard target.cellCount <= Self.maxCopyCells else {
+            lastError = EditorError(message: "fill refused: \(target) has more than \(Self.maxCopyCells) cells", retryable: false)
+            return
+        }
+        _ = enqueue(.copy(source: source, target: target))
     }
 
     // MARK: Insert function

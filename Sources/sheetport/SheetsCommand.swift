@@ -5,17 +5,25 @@ import SheetPortConvert
 import SheetPortClient
 import SheetPortServer
 
-/// `sheetport sheets FILE [--json]`: every sheet in tab order (Docs/Reference/Formats.md, "Sheet lists").
+/// `sheetport sheets FILE [--json]`: every sheet in tab order (Docs/Reference/Formats.md, "Sheet lists");
+/// with `--server`, a server's sheets (`SheetsCommand+Server.swift`).
 enum SheetsCommand {
     static let spec = CommandSpec(
-        usage: "sheetport sheets FILE [--json] [limits]",
+        usage: """
+        sheetport sheets FILE [--json] [limits]
+               sheetport sheets --server URL [--json] [--create NAME | --rename ID NAME | --delete ID]
+        """,
         about: """
         Lists every sheet of an xlsx/xlsm workbook in tab order: its position, name, kind
         (worksheet, chartsheet, dialogsheet, macrosheet), state (visible, hidden, veryHidden)
         and, for worksheets, the rows and columns of the used range, found from the cells (not
         from the sheet's <dimension>, which producers often get wrong). FILE may be `-`.
 
-        Exit status: 0 listed, 2 usage or I/O error, or a workbook that cannot be read.
+        With --server, lists the server's sheets the token may read (id, name, role, rows x
+        columns of the used range, version), or creates, renames or deletes one.
+
+        Exit status: 0 listed (or done), 2 usage, I/O or network error, a refusal by the
+        server, or a workbook that cannot be read.
         """,
         groups: [
             OptionGroup(title: "OPTIONS", options: [
@@ -23,11 +31,20 @@ enum SheetsCommand {
                 .help,
             ]),
             LimitOptions.group(),
+            OptionGroup(title: "SERVER (instead of FILE)", options: ClientOptions.options + [
+                .valued("--create", "NAME", "creates an empty sheet named NAME, owned by you"),
+                .valued("--rename", "ID", "renames sheet ID to the NAME given after it (editors and owners)"),
+                .valued("--delete", "ID", "deletes sheet ID (owners only)"),
+            ]),
         ])
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let options = try spec.parse(arguments)
         if options.has("--help") { print(spec.help); return 0 }
+        if options.value("--server") != nil { return try runOnServer(options) }
+        for option in ["--create", "--rename", "--delete", "--token-file", "--retries", "--timeout"] where options.value(option) != nil {
+            throw UsageError("\(option) needs --server URL\n\n" + spec.help)
+        }
         guard options.positionals.count == 1, let file = options.positionals.first else {
             throw UsageError("sheets takes one workbook file\n\n" + spec.help)
         }

@@ -19,7 +19,7 @@ final class TerminalGrid {
     private var top = 1, left = 1
     private let inbox = EventInbox()
     private var colors: TerminalColors!
-    private static let columnWidth = 11, gutter = 8
+    private static let gutter = 8
 
     init(editor: SheetEditor, sheetName: String, theme: Contrast.Mode) {
         self.editor = editor
@@ -49,10 +49,11 @@ final class TerminalGrid {
         while !editor.isClosed, TerminationSignal.received == 0 {
             for event in inbox.take() { editor.receive(event) }
             let height = Int(sp_lines()), width = Int(sp_cols())
-            let visibleRows = max(height - 3, 1), visibleColumns = max((width - Self.gutter) / Self.columnWidth, 1)
-            scrollToActive(visibleRows, visibleColumns)
-            editor.show(start: top, count: visibleRows)
-            draw(height: height, width: width, visibleRows: visibleRows, visibleColumns: visibleColumns)
+            let lines = max(height - 3, 1), room = max(width - Self.gutter, 1)
+            scrollToActive(lines: lines, room: room)
+            editor.show(start: top, count: fitting(from: top, in: lines, span: lineSpan))
+            draw(height: height, width: width, visibleRows: fitting(from: top, in: lines, span: lineSpan),
+                 visibleColumns: fitting(from: left, in: room, span: columnSpan))
             timeout(0)
             let read = readKey()
             guard case .key(let key) = read else {
@@ -83,12 +84,28 @@ final class TerminalGrid {
         thread.start()
     }
 
-    private func scrollToActive(_ rows: Int, _ columns: Int) {
+    /// Terminal columns of `column`: its width in characters (at least 1), and one between columns.
+    private func columnSpan(_ column: Int) -> Int { CellSizes.terminalColumns(forWidth: editor.sizes.width(ofColumn: column)) + 1 }
+    /// Terminal lines of `row`: its height in default rows (at least 1).
+    private func lineSpan(_ row: Int) -> Int { CellSizes.terminalLines(forHeight: editor.rowHeight(row)) }
+
+    /// How many rows (columns) from `first` fit in `room` lines (terminal columns): at least one.
+    private func fitting(from first: Int, in room: Int, span: (Int) -> Int) -> Int {
+        var used = 0, count = 0
+        while first + count <= Int(CellReference.maxRow) {
+            used += span(first + count)
+            guard used <= room || count == 0 else { break }
+            count += 1
+        }
+        return max(count, 1)
+    }
+
+    private func scrollToActive(lines: Int, room: Int) {
         let active = editor.selection.active
         if active.row < top { top = active.row }
-        if active.row >= top + rows { top = active.row - rows + 1 }
+        while active.row >= top + fitting(from: top, in: lines, span: lineSpan) { top += 1 }
         if active.column < left { left = active.column }
-        if active.column >= left + columns { left = active.column - columns + 1 }
+        while active.column >= left + fitting(from: left, in: room, span: columnSpan) { left += 1 }
     }
 
     // MARK: Drawing
@@ -101,41 +118,70 @@ final class TerminalGrid {
         case .addressField(let text):
             put(0, 0, "Go to: \(text.visibleControlCharacters)", width: width,
                 look: TerminalLook(attributes: colors.base.attributes | sp_attr_bold(), pair: colors.base.pair))
+        case .formatField(let field, let text):
+            let preview = editor.formatPreview.map { "  preview: " + $0.visibleControlCharacters } ?? ""
+            put(0, 0, "\(field.prompt): \(text.visibleControlCharacters)\(preview)", width: width,
+                look: TerminalLook(attributes: colors.base.attributes | sp_attr_bold(), pair: colors.base.pair))
         default: put(0, 0, editor.formulaBar.visibleControlCharacters, width: width, look: colors.base)
         }
         // Line 2: column letters.
         put(1, 0, String(repeating: " ", count: Self.gutter), width: width, look: colors.header)
         let range = editor.selection.range
+        var offsets: [Int] = []
+        var x = Self.gutter
         for index in 0..<visibleColumns {
             let column = left + index
             guard column <= editor.grid.columns else { break }
-            let name = CellReference.columnName(column)
-            put(1, Self.gutter + index * Self.columnWidth, Self.centered(name, Self.columnWidth), width: width, look: colors.header)
+            offsets.append(x)
+            let span = columnSpan(column)
+            put(1, x, Self.centered(CellReference.columnName(column), span), width: width, look: colors.header)
+            x += span
         }
+        var line = 2
         for rowIndex in 0..<visibleRows {
-            let row = top + rowIndex, line = rowIndex + 2
-            guard row <= editor.grid.rows else { break }
-            put(line, 0, Self.padded(String(row), Self.gutter - 1, right: true) + " ", width: width, look: colors.header)
-            for index in 0..<visibleColumns {
+            let row = top + rowIndex, lines = lineSpan(row)
+            guard row <= editor.grid.rows, line < height - 1 else { break }
+            // A taller row takes more lines: its text on the last, as Excel sets text at the bottom.
+            let textLine = min(line + lines - 1, height - 2)
+            put(textLine, 0, Self.padded(String(row), Self.gutter - 1, right: true) + " ", width: width, look: colors.header)
+            defer { line += lines }
+            for (index, offset) in offsets.enumerated() {
                 let column = left + index
-                guard column <= editor.grid.columns else { break }
+                let cellWidth = columnSpan(column) - 1
                 let ref = CellReference(row: row, column: column)
                 let cell = editor.cells[ref]
                 var text = cell?.display ?? ""
                 if let draft = editor.draft, draft.ref == ref { text = draft.text }
-                let numeric = cell?.isNumber == true && editor.draft?.ref != ref
-                if numeric { text = ColumnFit.number(text, width: Self.columnWidth - 1) }
+                let drafting = editor.draft?.ref == ref
+                if cell?.isNumber == true && !drafting { text = ColumnFit.number(text, width: cellWidth) }
+                let alignment = drafting ? .left : cell?.effectiveAlignment ?? .left
                 var look = colors.look(fill: cell?.fill, color: cell?.color)
                 if cell?.bold == true { look.attributes |= sp_attr_bold() }
+                if cell?.italic == true { look.attributes |= sp_attr_italic() }
                 let selected = row >= range.start.row && row <= range.end.row && column >= range.start.column && column <= range.end.column
                 if ref == editor.selection.active { look = colors.active } else if selected { look.attributes |= sp_attr_reverse() }
-                put(line, Self.gutter + index * Self.columnWidth,
-                    Self.padded(text.visibleControlCharacters, Self.columnWidth - 1, right: numeric) + " ", width: width, look: look)
+                for blank in line..<textLine { put(blank, offset, String(repeating: " ", count: cellWidth), width: width, look: look) }
+                put(textLine, offset, Self.aligned(text.visibleControlCharacters, cellWidth, alignment) + " ", width: width, look: look)
             }
         }
+        drawFormatMenu(width: width)
         put(height - 1, 0, statusLine(), width: width, look: colors.status)
         move(0, Int32(min(editor.formulaBar.count, width - 1)))
         refresh()
+    }
+
+    /// The format menu, a box over the grid's top-left corner while it has the focus.
+    private func drawFormatMenu(width: Int) {
+        guard case .formatMenu(let chosen) = editor.focus else { return }
+        let entries = FormatMenuEntry.allCases
+        let inner = entries.map(\.title.count).max()! + 2
+        put(2, Self.gutter, "+" + String(repeating: "-", count: inner) + "+", width: width, look: colors.header)
+        for (index, entry) in entries.enumerated() {
+            var look = colors.header
+            if index == chosen { look.attributes |= sp_attr_reverse() }
+            put(3 + index, Self.gutter, "| " + Self.padded(entry.title, inner - 1, right: false) + "|", width: width, look: look)
+        }
+        put(3 + entries.count, Self.gutter, "+" + String(repeating: "-", count: inner) + "+", width: width, look: colors.header)
     }
 
     /// The last line: the version shown, the sheet, the selection, then a question, the menu or
@@ -147,6 +193,9 @@ final class TerminalGrid {
             parts.append("Draft not saved: [s]ave, [d]iscard, [c]ancel")
         } else if case .functionMenu(let index) = editor.focus {
             parts.append("Insert: " + InsertableFunction.allCases.enumerated().map { $0.offset == index ? "[\($0.element.rawValue)]" : $0.element.rawValue }.joined(separator: " "))
+        }
+        if case .formatMenu(let index) = editor.focus {
+            parts.append("Format: " + FormatMenuEntry.allCases[index].title + " (Up/Down/Left/Right, Enter, Escape)")
         }
         if let error = editor.lastError { parts.append("error: " + error.message.visibleControlCharacters) }
         if let ended = inbox.endedReason { parts.append("error: live updates stopped: " + ended.visibleControlCharacters) }
@@ -178,6 +227,15 @@ final class TerminalGrid {
         let cut = text.count > width ? String(text.prefix(max(width - 1, 0))) + "…" : text
         let fill = String(repeating: " ", count: max(width - cut.count, 0))
         return right ? fill + cut : cut + fill
+    }
+
+    /// `text` inside `width` columns as `alignment` places it (cut with an ellipsis when longer).
+    static func aligned(_ text: String, _ width: Int, _ alignment: CellAlignment) -> String {
+        switch alignment {
+        case .left: padded(text, width, right: false)
+        case .right: padded(text, width, right: true)
+        case .center: text.count >= width ? padded(text, width, right: false) : centered(text, width)
+        }
     }
 
     static func centered(_ text: String, _ width: Int) -> String {
@@ -231,8 +289,12 @@ final class TerminalGrid {
         case 27: return escapeSequence()
         case 127, 8: return .backspace
         case 1: return .selectAll
+        case 2: return .bold
         case 3: return .copy
+        case 4: return .fillDown
+        case 18: return .fillRight
         case 22: return .paste
+        case 24: return .cut
         case 26: return .undo
         case 7: return .goTo
         case 17: return .quit
@@ -245,7 +307,7 @@ final class TerminalGrid {
         }
     }
 
-    /// After ESC: Alt-Enter (ESC CR), Alt-= (ESC =), else Escape itself.
+    /// After ESC: Alt-Enter (ESC CR), Alt-= (ESC =), Alt-I (ESC i), Alt-F (ESC f), else Escape itself.
     private func escapeSequence() -> EditorKey? {
         timeout(0)
         var next: wint_t = 0
@@ -254,6 +316,8 @@ final class TerminalGrid {
         switch Int32(bitPattern: next) {
         case 13, 10: return .reverseEnter
         case 61: return .insertFunction(.sum)
+        case 105, 73: return .italic // Alt-I: Ctrl-I is Tab to a terminal
+        case 102, 70: return .formatMenu
         default:
             // Escape, then another key typed fast: the key is kept for the next read.
             if kind == KEY_CODE_YES { ungetch(Int32(bitPattern: next)) } else { unget_wch(wchar_t(bitPattern: next)) }

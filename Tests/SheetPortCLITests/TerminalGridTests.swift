@@ -244,6 +244,46 @@ import SheetPortTestSupport
         #expect(cells["B5"]?.value == "60")
         try pane.wait("the total 60") { $0.contains { $0.contains(" 60 ") } }
 
+        // Ctrl-B bolds the total (a format write) and the screen draws it bold; Alt-I italic.
+        func style(_ ref: String) throws -> [String: Any] {
+            let window = try fixture.api.object("/api/sheets/\(sheet)/rows?start=1&count=20")
+            for row in window["rows"] as? [[String: Any]] ?? [] {
+                for cell in row["cells"] as? [[String: Any]] ?? [] where cell["ref"] as? String == ref { return cell["style"] as? [String: Any] ?? [:] }
+            }
+            return [:]
+        }
+        try pane.keys("C-b")
+        try pane.wait("B5 bold on the server") { _ in (try? style("B5"))?["bold"] as? Bool == true }
+        try pane.keys("M-i")
+        try pane.wait("B5 italic on the server") { _ in (try? style("B5"))?["italic"] as? Bool == true }
+        try pane.keys("Up")
+        try pane.bar("B4 | 30")
+        let boldScreen = try pane.coloredScreen()
+        #expect(boldScreen.contains("\u{1B}[1m") || boldScreen.contains(";1m") || boldScreen.contains("[1;"), "bold drawn: \(boldScreen)")
+
+        // Ctrl-D fills C2's formula down over C2:C4: C4 gets the translated =A4*B4.
+        try pane.keys("C-g"); try pane.type("C2:C4"); try pane.keys("Enter")
+        try pane.wait("C2:C4 selected") { pane.status($0).contains("C2:C4") }
+        try pane.keys("C-d")
+        try pane.wait("C4 filled on the server") { _ in (try? serverCells(fixture.api, sheet))?["C4"]?.input == "=A4*B4" }
+        #expect(try serverCells(fixture.api, sheet)["C4"]?.value == "90")
+        try pane.wait("the filled 90 on screen") { $0.contains { $0.contains(" 90 ") } }
+
+        // Alt-F opens the format menu over the grid; Right moves it as Down does; Enter on
+        // "Align right" formats the selection; Escape closes it with nothing sent.
+        try pane.keys("M-f")
+        try pane.wait("the format menu") { pane.status($0).contains("Format: Align left") && $0.contains { $0.contains("| Clear formatting") } }
+        try pane.keys("Right", "Right")
+        try pane.wait("Align right highlighted") { pane.status($0).contains("Format: Align right") }
+        try pane.keys("Enter")
+        try pane.wait("C2:C4 aligned right on the server") { _ in (try? style("C3"))?["horizontal"] as? String == "right" }
+        let before = try serverVersion(fixture.api, sheet)
+        try pane.keys("M-f")
+        try pane.wait("the format menu again") { pane.status($0).contains("Format:") }
+        try pane.keys("Escape")
+        try pane.wait("the menu closed") { !pane.status($0).contains("Format:") && !$0.contains { $0.contains("| Clear formatting") } }
+        #expect(try serverVersion(fixture.api, sheet) == before)
+
         // The version on screen is the server's, and Ctrl-Q (no draft) closes the grid.
         let version = try serverVersion(fixture.api, sheet)
         #expect(version > 1)

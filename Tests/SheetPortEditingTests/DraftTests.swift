@@ -117,7 +117,7 @@ import SheetPortCore
 
 /// A viewer's grid (issue 38): no draft opens, nothing is sent, and it says so at the first key.
 @Suite struct ReadOnlyEditorTests {
-    @Test(arguments: ["paid enter", "bs enter", "f2 9 enter", "del", "^A del", "A=", "F3 enter", "^V"])
+    @Test(arguments: ["paid enter", "bs enter", "f2 9 enter", "del", "^A del", "A=", "F3 enter", "^V", "^B", "A-i", "^X", "^D", "^R"])
     func nothingChanges(_ script: String) {
         let model = MemorySheetTransport()
         model.otherClientWrites("A1", "7")

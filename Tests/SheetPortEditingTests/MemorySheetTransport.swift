@@ -7,6 +7,27 @@ import SheetPortCore
 final class MemorySheetTransport: EditingTransport {
     var inputs: [CellReference: String] = [:]
     var fills: [CellReference: String] = [:]
+    /// Formats set through `format`, as the rows window shows them (input and value ignored).
+    var formats: [CellReference: CellSnapshot] = [:]
+    /// Column widths and row heights set through `setSizes`.
+    var columnWidths: [Int: Double] = [:], rowHeights: [Int: Double] = [:]
+
+    func sizes(sheet: String) throws -> CellSizes {
+        CellSizes(columnRuns: columnWidths.keys.sorted().map { CellSizes.ColumnRun(first: $0, last: $0, width: columnWidths[$0]!) })
+    }
+
+    func setSizes(sheet: String, rows: [Int: Double?], columns: [Int: Double?]) throws -> WriteResult {
+        if let failure = failNext { failNext = nil; throw failure }
+        for (row, height) in rows { rowHeights[row] = height }
+        for (column, width) in columns { columnWidths[column] = width }
+        version += 1
+        writeLog.append(version)
+        events.append(SheetEvent(version: version, change: .sizes, refs: nil))
+        return WriteResult(version: version, changed: [:])
+    }
+
+    /// Every format request, in order.
+    var formatLog: [(range: CellRange, change: FormatChange)] = []
     var version = 0
     var limitsValue = EditingLimits(maxBatchCells: 10_000, maxBatchBytes: 1 << 20)
     var failNext: TransportError?
@@ -18,7 +39,7 @@ final class MemorySheetTransport: EditingTransport {
 
     func cell(_ input: String) -> CellSnapshot {
         if input.hasPrefix("=") { return CellSnapshot(input: input, display: evaluate(input), type: "number") }
-        if Double(input) != nil { return CellSnapshot(input: input, display: input, type: "number") }
+        if let number = Double(input) { return CellSnapshot(input: input, display: input, type: "number", number: number) }
         return CellSnapshot(input: input, display: input, type: input.isEmpty ? "empty" : "string")
     }
 
@@ -51,13 +72,61 @@ final class MemorySheetTransport: EditingTransport {
         if let failure = failRows { failRows = nil; throw failure }
         windowRequests.append((start, count))
         var rows: [Int: [Int: CellSnapshot]] = [:]
-        for ref in Set(inputs.keys).union(fills.keys) where ref.row >= start && ref.row < start + count {
-            var snapshot = cell(inputs[ref] ?? "")
-            snapshot.fill = fills[ref]
+        for ref in Set(inputs.keys).union(fills.keys).union(formats.keys) where ref.row >= start && ref.row < start + count {
+            var snapshot = styled(ref)
+            snapshot.fill = fills[ref] ?? snapshot.fill
             rows[ref.row, default: [:]][ref.column] = snapshot
         }
         return RowsWindow(version: version, start: start, count: count,
-                          rows: rows.keys.sorted().map { WindowRow(row: $0, cells: rows[$0]!) })
+                          rows: rows.keys.sorted().map { WindowRow(row: $0, cells: rows[$0]!, height: rowHeights[$0]) })
+    }
+
+    /// The cell at `ref` with its format.
+    func styled(_ ref: CellReference) -> CellSnapshot {
+        var snapshot = cell(inputs[ref] ?? "")
+        if let format = formats[ref] {
+            snapshot.bold = format.bold
+            snapshot.italic = format.italic
+            snapshot.alignment = format.alignment
+            snapshot.numberFormat = format.numberFormat
+            snapshot.fill = format.fill
+            snapshot.color = format.color
+        }
+        return snapshot
+    }
+
+    func format(sheet: String, range: CellRange, _ change: FormatChange) throws -> WriteResult {
+        if let failure = failNext { failNext = nil; throw failure }
+        formatLog.append((range, change))
+        var changed: [CellReference: CellSnapshot] = [:]
+        for row in range.rows {
+            for column in range.columns {
+                let ref = CellReference(row: row, column: column)
+                switch change {
+                case .clear:
+                    guard formats[ref] != nil else { continue }
+                    formats[ref] = nil
+                case .set(let members):
+                    var format = formats[ref] ?? CellSnapshot(input: "", display: "", type: "empty")
+                    for member in members {
+                        switch member {
+                        case .bold(let on): format.bold = on
+                        case .italic(let on): format.italic = on
+                        case .align(let alignment): format.alignment = alignment
+                        case .numberFormat(let code): format.numberFormat = code == "General" ? nil : code
+                        case .fill(let colour): format.fill = colour
+                        case .color(let colour): format.color = colour
+                        }
+                    }
+                    formats[ref] = format
+                }
+                changed[ref] = styled(ref)
+            }
+        }
+        version += 1
+        writeLog.append(version)
+        events.append(SheetEvent(version: version, change: .format, refs: Array(changed.keys)))
+        return WriteResult(version: version, changed: changed)
     }
 
     /// The editor's own writes, each with the inputs it replaced, for `undo`.
@@ -89,10 +158,13 @@ final class MemorySheetTransport: EditingTransport {
     }
 
     func copy(sheet: String, source: CellRange, target: CellRange) throws -> WriteResult {
+        // The source at the target's corner, or repeated over a target range (fill down, right).
+        let single = target.start == target.end
+        let rows = single ? source.rowCount : target.rowCount, columns = single ? source.columnCount : target.columnCount
         var change: [CellReference: String] = [:]
-        for row in 0..<source.rowCount {
-            for column in 0..<source.columnCount {
-                let from = CellReference(row: source.start.row + row, column: source.start.column + column)
+        for row in 0..<rows {
+            for column in 0..<columns {
+                let from = CellReference(row: source.start.row + row % source.rowCount, column: source.start.column + column % source.columnCount)
                 let to = CellReference(row: target.start.row + row, column: target.start.column + column)
                 var input = inputs[from] ?? ""
                 if input.hasPrefix("=") {
@@ -104,7 +176,12 @@ final class MemorySheetTransport: EditingTransport {
         return try write(change)
     }
 
+    /// Every clear request, in order.
+    var clearLog: [(range: CellRange, what: String)] = []
+
     func clear(sheet: String, range: CellRange, what: String) throws -> WriteResult {
+        clearLog.append((range, what))
+        if what != "contents" { for ref in formats.keys where range.contains(ref) { formats[ref] = nil } }
         var change: [CellReference: String] = [:]
         for ref in inputs.keys where ref.row >= range.start.row && ref.row <= range.end.row && ref.column >= range.start.column && ref.column <= range.end.column {
             change[ref] = ""
@@ -150,6 +227,12 @@ func keys(_ script: String) -> [EditorKey] {
         case "^A": .selectAll
         case "^C": .copy
         case "^V": .paste
+        case "^X": .cut
+        case "^B": .bold
+        case "A-i": .italic
+        case "^D": .fillDown
+        case "^R": .fillRight
+        case "A-f": .formatMenu
         case "^G": .goTo
         case "^Z": .undo
         case "^Q": .quit
@@ -165,6 +248,13 @@ func keys(_ script: String) -> [EditorKey] {
         default: .text(String(word))
         }
     }
+}
+
+/// An editor of `model` showing rows 1-20.
+func shownEditor(_ model: MemorySheetTransport) -> SheetEditor {
+    let editor = SheetEditor(sheet: "s", transport: model)
+    editor.show(start: 1, count: 20)
+    return editor
 }
 
 func run(_ editor: SheetEditor, _ script: String) {
