@@ -100,7 +100,7 @@ enum ConvertCommand {
             ]),
             LimitOptions.group(),
         ],
-        footer: "A sheet with over 10M of distinct text needs --max-text-size.")
+        footer: "A sheet with over 1G of distinct text needs --max-text-size.")
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let options = try spec.parse(arguments)
