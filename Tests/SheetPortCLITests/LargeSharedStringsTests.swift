@@ -61,24 +61,7 @@ import Testing
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let bomb = folder.appendingPathComponent("strings-bomb.xlsx").path
-        let script = """
-        import sys, zipfile
-        z = zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED)
-        z.writestr("[Content_Types].xml", '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/></Types>')
-        z.writestr("_rels/.rels", '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>')
-        z.writestr("xl/workbook.xml", '<?xml version="1.0"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>')
-        z.writestr("xl/_rels/workbook.xml.rels", '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" Target="sharedStrings.xml"/></Relationships>')
-        z.writestr("xl/worksheets/sheet1.xml", '<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c></row></sheetData></worksheet>')
-        item = b'<si><t>' + b'a' * 1000 + b'</t></si>'
-        with z.open("xl/sharedStrings.xml", "w") as table:
-            table.write(b'<?xml version="1.0"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">')
-            for _ in range(300):
-                table.write(item * 1024)
-            table.write(b'</sst>')
-        z.close()
-        """
-        let generated = try Project.python(["-c", script, bomb])
-        #expect(generated.status == 0, "\(generated.output)")
+        try makeInflationBomb(at: bomb, part: .sharedStrings)
         for command in [["convert", bomb, "--to", "csv"], ["sheets", bomb]] {
             let result = try runSheetport(command)
             #expect(result.status != 0 && result.stderr.contains("zip-bomb"), "\(command): \(result.status) \(result.stderr)")
