@@ -53,7 +53,7 @@ enum BenchCommand {
             ]),
             LimitOptions.group(),
         ],
-        footer: "read and check take the limits (a workbook of a million unique strings needs --max-text-size).")
+        footer: "read and check take the limits (over 1G of unique strings needs --max-text-size).")
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let subcommands = ["generate", "read", "check", "write", "csv"]

@@ -273,7 +273,7 @@ enum LimitOptions {
         .valued("--max-entry-size", "SIZE", "most bytes one entry may inflate to (default 1G)"),
         .valued("--max-total-size", "SIZE", "most bytes the whole package may inflate to (default 4G)"),
         .valued("--min-inflate-ratio", "R", "least compressed/inflated ratio of an entry past 256M inflated (default 0.01)"),
-        .valued("--max-text-size", "SIZE", "most bytes of shared-string text held in memory (default 10M)"),
+        .valued("--max-text-size", "SIZE", "most bytes of shared-string text held in memory (default 1G)"),
     ]
 
     /// `--max-cells`: the cell cap of an imported sheet (`check` and `serve`).

@@ -62,6 +62,11 @@ enum ConvertCommand {
                     function or formula the engine does not support keeps its cached value;
                     every cell of the workbook is held in memory while converting
                     """),
+                .flag("--no-recalc", """
+                    leave formulas without a cached value empty (by default they are computed,
+                    cached values kept, and stderr says how many)
+                    """),
+                .flag("--strict", "exit 1 when a computed formula calls a function the engine lacks (each is named on stderr)"),
                 .flag("--skip-empty-columns", "leave out columns with no value in the whole sheet (reads it twice)"),
                 .valued("--line-ending", "lf|crlf", "CSV line ending (default crlf, as RFC 4180)"),
                 .valued("--values", "raw|displayed", """
@@ -100,7 +105,7 @@ enum ConvertCommand {
             ]),
             LimitOptions.group(),
         ],
-        footer: "A sheet with over 10M of distinct text needs --max-text-size.")
+        footer: "A sheet with over 1G of distinct text needs --max-text-size.")
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let options = try spec.parse(arguments)
@@ -168,11 +173,11 @@ enum ConvertCommand {
             try file?.publish()
             progress.finish(summary: "converted \"\(sheet.name.visibleControlCharacters)\": \(summary.rows) rows, \(summary.cells) cells, "
                             + ClientOptions.size(summary.bytesRead) + " of XML", bytes: summary.bytesRead)
+            return reportFormulas([summary], recalc: textOptions.recalc, strict: options.has("--strict"))
         } catch {
             file?.discard()
             throw error
         }
-        return 0
     }
 
     /// What `convert` reads.
@@ -259,7 +264,7 @@ enum ConvertCommand {
             StandardError.write("\"\(sheet.sheet.name.visibleControlCharacters)\" -> \((folder as NSString).appendingPathComponent(sheet.fileName).visibleControlCharacters): \(sheet.summary.rows) rows")
         }
         if converted.isEmpty { StandardError.write("sheetport: \(workbook.file): no worksheet to convert") }
-        return 0
+        return reportFormulas(converted.map(\.summary), recalc: textOptions.recalc, strict: options.has("--strict"))
     }
 
     /// The text output options given, checked against the output format.
@@ -270,6 +275,11 @@ enum ConvertCommand {
         text.keepEmptyRows = options.has("--keep-empty-rows")
         text.fillMerged = options.has("--fill-merged")
         text.recalc = options.has("--recalc")
+        text.computeMissingValues = !options.has("--no-recalc")
+        if text.recalc, !text.computeMissingValues { throw UsageError("--recalc and --no-recalc contradict each other; give one") }
+        if options.has("--strict"), !text.computeMissingValues {
+            throw UsageError("--strict fails on functions the engine lacks, and --no-recalc computes nothing; give one")
+        }
         if let value = options.value("--values") {
             guard let values = TextOutputOptions.Values(rawValue: value.lowercased()) else {
                 throw UsageError("--values takes raw or displayed, not \"\(value.visibleControlCharacters)\"")

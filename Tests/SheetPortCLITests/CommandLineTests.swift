@@ -51,7 +51,8 @@ import SheetPortTestSupport
 
     @Test func convertsStandardInputToStandardOutput() throws {
         let input = try Data(contentsOf: URL(fileURLWithPath: Project.fixture("cell_types.xlsx")))
-        let result = try runSheetport(["convert", "-", "--to", "jsonl"], input: input)
+        // The fixture's formulas without cached values stay empty, as the reader gives them.
+        let result = try runSheetport(["convert", "-", "--to", "jsonl", "--no-recalc"], input: input)
         #expect(result.status == 0, "\(result.stderr)")
         let expected = try String(contentsOfFile: Project.fixture("cell_types.expected.jsonl"), encoding: .utf8)
         #expect(try jsonObjects(String(decoding: result.stdout, as: UTF8.self), ignoring: ["style"]) == jsonObjects(expected))

@@ -25,4 +25,20 @@ import SheetPortTestSupport
         let bad = try runSheetport(["convert", path, "--values", "shown\u{1B}"])
         #expect(bad.status == 2 && bad.stderr.contains("--values") && !bad.stderr.contains("\u{1B}"))
     }
+
+    /// Numbers in Text-format (`@`) cells show as General (issue 39, item 4): built-in 49 and a
+    /// custom text section; text in them keeps its section.
+    @Test func numbersInTextFormatCellsAreShown() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        typealias W = RawWorkbook
+        let path = folder.appendingPathComponent("text-format.xlsx").path
+        try RawWorkbook(sheets: [W.Sheet(name: "S", sheetData: W.row(1, W.text("A1", "a"), W.text("B1", "b"), W.text("C1", "c"))
+                                         + W.row(2, W.number("A2", "42", style: 1), W.number("B2", "-1.25E-3", style: 2), W.text("C2", "x")))],
+                        numberFormats: [(49, "@"), (165, "\"ID \"@")]).write(to: path)
+        let csv = try runSheetport(["convert", path, "--values", "displayed"])
+        #expect(String(decoding: csv.stdout, as: UTF8.self) == "a,b,c\r\n42,-0.00125,x\r\n", "\(csv.stderr)")
+        let ndjson = try runSheetport(["convert", path, "--values", "displayed", "--to", "ndjson"])
+        #expect(String(decoding: ndjson.stdout, as: UTF8.self) == "{\"a\":\"42\",\"b\":\"-0.00125\",\"c\":\"x\"}\n", "\(ndjson.stderr)")
+    }
 }

@@ -112,8 +112,12 @@ import SheetPortTestSupport
         let path = folder.appendingPathComponent("issue.xlsx").path
         try writeWithOpenpyxl(Self.issueExample, to: path)
         #expect(try convert(path, to: .csv, options: Self.recalc()) == "1,10\r\n2,\r\n3,\r\n")
-        // Without --recalc the formulas have no value to write.
-        #expect(try convert(path, to: .csv) == "1,\r\n2,\r\n,\r\n")
+        // By default the formulas without a cached value (all of openpyxl's) are computed too;
+        // --no-recalc leaves them empty.
+        #expect(try convert(path, to: .csv) == "1,10\r\n2,\r\n3,\r\n")
+        var noRecalc = TextOutputOptions()
+        noRecalc.computeMissingValues = false
+        #expect(try convert(path, to: .csv, options: noRecalc) == "1,\r\n2,\r\n,\r\n")
         let records = try jsonObjects(convert(path, to: .jsonl, options: Self.recalc()))
         #expect(records.contains { $0["ref"] as? String == "A3" && $0["value"] as? Double == 3 && $0["formula"] as? String == "SUM(A1:A2)" })
         #expect(records.contains { $0["ref"] as? String == "B1" && $0["type"] as? String == "number" && $0["value"] as? Double == 10 })

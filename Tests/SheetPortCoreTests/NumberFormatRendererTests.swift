@@ -48,6 +48,12 @@ import Testing
     @Test func textBooleansErrorsAndBuiltIns() {
         #expect(NumberFormatRenderer.text(.string("abc"), code: "0;(0);\"zero\";\"text: \"@", system: .excel1900) == "text: abc")
         #expect(NumberFormatRenderer.text(.string("abc"), code: "0.00", system: .excel1900) == "abc")
+        // A number in a text-only format shows as General, as Excel shows 42 in an `@` cell.
+        #expect(NumberFormatRenderer.text(number: 42, code: "@") == "42")
+        #expect(NumberFormatRenderer.text(number: -0.5, code: "\"ID \"@") == "-0.5")
+        #expect(NumberFormatRenderer.text(number: 1e21, code: "@;@") == "1E+21")
+        #expect(NumberFormatRenderer.text(.date(serial: 45322), code: "@", system: .excel1900) == "45322")
+        #expect(NumberFormatRenderer.text(number: 42, code: "0;-0;0;@") == "42")
         #expect(NumberFormatRenderer.text(.boolean(true), code: "0.00", system: .excel1900) == "TRUE")
         #expect(NumberFormatRenderer.text(.error("#N/A"), code: "0.00", system: .excel1900) == "#N/A")
         // Hostile codes never crash.

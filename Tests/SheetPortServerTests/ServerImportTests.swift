@@ -125,24 +125,3 @@ extension ServerTests {
         #expect(isEmptySoon(server.data + "/staging"))
     }
 }
-
-/// A minimal workbook whose worksheet inflates from a few KiB to 20 MiB of spaces.
-func makeBomb(at path: String) throws {
-    let script = """
-    import sys, zipfile
-    z = zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED)
-    z.writestr("[Content_Types].xml", '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/></Types>')
-    z.writestr("_rels/.rels", '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>')
-    z.writestr("xl/workbook.xml", '<?xml version="1.0"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>')
-    z.writestr("xl/_rels/workbook.xml.rels", '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>')
-    # 300 MiB of spaces, about 1,000:1: past the 256 MiB below which the ratio alone is no bomb.
-    with z.open("xl/worksheets/sheet1.xml", "w") as sheet:
-        sheet.write(b'<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData/>')
-        for _ in range(300):
-            sheet.write(b' ' * (1 << 20))
-        sheet.write(b'</worksheet>')
-    z.close()
-    """
-    let generated = try Project.python(["-c", script, path])
-    #expect(generated.status == 0, "\(generated.output)")
-}

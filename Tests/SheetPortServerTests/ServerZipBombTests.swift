@@ -12,7 +12,7 @@ extension ServerTests {
         let fixture = try ServerFixture()
         defer { fixture.close() }
         let bomb = fixture.folder.appendingPathComponent("bomb.xlsx").path
-        try makeBomb(at: bomb)
+        try makeInflationBomb(at: bomb, part: .worksheet)
         let job = try fixture.api.importWorkbook(bomb)
         #expect(job["status"] as? String == "failed")
         #expect((job["error"] as? [String: Any])?["code"] as? String == "zip-bomb", "\(job)")

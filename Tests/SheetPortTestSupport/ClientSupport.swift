@@ -223,7 +223,7 @@ package func makeBulkyWorkbook(megabytes: Int, in folder: URL) throws -> String 
 
 /// A workbook whose first worksheet is `rows` rows of two 1,000-character strings of random
 /// letters (about 1.5 MB of xlsx a thousand rows): large to download, quick to import and export;
-/// keep it under 5,000 rows, so that the export's shared strings stay under the reader's 10 MiB.
+/// a few thousand rows are enough to make it large.
 package func makeTextWorkbook(rows: Int, in folder: URL) throws -> String {
     let path = folder.appendingPathComponent("text.xlsx").path
     let writer = try WorkbookWriter(path: path, options: { var options = WriterOptions(); options.sharedStrings = false; return options }())

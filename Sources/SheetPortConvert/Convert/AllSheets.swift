@@ -36,7 +36,7 @@ extension SheetConverter {
         let total = sheets.reduce(Int64(0)) { $0 + ((try? workbook.worksheetEntry($1).size) ?? 0) }
         var done = ConversionSummary()
         // One engine for all the sheets: references across them resolve.
-        let calculation = options.recalc ? try WorkbookCalculation(workbook) : nil
+        let calculation = try ConversionCalculation(workbook, options: options)
         do {
             for (index, (sheet, name)) in zip(sheets, names).enumerated() {
                 // A name from the workbook: never through a link, a FIFO or a device in the folder.

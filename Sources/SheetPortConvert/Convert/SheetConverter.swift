@@ -1,4 +1,5 @@
 import SheetPortCore
+import SheetPortCalc
 import SheetPortReader
 import SheetPortWriter
 /// The text formats a worksheet converts to.
@@ -32,6 +33,11 @@ public struct ConversionSummary: Sendable, Equatable {
     public var bytesRead: Int64 = 0
     /// The worksheet part's size in bytes.
     public var totalBytes: Int64 = 0
+    /// Formula cells written with the engine's value: those without a cached value, or with
+    /// `recalc` every formula cell written.
+    public var computedFormulas = 0
+    /// Functions the engine lacks among those cells (they hold `#NAME?`, or the cached value).
+    public var unsupportedFunctions: [UnsupportedFunctionUse] = []
 }
 
 /// Streams one worksheet into CSV, TSV, cell JSONL or ndjson records.
@@ -46,12 +52,13 @@ public enum SheetConverter {
         try convert(workbook, sheet: sheet, to: format, output: output, options: options, calculation: nil, progress: progress)
     }
 
-    /// `convert` with the workbook's calculation shared by several sheets (`--all --recalc`);
-    /// with `options.recalc` and no calculation given, one is made here.
+    /// `convert` with the workbook's calculation shared by several sheets (`--all`); with none
+    /// given, one is made here as `options` ask.
     static func convert(_ workbook: Workbook, sheet: Sheet, to format: TextFormat, output: ByteOutput,
-                        options: TextOutputOptions, calculation given: WorkbookCalculation?,
+                        options: TextOutputOptions, calculation given: ConversionCalculation?,
                         progress: ((ConversionSummary) -> Void)?) throws -> ConversionSummary {
-        let calculation = options.recalc ? try given ?? WorkbookCalculation(workbook) : nil
+        let calculation = try given ?? ConversionCalculation(workbook, options: options)
+        var computed = Set<CellLocation>()
         // CSV and TSV records are all as wide as the used range, found from the cells by a
         // first pass (`<dimension>` is often missing or wrong); skipped columns need it too. With
         // `--recalc` the calculation's load was that pass.
@@ -73,7 +80,7 @@ public enum SheetConverter {
         var lastRow = 0
         func drain(_ write: (Row) throws -> Void) throws {
             while var row = try reader.nextRow() {
-                calculation?.substitute(&row, of: sheet)
+                try calculation?.substitute(&row, of: sheet, written: &computed)
                 if !filler.isEmpty {
                     // Rows a range covers that the sheet does not have are made, to be filled.
                     while lastRow + 1 < row.index {
@@ -125,6 +132,8 @@ public enum SheetConverter {
             written = writer.records
         }
         summary.rows = written
+        summary.computedFormulas = computed.count
+        summary.unsupportedFunctions = calculation?.unsupportedFunctions(among: computed) ?? []
         try output.flush()
         (summary.bytesRead, summary.totalBytes) = reader.progress
         return summary

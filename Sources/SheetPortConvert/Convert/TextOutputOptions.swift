@@ -36,6 +36,9 @@ public struct TextOutputOptions: Sendable, Equatable {
     /// Recompute every formula before writing (`--recalc`): a formula cell's value is the
     /// engine's, except where it keeps the cached one (unsupported function, unparsable or external formula).
     public var recalc = false
+    /// Without `recalc`, compute the formulas that have no cached value (files written by
+    /// openpyxl or pandas) instead of writing them empty; false is `--no-recalc`.
+    public var computeMissingValues = true
 
     /// The defaults: every row and column, CRLF, ISO dates.
     public init() {}

@@ -88,7 +88,8 @@ public enum NumberFormatRenderer {
     public static func text(number: Double, code: String, system: DateSystem = .excel1900) -> String {
         guard number.isFinite else { return "#NUM!" }
         let sections = split(code)
-        guard !sections.isEmpty else { return general(number) }
+        // A text-only format (`@`, `"ID "@`) does not apply to numbers: Excel shows them as General.
+        guard !sections.isEmpty, !sections.allSatisfy({ $0.contains(.at) }) else { return general(number) }
         let (section, value, sign) = choose(sections, number)
         if section.isEmpty { return sign }
         if section.contains(where: { $0.isDatePart }) {

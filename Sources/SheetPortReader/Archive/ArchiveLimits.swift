@@ -3,8 +3,10 @@
 ///
 /// Time and memory are bounded by absolute budgets first: at most 1,000 entries (POI's
 /// `MAX_FILE_COUNT`), an entry at most 1 GiB (POI: 4 GiB), the package at most 4 GiB
-/// (POI has no total limit), the shared-string text at most 10 MiB (POI's `MAX_TEXT_SIZE` is
-/// 10 Mi characters); entries are streamed, so memory does not grow with their size.
+/// (POI has no total limit), the shared-string text at most 1 GiB, what one entry may inflate
+/// to (POI's `MAX_TEXT_SIZE` of 10 Mi characters refuses honest exports: a 24 MB XlsxWriter
+/// file of 300,000 rows of UUIDs, e-mail addresses and comments holds 60 MB of shared text);
+/// entries are streamed, so memory does not grow with their size.
 ///
 /// The expansion ratio is a sign of a bomb only where the expansion is also large: an entry
 /// is refused for inflating to more than 100 times its compressed size (POI's minimum
@@ -25,8 +27,10 @@ public struct ArchiveLimits: Sendable, Equatable {
     /// Inflated bytes below which the ratio is not checked: repetitive sheets compress very
     /// well, and up to here the entry and total limits bound the work.
     public var ratioGraceSize: Int64 = 256 << 20
-    /// The most UTF-8 bytes of text the shared-string table may hold in memory.
-    public var maxTextSize: Int = 10 << 20
+    /// The most UTF-8 bytes of text the shared-string table may hold in memory: by default
+    /// what one entry may inflate to, so that every workbook the entry and ratio limits let
+    /// through (any honest one up to the server's 256 MiB upload cap) is read whole.
+    public var maxTextSize: Int = 1 << 30
 
     /// The default limits.
     public init() {}
