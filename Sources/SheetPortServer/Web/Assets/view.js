@@ -144,6 +144,11 @@ export class GridView {
     }
   }
 
+  /** Draws the row at `position` now when it is on screen (a write's answer). */
+  drawNow(position) {
+    if (this.rowElements.has(position)) this.drawRow(position);
+  }
+
   /** Asks the model for the rows on screen (and their margin). */
   fetchShown() {
     const view = this.lastVisible ?? this.visible();
