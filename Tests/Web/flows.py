@@ -180,10 +180,12 @@ ORDERS = {"A1": "Item", "B1": "Qty", "C1": "Price",
 
 
 def table_view(context):
-    """Sort and filter in the table view show rows in view order by their source rows; an edit
-    through the view lands in its source row, and storage never moves."""
+    """Sort and filter in the table view show rows in view order by their source rows, each cell
+    the server's display (a price formatted 0.00 shows 35.00, not 35); an edit through the view
+    lands in its source row, and storage never moves."""
     api = context.api("ann")
     sheet = api.new_sheet("Orders", ORDERS)
+    api.ok("POST", f"/api/sheets/{sheet}/format", {"range": "C2:C7", "set": {"numberFormat": "0.00"}})
     ann = context.browser("ann")
     ann.open(f"/sheets/{sheet}/table", "table")
     for selector, text in (("#view-sort", "C:desc"), ("#view-filter", "B:>5")):
@@ -194,6 +196,11 @@ def table_view(context):
     order = lambda: [r.get_attribute("data-source-row") for r in ann.find_all("#grid [data-source-row]")
                      if r.get_attribute("data-source-row") != "1"]
     ann.wait(lambda: order() == ["4", "3", "5", "7"], "rows 4, 3, 5, 7 (Price desc, Qty > 5)")
+    displays = {ref: cell["display"] for ref, cell in api.cells(sheet).items()}
+    check(displays["C4"] == "35.00", f"the server formats C4 as 35.00: {displays}")
+    shown = {c.get_attribute("data-ref"): c.text for c in ann.find_all("#grid [data-source-row] [role=gridcell][data-ref]")}
+    check(all(shown.get(f"C{r}") == displays[f"C{r}"] for r in (4, 3, 5, 7)),
+          f"the view shows the server's display: {shown} vs {displays}")
     row = ann.find('#grid [data-source-row="5"]')
     target = (ann.find_all('[role=gridcell][data-ref="B5"]', row) or ann.find_all("[role=gridcell]", row)[1:2])
     check(target, "Cup's Qty cell in the view")

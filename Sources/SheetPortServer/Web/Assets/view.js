@@ -13,16 +13,9 @@ const settleMilliseconds = 150;
 const numericTypes = new Set(['number', 'date']);
 const centredTypes = new Set(['boolean', 'error']);
 
-/**
- * The text a cell shows: the server's `display`; where an answer carries none (the view
- * windows), the value as stored.
- */
+/** The text a cell shows: the server's `display` (rows and view windows and write answers carry it). */
 export function shownText(cell) {
-  if (!cell) return '';
-  if (typeof cell.display === 'string') return cell.display;
-  if (cell.value === null || cell.value === undefined) return '';
-  if (typeof cell.value === 'boolean') return cell.value ? 'TRUE' : 'FALSE';
-  return String(cell.value);
+  return typeof cell?.display === 'string' ? cell.display : '';
 }
 
 export class GridView {
