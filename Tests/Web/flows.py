@@ -408,6 +408,24 @@ def link_from_another_site(context):
     ann.wait_cell("A1", "arrived")
 
 
+def return_after_sign_in(context):
+    """A sheet's address opened without a session shows the sign-in page (401); signing in there
+    lands on that sheet, with the page's script and without it."""
+    api = context.api("ann")
+    sheet = api.new_sheet("Asked for", {"A1": "here"})
+    for name, script in (("returning", True), ("returning-plain", False)):
+        person = context.fresh_browser(name, script=script)
+        context.shot = person
+        person.driver.get(f"{person.base}/sheets/{sheet}/table?sort=A:asc")
+        person.wait_page("signin")
+        person.element("#token").send_keys(context.tokens["ann"])
+        person.find("#sign-in").click()
+        person.wait(lambda: person.page() == "table", f"the table view asked for ({name}), not {person.page()!r}")
+        check(person.driver.current_url == f"{person.base}/sheets/{sheet}/table?sort=A%3Aasc",
+              f"back at the address asked for: {person.driver.current_url}")
+        check(person.js("return document.body.dataset.sheetId") == sheet, "the sheet asked for")
+
+
 def sign_out(context):
     """Sign out ends the session: the sign-in page, and the old cookie no longer reads anything."""
     ann = context.browser("ann")
@@ -425,4 +443,4 @@ def sign_out(context):
 
 FLOWS = [sign_in, sign_in_without_script, import_xlsm, type_values_and_formulas, fill_down, bold_header, undo, restore_from_history,
          table_view, comments_two_people, viewer_link, live_edit, export_openpyxl, theme, keyboard,
-         link_from_another_site]
+         link_from_another_site, return_after_sign_in]
