@@ -32,10 +32,11 @@ package final class WebBrowser {
         return response
     }
 
-    /// Posts the sign-in form with `token`.
+    /// Posts the sign-in form with `token` (and its `next` field, the page to return to).
     @discardableResult
-    package func signIn(_ token: String, accept: String? = nil) throws -> HTTPResponse {
-        let form = "token=" + (token.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+    package func signIn(_ token: String, accept: String? = nil, next: String? = nil) throws -> HTTPResponse {
+        let encoded = { (text: String) in text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "" }
+        let form = "token=" + encoded(token) + (next.map { "&next=" + encoded($0) } ?? "")
         return try call("POST", "/session", accept: accept, body: Array(form.utf8), contentType: "application/x-www-form-urlencoded")
     }
 

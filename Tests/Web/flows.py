@@ -9,6 +9,7 @@ import urllib.error
 import urllib.request
 
 import openpyxl
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
@@ -180,10 +181,12 @@ ORDERS = {"A1": "Item", "B1": "Qty", "C1": "Price",
 
 
 def table_view(context):
-    """Sort and filter in the table view show rows in view order by their source rows; an edit
-    through the view lands in its source row, and storage never moves."""
+    """Sort and filter in the table view show rows in view order by their source rows, each cell
+    the server's display (a price formatted 0.00 shows 35.00, not 35); an edit through the view
+    lands in its source row, and storage never moves."""
     api = context.api("ann")
     sheet = api.new_sheet("Orders", ORDERS)
+    api.ok("POST", f"/api/sheets/{sheet}/format", {"range": "C2:C7", "set": {"numberFormat": "0.00"}})
     ann = context.browser("ann")
     ann.open(f"/sheets/{sheet}/table", "table")
     for selector, text in (("#view-sort", "C:desc"), ("#view-filter", "B:>5")):
@@ -194,6 +197,11 @@ def table_view(context):
     order = lambda: [r.get_attribute("data-source-row") for r in ann.find_all("#grid [data-source-row]")
                      if r.get_attribute("data-source-row") != "1"]
     ann.wait(lambda: order() == ["4", "3", "5", "7"], "rows 4, 3, 5, 7 (Price desc, Qty > 5)")
+    displays = {ref: cell["display"] for ref, cell in api.cells(sheet).items()}
+    check(displays["C4"] == "35.00", f"the server formats C4 as 35.00: {displays}")
+    shown = {c.get_attribute("data-ref"): c.text for c in ann.find_all("#grid [data-source-row] [role=gridcell][data-ref]")}
+    check(all(shown.get(f"C{r}") == displays[f"C{r}"] for r in (4, 3, 5, 7)),
+          f"the view shows the server's display: {shown} vs {displays}")
     row = ann.find('#grid [data-source-row="5"]')
     target = (ann.find_all('[role=gridcell][data-ref="B5"]', row) or ann.find_all("[role=gridcell]", row)[1:2])
     check(target, "Cup's Qty cell in the view")
@@ -401,6 +409,112 @@ def link_from_another_site(context):
     ann.wait_cell("A1", "arrived")
 
 
+def return_after_sign_in(context):
+    """A sheet's address opened without a session shows the sign-in page (401); signing in there
+    lands on that sheet, with the page's script and without it."""
+    api = context.api("ann")
+    sheet = api.new_sheet("Asked for", {"A1": "here"})
+    for name, script in (("returning", True), ("returning-plain", False)):
+        person = context.fresh_browser(name, script=script)
+        context.shot = person
+        person.driver.get(f"{person.base}/sheets/{sheet}/table?sort=A:asc")
+        person.wait_page("signin")
+        person.element("#token").send_keys(context.tokens["ann"])
+        person.find("#sign-in").click()
+        person.wait(lambda: person.page() == "table", f"the table view asked for ({name}), not {person.page()!r}")
+        check(person.driver.current_url == f"{person.base}/sheets/{sheet}/table?sort=A%3Aasc",
+              f"back at the address asked for: {person.driver.current_url}")
+        check(person.js("return document.body.dataset.sheetId") == sheet, "the sheet asked for")
+
+
+def clipboard(context):
+    """Copy, cut and paste through the page's clipboard events (TSV): a copy holds the displays,
+    a paste writes TSV, a cut pasted elsewhere moves the cells; a paste over the server's
+    maxBatchCells is refused whole with the reason in #status and nothing written."""
+    api = context.api("ann")
+    sheet = api.new_sheet("Clipboard", {"A1": "1", "B1": "=A1*2", "A2": "tab\tin", "B2": "x"})
+    cap = api.ok("GET", "/api/limits")["maxBatchCells"]
+    ann = context.browser("ann")
+    ann.open(f"/sheets/{sheet}", "grid")
+    ann.wait_cell("B1", "2")
+    fire = """
+        const [kind, text] = [arguments[0], arguments[1]];
+        const data = new DataTransfer();
+        if (text !== null) data.setData('text/plain', text);
+        document.getElementById('grid').focus();
+        document.getElementById('grid').dispatchEvent(new ClipboardEvent(kind, {clipboardData: data, bubbles: true, cancelable: true}));
+        return data.getData('text/plain');"""
+    ann.select("A1")
+    ann.extend(Keys.RIGHT, Keys.DOWN)
+    copied = ann.js(fire, "copy", None)
+    check(copied.replace("\r\n", "\n").rstrip("\n") == '1\t2\n"tab\tin"\tx', f"the copy's TSV: {copied!r}")
+    ann.select("D1")
+    ann.js(fire, "paste", "7\t=D1+1\n\"a\nb\"\t")
+    ann.wait_cell("E1", "8")
+    cells = ann.wait(lambda: (lambda c: c if c.get("D2", {}).get("input") == "a\nb" else None)(api.cells(sheet)),
+                     "the pasted TSV stored (a quoted line break kept)")
+    check(cells["D1"]["input"] == "7" and cells["E1"]["input"] == "=D1+1", f"pasted: {cells}")
+    version = api.version(sheet)
+    over = "\n".join(["1"] * (cap + 1))
+    ann.select("G1")
+    ann.js(fire, "paste", over)
+    ann.wait(lambda: "paste refused" in (ann.status_text() or "") and str(cap) in ann.status_text(), "the refusal in #status")
+    check(api.version(sheet) == version and "G1" not in api.cells(sheet), "nothing of the refused paste written")
+    ann.select("B2")
+    ann.js(fire, "cut", None)
+    ann.select("B5")
+    ann.js(fire, "paste", "x")
+    ann.wait(lambda: (lambda c: c.get("B5", {}).get("input") == "x" and "B2" not in c)(api.cells(sheet)), "the cut moved B2 to B5")
+
+
+def insert_menu(context):
+    """The insert menu writes the function under a selected column of numbers and shows its result."""
+    api = context.api("ann")
+    sheet = api.new_sheet("Insert", {"A1": "4", "A2": "6", "A3": "11"})
+    ann = context.browser("ann")
+    ann.open(f"/sheets/{sheet}", "grid")
+    ann.select("A1")
+    ann.extend(Keys.DOWN, Keys.DOWN)
+    ann.find("button[data-action=insert-sum]").click()
+    ann.wait_cell("A4", "21")
+    ann.select("A1")
+    ann.extend(Keys.DOWN, Keys.DOWN)
+    ann.find("button[data-action=insert-max]").click()
+    ann.wait(lambda: api.cells(sheet).get("A4", {}).get("input") == "=MAX(A1:A3)", "the server holding =MAX(A1:A3) in A4")
+    ann.wait_cell("A4", "11")
+
+
+def column_drag(context):
+    """Dragging column B's header edge widens it on screen and in the server's column widths."""
+    api = context.api("ann")
+    sheet = api.new_sheet("Widths", {"B1": "wide"})
+    ann = context.browser("ann")
+    ann.open(f"/sheets/{sheet}", "grid")
+    header = ann.find('#grid [role=columnheader][data-col="2"]')
+    before = header.rect["width"]
+    handle = ann.find(".col-resize", header)
+    ActionChains(ann.driver).click_and_hold(handle).move_by_offset(40, 0).move_by_offset(40, 0).release().perform()
+    ann.wait(lambda: ann.find('#grid [role=columnheader][data-col="2"]').rect["width"] >= before + 60, "column B wider on screen")
+    def width():
+        spans = api.ok("GET", f"/api/sheets/{sheet}").get("columnWidths") or []
+        return next((span["width"] for span in spans if span["first"] <= 2 <= span["last"]), None)
+    stored = ann.wait(width, "the server storing column B's width")
+    check(stored > 12, f"column B's stored width {stored} is wider than the default")
+
+
+def readability(context):
+    """A cell whose text colour is hard to read on its fill is marked and explained in its title."""
+    api = context.api("ann")
+    sheet = api.new_sheet("Colours", {"A1": "faint", "A2": "plain"})
+    api.ok("POST", f"/api/sheets/{sheet}/format", {"range": "A1", "set": {"fill": "#FFFF00", "color": "#FFFFCC"}})
+    ann = context.browser("ann")
+    ann.open(f"/sheets/{sheet}", "grid")
+    ann.wait_cell("A1", "faint")
+    ann.wait(lambda: "hard-to-read" in (ann.cell("A1").get_attribute("class") or "").split(), "A1 marked hard to read")
+    check("contrast" in (ann.cell("A1").get_attribute("title") or ""), f"A1's title explains: {ann.cell('A1').get_attribute('title')!r}")
+    check("hard-to-read" not in (ann.cell("A2").get_attribute("class") or "").split(), "A2 not marked")
+
+
 def sign_out(context):
     """Sign out ends the session: the sign-in page, and the old cookie no longer reads anything."""
     ann = context.browser("ann")
@@ -418,4 +532,4 @@ def sign_out(context):
 
 FLOWS = [sign_in, sign_in_without_script, import_xlsm, type_values_and_formulas, fill_down, bold_header, undo, restore_from_history,
          table_view, comments_two_people, viewer_link, live_edit, export_openpyxl, theme, keyboard,
-         link_from_another_site]
+         link_from_another_site, return_after_sign_in, clipboard, insert_menu, column_drag, readability]

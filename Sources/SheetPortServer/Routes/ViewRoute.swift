@@ -4,7 +4,7 @@ import SheetPortCore
 /// window in view order, each row with its source `row` (Docs/Reference/HTTP.md, "Views"). Storage never
 /// moves: one pass over the sealed row blocks keeps, per row that passes the filters, only its
 /// row number and its sort keys (the sort and filter columns' cells are the only ones parsed);
-/// then the window's rows are cut from their blocks as the rows route cuts them.
+/// then the window's rows are cut from their blocks as the rows route cuts them (with `display`).
 enum ViewRoute {
     /// Blocks unsealed per read of the pass, so at most this many are in memory at once.
     static let blocksPerRead = 256
@@ -31,7 +31,7 @@ enum ViewRoute {
         var bytes = WindowBytes(cap: context.configuration.maxWindowBytes, used: body.count)
         var next = end < total ? end + 1 : nil
         for (index, row) in window.enumerated() {
-            let json = RowBlock.apiJSON(entries[row] ?? RowBlock.Entry(row: row, height: nil, isHidden: false, cells: []))
+            let json = entries[row] ?? RowBlock.apiJSON(RowBlock.Entry(row: row, height: nil, isHidden: false, cells: []))
             guard bytes.admits(json, row: row) else {
                 next = start + index
                 break
@@ -64,18 +64,19 @@ enum ViewRoute {
         return rows
     }
 
-    /// The stored rows of `rows`, read from the blocks they are in (each block once); their API
-    /// JSON is built as the answer takes them.
-    private static func cutRows(_ rows: [Int], of id: String, _ overlay: SheetOverlay?, _ context: ServerContext) throws -> [Int: RowBlock.Entry] {
+    /// The API JSON of the stored rows of `rows` (each cell with its `display`, built by the
+    /// rows window's own `RowBlock.apiRows`), read from the blocks they are in (each block once).
+    private static func cutRows(_ rows: [Int], of id: String, _ overlay: SheetOverlay?, _ context: ServerContext) throws -> [Int: [UInt8]] {
         let wanted = Set(rows)
-        var cut: [Int: RowBlock.Entry] = [:]
-        for block in Set(rows.map(RowBlock.block(of:))).sorted() {
+        var cut: [Int: [UInt8]] = [:]
+        for (block, inBlock) in Dictionary(grouping: rows, by: RowBlock.block(of:)).sorted(by: { $0.key < $1.key }) {
+            let span = (inBlock.min() ?? 1)...(inBlock.max() ?? 1)   // never empty: grouped rows
             for stored in try context.database({ try $0.rowBlocks(of: id, from: block, to: block) }) {
                 let plaintext = try context.sealer.open(stored.data, context: RowBlock.context(sheet: id, block: stored.block), what: "row block")
-                var entries = try RowBlock.entries(stored: plaintext)
-                overlay?.apply(to: &entries, block: stored.block)
-                for entry in entries where wanted.contains(entry.row) {
-                    cut[entry.row] = entry
+                let current = try overlay?.apply(to: plaintext, block: stored.block) ?? plaintext
+                try RowBlock.apiRows(stored: current, within: span) { row, json in
+                    if wanted.contains(row) { cut[row] = json }
+                    return true
                 }
             }
         }

@@ -23,6 +23,8 @@ struct PageShell {
     var version: Int?
     /// The sign-in form's error (a wrong token).
     var signInError: String?
+    /// Where the sign-in form returns (`SignInReturn`): the page asked for, or `/`.
+    var signInNext = "/"
 
     /// The headers of every page.
     static let headers: [(name: String, value: String)] = [
@@ -61,6 +63,7 @@ struct PageShell {
             if let signInError { form += "<p role=\"alert\" id=\"sign-in-error\">\(Self.escaped(signInError))</p>\n" }
             return form + "<form method=\"post\" action=\"/session\">\n"
                 + "<label for=\"token\">Token</label>\n"
+                + "<input type=\"hidden\" name=\"next\" id=\"sign-in-next\" value=\"\(Self.escaped(signInNext))\">\n"
                 + "<input type=\"password\" name=\"token\" id=\"token\" autocomplete=\"current-password\" required>\n"
                 + "<button type=\"submit\" id=\"sign-in\">Sign in</button>\n</form>\n"
         case .notfound: return "<h1>Not found</h1>\n<p>There is no such page, or it is not yours to see. <a href=\"/\">Your sheets</a></p>\n"

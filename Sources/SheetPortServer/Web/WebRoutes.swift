@@ -74,7 +74,7 @@ enum WebRoutes {
             shell.title = "Sheets"
             return shell.reply()
         case ("sheets", 2), ("sheets", 3) where path[2] == "table":
-            guard let signedIn else { return signIn(request, context, status: 401) }
+            guard let signedIn else { return signIn(request, context, status: 401, next: SignInReturn.asked(request)) }
             guard let sheet = try context.database({ try $0.sheet(path[1], for: signedIn.subject) }) else {
                 return PageShell.notFoundReply(json: false)
             }
@@ -95,14 +95,15 @@ enum WebRoutes {
         return PageShell(page: page, theme: preferences.theme, csrf: signedIn.session.csrf, subject: signedIn.subject)
     }
 
-    /// The sign-in page; a request that sent a session cookie that no longer resolves gets 401
-    /// and the cookie removed.
-    private static func signIn(_ request: Request, _ context: ServerContext, status: Int = 200, error: String? = nil) -> Reply {
+    /// The sign-in page, whose form returns to `next` once signed in; a request that sent a
+    /// session cookie that no longer resolves gets 401 and the cookie removed.
+    private static func signIn(_ request: Request, _ context: ServerContext, status: Int = 200, error: String? = nil, next: String = "/") -> Reply {
         let web = context.web
         let stale = web.cookie.value(in: request) != nil || request.header("Cookie")?.contains(web.cookie.name + "=") == true
         var shell = PageShell(page: .signin)
         shell.title = "Sign in"
         shell.signInError = error
+        shell.signInNext = SignInReturn.path(next)
         return shell.reply(status: stale ? 401 : status, headers: stale ? [web.cookie.clearing(secure: web.isSecure(request))] : [])
     }
 
@@ -132,19 +133,22 @@ enum WebRoutes {
         return request.segments.count == 1 ? try signIn(request, context, json: json) : try signOut(request, context, json: json)
     }
 
-    /// `POST /session` (form field `token`, or JSON `{"token"}`): a live token starts a browser
-    /// session; 303 to `/` (JSON: 204) with its cookie. A wrong token: 401 and the sign-in page.
+    /// `POST /session` (form field `token`, or JSON `{"token"}`; optional `next`, the page asked
+    /// for): a live token starts a browser session; 303 to `next` when it is a path of this site
+    /// (`SignInReturn`), else to `/` (JSON: 204 with that `Location`), with its cookie. A wrong
+    /// token: 401 and the sign-in page, still returning to `next`.
     private static func signIn(_ request: Request, _ context: ServerContext, json: Bool) throws -> Reply {
         if let refusal = CSRFCheck.sameOrigin(request, context.web) { return refusal }
         let token = formField("token", request) ?? ""
+        let next = SignInReturn.path(formField("next", request))
         guard !token.isEmpty, token.utf8.count <= 256,
               try context.database({ try Tokens.subject(of: token, in: $0) }) != nil else {
             let message = "that token is not a live one; ask the server's operator for a new token"
-            return json ? .error(401, .unauthorized, message) : signIn(request, context, status: 401, error: message)
+            return json ? .error(401, .unauthorized, message) : signIn(request, context, status: 401, error: message, next: next)
         }
         let session = try WebSession.start(tokenHash: Tokens.hash(token), context)
         let cookie = context.web.cookie.setting(session.id, secure: context.web.isSecure(request))
-        return home(json: json, cookie: cookie)
+        return home(json: json, cookie: cookie, location: next)
     }
 
     /// `POST /session/end`: ends the browser session (a change: same origin and the CSRF
@@ -159,9 +163,11 @@ enum WebRoutes {
         return home(json: json, cookie: cookie)
     }
 
-    /// The answer of a sign-in or sign-out: 303 to `/` (JSON: 204), setting or clearing the cookie.
-    private static func home(json: Bool, cookie: (name: String, value: String)) -> Reply {
-        json ? Reply(status: 204, headers: [cookie, ("Vary", "Accept")]) : Reply(status: 303, headers: [("Location", "/"), ("Vary", "Accept"), cookie])
+    /// The answer of a sign-in or sign-out: 303 to `location` (JSON: 204 naming it), setting or
+    /// clearing the cookie.
+    private static func home(json: Bool, cookie: (name: String, value: String), location: String = "/") -> Reply {
+        json ? Reply(status: 204, headers: [cookie, ("Location", location), ("Vary", "Accept")])
+            : Reply(status: 303, headers: [("Location", location), ("Vary", "Accept"), cookie])
     }
 
     /// A field of an `application/x-www-form-urlencoded` body, or a string member of a JSON one.

@@ -508,23 +508,31 @@ export class GridController {
     if (refocus) this.focusGrid();
   }
 
-  /** Writes `text` into the cell at `cell`: shown at once as pending, then the server's display. */
+  /**
+   * Writes `text` into the cell at `cell`: sent first (nothing runs before the request leaves),
+   * shown at once as pending, then the server's display.
+   */
   writeCell(cell, text, reopen = true) {
     const row = this.model.sourceRow(cell.row);
     if (!row) return;
     const ref = formatRef({ row, col: cell.col });
+    performance.mark(`sheetport:commit:${ref}`);
+    const sent = this.commands.writes.send('/cells', { cells: [{ ref, input: text }] }, `write ${ref}`);
     const shown = this.model.rowAt(cell.row);
     if (shown) {
       shown.cells.set(cell.col, { ...(shown.cells.get(cell.col) ?? { col: cell.col }), pending: text });
       this.model.emit('rows', { first: cell.row, last: cell.row });
     }
-    performance.mark(`sheetport:commit:${ref}`);
-    this.commands.writes.send('/cells', { cells: [{ ref, input: text }] }, `write ${ref}`).then((answer) => {
+    sent.then((answer) => {
       if (answer) {
         showError('');
-        if (this.mode === 'table') this.commands.refreshShown();
-        // The answer's display goes into the DOM now, not at the next frame.
-        this.view.render();
+        if (this.mode === 'table') {
+          this.commands.refreshShown();
+          this.view.render();
+        } else {
+          // Only the written row is drawn, now: no layout is read and nothing waits for a frame.
+          this.view.drawNow(cell.row);
+        }
         performance.mark(`sheetport:shown:${ref}`);
         return;
       }

@@ -22,6 +22,22 @@ export function followSheet(controller) {
     controller.panels.refresh();
   }
 
+  // Events arriving while our own writes are unanswered wait for their answers (in order):
+  // only then is it known which versions are ours, and ours fetch nothing.
+  const held = [];
+  function onEvent(event) {
+    if (held.length === 0 && !commands.writes.busy) { onVersion(event); return; }
+    held.push(event);
+    if (held.length === 1) release();
+  }
+
+  function release() {
+    commands.writes.tail.then(() => {
+      if (commands.writes.busy) { release(); return; }
+      for (const event of held.splice(0)) onVersion(event);
+    });
+  }
+
   function onVersion(event) {
     let data;
     try {
@@ -49,7 +65,7 @@ export function followSheet(controller) {
 
   function connect() {
     source = new EventSource(sheetPath(model.sheetId, '/events'));
-    source.addEventListener('version', onVersion);
+    source.addEventListener('version', onEvent);
     source.addEventListener('open', () => {
       showConnection('live');
       retry = 1000;

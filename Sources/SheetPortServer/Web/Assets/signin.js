@@ -16,9 +16,10 @@ export function signInPage() {
     try {
       const response = await fetch('/session', {
         method: 'POST', credentials: 'same-origin', referrerPolicy: sameOriginReferrer,
-        headers: { Accept: 'application/json' }, body: new URLSearchParams({ token: field.value }),
+        headers: { Accept: 'application/json' }, body: new URLSearchParams(new FormData(form)),
       });
-      if (response.ok) { location.href = '/'; return; }
+      // The server's Location: the page asked for when it is a path of this site, else `/`.
+      if (response.ok) { location.href = response.headers.get('Location') ?? '/'; return; }
       let message = `${response.status} ${response.statusText}`;
       try { message = (await response.json()).error?.message ?? message; } catch { /* not JSON */ }
       showSignInError(form, response.status === 401 ? 'That token is not valid (or was revoked).' : message);

@@ -13,16 +13,9 @@ const settleMilliseconds = 150;
 const numericTypes = new Set(['number', 'date']);
 const centredTypes = new Set(['boolean', 'error']);
 
-/**
- * The text a cell shows: the server's `display`; where an answer carries none (the view
- * windows), the value as stored.
- */
+/** The text a cell shows: the server's `display` (rows and view windows and write answers carry it). */
 export function shownText(cell) {
-  if (!cell) return '';
-  if (typeof cell.display === 'string') return cell.display;
-  if (cell.value === null || cell.value === undefined) return '';
-  if (typeof cell.value === 'boolean') return cell.value ? 'TRUE' : 'FALSE';
-  return String(cell.value);
+  return typeof cell?.display === 'string' ? cell.display : '';
 }
 
 export class GridView {
@@ -142,6 +135,11 @@ export class GridView {
       if (existing && !columnsChanged && !existing.stale) this.placeRow(existing, position);
       else this.drawRow(position);
     }
+  }
+
+  /** Draws the row at `position` now when it is on screen (a write's answer). */
+  drawNow(position) {
+    if (this.rowElements.has(position)) this.drawRow(position);
   }
 
   /** Asks the model for the rows on screen (and their margin). */

@@ -7,6 +7,7 @@ export class WriteQueue {
     this.model = model;
     this.tail = Promise.resolve();
     this.ownVersions = new Set();
+    this.inFlight = 0;
     this.onAnswer = null;   // (answer, route) after an answer was applied
   }
 
@@ -31,8 +32,16 @@ export class WriteQueue {
         return null;
       }
     };
-    const result = this.tail.then(run);
-    this.tail = result.catch(() => null);
+    // An idle queue sends at once, so the request leaves before the caller's own work (moving
+    // the selection, drawing); a busy one sends after the writes before it, in order.
+    const result = this.inFlight === 0 ? run() : this.tail.then(run);
+    this.inFlight += 1;
+    this.tail = result.catch(() => null).then(() => { this.inFlight -= 1; });
     return result;
+  }
+
+  /** Whether a write is sent and not yet answered (its version not yet known as ours). */
+  get busy() {
+    return this.inFlight > 0;
   }
 }
