@@ -18,7 +18,11 @@ import SheetPortTestSupport
     func convertsToExpectedJSONL(_ name: String) throws {
         let base = String(name.dropLast(5))
         let expected = try String(contentsOfFile: Project.fixture(base + ".expected.jsonl"), encoding: .utf8)
-        let actual = try convert(Project.fixture(name), to: .jsonl)
+        // What the file stores: the golden files keep a formula without a cached value empty
+        // (convert computes it by default, and cell_types.xlsx has a NOW() among them).
+        var stored = TextOutputOptions()
+        stored.computeMissingValues = false
+        let actual = try convert(Project.fixture(name), to: .jsonl, options: stored)
         #expect(try jsonObjects(actual, ignoring: ["style"]) == jsonObjects(expected))
     }
 

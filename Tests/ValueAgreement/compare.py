@@ -14,7 +14,9 @@ code (damaged archives the oracles may or may not read): such a file agrees when
 
 For every corpus file the first worksheet is read by openpyxl and python-calamine
 (oracle.py, each in its own subprocess with a timeout and a memory limit; outputs cached
-under OUT/cache keyed by the file's sha256) and by ``sheetport convert FILE --to jsonl``.
+under OUT/cache keyed by the file's sha256) and by ``sheetport convert FILE --to jsonl
+--no-recalc``: the values the file stores, as the oracles read them (by default convert also
+computes the formulas stored without a value, which the oracles leave empty).
 
 A cell position is *counted* when both oracles read the file and agree on it: both give
 the same normalised value, or both give nothing while SheetPort emits a value (an extra
@@ -176,8 +178,8 @@ def read_oracle(name, path, digest, args):
 
 
 def read_sheetport(path, args):
-    """Run ``sheetport convert FILE --to jsonl``; return (cells, error)."""
-    rc, out, err = run_limited([args.sheetport, "convert", str(path), "--to", "jsonl"],
+    """Run ``sheetport convert FILE --to jsonl --no-recalc``; return (cells, error)."""
+    rc, out, err = run_limited([args.sheetport, "convert", str(path), "--to", "jsonl", "--no-recalc"],
                                args.timeout, args.sheetport_mem)
     if rc is None:
         return {}, f"timeout after {args.timeout}s"

@@ -44,8 +44,11 @@ class Server:
         self.data = os.path.join(folder, "data")
         self.log_path = os.path.join(folder, "server.log")
         self.log = open(self.log_path, "wb")
+        # The flows open ~30 pages as ann within a minute; a closed page's event stream is only
+        # found closed at its next heartbeat, so the per-subject cap (16) would refuse live pages
+        # that a person, opening far fewer, never meets.
         self.process = subprocess.Popen(
-            [sheetport, "serve", "--data", self.data, "--listen", "127.0.0.1:0"],
+            [sheetport, "serve", "--data", self.data, "--listen", "127.0.0.1:0", "--event-streams-per-subject", "128"],
             stdout=subprocess.PIPE, stderr=self.log)
         line = self.process.stdout.readline().decode("utf-8", "replace").strip()
         if not line.startswith("listening on "):
