@@ -152,43 +152,6 @@ public enum NumberFormatRenderer {
         }
     }
 
-    /// Excel's General: at most 11 characters (the sign aside), scientific past them or where
-    /// scientific keeps more significant digits (-2.5E-09, not -0.000000003).
-    public static func general(_ number: Double) -> String {
-        guard number != 0 else { return "0" }
-        guard number.isFinite else { return "#NUM!" }
-        let magnitude = abs(number)
-        let sign = number < 0 ? "-" : ""
-        if magnitude >= 1e11 || magnitude < 1e-9 {
-            return sign + scientificGeneral(magnitude)
-        }
-        let integerDigits = magnitude < 1 ? 1 : Int(log10(magnitude).rounded(.down)) + 1
-        let decimals = max(0, 10 - integerDigits)
-        var text = String(format: "%.\(decimals)f", magnitude)
-        if text.contains(".") {
-            while text.hasSuffix("0") { text.removeLast() }
-            if text.hasSuffix(".") { text.removeLast() }
-        }
-        if text == "0" || text.count > 11 { return sign + scientificGeneral(magnitude) }
-        let scientific = scientificGeneral(magnitude)
-        return sign + (significantDigits(scientific) > significantDigits(text) ? scientific : text)
-    }
-
-    /// The digits of a General text from its first nonzero one, the exponent's aside.
-    private static func significantDigits(_ text: some StringProtocol) -> Int {
-        let mantissa = text.prefix { $0 != "E" }
-        return mantissa.drop { $0 == "0" || $0 == "." }.filter(\.isNumber).count
-    }
-
-    private static func scientificGeneral(_ magnitude: Double) -> String {
-        let parts = String(format: "%.5E", magnitude).split(separator: "E")
-        var mantissa = String(parts[0])
-        while mantissa.hasSuffix("0") { mantissa.removeLast() }
-        if mantissa.hasSuffix(".") { mantissa.removeLast() }
-        let exponent = Int(parts[1]) ?? 0
-        return mantissa + "E" + (exponent < 0 ? "-" : "+") + String(format: "%02d", abs(exponent))
-    }
-
     /// `0`, `#` and `?` placeholders with an optional decimal point, grouping and scaling.
     private static func fixed(_ input: ShownDecimal, _ section: [Token], sign: String) -> String {
         // Commas right after the last integer placeholder (before the point or the end) scale by 1,000.
