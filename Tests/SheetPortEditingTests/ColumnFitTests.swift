@@ -13,6 +13,8 @@ import Testing
         // A number in any other format fills the column with #, as a too-narrow date does.
         ("12.50%", 4, "####"), ("$1,234.50", 6, "######"), ("2026-12-06", 8, "########"),
         ("1.5", 0, ""), ("-12345678", 2, "##"), ("4.94065645841247E-324", 7, "5E-324"),
+        // Scientific where it keeps more digits, as a cell's General does (-2.5E-09).
+        ("0.0000005", 8, "5E-07"), ("-0.0000025", 9, "-2.5E-06"), ("0.00001234", 8, "1.23E-05"),
     ])
     func fits(_ display: String, _ width: Int, _ expected: String) {
         let fitted = ColumnFit.number(display, width: width)
