@@ -36,6 +36,18 @@ import SheetPortCore
         #expect(Self.workbook(formula) == expected, "\(formula)")
     }
 
+    /// XlsxWriter writes `[@Qty]` as `[[#This Row],Qty]`: a bare column after an item, to the
+    /// closing bracket; unqualified, it is the table of the formula's own cell.
+    @Test func bareColumnAfterAnItem() {
+        #expect(Self.workbook("Table3[[#This Row],the two ]") == .number(2))
+        #expect(Self.workbook("SUM(Table3[[#Data],the two ])") == .number(22))
+        #expect(Self.workbook("[[#This Row],the two ]*2", at: "E3") == .number(40))
+        for hostile in ["Table3[[#This Row],]", "Table3[[#This Row],the two ", "Table3[[#This Row],nope]", "Table3[[#This Row],,]"] {
+            let value = Self.workbook(hostile)
+            #expect(value == .error(.reference) || value == .error(.name), "\(hostile): \(value)")
+        }
+    }
+
     /// Hostile names: unterminated, empty, escapes at the end, only spaces.
     @Test(arguments: ["SUM(Table3[[the two ])", "SUM(Table3[[the two ']])", "SUM(Table3[[   ]])", "SUM(Table3[[]])", "Table3[[#This Row],[']", "Table3['"])
     func hostile(_ formula: String) {

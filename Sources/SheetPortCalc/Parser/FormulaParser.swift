@@ -642,16 +642,23 @@ struct FormulaParser {
             if let item = specialItem(name) { ref.items = item } else { ref.firstColumn = name }
             return ref
         }
-        // [[#This Row],[Qty]] or [[A]:[B]] or [[#Headers],[A]:[B]]
+        // [[#This Row],[Qty]] or [[A]:[B]] or [[#Headers],[A]:[B]]; after an item, a column may
+        // also stand bare to the closing bracket, as XlsxWriter writes `[@Qty]` ([[#This Row],Qty]).
         var columns: [String] = []
+        var afterComma = false
         while true {
             skipSpaces()
+            if afterComma, peek() != UInt8(ascii: "[") {
+                columns.append(try plainColumnName(until: UInt8(ascii: "]")))
+                i += 1
+                break
+            }
             guard peek() == UInt8(ascii: "[") else { throw fail("expected '[' in structured reference", at: i) }
             let name = try bracketName()
             if let item = specialItem(name) { ref.items.insert(item) } else { columns.append(name) }
             skipSpaces()
-            if peek() == UInt8(ascii: ":") { i += 1; continue }
-            if peek() == UInt8(ascii: ",") { i += 1; continue }
+            afterComma = peek() == UInt8(ascii: ",")
+            if peek() == UInt8(ascii: ":") || afterComma { i += 1; continue }
             if peek() == UInt8(ascii: "]") { i += 1; break }
             throw fail("bad structured reference", at: start)
         }
