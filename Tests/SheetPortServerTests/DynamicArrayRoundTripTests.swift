@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SheetPortClient
 import SheetPortTestSupport
 
 /// The round trip of issue 36's calculation authority: a workbook with a table, defined names and
@@ -77,15 +78,20 @@ import SheetPortTestSupport
         func number(_ ref: String) -> Double? { cells[ref]?["value"] as? Double }
         func text(_ ref: String) -> String? { cells[ref]?["value"] as? String }
         #expect(number("D2") == 4.5 && number("I2") == 62.5, "\(cells["D2"] ?? [:]) \(cells["I2"] ?? [:])")
-        #expect((1...3).map { number("F\($0)") } == [1, 2, 3] && number("F4") == nil)
-        #expect((1...4).map { text("G\($0)") } == ["pen", "ink", "pad", "pen"] && (1...3).map { text("H\($0)") } == ["pen", "ink", "pad"])
+        let sequence: [Double?] = (1...4).map { number("F\($0)") }
+        #expect(sequence == [1, 2, 3, nil])
+        let filtered: [String?] = (1...4).map { text("G\($0)") }
+        #expect(filtered == ["pen", "ink", "pad", "pen"])
+        let unique: [String?] = (1...3).map { text("H\($0)") }
+        #expect(unique == ["pen", "ink", "pad"])
         #expect(abs((number("I1") ?? 0) - 2.3) < 1e-12 && number("I3") == 10 && number("I4") == 6 && number("I5") == 4)
 
         // Precedents edited: SEQUENCE grows, FILTER shrinks, the table and the names follow.
         let changed = EditingClient.changed(try client.write(["B2": "5", "C2": "6"]))
         #expect(changed["F5"]?["value"] as? Double == 5 && changed["G3"] != nil, "\(changed.keys.sorted())")
         cells = try client.cells()
-        #expect((1...5).map { number("F\($0)") } == [1, 2, 3, 4, 5])
+        let grown: [Double?] = (1...5).map { number("F\($0)") }
+        #expect(grown == [1, 2, 3, 4, 5])
         #expect(text("G1") == "ink" && text("G2") == "pen" && text("G3") == nil)
         #expect(number("D2") == 30 && number("I1") == 2.5 && number("I4") == 15 && number("I5") == 2)
 
