@@ -32,6 +32,20 @@ import SheetPortCore
         #expect(Self.value(e, "D1") == .number(1000))
     }
 
+    /// A spill that shrinks takes back its old cells and spills into the new ones: the changes
+    /// answer each cell once, with its final value (they answered G2 emptied, as its freed cell
+    /// held, and the server stored that over "pen").
+    @Test func aShrinkingSpillAnswersEachCellsFinalValue() {
+        let e = Self.engine(["A1": "pen", "A2": "ink", "A3": "pad", "A4": "pen", "B1": 3, "B2": 10, "B3": 3, "B4": 7, "C1": 1.5,
+                             "G1": "=FILTER(A1:A4,B1:B4>C1)"])
+        #expect((1...4).map { Self.value(e, "G\($0)") } == [.text("pen"), .text("ink"), .text("pad"), .text("pen")])
+        let changes = e.setInputs([CellInput(location: CellLocation(sheet: 0, cell: CellReference("C1")!), content: .value(.number(6)))])
+        let answered = Dictionary(changes.map { ($0.location.cell.description, $0.value) }, uniquingKeysWith: { _, _ in .error(.value) })
+        #expect(answered.count == changes.count, "each cell once: \(changes)")
+        #expect(answered["G2"] == .text("pen") && answered["G3"] == .empty && answered["G4"] == .empty, "\(answered)")
+        #expect((1...4).map { Self.value(e, "G\($0)") } == [.text("ink"), .text("pen"), .empty, .empty])
+    }
+
     @Test func aBlockedSpillIsSpillAndItsRangeRefIsRef() {
         let e = Self.engine(["H1": "={1,2;3,4}", "I2": "in the way", "J1": "=SUM(H1#)"])
         #expect(Self.value(e, "H1") == .error(.spill))

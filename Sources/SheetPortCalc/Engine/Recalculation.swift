@@ -208,6 +208,16 @@ extension CalcEngine {
     private func finishChanges(_ recalculated: [CellChange], inputs: [CellLocation]) -> [CellChange] {
         var changes = recalculated
         var answered = Set<CellLocation>()
+        if !arrays.isEmpty {
+            // A spill that moved or shrank frees its members' cells and takes new ones for the
+            // cells it spills into now: a change noted by a freed cell's id holds its emptied
+            // value. Each changed cell is answered once, with its value now.
+            changes = changes.compactMap { change in
+                guard answered.insert(change.location).inserted else { return nil }
+                return CellChange(location: change.location, value: value(at: change.location.cell, sheet: change.location.sheet))
+            }
+            answered = []
+        }
         for l in inputs where answered.insert(l).inserted {
             changes.append(CellChange(location: l, value: value(at: l.cell, sheet: l.sheet)))
         }
