@@ -36,7 +36,7 @@ import SheetPortCore
     /// answer each cell once, with its final value (they answered G2 emptied, as its freed cell
     /// held, and the server stored that over "pen").
     @Test func aShrinkingSpillAnswersEachCellsFinalValue() {
-        let e = Self.engine(["A1": "pen", "A2": "ink", "A3": "pad", "A4": "pen", "B1": 3, "B2": 10, "B3": 3, "B4": 7, "C1": 1.5,
+        let e = Self.engine(["A1": "pen", "A2": "ink", "A3": "pad", "A4": "pen", "B1": 3, "B2": 10, "B3": 3, "B4": 7, "C1": 2,
                              "G1": "=FILTER(A1:A4,B1:B4>C1)"])
         #expect((1...4).map { Self.value(e, "G\($0)") } == [.text("pen"), .text("ink"), .text("pad"), .text("pen")])
         let changes = e.setInputs([CellInput(location: CellLocation(sheet: 0, cell: CellReference("C1")!), content: .value(.number(6)))])
