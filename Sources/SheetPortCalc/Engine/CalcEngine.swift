@@ -42,6 +42,10 @@ public final class CalcEngine {
     @exclusivity(unchecked) var cellValue: [CalcValue] = []
     @exclusivity(unchecked) var cellState: [CellState] = []
     @exclusivity(unchecked) var freeIDs: [Int32] = []
+    /// The cells spills took back during the call that answers changes (`setInputs`,
+    /// `recalculateChanged`): their ids are freed (and may be reused at once), so the answer
+    /// finds them by location.
+    var takenBackSpillCells: [CellLocation] = []
 
     @exclusivity(unchecked) var formulas: [CompiledFormula] = []
     @exclusivity(unchecked) var formulaIDs: [[Instruction]: Int32] = [:]

@@ -51,6 +51,7 @@ extension CalcEngine {
         // it up at once (the cell's id may be reused), else `recalculateInOrder` decides.
         var kept = suspendedPass
         suspendedPass = nil
+        takenBackSpillCells = []
         var pending = takeCarried()
         if let pass = kept, inputs.contains(where: { l in cellID(sheet: l.location.sheet, address: l.location.index).map { pass.contains($0) } ?? false }) {
             pending += unsettled(of: pass)
@@ -142,6 +143,7 @@ extension CalcEngine {
     /// recalculation when names or tables changed); answers the cells whose value changed.
     @discardableResult
     public func recalculateChanged() -> [CellChange] {
+        takenBackSpillCells = []
         var pending = takeCarried()
         if let pass = suspendedPass { pending += unsettled(of: pass) }
         suspendedPass = nil
@@ -208,14 +210,17 @@ extension CalcEngine {
     private func finishChanges(_ recalculated: [CellChange], inputs: [CellLocation]) -> [CellChange] {
         var changes = recalculated
         var answered = Set<CellLocation>()
-        if !arrays.isEmpty {
-            // A spill that moved or shrank frees its members' cells and takes new ones for the
-            // cells it spills into now: a change noted by a freed cell's id holds its emptied
-            // value. Each changed cell is answered once, with its value now.
-            changes = changes.compactMap { change in
+        if !arrays.isEmpty || !takenBackSpillCells.isEmpty {
+            // A spill that moved or shrank frees its members' cells and takes new ones (maybe
+            // the same ids) for the cells it spills into now: a change noted by id may name the
+            // wrong cell or an emptied value. Each changed cell, the taken-back ones among them,
+            // is answered once, by location, with its value now.
+            let taken = takenBackSpillCells.lazy.map { CellChange(location: $0, value: .empty) }
+            changes = (changes + taken).compactMap { change in
                 guard answered.insert(change.location).inserted else { return nil }
                 return CellChange(location: change.location, value: value(at: change.location.cell, sheet: change.location.sheet))
             }
+            takenBackSpillCells = []
             answered = []
         }
         for l in inputs where answered.insert(l).inserted {
@@ -469,6 +474,7 @@ extension CalcEngine {
         for r in old.range.start.row...old.range.end.row {
             for c in old.range.start.column...old.range.end.column {
                 guard let m = sheets[s].find(row: r, column: c), m != id, arrayAnchorOf[m] == id else { continue }
+                takenBackSpillCells.append(location(of: Int(m)))
                 arrayAnchorOf[m] = nil
                 sheets[s].formulaColumns[c]?.remove(r)
                 sheets[s].columns[c]?.remove(r)
