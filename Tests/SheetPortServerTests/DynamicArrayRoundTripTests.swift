@@ -10,9 +10,9 @@ import SheetPortTestSupport
 /// is the server's. IronCalc, not LibreOffice: Debian's LibreOffice 7.4 lacks SEQUENCE, FILTER,
 /// UNIQUE, LET and XLOOKUP.
 @Suite struct DynamicArrayRoundTripTests {
-    /// Sheet "Data": the table Sales (A1:D5, the calculated column Total as XlsxWriter writes
-    /// `[@Qty]*[@Price]`), the names Qtys (a range) and Rate (a constant), three spilling
-    /// formulas (F1, G1, H1) and formulas over them (`F1#` is `ANCHORARRAY(F1)` in the file).
+    /// Sheet "Data": the table Sales (A1:D5, the calculated column Total), the names Qtys and
+    /// Rate (ranges: IronCalc 0.9 reads no constant name), three spilling formulas (F1, G1, H1)
+    /// and formulas over them (`F1#` is `ANCHORARRAY(F1)` in the file).
     static let script = """
         import sys, xlsxwriter
         wb = xlsxwriter.Workbook(sys.argv[1])
@@ -21,9 +21,10 @@ import SheetPortTestSupport
         for i, r in enumerate([('pen', 3, 1.5), ('ink', 10, 4), ('pad', 3, 2.5), ('pen', 7, 1.5)], start=1):
             ws.write_row(i, 0, r)
         ws.add_table('A1:D5', {'name': 'Sales', 'columns': [{'header': 'Item'}, {'header': 'Qty'}, {'header': 'Price'},
-                                                            {'header': 'Total', 'formula': '=[@Qty]*[@Price]'}]})
+                                                            {'header': 'Total', 'formula': '=Sales[[#This Row],[Qty]]*Sales[[#This Row],[Price]]'}]})
+        ws.write('K1', 0.1)
         wb.define_name('Qtys', '=Data!$B$2:$B$5')
-        wb.define_name('Rate', '=0.1')
+        wb.define_name('Rate', '=Data!$K$1')
         ws.write_dynamic_array_formula('F1', '=SEQUENCE(B2)')
         ws.write_dynamic_array_formula('G1', '=FILTER(A2:A5,B2:B5>C2)')
         ws.write_dynamic_array_formula('H1', '=UNIQUE(A2:A5)')
@@ -36,7 +37,8 @@ import SheetPortTestSupport
         """
 
     /// Loads `argv[1]` with its formulas' cached values withheld (spilled cells, which hold only
-    /// values, go too), lets IronCalc evaluate it, and prints every non-empty cell's value.
+    /// values, go too), lets IronCalc evaluate it, and prints every non-empty cell's value as
+    /// the last line (IronCalc writes notes of its own to standard output).
     static let recalculate = """
         import json, os, re, sys, zipfile, ironcalc
         source, folder = sys.argv[1], sys.argv[2]
@@ -105,7 +107,8 @@ import SheetPortTestSupport
         let spilled = cells.filter { $0.value["spill"] as? String != nil && $0.value["spill"] as? String != $0.key }.map(\.key)
         #expect(spilled.count == 7, "\(spilled.sorted())")
         let arguments = [file.path, fixture.folder.path, String(decoding: try JSONSerialization.data(withJSONObject: spilled), as: UTF8.self)]
-        let computed = try #require(try JSONSerialization.jsonObject(with: Data(try runPython(Self.recalculate, arguments: arguments).utf8)) as? [String: Any])
+        let output = try runPython(Self.recalculate, arguments: arguments).split(separator: "\n").last ?? ""
+        let computed = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
         let formulas = cells.filter { ($0.value["input"] as? String)?.hasPrefix("=") == true || $0.value["spill"] != nil }
         // D2:D5, F1:F5, G1:G2, H1:H3, I1:I5; spilled (not anchors): F2:F5, G2, H2:H3.
         #expect(formulas.count == 19, "\(formulas.keys.sorted())")
