@@ -3,13 +3,17 @@ import SheetPortConvert
 
 extension ConvertCommand {
     /// Says on standard error how many formulas the engine computed (without `--recalc`: those
-    /// that had no cached value) and names each function it lacks with its count and first
-    /// cell; returns the exit status: 1 when `strict` and a function was lacking, else 0.
-    static func reportFormulas(_ summaries: [ConversionSummary], recalc: Bool, strict: Bool) -> Int32 {
+    /// that had no cached value, or all of a workbook that `recalculatesOnLoad`) and names each
+    /// function it lacks with its count and first cell; returns the exit status: 1 when
+    /// `strict` and a function was lacking, else 0.
+    static func reportFormulas(_ summaries: [ConversionSummary], recalc: Bool, recalculatesOnLoad: Bool = false, strict: Bool) -> Int32 {
         let computed = summaries.reduce(0) { $0 + $1.computedFormulas }
-        if computed > 0, !recalc {
-            StandardError.write("sheetport: computed \(computed) formula\(computed == 1 ? "" : "s") that had no cached value"
-                                + " (--no-recalc leaves them empty)")
+        let formulas = "\(computed) formula\(computed == 1 ? "" : "s")"
+        if computed > 0, !recalc, recalculatesOnLoad {
+            StandardError.write("sheetport: computed \(formulas): the workbook asks to be recalculated when opened"
+                                + " (--no-recalc writes the values it stores)")
+        } else if computed > 0, !recalc {
+            StandardError.write("sheetport: computed \(formulas) that had no cached value (--no-recalc leaves them empty)")
         }
         // One line per function over all the sheets, in order of first appearance.
         var lacking: [UnsupportedFunctionUse] = []

@@ -63,8 +63,10 @@ enum ConvertCommand {
                     every cell of the workbook is held in memory while converting
                     """),
                 .flag("--no-recalc", """
-                    leave formulas without a cached value empty (by default they are computed,
-                    cached values kept, and stderr says how many)
+                    leave formulas without a cached value empty and write the values a workbook
+                    stores (by default formulas without one are computed, cached values kept,
+                    and every formula of a workbook that asks to be recalculated when opened,
+                    as openpyxl and XlsxWriter files do; stderr says how many)
                     """),
                 .flag("--strict", "exit 1 when a computed formula calls a function the engine lacks (each is named on stderr)"),
                 .flag("--skip-empty-columns", "leave out columns with no value in the whole sheet (reads it twice)"),
@@ -173,7 +175,7 @@ enum ConvertCommand {
             try file?.publish()
             progress.finish(summary: "converted \"\(sheet.name.visibleControlCharacters)\": \(summary.rows) rows, \(summary.cells) cells, "
                             + ClientOptions.size(summary.bytesRead) + " of XML", bytes: summary.bytesRead)
-            return reportFormulas([summary], recalc: textOptions.recalc, strict: options.has("--strict"))
+            return reportFormulas([summary], recalc: textOptions.recalc, recalculatesOnLoad: workbook.recalculatesOnLoad, strict: options.has("--strict"))
         } catch {
             file?.discard()
             throw error
@@ -264,7 +266,7 @@ enum ConvertCommand {
             StandardError.write("\"\(sheet.sheet.name.visibleControlCharacters)\" -> \((folder as NSString).appendingPathComponent(sheet.fileName).visibleControlCharacters): \(sheet.summary.rows) rows")
         }
         if converted.isEmpty { StandardError.write("sheetport: \(workbook.file): no worksheet to convert") }
-        return reportFormulas(converted.map(\.summary), recalc: textOptions.recalc, strict: options.has("--strict"))
+        return reportFormulas(converted.map(\.summary), recalc: textOptions.recalc, recalculatesOnLoad: workbook.recalculatesOnLoad, strict: options.has("--strict"))
     }
 
     /// The text output options given, checked against the output format.

@@ -22,7 +22,8 @@ import Testing
         let csv = try runSheetport(["convert", book, "--line-ending", "lf"])
         #expect(csv.status == 0, "\(csv.stderr)")
         #expect(text(csv.stdout) == "qty,price,total,label,\n2,1.5,3,big,0.75\n3,4,12,big,\n", "\(text(csv.stdout))")
-        #expect(csv.stderr.contains("computed 5 formulas that had no cached value"), "\(csv.stderr)")
+        // openpyxl also asks for a recalculation on opening (fullCalcOnLoad).
+        #expect(csv.stderr.contains("computed 5 formulas: the workbook asks to be recalculated when opened"), "\(csv.stderr)")
         let records = try runSheetport(["convert", book, "--to", "ndjson"])
         #expect(text(records.stdout).hasPrefix(#"{"qty":2,"price":1.5,"total":3,"label":"big","col_E":0.75}"#), "\(text(records.stdout))")
 
@@ -38,6 +39,27 @@ import Testing
         let all = try runSheetport(["convert", book, "--all", "-o", out, "--line-ending", "lf"])
         #expect(all.status == 0 && all.stderr.contains("computed 5 formulas"), "\(all.stderr)")
         #expect(text(try Data(contentsOf: URL(fileURLWithPath: out + "/Sheet.csv"))).contains("2,1.5,3,big,0.75"))
+    }
+
+    /// XlsxWriter (and pandas through it) stores 0 for every formula and asks for a full
+    /// calculation on opening (`fullCalcOnLoad`), as Excel then shows computed values: convert
+    /// computes every formula of such a workbook; --no-recalc writes the stored 0s.
+    @Test func workbooksThatRecalculateOnLoadAreComputed() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let book = folder.appendingPathComponent("xlsxwriter.xlsx").path
+        _ = try runPython("""
+            import sys, xlsxwriter
+            wb = xlsxwriter.Workbook(sys.argv[1])
+            ws = wb.add_worksheet()
+            ws.write_row('A1', [2, 3]); ws.write_formula('C1', '=A1*B1'); ws.write_formula('D1', '=C1&"x"')
+            wb.close()
+            """, arguments: [book])
+        let computed = try runSheetport(["convert", book, "--line-ending", "lf"])
+        #expect(computed.status == 0 && text(computed.stdout) == "2,3,6,6x\n", "\(text(computed.stdout)) \(computed.stderr)")
+        #expect(computed.stderr.contains("computed 2 formulas: the workbook asks to be recalculated when opened"), "\(computed.stderr)")
+        let stored = try runSheetport(["convert", book, "--line-ending", "lf", "--no-recalc"])
+        #expect(stored.status == 0 && text(stored.stdout) == "2,3,0,0\n" && !stored.stderr.contains("computed"), "\(text(stored.stdout))")
     }
 
     /// Cached values are kept unless --recalc: a stale cache is the file's answer by default.

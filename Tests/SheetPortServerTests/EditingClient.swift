@@ -156,22 +156,3 @@ struct EditingClient {
         return (object["values"] as? [String: Any] ?? [:], object["formulas"] as? [String: String] ?? [:], object["formats"] as? [String: String] ?? [:])
     }
 }
-
-/// Runs `script` with the project's venv Python and `arguments`; its standard output (it must succeed).
-func runPython(_ script: String, arguments: [String] = [], input: String? = nil) throws -> String {
-    let process = Process()
-    process.executableURL = Project.root.appendingPathComponent(".venv/bin/python")
-    process.arguments = ["-c", script] + arguments
-    let output = Pipe(), error = Pipe(), standardInput = Pipe()
-    process.standardOutput = output
-    process.standardError = error
-    process.standardInput = standardInput
-    try process.run()
-    if let input { standardInput.fileHandleForWriting.write(Data(input.utf8)) }
-    try standardInput.fileHandleForWriting.close()
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    try #require(process.terminationStatus == 0, "python: \(message)")
-    return text
-}

@@ -16,7 +16,9 @@ public struct UnsupportedFunctionUse: Sendable, Equatable {
 /// The formula values a conversion writes: with `--recalc` every formula's computed value; by
 /// default only the formulas that have no cached value (files written by openpyxl or pandas),
 /// the workbook loaded into the engine the first time a row holds one, so that a workbook whose
-/// formulas all carry values costs nothing more. One per conversion run, shared by its sheets.
+/// formulas all carry values costs nothing more; every formula's, as Excel computes them on
+/// opening, when the workbook asks for that (`Workbook.recalculatesOnLoad`: XlsxWriter stores 0
+/// for each). One per conversion run, shared by its sheets.
 package final class ConversionCalculation {
     /// Which formula cells take the engine's value.
     package enum Mode { case everyFormula, missingValues }
@@ -38,10 +40,11 @@ package final class ConversionCalculation {
         self.workbook = workbook
     }
 
-    /// What `options` ask for: every formula (`recalc`, the workbook loaded and recalculated
-    /// now), the formulas without a cached value, or nothing (nil).
+    /// What `options` ask for: every formula (`recalc`, or computing asked of a workbook that
+    /// recalculates on load: the workbook loaded and recalculated now), the formulas without a
+    /// cached value, or nothing (nil).
     package convenience init?(_ workbook: Workbook, options: TextOutputOptions) throws {
-        if options.recalc {
+        if options.recalc || options.computeMissingValues && workbook.recalculatesOnLoad {
             self.init(recalculated: try WorkbookCalculation(workbook), of: workbook)
         } else if options.computeMissingValues {
             self.init(missingValuesOf: workbook)

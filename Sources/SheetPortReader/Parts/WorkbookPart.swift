@@ -67,6 +67,8 @@ final class WorkbookPart: XMLHandler {
     private(set) var externalReferenceIDs: [String] = []
     /// `calcPr` with `iterate="1"`: circular references are computed iteratively.
     private(set) var iterativeCalculation: IterativeCalculation?
+    /// `calcPr` with `fullCalcOnLoad="1"`.
+    private(set) var recalculatesOnLoad = false
     private var text = TextCollector()
     private var pendingName: DefinedName?
 
@@ -79,6 +81,7 @@ final class WorkbookPart: XMLHandler {
         } else if name.isSpreadsheet("workbookPr") {
             if attributes.bool("date1904") { dateSystem = .excel1904 }
         } else if name.isSpreadsheet("calcPr") {
+            recalculatesOnLoad = attributes.bool("fullCalcOnLoad")
             if attributes.bool("iterate") {
                 iterativeCalculation = IterativeCalculation(iterateCount: attributes.int("iterateCount"),
                                                             iterateDelta: attributes.double("iterateDelta"))

@@ -18,6 +18,10 @@ public final class Workbook {
     public let dateSystem: DateSystem
     /// Iterative calculation, when the workbook turns it on (`calcPr iterate="1"`); nil otherwise.
     public let iterativeCalculation: IterativeCalculation?
+    /// Whether the producer asks for every formula to be computed when the workbook is opened
+    /// (`calcPr fullCalcOnLoad="1"`, as openpyxl and XlsxWriter write): the values it stores
+    /// for formulas are placeholders (XlsxWriter stores 0), not results.
+    public let recalculatesOnLoad: Bool
     /// The workbook's defined names.
     public let definedNames: [DefinedName]
     /// The package's content types.
@@ -68,6 +72,7 @@ public final class Workbook {
         relationships = try RelationshipsPart.read(of: workbookPart, in: archive)
         dateSystem = handler.dateSystem
         iterativeCalculation = handler.iterativeCalculation
+        recalculatesOnLoad = handler.recalculatesOnLoad
         definedNames = handler.definedNames
         externalReferenceCount = handler.externalReferenceCount
         externalReferenceIDs = handler.externalReferenceIDs
