@@ -138,6 +138,92 @@ public final class HTTPEditingTransport: EditingTransport {
         try write(sheet, "undo", [:])
     }
 
+    public func history(sheet: String, ref: CellReference) throws -> [CellHistoryEntry] {
+        let route = "\(path(sheet))/cells/\(ref)/history"
+        let object = try call("GET", route, body: nil, what: "sheet \(sheet)")
+        return try decoded(connection.url(route)) {
+            try object.objects("history").map { entry in
+                CellHistoryEntry(version: Int(try entry.int64("version")), subject: entry.optionalString("subject") ?? "",
+                                 input: entry.optionalString("input") ?? "", at: entry.optionalString("at") ?? "",
+                                 change: entry.optionalString("change") ?? "")
+            }
+        }
+    }
+
+    public func restore(sheet: String, ref: CellReference, version: Int) throws -> WriteResult {
+        try write(sheet, "cells/\(ref)/restore", ["version": version])
+    }
+
+    /// The comments; one whose cell does not read as a reference is left out.
+    public func comments(sheet: String) throws -> [CellComment] {
+        let route = "\(path(sheet))/comments"
+        let object = try call("GET", route, body: nil, what: "sheet \(sheet)")
+        return try decoded(connection.url(route)) {
+            try object.objects("comments").compactMap { comment in
+                guard let ref = comment.optionalString("ref").flatMap({ CellReference($0) }) else { return nil }
+                return CellComment(id: Int(try comment.int64("id")), ref: ref, author: comment.optionalString("author") ?? "",
+                                   text: comment.optionalString("text") ?? "", replyTo: comment.optionalInt64("replyTo").map(Int.init),
+                                   resolved: comment.values["resolved"] as? Bool ?? false)
+            }
+        }
+    }
+
+    public func addComment(sheet: String, ref: CellReference, text: String, replyTo: Int?) throws {
+        var body: [String: Any] = ["ref": ref.description, "text": text]
+        if let replyTo { body["replyTo"] = replyTo }
+        _ = try call("POST", "\(path(sheet))/comments", body: body, what: "sheet \(sheet)")
+    }
+
+    public func resolveComment(sheet: String, comment: Int, resolved: Bool) throws {
+        _ = try call("POST", "\(path(sheet))/comments/\(comment)/resolve", body: ["resolved": resolved], what: "comment \(comment)")
+    }
+
+    /// The grants; one with a role this client does not know is left out.
+    public func grants(sheet: String) throws -> [SheetGrant] {
+        let route = "\(path(sheet))/grants"
+        let object = try call("GET", route, body: nil, what: "sheet \(sheet)")
+        return try decoded(connection.url(route)) {
+            try object.objects("grants").compactMap { grant in
+                guard let subject = grant.optionalString("subject"), let role = grant.optionalString("role").flatMap(SheetRole.init(rawValue:)) else { return nil }
+                return SheetGrant(subject: subject, role: role)
+            }
+        }
+    }
+
+    public func grant(sheet: String, subject: String, role: SheetRole) throws {
+        _ = try call("POST", "\(path(sheet))/grants", body: ["subject": subject, "role": role.rawValue], what: "sheet \(sheet)")
+    }
+
+    public func revokeGrant(sheet: String, subject: String) throws {
+        _ = try call("DELETE", "\(path(sheet))/grants/\(ServerConnection.pathSegment(subject))", body: nil, what: "\(subject)'s grant")
+    }
+
+    public func links(sheet: String) throws -> [ShareLink] {
+        let route = "\(path(sheet))/links"
+        let object = try call("GET", route, body: nil, what: "sheet \(sheet)")
+        return try decoded(connection.url(route)) { try object.objects("links").compactMap(Self.link) }
+    }
+
+    public func createLink(sheet: String, role: SheetRole) throws -> ShareLink {
+        let route = "\(path(sheet))/links"
+        let object = try call("POST", route, body: ["role": role.rawValue], what: "sheet \(sheet)")
+        return try decoded(connection.url(route)) {
+            guard let link = Self.link(try object.object("link")) else { throw JSONShapeError(description: "a link needs an id and a role") }
+            return link
+        }
+    }
+
+    public func deleteLink(sheet: String, id: String) throws {
+        _ = try call("DELETE", "\(path(sheet))/links/\(ServerConnection.pathSegment(id))", body: nil, what: "link \(id)")
+    }
+
+    /// A link of `GET .../links` or `POST .../links`; nil without an id or a known role.
+    static func link(_ object: JSONObject) -> ShareLink? {
+        guard let id = object.optionalString("id") ?? object.optionalInt64("id").map(String.init),
+              let role = object.optionalString("role").flatMap(SheetRole.init(rawValue:)) else { return nil }
+        return ShareLink(id: id, role: role, url: object.optionalString("url"))
+    }
+
     public func export(sheet: String, minVersion: Int) throws -> [UInt8] {
         let request = connection.request("GET", "\(path(sheet))/export.xlsx?minVersion=\(minVersion)")
         do {
