@@ -150,7 +150,8 @@ extension Panel {
         } else {
             footer = chosen == nil ? "Escape closes" : "Up/Down choose, Enter, Escape closes"
         }
-        let footerRows = input == nil ? Self.wrap(footer, width: width, maxLines: max(1, min(3, height - 2))) : [Self.cut(footer, width)]
+        // A notice (a link's URL) wraps over up to 3 lines; the keys' hint and the field take one.
+        let footerRows = input == nil && notice != nil ? Self.wrap(footer, width: width, maxLines: max(1, min(3, height - 2))) : [Self.cut(footer, width)]
         let bodyRoom = max(height - 1 - footerRows.count, 0)
         var body: [PanelRow] = []
         var chosenRange = 0..<0

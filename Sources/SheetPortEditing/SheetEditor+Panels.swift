@@ -91,7 +91,8 @@ extension SheetEditor {
     /// The grants (Enter revokes), adding one, the links (Enter revokes) and making one.
     static func sharingPanel(_ ref: CellReference, grants: [SheetGrant], links: [ShareLink]) -> Panel {
         var lines = [PanelLine("People:")]
-        for grant in grants.sorted(by: { $0.subject < $1.subject }) {
+        // A link's own grant (subject `link:<id>`) is listed with the links, not as a person.
+        for grant in grants.filter({ !$0.subject.hasPrefix("link:") }).sorted(by: { $0.subject < $1.subject }) {
             lines.append(PanelLine("\(grant.subject)  \(grant.role.rawValue)  (Enter revokes)", action: .revokeGrant(subject: grant.subject), indent: 2))
         }
         lines.append(PanelLine("Add a person…", action: .addGrant, indent: 2))

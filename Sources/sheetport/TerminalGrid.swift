@@ -188,14 +188,15 @@ final class TerminalGrid {
     /// The open panel over the grid, between the formula bar and the status line.
     private func drawPanel(height: Int, width: Int) {
         guard case .panel = editor.focus, let panel = editor.panel else { return }
-        let panelWidth = min(width, 100)
-        let rows = panel.layout(width: panelWidth, height: max(height - 2, 0))
+        // Laid out at most 100 columns wide (lines stay readable) over the whole width (no
+        // half-cut cells beside it).
+        let rows = panel.layout(width: min(width, 100), height: max(height - 2, 0))
         for line in 1...max(height - 2, 1) where line < height - 1 {
             let row = line - 1 < rows.count ? rows[line - 1] : nil
             var look = colors.header
             if row?.isChosen == true { look.attributes |= sp_attr_reverse() }
             if line == 1 { look.attributes |= sp_attr_bold() }
-            put(line, 0, Self.padded(row?.text ?? "", panelWidth, right: false), width: width, look: look)
+            put(line, 0, Self.padded(row?.text ?? "", width, right: false), width: width, look: look)
         }
     }
 

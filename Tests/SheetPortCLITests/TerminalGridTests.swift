@@ -224,15 +224,86 @@ import SheetPortTestSupport
         try pane.keys("C-g"); try pane.type("J2"); try pane.keys("Enter")
         try pane.type("paid"); try pane.bar("J2 | paid"); try pane.keys("Enter")
         try pane.type("yearly"); try pane.bar("J3 | yearly"); try pane.keys("Enter")
-        try pane.bar("J4 |")
+        try pane.type("pizza"); try pane.bar("J4 | pizza"); try pane.keys("Enter")
+        try pane.bar("J5 |")
         cells = try serverCells(fixture.api, sheet)
         #expect(cells["J2"]?.input == "paid")
         #expect(cells["J3"]?.input == "yearly")
-        #expect(cells["K2"] == nil && cells["J4"] == nil)
-        // Ctrl-Z takes back the person's own last write: J3 has its imported `dim` again.
+        #expect(cells["J4"]?.input == "pizza")
+        #expect(cells["K2"] == nil && cells["J5"] == nil)
+        // Ctrl-Z takes back the person's own last write: J4's pizza goes, the others stay.
         try pane.keys("C-z")
-        try pane.wait("J3's dim back after Ctrl-Z") { _ in (try? serverCells(fixture.api, sheet))?["J3"]?.input == "dim" }
-        #expect(try serverCells(fixture.api, sheet)["J2"]?.input == "paid")
+        try pane.wait("J4 empty again after Ctrl-Z") { _ in (try? serverCells(fixture.api, sheet)).map { $0["J4"] == nil } == true }
+        #expect(try serverCells(fixture.api, sheet)["J3"]?.input == "yearly")
+
+        // Alt-H: J3's history over the grid, newest first, old -> new; Enter on the imported
+        // entry restores its `dim`; Escape closes the panel.
+        try pane.keys("C-g"); try pane.type("J3"); try pane.keys("Enter")
+        try pane.bar("J3 | yearly")
+        try pane.keys("M-h")
+        lines = try pane.wait("J3's history") { $0.contains { $0.contains("History of J3: Enter restores") } && $0.contains { $0.contains("dim -> yearly") } }
+        #expect(lines.contains { $0.contains("(empty) -> dim") }, "\(lines.joined(separator: "\n"))")
+        try pane.keys("Down", "Enter")
+        try pane.wait("J3 restored on the server") { _ in (try? serverCells(fixture.api, sheet))?["J3"]?.input == "dim" }
+        try pane.wait("the restore said and listed") { $0.contains { $0.contains("J3 restored to its input at v1") } && $0.contains { $0.contains("yearly -> dim") } }
+        try pane.keys("Escape")
+        try pane.bar("J3 | dim")
+        try pane.wait("the panel closed") { !$0.contains { $0.contains("History of J3") } }
+
+        // Alt-M: a comment on J3, then resolved, through the panel; the server has both.
+        func comments() throws -> [[String: Any]] { try fixture.api.object("/api/sheets/\(sheet)/comments")["comments"] as? [[String: Any]] ?? [] }
+        try pane.keys("M-m")
+        try pane.wait("the comments panel") { $0.contains { $0.contains("Comments on J3") } && $0.contains { $0.contains("no comments on J3") } }
+        try pane.keys("Enter")
+        try pane.type("check the rate")
+        try pane.wait("the comment typed") { $0.contains { $0.contains("Comment on J3: check the") } }
+        try pane.keys("Enter")
+        lines = try pane.wait("the comment listed") { $0.contains { $0.contains("ann: check the") } && $0.contains { $0.contains("Resolve") } }
+        let stored = try comments()
+        #expect(stored.count == 1 && stored.first?["ref"] as? String == "J3" && stored.first?["text"] as? String == "check the rate", "\(stored)")
+        try pane.keys("Down", "Down", "Enter")
+        try pane.wait("the thread resolved on the server") { _ in (try? comments())?.first?["resolved"] as? Bool == true }
+        try pane.wait("the thread shown resolved") { $0.contains { $0.contains("[resolved] ann: check the") } && $0.contains { $0.contains("Reopen") } }
+        try pane.keys("Escape")
+        try pane.bar("J3 | dim")
+
+        // Alt-S: the owner grants bob the viewer role and makes a viewer link (its URL shown).
+        try pane.keys("M-s")
+        try pane.wait("the sharing panel") { $0.contains { $0.contains("People:") } && $0.contains { $0.contains("New viewer link") } }
+        try pane.keys("Enter")
+        try pane.type("bob viewer"); try pane.keys("Enter")
+        try pane.wait("bob's grant listed") { $0.contains { $0.contains("bob  viewer  (Enter revokes)") } }
+        let grants = try fixture.api.object("/api/sheets/\(sheet)/grants")["grants"] as? [[String: Any]] ?? []
+        #expect(grants.contains { $0["subject"] as? String == "bob" && $0["role"] as? String == "viewer" }, "\(grants)")
+        try pane.keys("Down", "Enter")
+        try pane.wait("the link's URL") { $0.contains { $0.contains("viewer link:") } && $0.contains { $0.contains("\(fixture.server.base)/l/") } }
+        #expect((try fixture.api.object("/api/sheets/\(sheet)/links")["links"] as? [[String: Any]])?.count == 1)
+        try pane.keys("Escape")
+        try pane.bar("J3 | dim")
+
+        // Bob, a viewer, gets a read-only screen: typing says why and sends nothing; the
+        // history and comments read, sharing is refused on screen.
+        let bobToken = fixture.folder.appendingPathComponent("bob.token").path
+        try fixture.server.token("bob").write(toFile: bobToken, atomically: true, encoding: .utf8)
+        let viewer = try Pane(command: [Project.executable.path, "open", sheet, "--server", fixture.server.base, "--token-file", bobToken])
+        lines = try viewer.bar("A1 | Qty", seconds: 15)
+        #expect(viewer.status(lines).contains("read-only"), "\(viewer.status(lines))")
+        let viewedAt = try serverVersion(fixture.api, sheet)
+        try viewer.type("x")
+        lines = try viewer.wait("typing refused") { viewer.status($0).contains("error: read-only") }
+        #expect(lines.first?.trimmingCharacters(in: .whitespaces) == "A1 | Qty")
+        try viewer.keys("C-g"); try viewer.type("J3"); try viewer.keys("Enter")
+        try viewer.bar("J3 | dim")
+        try viewer.keys("M-m")
+        try viewer.wait("the viewer reads the thread") {
+            $0.contains { $0.contains("[resolved] ann: check the rate") } && $0.contains { $0.contains("read-only: a viewer cannot comment") }
+        }
+        try viewer.keys("Escape", "M-s")
+        try viewer.wait("sharing refused") { $0.contains { $0.contains("only the sheet's owner can share it (you are a viewer)") } }
+        try viewer.keys("Escape", "Delete")
+        try viewer.wait("Delete refused") { viewer.status($0).contains("error: read-only") }
+        #expect(try serverVersion(fixture.api, sheet) == viewedAt)
+        #expect(try serverCells(fixture.api, sheet)["J3"]?.input == "dim")
 
         // SUM below a column: Alt-= on B5 totals B2:B4.
         try pane.keys("C-g"); try pane.type("B5"); try pane.keys("Enter")

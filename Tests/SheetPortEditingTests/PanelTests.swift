@@ -124,7 +124,7 @@ import SheetPortCore
 
     @Test func anOwnerGrantsRevokesAndMakesLinks() {
         let model = MemorySheetTransport()
-        model.grantList = ["carol": .viewer]
+        model.grantList = ["carol": .viewer, "link:9": .viewer]
         let editor = shownEditor(model)
         run(editor, "A-s")
         #expect(editor.panel?.lines.map(\.text) == ["People:", "carol  viewer  (Enter revokes)", "Add a person…", "Links:", "New viewer link", "New commenter link"])
@@ -146,7 +146,7 @@ import SheetPortCore
         // The revoked link's line is gone: the line now there (New viewer link) stays chosen.
         #expect(editor.panel?.chosenAction == .createLink(.viewer))
         run(editor, "up up enter")
-        #expect(model.grantList == ["bob": .editor])
+        #expect(model.grantList == ["bob": .editor, "link:9": .viewer])
     }
 
     @Test func aGrantNamesAPersonAndARoleAGrantCanGive() throws {
