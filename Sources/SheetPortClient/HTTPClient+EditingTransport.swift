@@ -168,9 +168,10 @@ public final class HTTPEditingTransport: EditingTransport {
         }
     }
 
+    /// A reply names only its thread: it takes the thread's cell (the server refuses another).
     public func addComment(sheet: String, ref: CellReference, text: String, replyTo: Int?) throws {
-        var body: [String: Any] = ["ref": ref.description, "text": text]
-        if let replyTo { body["replyTo"] = replyTo }
+        var body: [String: Any] = ["text": text]
+        if let replyTo { body["replyTo"] = replyTo } else { body["ref"] = ref.description }
         _ = try call("POST", "\(path(sheet))/comments", body: body, what: "sheet \(sheet)")
     }
 

@@ -261,7 +261,11 @@ import SheetPortTestSupport
         lines = try pane.wait("the comment listed") { $0.contains { $0.contains("ann: check the") } && $0.contains { $0.contains("Resolve") } }
         let stored = try comments()
         #expect(stored.count == 1 && stored.first?["ref"] as? String == "J3" && stored.first?["text"] as? String == "check the rate", "\(stored)")
-        try pane.keys("Down", "Down", "Enter")
+        try pane.keys("Down", "Enter")
+        try pane.type("on it"); try pane.keys("Enter")
+        try pane.wait("the reply listed") { $0.contains { $0.contains("  ann: on it") } }
+        #expect(try comments().last.map { $0["replyTo"] as? Int == stored.first?["id"] as? Int && $0["ref"] as? String == "J3" } == true)
+        try pane.keys("Down", "Enter")
         try pane.wait("the thread resolved on the server") { _ in (try? comments())?.first?["resolved"] as? Bool == true }
         try pane.wait("the thread shown resolved") { $0.contains { $0.contains("[resolved] ann: check the") } && $0.contains { $0.contains("Reopen") } }
         try pane.keys("Escape")
