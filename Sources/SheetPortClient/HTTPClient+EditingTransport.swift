@@ -138,6 +138,28 @@ public final class HTTPEditingTransport: EditingTransport {
         try write(sheet, "undo", [:])
     }
 
+    /// One request: a view answer stopped at `maxWindowBytes` is what the panel shows.
+    public func view(sheet: String, _ query: TableViewQuery, start: Int, count: Int) throws -> ViewWindow {
+        var arguments = ["start=\(start)", "count=\(count)"]
+        if !query.sort.isEmpty { arguments.append("sort=" + ServerConnection.pathSegment(query.sort)) }
+        arguments += query.filters.map { "filter=" + ServerConnection.pathSegment($0) }
+        let route = "\(path(sheet))/view"
+        let object = try call("GET", route + "?" + arguments.joined(separator: "&"), body: nil, what: "sheet \(sheet)")
+        return try decoded(connection.url(route)) {
+            let rows = try object.objects("rows").map { row -> WindowRow in
+                var cells: [Int: CellSnapshot] = [:]
+                for cell in (try? row.objects("cells")) ?? [] {
+                    guard let column = cell.optionalInt64("col"), column >= 1, column <= CellReference.maxColumn else { continue }
+                    cells[Int(column)] = Self.snapshot(cell)
+                }
+                let number = try row.int64("row")
+                guard number >= 1, number <= CellReference.maxRow else { throw JSONShapeError(description: "a view row \(number) off the grid") }
+                return WindowRow(row: Int(number), cells: cells, height: Self.size(row.values["height"], maximum: 409))
+            }
+            return ViewWindow(version: Int(try object.int64("version")), total: Int(object.optionalInt64("total") ?? Int64(rows.count)), rows: rows)
+        }
+    }
+
     public func history(sheet: String, ref: CellReference) throws -> [CellHistoryEntry] {
         let route = "\(path(sheet))/cells/\(ref)/history"
         let object = try call("GET", route, body: nil, what: "sheet \(sheet)")

@@ -28,6 +28,9 @@ public protocol EditingTransport: AnyObject {
     /// `POST /api/sheets/{id}/undo`: takes back the caller's own last write (never another
     /// subject's); a 409 `nothing-to-undo` when none is left.
     func undo(sheet: String) throws -> WriteResult
+    /// `GET /api/sheets/{id}/view?sort=&filter=&start=&count=`: rows in view order, each with its
+    /// source row; storage never moves.
+    func view(sheet: String, _ query: TableViewQuery, start: Int, count: Int) throws -> ViewWindow
     /// `GET /api/sheets/{id}/cells/{ref}/history`: the cell's inputs over time, newest first.
     func history(sheet: String, ref: CellReference) throws -> [CellHistoryEntry]
     /// `POST /api/sheets/{id}/cells/{ref}/restore`: the cell's input and format at `version`

@@ -6,6 +6,9 @@ public enum PanelKind: String, Sendable, Equatable, CaseIterable {
     case history
     /// The active cell's comment threads: add, reply, resolve or reopen.
     case comments
+    /// The sheet sorted and filtered by the server, each row with its source row; Enter edits
+    /// the row's cell in the panel's column.
+    case table
     /// The sheet's grants and share links (owners only).
     case sharing
 
@@ -14,6 +17,7 @@ public enum PanelKind: String, Sendable, Equatable, CaseIterable {
         switch self {
         case .history: "History"
         case .comments: "Comments"
+        case .table: "Table view"
         case .sharing: "Sharing"
         }
     }
@@ -37,6 +41,12 @@ public enum PanelAction: Sendable, Equatable {
     case createLink(SheetRole)
     /// Revoke this share link.
     case deleteLink(id: String)
+    /// Ask for the table view's sort (`B:desc,A:asc`).
+    case sortView
+    /// Ask for the table view's filters (`C:>100; A:contains:x`).
+    case filterView
+    /// Ask for the input of this source row's cell in the panel's column.
+    case editViewCell(row: Int)
 }
 
 /// One line of a panel as its content gives it (before wrapping); Enter runs its `action`.
@@ -83,6 +93,12 @@ public struct Panel: Sendable, Equatable {
     public var input: PanelInput?
     /// A sentence shown under the lines until the next action.
     public var notice: String?
+    /// The table view's sort and filters.
+    public var query = TableViewQuery()
+    /// The column the table view edits (Left and Right move it).
+    public var column = 1
+    /// The table view's rows as answered, in view order (for the input an edit starts from).
+    var viewRows: [WindowRow] = []
 
     /// A panel; the first line with an action is chosen.
     public init(kind: PanelKind, ref: CellReference, title: String, lines: [PanelLine], notice: String? = nil) {

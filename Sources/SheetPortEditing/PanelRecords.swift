@@ -79,3 +79,35 @@ public struct ShareLink: Sendable, Equatable {
         self.url = url
     }
 }
+
+/// A table view's sort and filters, as `GET .../view` takes them.
+public struct TableViewQuery: Sendable, Equatable {
+    /// `B:desc,A:asc`; empty for storage order.
+    public var sort: String
+    /// `C:>100`, `A:contains:x`; all are applied.
+    public var filters: [String]
+
+    /// A query.
+    public init(sort: String = "", filters: [String] = []) {
+        self.sort = sort
+        self.filters = filters
+    }
+}
+
+/// A view's answer: rows in view order (`WindowRow.row` is the source row) and how many rows the
+/// view has.
+public struct ViewWindow: Sendable, Equatable {
+    /// The sheet's version the view shows.
+    public var version: Int
+    /// The rows in the view.
+    public var total: Int
+    /// The rows answered, in view order.
+    public var rows: [WindowRow]
+
+    /// A view window.
+    public init(version: Int, total: Int, rows: [WindowRow]) {
+        self.version = version
+        self.total = total
+        self.rows = rows
+    }
+}

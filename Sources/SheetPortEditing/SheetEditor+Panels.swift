@@ -13,7 +13,7 @@ extension SheetEditor {
     /// Opens `kind` for the active cell, its content read from the server; a failed read leaves
     /// the grid focused with the error shown.
     func openPanel(_ kind: PanelKind) {
-        guard let loaded = loadPanel(kind, ref: selection.active) else { return }
+        guard let loaded = loadPanel(kind, ref: selection.active, query: TableViewQuery(), column: selection.active.column) else { return }
         panel = loaded
         focus = .panel
         lastError = nil
@@ -26,15 +26,18 @@ extension SheetEditor {
 
     /// Reads the panel's content again (after an action), keeping the chosen line where it still is.
     private func reloadPanel(notice: String? = nil) {
-        guard let open = panel, var fresh = loadPanel(open.kind, ref: open.ref) else { return }
+        guard let open = panel, var fresh = loadPanel(open.kind, ref: open.ref, query: open.query, column: open.column) else { return }
         fresh.choose(open.chosenAction, near: open.chosen)
         if let notice { fresh.notice = notice }
         panel = fresh
     }
 
-    private func loadPanel(_ kind: PanelKind, ref: CellReference) -> Panel? {
+    func loadPanel(_ kind: PanelKind, ref: CellReference, query: TableViewQuery, column: Int) -> Panel? {
         do {
             switch kind {
+            case .table:
+                let window = try transport.view(sheet: sheet, query, start: 1, count: Self.tableViewRows)
+                return Self.tablePanel(ref, window, query: query, column: column, role: role)
             case .history: return Self.historyPanel(ref, try transport.history(sheet: sheet, ref: ref), role: role)
             case .comments: return Self.commentsPanel(ref, try transport.comments(sheet: sheet), role: role)
             case .sharing:
@@ -137,6 +140,9 @@ extension SheetEditor {
             return
         }
         switch key {
+        case .arrow(.left) where open.kind == .table, .arrow(.right) where open.kind == .table:
+            moveTableColumn(key == .arrow(.left) ? -1 : 1)
+            return
         case .arrow(.down), .arrow(.right), .tab: open.moveChoice(by: 1)
         case .arrow(.up), .arrow(.left), .reverseTab: open.moveChoice(by: -1)
         case .enter:
@@ -182,6 +188,13 @@ extension SheetEditor {
         case .deleteLink(let id):
             act("revoke link:\(id)", notice: "link:\(id) revoked") { try $0.transport.deleteLink(sheet: $0.sheet, id: id) }
             return
+        case .sortView: open.input = PanelInput(action: action, prompt: "Sort (B:desc,A:asc; empty: storage order)", text: open.query.sort)
+        case .filterView:
+            open.input = PanelInput(action: action, prompt: "Filters, ; between (C:>100; A:contains:x)", text: open.query.filters.joined(separator: "; "))
+        case .editViewCell(let row):
+            guard role.writes else { lastError = EditorError(message: "read-only: this sheet is shared with you to view, not to change", retryable: false); return }
+            let ref = CellReference(row: row, column: open.column)
+            open.input = PanelInput(action: action, prompt: "\(ref)", text: open.viewRows.first { $0.row == row }?.cells[open.column]?.input ?? "")
         }
         panel = open
     }
@@ -214,6 +227,11 @@ extension SheetEditor {
                 act("grant \(subject) \(role.rawValue)", notice: "\(subject) is now \(role == .editor ? "an" : "a") \(role.rawValue)") {
                     try $0.transport.grant(sheet: $0.sheet, subject: subject, role: role)
                 }
+            case .sortView: try applyView(TableViewQuery(sort: text, filters: panel?.query.filters ?? []))
+            case .filterView:
+                let filters = text.split(separator: ";").map { FormatField.trimmed(String($0)) }.filter { !$0.isEmpty }
+                try applyView(TableViewQuery(sort: panel?.query.sort ?? "", filters: filters))
+            case .editViewCell(let row): saveViewCell(row: row, input.text)
             default: return
             }
         } catch {

@@ -24,7 +24,8 @@ enum OpenCommand {
         Ctrl-V pastes at the active cell; Ctrl-Z undoes your last write; Ctrl-B bold, Alt-I italic,
         Ctrl-D and Ctrl-R fill down and right, Alt-F the format menu; Alt-H the cell's history
         (Enter restores an entry), Alt-M its comments (add, reply, resolve), Alt-S sharing (owners:
-        grants and links); Escape closes a panel; Ctrl-G goes to a cell, a range or a name; Alt-=
+        grants and links), Alt-T a table view (sort, filter, edit through source rows); Escape
+        closes a panel; Ctrl-G goes to a cell, a range or a name; Alt-=
         inserts SUM (F3: SUM, AVERAGE, COUNT, MIN, MAX and the panels); Ctrl-Q quits, asking save,
         discard or cancel when a draft is not saved.
 

@@ -323,8 +323,8 @@ final class TerminalGrid {
         }
     }
 
-    /// After ESC: Alt-Enter (ESC CR), Alt-= (ESC =), Alt-I (ESC i), Alt-F (ESC f), Alt-H, Alt-M and
-    /// Alt-S (the history, comments and sharing panels), else Escape itself.
+    /// After ESC: Alt-Enter (ESC CR), Alt-= (ESC =), Alt-I (ESC i), Alt-F (ESC f), Alt-H, Alt-M,
+    /// Alt-S and Alt-T (the history, comments, sharing and table view panels), else Escape itself.
     private func escapeSequence() -> EditorKey? {
         timeout(0)
         var next: wint_t = 0
@@ -338,6 +338,7 @@ final class TerminalGrid {
         case 104, 72: return .panel(.history)
         case 109, 77: return .panel(.comments)
         case 115, 83: return .panel(.sharing)
+        case 116, 84: return .panel(.table)
         default:
             // Escape, then another key typed fast: the key is kept for the next read.
             if kind == KEY_CODE_YES { ungetch(Int32(bitPattern: next)) } else { unget_wch(wchar_t(bitPattern: next)) }

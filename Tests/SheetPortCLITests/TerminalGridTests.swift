@@ -285,6 +285,29 @@ import SheetPortTestSupport
         try pane.keys("Escape")
         try pane.bar("J3 | dim")
 
+        // Alt-T: a table view sorted by the server (B descending: the header's text, then the
+        // numbers, blanks last), each row with its source row; Enter on the view's second row,
+        // storage row 4, edits B4 there, and the view is read again.
+        try pane.keys("C-g"); try pane.type("B2"); try pane.keys("Enter")
+        try pane.bar("B2 | 10")
+        try pane.keys("M-t")
+        try pane.wait("the table view") { $0.contains { $0.contains("Table view:") && $0.contains("Enter edits column B") } && $0.contains { $0.contains("Sort: storage order…") } }
+        try pane.keys("Enter"); try pane.type("B:desc"); try pane.keys("Enter")
+        lines = try pane.wait("the view sorted") { $0.contains { $0.contains("Sort: B:desc…") } }
+        let viewRows = lines.filter { $0.hasPrefix("row ") && !$0.hasPrefix("row  ") }.map { String($0.prefix(6)) }
+        #expect(Array(viewRows.prefix(4)) == ["row 1:", "row 4:", "row 3:", "row 2:"], "\(lines.joined(separator: "\n"))")
+        try pane.keys("Down", "Down", "Down", "Enter")
+        try pane.wait("B4's input asked") { $0.contains { $0.contains("B4: 30") } }
+        try pane.keys("BSpace", "BSpace"); try pane.type("35"); try pane.keys("Enter")
+        try pane.wait("B4 saved on the server") { _ in (try? serverCells(fixture.api, sheet))?["B4"]?.input == "35" }
+        try pane.wait("the view read again") { $0.contains { $0.contains("B4 saved") } && $0.contains { $0.hasPrefix("row 4:") && $0.contains("[35]") } }
+        #expect(try serverCells(fixture.api, sheet)["A4"]?.input == "3")
+        try pane.keys("Escape")
+        try pane.bar("B2 | 10")
+        // Ctrl-Z takes the view's edit back as any other write.
+        try pane.keys("C-z")
+        try pane.wait("B4 back to 30") { _ in (try? serverCells(fixture.api, sheet))?["B4"]?.input == "30" }
+
         // Bob, a viewer, gets a read-only screen: typing says why and sends nothing; the
         // history and comments read, sharing is refused on screen.
         let bobToken = fixture.folder.appendingPathComponent("bob.token").path

@@ -54,6 +54,18 @@ import SheetPortTestSupport
         let gone = #expect(throws: TransportError.self) { try transport.revokeGrant(sheet: sheet, subject: "bob smith") }
         #expect(gone?.status == 404)
 
+        // A view: sorted and filtered by the server, source rows kept; a filter's `&`, `=` and
+        // `#` travel inside its one argument.
+        _ = try transport.writeCells(sheet: sheet, [CellEdit(ref: CellReference("A3")!, input: "x&y=1#2"), CellEdit(ref: CellReference("A4")!, input: "7")])
+        let sorted = try transport.view(sheet: sheet, TableViewQuery(sort: "A:desc"), start: 1, count: 10)
+        // Row 6 has a height and no cells: a blank row, last.
+        #expect(sorted.rows.map(\.row) == [3, 1, 4, 2, 6], "\(sorted.rows)")
+        #expect(sorted.total == 5 && sorted.rows.first?.cells[1]?.input == "x&y=1#2")
+        let filtered = try transport.view(sheet: sheet, TableViewQuery(filters: ["A:contains:y=1#", "A:<>"]), start: 1, count: 10)
+        #expect(filtered.rows.map(\.row) == [3] && filtered.total == 1, "\(filtered)")
+        let bad = #expect(throws: TransportError.self) { try transport.view(sheet: sheet, TableViewQuery(sort: "A:sideways"), start: 1, count: 10) }
+        #expect(bad?.status == 400 && bad?.retryable == false)
+
         // A row without cells keeps its height in the window: the grid draws it.
         let editor = SheetEditor(sheet: sheet, transport: transport)
         editor.show(start: 1, count: 10)

@@ -210,6 +210,53 @@ final class MemorySheetTransport: EditingTransport {
         if let failure = failPanel { failPanel = nil; throw failure }
     }
 
+    /// Every view asked for.
+    var viewLog: [TableViewQuery] = []
+
+    /// Sorts by `COL:asc|desc` keys (numbers before text, blanks last) and keeps the rows whose
+    /// filters `COL:>N`, `COL:<N`, `COL:=X`, `COL:contains:X` hold; another is 400 `bad-view`.
+    func view(sheet: String, _ query: TableViewQuery, start: Int, count: Int) throws -> ViewWindow {
+        try panelRequest()
+        viewLog.append(query)
+        let badView = TransportError(status: 400, code: ServerErrorCode(rawValue: "bad-view"), message: "bad view", retryable: false)
+        func value(_ row: Int, _ column: String) -> String { inputs[CellReference(column + String(row))!] ?? "" }
+        var rows = Set(inputs.keys.map(\.row)).sorted()
+        for filter in query.filters {
+            let parts = filter.split(separator: ":", maxSplits: 1).map(String.init)
+            guard parts.count == 2, CellReference(parts[0] + "1") != nil else { throw badView }
+            let (column, test) = (parts[0], parts[1])
+            rows = try rows.filter { row in
+                let cell = value(row, column)
+                if test.hasPrefix("contains:") { return cell.lowercased().contains(test.dropFirst(9).lowercased()) }
+                if test.hasPrefix(">"), let bound = Double(test.dropFirst()) { return (Double(cell) ?? -.infinity) > bound }
+                if test.hasPrefix("<"), let bound = Double(test.dropFirst()) { return (Double(cell) ?? .infinity) < bound }
+                if test.hasPrefix("=") { return cell == test.dropFirst() }
+                throw badView
+            }
+        }
+        for key in query.sort.split(separator: ",").reversed() {
+            let parts = key.split(separator: ":").map(String.init)
+            guard parts.count == 2, CellReference(parts[0] + "1") != nil, ["asc", "desc"].contains(parts[1]) else { throw badView }
+            func rank(_ row: Int) -> (Int, Double, String) {
+                let cell = value(row, parts[0])
+                if cell.isEmpty { return (2, 0, "") }
+                return Double(cell).map { (0, $0, "") } ?? (1, 0, cell.lowercased())
+            }
+            // Stable (ties keep storage order); blanks last in either direction.
+            rows = rows.enumerated().sorted { a, b in
+                let (x, y) = (rank(a.element), rank(b.element))
+                if x.0 != y.0 { return x.0 < y.0 }
+                if x == y { return a.offset < b.offset }
+                let less = x.0 == 0 ? x.1 < y.1 : x.2 < y.2
+                return parts[1] == "asc" ? less : !less && (x.1 != y.1 || x.2 != y.2)
+            }.map(\.element)
+        }
+        let window = rows.dropFirst(start - 1).prefix(count).map { row in
+            WindowRow(row: row, cells: Dictionary(uniqueKeysWithValues: inputs.keys.filter { $0.row == row }.map { ($0.column, styled($0)) }))
+        }
+        return ViewWindow(version: version, total: rows.count, rows: Array(window))
+    }
+
     func history(sheet: String, ref: CellReference) throws -> [CellHistoryEntry] {
         try panelRequest()
         return cellHistory[ref] ?? []
@@ -330,6 +377,7 @@ func keys(_ script: String) -> [EditorKey] {
         case "A-h": .panel(.history)
         case "A-m": .panel(.comments)
         case "A-s": .panel(.sharing)
+        case "A-t": .panel(.table)
         case "A=": .insertFunction(.sum)
         case "bs": .backspace
         case "del": .delete
