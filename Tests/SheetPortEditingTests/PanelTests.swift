@@ -94,11 +94,17 @@ import SheetPortCore
         #expect(model.commentList.isEmpty)
     }
 
-    @Test func aCommenterCommentsAViewerOnlyReads() {
+    /// A commenter's editor on a sheet whose A1 has bob's thread `hi`.
+    func commenterOnBobsThread() -> (MemorySheetTransport, SheetEditor) {
         let model = MemorySheetTransport()
         model.commentList = [CellComment(id: 1, ref: a1, author: "bob", text: "hi")]
         let editor = shownEditor(model)
         editor.role = .commenter
+        return (model, editor)
+    }
+
+    @Test func aCommenterCommentsAViewerOnlyReads() {
+        let (_, editor) = commenterOnBobsThread()
         run(editor, "A-m")
         #expect(editor.panel?.lines.map(\.action) == [.newComment, nil, .reply(thread: 1), .resolve(thread: 1, resolved: true)])
         run(editor, "esc")
@@ -110,10 +116,7 @@ import SheetPortCore
     }
 
     @Test func aRefusedResolveIsShownAndThePanelStays() {
-        let model = MemorySheetTransport()
-        model.commentList = [CellComment(id: 1, ref: a1, author: "bob", text: "hi")]
-        let editor = shownEditor(model)
-        editor.role = .commenter
+        let (model, editor) = commenterOnBobsThread()
         run(editor, "A-m down down")
         model.failPanel = TransportError(status: 403, code: .forbidden, message: "only the thread's author resolves it", retryable: false)
         run(editor, "enter")
