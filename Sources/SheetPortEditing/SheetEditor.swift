@@ -162,10 +162,18 @@ public final class SheetEditor {
         return true
     }
 
-    /// A sheet event (handed over on the driving thread): one already shown is ignored; one
-    /// whose cells are all outside the window only moves the version; any other refetches.
+    /// A sheet event (handed over on the driving thread): one already shown is ignored; a sizes
+    /// or undo event reads the sizes and the window again; one whose cells are all outside the
+    /// window only moves the version; any other refetches.
     public func receive(_ event: SheetEvent) {
         guard event.version > version else { return }
+        if event.change == .sizes || event.change == .undo {
+            // Row heights and column widths are not cells (a sizes event names none): they are
+            // read again, and the window with them, empty rows' heights included.
+            sizesLoaded = false
+            needsRefetch = true
+            return
+        }
         let rows = window.start..<(window.start + window.count)
         if event.version == version + 1, let refs = event.refs, !refs.contains(where: { rows.contains($0.row) }) {
             version = event.version
@@ -197,7 +205,11 @@ public final class SheetEditor {
                 case let .copy(source, target): result = try transport.copy(sheet: sheet, source: source, target: target)
                 case let .clear(range, what): result = try transport.clear(sheet: sheet, range: range, what: what)
                 case let .format(range, change): result = try transport.format(sheet: sheet, range: range, change)
-                case .undo: result = try transport.undo(sheet: sheet)
+                case .undo:
+                    result = try transport.undo(sheet: sheet)
+                    // An undone sizes write changes no cell: the sizes are read back too.
+                    sizesLoaded = false
+                    needsRefetch = true
                 case let .restore(ref, version): result = try transport.restore(sheet: sheet, ref: ref, version: version)
                 case let .sizes(rows, columns):
                     result = try transport.setSizes(sheet: sheet, rows: rows, columns: columns)

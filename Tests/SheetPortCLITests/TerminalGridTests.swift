@@ -382,6 +382,16 @@ import SheetPortTestSupport
         try pane.wait("the menu closed") { !pane.status($0).contains("Format:") && !$0.contains { $0.contains("| Clear formatting") } }
         #expect(try serverVersion(fixture.api, sheet) == before)
 
+        // Another client makes empty row 12 45 points tall: drawn three lines high (its number on
+        // the last), though the row has no cell.
+        let tall = try fixture.api.call("POST", "/api/sheets/\(sheet)/sizes", json: ["rows": ["12": 45.0]])
+        #expect(tall.status == 200, "\(tall.text)")
+        func gutterLine(_ lines: [String], _ row: Int) -> Int? { lines.dropFirst(2).firstIndex { $0.prefix(8).trimmingCharacters(in: .whitespaces) == "\(row)" } }
+        lines = try pane.wait("row 12 three lines tall") { lines in
+            guard let eleven = gutterLine(lines, 11), let twelve = gutterLine(lines, 12), let thirteen = gutterLine(lines, 13) else { return false }
+            return twelve - eleven == 3 && thirteen - twelve == 1
+        }
+
         // The version on screen is the server's, and Ctrl-Q (no draft) closes the grid.
         let version = try serverVersion(fixture.api, sheet)
         #expect(version > 1)

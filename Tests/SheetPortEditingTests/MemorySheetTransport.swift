@@ -77,6 +77,8 @@ final class MemorySheetTransport: EditingTransport {
             snapshot.fill = fills[ref] ?? snapshot.fill
             rows[ref.row, default: [:]][ref.column] = snapshot
         }
+        // A row with a height and no cell is in the window too, as the server keeps its header.
+        for row in rowHeights.keys where row >= start && row < start + count && rows[row] == nil { rows[row] = [:] }
         return RowsWindow(version: version, start: start, count: count,
                           rows: rows.keys.sorted().map { WindowRow(row: $0, cells: rows[$0]!, height: rowHeights[$0]) })
     }
