@@ -501,6 +501,30 @@ import SheetPortTestSupport
         #expect(nearest.contains("48;5;"), "\(nearest.debugDescription)")
     }
 
+    /// Every panel on a 20x6 terminal, over a long comment: drawn in the room there is, the grid
+    /// still answering after each (Escape brings the formula bar's cell back).
+    @Test func panelsOnATinyTerminal() throws {
+        let fixture = try ServerFixture()
+        defer { fixture.close() }
+        let book = fixture.folder.appendingPathComponent("tiny.xlsx").path
+        try writeWithOpenpyxl("ws.append(['Qty', 'Price'])\nws.append([1, 10])", to: book)
+        let sheet = try fixture.api.importSheet(book)
+        let comment = try fixture.api.call("POST", "/api/sheets/\(sheet)/comments", json: ["ref": "A1", "text": String(repeating: "a long comment ", count: 2_000)])
+        #expect(comment.status == 201, "\(comment.text)")
+        let tokenFile = fixture.folder.appendingPathComponent("ann.token").path
+        try fixture.api.token!.write(toFile: tokenFile, atomically: true, encoding: .utf8)
+        let pane = try Pane(command: [Project.executable.path, "open", sheet, "--server", fixture.server.base, "--token-file", tokenFile], width: 20, height: 6)
+        try pane.bar("A1 | Qty", seconds: 15)
+        for (key, title) in [("M-m", "Comments on A1"), ("M-h", "History of A1"), ("M-s", "Sharing"), ("M-t", "Table view")] {
+            try pane.keys(key)
+            let lines = try pane.wait("the \(title) panel") { $0.count > 1 && $0[1].hasPrefix(String(title.prefix(14))) }
+            #expect(lines.allSatisfy { $0.count <= 20 }, "\(lines)")
+            try pane.keys("Down", "Down", "Up")
+            try pane.keys("Escape")
+            try pane.bar("A1 | Qty")
+        }
+    }
+
     /// The process named `name` below `pid` (the pane's shell started it: this test's own).
     static func descendant(of pid: String, named name: String) -> Int32? {
         var queue = [pid]
