@@ -50,15 +50,7 @@ public final class HTTPEditingTransport: EditingTransport {
         while from < end {
             let object = try call("GET", "\(path(sheet))/rows?start=\(from)&count=\(end - from)", body: nil, what: "sheet \(sheet)")
             let next: Int? = try decoded(connection.url("\(path(sheet))/rows")) {
-                let rows = try object.objects("rows").map { row -> WindowRow in
-                    var cells: [Int: CellSnapshot] = [:]
-                    for cell in (try? row.objects("cells")) ?? [] {
-                        guard let column = cell.optionalInt64("col") ?? cell.optionalString("ref").flatMap({ CellReference($0) }).map({ Int64($0.column) }),
-                              column >= 1, column <= CellReference.maxColumn else { continue }
-                        cells[Int(column)] = Self.snapshot(cell)
-                    }
-                    return WindowRow(row: Int(try row.int64("row")), cells: cells, height: Self.size(row.values["height"], maximum: 409))
-                }
+                let rows = try object.objects("rows").map(Self.windowRow)
                 // The window keeps the first answer's version; later parts only add rows.
                 if window == nil {
                     window = RowsWindow(version: Int(try object.int64("version")), start: start, count: count, rows: rows)
@@ -146,16 +138,7 @@ public final class HTTPEditingTransport: EditingTransport {
         let route = "\(path(sheet))/view"
         let object = try call("GET", route + "?" + arguments.joined(separator: "&"), body: nil, what: "sheet \(sheet)")
         return try decoded(connection.url(route)) {
-            let rows = try object.objects("rows").map { row -> WindowRow in
-                var cells: [Int: CellSnapshot] = [:]
-                for cell in (try? row.objects("cells")) ?? [] {
-                    guard let column = cell.optionalInt64("col"), column >= 1, column <= CellReference.maxColumn else { continue }
-                    cells[Int(column)] = Self.snapshot(cell)
-                }
-                let number = try row.int64("row")
-                guard number >= 1, number <= CellReference.maxRow else { throw JSONShapeError(description: "a view row \(number) off the grid") }
-                return WindowRow(row: Int(number), cells: cells, height: Self.size(row.values["height"], maximum: 409))
-            }
+            let rows = try object.objects("rows").map(Self.windowRow)
             return ViewWindow(version: Int(try object.int64("version")), total: Int(object.optionalInt64("total") ?? Int64(rows.count)), rows: rows)
         }
     }
@@ -298,6 +281,20 @@ public final class HTTPEditingTransport: EditingTransport {
         guard let object = try? JSONObject(parsing: Array(data.utf8)), let version = object.optionalInt64("version") else { return nil }
         let refs = (object.values["refs"] as? [Any])?.compactMap { ($0 as? String).flatMap { CellReference($0) } }
         return SheetEvent(version: Int(version), change: SheetChangeKind(rawValue: object.optionalString("change") ?? ""), refs: refs)
+    }
+
+    /// A row of a rows window or a view: its cells by column (a cell off the grid left out); a
+    /// row number off the grid makes the answer malformed.
+    static func windowRow(_ row: JSONObject) throws(JSONShapeError) -> WindowRow {
+        var cells: [Int: CellSnapshot] = [:]
+        for cell in (try? row.objects("cells")) ?? [] {
+            guard let column = cell.optionalInt64("col") ?? cell.optionalString("ref").flatMap({ CellReference($0) }).map({ Int64($0.column) }),
+                  column >= 1, column <= CellReference.maxColumn else { continue }
+            cells[Int(column)] = snapshot(cell)
+        }
+        let number = try row.int64("row")
+        guard number >= 1, number <= CellReference.maxRow else { throw JSONShapeError(description: "a row \(number) off the grid") }
+        return WindowRow(row: Int(number), cells: cells, height: size(row.values["height"], maximum: 409))
     }
 
     /// A cell of a rows window or a `changed` list.
