@@ -50,15 +50,7 @@ public final class HTTPEditingTransport: EditingTransport {
         while from < end {
             let object = try call("GET", "\(path(sheet))/rows?start=\(from)&count=\(end - from)", body: nil, what: "sheet \(sheet)")
             let next: Int? = try decoded(connection.url("\(path(sheet))/rows")) {
-                let rows = try object.objects("rows").map { row -> WindowRow in
-                    var cells: [Int: CellSnapshot] = [:]
-                    for cell in (try? row.objects("cells")) ?? [] {
-                        guard let column = cell.optionalInt64("col") ?? cell.optionalString("ref").flatMap({ CellReference($0) }).map({ Int64($0.column) }),
-                              column >= 1, column <= CellReference.maxColumn else { continue }
-                        cells[Int(column)] = Self.snapshot(cell)
-                    }
-                    return WindowRow(row: Int(try row.int64("row")), cells: cells, height: Self.size(row.values["height"], maximum: 409))
-                }
+                let rows = try object.objects("rows").map(Self.windowRow)
                 // The window keeps the first answer's version; later parts only add rows.
                 if window == nil {
                     window = RowsWindow(version: Int(try object.int64("version")), start: start, count: count, rows: rows)
@@ -138,6 +130,106 @@ public final class HTTPEditingTransport: EditingTransport {
         try write(sheet, "undo", [:])
     }
 
+    /// One request: a view answer stopped at `maxWindowBytes` is what the panel shows.
+    public func view(sheet: String, _ query: TableViewQuery, start: Int, count: Int) throws -> ViewWindow {
+        var arguments = ["start=\(start)", "count=\(count)"]
+        if !query.sort.isEmpty { arguments.append("sort=" + ServerConnection.pathSegment(query.sort)) }
+        arguments += query.filters.map { "filter=" + ServerConnection.pathSegment($0) }
+        let route = "\(path(sheet))/view"
+        let object = try call("GET", route + "?" + arguments.joined(separator: "&"), body: nil, what: "sheet \(sheet)")
+        return try decoded(connection.url(route)) {
+            let rows = try object.objects("rows").map(Self.windowRow)
+            return ViewWindow(version: Int(try object.int64("version")), total: Int(object.optionalInt64("total") ?? Int64(rows.count)), rows: rows)
+        }
+    }
+
+    public func history(sheet: String, ref: CellReference) throws -> [CellHistoryEntry] {
+        let route = "\(path(sheet))/cells/\(ref)/history"
+        let object = try call("GET", route, body: nil, what: "sheet \(sheet)")
+        return try decoded(connection.url(route)) {
+            try object.objects("history").map { entry in
+                CellHistoryEntry(version: Int(try entry.int64("version")), subject: entry.optionalString("subject") ?? "",
+                                 input: entry.optionalString("input") ?? "", at: entry.optionalString("at") ?? "",
+                                 change: entry.optionalString("change") ?? "")
+            }
+        }
+    }
+
+    public func restore(sheet: String, ref: CellReference, version: Int) throws -> WriteResult {
+        try write(sheet, "cells/\(ref)/restore", ["version": version])
+    }
+
+    /// The comments; one whose cell does not read as a reference is left out.
+    public func comments(sheet: String) throws -> [CellComment] {
+        let route = "\(path(sheet))/comments"
+        let object = try call("GET", route, body: nil, what: "sheet \(sheet)")
+        return try decoded(connection.url(route)) {
+            try object.objects("comments").compactMap { comment in
+                guard let ref = comment.optionalString("ref").flatMap({ CellReference($0) }) else { return nil }
+                return CellComment(id: Int(try comment.int64("id")), ref: ref, author: comment.optionalString("author") ?? "",
+                                   text: comment.optionalString("text") ?? "", replyTo: comment.optionalInt64("replyTo").map(Int.init),
+                                   resolved: comment.values["resolved"] as? Bool ?? false)
+            }
+        }
+    }
+
+    /// A reply names only its thread: it takes the thread's cell (the server refuses another).
+    public func addComment(sheet: String, ref: CellReference, text: String, replyTo: Int?) throws {
+        var body: [String: Any] = ["text": text]
+        if let replyTo { body["replyTo"] = replyTo } else { body["ref"] = ref.description }
+        _ = try call("POST", "\(path(sheet))/comments", body: body, what: "sheet \(sheet)")
+    }
+
+    public func resolveComment(sheet: String, comment: Int, resolved: Bool) throws {
+        _ = try call("POST", "\(path(sheet))/comments/\(comment)/resolve", body: ["resolved": resolved], what: "comment \(comment)")
+    }
+
+    /// The grants; one with a role this client does not know is left out.
+    public func grants(sheet: String) throws -> [SheetGrant] {
+        let route = "\(path(sheet))/grants"
+        let object = try call("GET", route, body: nil, what: "sheet \(sheet)")
+        return try decoded(connection.url(route)) {
+            try object.objects("grants").compactMap { grant in
+                guard let subject = grant.optionalString("subject"), let role = grant.optionalString("role").flatMap(SheetRole.init(rawValue:)) else { return nil }
+                return SheetGrant(subject: subject, role: role)
+            }
+        }
+    }
+
+    public func grant(sheet: String, subject: String, role: SheetRole) throws {
+        _ = try call("POST", "\(path(sheet))/grants", body: ["subject": subject, "role": role.rawValue], what: "sheet \(sheet)")
+    }
+
+    public func revokeGrant(sheet: String, subject: String) throws {
+        _ = try call("DELETE", "\(path(sheet))/grants/\(ServerConnection.pathSegment(subject))", body: nil, what: "\(subject)'s grant")
+    }
+
+    public func links(sheet: String) throws -> [ShareLink] {
+        let route = "\(path(sheet))/links"
+        let object = try call("GET", route, body: nil, what: "sheet \(sheet)")
+        return try decoded(connection.url(route)) { try object.objects("links").compactMap(Self.link) }
+    }
+
+    public func createLink(sheet: String, role: SheetRole) throws -> ShareLink {
+        let route = "\(path(sheet))/links"
+        let object = try call("POST", route, body: ["role": role.rawValue], what: "sheet \(sheet)")
+        return try decoded(connection.url(route)) {
+            guard let link = Self.link(try object.object("link")) else { throw JSONShapeError(description: "a link needs an id and a role") }
+            return link
+        }
+    }
+
+    public func deleteLink(sheet: String, id: String) throws {
+        _ = try call("DELETE", "\(path(sheet))/links/\(ServerConnection.pathSegment(id))", body: nil, what: "link \(id)")
+    }
+
+    /// A link of `GET .../links` or `POST .../links`; nil without an id or a known role.
+    static func link(_ object: JSONObject) -> ShareLink? {
+        guard let id = object.optionalString("id") ?? object.optionalInt64("id").map(String.init),
+              let role = object.optionalString("role").flatMap(SheetRole.init(rawValue:)) else { return nil }
+        return ShareLink(id: id, role: role, url: object.optionalString("url"))
+    }
+
     public func export(sheet: String, minVersion: Int) throws -> [UInt8] {
         let request = connection.request("GET", "\(path(sheet))/export.xlsx?minVersion=\(minVersion)")
         do {
@@ -189,6 +281,20 @@ public final class HTTPEditingTransport: EditingTransport {
         guard let object = try? JSONObject(parsing: Array(data.utf8)), let version = object.optionalInt64("version") else { return nil }
         let refs = (object.values["refs"] as? [Any])?.compactMap { ($0 as? String).flatMap { CellReference($0) } }
         return SheetEvent(version: Int(version), change: SheetChangeKind(rawValue: object.optionalString("change") ?? ""), refs: refs)
+    }
+
+    /// A row of a rows window or a view: its cells by column (a cell off the grid left out); a
+    /// row number off the grid makes the answer malformed.
+    static func windowRow(_ row: JSONObject) throws(JSONShapeError) -> WindowRow {
+        var cells: [Int: CellSnapshot] = [:]
+        for cell in (try? row.objects("cells")) ?? [] {
+            guard let column = cell.optionalInt64("col") ?? cell.optionalString("ref").flatMap({ CellReference($0) }).map({ Int64($0.column) }),
+                  column >= 1, column <= CellReference.maxColumn else { continue }
+            cells[Int(column)] = snapshot(cell)
+        }
+        let number = try row.int64("row")
+        guard number >= 1, number <= CellReference.maxRow else { throw JSONShapeError(description: "a row \(number) off the grid") }
+        return WindowRow(row: Int(number), cells: cells, height: size(row.values["height"], maximum: 409))
     }
 
     /// A cell of a rows window or a `changed` list.

@@ -28,6 +28,32 @@ public protocol EditingTransport: AnyObject {
     /// `POST /api/sheets/{id}/undo`: takes back the caller's own last write (never another
     /// subject's); a 409 `nothing-to-undo` when none is left.
     func undo(sheet: String) throws -> WriteResult
+    /// `GET /api/sheets/{id}/view?sort=&filter=&start=&count=`: rows in view order, each with its
+    /// source row; storage never moves.
+    func view(sheet: String, _ query: TableViewQuery, start: Int, count: Int) throws -> ViewWindow
+    /// `GET /api/sheets/{id}/cells/{ref}/history`: the cell's inputs over time, newest first.
+    func history(sheet: String, ref: CellReference) throws -> [CellHistoryEntry]
+    /// `POST /api/sheets/{id}/cells/{ref}/restore`: the cell's input and format at `version`
+    /// become its own again (a new version).
+    func restore(sheet: String, ref: CellReference, version: Int) throws -> WriteResult
+    /// `GET /api/sheets/{id}/comments`: every comment of the sheet, threads and replies.
+    func comments(sheet: String) throws -> [CellComment]
+    /// `POST /api/sheets/{id}/comments`: a thread on `ref`, or a reply to the thread `replyTo`.
+    func addComment(sheet: String, ref: CellReference, text: String, replyTo: Int?) throws
+    /// `POST /api/sheets/{id}/comments/{cid}/resolve`: resolves (or reopens) the thread of `comment`.
+    func resolveComment(sheet: String, comment: Int, resolved: Bool) throws
+    /// `GET /api/sheets/{id}/grants` (owner only).
+    func grants(sheet: String) throws -> [SheetGrant]
+    /// `POST /api/sheets/{id}/grants`: gives `subject` a role (owner only).
+    func grant(sheet: String, subject: String, role: SheetRole) throws
+    /// `DELETE /api/sheets/{id}/grants/{subject}` (owner only).
+    func revokeGrant(sheet: String, subject: String) throws
+    /// `GET /api/sheets/{id}/links`: the share links, without tokens (owner only).
+    func links(sheet: String) throws -> [ShareLink]
+    /// `POST /api/sheets/{id}/links`: a new share link with `role`, its `url` shown this once.
+    func createLink(sheet: String, role: SheetRole) throws -> ShareLink
+    /// `DELETE /api/sheets/{id}/links/{lid}`: revokes the link (owner only).
+    func deleteLink(sheet: String, id: String) throws
     /// `GET /api/sheets/{id}/export.xlsx?minVersion=N`: the workbook's bytes.
     func export(sheet: String, minVersion: Int) throws -> [UInt8]
     /// `GET /api/sheets/{id}/events` from after `version`: hands each event to `event` until the

@@ -48,8 +48,10 @@ public enum EditorKey: Sendable, Equatable {
     case goTo
     /// Alt-= (SUM) or a choice of the menu.
     case insertFunction(InsertableFunction)
-    /// F3: the menu of SUM, AVERAGE, COUNT, MIN, MAX.
+    /// F3: the menu of SUM, AVERAGE, COUNT, MIN, MAX and the panels.
     case functionMenu
+    /// Alt-H history, Alt-M comments, Alt-S sharing: a panel over the grid (Escape closes it).
+    case panel(PanelKind)
     /// Alt-F: the format menu (alignment, number format, colours, sizes, clear formatting).
     case formatMenu
     /// Ctrl-Q: close, asking about an unresolved draft.
@@ -69,8 +71,10 @@ public enum EditorFocus: Sendable, Equatable {
     case grid
     /// The range address field, with what was typed so far.
     case addressField(String)
-    /// The insert-function menu, with the highlighted entry.
+    /// The F3 menu, with the highlighted entry (an index of `GridMenuEntry.allCases`).
     case functionMenu(Int)
+    /// The open panel (`SheetEditor.panel`).
+    case panel
     /// The format menu, with the highlighted entry (an index of `FormatMenuEntry.allCases`).
     case formatMenu(Int)
     /// A value the format menu asks for, with what was typed so far.

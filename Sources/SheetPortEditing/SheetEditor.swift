@@ -21,11 +21,13 @@ public final class SheetEditor {
     /// The open draft.
     public private(set) var draft: Draft?
     /// Where the keys go.
-    public private(set) var focus: EditorFocus = .grid
+    public internal(set) var focus: EditorFocus = .grid
+    /// The panel over the grid while the focus is `.panel`.
+    public internal(set) var panel: Panel?
     /// A navigation waiting for the save, discard or cancel answer about the draft.
     public private(set) var pendingNavigation: PendingNavigation?
     /// The last error, until the next successful action replaces it.
-    public private(set) var lastError: EditorError?
+    public internal(set) var lastError: EditorError?
     /// Set once the grid may close (no draft left unresolved).
     public private(set) var isClosed = false
     /// The clipboard (a terminal has no system one; an app puts `text` on its pasteboard too).
@@ -35,10 +37,12 @@ public final class SheetEditor {
     public var names: [String: CellRange] = [:]
     /// Whether `names` holds the server's (they do not change after the import).
     public private(set) var namesLoaded = false
+    /// The person's role on the sheet (a share link's token holds its link's).
+    public var role: SheetRole = .owner
     /// Whether the person may only read the sheet (a viewer or commenter, or their share link):
     /// no draft opens and nothing is sent; the keys that would change the sheet say so at once,
     /// instead of a refusal from the server after a draft was typed.
-    public var isReadOnly = false
+    public var isReadOnly: Bool { !role.writes }
     /// Column widths and the default row height, loaded with the first window and again after
     /// a sizes write.
     public private(set) var sizes = CellSizes()
@@ -66,6 +70,8 @@ public final class SheetEditor {
         case undo
         /// Row heights and column widths (nil: the default).
         case sizes(rows: [Int: Double?], columns: [Int: Double?])
+        /// A cell's input and format at an earlier version made its own again.
+        case restore(CellReference, version: Int)
     }
 
     /// An editor of `sheet` over `transport`, on a grid of `grid`'s size.
@@ -156,10 +162,18 @@ public final class SheetEditor {
         return true
     }
 
-    /// A sheet event (handed over on the driving thread): one already shown is ignored; one
-    /// whose cells are all outside the window only moves the version; any other refetches.
+    /// A sheet event (handed over on the driving thread): one already shown is ignored; a sizes
+    /// or undo event reads the sizes and the window again; one whose cells are all outside the
+    /// window only moves the version; any other refetches.
     public func receive(_ event: SheetEvent) {
         guard event.version > version else { return }
+        if event.change == .sizes || event.change == .undo {
+            // Row heights and column widths are not cells (a sizes event names none): they are
+            // read again, and the window with them, empty rows' heights included.
+            sizesLoaded = false
+            needsRefetch = true
+            return
+        }
         let rows = window.start..<(window.start + window.count)
         if event.version == version + 1, let refs = event.refs, !refs.contains(where: { rows.contains($0.row) }) {
             version = event.version
@@ -171,7 +185,7 @@ public final class SheetEditor {
     // MARK: Writes
 
     /// Queues a write and sends the queue, oldest first, one at a time.
-    private func enqueue(_ write: PendingWrite) -> Bool {
+    func enqueue(_ write: PendingWrite) -> Bool {
         pendingWrites.append(write)
         return flush()
     }
@@ -191,7 +205,12 @@ public final class SheetEditor {
                 case let .copy(source, target): result = try transport.copy(sheet: sheet, source: source, target: target)
                 case let .clear(range, what): result = try transport.clear(sheet: sheet, range: range, what: what)
                 case let .format(range, change): result = try transport.format(sheet: sheet, range: range, change)
-                case .undo: result = try transport.undo(sheet: sheet)
+                case .undo:
+                    result = try transport.undo(sheet: sheet)
+                    // An undone sizes write changes no cell: the sizes are read back too.
+                    sizesLoaded = false
+                    needsRefetch = true
+                case let .restore(ref, version): result = try transport.restore(sheet: sheet, ref: ref, version: version)
                 case let .sizes(rows, columns):
                     result = try transport.setSizes(sheet: sheet, rows: rows, columns: columns)
                     // Sizes are not cells: the widths and heights are read back from the server.
@@ -234,6 +253,7 @@ public final class SheetEditor {
         case .functionMenu(let index): handleMenu(key, index)
         case .formatMenu(let index): handleFormatMenu(key, index)
         case .formatField(let field, let text): handleFormatField(key, field, text)
+        case .panel: handlePanel(key)
         case .grid: handleGrid(key)
         }
     }
@@ -241,7 +261,7 @@ public final class SheetEditor {
     /// The keys that change the sheet.
     private static func changesTheSheet(_ key: EditorKey) -> Bool {
         switch key {
-        case .text, .backspace, .edit, .delete, .paste, .cut, .insertFunction, .functionMenu, .formatMenu, .undo, .bold, .italic, .fillDown, .fillRight: true
+        case .text, .backspace, .edit, .delete, .paste, .cut, .insertFunction, .formatMenu, .undo, .bold, .italic, .fillDown, .fillRight: true
         default: false
         }
     }
@@ -309,6 +329,9 @@ public final class SheetEditor {
             if draft != nil { draft!.text += function.rawValue + "("; return }
             insert(function)
         case .functionMenu: focus = .functionMenu(0)
+        case .panel(let kind):
+            guard commitDraft() else { return }
+            openPanel(kind)
         case .formatMenu:
             guard commitDraft() else { return }
             focus = .formatMenu(0)
@@ -337,15 +360,18 @@ public final class SheetEditor {
     }
 
     private func handleMenu(_ key: EditorKey, _ index: Int) {
-        let functions = InsertableFunction.allCases
+        let entries = GridMenuEntry.allCases
         switch key {
-        case .arrow(.down), .arrow(.right), .tab: focus = .functionMenu((index + 1) % functions.count)
-        case .arrow(.up), .arrow(.left), .reverseTab: focus = .functionMenu((index + functions.count - 1) % functions.count)
+        case .arrow(.down), .arrow(.right), .tab: focus = .functionMenu((index + 1) % entries.count)
+        case .arrow(.up), .arrow(.left), .reverseTab: focus = .functionMenu((index + entries.count - 1) % entries.count)
         case .enter:
             focus = .grid
-            handleGrid(.insertFunction(functions[index]))
+            switch entries[index] {
+            case .function(let function): handleGrid(.insertFunction(function))
+            case .panel(let kind): handleGrid(.panel(kind))
+            }
         case .text(let typed):
-            if let chosen = functions.firstIndex(where: { $0.rawValue.hasPrefix(typed.uppercased()) }) { focus = .functionMenu(chosen) }
+            if let chosen = entries.firstIndex(where: { $0.title.uppercased().hasPrefix(typed.uppercased()) }) { focus = .functionMenu(chosen) }
         case .escape: focus = .grid
         case .quit: focus = .grid; handleGrid(.quit)
         default: break
@@ -675,7 +701,7 @@ public final class SheetEditor {
 
     // MARK: Errors
 
-    private func fail(_ error: any Error, doing what: String) {
+    func fail(_ error: any Error, doing what: String) {
         if let error = error as? TransportError {
             lastError = EditorError(message: "cannot \(what): \(error)" + (error.retryable ? " (will retry)" : ""), retryable: error.retryable)
         } else {

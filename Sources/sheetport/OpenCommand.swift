@@ -20,10 +20,14 @@ enum OpenCommand {
 
         Keys: arrows move, Shift-arrows extend the selection, Ctrl-A selects all; typing starts a
         draft (F2 edits the cell's input), Enter commits and moves down, Tab right, Shift-Tab left,
-        Alt-Enter up, Escape abandons it; Delete clears the selection; Ctrl-C or y copies the
-        selection, Ctrl-V or p pastes at the active cell (y and p start no draft: F2 first); Ctrl-G
-        goes to a cell, a range or a name; Alt-= inserts SUM (F3: SUM, AVERAGE, COUNT, MIN, MAX);
-        Ctrl-Q quits, asking save, discard or cancel when a draft is not saved.
+        Alt-Enter up, Escape abandons it; Delete clears the selection; Ctrl-C copies, Ctrl-X cuts,
+        Ctrl-V pastes at the active cell; Ctrl-Z undoes your last write; Ctrl-B bold, Alt-I italic,
+        Ctrl-D and Ctrl-R fill down and right, Alt-F the format menu; Alt-H the cell's history
+        (Enter restores an entry), Alt-M its comments (add, reply, resolve), Alt-S sharing (owners:
+        grants and links), Alt-T a table view (sort, filter, edit through source rows); Escape
+        closes a panel; Ctrl-G goes to a cell, a range or a name; Alt-=
+        inserts SUM (F3: SUM, AVERAGE, COUNT, MIN, MAX and the panels); Ctrl-Q quits, asking save,
+        discard or cancel when a draft is not saved.
 
         Exit status: 0 closed, 2 usage or network error, 143 terminated (SIGTERM, SIGHUP: the
         terminal is restored).
@@ -53,7 +57,9 @@ enum OpenCommand {
         let limits = try? transport.limits()
         let grid = GridSize(rows: limits?.maxRows ?? CellReference.maxRow, columns: limits?.maxColumns ?? CellReference.maxColumn)
         let editor = SheetEditor(sheet: sheet.id, transport: transport, grid: grid)
-        editor.isReadOnly = sheet.role == "viewer" || sheet.role == "commenter"
+        // A server that names no role (an older one): the grid lets the person try, and the
+        // server refuses what the role does not allow.
+        editor.role = SheetRole(rawValue: sheet.role) ?? .editor
         return TerminalGrid(editor: editor, sheetName: sheet.name, theme: theme).run()
     }
 }

@@ -165,6 +165,7 @@ final class TerminalGrid {
             }
         }
         drawFormatMenu(width: width)
+        drawPanel(height: height, width: width)
         put(height - 1, 0, statusLine(), width: width, look: colors.status)
         move(0, Int32(min(editor.formulaBar.count, width - 1)))
         refresh()
@@ -184,6 +185,21 @@ final class TerminalGrid {
         put(3 + entries.count, Self.gutter, "+" + String(repeating: "-", count: inner) + "+", width: width, look: colors.header)
     }
 
+    /// The open panel over the grid, between the formula bar and the status line.
+    private func drawPanel(height: Int, width: Int) {
+        guard case .panel = editor.focus, let panel = editor.panel else { return }
+        // Laid out at most 100 columns wide (lines stay readable) over the whole width (no
+        // half-cut cells beside it).
+        let rows = panel.layout(width: min(width, 100), height: max(height - 2, 0))
+        for line in 1...max(height - 2, 1) where line < height - 1 {
+            let row = line - 1 < rows.count ? rows[line - 1] : nil
+            var look = colors.header
+            if row?.isChosen == true { look.attributes |= sp_attr_reverse() }
+            if line == 1 { look.attributes |= sp_attr_bold() }
+            put(line, 0, Self.padded(row?.text ?? "", width, right: false), width: width, look: look)
+        }
+    }
+
     /// The last line: the version shown, the sheet, the selection, then a question, the menu or
     /// the last error, and the readability warning for the active cell's colours.
     private func statusLine() -> String {
@@ -192,7 +208,7 @@ final class TerminalGrid {
         if editor.pendingNavigation != nil {
             parts.append("Draft not saved: [s]ave, [d]iscard, [c]ancel")
         } else if case .functionMenu(let index) = editor.focus {
-            parts.append("Insert: " + InsertableFunction.allCases.enumerated().map { $0.offset == index ? "[\($0.element.rawValue)]" : $0.element.rawValue }.joined(separator: " "))
+            parts.append("Insert: " + GridMenuEntry.allCases.enumerated().map { $0.offset == index ? "[\($0.element.title)]" : $0.element.title }.joined(separator: " "))
         }
         if case .formatMenu(let index) = editor.focus {
             parts.append("Format: " + FormatMenuEntry.allCases[index].title + " (Up/Down/Left/Right, Enter, Escape)")
@@ -307,7 +323,8 @@ final class TerminalGrid {
         }
     }
 
-    /// After ESC: Alt-Enter (ESC CR), Alt-= (ESC =), Alt-I (ESC i), Alt-F (ESC f), else Escape itself.
+    /// After ESC: Alt-Enter (ESC CR), Alt-= (ESC =), Alt-I (ESC i), Alt-F (ESC f), Alt-H, Alt-M,
+    /// Alt-S and Alt-T (the history, comments, sharing and table view panels), else Escape itself.
     private func escapeSequence() -> EditorKey? {
         timeout(0)
         var next: wint_t = 0
@@ -318,6 +335,10 @@ final class TerminalGrid {
         case 61: return .insertFunction(.sum)
         case 105, 73: return .italic // Alt-I: Ctrl-I is Tab to a terminal
         case 102, 70: return .formatMenu
+        case 104, 72: return .panel(.history)
+        case 109, 77: return .panel(.comments)
+        case 115, 83: return .panel(.sharing)
+        case 116, 84: return .panel(.table)
         default:
             // Escape, then another key typed fast: the key is kept for the next read.
             if kind == KEY_CODE_YES { ungetch(Int32(bitPattern: next)) } else { unget_wch(wchar_t(bitPattern: next)) }

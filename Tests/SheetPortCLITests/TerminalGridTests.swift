@@ -224,15 +224,113 @@ import SheetPortTestSupport
         try pane.keys("C-g"); try pane.type("J2"); try pane.keys("Enter")
         try pane.type("paid"); try pane.bar("J2 | paid"); try pane.keys("Enter")
         try pane.type("yearly"); try pane.bar("J3 | yearly"); try pane.keys("Enter")
-        try pane.bar("J4 |")
+        try pane.type("pizza"); try pane.bar("J4 | pizza"); try pane.keys("Enter")
+        try pane.bar("J5 |")
         cells = try serverCells(fixture.api, sheet)
         #expect(cells["J2"]?.input == "paid")
         #expect(cells["J3"]?.input == "yearly")
-        #expect(cells["K2"] == nil && cells["J4"] == nil)
-        // Ctrl-Z takes back the person's own last write: J3 has its imported `dim` again.
+        #expect(cells["J4"]?.input == "pizza")
+        #expect(cells["K2"] == nil && cells["J5"] == nil)
+        // Ctrl-Z takes back the person's own last write: J4's pizza goes, the others stay.
         try pane.keys("C-z")
-        try pane.wait("J3's dim back after Ctrl-Z") { _ in (try? serverCells(fixture.api, sheet))?["J3"]?.input == "dim" }
-        #expect(try serverCells(fixture.api, sheet)["J2"]?.input == "paid")
+        try pane.wait("J4 empty again after Ctrl-Z") { _ in (try? serverCells(fixture.api, sheet)).map { $0["J4"] == nil } == true }
+        #expect(try serverCells(fixture.api, sheet)["J3"]?.input == "yearly")
+
+        // Alt-H: J3's history over the grid, newest first, old -> new; Enter on the imported
+        // entry restores its `dim`; Escape closes the panel.
+        try pane.keys("C-g"); try pane.type("J3"); try pane.keys("Enter")
+        try pane.bar("J3 | yearly")
+        try pane.keys("M-h")
+        lines = try pane.wait("J3's history") { $0.contains { $0.contains("History of J3: Enter restores") } && $0.contains { $0.contains("dim -> yearly") } }
+        #expect(lines.contains { $0.contains("(empty) -> dim") }, "\(lines.joined(separator: "\n"))")
+        try pane.keys("Down", "Enter")
+        try pane.wait("J3 restored on the server") { _ in (try? serverCells(fixture.api, sheet))?["J3"]?.input == "dim" }
+        try pane.wait("the restore said and listed") { $0.contains { $0.contains("J3 restored to its input at v1") } && $0.contains { $0.contains("yearly -> dim") } }
+        try pane.keys("Escape")
+        try pane.bar("J3 | dim")
+        try pane.wait("the panel closed") { !$0.contains { $0.contains("History of J3") } }
+
+        // Alt-M: a comment on J3, then resolved, through the panel; the server has both.
+        func comments() throws -> [[String: Any]] { try fixture.api.object("/api/sheets/\(sheet)/comments")["comments"] as? [[String: Any]] ?? [] }
+        try pane.keys("M-m")
+        try pane.wait("the comments panel") { $0.contains { $0.contains("Comments on J3") } && $0.contains { $0.contains("no comments on J3") } }
+        try pane.keys("Enter")
+        try pane.type("check the rate")
+        try pane.wait("the comment typed") { $0.contains { $0.contains("Comment on J3: check the") } }
+        try pane.keys("Enter")
+        lines = try pane.wait("the comment listed") { $0.contains { $0.contains("ann: check the") } && $0.contains { $0.contains("Resolve") } }
+        let stored = try comments()
+        #expect(stored.count == 1 && stored.first?["ref"] as? String == "J3" && stored.first?["text"] as? String == "check the rate", "\(stored)")
+        try pane.keys("Down", "Enter")
+        try pane.type("on it"); try pane.keys("Enter")
+        try pane.wait("the reply listed") { $0.contains { $0.contains("  ann: on it") } }
+        #expect(try comments().last.map { $0["replyTo"] as? Int == stored.first?["id"] as? Int && $0["ref"] as? String == "J3" } == true)
+        try pane.keys("Down", "Enter")
+        try pane.wait("the thread resolved on the server") { _ in (try? comments())?.first?["resolved"] as? Bool == true }
+        try pane.wait("the thread shown resolved") { $0.contains { $0.contains("[resolved] ann: check the") } && $0.contains { $0.contains("Reopen") } }
+        try pane.keys("Escape")
+        try pane.bar("J3 | dim")
+
+        // Alt-S: the owner grants bob the viewer role and makes a viewer link (its URL shown).
+        try pane.keys("M-s")
+        try pane.wait("the sharing panel") { $0.contains { $0.contains("People:") } && $0.contains { $0.contains("New viewer link") } }
+        try pane.keys("Enter")
+        try pane.type("bob viewer"); try pane.keys("Enter")
+        try pane.wait("bob's grant listed") { $0.contains { $0.contains("bob  viewer  (Enter revokes)") } }
+        let grants = try fixture.api.object("/api/sheets/\(sheet)/grants")["grants"] as? [[String: Any]] ?? []
+        #expect(grants.contains { $0["subject"] as? String == "bob" && $0["role"] as? String == "viewer" }, "\(grants)")
+        try pane.keys("Down", "Enter")
+        try pane.wait("the link's URL") { $0.contains { $0.contains("viewer link:") } && $0.contains { $0.contains("\(fixture.server.base)/l/") } }
+        #expect((try fixture.api.object("/api/sheets/\(sheet)/links")["links"] as? [[String: Any]])?.count == 1)
+        try pane.keys("Escape")
+        try pane.bar("J3 | dim")
+
+        // Alt-T: a table view sorted by the server (B descending: the header's text, then the
+        // numbers, blanks last), each row with its source row; Enter on the view's second row,
+        // storage row 4, edits B4 there, and the view is read again.
+        try pane.keys("C-g"); try pane.type("B2"); try pane.keys("Enter")
+        try pane.bar("B2 | 10")
+        try pane.keys("M-t")
+        try pane.wait("the table view") { $0.contains { $0.contains("Table view:") && $0.contains("Enter edits column B") } && $0.contains { $0.contains("Sort: storage order…") } }
+        try pane.keys("Enter"); try pane.type("B:desc"); try pane.keys("Enter")
+        lines = try pane.wait("the view sorted") { $0.contains { $0.contains("Sort: B:desc…") } }
+        let viewRows = lines.filter { $0.hasPrefix("row ") && !$0.hasPrefix("row  ") }.map { String($0.prefix(6)) }
+        #expect(Array(viewRows.prefix(4)) == ["row 1:", "row 4:", "row 3:", "row 2:"], "\(lines.joined(separator: "\n"))")
+        try pane.keys("Down", "Down", "Down", "Enter")
+        try pane.wait("B4's input asked") { $0.contains { $0.contains("B4: 30") } }
+        try pane.keys("BSpace", "BSpace"); try pane.type("35"); try pane.keys("Enter")
+        try pane.wait("B4 saved on the server") { _ in (try? serverCells(fixture.api, sheet))?["B4"]?.input == "35" }
+        try pane.wait("the view read again") { $0.contains { $0.contains("B4 saved") } && $0.contains { $0.hasPrefix("row 4:") && $0.contains("[35]") } }
+        #expect(try serverCells(fixture.api, sheet)["A4"]?.input == "3")
+        try pane.keys("Escape")
+        try pane.bar("B2 | 10")
+        // Ctrl-Z takes the view's edit back as any other write.
+        try pane.keys("C-z")
+        try pane.wait("B4 back to 30") { _ in (try? serverCells(fixture.api, sheet))?["B4"]?.input == "30" }
+
+        // Bob, a viewer, gets a read-only screen: typing says why and sends nothing; the
+        // history and comments read, sharing is refused on screen.
+        let bobToken = fixture.folder.appendingPathComponent("bob.token").path
+        try fixture.server.token("bob").write(toFile: bobToken, atomically: true, encoding: .utf8)
+        let viewer = try Pane(command: [Project.executable.path, "open", sheet, "--server", fixture.server.base, "--token-file", bobToken])
+        lines = try viewer.bar("A1 | Qty", seconds: 15)
+        #expect(viewer.status(lines).contains("read-only"), "\(viewer.status(lines))")
+        let viewedAt = try serverVersion(fixture.api, sheet)
+        try viewer.type("x")
+        lines = try viewer.wait("typing refused") { viewer.status($0).contains("error: read-only") }
+        #expect(lines.first?.trimmingCharacters(in: .whitespaces) == "A1 | Qty")
+        try viewer.keys("C-g"); try viewer.type("J3"); try viewer.keys("Enter")
+        try viewer.bar("J3 | dim")
+        try viewer.keys("M-m")
+        try viewer.wait("the viewer reads the thread") {
+            $0.contains { $0.contains("[resolved] ann: check the rate") } && $0.contains { $0.contains("read-only: a viewer cannot comment") }
+        }
+        try viewer.keys("Escape", "M-s")
+        try viewer.wait("sharing refused") { $0.contains { $0.contains("only the sheet's owner can share it (you are a viewer)") } }
+        try viewer.keys("Escape", "Delete")
+        try viewer.wait("Delete refused") { viewer.status($0).contains("error: read-only") }
+        #expect(try serverVersion(fixture.api, sheet) == viewedAt)
+        #expect(try serverCells(fixture.api, sheet)["J3"]?.input == "dim")
 
         // SUM below a column: Alt-= on B5 totals B2:B4.
         try pane.keys("C-g"); try pane.type("B5"); try pane.keys("Enter")
@@ -283,6 +381,16 @@ import SheetPortTestSupport
         try pane.keys("Escape")
         try pane.wait("the menu closed") { !pane.status($0).contains("Format:") && !$0.contains { $0.contains("| Clear formatting") } }
         #expect(try serverVersion(fixture.api, sheet) == before)
+
+        // Another client makes empty row 12 45 points tall: drawn three lines high (its number on
+        // the last), though the row has no cell.
+        let tall = try fixture.api.call("POST", "/api/sheets/\(sheet)/sizes", json: ["rows": ["12": 45.0]])
+        #expect(tall.status == 200, "\(tall.text)")
+        func gutterLine(_ lines: [String], _ row: Int) -> Int? { lines.dropFirst(2).firstIndex { $0.prefix(8).trimmingCharacters(in: .whitespaces) == "\(row)" } }
+        lines = try pane.wait("row 12 three lines tall") { lines in
+            guard let eleven = gutterLine(lines, 11), let twelve = gutterLine(lines, 12), let thirteen = gutterLine(lines, 13) else { return false }
+            return twelve - eleven == 3 && thirteen - twelve == 1
+        }
 
         // The version on screen is the server's, and Ctrl-Q (no draft) closes the grid.
         let version = try serverVersion(fixture.api, sheet)
@@ -391,6 +499,30 @@ import SheetPortTestSupport
         let nearest = try indexed.coloredScreen()
         #expect(!nearest.contains("48;2;"), "\(nearest.debugDescription)")
         #expect(nearest.contains("48;5;"), "\(nearest.debugDescription)")
+    }
+
+    /// Every panel on a 20x6 terminal, over a long comment: drawn in the room there is, the grid
+    /// still answering after each (Escape brings the formula bar's cell back).
+    @Test func panelsOnATinyTerminal() throws {
+        let fixture = try ServerFixture()
+        defer { fixture.close() }
+        let book = fixture.folder.appendingPathComponent("tiny.xlsx").path
+        try writeWithOpenpyxl("ws.append(['Qty', 'Price'])\nws.append([1, 10])", to: book)
+        let sheet = try fixture.api.importSheet(book)
+        let comment = try fixture.api.call("POST", "/api/sheets/\(sheet)/comments", json: ["ref": "A1", "text": String(repeating: "a long comment ", count: 2_000)])
+        #expect(comment.status == 201, "\(comment.text)")
+        let tokenFile = fixture.folder.appendingPathComponent("ann.token").path
+        try fixture.api.token!.write(toFile: tokenFile, atomically: true, encoding: .utf8)
+        let pane = try Pane(command: [Project.executable.path, "open", sheet, "--server", fixture.server.base, "--token-file", tokenFile], width: 20, height: 6)
+        try pane.bar("A1 | Qty", seconds: 15)
+        for (key, title) in [("M-m", "Comments on A1"), ("M-h", "History of A1"), ("M-s", "Sharing"), ("M-t", "Table view")] {
+            try pane.keys(key)
+            let lines = try pane.wait("the \(title) panel") { $0.count > 1 && $0[1].hasPrefix(String(title.prefix(14))) }
+            #expect(lines.allSatisfy { $0.count <= 20 }, "\(lines)")
+            try pane.keys("Down", "Down", "Up")
+            try pane.keys("Escape")
+            try pane.bar("A1 | Qty")
+        }
     }
 
     /// The process named `name` below `pid` (the pane's shell started it: this test's own).

@@ -107,7 +107,7 @@ import SheetPortCore
         ("B5", "F3 enter", ["B5": "=SUM(B2:B4)"], nil),
         ("B5", "F3 down enter", ["B5": "=AVERAGE(B2:B4)"], nil),
         ("B5", "F3 down down enter", ["B5": "=COUNT(B2:B4)"], nil),
-        ("B5", "F3 up enter", ["B5": "=MAX(B2:B4)"], nil),
+        ("B5", "F3 MA enter", ["B5": "=MAX(B2:B4)"], nil),
         ("B5", "F3 MI enter", ["B5": "=MIN(B2:B4)"], nil),
         ("B5", "F3 esc", [:], nil),
         ("A1048576", "A=", [:], "=SUM("),

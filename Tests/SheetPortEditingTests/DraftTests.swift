@@ -122,7 +122,7 @@ import SheetPortCore
         let model = MemorySheetTransport()
         model.otherClientWrites("A1", "7")
         let editor = SheetEditor(sheet: "s", transport: model)
-        editor.isReadOnly = true
+        editor.role = .viewer
         editor.show(start: 1, count: 20)
         let version = model.version
         run(editor, script)
@@ -135,7 +135,7 @@ import SheetPortCore
     @Test func movingAndCopyingStillWork() {
         let model = MemorySheetTransport()
         let editor = SheetEditor(sheet: "s", transport: model)
-        editor.isReadOnly = true
+        editor.role = .viewer
         run(editor, "down right S-down ^C")
         #expect(editor.selection.range.description == "B2:B3")
         #expect(editor.clipboard != nil)

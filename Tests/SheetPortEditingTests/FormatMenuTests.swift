@@ -133,7 +133,7 @@ import SheetPortCore
     @Test func aViewerCannotOpenIt() {
         let model = MemorySheetTransport()
         let editor = shownEditor(model)
-        editor.isReadOnly = true
+        editor.role = .viewer
         run(editor, "A-f")
         #expect(editor.focus == .grid)
         #expect(editor.lastError?.message.hasPrefix("read-only") == true)
@@ -145,6 +145,6 @@ import SheetPortCore
         run(editor, "F3 right right left")
         #expect(editor.focus == .functionMenu(1))
         run(editor, "left left")
-        #expect(editor.focus == .functionMenu(InsertableFunction.allCases.count - 1))
+        #expect(editor.focus == .functionMenu(GridMenuEntry.allCases.count - 1))
     }
 }

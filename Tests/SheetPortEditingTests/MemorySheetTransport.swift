@@ -77,6 +77,8 @@ final class MemorySheetTransport: EditingTransport {
             snapshot.fill = fills[ref] ?? snapshot.fill
             rows[ref.row, default: [:]][ref.column] = snapshot
         }
+        // A row with a height and no cell is in the window too, as the server keeps its header.
+        for row in rowHeights.keys where row >= start && row < start + count && rows[row] == nil { rows[row] = [:] }
         return RowsWindow(version: version, start: start, count: count,
                           rows: rows.keys.sorted().map { WindowRow(row: $0, cells: rows[$0]!, height: rowHeights[$0]) })
     }
@@ -141,10 +143,13 @@ final class MemorySheetTransport: EditingTransport {
         return result
     }
 
-    private func write(_ change: [CellReference: String]) throws -> WriteResult {
+    private func write(_ change: [CellReference: String], kind: String = "cells") throws -> WriteResult {
         if let failure = failNext { failNext = nil; throw failure }
         undoable.append(Dictionary(uniqueKeysWithValues: change.keys.map { ($0, inputs[$0] ?? "") }))
-        for (ref, input) in change { inputs[ref] = input.isEmpty ? nil : input }
+        for (ref, input) in change {
+            inputs[ref] = input.isEmpty ? nil : input
+            cellHistory[ref, default: []].insert(CellHistoryEntry(version: version + 1, subject: subject, input: input, at: "2026-12-06T21:00:00Z", change: kind), at: 0)
+        }
         version += 1
         writeLog.append(version)
         events.append(SheetEvent(version: version, change: .cells, refs: Array(change.keys)))
@@ -187,6 +192,140 @@ final class MemorySheetTransport: EditingTransport {
             change[ref] = ""
         }
         return try write(change)
+    }
+
+    // MARK: Panels
+
+    /// Who this transport writes as, in history entries and comments.
+    var subject = "me"
+    /// Each cell's history, newest first, as the writes made it.
+    var cellHistory: [CellReference: [CellHistoryEntry]] = [:]
+    var commentList: [CellComment] = []
+    var grantList: [String: SheetRole] = [:]
+    var linkList: [ShareLink] = []
+    /// The start of the URL a made link answers with (the token follows).
+    var linkURLPrefix = "http://127.0.0.1:8080/l/"
+    /// Makes the next panel request (history, comments, sharing) fail.
+    var failPanel: TransportError?
+
+    private func panelRequest() throws {
+        if let failure = failPanel { failPanel = nil; throw failure }
+    }
+
+    /// Every view asked for.
+    var viewLog: [TableViewQuery] = []
+
+    /// Sorts by `COL:asc|desc` keys (numbers before text, blanks last) and keeps the rows whose
+    /// filters `COL:>N`, `COL:<N`, `COL:=X`, `COL:contains:X` hold; another is 400 `bad-view`.
+    func view(sheet: String, _ query: TableViewQuery, start: Int, count: Int) throws -> ViewWindow {
+        try panelRequest()
+        viewLog.append(query)
+        let badView = TransportError(status: 400, code: ServerErrorCode(rawValue: "bad-view"), message: "bad view", retryable: false)
+        func value(_ row: Int, _ column: String) -> String { inputs[CellReference(column + String(row))!] ?? "" }
+        var rows = Set(inputs.keys.map(\.row)).sorted()
+        for filter in query.filters {
+            let parts = filter.split(separator: ":", maxSplits: 1).map(String.init)
+            guard parts.count == 2, CellReference(parts[0] + "1") != nil else { throw badView }
+            let (column, test) = (parts[0], parts[1])
+            rows = try rows.filter { row in
+                let cell = value(row, column)
+                if test.hasPrefix("contains:") { return cell.lowercased().contains(test.dropFirst(9).lowercased()) }
+                if test.hasPrefix(">"), let bound = Double(test.dropFirst()) { return (Double(cell) ?? -.infinity) > bound }
+                if test.hasPrefix("<"), let bound = Double(test.dropFirst()) { return (Double(cell) ?? .infinity) < bound }
+                if test.hasPrefix("=") { return cell == test.dropFirst() }
+                throw badView
+            }
+        }
+        for key in query.sort.split(separator: ",").reversed() {
+            let parts = key.split(separator: ":").map(String.init)
+            guard parts.count == 2, CellReference(parts[0] + "1") != nil, ["asc", "desc"].contains(parts[1]) else { throw badView }
+            func rank(_ row: Int) -> (Int, Double, String) {
+                let cell = value(row, parts[0])
+                if cell.isEmpty { return (2, 0, "") }
+                return Double(cell).map { (0, $0, "") } ?? (1, 0, cell.lowercased())
+            }
+            // Stable (ties keep storage order); blanks last in either direction.
+            rows = rows.enumerated().sorted { a, b in
+                let (x, y) = (rank(a.element), rank(b.element))
+                if x.0 != y.0 { return x.0 < y.0 }
+                if x == y { return a.offset < b.offset }
+                let less = x.0 == 0 ? x.1 < y.1 : x.2 < y.2
+                return parts[1] == "asc" ? less : !less && (x.1 != y.1 || x.2 != y.2)
+            }.map(\.element)
+        }
+        let window = rows.dropFirst(start - 1).prefix(count).map { row in
+            WindowRow(row: row, cells: Dictionary(uniqueKeysWithValues: inputs.keys.filter { $0.row == row }.map { ($0.column, styled($0)) }))
+        }
+        return ViewWindow(version: version, total: rows.count, rows: Array(window))
+    }
+
+    func history(sheet: String, ref: CellReference) throws -> [CellHistoryEntry] {
+        try panelRequest()
+        return cellHistory[ref] ?? []
+    }
+
+    func restore(sheet: String, ref: CellReference, version: Int) throws -> WriteResult {
+        // The input as of `version`: the newest entry not after it.
+        let input = cellHistory[ref]?.first { $0.version <= version }?.input ?? ""
+        return try write([ref: input], kind: "restore")
+    }
+
+    func comments(sheet: String) throws -> [CellComment] {
+        try panelRequest()
+        return commentList
+    }
+
+    func addComment(sheet: String, ref: CellReference, text: String, replyTo: Int?) throws {
+        try panelRequest()
+        let cell = replyTo.flatMap { thread in commentList.first { $0.id == thread }?.ref } ?? ref
+        commentList.append(CellComment(id: commentList.count + 1, ref: cell, author: subject, text: text, replyTo: replyTo))
+        version += 1
+    }
+
+    func resolveComment(sheet: String, comment: Int, resolved: Bool) throws {
+        try panelRequest()
+        for index in commentList.indices where commentList[index].id == comment || commentList[index].replyTo == comment {
+            commentList[index].resolved = resolved
+        }
+        version += 1
+    }
+
+    func grants(sheet: String) throws -> [SheetGrant] {
+        try panelRequest()
+        return grantList.map { SheetGrant(subject: $0.key, role: $0.value) }
+    }
+
+    func grant(sheet: String, subject: String, role: SheetRole) throws {
+        try panelRequest()
+        grantList[subject] = role
+        version += 1
+    }
+
+    func revokeGrant(sheet: String, subject: String) throws {
+        try panelRequest()
+        guard grantList.removeValue(forKey: subject) != nil else {
+            throw TransportError(status: 404, code: .notFound, message: "\(subject) has no grant", retryable: false)
+        }
+        version += 1
+    }
+
+    func links(sheet: String) throws -> [ShareLink] {
+        try panelRequest()
+        return linkList
+    }
+
+    func createLink(sheet: String, role: SheetRole) throws -> ShareLink {
+        try panelRequest()
+        let id = String((linkList.compactMap { Int($0.id) }.max() ?? 0) + 1)
+        linkList.append(ShareLink(id: id, role: role))
+        version += 1
+        return ShareLink(id: id, role: role, url: linkURLPrefix + "tok\(id)")
+    }
+
+    func deleteLink(sheet: String, id: String) throws {
+        try panelRequest()
+        linkList.removeAll { $0.id == id }
+        version += 1
     }
 
     func export(sheet: String, minVersion: Int) throws -> [UInt8] {
@@ -237,6 +376,10 @@ func keys(_ script: String) -> [EditorKey] {
         case "^Z": .undo
         case "^Q": .quit
         case "F3": .functionMenu
+        case "A-h": .panel(.history)
+        case "A-m": .panel(.comments)
+        case "A-s": .panel(.sharing)
+        case "A-t": .panel(.table)
         case "A=": .insertFunction(.sum)
         case "bs": .backspace
         case "del": .delete

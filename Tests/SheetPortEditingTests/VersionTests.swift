@@ -66,6 +66,20 @@ import SheetPortCore
         #expect(!editor.needsRefetch)
     }
 
+    @Test func anotherClientsSizesReachEmptyRowsAndColumns() throws {
+        let model = MemorySheetTransport()
+        model.inputs[CellReference("A1")!] = "1"
+        let editor = shownEditor(model)
+        #expect(editor.rowHeight(7) == CellSizes.defaultRowHeight)
+        // Row 7 has no cell; a sizes event names no cell (its refs are rows and columns).
+        _ = try model.setSizes(sheet: "s", rows: [7: 45], columns: [3: 30])
+        editor.receive(SheetEvent(version: model.version, change: .sizes, refs: []))
+        editor.refreshIfNeeded()
+        #expect(editor.rowHeight(7) == 45)
+        #expect(editor.sizes.width(ofColumn: 3) == 30)
+        #expect(editor.version == model.version)
+    }
+
     @Test func virtualizedWindows() {
         let model = MemorySheetTransport()
         model.inputs[CellReference("A900")!] = "far"
