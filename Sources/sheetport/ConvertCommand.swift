@@ -68,6 +68,15 @@ enum ConvertCommand {
                     """),
                 .flag("--strict", "exit 1 when a computed formula calls a function the engine lacks (each is named on stderr)"),
                 .flag("--skip-empty-columns", "leave out columns with no value in the whole sheet (reads it twice)"),
+                .valued("--range", "A1:D100", """
+                    only this rectangle of the sheet, its top-left cell written first (cell
+                    JSONL keeps the sheet's references); CSV and TSV records as wide as the
+                    rectangle's columns that reach into the used range
+                    """),
+                .valued("--limit", "N", """
+                    at most N records (CSV/TSV records, ndjson/json records after the header,
+                    rows of cell JSONL); the sheet is read no further
+                    """),
                 .valued("--line-ending", "lf|crlf", "CSV line ending (default crlf, as RFC 4180)"),
                 .valued("--values", "raw|displayed", """
                     csv/tsv/ndjson/json: the value (raw, the default) or the text Excel
@@ -120,6 +129,9 @@ enum ConvertCommand {
         let (source, prefix) = try source(of: input, options: options)
         if case .text(let textFormat) = source {
             if all { throw UsageError("--all converts the worksheets of a workbook; \(input.visibleControlCharacters) is \(textFormat.rawValue.uppercased()) text") }
+            for option in ["--range", "--limit"] where options.value(option) != nil {
+                throw UsageError("\(option) chooses what of a workbook's sheet is written; \(input.visibleControlCharacters) is \(textFormat.rawValue.uppercased()) text")
+            }
             if options.has("--recalc") {
                 throw UsageError("--recalc recomputes a workbook's formulas; \(input.visibleControlCharacters) is \(textFormat.rawValue.uppercased()) text")
             }
@@ -293,6 +305,19 @@ enum ConvertCommand {
         if text.keepEmptyRows, text.skipEmptyRows { throw UsageError("--keep-empty-rows and --skip-empty-rows contradict each other; give one") }
         if (text.skipEmptyRows || text.skipEmptyColumns), format == .jsonl {
             throw UsageError("cell JSONL has no empty rows or columns to skip; --skip-empty-rows and --skip-empty-columns are for csv, tsv and ndjson")
+        }
+        if let value = options.value("--range") {
+            guard let range = CellRange(value) else {
+                throw UsageError("--range takes a rectangle of cells such as A1:D100 (or one cell, B2), not \"\(value.visibleControlCharacters)\"")
+            }
+            guard !text.skipEmptyColumns else { throw UsageError("--range chooses the columns itself; leave out --skip-empty-columns") }
+            text.range = range
+        }
+        if let value = options.value("--limit") {
+            guard let limit = Int(value), limit >= 0 else {
+                throw UsageError("--limit takes a number of records from 0 up, not \"\(value.visibleControlCharacters)\"")
+            }
+            text.limit = limit
         }
         if let value = options.value("--header-row") {
             guard format == .ndjson || format == .json else { throw UsageError("--header-row is for --to ndjson and json") }
