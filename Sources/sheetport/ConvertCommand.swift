@@ -22,7 +22,8 @@ enum ConvertCommand {
         JSONL or ndjson records (one object per row keyed by the header row); or CSV, TSV or
         cell JSONL to a one-sheet xlsx workbook. IN and OUT may be `-` for standard input and
         output. IN's format is told from its content (a workbook, or text: CSV, TSV or cell
-        JSONL, the extension choosing among them) unless --from is given; OUT's from its
+        JSONL, the extension choosing among them; gzip or zstd compressed text too) unless
+        --from is given; OUT's from its
         extension unless --to is given, and with no extension, or no OUT (standard output),
         CSV, or xlsx for text input (never written to a terminal). Output files are built
         under a temporary name beside OUT and renamed into place only when complete.
@@ -119,23 +120,33 @@ enum ConvertCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let options = try spec.parse(arguments)
         if options.has("--help") { print(spec.help); return 0 }
-        guard options.positionals.count == 1, let input = options.positionals.first else {
+        guard options.positionals.count == 1, let given = options.positionals.first else {
             throw UsageError("convert takes one input file\n\n" + spec.help)
         }
         let outputPath = options.value("--output") ?? "-"
         let all = options.has("--all")
         if all, outputPath == "-" { throw UsageError("--all writes one file per worksheet: give the folder with -o DIR") }
         if all, options.value("--sheet") != nil { throw UsageError("--all converts every worksheet; leave out --sheet") }
-        let (source, prefix) = try source(of: input, options: options)
+        var (source, prefix) = try source(of: given, options: options)
+        // Compressed text is decompressed first; what it holds is then told as for any input.
+        var decompressed: CompressedInput?
+        if case .compressed(let compression) = source {
+            let copy = try CompressedInput(given, compression: compression, prefix: prefix, limits: LimitOptions.limits(options))
+            (source, prefix) = try Self.source(of: copy.path, named: copy.name, options: options)
+            decompressed = copy
+        }
+        defer { withExtendedLifetime(decompressed) {} }
+        let input = decompressed?.path ?? given
+        let name = decompressed?.name ?? given
         if case .text(let textFormat) = source {
-            if all { throw UsageError("--all converts the worksheets of a workbook; \(input.visibleControlCharacters) is \(textFormat.rawValue.uppercased()) text") }
+            if all { throw UsageError("--all converts the worksheets of a workbook; \(name.visibleControlCharacters) is \(textFormat.rawValue.uppercased()) text") }
             for option in ["--range", "--limit"] where options.value(option) != nil {
-                throw UsageError("\(option) chooses what of a workbook's sheet is written; \(input.visibleControlCharacters) is \(textFormat.rawValue.uppercased()) text")
+                throw UsageError("\(option) chooses what of a workbook's sheet is written; \(name.visibleControlCharacters) is \(textFormat.rawValue.uppercased()) text")
             }
             if options.has("--recalc") {
-                throw UsageError("--recalc recomputes a workbook's formulas; \(input.visibleControlCharacters) is \(textFormat.rawValue.uppercased()) text")
+                throw UsageError("--recalc recomputes a workbook's formulas; \(name.visibleControlCharacters) is \(textFormat.rawValue.uppercased()) text")
             }
-            return try toWorkbook(input, format: textFormat, prefix: prefix, output: outputPath, options: options)
+            return try toWorkbook(input, named: name, format: textFormat, prefix: prefix, output: outputPath, options: options)
         }
         // No extension (`-o /dev/null`, `-o out`) means the default, as standard output does.
         let formatName = options.value("--to") ?? (all || outputPath == "-" ? "csv" : extensionOf(outputPath).nonEmpty ?? "csv")
@@ -193,11 +204,13 @@ enum ConvertCommand {
     }
 
     /// What `convert` reads.
-    private enum Source { case workbook, text(TextFormat) }
+    private enum Source { case workbook, text(TextFormat), compressed(CompressedInput.Compression) }
 
     /// What IN holds: `--from` when given, else told from its first bytes (the extension only
-    /// chooses among text formats), with the bytes already taken from standard input.
-    private static func source(of input: String, options: Arguments) throws -> (Source, prefix: [UInt8]?) {
+    /// chooses among text formats; `name`'s, for a decompressed copy), with the bytes already
+    /// taken from standard input.
+    private static func source(of input: String, named name: String? = nil, options: Arguments) throws -> (Source, prefix: [UInt8]?) {
+        let name = name ?? input
         let workbookFormats = ["xlsx", "xlsm", "xltx", "xltm"]
         let textFormats: [TextFormat] = [.csv, .tsv, .jsonl]
         if let from = options.value("--from")?.lowercased() {
@@ -205,37 +218,47 @@ enum ConvertCommand {
             if let format = TextFormat(rawValue: from), textFormats.contains(format) { return (.text(format), nil) }
             throw UsageError("--from takes xlsx, xlsm, csv, tsv or jsonl, not \"\(from.visibleControlCharacters)\"")
         }
-        let named = TextFormat(rawValue: input == "-" ? "" : extensionOf(input)).flatMap { textFormats.contains($0) ? $0 : nil }
+        let named = TextFormat(rawValue: input == "-" ? "" : extensionOf(name)).flatMap { textFormats.contains($0) ? $0 : nil }
+        let compressionNamed = input == "-" ? nil : CompressedInput.Compression.named(name)
         guard let prefix = input == "-" ? try StandardInput.readPrefix(InputKind.sniffLength) : try filePrefix(input) else {
             // A pipe or device named as a path (`<(cat data.csv)`) cannot be read twice: its name decides.
+            if let compressionNamed { return (.compressed(compressionNamed), nil) }
             if let named { return (.text(named), nil) }
-            if workbookFormats.contains(extensionOf(input)) { return (.workbook, nil) }
+            if workbookFormats.contains(extensionOf(name)) { return (.workbook, nil) }
             throw UsageError("\(input.visibleControlCharacters) is not a regular file, so its format cannot be told from its content; give --from")
         }
         let kind = InputKind.sniff(prefix)
         let kept = input == "-" ? prefix : nil
+        let compression = CompressedInput.Compression.of(prefix)
+        if let compressionNamed, compression != compressionNamed {
+            let holds = compression.map { "\($0.rawValue) data" } ?? CompressedInput.formatName(prefix) ?? kind.description
+            throw ReaderError(.notAZip, file: name, "named .\(extensionOf(name)), but it holds \(holds), not \(compressionNamed.rawValue) data")
+        }
+        if let compression { return (.compressed(compression), kept) }
         switch kind {
         case .zip, .compoundFile:
             // The reader names what the package is: ODS, legacy-xls, encrypted-workbook, ...
             return (.workbook, kept)
         case .text(let sniffed):
             if let named { return (.text(named), kept) }
-            let written = input == "-" ? "" : extensionOf(input)
+            let written = input == "-" ? "" : extensionOf(name)
             if workbookFormats.contains(written) {
-                throw ReaderError(.notAZip, file: input, "\(kind.description), not an \(written) workbook; "
+                throw ReaderError(.notAZip, file: name, "\(kind.description), not an \(written) workbook; "
                                   + "to convert it to xlsx, give --from \(sniffed.rawValue)")
             }
             return (.text(sniffed), kept)
         case .empty:
             if let named { return (.text(named), kept) }
-            throw ReaderError(.notAZip, file: input, "an empty file: no workbook and no text to convert")
+            throw ReaderError(.notAZip, file: name, "an empty file: no workbook and no text to convert")
         case .binary:
             // Named as text, or given an encoding: the text reader decides, line by line.
             if let named { return (.text(named), kept) }
             if options.value("--encoding") != nil { return (.text(.csv), kept) }
             // Named as a workbook: the reader tells a damaged package (`corrupt-zip`) from others.
-            if workbookFormats.contains(input == "-" ? "" : extensionOf(input)) { return (.workbook, kept) }
-            throw ReaderError(.notAZip, file: input, "\(kind.description): not an xlsx/xlsm workbook, CSV, TSV or cell JSONL")
+            if workbookFormats.contains(input == "-" ? "" : extensionOf(name)) { return (.workbook, kept) }
+            let format = CompressedInput.formatName(prefix).map { "\($0): " } ?? ""
+            throw ReaderError(.notAZip, file: name, "\(format)\(kind.description): not an xlsx/xlsm workbook, CSV, TSV or cell JSONL "
+                              + "(or one of those compressed with gzip or zstd)")
         }
     }
 
@@ -347,7 +370,7 @@ enum ConvertCommand {
     }
 
     /// CSV, TSV or JSONL to xlsx.
-    private static func toWorkbook(_ input: String, format: TextFormat, prefix: [UInt8]?, output: String,
+    private static func toWorkbook(_ input: String, named name: String, format: TextFormat, prefix: [UInt8]?, output: String,
                                    options: Arguments) throws -> Int32 {
         let target = options.value("--to")?.lowercased() ?? (output == "-" ? "xlsx" : extensionOf(output).nonEmpty ?? "xlsx")
         guard target == "xlsx" else {
@@ -363,7 +386,7 @@ enum ConvertCommand {
         if format == .jsonl, options.has("--no-header") { throw UsageError("--no-header is for CSV and TSV input; cell JSONL has no header row") }
         settings.writer.sharedStrings = !options.has("--inline-strings")
         settings.writer.zip64 = options.has("--zip64")
-        settings.sheetName = options.value("--sheet") ?? TextToWorkbook.sheetName(for: input)
+        settings.sheetName = options.value("--sheet") ?? TextToWorkbook.sheetName(for: name)
         settings.rules.decimalComma = options.has("--decimal-comma")
         if let value = options.value("--input-date-format") {
             guard format != .jsonl else { throw UsageError("--input-date-format is for CSV and TSV input; cell JSONL dates are ISO 8601") }
@@ -382,7 +405,7 @@ enum ConvertCommand {
         }
         PendingFiles.removeOnSignals()
         let source = try TextSource(path: input, prefix: prefix ?? [], encoding: encoding,
-                                    rereadable: settings.inferTypes && format != .jsonl)
+                                    rereadable: settings.inferTypes && format != .jsonl, name: input == name ? nil : name)
         let progress = ProgressLine(label: "writing \(settings.sheetName.visibleControlCharacters)", disabled: options.has("--no-progress"),
                                     dataOnStandardOutput: output == "-")
         defer { progress.finish() }
