@@ -15,6 +15,7 @@ enum ConvertCommand {
         usage: """
         sheetport convert IN [-o OUT] [--to FMT] [--from FMT] [--sheet NAME|N] [options]
                sheetport convert IN --all -o DIR [--to FMT] [--exclude-hidden] [options]
+               sheetport convert A.csv B.tsv ... -o BOOK.xlsx [--sheet NAME ...] [options]
         """,
         about: """
         Converts the first worksheet of an xlsx/xlsm workbook (or the sheet named, or the
@@ -43,7 +44,8 @@ enum ConvertCommand {
                 .valued("--from", "FMT", "xlsx, csv, tsv or jsonl (told from IN's content when omitted)"),
                 .valued("--sheet", "NAME|N", """
                     xlsx input: the sheet to convert, by name or 1-based position;
-                    xlsx output: the name of the sheet written (default: IN's name)
+                    xlsx output: the name of the sheet written (default: IN's name); with
+                    several inputs, given once per input, in order
                     """),
                 .flag("--all", """
                     every worksheet to DIR/<name>.<ext> (-o DIR; names made safe and unique);
@@ -120,8 +122,9 @@ enum ConvertCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let options = try spec.parse(arguments)
         if options.has("--help") { print(spec.help); return 0 }
+        if options.positionals.count > 1 { return try convertSeveral(options.positionals, options: options) }
         guard options.positionals.count == 1, let given = options.positionals.first else {
-            throw UsageError("convert takes one input file\n\n" + spec.help)
+            throw UsageError("convert takes an input file (or several text files into one workbook)\n\n" + spec.help)
         }
         let outputPath = options.value("--output") ?? "-"
         let all = options.has("--all")
@@ -204,12 +207,12 @@ enum ConvertCommand {
     }
 
     /// What `convert` reads.
-    private enum Source { case workbook, text(TextFormat), compressed(CompressedInput.Compression) }
+    enum Source { case workbook, text(TextFormat), compressed(CompressedInput.Compression) }
 
     /// What IN holds: `--from` when given, else told from its first bytes (the extension only
     /// chooses among text formats; `name`'s, for a decompressed copy), with the bytes already
     /// taken from standard input.
-    private static func source(of input: String, named name: String? = nil, options: Arguments) throws -> (Source, prefix: [UInt8]?) {
+    static func source(of input: String, named name: String? = nil, options: Arguments) throws -> (Source, prefix: [UInt8]?) {
         let name = name ?? input
         let workbookFormats = ["xlsx", "xlsm", "xltx", "xltm"]
         let textFormats: [TextFormat] = [.csv, .tsv, .jsonl]
@@ -380,29 +383,9 @@ enum ConvertCommand {
         if output == "-", isatty(1) == 1 {
             throw UsageError("an xlsx workbook is not written to a terminal; give -o OUT.xlsx or redirect standard output (> OUT.xlsx)")
         }
-        var settings = TextToWorkbook.Options()
-        settings.inferTypes = !options.has("--no-infer")
-        settings.hasHeader = !options.has("--no-header")
-        if format == .jsonl, options.has("--no-header") { throw UsageError("--no-header is for CSV and TSV input; cell JSONL has no header row") }
-        settings.writer.sharedStrings = !options.has("--inline-strings")
-        settings.writer.zip64 = options.has("--zip64")
+        var settings = try workbookSettings(for: format, options: options)
         settings.sheetName = options.value("--sheet") ?? TextToWorkbook.sheetName(for: name)
-        settings.rules.decimalComma = options.has("--decimal-comma")
-        if let value = options.value("--input-date-format") {
-            guard format != .jsonl else { throw UsageError("--input-date-format is for CSV and TSV input; cell JSONL dates are ISO 8601") }
-            do {
-                settings.rules.dateFormat = try DateFormat(value)
-            } catch {
-                throw UsageError("--input-date-format: \(error)")
-            }
-        }
-        if format != .csv, options.value("--delimiter") != nil { throw UsageError("--delimiter is for CSV input; \(format.rawValue) has its own") }
-        settings.delimiter = try options.value("--delimiter").map { name in
-            try DelimitedReader.delimiter(named: name) ?? { throw UsageError("--delimiter takes one character other than a quote or a line break, or \\t; got \"\(name.visibleControlCharacters)\"") }()
-        }
-        let encoding = try options.value("--encoding").map { name in
-            try TextEncoding(name) ?? { throw UsageError("unknown encoding \"\(name.visibleControlCharacters)\"; use a name iconv knows (`iconv -l`), such as cp1252, latin1 or utf-16") }()
-        }
+        let encoding = try inputEncoding(options)
         PendingFiles.removeOnSignals()
         let source = try TextSource(path: input, prefix: prefix ?? [], encoding: encoding,
                                     rereadable: settings.inferTypes && format != .jsonl, name: input == name ? nil : name)
@@ -424,8 +407,40 @@ enum ConvertCommand {
         return 0
     }
 
+    /// How text input of `format` is read and written as a workbook, as the options say
+    /// (the sheet's name aside).
+    static func workbookSettings(for format: TextFormat, options: Arguments) throws -> TextToWorkbook.Options {
+        var settings = TextToWorkbook.Options()
+        settings.inferTypes = !options.has("--no-infer")
+        settings.hasHeader = !options.has("--no-header")
+        if format == .jsonl, options.has("--no-header") { throw UsageError("--no-header is for CSV and TSV input; cell JSONL has no header row") }
+        settings.writer.sharedStrings = !options.has("--inline-strings")
+        settings.writer.zip64 = options.has("--zip64")
+        settings.rules.decimalComma = options.has("--decimal-comma")
+        if let value = options.value("--input-date-format") {
+            guard format != .jsonl else { throw UsageError("--input-date-format is for CSV and TSV input; cell JSONL dates are ISO 8601") }
+            do {
+                settings.rules.dateFormat = try DateFormat(value)
+            } catch {
+                throw UsageError("--input-date-format: \(error)")
+            }
+        }
+        if format != .csv, options.value("--delimiter") != nil { throw UsageError("--delimiter is for CSV input; \(format.rawValue) has its own") }
+        settings.delimiter = try options.value("--delimiter").map { name in
+            try DelimitedReader.delimiter(named: name) ?? { throw UsageError("--delimiter takes one character other than a quote or a line break, or \\t; got \"\(name.visibleControlCharacters)\"") }()
+        }
+        return settings
+    }
+
+    /// `--encoding`, when given.
+    static func inputEncoding(_ options: Arguments) throws -> TextEncoding? {
+        try options.value("--encoding").map { name in
+            try TextEncoding(name) ?? { throw UsageError("unknown encoding \"\(name.visibleControlCharacters)\"; use a name iconv knows (`iconv -l`), such as cp1252, latin1 or utf-16") }()
+        }
+    }
+
     /// Shows how far a conversion has read, when the input's size is known (not on a pipe).
-    private static func reporter(_ progress: ProgressLine) -> (ConversionSummary, String) -> Void {
+    static func reporter(_ progress: ProgressLine) -> (ConversionSummary, String) -> Void {
         { summary, prefix in
             guard summary.totalBytes > 0 else { return }
             progress.update(fraction: Double(summary.bytesRead) / Double(summary.totalBytes),
