@@ -122,6 +122,12 @@ package struct CellWidthScanner {
             let close = base.distance(to: end.assumingMemoryBound(to: UInt8.self))
             tag(UnsafeBufferPointer(rebasing: bytes[start + 1..<close]))
             index = close + 1
+            // An unprefixed row opened: its last cell with a value usually settles it at once.
+            if inSheetData, openColumn == 0, close - start > 4, bytes[start + 1] == UInt8(ascii: "r"), bytes[start + 2] == UInt8(ascii: "o"),
+               bytes[start + 3] == UInt8(ascii: "w"), Self.isSpace(bytes[start + 4]) || bytes[start + 4] == UInt8(ascii: ">"),
+               bytes[close - 1] != UInt8(ascii: "/"), let end = lastCell(in: bytes, from: index) {
+                index = end
+            }
         }
         return count
     }
@@ -172,6 +178,56 @@ package struct CellWidthScanner {
         default:
             break
         }
+    }
+
+    /// The row from `start` to its `</row>` read from its end: the last cell holding a value or
+    /// a formula gives the row's width (cells come in column order; the reader sorts the rare
+    /// row that does not, which this may then find narrower). Returns where the row ends, or
+    /// nil to read it tag by tag: its end is past this chunk, or it holds a comment, CDATA,
+    /// prefixed tags or a cell without `r` that counts.
+    private mutating func lastCell(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        let base = bytes.baseAddress!
+        let rowEnd: StaticString = "</row>"
+        guard let end = Self.find(rowEnd, in: bytes, from: start) else { return nil }
+        if Self.find("<!", in: UnsafeBufferPointer(rebasing: bytes[..<end]), from: start) != nil { return nil }
+        var cellEnd = end // where the cell being looked at ends (its `</c>`, or the row's end)
+        var position = end
+        while position > start {
+            position -= 1
+            guard bytes[position] == UInt8(ascii: "<") else { continue }
+            let next = bytes[position + 1]
+            if next == UInt8(ascii: "/") {
+                if bytes[position + 2] == UInt8(ascii: "c"), bytes[position + 3] == UInt8(ascii: ">") { cellEnd = position }
+                continue
+            }
+            if next != UInt8(ascii: "c") { continue }
+            let after = bytes[position + 2]
+            guard Self.isSpace(after) || after == UInt8(ascii: ">") || after == UInt8(ascii: "/") else { return nil } // `<col`, `<x:c`
+            guard let close = memchr(base + position, Int32(UInt8(ascii: ">")), end - position) else { return nil }
+            let tagEnd = base.distance(to: close.assumingMemoryBound(to: UInt8.self))
+            guard tagEnd < cellEnd else { return nil }
+            let attributes = UnsafeBufferPointer(rebasing: bytes[position + 2..<tagEnd])
+            defer { cellEnd = position }
+            guard bytes[tagEnd - 1] != UInt8(ascii: "/"),
+                  Self.holdsValue(UnsafeBufferPointer(rebasing: bytes[tagEnd + 1..<cellEnd]), attributes: attributes) else { continue }
+            guard let reference = Self.attribute("r", in: attributes), let parsed = CellReference.parseUnchecked(reference) else { return nil }
+            columns = max(columns, parsed.column)
+            return end + rowEnd.utf8CodeUnitCount
+        }
+        return end + rowEnd.utf8CodeUnitCount // no cell with a value
+    }
+
+    /// Whether a cell's content (between `<c ...>` and `</c>`) holds what the reader keeps, as
+    /// the tag-by-tag scan decides it: a formula, a `<v>` not only of spaces (any `<v>` of
+    /// `t="str"`), an inline string's non-empty text.
+    private static func holdsValue(_ content: UnsafeBufferPointer<UInt8>, attributes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var scanner = CellWidthScanner()
+        scanner.inSheetData = true
+        var tag: [UInt8] = Array("<c".utf8) + Array(attributes) + Array(">".utf8)
+        tag += content
+        tag += Array("</c>".utf8)
+        tag.withUnsafeBufferPointer { _ = scanner.process($0) }
+        return scanner.finish() > 0 || scanner.columns > 0
     }
 
     /// Counts the open cell, if it holds something, and closes it.
