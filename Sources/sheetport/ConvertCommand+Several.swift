@@ -34,26 +34,21 @@ extension ConvertCommand {
         // Each input is told, and decompressed when compressed, before anything is written; the
         // copies live until the workbook is published.
         var copies: [CompressedInput] = []
-        var told: [(path: String, name: String, format: TextFormat, prefix: [UInt8]?)] = []
+        var inputsTold: [(path: String, name: String, format: TextFormat, prefix: [UInt8]?)] = []
         var settings = TextToWorkbook.Options()
         for input in inputs {
-            var (source, prefix) = try source(of: input, options: options)
-            var (path, name) = (input, input)
-            if case .compressed(let compression) = source {
-                let copy = try CompressedInput(input, compression: compression, prefix: prefix, limits: LimitOptions.limits(options))
-                copies.append(copy)
-                (source, prefix) = try Self.source(of: copy.path, named: copy.name, options: options)
-                (path, name) = (copy.path, copy.name)
-            }
+            let (source, prefix, copy) = try told(input, options: options)
+            if let copy { copies.append(copy) }
+            let (path, name) = (copy?.path ?? input, copy?.name ?? input)
             guard case .text(let format) = source else {
                 throw UsageError("several inputs are text (CSV, TSV, cell JSONL) written into one workbook; \(input.visibleControlCharacters) is a workbook")
             }
             settings = try workbookSettings(for: format, options: options)
-            told.append((path, name, format, prefix))
+            inputsTold.append((path, name, format, prefix))
         }
-        let sheetNames = names.isEmpty ? TextToWorkbook.sheetNames(for: told.map(\.name)) : names
+        let sheetNames = names.isEmpty ? TextToWorkbook.sheetNames(for: inputsTold.map(\.name)) : names
         var sources: [TextToWorkbook.Input] = []
-        for (index, input) in told.enumerated() {
+        for (index, input) in inputsTold.enumerated() {
             let source = try TextSource(path: input.path, prefix: input.prefix ?? [], encoding: encoding,
                                         rereadable: settings.inferTypes && input.format != .jsonl,
                                         name: input.path == input.name ? nil : input.name)

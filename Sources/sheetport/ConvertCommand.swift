@@ -130,14 +130,7 @@ enum ConvertCommand {
         let all = options.has("--all")
         if all, outputPath == "-" { throw UsageError("--all writes one file per worksheet: give the folder with -o DIR") }
         if all, options.value("--sheet") != nil { throw UsageError("--all converts every worksheet; leave out --sheet") }
-        var (source, prefix) = try source(of: given, options: options)
-        // Compressed text is decompressed first; what it holds is then told as for any input.
-        var decompressed: CompressedInput?
-        if case .compressed(let compression) = source {
-            let copy = try CompressedInput(given, compression: compression, prefix: prefix, limits: LimitOptions.limits(options))
-            (source, prefix) = try Self.source(of: copy.path, named: copy.name, options: options)
-            decompressed = copy
-        }
+        let (source, prefix, decompressed) = try told(given, options: options)
         defer { withExtendedLifetime(decompressed) {} }
         let input = decompressed?.path ?? given
         let name = decompressed?.name ?? given
@@ -208,6 +201,16 @@ enum ConvertCommand {
 
     /// What `convert` reads.
     enum Source { case workbook, text(TextFormat), compressed(CompressedInput.Compression) }
+
+    /// What `input` holds, as `source(of:named:options:)` tells it; compressed text is
+    /// decompressed first (the copy, kept by the caller while it is read) and told in turn.
+    static func told(_ input: String, options: Arguments) throws -> (Source, prefix: [UInt8]?, copy: CompressedInput?) {
+        let (source, prefix) = try source(of: input, options: options)
+        guard case .compressed(let compression) = source else { return (source, prefix, nil) }
+        let copy = try CompressedInput(input, compression: compression, prefix: prefix, limits: LimitOptions.limits(options))
+        let (inner, innerPrefix) = try Self.source(of: copy.path, named: copy.name, options: options)
+        return (inner, innerPrefix, copy)
+    }
 
     /// What IN holds: `--from` when given, else told from its first bytes (the extension only
     /// chooses among text formats; `name`'s, for a decompressed copy), with the bytes already
