@@ -60,6 +60,27 @@ package struct CellWidthScanner {
             if used < bytes.count { carry.append(contentsOf: bytes[used...]) }
             return
         }
+        // The cut tag is completed from the chunk's first `>`, and the rest read in place.
+        if let greater = memchr(bytes.baseAddress!, Int32(UInt8(ascii: ">")), bytes.count) {
+            let cut = bytes.baseAddress!.distance(to: greater.assumingMemoryBound(to: UInt8.self)) + 1
+            carry.append(contentsOf: bytes[..<cut])
+            let completed = carry
+            carry = []
+            let used = completed.withUnsafeBufferPointer { process($0) }
+            if used == completed.count {
+                let rest = UnsafeBufferPointer(rebasing: bytes[cut...])
+                let restUsed = process(rest)
+                if restUsed < rest.count { carry.append(contentsOf: rest[restUsed...]) }
+                return
+            }
+            var joined = Array(completed[used...])
+            joined.append(contentsOf: bytes[cut...])
+            joined.withUnsafeBufferPointer { joined in
+                let used = process(joined)
+                if used < joined.count { carry.append(contentsOf: joined[used...]) }
+            }
+            return
+        }
         var joined = carry
         carry = []
         joined.append(contentsOf: bytes)
@@ -188,8 +209,8 @@ package struct CellWidthScanner {
     private mutating func lastCell(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
         let base = bytes.baseAddress!
         let rowEnd: StaticString = "</row>"
-        guard let end = Self.find(rowEnd, in: bytes, from: start) else { return nil }
-        if Self.find("<!", in: UnsafeBufferPointer(rebasing: bytes[..<end]), from: start) != nil { return nil }
+        guard let end = Self.find(rowEnd, in: bytes, from: start, anchor: 4) else { return nil } // from its `w`
+        if Self.find("<!", in: UnsafeBufferPointer(rebasing: bytes[..<end]), from: start, anchor: 1) != nil { return nil }
         var cellEnd = end // where the cell being looked at ends (its `</c>`, or the row's end)
         var position = end
         while position > start {
@@ -221,6 +242,9 @@ package struct CellWidthScanner {
     /// the tag-by-tag scan decides it: a formula, a `<v>` not only of spaces (any `<v>` of
     /// `t="str"`), an inline string's non-empty text.
     private static func holdsValue(_ content: UnsafeBufferPointer<UInt8>, attributes: UnsafeBufferPointer<UInt8>) -> Bool {
+        // Most cells: `<v>` and a value that starts with neither a space nor a tag.
+        if content.count > 3, content[0] == UInt8(ascii: "<"), content[1] == UInt8(ascii: "v"), content[2] == UInt8(ascii: ">"),
+           content[3] != UInt8(ascii: "<"), !isSpace(content[3]) { return true }
         var scanner = CellWidthScanner()
         scanner.inSheetData = true
         var tag: [UInt8] = Array("<c".utf8) + Array(attributes) + Array(">".utf8)
@@ -277,14 +301,15 @@ package struct CellWidthScanner {
         index + text.utf8CodeUnitCount <= bytes.count && memcmp(bytes.baseAddress! + index, text.utf8Start, text.utf8CodeUnitCount) == 0
     }
 
-    /// Where `marker` next starts in `bytes` from `index`.
-    private static func find(_ marker: StaticString, in bytes: UnsafeBufferPointer<UInt8>, from index: Int) -> Int? {
+    /// Where `marker` next starts in `bytes` from `index`, found by its byte at `anchor` (a
+    /// rare one, so that few candidates are compared).
+    private static func find(_ marker: StaticString, in bytes: UnsafeBufferPointer<UInt8>, from index: Int, anchor: Int = 0) -> Int? {
         let length = marker.utf8CodeUnitCount
         guard length > 0, bytes.count - index >= length, let base = bytes.baseAddress else { return nil }
         var position = index
         while position <= bytes.count - length {
-            guard let found = memchr(base + position, Int32(marker.utf8Start[0]), bytes.count - length + 1 - position) else { return nil }
-            position = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            guard let found = memchr(base + position + anchor, Int32(marker.utf8Start[anchor]), bytes.count - length + 1 - position) else { return nil }
+            position = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) - anchor
             if memcmp(base + position, marker.utf8Start, length) == 0 { return position }
             position += 1
         }
