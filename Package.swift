@@ -151,6 +151,8 @@ let package = Package(
             dependencies: [
                 "SheetPortCore", "SheetPortReader", "SheetPortWriter", "SheetPortConvert",
                 "SheetPortClient", "SheetPortServer", "SheetPortEditing", "SheetPortBench", "CNcurses",
+                // gzip and zstd text input is decompressed here (CompressedInput), not in SheetPortConvert.
+                "CZlib", "CZstd",
             ]
         ),
         // Tests mirror the modules: each module's tests in its own target, the server started in

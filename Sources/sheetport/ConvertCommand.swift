@@ -15,6 +15,7 @@ enum ConvertCommand {
         usage: """
         sheetport convert IN [-o OUT] [--to FMT] [--from FMT] [--sheet NAME|N] [options]
                sheetport convert IN --all -o DIR [--to FMT] [--exclude-hidden] [options]
+               sheetport convert A.csv B.tsv ... -o BOOK.xlsx [--sheet NAME ...] [options]
         """,
         about: """
         Converts the first worksheet of an xlsx/xlsm workbook (or the sheet named, or the
@@ -22,7 +23,8 @@ enum ConvertCommand {
         JSONL or ndjson records (one object per row keyed by the header row); or CSV, TSV or
         cell JSONL to a one-sheet xlsx workbook. IN and OUT may be `-` for standard input and
         output. IN's format is told from its content (a workbook, or text: CSV, TSV or cell
-        JSONL, the extension choosing among them) unless --from is given; OUT's from its
+        JSONL, the extension choosing among them; gzip or zstd compressed text too) unless
+        --from is given; OUT's from its
         extension unless --to is given, and with no extension, or no OUT (standard output),
         CSV, or xlsx for text input (never written to a terminal). Output files are built
         under a temporary name beside OUT and renamed into place only when complete.
@@ -42,7 +44,8 @@ enum ConvertCommand {
                 .valued("--from", "FMT", "xlsx, csv, tsv or jsonl (told from IN's content when omitted)"),
                 .valued("--sheet", "NAME|N", """
                     xlsx input: the sheet to convert, by name or 1-based position;
-                    xlsx output: the name of the sheet written (default: IN's name)
+                    xlsx output: the name of the sheet written (default: IN's name); with
+                    several inputs, given once per input, in order
                     """),
                 .flag("--all", """
                     every worksheet to DIR/<name>.<ext> (-o DIR; names made safe and unique);
@@ -70,6 +73,15 @@ enum ConvertCommand {
                     """),
                 .flag("--strict", "exit 1 when a computed formula calls a function the engine lacks (each is named on stderr)"),
                 .flag("--skip-empty-columns", "leave out columns with no value in the whole sheet (reads it twice)"),
+                .valued("--range", "A1:D100", """
+                    only this rectangle of the sheet, its top-left cell written first (cell
+                    JSONL keeps the sheet's references); CSV and TSV records as wide as the
+                    rectangle's columns that reach into the used range
+                    """),
+                .valued("--limit", "N", """
+                    at most N records (CSV/TSV records, ndjson/json records after the header,
+                    rows of cell JSONL); the sheet is read no further
+                    """),
                 .valued("--line-ending", "lf|crlf", "CSV line ending (default crlf, as RFC 4180)"),
                 .valued("--values", "raw|displayed", """
                     csv/tsv/ndjson/json: the value (raw, the default) or the text Excel
@@ -112,20 +124,27 @@ enum ConvertCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let options = try spec.parse(arguments)
         if options.has("--help") { print(spec.help); return 0 }
-        guard options.positionals.count == 1, let input = options.positionals.first else {
-            throw UsageError("convert takes one input file\n\n" + spec.help)
+        if options.positionals.count > 1 { return try convertSeveral(options.positionals, options: options) }
+        guard options.positionals.count == 1, let given = options.positionals.first else {
+            throw UsageError("convert takes an input file (or several text files into one workbook)\n\n" + spec.help)
         }
         let outputPath = options.value("--output") ?? "-"
         let all = options.has("--all")
         if all, outputPath == "-" { throw UsageError("--all writes one file per worksheet: give the folder with -o DIR") }
         if all, options.value("--sheet") != nil { throw UsageError("--all converts every worksheet; leave out --sheet") }
-        let (source, prefix) = try source(of: input, options: options)
+        let (source, prefix, decompressed) = try told(given, options: options)
+        defer { withExtendedLifetime(decompressed) {} }
+        let input = decompressed?.path ?? given
+        let name = decompressed?.name ?? given
         if case .text(let textFormat) = source {
-            if all { throw UsageError("--all converts the worksheets of a workbook; \(input.visibleControlCharacters) is \(textFormat.rawValue.uppercased()) text") }
-            if options.has("--recalc") {
-                throw UsageError("--recalc recomputes a workbook's formulas; \(input.visibleControlCharacters) is \(textFormat.rawValue.uppercased()) text")
+            if all { throw UsageError("--all converts the worksheets of a workbook; \(name.visibleControlCharacters) is \(textFormat.rawValue.uppercased()) text") }
+            for option in ["--range", "--limit"] where options.value(option) != nil {
+                throw UsageError("\(option) chooses what of a workbook's sheet is written; \(name.visibleControlCharacters) is \(textFormat.rawValue.uppercased()) text")
             }
-            return try toWorkbook(input, format: textFormat, prefix: prefix, output: outputPath, options: options)
+            if options.has("--recalc") {
+                throw UsageError("--recalc recomputes a workbook's formulas; \(name.visibleControlCharacters) is \(textFormat.rawValue.uppercased()) text")
+            }
+            return try toWorkbook(input, named: name, format: textFormat, prefix: prefix, output: outputPath, options: options)
         }
         // No extension (`-o /dev/null`, `-o out`) means the default, as standard output does.
         let formatName = options.value("--to") ?? (all || outputPath == "-" ? "csv" : extensionOf(outputPath).nonEmpty ?? "csv")
@@ -183,11 +202,23 @@ enum ConvertCommand {
     }
 
     /// What `convert` reads.
-    private enum Source { case workbook, text(TextFormat) }
+    enum Source { case workbook, text(TextFormat), compressed(CompressedInput.Compression) }
+
+    /// What `input` holds, as `source(of:named:options:)` tells it; compressed text is
+    /// decompressed first (the copy, kept by the caller while it is read) and told in turn.
+    static func told(_ input: String, options: Arguments) throws -> (Source, prefix: [UInt8]?, copy: CompressedInput?) {
+        let (source, prefix) = try source(of: input, options: options)
+        guard case .compressed(let compression) = source else { return (source, prefix, nil) }
+        let copy = try CompressedInput(input, compression: compression, prefix: prefix, limits: LimitOptions.limits(options))
+        let (inner, innerPrefix) = try Self.source(of: copy.path, named: copy.name, options: options)
+        return (inner, innerPrefix, copy)
+    }
 
     /// What IN holds: `--from` when given, else told from its first bytes (the extension only
-    /// chooses among text formats), with the bytes already taken from standard input.
-    private static func source(of input: String, options: Arguments) throws -> (Source, prefix: [UInt8]?) {
+    /// chooses among text formats; `name`'s, for a decompressed copy), with the bytes already
+    /// taken from standard input.
+    static func source(of input: String, named name: String? = nil, options: Arguments) throws -> (Source, prefix: [UInt8]?) {
+        let name = name ?? input
         let workbookFormats = ["xlsx", "xlsm", "xltx", "xltm"]
         let textFormats: [TextFormat] = [.csv, .tsv, .jsonl]
         if let from = options.value("--from")?.lowercased() {
@@ -195,37 +226,47 @@ enum ConvertCommand {
             if let format = TextFormat(rawValue: from), textFormats.contains(format) { return (.text(format), nil) }
             throw UsageError("--from takes xlsx, xlsm, csv, tsv or jsonl, not \"\(from.visibleControlCharacters)\"")
         }
-        let named = TextFormat(rawValue: input == "-" ? "" : extensionOf(input)).flatMap { textFormats.contains($0) ? $0 : nil }
+        let named = TextFormat(rawValue: input == "-" ? "" : extensionOf(name)).flatMap { textFormats.contains($0) ? $0 : nil }
+        let compressionNamed = input == "-" ? nil : CompressedInput.Compression.named(name)
         guard let prefix = input == "-" ? try StandardInput.readPrefix(InputKind.sniffLength) : try filePrefix(input) else {
             // A pipe or device named as a path (`<(cat data.csv)`) cannot be read twice: its name decides.
+            if let compressionNamed { return (.compressed(compressionNamed), nil) }
             if let named { return (.text(named), nil) }
-            if workbookFormats.contains(extensionOf(input)) { return (.workbook, nil) }
+            if workbookFormats.contains(extensionOf(name)) { return (.workbook, nil) }
             throw UsageError("\(input.visibleControlCharacters) is not a regular file, so its format cannot be told from its content; give --from")
         }
         let kind = InputKind.sniff(prefix)
         let kept = input == "-" ? prefix : nil
+        let compression = CompressedInput.Compression.of(prefix)
+        if let compressionNamed, compression != compressionNamed {
+            let holds = compression.map { "\($0.rawValue) data" } ?? CompressedInput.formatName(prefix) ?? kind.description
+            throw ReaderError(.notAZip, file: name, "named .\(extensionOf(name)), but it holds \(holds), not \(compressionNamed.rawValue) data")
+        }
+        if let compression { return (.compressed(compression), kept) }
         switch kind {
         case .zip, .compoundFile:
             // The reader names what the package is: ODS, legacy-xls, encrypted-workbook, ...
             return (.workbook, kept)
         case .text(let sniffed):
             if let named { return (.text(named), kept) }
-            let written = input == "-" ? "" : extensionOf(input)
+            let written = input == "-" ? "" : extensionOf(name)
             if workbookFormats.contains(written) {
-                throw ReaderError(.notAZip, file: input, "\(kind.description), not an \(written) workbook; "
+                throw ReaderError(.notAZip, file: name, "\(kind.description), not an \(written) workbook; "
                                   + "to convert it to xlsx, give --from \(sniffed.rawValue)")
             }
             return (.text(sniffed), kept)
         case .empty:
             if let named { return (.text(named), kept) }
-            throw ReaderError(.notAZip, file: input, "an empty file: no workbook and no text to convert")
+            throw ReaderError(.notAZip, file: name, "an empty file: no workbook and no text to convert")
         case .binary:
             // Named as text, or given an encoding: the text reader decides, line by line.
             if let named { return (.text(named), kept) }
             if options.value("--encoding") != nil { return (.text(.csv), kept) }
             // Named as a workbook: the reader tells a damaged package (`corrupt-zip`) from others.
-            if workbookFormats.contains(input == "-" ? "" : extensionOf(input)) { return (.workbook, kept) }
-            throw ReaderError(.notAZip, file: input, "\(kind.description): not an xlsx/xlsm workbook, CSV, TSV or cell JSONL")
+            if workbookFormats.contains(input == "-" ? "" : extensionOf(name)) { return (.workbook, kept) }
+            let format = CompressedInput.formatName(prefix).map { "\($0): " } ?? ""
+            throw ReaderError(.notAZip, file: name, "\(format)\(kind.description): not an xlsx/xlsm workbook, CSV, TSV or cell JSONL "
+                              + "(or one of those compressed with gzip or zstd)")
         }
     }
 
@@ -296,6 +337,19 @@ enum ConvertCommand {
         if (text.skipEmptyRows || text.skipEmptyColumns), format == .jsonl {
             throw UsageError("cell JSONL has no empty rows or columns to skip; --skip-empty-rows and --skip-empty-columns are for csv, tsv and ndjson")
         }
+        if let value = options.value("--range") {
+            guard let range = CellRange(value) else {
+                throw UsageError("--range takes a rectangle of cells such as A1:D100 (or one cell, B2), not \"\(value.visibleControlCharacters)\"")
+            }
+            guard !text.skipEmptyColumns else { throw UsageError("--range chooses the columns itself; leave out --skip-empty-columns") }
+            text.range = range
+        }
+        if let value = options.value("--limit") {
+            guard let limit = Int(value), limit >= 0 else {
+                throw UsageError("--limit takes a number of records from 0 up, not \"\(value.visibleControlCharacters)\"")
+            }
+            text.limit = limit
+        }
         if let value = options.value("--header-row") {
             guard format == .ndjson || format == .json else { throw UsageError("--header-row is for --to ndjson and json") }
             guard let row = Int(value), row >= 1, row <= CellReference.maxRow else {
@@ -324,7 +378,7 @@ enum ConvertCommand {
     }
 
     /// CSV, TSV or JSONL to xlsx.
-    private static func toWorkbook(_ input: String, format: TextFormat, prefix: [UInt8]?, output: String,
+    private static func toWorkbook(_ input: String, named name: String, format: TextFormat, prefix: [UInt8]?, output: String,
                                    options: Arguments) throws -> Int32 {
         let target = options.value("--to")?.lowercased() ?? (output == "-" ? "xlsx" : extensionOf(output).nonEmpty ?? "xlsx")
         guard target == "xlsx" else {
@@ -334,32 +388,12 @@ enum ConvertCommand {
         if output == "-", isatty(1) == 1 {
             throw UsageError("an xlsx workbook is not written to a terminal; give -o OUT.xlsx or redirect standard output (> OUT.xlsx)")
         }
-        var settings = TextToWorkbook.Options()
-        settings.inferTypes = !options.has("--no-infer")
-        settings.hasHeader = !options.has("--no-header")
-        if format == .jsonl, options.has("--no-header") { throw UsageError("--no-header is for CSV and TSV input; cell JSONL has no header row") }
-        settings.writer.sharedStrings = !options.has("--inline-strings")
-        settings.writer.zip64 = options.has("--zip64")
-        settings.sheetName = options.value("--sheet") ?? TextToWorkbook.sheetName(for: input)
-        settings.rules.decimalComma = options.has("--decimal-comma")
-        if let value = options.value("--input-date-format") {
-            guard format != .jsonl else { throw UsageError("--input-date-format is for CSV and TSV input; cell JSONL dates are ISO 8601") }
-            do {
-                settings.rules.dateFormat = try DateFormat(value)
-            } catch {
-                throw UsageError("--input-date-format: \(error)")
-            }
-        }
-        if format != .csv, options.value("--delimiter") != nil { throw UsageError("--delimiter is for CSV input; \(format.rawValue) has its own") }
-        settings.delimiter = try options.value("--delimiter").map { name in
-            try DelimitedReader.delimiter(named: name) ?? { throw UsageError("--delimiter takes one character other than a quote or a line break, or \\t; got \"\(name.visibleControlCharacters)\"") }()
-        }
-        let encoding = try options.value("--encoding").map { name in
-            try TextEncoding(name) ?? { throw UsageError("unknown encoding \"\(name.visibleControlCharacters)\"; use a name iconv knows (`iconv -l`), such as cp1252, latin1 or utf-16") }()
-        }
+        var settings = try workbookSettings(for: format, options: options)
+        settings.sheetName = options.value("--sheet") ?? TextToWorkbook.sheetName(for: name)
+        let encoding = try inputEncoding(options)
         PendingFiles.removeOnSignals()
         let source = try TextSource(path: input, prefix: prefix ?? [], encoding: encoding,
-                                    rereadable: settings.inferTypes && format != .jsonl)
+                                    rereadable: settings.inferTypes && format != .jsonl, name: input == name ? nil : name)
         let progress = ProgressLine(label: "writing \(settings.sheetName.visibleControlCharacters)", disabled: options.has("--no-progress"),
                                     dataOnStandardOutput: output == "-")
         defer { progress.finish() }
@@ -378,8 +412,40 @@ enum ConvertCommand {
         return 0
     }
 
+    /// How text input of `format` is read and written as a workbook, as the options say
+    /// (the sheet's name aside).
+    static func workbookSettings(for format: TextFormat, options: Arguments) throws -> TextToWorkbook.Options {
+        var settings = TextToWorkbook.Options()
+        settings.inferTypes = !options.has("--no-infer")
+        settings.hasHeader = !options.has("--no-header")
+        if format == .jsonl, options.has("--no-header") { throw UsageError("--no-header is for CSV and TSV input; cell JSONL has no header row") }
+        settings.writer.sharedStrings = !options.has("--inline-strings")
+        settings.writer.zip64 = options.has("--zip64")
+        settings.rules.decimalComma = options.has("--decimal-comma")
+        if let value = options.value("--input-date-format") {
+            guard format != .jsonl else { throw UsageError("--input-date-format is for CSV and TSV input; cell JSONL dates are ISO 8601") }
+            do {
+                settings.rules.dateFormat = try DateFormat(value)
+            } catch {
+                throw UsageError("--input-date-format: \(error)")
+            }
+        }
+        if format != .csv, options.value("--delimiter") != nil { throw UsageError("--delimiter is for CSV input; \(format.rawValue) has its own") }
+        settings.delimiter = try options.value("--delimiter").map { name in
+            try DelimitedReader.delimiter(named: name) ?? { throw UsageError("--delimiter takes one character other than a quote or a line break, or \\t; got \"\(name.visibleControlCharacters)\"") }()
+        }
+        return settings
+    }
+
+    /// `--encoding`, when given.
+    static func inputEncoding(_ options: Arguments) throws -> TextEncoding? {
+        try options.value("--encoding").map { name in
+            try TextEncoding(name) ?? { throw UsageError("unknown encoding \"\(name.visibleControlCharacters)\"; use a name iconv knows (`iconv -l`), such as cp1252, latin1 or utf-16") }()
+        }
+    }
+
     /// Shows how far a conversion has read, when the input's size is known (not on a pipe).
-    private static func reporter(_ progress: ProgressLine) -> (ConversionSummary, String) -> Void {
+    static func reporter(_ progress: ProgressLine) -> (ConversionSummary, String) -> Void {
         { summary, prefix in
             guard summary.totalBytes > 0 else { return }
             progress.update(fraction: Double(summary.bytesRead) / Double(summary.totalBytes),

@@ -70,14 +70,18 @@ public struct DelimitedWriter {
         guard !row.cells.isEmpty else { return }
         if options.skipEmptyRows,
            !row.cells.contains(where: { UsedRange.hasValue($0.value) && columns.position(of: $0.column) != nil }) { return }
+        let limit = options.limit ?? Int.max
+        guard records < limit else { return }
         if width == nil { width = columns.keptCount ?? dimension().flatMap(Self.width(ofDimension:)) ?? 0 }
         while !options.skipEmptyRows, linesWritten < row.index - 1 {
+            guard records < limit else { return }
             if width! > 1 { try output.put(separator, times: width! - 1) }
             output.put(newline)
             try output.flushIfFull()
             linesWritten += 1
             records += 1
         }
+        guard records < limit else { return }
         var column = 1
         // Cells are read in place: `for cell in row.cells` copies each whole cell, formula and all.
         try row.cells.withUnsafeBufferPointer { cells in

@@ -59,11 +59,13 @@ public enum SheetConverter {
                         progress: ((ConversionSummary) -> Void)?) throws -> ConversionSummary {
         let calculation = try given ?? ConversionCalculation(workbook, options: options)
         var computed = Set<CellLocation>()
-        // CSV and TSV records are all as wide as the used range, found from the cells by a
-        // first pass (`<dimension>` is often missing or wrong); skipped columns need it too. With
-        // `--recalc` the calculation's load was that pass.
-        let used = format == .csv || format == .tsv || (options.skipEmptyColumns && format != .jsonl)
+        // Skipped columns need the values of a first pass (with `--recalc` the calculation's
+        // load was that pass). CSV and TSV records are all as wide as the used range: its width
+        // comes from a scan of the cells' tags alone (`<dimension>` is often missing or wrong),
+        // so that records are written as they are read.
+        let used = options.skipEmptyColumns && format != .jsonl
             ? try calculation?.usedRange(of: sheet) ?? workbook.usedRange(of: sheet) : nil
+        let window = SheetWindow(range: options.range, moves: format != .jsonl)
         var filler = options.fillMerged ? MergeFiller(ranges: try mergedRanges(workbook, sheet)) : MergeFiller(ranges: [])
         var columns = options.skipEmptyColumns && format != .jsonl ? ColumnSelection(keeping: used!.columnsWithValues) : ColumnSelection()
         if !filler.isEmpty, let kept = columns.kept {
@@ -72,14 +74,30 @@ public enum SheetConverter {
             columns = ColumnSelection(keeping: filled.sorted())
         }
         var width = used?.columns
+        if width == nil, format == .csv || format == .tsv {
+            width = try calculation?.usedRange(of: sheet)?.columns ?? workbook.usedWidth(of: sheet) ?? workbook.usedRange(of: sheet).columns
+        }
         if let current = width, !filler.isEmpty { width = max(current, filler.extent.columns) }
+        width = width.map(window.width(within:))
         let reader = try workbook.rows(of: sheet)
         var summary = ConversionSummary()
         // Each writer is driven through a non-escaping closure: a writer captured by an
         // escaping one lives in a box with an exclusivity check on every row.
         var lastRow = 0
-        func drain(_ write: (Row) throws -> Void) throws {
-            while var row = try reader.nextRow() {
+        // `isFull` says when `--limit` records are written: the sheet is read no further.
+        func drain(_ write: (Row) throws -> Void, isFull: () -> Bool) throws {
+            // A row in the window (`--range`), moved to its place; false once past it or full.
+            func put(_ row: Row) throws -> Bool {
+                var row = row
+                switch window.fit(&row) {
+                case .skip: return true
+                case .stop: return false
+                case .write:
+                    try write(row)
+                    return !isFull()
+                }
+            }
+            reading: while var row = try reader.nextRow() {
                 try calculation?.substitute(&row, of: sheet, written: &computed)
                 if !filler.isEmpty {
                     // Rows a range covers that the sheet does not have are made, to be filled.
@@ -88,14 +106,14 @@ public enum SheetConverter {
                         guard filler.covers(lastRow) else { continue }
                         var made = Row(index: lastRow)
                         filler.fill(&made)
-                        if !made.cells.isEmpty { try write(made) }
+                        if !made.cells.isEmpty, try !put(made) { break reading }
                     }
                     filler.fill(&row)
                     lastRow = row.index
                 }
-                try write(row)
                 summary.rows += 1
                 summary.cells += row.cells.count
+                if try !put(row) { return }
                 if let progress, summary.rows & 4095 == 0 {
                     (summary.bytesRead, summary.totalBytes) = reader.progress
                     progress(summary)
@@ -106,29 +124,31 @@ public enum SheetConverter {
                 lastRow += 1
                 var made = Row(index: lastRow)
                 filler.fill(&made)
-                if !made.cells.isEmpty { try write(made) }
+                if !made.cells.isEmpty, try !put(made) { return }
             }
         }
+        let limit = options.limit ?? Int.max
         let written: Int
         switch format {
         case .jsonl:
             let writer = try JSONLWriter(output: output, styles: workbook.styles(), dateSystem: workbook.dateSystem)
             var rowsWithCells = 0
-            try drain { row in
+            try drain({ row in
+                guard !row.cells.isEmpty else { return }
                 try writer.write(row)
-                if !row.cells.isEmpty { rowsWithCells += 1 }
-            }
+                rowsWithCells += 1
+            }, isFull: { rowsWithCells >= limit })
             written = rowsWithCells
         case .ndjson, .json:
             var writer = RecordWriter(output: output, dateSystem: workbook.dateSystem, options: options, columns: columns,
                                       isArray: format == .json, formats: options.values == .displayed ? try workbook.styles().cellFormats : [])
-            try drain { try writer.write($0) }
+            try drain({ try writer.write($0) }, isFull: { writer.records >= limit })
             try writer.finish()
             written = writer.records
         case .csv, .tsv:
             var writer = DelimitedWriter(output: output, dialect: format == .csv ? .csv : .tsv, dateSystem: workbook.dateSystem,
                                          styles: try workbook.styles(), options: options, columns: columns, width: width)
-            try drain { try writer.write($0, dimensionOnce: nil) }
+            try drain({ try writer.write($0, dimensionOnce: nil) }, isFull: { writer.records >= limit })
             written = writer.records
         }
         summary.rows = written

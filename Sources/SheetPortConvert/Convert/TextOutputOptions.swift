@@ -39,6 +39,12 @@ public struct TextOutputOptions: Sendable, Equatable {
     /// Without `recalc`, compute the formulas that have no cached value (files written by
     /// openpyxl or pandas) instead of writing them empty; false is `--no-recalc`.
     public var computeMissingValues = true
+    /// Only this rectangle of the sheet (`--range`): CSV, TSV, ndjson and json records start at
+    /// its top-left cell; cell JSONL keeps the sheet's references.
+    public var range: CellRange?
+    /// At most this many records (`--limit`): CSV and TSV records, ndjson and json records (the
+    /// header not counted), or rows of cell JSONL; the sheet is read no further.
+    public var limit: Int?
 
     /// The defaults: every row and column, CRLF, ISO dates.
     public init() {}

@@ -87,7 +87,7 @@ struct RecordWriter {
 
     private mutating func writeRecord(_ row: Row) throws {
         lastRow = row.index
-        guard let keys else { return }
+        guard let keys, records < options.limit ?? Int.max else { return }
         if isArray { try output.write(records == 0 ? "[\n" as StaticString : ",\n" as StaticString) }
         var values = [CellValue?](repeating: nil, count: keys.count)
         var extra: [Cell] = []

@@ -28,9 +28,10 @@ public final class TextSource {
 
     /// The text at `path` (`-` for standard input) in `encoding`; when `rereadable`, input
     /// that cannot be opened twice is spooled as it is first read. `prefix` holds the bytes
-    /// already taken from standard input to tell what it holds; they are read first.
-    public init(path: String, prefix: [UInt8] = [], encoding: TextEncoding? = nil, rereadable: Bool = true) throws {
-        name = path == "-" ? "<stdin>" : path
+    /// already taken from standard input to tell what it holds; they are read first. `name`,
+    /// when given, is the one errors use (a decompressed copy's source).
+    public init(path: String, prefix: [UInt8] = [], encoding: TextEncoding? = nil, rereadable: Bool = true, name: String? = nil) throws {
+        self.name = name ?? (path == "-" ? "<stdin>" : path)
         self.encoding = encoding
         self.prefix = path == "-" ? prefix : []
         var status = stat()
@@ -50,7 +51,7 @@ public final class TextSource {
         }
         guard let (spool, descriptor) = TemporaryName.file(folder.path + "/input-XXXXXX") else {
             if input != 0 { close(input) }
-            throw ReaderError(.io, file: name, "cannot create a temporary file to read it twice: \(String(cString: strerror(errno)))")
+            throw ReaderError(.io, file: self.name, "cannot create a temporary file to read it twice: \(String(cString: strerror(errno)))")
         }
         self.path = spool
         self.folder = folder

@@ -41,6 +41,20 @@ public enum TextToWorkbook {
     @discardableResult
     public static func convert(_ source: TextSource, format: TextFormat, to destination: String, options: Options = Options(),
                                progress: ((ConversionSummary) -> Void)? = nil) throws -> ConversionSummary {
+        let writer = try WorkbookWriter(path: destination, options: options.writer)
+        do {
+            let summary = try append(source, format: format, to: writer, options: options, progress: progress)
+            try writer.close()
+            return summary
+        } catch {
+            writer.discard()
+            throw error
+        }
+    }
+
+    /// Reads `source` as `format` into a new sheet of `writer` named `options.sheetName`.
+    static func append(_ source: TextSource, format: TextFormat, to writer: WorkbookWriter, options: Options,
+                       progress: ((ConversionSummary) -> Void)?) throws -> ConversionSummary {
         var summary = ConversionSummary()
         summary.totalBytes = (source.size ?? 0) * (format != .jsonl && options.inferTypes ? 2 : 1)
         var layout = DelimitedLayout()
@@ -53,7 +67,6 @@ public enum TextToWorkbook {
             break
         }
 
-        let writer = try WorkbookWriter(path: destination, options: options.writer)
         do {
             let sheet = try writer.addWorksheet(named: options.sheetName)
             func append(_ row: Row, line: Int, input: ByteInput) throws {
@@ -83,11 +96,7 @@ public enum TextToWorkbook {
                 try forEachRow(of: source, format: format, layout: layout, options: options, summary: &summary, progress: progress,
                                style: { try writer.style(CellStyle(numberFormat: $0)) }, body: append)
             }
-            try writer.close()
             return summary
-        } catch {
-            writer.discard()
-            throw error
         }
     }
 
