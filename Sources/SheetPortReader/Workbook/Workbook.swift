@@ -32,7 +32,7 @@ public final class Workbook {
     public let isStrict: Bool
 
     /// The package relationships (`_rels/.rels`), read once when the workbook is located.
-    private let packageRelationships: [Relationship]
+    let packageRelationships: [Relationship]
     private var loadedStyles: Styles?
     private var loadedSharedStrings: SharedStrings?
     private var loadedCellMetadata: CellMetadata?
