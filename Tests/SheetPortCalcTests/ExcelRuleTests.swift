@@ -150,4 +150,21 @@ import SheetPortCore
         let huge = eval("XNPV(1E+300,\(flows))", cells)
         #expect(huge == .error(.number) || huge.number.map { abs($0 + 10) < 1e-5 } == true, "\(huge)")
     }
+
+    /// A complex number's parts: 15 digits, in full up to 20 characters, else in scientific form;
+    /// an imaginary part of 1 to 15 digits loses its 1 (formulas__test ENGINEERING!R35:V53).
+    @Test func complexText() {
+        #expect(eval("COMPLEX(1.28233995888454E-06,4.33496947416312E-06)") == .text("1.28233995888454E-06+4.33496947416312E-06i"))
+        #expect(eval("COMPLEX(-4.48088972789593E-06,5.98317105631764E-07,\"j\")") == .text("-4.48088972789593E-06+5.98317105631764E-07j"))
+        #expect(eval("COMPLEX(0.000000000000000001,0)") == .text("0.000000000000000001"))
+        #expect(eval("COMPLEX(0.0001,0.5)") == .text("0.0001+0.5i"))
+        #expect(eval("COMPLEX(0.0000692442674613868,-1.00005873951153)") == .text("0.0000692442674613868-1.00005873951153i"))
+        #expect(eval("COMPLEX(1E-20,0)") == .text("1E-20"))
+        #expect(eval("COMPLEX(3.82126757337684E-22,-0.9999999999999999,\"j\")") == .text("3.82126757337684E-22-j"))
+        #expect(eval("COMPLEX(0,1.0000000000000002)") == .text("i"))
+        #expect(eval("COMPLEX(1E+300,-1E-300)") == .text("1E+300-1E-300i"))
+        #expect(eval("COMPLEX(-1234567890123456789012,0)") == .text("-1.23456789012346E+21"))
+        #expect(eval("IMCOT(\"1E-300+i\")").isError == false)
+    }
 }
+

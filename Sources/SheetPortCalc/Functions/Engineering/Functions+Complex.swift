@@ -62,14 +62,17 @@ struct ComplexNumber: Sendable, Equatable {
         self.init(re, s2 * b, suffix: sfx)
     }
 
-    /// Excel's text: parts to 15 significant digits, written out in full up to 20 characters
-    /// (`0.000000000000000001`, then `1E-20`: calc-suite ENGINEERING__COMPLEXs rows 16-19), a unit
-    /// imaginary part without its 1.
+    /// Excel's text: parts to 15 significant digits, written out in full up to 21 characters
+    /// (`0.000000000000000001`, then `1E-20`: calc-suite ENGINEERING__COMPLEXs rows 16-19;
+    /// `0.0000692442674613868`: formulas__test ENGINEERING!S35), longer ones in scientific form
+    /// (`1.28233995888454E-06`: S37), an
+    /// imaginary part that is 1 to 15 digits without its 1 (`3.82126757337684E-22-j`: R35).
     var text: String {
         let sfx = String(suffix ?? "i")
         func part(_ x: Double) -> String {
             let general = Coercion.text(x)
-            guard general.contains("E") else { return general }
+            let sign = x < 0 ? "-" : ""
+            guard general.contains("E") || general.count - sign.count > 21 else { return general }
             let (digits, exponent) = Coercion.significantDigits(x, 15)
             var plain: String
             if exponent <= 0 {
@@ -77,10 +80,15 @@ struct ComplexNumber: Sendable, Equatable {
             } else {
                 plain = digits + String(repeating: "0", count: Swift.max(0, exponent - digits.count))
             }
-            return plain.count <= 20 ? (x < 0 ? "-" : "") + plain : general
+            if plain.count <= 21 { return sign + plain }
+            if general.contains("E") { return general }
+            let power = exponent - 1
+            let mantissa = String(digits.prefix(1)) + (digits.count > 1 ? "." + digits.dropFirst() : "")
+            return sign + mantissa + "E" + (power < 0 ? "-" : "+") + (Swift.abs(power) < 10 ? "0" : "") + String(Swift.abs(power))
         }
         if im == 0 { return part(re) }
-        let imaginary = Swift.abs(im) == 1 ? "" : part(Swift.abs(im))
+        let magnitude = part(Swift.abs(im))
+        let imaginary = magnitude == "1" ? "" : magnitude
         if re == 0 { return (im < 0 ? "-" : "") + imaginary + sfx }
         return part(re) + (im < 0 ? "-" : "+") + imaginary + sfx
     }
