@@ -165,6 +165,14 @@ import SheetPortCore
         #expect(eval("COMPLEX(1E+300,-1E-300)") == .text("1E+300-1E-300i"))
         #expect(eval("COMPLEX(-1234567890123456789012,0)") == .text("-1.23456789012346E+21"))
         #expect(eval("IMCOT(\"1E-300+i\")").isError == false)
+        // Mixing i and j: #NUM! for IMDIV and IMSUB, #VALUE! for IMSUM and IMPRODUCT.
+        #expect(eval("IMDIV(\"3.1+2j\",\"-3+2i\")") == .error(.number))
+        #expect(eval("IMSUB(\"3.1+2j\",\"-3+2i\")") == .error(.number))
+        #expect(eval("IMSUM(\"3.1+2j\",\"-3+2i\")") == .error(.value))
+        #expect(eval("IMPRODUCT(\"3.1+2j\",\"-3+2i\")") == .error(.value))
+        #expect(eval("IMSUB(\"3.1+2j\",\"x\")") == .error(.number))
+        #expect(eval("IMDIV(\"3.1+2j\",\"0\")") == .error(.number))
+        #expect(eval("IMSUB(\"1E+308+j\",\"-1E+308\")") == .error(.number))
     }
 }
 

@@ -137,22 +137,22 @@ extension Functions {
         }
     }
 
-    /// The suffix of a result from its operands': #VALUE! when they mix i and j.
-    static func suffix(_ zs: [ComplexNumber]) throws -> Character? {
+    /// The suffix of a result from its operands': `mixed` when they mix i and j.
+    static func suffix(_ zs: [ComplexNumber], mixed: ExcelError = .value) throws -> Character? {
         var s: Character?
         for z in zs {
             guard let t = z.suffix else { continue }
-            if let s, s != t { throw EvalInterrupt.error(.value) }
+            if let s, s != t { throw EvalInterrupt.error(mixed) }
             s = t
         }
         return s
     }
 
-    /// A complex result (#NUM! when a part is not finite).
-    static func complexResult(_ z: ComplexNumber, _ from: [ComplexNumber]) throws -> Operand {
+    /// A complex result (#NUM! when a part is not finite; `mixed` when the operands mix i and j).
+    static func complexResult(_ z: ComplexNumber, _ from: [ComplexNumber], mixed: ExcelError = .value) throws -> Operand {
         guard z.re.isFinite, z.im.isFinite else { return .value(.error(.number)) }
         var r = z
-        r.suffix = try suffix(from)
+        r.suffix = try suffix(from, mixed: mixed)
         if r.re == 0 { r.re = 0 }
         if r.im == 0 { r.im = 0 }
         return .value(.text(r.text))
@@ -264,11 +264,13 @@ extension Functions {
         scalar("IMDIV", 2, 2) { ev, a in
             let x = try complex(ev, a[0]), y = try complex(ev, a[1])
             guard !y.isZero else { return .value(.error(.number)) }
-            return try complexResult(x / y, [x, y])
+            return try complexResult(x / y, [x, y], mixed: .number)
         },
+        // IMDIV and IMSUB of an i and a j number are #NUM!, where IMSUM and IMPRODUCT are #VALUE!
+        // (calc-suite formulas__test ENGINEERING!T38:U38, T51:U51 against T44:U44, S52:U52).
         scalar("IMSUB", 2, 2) { ev, a in
             let x = try complex(ev, a[0]), y = try complex(ev, a[1])
-            return try complexResult(x - y, [x, y])
+            return try complexResult(x - y, [x, y], mixed: .number)
         },
         raw("IMSUM", 1, 255) { ev, a in
             let zs = try complexes(ev, a)
