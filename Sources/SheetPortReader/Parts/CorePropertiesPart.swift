@@ -1,3 +1,4 @@
+import SheetPortCore
 /// Reads the core properties part (`docProps/core.xml`) for the moment the package was last
 /// saved (`<dcterms:modified>`, a W3CDTF date-time).
 final class CorePropertiesPart: XMLHandler {
@@ -84,7 +85,7 @@ enum W3CDateTime {
             }
         }
         guard index == bytes.count else { return nil }
-        return Double(daysFromEpoch(year: year, month: month, day: day)) * 86_400 + seconds - Double(offset)
+        return Double(ExcelDateTime.daysFromCivil(year, month, day)) * 86_400 + seconds - Double(offset)
     }
 
     private static func isLeap(_ year: Int) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
@@ -95,15 +96,5 @@ enum W3CDateTime {
         case 4, 6, 9, 11: 30
         default: 31
         }
-    }
-
-    /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's days_from_civil).
-    private static func daysFromEpoch(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }
