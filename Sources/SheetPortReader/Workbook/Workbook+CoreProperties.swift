@@ -7,9 +7,9 @@ extension Workbook {
     /// moment the cached values of `NOW()` and `TODAY()` were taken.
     public func lastModified() -> Date? {
         let name = packageRelationships.first { $0.type == "core-properties" && !$0.isExternal }?.target ?? "docProps/core.xml"
-        let handler = CorePropertiesPart()
+        let handler = PropertyPart("modified", limit: 64)
         guard let entry = archive.entry(named: name), (try? XMLPushParser.parse(entry, in: archive, with: handler)) != nil,
-              let text = handler.modified, let seconds = W3CDateTime.unixTime(text) else { return nil }
+              let text = handler.value, let seconds = W3CDateTime.unixTime(text) else { return nil }
         return Date(timeIntervalSince1970: seconds)
     }
 }

@@ -133,13 +133,13 @@ public final class Workbook {
     public func application() -> String? {
         if let loadedApplication { return loadedApplication }
         let name = packageRelationships.first { $0.type == "extended-properties" && !$0.isExternal }?.target ?? "docProps/app.xml"
-        let handler = ExtendedPropertiesPart()
+        let handler = PropertyPart("Application", limit: 256)
         guard let entry = archive.entry(named: name), (try? XMLPushParser.parse(entry, in: archive, with: handler)) != nil else {
             loadedApplication = .some(nil)
             return nil
         }
-        loadedApplication = .some(handler.application)
-        return handler.application
+        loadedApplication = .some(handler.value)
+        return handler.value
     }
 
     /// The meaning of cells' `vm` and `cm` indexes (read on first use). These parts only refine

@@ -1,27 +1,36 @@
 import SheetPortCore
-/// Reads the core properties part (`docProps/core.xml`) for the moment the package was last
-/// saved (`<dcterms:modified>`, a W3CDTF date-time).
-final class CorePropertiesPart: XMLHandler {
-    private(set) var modified: String?
-    private var inModified = false
+/// The text of the first element named `name` in a part, cut at `limit` bytes (a hostile part's
+/// megabytes of text are not kept): the application that saved a package in `docProps/app.xml`
+/// (`<Application>`: Excel for Mac computes CHAR and CODE in the Macintosh character set, Excel
+/// for Windows in its ANSI code page), the moment it was saved in `docProps/core.xml`
+/// (`<dcterms:modified>`, a W3CDTF date-time).
+final class PropertyPart: XMLHandler {
+    private let name: StaticString
+    private let limit: Int
+    private(set) var value: String?
+    private var inside = false
     private var text: [UInt8] = []
 
+    init(_ name: StaticString, limit: Int) {
+        self.name = name
+        self.limit = limit
+    }
+
     func startElement(_ name: XMLName, attributes: XMLAttributes) throws {
-        if name.is("modified"), modified == nil {
-            inModified = true
+        if name.is(self.name), value == nil {
+            inside = true
             text.removeAll()
         }
     }
 
     func endElement(_ name: XMLName) throws {
-        guard inModified, name.is("modified") else { return }
-        inModified = false
-        modified = String(decoding: text, as: UTF8.self).trimmingSpaces
+        guard inside, name.is(self.name) else { return }
+        inside = false
+        value = String(decoding: text, as: UTF8.self).trimmingSpaces
     }
 
     func characters(_ text: UnsafeBufferPointer<UInt8>) {
-        // A date-time is short; a hostile part's megabytes of text are not kept.
-        if inModified, self.text.count < 64 { self.text.append(contentsOf: text.prefix(64 - self.text.count)) }
+        if inside, self.text.count < limit { self.text.append(contentsOf: text.prefix(limit - self.text.count)) }
     }
 }
 
