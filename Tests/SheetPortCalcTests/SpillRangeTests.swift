@@ -55,6 +55,26 @@ import SheetPortCore
         #expect(Self.value(e, "J1") == .number(10))
     }
 
+    /// `C2#` on the anchor of a legacy array formula (Ctrl+Shift+Enter) is that formula's range,
+    /// as Excel computes it (calc-suite spill_operator G2: `SUM(C2#)` over `{=123}` in C2:C5 is
+    /// 492; dynamic_arrays M1); a cell inside it, or an error anchor, stays `#REF!`.
+    @Test func aLegacyArrayFormulaAnchorsItsRange() {
+        let e = CalcEngine()
+        let s = e.addSheet("S")
+        e.setFormula("123", at: CellReference("C2")!, sheet: s, arrayRange: CellRange("C2:C5")!)
+        e.setFormula("{\"Hola\";\"me \";\"llamo\";\"x\"}", at: CellReference("K1")!, sheet: s, arrayRange: CellRange("K1:K3")!)
+        e.setFormula("NA()", at: CellReference("A1")!, sheet: s, arrayRange: CellRange("A1:A2")!)
+        for (ref, formula) in [("G2", "SUM(C2#)"), ("G3", "SUM(C3#)"), ("G4", "CONCAT(K1#)"), ("G5", "ROWS(A1#)")] {
+            e.setFormula(formula, at: CellReference(ref)!, sheet: s)
+        }
+        e.recalculate()
+        let value = { (ref: String) in e.value(at: CellReference(ref)!, sheet: s) }
+        #expect(value("G2") == .number(492))
+        #expect(value("G3") == .error(.reference))
+        #expect(value("G4") == .text("Holame llamo"))
+        #expect(value("G5") == .number(2), "an error in a legacy array does not move its range")
+    }
+
     @Test func aSpillPastMaxArrayCellsIsNum() {
         var cells: [String: Any] = ["M1": "=A1:A10+A1:J1", "M20": "=A1:A10+A1:K1"]
         for r in 1...10 { cells["A\(r)"] = r }

@@ -107,8 +107,13 @@ import SheetPortTestSupport
     static func measure(_ path: String, file: String, countingVolatile: Bool = false,
                         relativeTolerance: Double? = nil) throws -> Measure {
         let workbook = try Workbook(path: path)
+        // NOW() and TODAY() are read at the moment the file was saved (its `dcterms:modified`):
+        // Excel calculated just before saving, so that is the moment its cached values were taken,
+        // and the fair oracle for them. The offset is UTC's, as the file records no time zone. A
+        // file without the property gets a fixed instant, which its volatile cells will not match.
+        let saved = workbook.lastModified()?.timeIntervalSince1970 ?? 1_780_000_000
         let calculation = try WorkbookCalculation(workbook, withholdCachedValues: true,
-                                                  clock: .fixed(unixTime: 1_780_000_000, utcOffsetSeconds: 0))
+                                                  clock: .fixed(unixTime: saved, utcOffsetSeconds: 0))
         let engine = calculation.engine
         let volatile = engine.volatileFormulaCells()
         // A call to an Excel built-in the engine lacks is a miss whatever it computes; a name that

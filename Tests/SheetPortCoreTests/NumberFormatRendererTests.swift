@@ -62,4 +62,25 @@ import Testing
             _ = NumberFormatRenderer.text(number: -0.5, code: code)
         }
     }
+
+    /// A comma after no digit placeholder shows as it stands; one after a placeholder groups (or,
+    /// at the end, scales) and is not shown: Excel's values in calc-suite formulas__test EXTRA!A15:A23.
+    @Test(arguments: [(1_234_567_890.0, "0,## ## ,##", "1,234,56 7,8 ,90"),
+                      (1_000_000.555, "0 .  # ,0.00.0,00", "1000000 .  5 ,5.50.000"),
+                      (1_234_567.555, "#,##000######## .  # ,0.00.0,00", "00,01,234,567 .  5 ,5.50.000"),
+                      (1_234_578.555, "#,##00000,  ,00 , 0########    .  # ,0.00.0,00", "0,000,0  ,00, , 01,234,578    .  5 ,5.50.000"),
+                      (1_234_567.0, "#,##0", "1,234,567"), (1_234_567.0, "#,##0,", "1,235"), (1_234_567.0, "0,,", "1"),
+                      (-1_234_567.0, "0.0,,", "-1.2"), (0, " ,0", " ,0"), (-1e300, "0 ,", "-1" + String(repeating: "0", count: 300) + " ,")])
+    func commasThatFollowNoPlaceholderAreShown(_ value: Double, _ code: String, _ shown: String) {
+        #expect(NumberFormatRenderer.text(number: value, code: code) == shown, "\(value) in \(code)")
+    }
+
+    /// The exponent shows as many digits as it has `0` places, at least one; `#` places add none
+    /// (formulas__test EXTRA!A29:A33).
+    @Test(arguments: [(12_200_000.0, "0.00E-##", "1.22E7"), (0.000122, "0.00E-##", "1.22E-4"), (0.000122, "0.00E+##", "1.22E-4"),
+                      (12_200_000.0, "0.00E+##", "1.22E+7"), (12_200_000.0, "0.00E+00", "1.22E+07"), (12_200_000.0, "0.00E+#0", "1.22E+7"),
+                      (1e300, "0.0E+#", "1.0E+300"), (-1e-300, "0.0E-##", "-1.0E-300"), (0, "0.0E+##", "0.0E+0")])
+    func exponentPlacesOfHashShowNoPaddingZero(_ value: Double, _ code: String, _ shown: String) {
+        #expect(NumberFormatRenderer.text(number: value, code: code) == shown, "\(value) in \(code)")
+    }
 }

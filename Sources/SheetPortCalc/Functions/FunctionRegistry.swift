@@ -50,7 +50,7 @@ enum Functions {
 enum FunctionRegistry {
     static let specs: [FunctionSpec] = Functions.math + Functions.aggregates + Functions.statistical + Functions.distributions
         + Functions.descriptive + Functions.regression + Functions.hypothesisTests + Functions.forecasting + Functions.logical
-        + Functions.text + Functions.dateTime + Functions.lookup + Functions.information + Functions.financial
+        + Functions.text + Functions.numberValue + Functions.dateTime + Functions.lookup + Functions.information + Functions.financial
         + Functions.matrix + Functions.cell + Functions.mathFamily + Functions.engineering
         + Functions.database + Functions.textFamily + Functions.dateTimeFamily + Functions.formulaInformation
         + Functions.spillRange

@@ -170,12 +170,11 @@ extension Functions {
             }
         },
         scalar("YEARFRAC", 2, 3) { ev, a in
-            let s = try dateArg(ev, a[0]), e = try dateArg(ev, a[1])
-            guard let basis = DayCountBasis(rawValue: try ev.int(a, 2, default: 0)),
-                  let start = CivilDate(serial: s, system: ev.dateSystem), let end = CivilDate(serial: e, system: ev.dateSystem) else {
-                return .value(.error(.number))
-            }
-            return number(basis.yearFraction(start, end))
+            // An Analysis ToolPak function that reads its basis first: YEARFRAC(#NUM!,345,#REF!) is
+            // #REF!, and a boolean anywhere #VALUE! (calc-suite formulas__test 'DATE & TIME'!U27:AE27).
+            let args = try AnalysisArguments(ev, [a.count > 2 ? a[2] : .missing, a[0], a[1]], defaults: [0, nil, nil])
+            let basis = try args.basis(0)
+            return number(basis.yearFraction(try args.date(1), try args.date(2)))
         },
         scalar("NOW", 0, 0, volatile: true) { ev, _ in .value(.number(ev.nowSerial)) },
         scalar("TODAY", 0, 0, volatile: true) { ev, _ in .value(.number(ev.nowSerial.rounded(.down))) },

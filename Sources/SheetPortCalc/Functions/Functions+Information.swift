@@ -26,7 +26,9 @@ extension Functions {
             if case .value(.array) = a[0] { return .value(.number(64)) }
             // A lambda (`TYPE(_xleta.SUM)`, calculation suite formulas__test INFORMATION!S24) is 128.
             if case .lambda = a[0] { return .value(.number(128)) }
-            if case .ref(let r) = a[0], !r.isSingleCell { return .value(.number(16)) }
+            // A range is an array in an array formula (TYPE(C24:Q24) entered with Ctrl+Shift+Enter is 64:
+            // formulas__test INFORMATION!AG24:AI24); in a cell formula 16, as before.
+            if case .ref(let r) = a[0], !r.isSingleCell { return .value(.number(ev.arrayMode ? 64 : 16)) }
             switch try ev.scalar(a[0]) {
             case .number, .empty: return .value(.number(1))
             case .text: return .value(.number(2))

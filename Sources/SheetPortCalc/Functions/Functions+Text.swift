@@ -135,17 +135,6 @@ extension Functions {
             case .array: return .value(.error(.value))
             }
         },
-        scalar("NUMBERVALUE", 1, 3) { ev, a in
-            var t = try ev.str(a[0])
-            let dec = ev.isMissing(a, 1) ? "." : try ev.str(a[1])
-            let group = ev.isMissing(a, 2) ? "," : try ev.str(a[2])
-            t = t.filter { !$0.isWhitespace }
-            if let g = group.first { t = t.filter { $0 != g } }
-            if let d = dec.first, d != "." { t = String(t.map { $0 == d ? "." : $0 }) }
-            if t.isEmpty { return .value(.number(0)) }
-            guard let x = Coercion.plainNumber(Array(t.utf8)) else { return .value(.error(.value)) }
-            return .value(.number(x))
-        },
         scalar("REPT", 2, 2) { ev, a in
             let t = try ev.str(a[0]), n = try ev.int(a[1])
             let (length, overflow) = t.utf16.count.multipliedReportingOverflow(by: n)

@@ -183,6 +183,18 @@ public enum NumberFormatRenderer {
             }
             index -= 1
         }
+        // A comma that follows no digit placeholder (`0 ,00`, `# ,0` after the point) is shown as
+        // it stands; one after a placeholder groups or scales (Excel's TEXT(1234567890,"0,## ## ,##")
+        // is "1,234,56 7,8 ,90": calc-suite formulas__test EXTRA!A15:A23).
+        var literalCommas = Set<Int>()
+        var previous: Token?
+        for (position, token) in section.enumerated() {
+            if token == .comma {
+                if !(previous?.isDigit ?? false) { literalCommas.insert(position) }
+            } else {
+                previous = token
+            }
+        }
         // Integer digits fill the placeholders from the right; the first takes any overflow.
         var result = ""
         var slot = 0
@@ -226,6 +238,7 @@ public enum NumberFormatRenderer {
                 result += "."
             case .percent: result += "%"
             case .literal(let text): result += text
+            case .comma where literalCommas.contains(position): result += ","
             default: break
             }
         }
@@ -241,7 +254,9 @@ public enum NumberFormatRenderer {
         guard let exponentIndex = section.firstIndex(where: { if case .exponent = $0 { true } else { false } }),
               case .exponent(let showPlus) = section[exponentIndex] else { return general(value.doubleValue) }
         let mantissaPart = Array(section[..<exponentIndex])
-        let exponentSlots = section[(exponentIndex + 1)...].filter { $0.isDigit }.count
+        // The exponent shows as many digits as it has `0` (and `?`) places, at least one: `#`
+        // places add none (TEXT(12200000,"0.00E+##") is "1.22E+7": formulas__test EXTRA!A29:A33).
+        let exponentSlots = section[(exponentIndex + 1)...].filter { $0.isDigit && $0 != .digit("#") }.count
         let pointIndex = mantissaPart.firstIndex(of: .point) ?? mantissaPart.count
         let integerSlots = max(1, mantissaPart[..<pointIndex].filter { $0.isDigit }.count)
         let fractionSlots = mantissaPart[pointIndex...].filter { $0.isDigit }.count

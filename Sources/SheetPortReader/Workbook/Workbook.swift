@@ -36,7 +36,7 @@ public final class Workbook {
     public let isStrict: Bool
 
     /// The package relationships (`_rels/.rels`), read once when the workbook is located.
-    private let packageRelationships: [Relationship]
+    let packageRelationships: [Relationship]
     private var loadedStyles: Styles?
     private var loadedSharedStrings: SharedStrings?
     private var loadedCellMetadata: CellMetadata?
@@ -138,13 +138,13 @@ public final class Workbook {
     public func application() -> String? {
         if let loadedApplication { return loadedApplication }
         let name = packageRelationships.first { $0.type == "extended-properties" && !$0.isExternal }?.target ?? "docProps/app.xml"
-        let handler = ExtendedPropertiesPart()
+        let handler = PropertyPart("Application", limit: 256)
         guard let entry = archive.entry(named: name), (try? XMLPushParser.parse(entry, in: archive, with: handler)) != nil else {
             loadedApplication = .some(nil)
             return nil
         }
-        loadedApplication = .some(handler.application)
-        return handler.application
+        loadedApplication = .some(handler.value)
+        return handler.value
     }
 
     /// The meaning of cells' `vm` and `cm` indexes (read on first use). These parts only refine

@@ -62,14 +62,17 @@ struct ComplexNumber: Sendable, Equatable {
         self.init(re, s2 * b, suffix: sfx)
     }
 
-    /// Excel's text: parts to 15 significant digits, written out in full up to 20 characters
-    /// (`0.000000000000000001`, then `1E-20`: calc-suite ENGINEERING__COMPLEXs rows 16-19), a unit
-    /// imaginary part without its 1.
+    /// Excel's text: parts to 15 significant digits, written out in full up to 21 characters
+    /// (`0.000000000000000001`, then `1E-20`: calc-suite ENGINEERING__COMPLEXs rows 16-19;
+    /// `0.0000692442674613868`: formulas__test ENGINEERING!S35), longer ones in scientific form
+    /// (`1.28233995888454E-06`: S37), an
+    /// imaginary part that is 1 to 15 digits without its 1 (`3.82126757337684E-22-j`: R35).
     var text: String {
         let sfx = String(suffix ?? "i")
         func part(_ x: Double) -> String {
             let general = Coercion.text(x)
-            guard general.contains("E") else { return general }
+            let sign = x < 0 ? "-" : ""
+            guard general.contains("E") || general.count - sign.count > 21 else { return general }
             let (digits, exponent) = Coercion.significantDigits(x, 15)
             var plain: String
             if exponent <= 0 {
@@ -77,10 +80,15 @@ struct ComplexNumber: Sendable, Equatable {
             } else {
                 plain = digits + String(repeating: "0", count: Swift.max(0, exponent - digits.count))
             }
-            return plain.count <= 20 ? (x < 0 ? "-" : "") + plain : general
+            if plain.count <= 21 { return sign + plain }
+            if general.contains("E") { return general }
+            let power = exponent - 1
+            let mantissa = String(digits.prefix(1)) + (digits.count > 1 ? "." + digits.dropFirst() : "")
+            return sign + mantissa + "E" + (power < 0 ? "-" : "+") + (Swift.abs(power) < 10 ? "0" : "") + String(Swift.abs(power))
         }
         if im == 0 { return part(re) }
-        let imaginary = Swift.abs(im) == 1 ? "" : part(Swift.abs(im))
+        let magnitude = part(Swift.abs(im))
+        let imaginary = magnitude == "1" ? "" : magnitude
         if re == 0 { return (im < 0 ? "-" : "") + imaginary + sfx }
         return part(re) + (im < 0 ? "-" : "+") + imaginary + sfx
     }
@@ -129,22 +137,22 @@ extension Functions {
         }
     }
 
-    /// The suffix of a result from its operands': #VALUE! when they mix i and j.
-    static func suffix(_ zs: [ComplexNumber]) throws -> Character? {
+    /// The suffix of a result from its operands': `mixed` when they mix i and j.
+    static func suffix(_ zs: [ComplexNumber], mixed: ExcelError = .value) throws -> Character? {
         var s: Character?
         for z in zs {
             guard let t = z.suffix else { continue }
-            if let s, s != t { throw EvalInterrupt.error(.value) }
+            if let s, s != t { throw EvalInterrupt.error(mixed) }
             s = t
         }
         return s
     }
 
-    /// A complex result (#NUM! when a part is not finite).
-    static func complexResult(_ z: ComplexNumber, _ from: [ComplexNumber]) throws -> Operand {
+    /// A complex result (#NUM! when a part is not finite; `mixed` when the operands mix i and j).
+    static func complexResult(_ z: ComplexNumber, _ from: [ComplexNumber], mixed: ExcelError = .value) throws -> Operand {
         guard z.re.isFinite, z.im.isFinite else { return .value(.error(.number)) }
         var r = z
-        r.suffix = try suffix(from)
+        r.suffix = try suffix(from, mixed: mixed)
         if r.re == 0 { r.re = 0 }
         if r.im == 0 { r.im = 0 }
         return .value(.text(r.text))
@@ -256,11 +264,13 @@ extension Functions {
         scalar("IMDIV", 2, 2) { ev, a in
             let x = try complex(ev, a[0]), y = try complex(ev, a[1])
             guard !y.isZero else { return .value(.error(.number)) }
-            return try complexResult(x / y, [x, y])
+            return try complexResult(x / y, [x, y], mixed: .number)
         },
+        // IMDIV and IMSUB of an i and a j number are #NUM!, where IMSUM and IMPRODUCT are #VALUE!
+        // (calc-suite formulas__test ENGINEERING!T38:U38, T51:U51 against T44:U44, S52:U52).
         scalar("IMSUB", 2, 2) { ev, a in
             let x = try complex(ev, a[0]), y = try complex(ev, a[1])
-            return try complexResult(x - y, [x, y])
+            return try complexResult(x - y, [x, y], mixed: .number)
         },
         raw("IMSUM", 1, 255) { ev, a in
             let zs = try complexes(ev, a)

@@ -217,8 +217,9 @@ struct AnalysisArguments {
 
 extension Functions {
     /// A number argument of the functions Excel took over from the Analysis ToolPak: a boolean is
-    /// #VALUE! (text that reads as a number is one).
+    /// #VALUE! (text that reads as a number is one), and so is a range in an array formula.
     static func analysisNumber(_ ev: Evaluator, _ op: Operand) throws -> Double {
+        if ev.arrayMode, case .ref(let r) = op, !r.isSingleCell { throw EvalInterrupt.error(.value) }
         let v = try ev.checked(op)
         if case .boolean = v { throw EvalInterrupt.error(.value) }
         return try ev.number(v)

@@ -35,15 +35,18 @@ extension Functions {
             let ratio = -positive / negative * cPow(1 + reinvest, n - 1)
             return number(cPow(ratio, 1 / (n - 1)) - 1)
         },
+        // XNPV and XIRR came from the Analysis ToolPak: a boolean rate or guess is #VALUE!, a range
+        // for one in an array formula too; a rate of 0 or less is #NUM!; the guess is read before
+        // the cash flows (calc-suite formulas__test FINANCIAL!Y54:Z54, S54, AH55, S56:AH56).
         raw("XNPV", 3, 3) { ev, a in
-            let rate = try ev.num(a[0])
+            let rate = try analysisNumber(ev, a[0])
             let (values, days) = try datedFlows(ev, a[1], a[2], skipEmpty: false)
-            guard rate >= 0 else { return .value(.error(.number)) }
+            guard rate > 0 else { return .value(.error(.number)) }
             return number(xnpv(rate, values, days))
         },
         raw("XIRR", 2, 3) { ev, a in
+            let guess = ev.isMissing(a, 2) ? 0.1 : try analysisNumber(ev, a[2])
             let (values, days) = try datedFlows(ev, a[0], a[1], skipEmpty: true)
-            let guess = try ev.num(a, 2, default: 0.1)
             guard guess > -1 else { return .value(.error(.number)) }
             guard values.contains(where: { $0 > 0 }), values.contains(where: { $0 < 0 }) else { return .value(.error(.number)) }
             guard let r = rateOfReturn(guess: guess, { xnpv($0, values, days) }, derivative: { xnpvDerivative($0, values, days) }) else {
@@ -83,6 +86,8 @@ extension Functions {
         guard values.count == dates.count, !values.isEmpty else { throw EvalInterrupt.error(.number) }
         var flows: [Double] = [], days: [Double] = []
         for (v, d) in zip(values, dates) {
+            // A pair's date error comes first (XIRR({-10,#N/A,1},{3,#REF!,7}) is #REF!: FINANCIAL!U54).
+            if case .error(let e) = d { throw EvalInterrupt.error(e) }
             switch v {
             case .number(let x): flows.append(x)
             case .error(let e): throw EvalInterrupt.error(e)

@@ -12,12 +12,21 @@ extension Functions {
 }
 
 extension Evaluator {
-    /// The range a dynamic array anchored at `anchor` spills into (itself for a one-value result);
-    /// `#REF!` when the cell holds no dynamic array, or one that is an error (a blocked spill).
+    /// The range a dynamic array anchored at `anchor` spills into (itself for a one-value result),
+    /// or the range of the legacy array formula (Ctrl+Shift+Enter) entered there: Excel's `C2#`
+    /// over `{=123}` in C2:C5 sums 492 (calc-suite spill_operator G2, dynamic_arrays M1); `#REF!`
+    /// when the cell anchors no array, or a dynamic one that is an error (a blocked spill).
     func spillRange(anchoredAt anchor: SheetRange) throws -> Operand {
         let s = Int(anchor.sheet)
-        guard s >= 0, s < engine.sheets.count, let id = engine.sheets[s].find(row: anchor.r1, column: anchor.c1),
-              engine.dynamicFormulas.contains(id) else { return .value(.error(.reference)) }
+        guard s >= 0, s < engine.sheets.count, let id = engine.sheets[s].find(row: anchor.r1, column: anchor.c1) else {
+            return .value(.error(.reference))
+        }
+        if !engine.dynamicFormulas.contains(id), let array = engine.arrays[id], !array.isDynamic,
+           array.range.start.row == anchor.r1, array.range.start.column == anchor.c1 {
+            return .ref(SheetRange(sheet: anchor.sheet, r1: array.range.start.row, c1: array.range.start.column,
+                                   r2: array.range.end.row, c2: array.range.end.column))
+        }
+        guard engine.dynamicFormulas.contains(id) else { return .value(.error(.reference)) }
         // Waits for the anchor: its spill range is known once it is computed.
         guard !(try valueOf(id)).isError else { return .value(.error(.reference)) }
         guard let spill = engine.arrays[id], spill.isDynamic else { return .ref(anchor) }

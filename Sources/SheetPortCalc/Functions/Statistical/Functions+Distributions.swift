@@ -394,12 +394,24 @@ extension Functions {
     static func hypergeometric(_ ev: Evaluator, _ a: [Operand], cumulativeAt: Int?) throws -> Operand {
         let k = try count(ev, a, 0), n = try count(ev, a, 1), m = try count(ev, a, 2), population = try count(ev, a, 3)
         let cumulative = try cumulativeAt.map { try ev.flag(a[$0]) } ?? false
-        try require(k >= 0 && n > 0 && m > 0 && population > 0 && n <= population && m <= population)
-        try require(k <= Swift.min(n, m) && k >= Swift.max(0, n - population + m))
+        let low = Swift.max(0, n - population + m), high = Swift.min(n, m)
+        guard cumulativeAt != nil else {
+            // HYPGEOMDIST as Microsoft documents it: every count positive, k within the possible values.
+            try require(k >= 0 && n > 0 && m > 0 && population > 0 && n <= population && m <= population)
+            try require(k <= high && k >= low)
+            return number(D.hypergeometricTerm(k, n, m, population))
+        }
+        // HYPGEOM.DIST takes counts of 0 (HYPGEOM.DIST(0,,,,) and (0,0,4,4,TRUE) are 1), and its
+        // cumulative form is 0 below the smallest possible value (HYPGEOM.DIST(0,2,3,3,TRUE) is 0,
+        // as every draw is a success): calc-suite formulas__test STATISTICAL!R54, W54, AG54.
+        try require(k >= 0 && n >= 0 && m >= 0 && n <= population && m <= population && k <= high)
+        if cumulative, k < low { return number(0) }
+        try require(k >= low)
+        // One possible value (no draw, no success, or every one a success) is certain.
+        if low == high { return number(1) }
         guard cumulative else { return number(D.hypergeometricTerm(k, n, m, population)) }
         // Summed from k away from the mode, on the side that is the smaller tail, until the terms
         // no longer count: a few standard deviations of terms, not up to min(n, M) of them.
-        let low = Swift.max(0, n - population + m), high = Swift.min(n, m)
         let mode = ((n + 1) * (m + 1) / (population + 2)).rounded(.down)
         var sum = 0.0
         if k < mode {

@@ -94,6 +94,11 @@ extension Functions {
     /// FORECAST(x, known_y's, known_x's): the fitted line at x (x may be an array).
     static func forecast(_ ev: Evaluator, _ a: [Operand]) throws -> Operand {
         if case .value(.array) = a[0] {} else if case .ref(let r) = a[0], !r.isSingleCell, ev.arrayMode {} else { try ev.scalarsBeforeArrays(a[0]) }
+        // A known_y or known_x that is one empty cell named alone is #VALUE!, where a range of
+        // empty cells is #DIV/0! (calc-suite formulas__test STATISTICAL!V42 against Y42).
+        for known in a[1...2] {
+            if case .ref(let r) = known, r.isSingleCell, try ev.cellValue(r.sheet, r.r1, r.c1) == .empty { throw fail(.value) }
+        }
         let (ys, xs) = try numberPairs(ev, a[1], a[2])
         let sample = PairedSample(x: xs, y: ys)
         func at(_ v: CalcValue) -> CalcValue {

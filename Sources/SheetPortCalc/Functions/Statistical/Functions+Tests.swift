@@ -17,17 +17,25 @@ extension Functions {
     /// (n − 1 for a single row or column); the two ranges must have one shape.
     static func chiSquaredTest(_ ev: Evaluator, _ a: [Operand]) throws -> Operand {
         let actual = try ev.array(a[0]), expected = try ev.array(a[1])
-        guard shape(ev, a[0]) == shape(ev, a[1]) else { return .value(.error(.notAvailable)) }
+        // As many cells in each, whatever their shapes; the degrees of freedom follow the actual
+        // range's shape (CHISQ.TEST(C16:D17,E14:E17) is 9.66E-58, df 1: calc-suite formulas__test STATISTICAL!R17).
+        guard actual.values.count == expected.values.count else { return .value(.error(.notAvailable)) }
         let (rows, columns) = shape(ev, a[0])
-        var chi = 0.0
-        for k in 0..<Swift.min(actual.values.count, expected.values.count) {
-            let x = actual.values[k], e = expected.values[k]
-            if case .error = x { if let err = sampleError(x) { throw fail(err) }; continue }
+        // The actual range's errors come before the expected one's (Y17: TRUE,#VALUE! against
+        // #N/A,#DIV/0! is #VALUE!); a pair whose actual cell is #NULL! is passed over whole.
+        for x in actual.values { if let err = sampleError(x) { throw fail(err) } }
+        for (x, e) in zip(actual.values, expected.values) where x != .error(.null) {
             if let err = sampleError(e) { throw fail(err) }
+        }
+        var chi = 0.0, pairs = 0
+        for (x, e) in zip(actual.values, expected.values) {
             guard case .number(let xv) = x, case .number(let ev) = e else { continue }
             guard ev > 0 else { return .value(.error(ev == 0 ? .divisionByZero : .number)) }
             chi += (xv - ev) * (xv - ev) / ev
+            pairs += 1
         }
+        // No pair of numbers is #DIV/0! (V17: 4, empty, text against empty, text, TRUE).
+        guard pairs > 0 else { return .value(.error(.divisionByZero)) }
         let df = rows > 1 && columns > 1 ? Double((rows - 1) * (columns - 1)) : Double(rows * columns - 1)
         guard df >= 1 else { return .value(.error(.notAvailable)) }
         return number(Distribution.chiSquared(chi, df).upper)
