@@ -166,7 +166,7 @@ final class TerminalGrid {
         }
         drawFormatMenu(width: width)
         drawPanel(height: height, width: width)
-        put(height - 1, 0, statusLine(), width: width, look: colors.status)
+        put(height - 1, 0, statusLine(width: width), width: width, look: colors.status)
         move(0, Int32(min(editor.formulaBar.count, width - 1)))
         refresh()
     }
@@ -202,13 +202,15 @@ final class TerminalGrid {
 
     /// The last line: the version shown, the sheet, the selection, then a question, the menu or
     /// the last error, and the readability warning for the active cell's colours.
-    private func statusLine() -> String {
+    private func statusLine(width: Int) -> String {
         var parts = ["v\(editor.version)", sheetName.visibleControlCharacters, editor.selection.range.description(in: editor.grid)]
         if editor.isReadOnly { parts.append("read-only") }
         if editor.pendingNavigation != nil {
             parts.append("Draft not saved: [s]ave, [d]iscard, [c]ancel")
         } else if case .functionMenu(let index) = editor.focus {
-            parts.append("Insert: " + GridMenuEntry.allCases.enumerated().map { $0.offset == index ? "[\($0.element.title)]" : $0.element.title }.joined(separator: " "))
+            // The menu takes the room the line has left, scrolled to keep the chosen entry seen.
+            let room = width - parts.joined(separator: "  ").count - "  Insert: ".count
+            parts.append("Insert: " + GridMenuEntry.line(selected: index, width: max(room, 12)))
         }
         if case .formatMenu(let index) = editor.focus {
             parts.append("Format: " + FormatMenuEntry.allCases[index].title + " (Up/Down/Left/Right, Enter, Escape)")

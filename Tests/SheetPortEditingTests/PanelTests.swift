@@ -184,6 +184,21 @@ import SheetPortCore
         #expect(editor.lastError?.message == "cannot read the history: connection refused (will retry)")
     }
 
+    /// The F3 menu on a narrow status line keeps the chosen entry seen, `…` for the rest.
+    @Test func theF3MenuLineKeepsTheChosenEntrySeen() {
+        let count = GridMenuEntry.allCases.count
+        #expect(GridMenuEntry.line(selected: 0, width: 200) == "[SUM] AVERAGE COUNT MIN MAX History Comments Table view Sharing")
+        for width in [12, 20, 40, 60] {
+            for selected in 0..<count {
+                let line = GridMenuEntry.line(selected: selected, width: width)
+                #expect(line.count <= width && line.contains("[" + GridMenuEntry.allCases[selected].title + "]"), "\(selected) in \(width): \(line)")
+            }
+        }
+        #expect(GridMenuEntry.line(selected: count - 1, width: 30).hasPrefix("… ") && GridMenuEntry.line(selected: count - 1, width: 30).hasSuffix("[Sharing]"))
+        // Hostile widths and indexes draw nothing rather than trap.
+        #expect(GridMenuEntry.line(selected: count, width: 40) == "" && GridMenuEntry.line(selected: -1, width: 40) == "" && GridMenuEntry.line(selected: 0, width: -5) == "")
+    }
+
     @Test func theF3MenuOpensThePanelsForAViewerToo() {
         let model = MemorySheetTransport()
         let editor = shownEditor(model)
