@@ -33,6 +33,8 @@ extension GridMenuEntry {
             if last + 1 < titles.count, text(first, last + 1).count <= width { last += 1; grew = true }
             if first > 0, text(first - 1, last).count <= width { first -= 1; grew = true }
         }
-        return String(text(first, last).prefix(width))
+        let shown = text(first, last)
+        // Too narrow for the markers: the chosen entry alone.
+        return shown.count <= width ? shown : String(titles[selected].prefix(width))
     }
 }
