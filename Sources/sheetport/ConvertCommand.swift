@@ -97,6 +97,7 @@ enum ConvertCommand {
                     CSV/TSV input: numbers are written 1.234,5 (ties in telling the
                     delimiter go to the semicolon)
                     """),
+            ] + typingOptions + [
                 .flag("--inline-strings", """
                     inline strings instead of a shared-string table
                     (constant memory however much distinct text there is)
@@ -340,6 +341,7 @@ enum ConvertCommand {
         settings.writer.zip64 = options.has("--zip64")
         settings.sheetName = options.value("--sheet") ?? TextToWorkbook.sheetName(for: input)
         settings.rules.decimalComma = options.has("--decimal-comma")
+        try applyTyping(options, format: format, to: &settings)
         if let value = options.value("--input-date-format") {
             guard format != .jsonl else { throw UsageError("--input-date-format is for CSV and TSV input; cell JSONL dates are ISO 8601") }
             do {
@@ -357,7 +359,7 @@ enum ConvertCommand {
         }
         PendingFiles.removeOnSignals()
         let source = try TextSource(path: input, prefix: prefix ?? [], encoding: encoding,
-                                    rereadable: settings.inferTypes && format != .jsonl)
+                                    rereadable: settings.readsTwice && format != .jsonl)
         let progress = ProgressLine(label: "writing \(settings.sheetName.visibleControlCharacters)", disabled: options.has("--no-progress"),
                                     dataOnStandardOutput: output == "-")
         defer { progress.finish() }
