@@ -10,7 +10,7 @@
 ///
 /// A number written with an exponent (`1E5`, a product code as often as a quantity) makes a
 /// column numbers only when every field of it is written so; mixed with plain numbers the
-/// column is text. Null fields (`--null`) are skipped; declared columns (`--types`) take their
+/// column is text. Null fields (`--null`) and error values (`#N/A`) are skipped; declared columns (`--types`) take their
 /// declared kind and are not inferred, and with `infer` false the others stay text.
 struct ColumnTypes {
     private enum State: Equatable {
@@ -63,6 +63,7 @@ struct ColumnTypes {
             if case .text = states[column] { continue }
             record.withField(column) { field in
                 if nulls, declarations.isNull(field) { return }
+                if TypeInference.errorCode(field) != nil { return }
                 switch states[column] {
                 case .text:
                     break

@@ -92,7 +92,11 @@ extension TextToWorkbook {
                     cells[written].column = column + 1
                     defer { written += 1 }
                     let typed: (value: CellValue, numberFormat: String?)?
-                    if !isHeader, column < kinds.count, let kind = kinds[column] {
+                    if !isHeader, let code = record.withField(column, TypeInference.errorCode),
+                       options.inferTypes ? declared[column] != .text : kinds.indices.contains(column) && kinds[column] != nil {
+                        // An error value, unless the column is text (declared so, or --no-infer).
+                        typed = (.error(code), nil)
+                    } else if !isHeader, column < kinds.count, let kind = kinds[column] {
                         typed = isDeclared[column]
                             ? try record.withField(column) { field in
                                 guard let value = TypeInference.declaredValue(of: field, as: kind, rules: rules) else {

@@ -1,7 +1,16 @@
 import SheetPortCore
+import SheetPortCalc
 /// The rules for fields of a column whose kind is declared (`--types`) rather than inferred,
-/// and the exponent shape that inference treats apart.
+/// the exponent shape that inference treats apart, and error values (`#N/A`), which are error
+/// cells in any column and decide no column's kind.
 extension TypeInference {
+    /// The error code a field spells (`#N/A`, `#div/0!`: any case), nil for any other field.
+    @inline(__always)
+    static func errorCode(_ field: UnsafeBufferPointer<UInt8>) -> String? {
+        guard field.first == UInt8(ascii: "#"), (4...14).contains(field.count) else { return nil }
+        return ExcelError(literal: String(decoding: field, as: UTF8.self))?.rawValue
+    }
+
     /// Whether a field `number(_:rules:)` reads is written with an exponent (`1E5`, `2.5e-3`).
     static func hasExponent(_ field: UnsafeBufferPointer<UInt8>) -> Bool {
         field.contains { $0 | 0x20 == UInt8(ascii: "e") }
