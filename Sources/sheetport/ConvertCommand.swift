@@ -49,6 +49,7 @@ enum ConvertCommand {
                     all files are published together, or none
                     """),
                 .flag("--exclude-hidden", "skip hidden and very hidden sheets (with --all; else the first visible one)"),
+                .flag("--json", "a failure as {\"error\":{\"code\",\"message\"}} on standard error"),
                 .noProgress, .help,
             ]),
             OptionGroup(title: "TEXT OUTPUT (from xlsx)", options: [

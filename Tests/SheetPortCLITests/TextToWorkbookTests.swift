@@ -60,7 +60,7 @@ import SheetPortTestSupport
     ])
     func malformedInputNamesTheLineAndLeavesNothing(_ name: String, _ text: String, _ message: String) throws {
         let result = try convert(text, name: name)
-        #expect(result.status == 2)
+        #expect(result.status == 3)
         #expect(result.stderr.contains(name) && result.stderr.contains(message), "\(result.stderr)")
         #expect(result.files.isEmpty)
     }
