@@ -66,6 +66,8 @@ public enum TextToWorkbook {
                 do {
                     try sheet.append(row)
                 } catch let error as WriterError {
+                    // A failing file system is the output's fault, not the line's.
+                    if case .io = error { throw error }
                     throw TextInputError(file: input.name, line: line, error.description)
                 }
             }
