@@ -93,8 +93,15 @@ enum CheckCommand {
                                        ("error", .object([("code", .string(error.code.rawValue)), ("message", .string(error.message))]))]).text)
                 }
                 StandardError.write("sheetport: " + error.description)
-                tally.unreadable += 1
-                status = 2
+                // A file that cannot be opened at all is 3; one that opens but cannot be read
+                // (corrupt, encrypted, over a limit) is judged not importable.
+                if error.code == .io {
+                    tally.unreadable += 1
+                    status = ExitStatus.unreadableInput
+                } else {
+                    tally.notImportable += 1
+                    status = max(status, 1)
+                }
                 continue
             }
             if progress.wasShown, let sheet = report.worksheets.first(where: \.imported) {
@@ -111,7 +118,7 @@ enum CheckCommand {
                     tally.warningCodes[finding.code, default: 0] += 1
                 }
             }
-            if status != 2, !report.importable || (failOnWarning && report.hasWarnings(ignoring: ignored)) { status = 1 }
+            if status == 0, !report.importable || (failOnWarning && report.hasWarnings(ignoring: ignored)) { status = 1 }
         }
         return status
     }

@@ -50,7 +50,7 @@ extension ConvertCommand {
         var sources: [TextToWorkbook.Input] = []
         for (index, input) in inputsTold.enumerated() {
             let source = try TextSource(path: input.path, prefix: input.prefix ?? [], encoding: encoding,
-                                        rereadable: settings.inferTypes && input.format != .jsonl,
+                                        rereadable: settings.readsTwice && input.format != .jsonl,
                                         name: input.path == input.name ? nil : input.name)
             sources.append(TextToWorkbook.Input(source: source, format: input.format, sheetName: sheetNames[index]))
         }

@@ -52,6 +52,7 @@ enum ConvertCommand {
                     all files are published together, or none
                     """),
                 .flag("--exclude-hidden", "skip hidden and very hidden sheets (with --all; else the first visible one)"),
+                .flag("--json", "a failure as {\"error\":{\"code\",\"message\"}} on standard error"),
                 .noProgress, .help,
             ]),
             OptionGroup(title: "TEXT OUTPUT (from xlsx)", options: [
@@ -111,6 +112,7 @@ enum ConvertCommand {
                     CSV/TSV input: numbers are written 1.234,5 (ties in telling the
                     delimiter go to the semicolon)
                     """),
+            ] + typingOptions + [
                 .flag("--inline-strings", """
                     inline strings instead of a shared-string table
                     (constant memory however much distinct text there is)
@@ -393,7 +395,7 @@ enum ConvertCommand {
         let encoding = try inputEncoding(options)
         PendingFiles.removeOnSignals()
         let source = try TextSource(path: input, prefix: prefix ?? [], encoding: encoding,
-                                    rereadable: settings.inferTypes && format != .jsonl, name: input == name ? nil : name)
+                                    rereadable: settings.readsTwice && format != .jsonl, name: input == name ? nil : name)
         let progress = ProgressLine(label: "writing \(settings.sheetName.visibleControlCharacters)", disabled: options.has("--no-progress"),
                                     dataOnStandardOutput: output == "-")
         defer { progress.finish() }
@@ -422,6 +424,7 @@ enum ConvertCommand {
         settings.writer.sharedStrings = !options.has("--inline-strings")
         settings.writer.zip64 = options.has("--zip64")
         settings.rules.decimalComma = options.has("--decimal-comma")
+        try applyTyping(options, format: format, to: &settings)
         if let value = options.value("--input-date-format") {
             guard format != .jsonl else { throw UsageError("--input-date-format is for CSV and TSV input; cell JSONL dates are ISO 8601") }
             do {

@@ -60,8 +60,14 @@ func main(_ arguments: [String]) -> Int32 {
     } catch {
         // Every error SheetPort throws (UsageError, ReaderError, TextInputError, WriterError)
         // describes itself with the file, the part or line, and the reason.
-        StandardError.write("sheetport: \(error)")
-        return 2
+        guard ExitStatus.refines(command) else {
+            StandardError.write("sheetport: \(error)")
+            return 2
+        }
+        let rest = Array(arguments.dropFirst())
+        let (status, code) = ExitStatus.classify(error, command: command, arguments: rest)
+        StandardError.write(rest.contains("--json") ? ExitStatus.json(code: code, message: "\(error)") : "sheetport: \(error)")
+        return status
     }
 }
 

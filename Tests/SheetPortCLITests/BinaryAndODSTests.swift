@@ -42,7 +42,7 @@ import SheetPortTestSupport
         #expect((finding["message"] as? String)?.contains("save it as .xlsx") == true)
         for command in [["convert", path, "-o", folder.appendingPathComponent("out.csv").path], ["sheets", path]] {
             let result = try runSheetport(command)
-            #expect(result.status == 2, "\(command[0]): \(result.stderr)")
+            #expect(result.status == 3, "\(command[0]): \(result.stderr)")
             #expect(result.stderr.contains(name) && result.stderr.contains(what) && result.stderr.contains("(\(code))"), "\(result.stderr)")
         }
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.csv").path))

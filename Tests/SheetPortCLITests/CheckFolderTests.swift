@@ -29,7 +29,7 @@ import SheetPortTestSupport
         #expect(objects.map { $0["importable"] as? Bool } == [true, false, true, false])
         let error = try #require(objects[1]["error"] as? [String: Any])
         #expect(error["code"] as? String == "io-error" && (error["message"] as? String)?.isEmpty == false)
-        #expect(result.status == 2) // the worst: a file could not be read
+        #expect(result.status == 3) // the worst: a file could not be opened
         #expect(result.stderr.contains("checked 4 files: 2 importable, 1 not importable, 1 could not be read"), "\(result.stderr)")
     }
 

@@ -13,7 +13,7 @@ import SheetPortTestSupport
         #expect(try runSheetport(["check", multi, "--fail-on", "warning"]).status == 1)
         let encrypted = Project.root.appendingPathComponent("Fixtures/hostile/encrypted.xlsx").path
         #expect(try runSheetport(["check", good, encrypted]).status == 1)
-        #expect(try runSheetport(["check", "/nonexistent/book.xlsx"]).status == 2)
+        #expect(try runSheetport(["check", "/nonexistent/book.xlsx"]).status == 3)
         #expect(try runSheetport(["check", "--bogus", good]).status == 2)
         #expect(try runSheetport(["check"]).status == 2)
         #expect(try runSheetport(["check", "--help"]).status == 0)

@@ -81,15 +81,15 @@ import Testing
     }
 
     @Test(arguments: [["sheets"], ["sheets", "a.xlsx", "b.xlsx"], ["sheets", "/nonexistent/x.xlsx"]])
-    func usageAndIOErrorsExitTwo(_ arguments: [String]) throws {
+    func usageErrorsExitTwoAndMissingFilesThree(_ arguments: [String]) throws {
         let result = try runSheetport(arguments)
-        #expect(result.status == 2)
+        #expect(result.status == (arguments.count == 2 && arguments[1].hasPrefix("/nonexistent") ? 3 : 2)) // a missing file: 3
         #expect(result.stdout.isEmpty && !result.stderr.isEmpty)
     }
 
     @Test func notAWorkbookSaysWhatItIs() throws {
         let result = try runSheetport(["sheets", "-"], input: Data("a,b\n1,2\n".utf8))
-        #expect(result.status == 2)
+        #expect(result.status == 3)
         #expect(result.stdout.isEmpty && result.stderr.contains("not-a-zip"), "\(result.stderr)")
     }
 

@@ -43,7 +43,7 @@ func runOnTerminal(_ arguments: [String]) throws -> (status: Int32, output: Stri
                 try? FileManager.default.removeItem(at: path)
                 try FileManager.default.copyItem(at: Project.corpus.appendingPathComponent(corpus), to: path)
                 let result = try runSheetport(["convert", path.path])
-                #expect(result.status == 2)
+                #expect(result.status == 3)
                 #expect(result.stderr.contains("(\(code))") && !result.stderr.contains("cannot tell"), "\(name): \(result.stderr)")
             }
         }
@@ -65,7 +65,7 @@ func runOnTerminal(_ arguments: [String]) throws -> (status: Int32, output: Stri
                                 (binary.path, "starts with the bytes 7F 45 4C 46"), (empty.path, "an empty file"),
                                 (folder.path, "a directory")] {
             let result = try runSheetport(["convert", path])
-            #expect(result.status == 2)
+            #expect(result.status == 3)
             #expect(result.stderr.contains(message), "\(result.stderr)")
             #expect(!result.stderr.contains("cannot tell") && !result.stderr.contains("unknown output format"))
         }

@@ -34,7 +34,7 @@ import SheetPortTestSupport
         let text = try converted(book, ["--to", "ndjson", "--keep-empty-rows"])
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         try #require(lines.count == 4 && lines[3].isEmpty, "\(text)")
-        #expect(lines[0] == ##"{"id":1,"name":"Ann\n\"x\"","col_C":null,"name_2":null,"when":"2024-01-31T12:00:00.000","ok":true,"e":"#DIV/0!","q\"\u0001":null,"col_I":0.1}"##)
+        #expect(lines[0] == ##"{"id":1,"name":"Ann\n\"x\"","col_C":null,"name_2":null,"when":"2024-01-31T12:00:00.000","ok":true,"e":{"error":"#DIV/0!"},"q\"\u0001":null,"col_I":0.1}"##)
         #expect(lines[1] == ##"{"id":null,"name":null,"col_C":null,"name_2":null,"when":null,"ok":null,"e":null,"q\"\u0001":null}"##)
         #expect(lines[2] == ##"{"id":2,"name":null,"col_C":null,"name_2":null,"when":null,"ok":null,"e":null,"q\"\u0001":null}"##)
         for line in lines.dropLast() { #expect(try JSONSerialization.jsonObject(with: Data(line.utf8)) is [String: Any]) }

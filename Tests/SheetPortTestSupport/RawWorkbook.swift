@@ -38,6 +38,8 @@ package struct RawWorkbook {
     package var otherParts: [(String, String)] = []
     /// XML after the workbook part's `</sheets>` (`<calcPr .../>`, ...).
     package var workbookAfterSheets = ""
+    /// Elements of workbook.xml before `<sheets>` (`<workbookPr date1904="1"/>`).
+    package var workbookBeforeSheets = ""
 
     package init(sheets: [Sheet], sharedStrings: [String] = [], numberFormats: [(Int, String)] = []) {
         self.sheets = sheets
@@ -67,7 +69,8 @@ package struct RawWorkbook {
             + "<Default Extension=\"rels\" ContentType=\"application/vnd.openxmlformats-package.relationships+xml\"/>"
             + "<Default Extension=\"xml\" ContentType=\"application/xml\"/>"
             + "<Override PartName=\"/xl/workbook.xml\" ContentType=\"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml\"/>"
-        var workbook = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><workbook xmlns=\"\(main)\" xmlns:r=\"\(rel)\"><sheets>"
+        var workbook = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><workbook xmlns=\"\(main)\" xmlns:r=\"\(rel)\">"
+            + workbookBeforeSheets + "<sheets>"
         var relationships = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Relationships xmlns=\"http://schemas.openxmlformats.org/package/2006/relationships\">"
         var result: [(String, String)] = []
         for (offset, sheet) in sheets.enumerated() {

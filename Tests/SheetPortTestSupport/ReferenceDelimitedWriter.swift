@@ -129,8 +129,11 @@ package struct ReferenceDelimitedWriter {
         case .boolean(let flag): return flag ? "TRUE" : "FALSE"
         case .error(let code): return code
         case .date(let serial):
-            guard let dateTime = ExcelDateTime(serial: serial, system: system) else { return Self.number(serial) }
-            if serial < 1 { return dateTime.timeText(milliseconds: false) }
+            // A negative serial counts back from day zero (dates before 1900); the 1904 system's
+            // day 0 is 1904-01-01, a time alone only where the format shows a time.
+            guard let dateTime = serial < 0 ? ExcelDateTime(serialBeforeEpoch: serial, system: system)
+                                            : ExcelDateTime(serial: serial, system: system) else { return Self.number(serial) }
+            if serial >= 0, serial < 1, system == .excel1900 || showsTime { return dateTime.timeText(milliseconds: false) }
             if let dateFormat { return dateFormat.text(dateTime) }
             return calendarText(dateTime)
         case .duration(let days):

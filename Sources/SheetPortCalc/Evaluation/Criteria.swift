@@ -149,13 +149,23 @@ extension Evaluator {
         let shape = SheetRange(sheet: first.sheet, r1: first.r1, c1: first.c1, r2: first.r1 + Int32(rows - 1), c2: first.c1 + Int32(cols - 1))
         let beyond = first.rows * first.columns - rows * cols
         var candidates: [Int]?
-        // Equality criteria use the per-range index; the most selective drives.
-        for (r, crit) in pairs {
-            guard let key = crit.equalityKey else { continue }
+        // The comparison whose sorted numbers gave the candidates: they meet it already.
+        var driver = -1
+        // Equality criteria use the per-range hash, numeric comparisons the sorted numbers; the
+        // most selective drives.
+        for (index, (r, crit)) in pairs.enumerated() {
             let sub = SheetRange(sheet: r.sheet, r1: r.r1, c1: r.c1, r2: r.r1 + Int32(rows - 1), c2: r.c1 + Int32(cols - 1))
-            let idx = try criteriaIndex(sub)
-            let hits = idx[key] ?? []
-            if candidates == nil || hits.count < candidates!.count { candidates = hits }
+            let hits: [Int]
+            var exact = false
+            if let key = crit.equalityKey {
+                hits = try criteriaIndex(sub)[key] ?? []
+            } else if clipped(sub).columns == cols, let matches = try comparisonMatches(sub, crit, cells: rows * cols) {
+                // Decided by the criterion's own test: no cell of it is tested again.
+                (hits, exact) = (matches, true)
+            } else {
+                continue
+            }
+            if candidates == nil || hits.count < candidates!.count { (candidates, driver) = (hits, exact ? index : -1) }
         }
         // Each cell tested is a step, charged before the walk (a range over the grid's far
         // corners is billions of cells: #NUM!, not hours); the offsets are never all listed.
@@ -163,7 +173,7 @@ extension Evaluator {
         var out: [Int] = []
         func test(_ off: Int) throws {
             let dr = Int32(off / cols), dc = Int32(off % cols)
-            for (r, crit) in pairs {
+            for (index, (r, crit)) in pairs.enumerated() where index != driver {
                 let v = try cellValue(r.sheet, r.r1 + dr, r.c1 + dc)
                 if !crit.matches(v) { return }
             }

@@ -26,6 +26,7 @@ final class LookupCache {
     @exclusivity(unchecked) var firstPositions: [SheetRange: [LookupKey: Int]] = [:]
     @exclusivity(unchecked) var lastPositions: [SheetRange: [LookupKey: Int]] = [:]
     @exclusivity(unchecked) var criteriaPositions: [SheetRange: [LookupKey: [Int]]] = [:]
+    @exclusivity(unchecked) var sortedNumbers: [SheetRange: SortedNumbers] = [:]
     /// How many indexes were built (for tests).
     @exclusivity(unchecked) var builds = 0
 }

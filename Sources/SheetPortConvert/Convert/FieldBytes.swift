@@ -16,11 +16,11 @@ extension ValueText {
         case .boolean(let flag): output.put(flag ? "TRUE" as StaticString : "FALSE" as StaticString)
         case .error(let code): return code
         case .date(let serial):
-            guard let dateTime = ExcelDateTime(serial: serial, system: system) else {
+            guard let dateTime = dateTime(value, system: system) else {
                 output.putNumber(serial)
                 return nil
             }
-            if serial < 1 { output.putTime(dateTime, milliseconds: false); return nil } // a time of day alone
+            if isTimeOfDay(serial, system: system, showsTime: showsTime) { output.putTime(dateTime, milliseconds: false); return nil }
             return putCalendar(dateTime, showsTime: showsTime, dateFormat: dateFormat, dateFormatIsPlain: dateFormatIsPlain,
                                to: output)
         case .duration(let days):

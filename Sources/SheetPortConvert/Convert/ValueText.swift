@@ -8,6 +8,7 @@ public enum ValueText {
     /// The date-time of a date cell, or nil when the serial is outside the calendar.
     public static func dateTime(_ value: CellValue, system: DateSystem) -> ExcelDateTime? {
         switch value {
+        case .date(let serial) where serial < 0: ExcelDateTime(serialBeforeEpoch: serial, system: system)
         case .date(let serial): ExcelDateTime(serial: serial, system: system)
         case .duration(let days): ExcelDateTime(elapsedDays: days)
         case .isoDate(let text): ExcelDateTime(iso: text)
@@ -43,7 +44,7 @@ public enum ValueText {
         case .error(let code): return code
         case .date(let serial):
             guard let dateTime = dateTime(value, system: system) else { return Self.number(serial) }
-            if serial < 1 { return dateTime.timeText(milliseconds: false) } // a time of day alone
+            if isTimeOfDay(serial, system: system, showsTime: showsTime) { return dateTime.timeText(milliseconds: false) }
             if let dateFormat { return dateFormat.text(dateTime) }
             return calendarText(dateTime, showsTime: showsTime)
         case .duration(let days):
@@ -53,6 +54,13 @@ public enum ValueText {
             if let dateFormat { return dateFormat.text(dateTime) }
             return calendarText(dateTime, showsTime: showsTime)
         }
+    }
+
+    /// Whether a date cell's `serial` is a time of day alone: below 1 in the 1900 system (its
+    /// day 0 is no calendar day); in the 1904 system day 0 is 1904-01-01, a date unless the
+    /// format shows a time.
+    static func isTimeOfDay(_ serial: Double, system: DateSystem, showsTime: Bool) -> Bool {
+        serial >= 0 && serial < 1 && (system == .excel1900 || showsTime)
     }
 
     /// `YYYY-MM-DD`, with ` HH:MM:SS` when there is a time of day or the format shows one.

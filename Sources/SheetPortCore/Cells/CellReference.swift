@@ -85,7 +85,7 @@ public struct CellReference: Hashable, Comparable, Sendable, CustomStringConvert
     }
 
     /// The column of letters (case-insensitive), or nil when not letters or past XFD.
-    static func columnNumber<C: Collection>(_ letters: C) -> Int? where C.Element == UInt8 {
+    package static func columnNumber<C: Collection>(_ letters: C) -> Int? where C.Element == UInt8 {
         guard !letters.isEmpty, letters.count <= 3 else { return nil }
         var column = 0
         for byte in letters {

@@ -3,7 +3,8 @@ import SheetPortReader
 import SheetPortWriter
 /// Writes a worksheet as records (`--to ndjson`, Docs/Reference/Formats.md, "Records"): one JSON object per data
 /// row, keyed by the header row. Values are JSON numbers, strings, booleans, ISO dates (as cell
-/// JSONL writes them), errors as their text and `null` for empty; an empty header name becomes
+/// JSONL writes them), elapsed times as CSV spells them (`36:00:00`), errors as
+/// `{"error":"#N/A"}` and `null` for empty; an empty header name becomes
 /// `col_<LETTER>`, a repeated one gets `_2`, `_3`. Rows with no value are left out unless
 /// `keepEmptyRows`. As `--to json`, the records are one JSON array (`finish()` closes it).
 struct RecordWriter {
@@ -133,8 +134,14 @@ struct RecordWriter {
         case .boolean(let flag)?:
             try output.write(flag ? "true" as StaticString : "false" as StaticString)
         case .error(let code)?:
+            // An object, so that an error is never taken for the text "#N/A".
+            try output.write("{\"error\":" as StaticString)
             try JSONLWriter.writeString(code, to: output)
-        case .date(let number)?, .duration(let number)?:
+            try output.write(byte: UInt8(ascii: "}"))
+        case .duration(let days)?:
+            // Elapsed time as every text output spells it (`36:00:00`), not a date.
+            try JSONLWriter.writeString(ValueText.elapsed(days), to: output)
+        case .date(let number)?:
             if let dateTime = ValueText.dateTime(value!, system: dateSystem) {
                 try JSONLWriter.writeString(dateTime.iso8601, to: output)
             } else {

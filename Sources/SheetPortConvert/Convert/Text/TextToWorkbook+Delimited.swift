@@ -16,7 +16,7 @@ extension TextToWorkbook {
                                 progress: ((ConversionSummary) -> Void)? = nil,
                                 style: (String) throws -> Int, body: (Row, Int) throws -> Void) throws -> ConversionSummary {
         var summary = ConversionSummary()
-        summary.totalBytes = (source.size ?? 0) * (options.inferTypes ? 2 : 1)
+        summary.totalBytes = (source.size ?? 0) * (options.readsTwice ? 2 : 1)
         let layout = try layout(of: source, format: format, options: options, summary: &summary, progress: progress)
         try forEachRow(of: source, format: format, layout: layout, options: options, summary: &summary,
                        progress: progress, style: style) { row, line, _ in try body(row, line) }
@@ -27,17 +27,19 @@ extension TextToWorkbook {
     /// not inferred).
     static func layout(of source: TextSource, format: TextFormat, options: Options, summary: inout ConversionSummary,
                        progress: ((ConversionSummary) -> Void)?) throws -> DelimitedLayout {
-        guard options.inferTypes else { return DelimitedLayout(delimiter: options.delimiter) }
+        guard options.readsTwice else { return DelimitedLayout(delimiter: options.delimiter) }
         let input = try source.open()
         var reader = try DelimitedReader(input: input, dialect: format == .tsv ? .tsv : .csv, delimiter: options.delimiter,
                                          preferSemicolon: options.rules.decimalComma)
-        var columns = ColumnTypes(rules: options.rules, hasHeader: options.hasHeader)
+        // A declared column that is not there is the options' fault: its error is thrown as it is.
+        var columns = try ColumnTypes(rules: options.rules, hasHeader: options.hasHeader, declarations: options.declarations,
+                                      infer: options.inferTypes)
         var record = DelimitedRecord()
         var number = 0
         while try reader.read(into: &record) {
             number += 1
             try checkGrid(number, reader: reader, input: input)
-            columns.count(record)
+            try columns.count(record)
             if let progress, number & 4095 == 0 {
                 (summary.rows, summary.bytesRead) = (number, input.sourceBytesRead)
                 progress(summary)
@@ -60,8 +62,14 @@ extension TextToWorkbook {
         var headerPending = options.hasHeader
         var record = DelimitedRecord()
         var row = Row(index: 0)
-        // Each column's kind (nil: text), read once instead of through the optional layout a field.
-        let kinds = layout.columns.map { columns in (0..<columns.columnCount).map { columns.kind(of: $0) } } ?? []
+        // Each column's kind (nil: text), read once instead of through the optional layout a
+        // field; declared kinds win, and a field that does not fit one is an error.
+        let declared = layout.columns?.declared ?? [:]
+        let width = max(layout.columns?.columnCount ?? 0, (declared.keys.max() ?? -1) + 1)
+        let kinds = layout.columns.map { columns in (0..<width).map { declared[$0].map(\.inferred) ?? columns.kind(of: $0) } } ?? []
+        let isDeclared = (0..<width).map { declared[$0] != nil }
+        let declarations = options.declarations
+        let nulls = !declarations.nullFields.isEmpty
         let rules = options.rules
         // Each column's last number format and its style index: a column's format rarely changes.
         var styles: [(format: String, index: Int)?] = []
@@ -80,10 +88,27 @@ extension TextToWorkbook {
             let written = try row.cells.withUnsafeMutableBufferPointer { cells -> Int in
                 var written = 0
                 for column in 0..<record.count where !record.isEmpty(at: column) {
+                    if nulls, !isHeader, record.withField(column, declarations.isNull) { continue }
                     cells[written].column = column + 1
                     defer { written += 1 }
-                    guard !isHeader, column < kinds.count, let kind = kinds[column],
-                          let (value, numberFormat) = record.withField(column, { TypeInference.value(of: $0, as: kind, rules: rules) }) else {
+                    let typed: (value: CellValue, numberFormat: String?)?
+                    if !isHeader, let code = record.withField(column, TypeInference.errorCode),
+                       options.inferTypes ? declared[column] != .text : kinds.indices.contains(column) && kinds[column] != nil {
+                        // An error value, unless the column is text (declared so, or --no-infer).
+                        typed = (.error(code), nil)
+                    } else if !isHeader, column < kinds.count, let kind = kinds[column] {
+                        typed = isDeclared[column]
+                            ? try record.withField(column) { field in
+                                guard let value = TypeInference.declaredValue(of: field, as: kind, rules: rules) else {
+                                    throw misfit(field, kind: declared[column]!, row: number, column: column, line: reader.recordLine, input: input)
+                                }
+                                return value
+                            }
+                            : record.withField(column) { TypeInference.value(of: $0, as: kind, rules: rules) }
+                    } else {
+                        typed = nil
+                    }
+                    guard let (value, numberFormat) = typed else {
                         cells[written].value = .string(record.withField(column) { recent.string($0, column: column) })
                         cells[written].styleIndex = 0
                         continue
@@ -113,6 +138,14 @@ extension TextToWorkbook {
             }
         }
         summary.bytesRead = firstPass + input.sourceBytesRead
+    }
+
+    /// The error for a field of a declared column that is not of its kind.
+    private static func misfit(_ field: UnsafeBufferPointer<UInt8>, kind: ColumnDeclarations.Kind, row: Int, column: Int,
+                               line: Int, input: ByteInput) -> TextInputError {
+        let text = String(decoding: field.prefix(80), as: UTF8.self).visibleControlCharacters
+        return TextInputError(file: input.name, line: line, "row \(row), column \(CellReference.columnName(column + 1)): "
+                              + "\"\(text)\"\(field.count > 80 ? "..." : "") is not a \(kind.rawValue), as --types declares the column")
     }
 
     /// Throws when record `number` falls outside Excel's grid.

@@ -16,6 +16,8 @@ public enum TextToWorkbook {
         public var delimiter: UInt8?
         /// How numbers are written in CSV and TSV.
         public var rules = TypeInference.Rules()
+        /// CSV/TSV: declared column kinds (`--types`) and null fields (`--null`).
+        public var declarations = ColumnDeclarations()
         /// The name of the sheet written.
         public var sheetName = "Sheet1"
         /// How the workbook is written; the shared-string table is bounded
@@ -29,6 +31,10 @@ public enum TextToWorkbook {
 
         /// The defaults.
         public init() {}
+
+        /// Whether CSV/TSV input is read twice: once for the columns' kinds (inferred, or
+        /// declared by header name), once to write.
+        public var readsTwice: Bool { inferTypes || !declarations.declarations.isEmpty }
     }
 
     /// The most memory the shared-string table of a converted sheet takes: 8 MiB (about
@@ -56,7 +62,7 @@ public enum TextToWorkbook {
     static func append(_ source: TextSource, format: TextFormat, to writer: WorkbookWriter, options: Options,
                        progress: ((ConversionSummary) -> Void)?) throws -> ConversionSummary {
         var summary = ConversionSummary()
-        summary.totalBytes = (source.size ?? 0) * (format != .jsonl && options.inferTypes ? 2 : 1)
+        summary.totalBytes = (source.size ?? 0) * (format != .jsonl && options.readsTwice ? 2 : 1)
         var layout = DelimitedLayout()
         switch format {
         case .ndjson, .json:
@@ -73,6 +79,8 @@ public enum TextToWorkbook {
                 do {
                     try sheet.append(row)
                 } catch let error as WriterError {
+                    // A failing file system is the output's fault, not the line's.
+                    if case .io = error { throw error }
                     throw TextInputError(file: input.name, line: line, error.description)
                 }
             }
