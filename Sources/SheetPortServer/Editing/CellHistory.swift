@@ -7,8 +7,9 @@ import SheetPortConvert
 /// caller's to undo), and, per cell whose input or style it changed, the version, the subject, the
 /// time, and, sealed, which of the two it changed and the cell as it was before and after (so an
 /// undo or a restore needs nothing else); per row height or column width it set, the size before
-/// and after (row `r` column 0, or row 0 column `c`). An import records one entry for the whole
-/// sheet (`imported`, row and column 0).
+/// and after (row `r` column 0, or row 0 column `c`). A write of many cells keeps its cells'
+/// entries a row block to a stored entry (`batchedFrom`, `batchKey`), read back cell by cell. An
+/// import records one entry for the whole sheet (`imported`, row and column 0).
 package enum CellHistory {
     /// One entry.
     package struct Entry {

@@ -39,10 +39,13 @@ final class StorageRelief: @unchecked Sendable {
     func start() {
         thread.start(named: "storage relief") { [store, wasFull, freed, log] stopAsked in
             var database: Database?
-            var failures = 0
-            // A quarter second between looks: a delete's space comes back soon after its answer.
+            var failures = 0, looks = 0
+            // A quarter second between looks: a delete's space comes back soon after its answer;
+            // a full disk is looked at every fourth (once a second).
             while !stopAsked(0.25) {
-                guard freed.isSet || (wasFull.isSet && store.kind == .sqlite) else { continue }
+                looks += 1
+                let fullLook = wasFull.isSet && store.kind == .sqlite && looks % 4 == 0
+                guard freed.isSet || fullLook else { continue }
                 do {
                     if database == nil { database = try Self.connect(store) }
                     if freed.isSet {
@@ -50,7 +53,7 @@ final class StorageRelief: @unchecked Sendable {
                         freed.set(false)
                         if try !database!.giveSpaceBack() { freed.set(true) } // the WAL was busy: again soon
                     }
-                    if wasFull.isSet, store.kind == .sqlite, try database!.truncateWAL() {
+                    if fullLook, try database!.truncateWAL() {
                         wasFull.set(false)
                         log.write("storage relieved: the database's WAL is checkpointed and truncated")
                     }
