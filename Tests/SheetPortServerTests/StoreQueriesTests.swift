@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SheetPortServer
+import SheetPortCore
 import SheetPortTestSupport
 
 /// The store's named queries that the domain calls instead of SQL (issue 34), on a real SQLite
@@ -72,7 +73,7 @@ import SheetPortTestSupport
             try database.insertCellHistory(sheet: sheet, version: version, row: 3, column: 4, subject: subject, at: 2, change: "cells",
                                            data: data + [UInt8(version)])
         }
-        #expect(try database.cellHistory(of: sheet, row: 3, column: 4).map(\.version) == [3, 2, 1])
+        #expect(try database.cellHistory(of: sheet, row: 3, column: 4, batch: CellReference(row: -1, column: -1)).map(\.version) == [3, 2, 1])
         #expect(try database.lastUndoableVersion(of: other, sheet: sheet) == 2)
         #expect(try database.lastUndoableVersion(of: hostile[2], sheet: sheet) == 3)
         #expect(try database.lastUndoableVersion(of: owner, sheet: sheet) == nil) // the import is no write

@@ -23,6 +23,23 @@ extension CalcEngine {
         var edges: [Int32] = []
     }
 
+    /// The dynamic arrays that may spill differently after `changed`: those blocked (#SPILL!)
+    /// and those spilling over a changed cell. Only a formula holding a spill range is checked
+    /// against `changed`: every typed formula is a dynamic one, and a paste of 100,000 of them
+    /// compared each with all 100,000 changed cells (28 % of a large write's time).
+    func respilling(after changed: [CellLocation]) -> [Int32] {
+        var found: [Int32] = []
+        for id in dynamicFormulas {
+            if cellValue[Int(id)] == .error(.spill) {
+                found.append(id)
+            } else if let array = arrays[id] {
+                let sheet = Int(cellSheet[Int(id)])
+                if changed.contains(where: { $0.sheet == sheet && array.range.contains($0.index) }) { found.append(id) }
+            }
+        }
+        return found
+    }
+
     /// The dirty graph of `changed` (the dependency index must be current). A cell's queued
     /// positions are contiguous, so the edges out of it come out contiguous: no sorting.
     /// `pending`: formula cells a suspended pass left, recomputed (their dependents are among them).
@@ -30,12 +47,7 @@ extension CalcEngine {
         var builder = DirtyGraphBuilder(engine: self)
         builder.queue = changed.map { (Int32($0.sheet), $0.index.row, $0.index.column, -1) }
         for id in index.volatile { _ = builder.reach(id, needed: true) }
-        // Dynamic arrays blocked (#SPILL!) or spilling over a changed cell may spill differently now.
-        for id in dynamicFormulas where cellValue[Int(id)] == .error(.spill) || changed.contains(where: { l in
-            arrays[id].map { Int(cellSheet[Int(id)]) == l.sheet && $0.range.contains(l.index) } ?? false
-        }) {
-            _ = builder.reach(id, needed: true)
-        }
+        for id in respilling(after: changed) { _ = builder.reach(id, needed: true) }
         // Formulas set in this batch are dirty themselves.
         for l in changed {
             if let id = cellID(sheet: l.sheet, address: l.index), cellKind[Int(id)] == .formula { _ = builder.reach(id, needed: true) }

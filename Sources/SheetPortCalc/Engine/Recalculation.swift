@@ -252,11 +252,7 @@ extension CalcEngine {
             enqueuePositions(of: id, into: &queue)
         }
         // Dynamic arrays blocked (#SPILL!) or spilling over a changed cell may spill differently now.
-        for id in dynamicFormulas where cellValue[Int(id)] == .error(.spill) || changed.contains(where: { l in
-            arrays[id].map { Int(cellSheet[Int(id)]) == l.sheet && $0.range.contains(l.index) } ?? false
-        }) {
-            if dirty.insert(id).inserted { enqueuePositions(of: id, into: &queue) }
-        }
+        for id in respilling(after: changed) where dirty.insert(id).inserted { enqueuePositions(of: id, into: &queue) }
         // Formulas set in this batch are dirty themselves.
         for l in changed {
             if let id = cellID(sheet: l.sheet, address: l.index), cellKind[Int(id)] == .formula, dirty.insert(id).inserted {

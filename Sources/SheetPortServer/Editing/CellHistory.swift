@@ -7,8 +7,9 @@ import SheetPortConvert
 /// caller's to undo), and, per cell whose input or style it changed, the version, the subject, the
 /// time, and, sealed, which of the two it changed and the cell as it was before and after (so an
 /// undo or a restore needs nothing else); per row height or column width it set, the size before
-/// and after (row `r` column 0, or row 0 column `c`). An import records one entry for the whole
-/// sheet (`imported`, row and column 0).
+/// and after (row `r` column 0, or row 0 column `c`). A write of many cells keeps its cells'
+/// entries a row block to a stored entry (`batchedFrom`, `batchKey`), read back cell by cell. An
+/// import records one entry for the whole sheet (`imported`, row and column 0).
 package enum CellHistory {
     /// One entry.
     package struct Entry {
@@ -44,7 +45,19 @@ package enum CellHistory {
         Sealer.context("history:\(cell.row):\(cell.column)", sheet, version)
     }
 
-    /// Records what `edit` changed, now at `version`.
+    /// Changed cells past which a write's entries are kept a row block to an entry (`batchKey`):
+    /// a 100,000-cell paste stores 1,563 entries, not 100,000 rows each compressed and sealed.
+    static let batchedFrom = 256
+
+    /// The key (row, column) of the entry holding a write's cells of row block `block`: a negative
+    /// row, so it never meets a cell's, a size's or a marker's, and column -1.
+    static func batchKey(block: Int) -> CellReference { CellReference(row: -(block + 1), column: -1) }
+
+    /// Whether an entry's key is a row block's (`batchKey`).
+    static func isBatch(_ record: CellHistoryRow) -> Bool { record.column == -1 && record.row < 0 }
+
+    /// Records what `edit` changed, now at `version`: a marker, an entry per changed cell (or,
+    /// past `batchedFrom`, one per row block holding the block's cells), one per size.
     static func record(_ edit: SheetEdit, version: Int, change: SheetChangeKind, _ database: Database, _ context: ServerContext) throws {
         let now = Int64(Date().timeIntervalSince1970)
         func insert(_ cell: CellReference, _ data: JSON) throws {
@@ -53,17 +66,32 @@ package enum CellHistory {
                                            data: context.sealer.seal(packed(Array(data.text.utf8)), context: Self.context(edit.sheet, cell, version)))
         }
         try insert(CellReference(row: 0, column: 0), .object([]))
-        for (cell, cells) in edit.written.sorted(by: { $0.key < $1.key }) {
-            let (before, after) = cells
+        var cells: [(cell: CellReference, members: [(String, JSON)])] = []
+        for (cell, (before, after)) in edit.written.sorted(by: { $0.key < $1.key }) {
             var changed: [String] = []
             if before.input != after.input || before.formula != after.formula || (after.formula == nil && before.value != after.value) {
                 changed.append("input")
             }
-            if StoredCell.styleJSON(before.style).text != StoredCell.styleJSON(after.style).text { changed.append("style") }
+            if !(before.style.isEmpty && after.style.isEmpty), StoredCell.styleJSON(before.style).text != StoredCell.styleJSON(after.style).text {
+                changed.append("style")
+            }
             guard !changed.isEmpty else { continue }
             func line(_ stored: StoredCell) -> JSON { stored.isVacant ? .null : .string(String(decoding: stored.line, as: UTF8.self)) }
-            try insert(cell, .object([("input", .string(after.isVacant ? "" : after.input)), ("previous", .string(before.isVacant || before.isSpilled ? "" : before.retypeableInput)),
-                                      ("changed", .array(changed.map { .string($0) })), ("before", line(before)), ("after", line(after))]))
+            cells.append((cell, [("input", .string(after.isVacant ? "" : after.input)), ("previous", .string(before.isVacant || before.isSpilled ? "" : before.retypeableInput)),
+                                 ("changed", .array(changed.map { .string($0) })), ("before", line(before)), ("after", line(after))]))
+        }
+        if cells.count < batchedFrom {
+            for (cell, members) in cells { try insert(cell, .object(members)) }
+        } else {
+            var start = 0
+            while start < cells.count {
+                let block = RowBlock.block(of: cells[start].cell.row)
+                var end = start
+                while end < cells.count, RowBlock.block(of: cells[end].cell.row) == block { end += 1 }
+                let objects = cells[start..<end].map { JSON.object([("row", .int($0.cell.row)), ("col", .int($0.cell.column))] + $0.members) }
+                try insert(batchKey(block: block), .object([("cells", .array(objects))]))
+                start = end
+            }
         }
         for size in edit.sizeChanges where size.before != size.after {
             func number(_ value: Double?) -> JSON { value.map { .number($0) } ?? .null }
@@ -82,13 +110,16 @@ package enum CellHistory {
 
     /// A cell's entries, newest first, with the import's entry last (when the sheet was imported).
     static func entries(of cell: CellReference, sheet: String, _ database: Database, _ context: ServerContext) throws -> [Entry] {
-        try database.cellHistory(of: sheet, row: cell.row, column: cell.column).map { try entry($0, sheet: sheet, context) }
+        try database.cellHistory(of: sheet, row: cell.row, column: cell.column, batch: batchKey(block: RowBlock.block(of: cell.row)))
+            .flatMap { try entries($0, sheet: sheet, context).filter { $0.cell == cell || $0.change == "imported" } }
     }
 
-    /// The entries of `subject`'s last write not yet undone, nil when there is none.
+    /// The entries of `subject`'s last write not yet undone (marker first, then in row and column
+    /// order), nil when there is none.
     static func lastWrite(of subject: String, sheet: String, _ database: Database, _ context: ServerContext) throws -> [Entry]? {
         guard let version = try database.lastUndoableVersion(of: subject, sheet: sheet) else { return nil }
-        return try database.cellHistory(of: sheet, version: version, by: subject).map { try entry($0, sheet: sheet, context) }
+        return try database.cellHistory(of: sheet, version: version, by: subject).flatMap { try entries($0, sheet: sheet, context) }
+            .sorted { ($0.cell.row, $0.cell.column) < ($1.cell.row, $1.cell.column) }
     }
 
     /// Marks the entries of `version` undone (an undo never undoes them again).
@@ -101,23 +132,34 @@ package enum CellHistory {
     /// (markers aside): what an undo of `subject`'s write at `version` must leave alone.
     static func laterWrites(to cells: Set<CellReference>, after version: Int, notBy subject: String, sheet: String,
                             _ database: Database, _ context: ServerContext) throws -> [Entry] {
+        let blocks = Set(cells.map { RowBlock.block(of: $0.row) })
         var entries: [Entry] = []
-        for var record in try database.laterCellHistory(of: sheet, after: version, notBy: subject)
-        where cells.contains(CellReference(row: record.row, column: record.column)) {
+        for var record in try database.laterCellHistory(of: sheet, after: version, notBy: subject) {
+            let batch = isBatch(record)
+            guard batch ? blocks.contains(-record.row - 1) : cells.contains(CellReference(row: record.row, column: record.column)) else { continue }
             // Only these few are unsealed.
             guard let data = try database.cellHistoryData(of: sheet, version: record.version, row: record.row, column: record.column) else { continue }
             record.data = data
-            entries.append(try entry(record, sheet: sheet, context))
+            entries += try self.entries(record, sheet: sheet, context).filter { !batch || cells.contains($0.cell) }
         }
         return entries
     }
 
-    private static func entry(_ record: CellHistoryRow, sheet: String, _ context: ServerContext) throws -> Entry {
-        let version = record.version
-        let cell = CellReference(row: record.row, column: record.column)
-        let plaintext = try context.sealer.open(record.data ?? [], context: Self.context(sheet, cell, version), what: "cell history")
+    /// A stored entry's meaning: one entry, or a row block's entry's cells one by one.
+    private static func entries(_ record: CellHistoryRow, sheet: String, _ context: ServerContext) throws -> [Entry] {
+        let key = CellReference(row: record.row, column: record.column)
+        let plaintext = try context.sealer.open(record.data ?? [], context: Self.context(sheet, key, record.version), what: "cell history")
         let object = JSON.parseObject(try unpacked(plaintext)) ?? [:]
-        var entry = Entry(version: version, subject: record.subject, at: record.at, change: record.change,
+        guard isBatch(record) else { return [entry(record, cell: key, object)] }
+        return (object["cells"] as? [[String: Any]] ?? []).compactMap { cell in
+            guard let row = cell["row"] as? Int, let column = cell["col"] as? Int, row > 0, column > 0 else { return nil }
+            return entry(record, cell: CellReference(row: row, column: column), cell)
+        }
+    }
+
+    /// One cell's, size's or marker's entry from its JSON `object`.
+    private static func entry(_ record: CellHistoryRow, cell: CellReference, _ object: [String: Any]) -> Entry {
+        var entry = Entry(version: record.version, subject: record.subject, at: record.at, change: record.change,
                           input: object["input"] as? String, previous: object["previous"] as? String, cell: cell)
         if let changed = object["changed"] as? [String] { entry.changed = Set(changed) }
         if entry.isMarker { entry.changed = [] }

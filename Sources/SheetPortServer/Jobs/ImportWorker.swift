@@ -126,6 +126,7 @@ package final class ImportWorker: @unchecked Sendable {
     private func removeSheet(_ id: String?, _ database: Database) {
         guard let id else { return }
         retryWithBackoff("remove the sheet of an ended import", database) { try database.deletingQuickly { try database.deleteSheet(id) } }
+        context.relief.noteFreed()
     }
 
     /// Ends a job that found the storage full: its sheet removed and the job failed with
@@ -143,6 +144,7 @@ package final class ImportWorker: @unchecked Sendable {
             }
         }
         database.relieveFullStorage(noting: context.relief)
+        context.relief.noteFreed()
     }
 
     /// Runs `attempt` until it succeeds or the server stops: pauses from 50 ms doubling to 30 s;

@@ -57,6 +57,7 @@ enum SheetsRoute {
     static func delete(_ id: String, _ request: Request, _ context: ServerContext) throws -> Reply {
         try Router.sheet(id, request, context, needs: .owner)
         try context.database { try $0.deleteSheet(id) }
+        context.relief.noteFreed()
         return Reply(status: 204)
     }
 }

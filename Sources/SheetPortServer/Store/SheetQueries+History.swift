@@ -1,3 +1,5 @@
+import SheetPortCore
+
 /// One row of `cell_history` (`CellHistory` reads its meaning): the plain columns, and the
 /// sealed `data` when it was read.
 package struct CellHistoryRow: Sendable, Equatable {
@@ -33,14 +35,17 @@ extension Database {
                   .integer(at), .text(change), .blob(data)])
     }
 
-    /// A cell's entries with their data, newest first, and the import's entry (the sheet's
-    /// oldest version) last when the sheet was imported.
-    func cellHistory(of sheet: String, row: Int, column: Int) throws -> [CellHistoryRow] {
+    /// A cell's entries with their data, newest first: its own, those of its row block's
+    /// entries (`batch`: a large write's, which the caller filters), and the import's entry (the
+    /// sheet's oldest version) last when the sheet was imported.
+    func cellHistory(of sheet: String, row: Int, column: Int, batch: CellReference) throws -> [CellHistoryRow] {
         try query("""
             SELECT \(Self.historyColumns), data FROM cell_history
-            WHERE sheet_id = ? AND ((row_number = ? AND column_number = ?) OR (row_number = 0 AND column_number = 0 AND change = 'imported'))
+            WHERE sheet_id = ? AND ((row_number = ? AND column_number = ?) OR (row_number = ? AND column_number = ?)
+                OR (row_number = 0 AND column_number = 0 AND change = 'imported'))
             ORDER BY version DESC
-            """, [.text(sheet), .integer(Int64(row)), .integer(Int64(column))]).map { historyRow($0, data: true) }
+            """, [.text(sheet), .integer(Int64(row)), .integer(Int64(column)), .integer(Int64(batch.row)), .integer(Int64(batch.column))])
+            .map { historyRow($0, data: true) }
     }
 
     /// The version of `subject`'s last write an undo may take back, nil when there is none.

@@ -94,11 +94,10 @@ extension Database {
         (try query("SELECT values_pending FROM sheets WHERE id = ?", [.text(sheet)]).first?.first?.int ?? 0) != 0
     }
 
-    /// Deletes a sheet with its rows, comments and grants, and gives the space back (SQLite,
-    /// outside a transaction: `reclaimSpace()`; a failed step leaves it to the next).
+    /// Deletes a sheet with its rows, comments and grants. The space comes back afterwards,
+    /// off the request path (`StorageRelief.noteFreed()`, `giveSpaceBack()`).
     package func deleteSheet(_ id: String) throws {
         try query("DELETE FROM sheets WHERE id = ?", [.text(id)])
-        _ = try? reclaimSpace()
     }
 
     /// The sealed row blocks of a sheet from block `first` to `last`, in order.

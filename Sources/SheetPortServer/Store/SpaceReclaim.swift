@@ -1,10 +1,40 @@
 /// Space given back when sheets go: on the embedded store, the SQLite file runs with
 /// `auto_vacuum=INCREMENTAL`, and after a delete the free pages are returned to the file system
 /// a bounded step at a time (`PRAGMA incremental_vacuum(N)`, each step its own short write
-/// transaction, so imports and edits wait at most one step). PostgreSQL reuses the space of
-/// deleted rows through autovacuum (SheetPortServer.docc/StorageAndSealing.md); only a job's staged upload, its whole
-/// size again in `staged_uploads` and dead once the job ends, is vacuumed at once.
+/// transaction, so imports and edits wait at most one step), then the WAL is truncated; the
+/// server's relief thread does it off the request path (`StorageRelief`). On PostgreSQL the
+/// tables a delete touched are vacuumed (dead rows reused, an emptied end returned), and a
+/// job's staged upload, its whole size again in `staged_uploads` and dead once the job ends,
+/// is vacuumed at once (SheetPortServer.docc/StorageAndSealing.md).
 extension Database {
+    /// The tables whose rows go with a sheet (by `ON DELETE CASCADE`) and hold its bulk.
+    static let sheetBulkTables = ["row_blocks", "cell_history", "sheet_events", "comments"]
+
+    /// Gives back the space deleted sheets or blocks left: on SQLite the free pages in bounded
+    /// steps, then a checkpoint that truncates the WAL; on PostgreSQL a VACUUM of each of the
+    /// sheet's bulk tables (each its own statement, outside a transaction). Answers false when a
+    /// lock was busy (another connection writing): the caller tries again later.
+    func giveSpaceBack() throws -> Bool {
+        do {
+            switch kind {
+            case .sqlite:
+                try reclaimSpace()
+                return try truncateWAL()
+            case .postgres:
+                for table in Self.sheetBulkTables { try execute("VACUUM \(table)") }
+                return true
+            }
+        } catch where error.isBusy {
+            return false
+        }
+    }
+
+    /// On SQLite, waits at most a tenth of a second for another connection's lock (the
+    /// housekeeping's own connection, which must not hold requests back); nothing on PostgreSQL.
+    func waitForLocksBriefly() throws {
+        if kind == .sqlite { try execute("PRAGMA busy_timeout=100") }
+    }
+
     /// On PostgreSQL, vacuums `staged_uploads` (outside a transaction): a job's pieces are
     /// deleted when it ends, and until autovacuum's next round (a minute or more) they held as
     /// many bytes again as the sheet stored from them. The table holds only the pieces of jobs

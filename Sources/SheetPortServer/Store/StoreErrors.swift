@@ -14,6 +14,13 @@ extension Error {
         }
     }
 
+    /// Whether this failure is SQLite's SQLITE_BUSY or SQLITE_LOCKED (another connection held
+    /// the lock past the busy timeout): worth trying again later, not a fault.
+    var isBusy: Bool {
+        guard case let .database(code, _) = self as? ServerError else { return false }
+        return code & 0xFF == 5 || code & 0xFF == 6
+    }
+
     /// Whether this failure is a lost connection to a shared store (SQLSTATE class 08, an ended
     /// session 57P0x, or a failure libpq gave no state: the connection closed under it). The
     /// embedded store has no connection to lose.
