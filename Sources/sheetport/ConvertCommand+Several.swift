@@ -24,6 +24,10 @@ extension ConvertCommand {
         }
         var seen: [String: String] = [:]
         for name in names {
+            // A name Excel refuses is the option's fault, told before anything is read.
+            if let violation = SheetName.violation(of: name) {
+                throw UsageError("--sheet \"\(name.visibleControlCharacters)\": \(violation)")
+            }
             if let earlier = seen[name.lowercased()] {
                 throw UsageError("two inputs would both be sheet \"\(earlier.visibleControlCharacters)\" (\"\(name.visibleControlCharacters)\"); sheet names differ ignoring case")
             }

@@ -138,7 +138,7 @@ import SheetPortTestSupport
         let gzipBomb = try Self.write(try Self.gzip([Data(count: 8 << 20)]), "bomb.csv.gz", in: folder)
         for bomb in [zstdBomb, gzipBomb] {
             let result = try runSheetport(["convert", bomb, "-o", folder.appendingPathComponent("b.xlsx").path, "--max-total-size", "1M"])
-            #expect(result.status == 2, "\(result.stderr)")
+            #expect(result.status == 3, "\(result.stderr)")
             #expect(result.stderr.contains("zip-bomb") && result.stderr.contains("1048576"), "\(result.stderr)")
         }
     }
@@ -155,7 +155,7 @@ import SheetPortTestSupport
         ]
         for (data, name, expected) in cases {
             let result = try runSheetport(["convert", try Self.write(data, name, in: folder), "-o", folder.appendingPathComponent("o.xlsx").path])
-            #expect(result.status == 2, "\(name): \(result.stderr)")
+            #expect(result.status == 3, "\(name): \(result.stderr)")
             #expect(result.stderr.contains(expected), "\(name): \(result.stderr)")
         }
     }

@@ -102,7 +102,7 @@ private func values(_ rows: [Row]) -> [[CellValue]] { rows.map { $0.cells.map(\.
         #expect(values(latin1.rows).last == [.string("Café")])
         // The same bytes read as UTF-8 (the default) are an error that says where.
         let utf8 = try convertText(bytes, name: "data.csv")
-        #expect(utf8.status == 2)
+        #expect(utf8.status == 3)
         #expect(utf8.stderr.contains("data.csv: line 2: the text is not valid UTF-8 at byte offset 14"), "\(utf8.stderr)")
     }
 
@@ -181,7 +181,7 @@ private func values(_ rows: [Row]) -> [[CellValue]] { rows.map { $0.cells.map(\.
     ] as [([UInt8], [String], String)])
     func brokenTextNamesTheLineAndOffsetAndLeavesNothing(_ bytes: [UInt8], _ extra: [String], _ message: String) throws {
         let result = try convertText(bytes, name: "broken.csv", extra)
-        #expect(result.status == 2)
+        #expect(result.status == 3)
         #expect(result.stderr.contains("broken.csv: " + message), "\(result.stderr)")
         #expect(result.files.isEmpty)
     }
@@ -288,7 +288,7 @@ private func values(_ rows: [Row]) -> [[CellValue]] { rows.map { $0.cells.map(\.
         defer { try? FileManager.default.removeItem(at: scratch) }
         let result = try runSheetport(["convert", "/dev/zero", "--from", "csv", "-o", scratch.appendingPathComponent("out.xlsx").path],
                                       environment: ["TMPDIR": scratch.path])
-        #expect(result.status == 2)
+        #expect(result.status == 3)
         #expect(result.stderr.contains("/dev/zero: line 1: a field of over 98301 bytes"), "\(result.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty)
     }
@@ -309,14 +309,14 @@ private func values(_ rows: [Row]) -> [[CellValue]] { rows.map { $0.cells.map(\.
         let field = String(repeating: "x", count: 1 << 20)
         let csv = "a,b\n1,2\n" + (quoted ? "\"\(field)\"" : field) + ",3\n"
         let result = try convertText(Array(csv.utf8), name: "big.csv")
-        #expect(result.status == 2)
+        #expect(result.status == 3)
         #expect(result.stderr.contains("big.csv: line 3: a field of over 98301 bytes: a cell holds at most 32,767 characters"), "\(result.stderr)")
         #expect(result.files.isEmpty)
     }
 
     @Test func aRecordWiderThanTheGridIsRefused() throws {
         let result = try convertText(Array(("a\n" + String(repeating: ",", count: 20_000) + "\n").utf8), name: "wide.csv")
-        #expect(result.status == 2)
+        #expect(result.status == 3)
         #expect(result.stderr.contains("wide.csv: line 2: over 16,384 fields"), "\(result.stderr)")
     }
 }

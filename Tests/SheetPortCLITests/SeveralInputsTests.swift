@@ -88,12 +88,12 @@ import SheetPortTestSupport
         let bad = try Self.write("{\"ref\":\"A1\",\"type\":\"number\",\"value\":1}\n{\"ref\":\"A2\",\"type\":\"bogus\"}\n", "bad.jsonl", in: folder)
         let book = folder.appendingPathComponent("book.xlsx").path
         let result = try runSheetport(["convert", a, bad, "-o", book])
-        #expect(result.status == 2)
+        #expect(result.status == 3)
         #expect(result.stderr.contains("bad.jsonl") && result.stderr.contains("line 2"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: book))
         try Data("earlier".utf8).write(to: URL(fileURLWithPath: book))
         let again = try runSheetport(["convert", a, bad, "-o", book])
-        #expect(again.status == 2)
+        #expect(again.status == 3)
         #expect(try Data(contentsOf: URL(fileURLWithPath: book)) == Data("earlier".utf8))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["a.csv", "bad.jsonl", "book.xlsx"])
     }
