@@ -168,9 +168,9 @@ package final class StoredCellWriter {
     }
 
     /// The input a date cell of `serial` stores: the date, with its time when it has one, or the
-    /// time alone below 1.
+    /// time alone (`ValueText.isTimeOfDay`: below 1, but the 1904 system's day 0 is a date).
     private func putDateInput(_ dateTime: ExcelDateTime, serial: Double) {
-        if serial < 1 { // a time of day alone
+        if ValueText.isTimeOfDay(serial, system: dateSystem, showsTime: false) {
             sink.putTime(dateTime, milliseconds: false)
         } else {
             sink.putDate(dateTime)
