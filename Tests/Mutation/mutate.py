@@ -7,7 +7,7 @@ Takes the scripted fixtures, the real-producer fixtures and the small files of
 ../shared/corpus, damages them (bytes flipped, deleted, duplicated, or SpreadsheetML
 fragments spliced into an XML part, re-zipped; or raw bytes of the archive flipped), and
 runs `sheetport convert --to jsonl` and `--to csv` on each. Any exit status other than 0
-(read) or 2 (refused with an error) is a crash; more than 20 seconds is a hang. Then
+(read) or 3 (the input refused with an error, Docs/Reference/CLI.md) is a crash; more than 20 seconds is a hang. Then
 `sheetport check --json` must exit 0 or 1 with a JSON report that agrees with the status. Failing
 inputs are kept in --keep. Seeded, so a run is repeatable. The last line reads
 `mutation-smoke: N passed, M failed`.
@@ -124,7 +124,7 @@ def main():
                 except subprocess.TimeoutExpired:
                     problem = f"hang ({fmt})"
                     break
-                if run.returncode not in (0, 2):
+                if run.returncode not in (0, 3):
                     problem = f"exit {run.returncode} ({fmt}): {run.stderr.decode(errors='replace')[-200:]}"
                     break
             if not problem:
