@@ -210,12 +210,13 @@ extension CalcEngine {
     private func finishChanges(_ recalculated: [CellChange], inputs: [CellLocation]) -> [CellChange] {
         var changes = recalculated
         var answered = Set<CellLocation>()
-        if !arrays.isEmpty || !takenBackSpillCells.isEmpty {
-            // A spill that moved or shrank frees its members' cells and takes new ones (maybe
+        if !takenBackSpillCells.isEmpty {
+            // A spill that moved or shrank freed its members' cells and took new ones (maybe
             // the same ids) for the cells it spills into now: a change noted by id may name the
             // wrong cell or an emptied value. Each changed cell, the taken-back ones among them,
-            // is answered once, by location, with its value now.
-            let taken = takenBackSpillCells.lazy.map { CellChange(location: $0, value: .empty) }
+            // is answered once, by location, with its value now. (Without a freed cell no id
+            // changed hands: a write's dependents are answered as noted, with no lookup each.)
+            let taken = takenBackSpillCells.map { CellChange(location: $0, value: .empty) }
             changes = (changes + taken).compactMap { change in
                 guard answered.insert(change.location).inserted else { return nil }
                 return CellChange(location: change.location, value: value(at: change.location.cell, sheet: change.location.sheet))
