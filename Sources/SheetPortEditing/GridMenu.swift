@@ -20,7 +20,7 @@ extension GridMenuEntry {
     /// The menu as one line of at most `width` characters, the `selected` entry in brackets:
     /// every entry when they fit, else the ones around the selected entry with `…` where some
     /// are left out, so the selected one is always seen on a narrow terminal.
-    public static func line(selected: Int, width: Int) -> String {
+    package static func line(selected: Int, width: Int) -> String {
         let titles = allCases.enumerated().map { $0.offset == selected ? "[\($0.element.title)]" : $0.element.title }
         guard width > 0, titles.indices.contains(selected) else { return "" }
         func text(_ first: Int, _ last: Int) -> String {

@@ -12,7 +12,7 @@ extension NumberFormatRenderer {
     /// to the digits that fit (`0.689655172413793` in 8 characters is `0.689655`), scientific
     /// where the whole part does not fit or scientific keeps more significant digits (`1.2E+08`);
     /// `nil` when it fits no way (Excel fills the column with `#`).
-    public static func general(_ number: Double, fittingWidth width: Int) -> String? {
+    package static func general(_ number: Double, fittingWidth width: Int) -> String? {
         guard number.isFinite else { return nil }
         guard number != 0 else { return width > 0 ? "0" : nil }
         let sign = number < 0 ? "-" : ""
