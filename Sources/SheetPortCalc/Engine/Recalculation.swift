@@ -57,7 +57,7 @@ extension CalcEngine {
             pending += unsettled(of: pass)
             kept = nil
         }
-        for input in inputs {
+        for input in Self.placementOrder(inputs) {
             let l = input.location
             switch input.content {
             case .value(let v): setValue(v, at: l.cell, sheet: l.sheet)

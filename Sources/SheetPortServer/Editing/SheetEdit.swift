@@ -169,7 +169,10 @@ package final class SheetEdit {
     /// for them.
     func calculate(showing shown: Int) -> [Touched] {
         var inputs: [CellInput] = []
-        for (cell, update) in updates {
+        // Row-major, the order the engine places cells fastest in (not the dictionary's).
+        let cells = updates.keys.sorted()
+        for cell in cells {
+            guard let update = updates[cell] else { continue }
             let location = CellLocation(sheet: 0, cell: cell)
             switch update.content {
             case .keep: continue
@@ -182,7 +185,7 @@ package final class SheetEdit {
         model.cellCount += inputs.count
         let recalculated = inputs.isEmpty ? [] : model.engine.setInputs(inputs, stoppingAfter: shown)
         let engine = model.engine
-        var touched = Self.merge(updates.keys.sorted(), recalculated) { engine.value(at: $0, sheet: 0) }
+        var touched = Self.merge(cells, recalculated) { engine.value(at: $0, sheet: 0) }
         spills = spillMarks(recalculated: recalculated)
         if !spills.isEmpty { touched = adding(spills.keys, to: touched) }
         return touched
