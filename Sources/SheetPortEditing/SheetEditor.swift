@@ -362,8 +362,6 @@ public final class SheetEditor {
     private func handleMenu(_ key: EditorKey, _ index: Int) {
         let entries = GridMenuEntry.allCases
         switch key {
-        case .arrow(.down), .arrow(.right), .tab: focus = .functionMenu((index + 1) % entries.count)
-        case .arrow(.up), .arrow(.left), .reverseTab: focus = .functionMenu((index + entries.count - 1) % entries.count)
         case .enter:
             focus = .grid
             switch entries[index] {
@@ -372,18 +370,21 @@ public final class SheetEditor {
             }
         case .text(let typed):
             if let chosen = entries.firstIndex(where: { $0.title.uppercased().hasPrefix(typed.uppercased()) }) { focus = .functionMenu(chosen) }
-        case .escape: focus = .grid
-        case .quit: focus = .grid; handleGrid(.quit)
-        default: break
+        default: handleMenuMove(key, index, count: entries.count, menu: EditorFocus.functionMenu)
         }
     }
 
     private func handleFormatMenu(_ key: EditorKey, _ index: Int) {
         let entries = FormatMenuEntry.allCases
+        if key == .enter { choose(entries[index]) } else { handleMenuMove(key, index, count: entries.count, menu: EditorFocus.formatMenu) }
+    }
+
+    /// The keys every menu answers alike: the arrows and (reverse) Tab move through its `count`
+    /// entries, wrapping around; Escape closes it; quit closes it and quits.
+    private func handleMenuMove(_ key: EditorKey, _ index: Int, count: Int, menu: (Int) -> EditorFocus) {
         switch key {
-        case .arrow(.down), .arrow(.right), .tab: focus = .formatMenu((index + 1) % entries.count)
-        case .arrow(.up), .arrow(.left), .reverseTab: focus = .formatMenu((index + entries.count - 1) % entries.count)
-        case .enter: choose(entries[index])
+        case .arrow(.down), .arrow(.right), .tab: focus = menu((index + 1) % count)
+        case .arrow(.up), .arrow(.left), .reverseTab: focus = menu((index + count - 1) % count)
         case .escape: focus = .grid
         case .quit: focus = .grid; handleGrid(.quit)
         default: break

@@ -4,27 +4,20 @@ import Foundation
 /// it: the server's housekeeping passes (storage relief, the row block migration).
 final class StoppableThread: @unchecked Sendable {
     private let stopping = DispatchSemaphore(value: 0)
-    private let ended = DispatchSemaphore(value: 0)
-    private var thread: Thread?
+    private let thread = JoinableThread()
 
     /// Starts `body` on a thread named `name`. `body` calls its argument between steps with how
     /// long it may wait there (0 to only look); it answers true once a stop was asked.
     func start(named name: String, _ body: @escaping @Sendable (_ stopAsked: (_ waiting: Double) -> Bool) -> Void) {
-        let thread = Thread.running { [stopping] in
+        thread.start(named: name) { [stopping] in
             body { seconds in stopping.wait(timeout: .now() + seconds) == .success }
-        } then: { [ended] in
-            ended.signal()
         }
-        thread.name = name
-        thread.start()
-        self.thread = thread
     }
 
     /// Asks the thread to stop and waits until it has; nothing when it was never started.
     func stop() {
-        guard thread != nil else { return }
+        guard thread.isStarted else { return }
         stopping.signal()
-        ended.wait()
-        thread = nil
+        thread.join()
     }
 }

@@ -21,13 +21,11 @@ import Darwin
 @inline(__always) func cSinh(_ x: Double) -> Double { sinh(x) }
 @inline(__always) func cCosh(_ x: Double) -> Double { cosh(x) }
 @inline(__always) func cTanh(_ x: Double) -> Double { tanh(x) }
-@inline(__always) func cLgamma(_ x: Double) -> Double { lgamma(x) }
 @inline(__always) func cErf(_ x: Double) -> Double { erf(x) }
 @inline(__always) func cErfc(_ x: Double) -> Double { erfc(x) }
 @inline(__always) func cAsinh(_ x: Double) -> Double { asinh(x) }
 @inline(__always) func cAcosh(_ x: Double) -> Double { acosh(x) }
 @inline(__always) func cAtanh(_ x: Double) -> Double { atanh(x) }
-@inline(__always) func cLog2(_ x: Double) -> Double { log2(x) }
 @inline(__always) func cHypot(_ x: Double, _ y: Double) -> Double { hypot(x, y) }
 
 /// Seconds since 1970 from the system clock.

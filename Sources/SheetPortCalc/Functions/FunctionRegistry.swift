@@ -4,7 +4,7 @@ typealias FunctionImpl = @Sendable (Evaluator, [Operand]) throws -> Operand
 /// One built-in function: its name, arity, volatility, how arguments are taken, and its body.
 struct FunctionSpec: Sendable {
     /// The upper-cased name without storage prefixes.
-    let name: String
+    var name: String
     let minArgs: Int
     let maxArgs: Int
     /// Recomputed on every recalculation.
@@ -36,6 +36,17 @@ enum Functions {
                     _ impl: @escaping FunctionImpl) -> FunctionSpec {
         FunctionSpec(name: name, minArgs: minArgs, maxArgs: maxArgs, isVolatile: volatile, arrayArguments: arrays,
                      lifts: false, rawMask: ~0, impl: impl)
+    }
+
+    /// Copies of functions of `specs` under second names: `names` maps each to the name it copies.
+    static func renamed(_ names: KeyValuePairs<String, String>, in specs: [FunctionSpec]) -> [FunctionSpec] {
+        names.map { name, original in
+            guard var spec = specs.first(where: { $0.name == original }) else {
+                preconditionFailure("\(name) is a second name of \(original), which is not a function here")
+            }
+            spec.name = name
+            return spec
+        }
     }
 
     /// A number result, `#NUM!` when not finite; a subnormal one is 0, as Excel keeps none (EXP(-745)).

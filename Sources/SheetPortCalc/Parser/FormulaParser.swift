@@ -401,36 +401,47 @@ struct FormulaParser {
 
     /// `1:3`, `$1:$3` at the cursor (a whole-row range); false (cursor kept) when it is not one.
     mutating func rowRange(sheet: String?) throws(FormulaParseError) -> Bool {
-        let save = i
-        var abs1 = false
-        if peek() == UInt8(ascii: "$") { abs1 = true; i += 1 }
-        guard let r1 = A1.parseRow(s, from: i), r1.end < s.count, s[r1.end] == UInt8(ascii: ":") else { i = save; return false }
-        i = r1.end + 1
-        var abs2 = false
-        if peek() == UInt8(ascii: "$") { abs2 = true; i += 1 }
-        guard let r2 = A1.parseRow(s, from: i), !(r2.end < s.count && (isWordChar(s[r2.end]) && s[r2.end] != UInt8(ascii: "."))) else { i = save; return false }
-        i = r2.end
-        let a = CellRef(row: coord(r1.row, absolute: abs1, origin: origin.row), column: RefCoord(value: 0, absolute: true))
-        let b = CellRef(row: coord(r2.row, absolute: abs2, origin: origin.row), column: RefCoord(value: maxColumnIndex, absolute: true))
+        guard let ends = lineRangeEnds(rows: true) else { return false }
+        let a = CellRef(row: ends.first, column: RefCoord(value: 0, absolute: true))
+        let b = CellRef(row: ends.last, column: RefCoord(value: maxColumnIndex, absolute: true))
         out.append(.area(AreaRef(start: a, end: b, kind: .rows), sheet: sheet))
         return true
     }
 
     /// `A:C`, `$A:$C` at the cursor; false (cursor kept) when it is not one.
     mutating func columnRange(sheet: String?) -> Bool {
-        let save = i
-        var abs1 = false
-        if peek() == UInt8(ascii: "$") { abs1 = true; i += 1 }
-        guard let c1 = A1.parseColumn(s, from: i), c1.end < s.count, s[c1.end] == UInt8(ascii: ":") else { i = save; return false }
-        i = c1.end + 1
-        var abs2 = false
-        if peek() == UInt8(ascii: "$") { abs2 = true; i += 1 }
-        guard let c2 = A1.parseColumn(s, from: i), !(c2.end < s.count && (isWordChar(s[c2.end]) || s[c2.end] == UInt8(ascii: "("))) else { i = save; return false }
-        i = c2.end
-        let a = CellRef(row: RefCoord(value: 0, absolute: true), column: coord(c1.column, absolute: abs1, origin: origin.column))
-        let b = CellRef(row: RefCoord(value: maxRowIndex, absolute: true), column: coord(c2.column, absolute: abs2, origin: origin.column))
+        guard let ends = lineRangeEnds(rows: false) else { return false }
+        let a = CellRef(row: RefCoord(value: 0, absolute: true), column: ends.first)
+        let b = CellRef(row: RefCoord(value: maxRowIndex, absolute: true), column: ends.last)
         out.append(.area(AreaRef(start: a, end: b, kind: .columns), sheet: sheet))
         return true
+    }
+
+    /// The two ends of a whole-row (`rows`) or whole-column range at the cursor, the cursor moved
+    /// past it; nil (cursor kept) when there is none. Neither is followed by a word character,
+    /// except that a row range may be by `.`; a column range is not followed by `(` either.
+    private mutating func lineRangeEnds(rows: Bool) -> (first: RefCoord, last: RefCoord)? {
+        let save = i
+        guard let first = lineCoordinate(rows: rows), peek() == UInt8(ascii: ":") else { i = save; return nil }
+        i += 1
+        guard let last = lineCoordinate(rows: rows) else { i = save; return nil }
+        let next = peek()
+        if rows ? isWordChar(next) && next != UInt8(ascii: ".") : isWordChar(next) || next == UInt8(ascii: "(") { i = save; return nil }
+        return (first, last)
+    }
+
+    /// A row number or column letters after an optional `$` at the cursor (moved past them).
+    private mutating func lineCoordinate(rows: Bool) -> RefCoord? {
+        let absolute = peek() == UInt8(ascii: "$")
+        if absolute { i += 1 }
+        if rows {
+            guard let row = A1.parseRow(s, from: i) else { return nil }
+            i = row.end
+            return coord(row.row, absolute: absolute, origin: origin.row)
+        }
+        guard let column = A1.parseColumn(s, from: i) else { return nil }
+        i = column.end
+        return coord(column.column, absolute: absolute, origin: origin.column)
     }
 
     /// A cell reference at the cursor, not followed by word characters; nil (cursor kept) otherwise.

@@ -8,23 +8,19 @@ import SheetPortCore
 /// storage) the work spreads over the cores. Each batch carries a copy of the metadata and the
 /// progress as they were, so the caller never reads state a producing thread is changing.
 final class RowProducer {
-    /// Rows completed since the last batch, and how the tokenizer went on.
-    struct Batch {
-        var rows: [Row]
+    /// Rows completed since the last batch, and how the tokenizer went on: undecoded as the
+    /// tokenizing thread hands them to the decoding thread, rows of cells for the caller.
+    struct Stage<Rows> {
+        var rows: Rows
         var metadata: WorksheetMetadata
         var bytesRead: Int64
         var step: FastPathStep
     }
 
-    /// A batch as the tokenizing thread hands it to the decoding thread.
-    private struct Tokenized {
-        var rows: UndecodedRows
-        var metadata: WorksheetMetadata
-        var bytesRead: Int64
-        var step: FastPathStep
-    }
+    /// A batch of rows of cells.
+    typealias Batch = Stage<[Row]>
 
-    private let tokenized = BatchQueue<Tokenized>()
+    private let tokenized = BatchQueue<Stage<UndecodedRows>>()
     private let decoded = BatchQueue<Batch>()
     private let source: BackgroundInflater
     /// Signalled once by each of the two threads as it ends.
@@ -33,9 +29,18 @@ final class RowProducer {
     /// Starts tokenizing `source` into `handler`, and decoding the rows with `decoder`, on two new threads.
     init(source: BackgroundInflater, handler: WorksheetPart, decoder: CellDecoder) {
         self.source = source
-        let tokenizing = TokenizeJob(output: tokenized, tokenizer: WorksheetTokenizer(source: source, handler: handler),
-                                     handler: handler, done: done)
-        let decoding = DecodeJob(input: tokenized, output: decoded, decoder: decoder, done: done)
+        let tokenizer = WorksheetTokenizer(source: source, handler: handler)
+        let tokenizing = Job(output: tokenized, done: done) {
+            let step = tokenizer.advance()
+            return Stage(rows: handler.completedRows.takeComplete(), metadata: handler.metadata, bytesRead: tokenizer.bytesRead, step: step)
+        }
+        var decoder = decoder
+        let decoding = Job(output: decoded, done: done) { [tokenized] in
+            guard let batch = tokenized.receive() else { return nil }
+            var rows: [Row] = []
+            decoder.decode(batch.rows, into: &rows)
+            return Batch(rows: rows, metadata: decoder.completing(batch.metadata), bytesRead: batch.bytesRead, step: batch.step)
+        }
         let threads = [Thread { tokenizing.run() }, Thread { decoding.run() }]
         for thread in threads {
             thread.stackSize = 1 << 20
@@ -59,40 +64,16 @@ final class RowProducer {
         decoded.receive()!
     }
 
-    /// The tokenizing thread's work.
-    private struct TokenizeJob: @unchecked Sendable {
-        let output: BatchQueue<Tokenized>
-        let tokenizer: WorksheetTokenizer<WorksheetPart>
-        let handler: WorksheetPart
+    /// A producing thread's work: sends what `next` makes until it makes nothing, a batch ends
+    /// the sheet (its step is not `.rows`) or the receiver went away; then signals `done`.
+    private struct Job<Rows>: @unchecked Sendable {
+        let output: BatchQueue<Stage<Rows>>
         let done: DispatchSemaphore
+        let next: () -> Stage<Rows>?
 
         func run() {
             defer { done.signal() }
-            while true {
-                let step = tokenizer.advance()
-                let rows = handler.completedRows.takeComplete()
-                let batch = Tokenized(rows: rows, metadata: handler.metadata, bytesRead: tokenizer.bytesRead, step: step)
-                guard output.send(batch), case .rows = step else { return }
-            }
-        }
-    }
-
-    /// The decoding thread's work.
-    private struct DecodeJob: @unchecked Sendable {
-        let input: BatchQueue<Tokenized>
-        let output: BatchQueue<Batch>
-        let decoder: CellDecoder
-        let done: DispatchSemaphore
-
-        func run() {
-            defer { done.signal() }
-            var decoder = self.decoder
-            while let batch = input.receive() {
-                var rows: [Row] = []
-                decoder.decode(batch.rows, into: &rows)
-                let decoded = Batch(rows: rows, metadata: decoder.completing(batch.metadata), bytesRead: batch.bytesRead, step: batch.step)
-                guard output.send(decoded), case .rows = batch.step else { return }
-            }
+            while let batch = next(), output.send(batch), case .rows = batch.step {}
         }
     }
 }

@@ -26,7 +26,7 @@ final class ConnectionGate: @unchecked Sendable {
     private var admitted: [UInt32: Int] = [:]
     /// Connections handed off whose request has not ended.
     private var serving = 0
-    private let finished = DispatchSemaphore(value: 0)
+    private let thread = JoinableThread()
 
     /// A connection whose head is not complete yet.
     private struct Waiting {
@@ -70,9 +70,7 @@ final class ConnectionGate: @unchecked Sendable {
 
     /// Starts accepting.
     func start() {
-        let thread = Thread.running { [self] in run() } then: { [finished] in finished.signal() }
-        thread.name = "sheetport-gate"
-        thread.start()
+        thread.start(named: "sheetport-gate") { [self] in run() }
     }
 
     /// Stops accepting, closes the connections still waiting and the listening socket.
@@ -84,7 +82,7 @@ final class ConnectionGate: @unchecked Sendable {
         guard first else { return }
         var byte: UInt8 = 1
         _ = write(wakeup.write, &byte, 1)
-        finished.wait()
+        thread.join()
         close(listener)
     }
 

@@ -12,8 +12,7 @@ import SheetPortConvert
 /// lease ran out and another instance took it over) stops without touching the job.
 package final class ImportWorker: @unchecked Sendable {
     private let context: ServerContext
-    private var thread: Thread?
-    private let done = DispatchSemaphore(value: 0)
+    private let thread = JoinableThread()
 
     /// Blocks written per transaction.
     static let blocksPerBatch = 16
@@ -24,7 +23,7 @@ package final class ImportWorker: @unchecked Sendable {
 
     /// Starts the thread.
     func start() {
-        let thread = Thread.running { [self] in
+        thread.start(named: "import worker") { [self] in
             guard let database = try? context.connect() else {
                 context.log.write("an import worker cannot connect to the store")
                 return
@@ -35,18 +34,12 @@ package final class ImportWorker: @unchecked Sendable {
                 context.leases.release(claim)
                 context.imports.finished(claim.job.id)
             }
-        } then: { [done] in
-            done.signal()
         }
-        thread.name = "import worker"
-        thread.start()
-        self.thread = thread
     }
 
     /// Waits for the thread to end (after `ImportQueue.shutDown()`).
     func join() {
-        if thread != nil { done.wait() }
-        thread = nil
+        thread.join()
     }
 
     /// Runs one claimed job to its end.

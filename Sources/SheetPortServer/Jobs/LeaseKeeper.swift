@@ -11,8 +11,7 @@ final class LeaseKeeper: @unchecked Sendable {
     private let condition = NSCondition()
     private var claims: [String: String] = [:] // job id: claim token
     private var stopping = false
-    private var thread: Thread?
-    private let done = DispatchSemaphore(value: 0)
+    private let thread = JoinableThread()
 
     /// A keeper of leases of `lease` seconds on `store`.
     init(store: StoreLocation, lease: Double, log: ServerLog) {
@@ -37,7 +36,7 @@ final class LeaseKeeper: @unchecked Sendable {
 
     /// Starts the thread.
     func start() {
-        let thread = Thread.running { [self] in
+        thread.start(named: "lease keeper") { [self] in
             var database: Database?
             let interval = lease / 3
             while true {
@@ -57,12 +56,7 @@ final class LeaseKeeper: @unchecked Sendable {
                     log.write("cannot renew job leases yet, retrying: \(error)")
                 }
             }
-        } then: { [done] in
-            done.signal()
         }
-        thread.name = "lease keeper"
-        thread.start()
-        self.thread = thread
     }
 
     /// Stops the thread and waits for it.
@@ -71,7 +65,6 @@ final class LeaseKeeper: @unchecked Sendable {
         stopping = true
         condition.broadcast()
         condition.unlock()
-        if thread != nil { done.wait() }
-        thread = nil
+        thread.join()
     }
 }

@@ -329,45 +329,26 @@ struct TypedLine {
         var inputText: ArraySlice<UInt8>?, reference: ArraySlice<UInt8>?, type: ArraySlice<UInt8>?, value: ArraySlice<UInt8>?
         for member in members {
             let bytes = line[member.value]
-            let key = member.key
-            let bit: UInt8
-            // Keys compared as bytes: this runs for every cell a block stores.
-            if key.elementsEqual(Key.col) {
-                bit = 1
+            guard let field = Field(member.key), seen & field.rawValue == 0 else { return nil } // another key, or one twice
+            seen |= field.rawValue
+            switch field {
+            case .col:
                 guard !bytes.isEmpty, bytes.count <= 5, bytes.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), bytes.first != 0x30 else { return nil }
                 column = bytes.reduce(0) { $0 * 10 + Int($1 - 0x30) }
-            } else if key.elementsEqual(Key.input) {
-                bit = 2
-                guard let inner = Self.inner(bytes) else { return nil }
-                inputText = inner
-            } else if key.elementsEqual(Key.ref) {
-                bit = 4
-                guard let inner = Self.inner(bytes) else { return nil }
-                reference = inner
-            } else if key.elementsEqual(Key.type) {
-                bit = 8
-                guard let inner = Self.inner(bytes) else { return nil }
-                type = inner
-            } else if key.elementsEqual(Key.value) {
-                bit = 16
-                value = bytes
-            } else if key.elementsEqual(Key.formula) {
-                bit = 32
-                guard let inner = Self.inner(bytes) else { return nil }
-                formula = inner
-            } else if key.elementsEqual(Key.arrayRange) {
-                bit = 64
-                guard let inner = Self.inner(bytes) else { return nil }
-                arrayRange = inner
-            } else if key.elementsEqual(Key.style) {
-                bit = 128
+            case .value: value = bytes
+            case .style:
                 guard bytes.first == UInt8(ascii: "{") else { return nil }
                 style = bytes
-            } else {
-                return nil
+            case .input, .ref, .type, .formula, .arrayRange:
+                guard let inner = Self.inner(bytes) else { return nil }
+                switch field {
+                case .input: inputText = inner
+                case .ref: reference = inner
+                case .type: type = inner
+                case .formula: formula = inner
+                default: arrayRange = inner
+                }
             }
-            guard seen & bit == 0 else { return nil } // a key twice
-            seen |= bit
         }
         guard RowBlock.isInGrid(column: column), let inputText, let reference, let type, let value,
               Self.isReference(reference, column: column, row: row) else { return nil }
@@ -411,10 +392,21 @@ struct TypedLine {
         }
     }
 
+    /// The members a stored line has, each a bit of those seen; named as the writers name them.
+    private enum Field: UInt8, CaseIterable {
+        case col = 1, input = 2, ref = 4, type = 8, value = 16, formula = 32, arrayRange = 64, style = 128
+
+        private static let keys = allCases.map { (field: $0, key: Array(String(describing: $0).utf8)) }
+
+        /// The member `key` names; nil for any other. Keys compared as bytes: this runs for every
+        /// cell a block stores.
+        init?(_ key: ArraySlice<UInt8>) {
+            guard let known = Self.keys.first(where: { key.elementsEqual($0.key) }) else { return nil }
+            self = known.field
+        }
+    }
+
     private enum Key {
-        static let col = Array("col".utf8), input = Array("input".utf8), ref = Array("ref".utf8), type = Array("type".utf8)
-        static let value = Array("value".utf8), formula = Array("formula".utf8), arrayRange = Array("arrayRange".utf8)
-        static let style = Array("style".utf8)
         static let number = Array("number".utf8), string = Array("string".utf8), error = Array("error".utf8)
         static let date = Array("date".utf8), boolean = Array("boolean".utf8), empty = Array("empty".utf8)
         static let trueLiteral = Array("true".utf8), falseLiteral = Array("false".utf8), null = Array("null".utf8)

@@ -17,8 +17,7 @@ package final class SheetChangeFeed: @unchecked Sendable {
     private let lock = NSLock()
     private var handlers: [@Sendable (_ sheet: String, _ version: Int) -> Void] = []
     private var stopping = false
-    private var thread: Thread?
-    private let done = DispatchSemaphore(value: 0)
+    private let thread = JoinableThread()
 
     init(store: StoreLocation, log: ServerLog) {
         self.store = store
@@ -50,7 +49,7 @@ package final class SheetChangeFeed: @unchecked Sendable {
     /// Starts listening (a shared store only), connecting again after a lost connection.
     func start() {
         guard case .postgres(let url, let bounds) = store else { return }
-        let thread = Thread.running { [self] in
+        thread.start(named: "sheet change feed") { [self] in
             var connection: PostgresConnection?
             while !isStopping {
                 do {
@@ -70,12 +69,7 @@ package final class SheetChangeFeed: @unchecked Sendable {
                     usleep(500_000)
                 }
             }
-        } then: { [done] in
-            done.signal()
         }
-        thread.name = "sheet change feed"
-        thread.start()
-        self.thread = thread
     }
 
     private var isStopping: Bool { lock.withLock { stopping } }
@@ -83,7 +77,6 @@ package final class SheetChangeFeed: @unchecked Sendable {
     /// Stops listening.
     func stop() {
         lock.withLock { stopping = true }
-        if thread != nil { done.wait() }
-        thread = nil
+        thread.join()
     }
 }

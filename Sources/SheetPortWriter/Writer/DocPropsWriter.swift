@@ -3,13 +3,12 @@
 enum DocPropsWriter {
     /// `docProps/core.xml`.
     static func core() -> [UInt8] {
-        var xml = XMLWriter()
-        xml.declaration()
-        xml.raw("<cp:coreProperties xmlns:cp=\"http://schemas.openxmlformats.org/package/2006/metadata/core-properties\"")
-        xml.raw(" xmlns:dc=\"http://purl.org/dc/elements/1.1/\" xmlns:dcterms=\"http://purl.org/dc/terms/\"")
-        xml.raw(" xmlns:dcmitype=\"http://purl.org/dc/dcmitype/\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\">")
-        xml.raw("<dc:creator>SheetPort</dc:creator></cp:coreProperties>")
-        return xml.bytes
+        XMLWriter.fixedPart("""
+            <cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" \
+            xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dcterms="http://purl.org/dc/terms/" \
+            xmlns:dcmitype="http://purl.org/dc/dcmitype/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\
+            <dc:creator>SheetPort</dc:creator></cp:coreProperties>
+            """)
     }
 
     /// `docProps/app.xml`, naming the application and the sheets.

@@ -12,17 +12,16 @@ enum MetadataPartWriter {
 
     /// The part, as Excel 365 writes it for a workbook holding dynamic arrays.
     static func part() -> [UInt8] {
-        var xml = XMLWriter()
-        xml.declaration()
-        xml.raw("<metadata xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\"")
-        xml.raw(" xmlns:xda=\"http://schemas.microsoft.com/office/spreadsheetml/2017/dynamicarray\">")
-        xml.raw("<metadataTypes count=\"1\"><metadataType name=\"XLDAPR\" minSupportedVersion=\"120000\" copy=\"1\"")
-        xml.raw(" pasteAll=\"1\" pasteValues=\"1\" merge=\"1\" splitFirst=\"1\" rowColShift=\"1\" clearFormats=\"1\"")
-        xml.raw(" clearComments=\"1\" assign=\"1\" coerce=\"1\" cellMeta=\"1\"/></metadataTypes>")
-        xml.raw("<futureMetadata name=\"XLDAPR\" count=\"1\"><bk><extLst><ext uri=\"{bdbb8cdc-fa1e-496e-a857-3c3f30c029c3}\">")
-        xml.raw("<xda:dynamicArrayProperties fDynamic=\"1\" fCollapsed=\"0\"/></ext></extLst></bk></futureMetadata>")
-        xml.raw("<cellMetadata count=\"1\"><bk><rc t=\"1\" v=\"0\"/></bk></cellMetadata>")
-        xml.raw("</metadata>")
-        return xml.bytes
+        XMLWriter.fixedPart("""
+            <metadata xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" \
+            xmlns:xda="http://schemas.microsoft.com/office/spreadsheetml/2017/dynamicarray">\
+            <metadataTypes count="1"><metadataType name="XLDAPR" minSupportedVersion="120000" copy="1" \
+            pasteAll="1" pasteValues="1" merge="1" splitFirst="1" rowColShift="1" clearFormats="1" \
+            clearComments="1" assign="1" coerce="1" cellMeta="1"/></metadataTypes>\
+            <futureMetadata name="XLDAPR" count="1"><bk><extLst><ext uri="{bdbb8cdc-fa1e-496e-a857-3c3f30c029c3}">\
+            <xda:dynamicArrayProperties fDynamic="1" fCollapsed="0"/></ext></extLst></bk></futureMetadata>\
+            <cellMetadata count="1"><bk><rc t="1" v="0"/></bk></cellMetadata>\
+            </metadata>
+            """)
     }
 }

@@ -18,6 +18,14 @@ struct XMLWriter {
         raw("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n")
     }
 
+    /// A part that is always the same markup: the declaration, then `markup`.
+    static func fixedPart(_ markup: StaticString) -> [UInt8] {
+        var xml = XMLWriter(capacity: markup.utf8CodeUnitCount + 64)
+        xml.declaration()
+        xml.raw(markup)
+        return xml.bytes
+    }
+
     /// Appends markup as it is.
     @inline(__always)
     mutating func raw(_ text: StaticString) {

@@ -37,26 +37,47 @@ extension Functions {
         for df in dfs { try require(df >= 1 && df < 1e10) }
     }
 
-    static let distributions: [FunctionSpec] = normal + continuous + sampling + discrete + smallStatistical
+    static let distributions: [FunctionSpec] = {
+        let current = normal + continuous + sampling + discrete + smallStatistical
+        return current + renamed(compatibilityNames, in: current)
+    }()
+
+    /// Second names of functions above, taking the same arguments: mostly those Excel keeps for
+    /// workbooks from before 2010 (NORMDIST is NORM.DIST), the second name first. The old ones
+    /// whose arguments differ (LOGNORMDIST has no `cumulative`) have entries of their own.
+    static let compatibilityNames: KeyValuePairs<String, String> = [
+        "NORMDIST": "NORM.DIST",
+        "NORMINV": "NORM.INV",
+        "NORMSINV": "NORM.S.INV",
+        "LOGINV": "LOGNORM.INV",
+        "CONFIDENCE": "CONFIDENCE.NORM",
+        "EXPONDIST": "EXPON.DIST",
+        "WEIBULL": "WEIBULL.DIST",
+        "GAMMADIST": "GAMMA.DIST",
+        "GAMMAINV": "GAMMA.INV",
+        "GAMMALN.PRECISE": "GAMMALN",
+        "BETAINV": "BETA.INV",
+        "TINV": "T.INV.2T",
+        "CHIDIST": "CHISQ.DIST.RT",
+        "CHIINV": "CHISQ.INV.RT",
+        "FDIST": "F.DIST.RT",
+        "FINV": "F.INV.RT",
+        "BINOMDIST": "BINOM.DIST",
+        "CRITBINOM": "BINOM.INV",
+        "POISSON": "POISSON.DIST",
+    ]
 
     // MARK: normal and lognormal
 
     static let normal: [FunctionSpec] = [
         scalar("NORM.DIST", 4, 4) { ev, a in try normalDistribution(ev, a) },
-        scalar("NORMDIST", 4, 4) { ev, a in try normalDistribution(ev, a) },
         scalar("NORM.S.DIST", 2, 2) { ev, a in
             let z = try arg(ev, a, 0)
             return number(try ev.flag(a[1]) ? SF.normalTail(z).lower : SF.normalDensity(z))
         },
         scalar("NORMSDIST", 1, 1) { ev, a in number(SF.normalTail(try arg(ev, a, 0)).lower) },
         scalar("NORM.INV", 3, 3) { ev, a in try normalInverse(ev, a) },
-        scalar("NORMINV", 3, 3) { ev, a in try normalInverse(ev, a) },
         scalar("NORM.S.INV", 1, 1) { ev, a in
-            let p = try arg(ev, a, 0)
-            try probability(p)
-            return number(SF.normalQuantile(lower: p, upper: 1 - p))
-        },
-        scalar("NORMSINV", 1, 1) { ev, a in
             let p = try arg(ev, a, 0)
             try probability(p)
             return number(SF.normalQuantile(lower: p, upper: 1 - p))
@@ -64,7 +85,6 @@ extension Functions {
         scalar("LOGNORM.DIST", 4, 4) { ev, a in try lognormalDistribution(ev, a, cumulativeAt: 3) },
         scalar("LOGNORMDIST", 3, 3) { ev, a in try lognormalDistribution(ev, a, cumulativeAt: nil) },
         scalar("LOGNORM.INV", 3, 3) { ev, a in try lognormalInverse(ev, a) },
-        scalar("LOGINV", 3, 3) { ev, a in try lognormalInverse(ev, a) },
         scalar("STANDARDIZE", 3, 3) { ev, a in
             let x = try arg(ev, a, 0), mean = try arg(ev, a, 1), sd = try arg(ev, a, 2)
             try require(sd > 0)
@@ -76,7 +96,6 @@ extension Functions {
             number(SF.normalTail(try arg(ev, a, 0)).lower - 0.5)
         },
         scalar("CONFIDENCE.NORM", 3, 3) { ev, a in try confidence(ev, a, t: false) },
-        scalar("CONFIDENCE", 3, 3) { ev, a in try confidence(ev, a, t: false) },
         scalar("CONFIDENCE.T", 3, 3) { ev, a in try confidence(ev, a, t: true) },
     ]
 
@@ -128,24 +147,18 @@ extension Functions {
 
     static let continuous: [FunctionSpec] = [
         scalar("EXPON.DIST", 3, 3) { ev, a in try exponential(ev, a) },
-        scalar("EXPONDIST", 3, 3) { ev, a in try exponential(ev, a) },
         scalar("WEIBULL.DIST", 4, 4) { ev, a in try weibull(ev, a) },
-        scalar("WEIBULL", 4, 4) { ev, a in try weibull(ev, a) },
         scalar("GAMMA.DIST", 4, 4) { ev, a in try gammaDistribution(ev, a) },
-        scalar("GAMMADIST", 4, 4) { ev, a in try gammaDistribution(ev, a) },
         scalar("GAMMA.INV", 3, 3) { ev, a in try gammaInverse(ev, a) },
-        scalar("GAMMAINV", 3, 3) { ev, a in try gammaInverse(ev, a) },
         scalar("GAMMA", 1, 1) { ev, a in
             let x = try arg(ev, a, 0)
             try require(!(x <= 0 && x == x.rounded()))
             return number(SF.gamma(x))
         },
         scalar("GAMMALN", 1, 1) { ev, a in try logGamma(ev, a) },
-        scalar("GAMMALN.PRECISE", 1, 1) { ev, a in try logGamma(ev, a) },
         scalar("BETA.DIST", 4, 6) { ev, a in try betaDistribution(ev, a, cumulativeAt: 3) },
         scalar("BETADIST", 3, 5) { ev, a in try betaDistribution(ev, a, cumulativeAt: nil) },
         scalar("BETA.INV", 3, 5) { ev, a in try betaInverse(ev, a) },
-        scalar("BETAINV", 3, 5) { ev, a in try betaInverse(ev, a) },
     ]
 
     static func exponential(_ ev: Evaluator, _ a: [Operand]) throws -> Operand {
@@ -242,7 +255,6 @@ extension Functions {
             return number(D.studentTQuantile(lower: p, upper: 1 - p, df))
         },
         scalar("T.INV.2T", 2, 2) { ev, a in try studentTwoTailedInverse(ev, a) },
-        scalar("TINV", 2, 2) { ev, a in try studentTwoTailedInverse(ev, a) },
         scalar("CHISQ.DIST", 3, 3) { ev, a in
             let x = try arg(ev, a, 0), df = try count(ev, a, 1)
             let cumulative = try ev.flag(a[2])
@@ -251,7 +263,6 @@ extension Functions {
             return number(cumulative ? D.chiSquared(x, df).lower : D.chiSquaredDensity(x, df))
         },
         scalar("CHISQ.DIST.RT", 2, 2) { ev, a in try chiSquaredRight(ev, a) },
-        scalar("CHIDIST", 2, 2) { ev, a in try chiSquaredRight(ev, a) },
         scalar("CHISQ.INV", 2, 2) { ev, a in
             let p = try arg(ev, a, 0), df = try count(ev, a, 1)
             try requireDegrees(df)
@@ -260,7 +271,6 @@ extension Functions {
             return number(D.chiSquaredQuantile(lower: p, upper: 1 - p, df))
         },
         scalar("CHISQ.INV.RT", 2, 2) { ev, a in try chiSquaredRightInverse(ev, a) },
-        scalar("CHIINV", 2, 2) { ev, a in try chiSquaredRightInverse(ev, a) },
         scalar("F.DIST", 4, 4) { ev, a in
             let x = try arg(ev, a, 0), d1 = try count(ev, a, 1), d2 = try count(ev, a, 2)
             let cumulative = try ev.flag(a[3])
@@ -269,7 +279,6 @@ extension Functions {
             return number(cumulative ? D.fisher(x, d1, d2).lower : D.fisherDensity(x, d1, d2))
         },
         scalar("F.DIST.RT", 3, 3) { ev, a in try fisherRight(ev, a) },
-        scalar("FDIST", 3, 3) { ev, a in try fisherRight(ev, a) },
         scalar("F.INV", 3, 3) { ev, a in
             let p = try arg(ev, a, 0), d1 = try count(ev, a, 1), d2 = try count(ev, a, 2)
             try requireDegrees(d1, d2)
@@ -277,7 +286,6 @@ extension Functions {
             return number(D.fisherQuantile(lower: p, upper: 1 - p, d1, d2))
         },
         scalar("F.INV.RT", 3, 3) { ev, a in try fisherRightInverse(ev, a) },
-        scalar("FINV", 3, 3) { ev, a in try fisherRightInverse(ev, a) },
     ]
 
     static func studentTwoTailedInverse(_ ev: Evaluator, _ a: [Operand]) throws -> Operand {
@@ -322,7 +330,6 @@ extension Functions {
 
     static let discrete: [FunctionSpec] = [
         scalar("BINOM.DIST", 4, 4) { ev, a in try binomialDistribution(ev, a) },
-        scalar("BINOMDIST", 4, 4) { ev, a in try binomialDistribution(ev, a) },
         scalar("BINOM.DIST.RANGE", 3, 4) { ev, a in
             let n = try count(ev, a, 0), p = try arg(ev, a, 1), s = try count(ev, a, 2)
             let s2 = ev.isMissing(a, 3) ? s : try count(ev, a, 3)
@@ -338,11 +345,9 @@ extension Functions {
             return number(below.lower < 0.5 ? upTo.lower - below.lower : below.upper - upTo.upper)
         },
         scalar("BINOM.INV", 3, 3) { ev, a in try binomialInverse(ev, a) },
-        scalar("CRITBINOM", 3, 3) { ev, a in try binomialInverse(ev, a) },
         scalar("NEGBINOM.DIST", 4, 4) { ev, a in try negativeBinomial(ev, a, cumulativeAt: 3) },
         scalar("NEGBINOMDIST", 3, 3) { ev, a in try negativeBinomial(ev, a, cumulativeAt: nil) },
         scalar("POISSON.DIST", 3, 3) { ev, a in try poisson(ev, a) },
-        scalar("POISSON", 3, 3) { ev, a in try poisson(ev, a) },
         scalar("HYPGEOM.DIST", 5, 5) { ev, a in try hypergeometric(ev, a, cumulativeAt: 4) },
         scalar("HYPGEOMDIST", 4, 4) { ev, a in try hypergeometric(ev, a, cumulativeAt: nil) },
     ]

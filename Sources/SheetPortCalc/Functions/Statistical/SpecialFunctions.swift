@@ -259,11 +259,6 @@ enum SpecialFunctions {
 
     // MARK: normal distribution
 
-    /// erfc(x) (the C library's, accurate to an ulp).
-    static func erfc(_ x: Double) -> Double { Glibc_erfc(x) }
-    /// erf(x).
-    static func erf(_ x: Double) -> Double { Glibc_erf(x) }
-
     private static let invSqrt2High = 0.70710678118654757    // 1/√2 rounded
     private static let invSqrt2Low = -4.8336466567264567e-17 // 1/√2 − invSqrt2High
 
@@ -275,7 +270,7 @@ enum SpecialFunctions {
         func upper(_ z: Double) -> Double {  // P(X > z) = erfc(z/√2)/2
             let high = z * invSqrt2High
             let low = fma(z, invSqrt2High, -high) + z * invSqrt2Low
-            let e = erfc(high)
+            let e = ErrorFunction.erfc(high)
             return 0.5 * (e - low * 2 / sqrtPi * exp(-high * high))
         }
         let u = upper(x), l = upper(-x)
@@ -561,6 +556,3 @@ enum SpecialFunctions {
         return f <= bestError ? x : best
     }
 }
-
-@inline(__always) private func Glibc_erfc(_ x: Double) -> Double { erfc(x) }
-@inline(__always) private func Glibc_erf(_ x: Double) -> Double { erf(x) }

@@ -25,12 +25,6 @@ public struct ColumnDeclarations: Sendable, Equatable {
         public var column: String
         /// The kind of every field of the column.
         public var kind: Kind
-
-        /// A declaration.
-        public init(column: String, kind: Kind) {
-            self.column = column
-            self.kind = kind
-        }
     }
 
     /// Declared columns, in the order given.
