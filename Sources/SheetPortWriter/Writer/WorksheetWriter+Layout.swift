@@ -10,7 +10,8 @@ extension WorksheetWriter {
             throw WriterError.invalidArgument("\(name): panes must be frozen before the first row")
         }
         guard (0..<CellReference.maxRow).contains(rows), (0..<CellReference.maxColumn).contains(columns) else {
-            throw WriterError.outsideGrid(sheet: name, row: rows + 1, column: columns + 1)
+            throw WriterError.invalidArgument("\(name): \(rows) rows and \(columns) columns cannot be frozen: Excel's grid leaves "
+                                              + "0 to 1,048,575 rows and 0 to 16,383 columns")
         }
         frozenPane = rows == 0 && columns == 0 ? nil : (rows, columns)
     }
@@ -26,17 +27,22 @@ extension WorksheetWriter {
             throw WriterError.outsideGrid(sheet: name, row: corner.row, column: corner.column)
         }
         let range = CellRange(range.start, range.end) // top left to bottom right
-        if let table = tables.first(where: { $0.range.start.row <= range.end.row && range.start.row <= $0.range.end.row
-            && $0.range.start.column <= range.end.column && range.start.column <= $0.range.end.column }) {
+        if let table = tables.first(where: { Self.overlap($0.range, range) }) {
             throw WriterError.invalidArgument("\(name): the autofilter \(range) overlaps table \(table.name), which has its own")
         }
         let local = number - 1
-        workbook.definedNames.removeAll { $0.localSheet == local && $0.name == Self.filterDatabase }
+        workbook.definedNames.removeAll { $0.localSheet == local && $0.name.uppercased() == Self.filterDatabase.uppercased() }
         let quoted = "'" + name.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "''") + "'"
         let absolute = { (cell: CellReference) in "$" + CellReference.columnName(cell.column) + "$" + String(cell.row) }
         workbook.definedNames.append(WrittenName(name: Self.filterDatabase, formula: quoted + "!" + absolute(range.start) + ":" + absolute(range.end),
                                                  localSheet: local, isHidden: true))
         autoFilter = range
+    }
+
+    /// Whether two ranges share a cell (each given top left to bottom right).
+    static func overlap(_ one: CellRange, _ other: CellRange) -> Bool {
+        one.start.row <= other.end.row && other.start.row <= one.end.row
+            && one.start.column <= other.end.column && other.start.column <= one.end.column
     }
 
     /// The built-in name Excel gives a sheet's autofilter range.

@@ -40,7 +40,8 @@ struct ColumnWidthFit {
     static func width(characters count: Int) -> Double {
         guard count > 0 else { return defaultWidth }
         let digitWidth = 7, padding = 5
-        let width = Double(((count + 1) * digitWidth + padding) * 256 / digitWidth) / 256
+        let shown = min(count, maxCharacters) + 1
+        let width = Double((shown * digitWidth + padding) * 256 / digitWidth) / 256
         return min(max(width, defaultWidth), Double(maxCharacters))
     }
 
