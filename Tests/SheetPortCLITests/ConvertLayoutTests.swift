@@ -69,6 +69,15 @@ import SheetPortReader
         return url.path
     }
 
+    /// Writes `text` as `name.csv` in `folder` and converts it (it must succeed) to `name.xlsx`; the workbook's path.
+    static func converted(_ text: String, _ name: String, in folder: URL, _ extra: [String] = []) throws -> String {
+        let input = try write(text, name + ".csv", in: folder)
+        let output = folder.appendingPathComponent(name + ".xlsx").path
+        let result = try runSheetport(["convert", input, "-o", output, "--no-progress"] + extra)
+        #expect(result.status == 0, "\(result.stderr)")
+        return output
+    }
+
     /// The files in `folder` besides `kept`: a temporary file left behind shows here.
     static func leftovers(in folder: URL, besides kept: Set<String>) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !kept.contains($0) }.sorted()
@@ -122,10 +131,7 @@ import SheetPortReader
     @Test func plainWritesNoLayout() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let input = try Self.write("id,when,name\n1,2024-01-31,\(String(repeating: "a", count: 40))\n", "p.csv", in: folder)
-        let output = folder.appendingPathComponent("p.xlsx").path
-        let result = try runSheetport(["convert", input, "-o", output, "--plain", "--no-progress"])
-        #expect(result.status == 0, "\(result.stderr)")
+        let output = try Self.converted("id,when,name\n1,2024-01-31,\(String(repeating: "a", count: 40))\n", "p", in: folder, ["--plain"])
         let sheet = try Self.part(output, "xl/worksheets/sheet1.xml")
         for absent in ["<cols>", "<pane", "<autoFilter", "<selection"] { #expect(!sheet.contains(absent), "\(absent)") }
         #expect(!(try Self.part(output, "xl/workbook.xml")).contains("_FilterDatabase"))
@@ -139,10 +145,7 @@ import SheetPortReader
     @Test func withoutAHeaderOnlyWidthsAreFitted() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let input = try Self.write("1,2024-01-31,short\n2,2024-02-01,\(String(repeating: "z", count: 30))\n", "n.csv", in: folder)
-        let output = folder.appendingPathComponent("n.xlsx").path
-        let result = try runSheetport(["convert", input, "-o", output, "--no-header", "--no-progress"])
-        #expect(result.status == 0, "\(result.stderr)")
+        let output = try Self.converted("1,2024-01-31,short\n2,2024-02-01,\(String(repeating: "z", count: 30))\n", "n", in: folder, ["--no-header"])
         let widths = try Self.widths(output)
         #expect((widths[2] ?? 0) >= Self.shows(10) && (widths[3] ?? 0) >= Self.shows(30), "\(widths)")
         #expect(try Self.bold(output, row: 1) == [false, false, false])
@@ -246,9 +249,7 @@ import SheetPortReader
     func libreOfficeReadsTheSameValues() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let input = try Self.write("id,when,name,amount\n1,2024-01-31,\"Ann, B\",3.5\n2,2024-02-29,Bo,-1\n", "lo.csv", in: folder)
-        let output = folder.appendingPathComponent("lo.xlsx").path
-        #expect(try runSheetport(["convert", input, "-o", output, "--no-progress"]).status == 0)
+        let output = try Self.converted("id,when,name,amount\n1,2024-01-31,\"Ann, B\",3.5\n2,2024-02-29,Bo,-1\n", "lo", in: folder)
         let office = Process()
         office.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         office.arguments = ["soffice", "-env:UserInstallation=file://" + folder.appendingPathComponent("profile").path, "--headless",
