@@ -39,6 +39,16 @@ struct ColumnWidthFitTests {
         #expect(fit.runs.map(\.width) == [ColumnWidthFit.width(characters: 23), 255])
     }
 
+    /// The integers counted without rendering show as many characters as `General` renders.
+    @Test func integersAreCountedAsGeneralShowsThem() {
+        for number: Double in [0, -0.0, 7, -7, 10, 99, 100, -123_456, 99_999_999_999, -99_999_999_999, 12_345_678_901, 4_294_967_296] {
+            #expect(SheetLayout.generalCharacters(number) == NumberFormatRenderer.general(number).count, "\(number)")
+        }
+        for number: Double in [0.5, -2.25, 1e11, -1e11, 1e300, .nan, .infinity, -.infinity, .ulpOfOne] {
+            #expect(SheetLayout.generalCharacters(number) == nil, "\(number)")
+        }
+    }
+
     /// Rows past the first 1,000 data rows change no width, and every row is written in order.
     @Test func onlyTheFirstThousandDataRowsDecide() throws {
         let folder = try temporaryFolder()

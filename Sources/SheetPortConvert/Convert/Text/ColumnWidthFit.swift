@@ -13,9 +13,13 @@ struct ColumnWidthFit {
     /// Counts `text` shown in `column` (1-based), with `extra` characters beside it (the
     /// autofilter's button).
     mutating func measure(_ text: String, column: Int, extra: Int = 0) {
+        measure(characters: Self.characters(in: text) + extra, column: column)
+    }
+
+    /// Counts text `shown` characters wide in `column` (1-based).
+    mutating func measure(characters shown: Int, column: Int) {
         guard column >= 1 else { return }
         if column > characters.count { characters += repeatElement(0, count: column - characters.count) }
-        let shown = Self.characters(in: text) + extra
         if shown > characters[column - 1] { characters[column - 1] = min(shown, Self.maxCharacters) }
     }
 

@@ -71,12 +71,24 @@ struct SheetLayout {
             let text: String
             if case .string(let value) = cell.value, cell.styleIndex == 0 || cell.styleIndex == boldStyle {
                 text = value // shown as it is: no copy of a long field
+            } else if case .number(let number) = cell.value, cell.styleIndex == 0, let shown = Self.generalCharacters(number) {
+                fit.measure(characters: shown, column: cell.column) // not rendered: a wide sheet has millions
+                continue
             } else {
                 text = writer.displayedText(of: cell.value, styleIndex: cell.styleIndex)
             }
             if case .string(let value) = cell.value { heldBytes += value.utf8.count }
             fit.measure(text, column: cell.column, extra: extra)
         }
+    }
+
+    /// The characters `General` shows for `number` when it is an integer of at most 11 digits
+    /// (all of them, and the sign); nil for any other, which is rendered.
+    static func generalCharacters(_ number: Double) -> Int? {
+        guard number.magnitude < 1e11, number == number.rounded(.towardZero) else { return nil }
+        var digits = 1, rest = Int(number.magnitude)
+        while rest >= 10 { rest /= 10; digits += 1 }
+        return digits + (number < 0 ? 1 : 0)
     }
 
     /// Sets the widths and the frozen header, then writes the rows held.
