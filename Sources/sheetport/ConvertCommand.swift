@@ -113,6 +113,10 @@ enum ConvertCommand {
                     delimiter go to the semicolon)
                     """),
             ] + typingOptions + [
+                .flag("--plain", """
+                    no layout: by default column widths are fitted to the first 1,000
+                    rows and a header row is bold, frozen and carries an autofilter
+                    """),
                 .flag("--inline-strings", """
                     inline strings instead of a shared-string table
                     (constant memory however much distinct text there is)
@@ -420,6 +424,7 @@ enum ConvertCommand {
         var settings = TextToWorkbook.Options()
         settings.inferTypes = !options.has("--no-infer")
         settings.hasHeader = !options.has("--no-header")
+        settings.writesLayout = !options.has("--plain")
         if format == .jsonl, options.has("--no-header") { throw UsageError("--no-header is for CSV and TSV input; cell JSONL has no header row") }
         settings.writer.sharedStrings = !options.has("--inline-strings")
         settings.writer.zip64 = options.has("--zip64")

@@ -32,15 +32,19 @@ struct StylesWriter {
         let key = index * 4 + (duration ? 2 : 0) + (hasTime ? 1 : 0)
         if let variant = dateVariants[key] { return variant }
         let style = formats[index]
-        let isRight = NumberFormat.isDateFormat(style.numberFormat)
-            && NumberFormat.isElapsedTimeFormat(style.numberFormat) == duration
         var variant = style
-        if !isRight {
-            variant.numberFormat = duration ? "[h]:mm:ss" : hasTime ? "yyyy-mm-dd hh:mm:ss" : "yyyy-mm-dd"
-        }
-        let variantIndex = isRight ? index : try self.index(of: variant)
+        variant.numberFormat = Self.dateNumberFormat(of: style, duration: duration, hasTime: hasTime)
+        let variantIndex = variant == style ? index : try self.index(of: variant)
         dateVariants[key] = variantIndex
         return variantIndex
+    }
+
+    /// The number format a date (or elapsed time) written with `style` shows in: the style's
+    /// own when it shows dates (elapsed time), else ISO 8601 (`[h]:mm:ss`).
+    static func dateNumberFormat(of style: CellStyle, duration: Bool, hasTime: Bool) -> String {
+        let isRight = NumberFormat.isDateFormat(style.numberFormat)
+            && NumberFormat.isElapsedTimeFormat(style.numberFormat) == duration
+        return isRight ? style.numberFormat : duration ? "[h]:mm:ss" : hasTime ? "yyyy-mm-dd hh:mm:ss" : "yyyy-mm-dd"
     }
 
     private static func validate(_ style: CellStyle) throws {

@@ -10,6 +10,9 @@ extension WorksheetWriter {
     public func addTable(_ table: WorksheetTable) throws {
         guard !isFinished else { throw WriterError.finished }
         if let violation = table.violation(beside: tables) { throw WriterError.invalidArgument("\(name): \(violation)") }
+        if let autoFilter, Self.overlap(autoFilter, table.range) {
+            throw WriterError.invalidArgument("\(name): table \(table.name) overlaps the sheet's autofilter \(autoFilter); a table has its own")
+        }
         guard !workbook.hasTable(named: table.name) else {
             throw WriterError.invalidArgument("\(name): a table named \(table.name) already exists in the workbook")
         }

@@ -22,7 +22,12 @@ public final class WorksheetWriter {
     private var threadedComments = 0
     private var commentCells: Set<Int> = []
     private var lastRow = 0
-    private var started = false
+    /// Whether the part's head (views, columns) is written: the first row, or the end, came.
+    private(set) var started = false
+    /// The rows and columns frozen at the top left (`freezePanes(rows:columns:)`).
+    var frozenPane: (rows: Int, columns: Int)?
+    /// The sheet's autofilter range (`setAutoFilter(_:)`).
+    var autoFilter: CellRange?
     private(set) var isFinished = false
     /// Whether the package stream failed (a full disk, say): the workbook cannot be completed.
     private(set) var hasFailed = false
@@ -235,8 +240,8 @@ public final class WorksheetWriter {
         xml.declaration()
         xml.raw("<worksheet xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\"")
         xml.raw(" xmlns:r=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships\">")
-        xml.raw(number == 1 ? "<sheetViews><sheetView tabSelected=\"1\" workbookViewId=\"0\"/></sheetViews>"
-                            : "<sheetViews><sheetView workbookViewId=\"0\"/></sheetViews>")
+        xml.raw(number == 1 ? "<sheetViews><sheetView tabSelected=\"1\" workbookViewId=\"0\"" : "<sheetViews><sheetView workbookViewId=\"0\"")
+        if let frozenPane { xml.raw(">"); Self.writePane(frozenPane, into: &xml); xml.raw("</sheetView></sheetViews>") } else { xml.raw("/></sheetViews>") }
         xml.raw("<sheetFormatPr defaultRowHeight=\"15\"/>")
         if !columns.isEmpty {
             xml.raw("<cols>")
@@ -256,6 +261,7 @@ public final class WorksheetWriter {
         isFinished = true
         if !started { writeHeader() }
         xml.raw("</sheetData>")
+        if let autoFilter { xml.raw("<autoFilter ref=\""); xml.attribute("\(autoFilter.start):\(autoFilter.end)"); xml.raw("\"/>") }
         xml.raw("<pageMargins left=\"0.7\" right=\"0.7\" top=\"0.75\" bottom=\"0.75\" header=\"0.3\" footer=\"0.3\"/>")
         if !comments.isEmpty { xml.raw("<legacyDrawing r:id=\"rId2\"/>") } // rId1 is the comments part
         TablePartWriter.tableParts(count: tables.count, into: &xml)

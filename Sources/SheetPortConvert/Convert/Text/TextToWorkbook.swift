@@ -18,6 +18,10 @@ public enum TextToWorkbook {
         public var rules = TypeInference.Rules()
         /// CSV/TSV: declared column kinds (`--types`) and null fields (`--null`).
         public var declarations = ColumnDeclarations()
+        /// Lay the sheet out: column widths fitted to the text the header and the first 1,000
+        /// data rows show, and the header (CSV/TSV, unless `hasHeader` is false) bold, frozen
+        /// and with an autofilter; false (`--plain`) writes none of these.
+        public var writesLayout = true
         /// The name of the sheet written.
         public var sheetName = "Sheet1"
         /// How the workbook is written; the shared-string table is bounded
@@ -75,7 +79,7 @@ public enum TextToWorkbook {
 
         do {
             let sheet = try writer.addWorksheet(named: options.sheetName)
-            func append(_ row: Row, line: Int, input: ByteInput) throws {
+            func write(_ row: Row, line: Int, input: ByteInput) throws {
                 do {
                     try sheet.append(row)
                 } catch let error as WriterError {
@@ -83,6 +87,13 @@ public enum TextToWorkbook {
                     if case .io = error { throw error }
                     throw TextInputError(file: input.name, line: line, error.description)
                 }
+            }
+            // Cell JSONL has no header row: its sheet gets fitted widths alone.
+            var sheetLayout = options.writesLayout
+                ? SheetLayout(sheet: sheet, writer: writer, hasHeader: options.hasHeader && format != .jsonl) : nil
+            func append(_ row: Row, line: Int, input: ByteInput) throws {
+                guard sheetLayout != nil else { return try write(row, line: line, input: input) }
+                try sheetLayout!.append(row, line: line, input: input, write: write)
             }
             if format == .jsonl {
                 let input = try source.open()
@@ -104,6 +115,7 @@ public enum TextToWorkbook {
                 try forEachRow(of: source, format: format, layout: layout, options: options, summary: &summary, progress: progress,
                                style: { try writer.style(CellStyle(numberFormat: $0)) }, body: append)
             }
+            try sheetLayout?.finish(write: write)
             return summary
         }
     }
