@@ -20,23 +20,6 @@ ironcalc_runs="${IRONCALC_RUNS:-1}"
 Scripts/venv.sh --bench
 python=.venv/bin/python
 
-# time_runs NAME N CMD...: runs CMD N times (stdout to $work/NAME.out), appending
-# "wall cpu peakKiB" lines to $work/NAME.times.
-time_runs() {
-    local name="$1" n="$2"; shift 2
-    for _ in $(seq "$n"); do
-        /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$@" > "$work/$name.out"
-        awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' "$work/time" >> "$work/$name.times"
-    done
-}
-# median NAME COLUMN: the median of a column of $work/NAME.times (1 wall, 2 cpu, 3 peak KiB).
-median() {
-    sort -g -k"$2","$2" "$work/$1.times" | awk -v c="$2" '{ v[NR] = $c } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-peak() { sort -g -k3,3 "$work/$1.times" | tail -1 | awk '{ print $3 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }'; }
-met() { awk -v a="$1" -v b="$2" 'BEGIN { print (a <= b ? "yes" : "**no**") }'; }
-
 echo "calc.sh: writing the workbooks ($small and $large rows)" >&2
 "$python" Benchmarks/calc/make_calc_workbook.py "$small" "$work/small.xlsx" > "$work/small.json"
 "$python" Benchmarks/calc/make_calc_workbook.py "$large" "$work/large.xlsx" > "$work/large.json"
@@ -70,14 +53,12 @@ a_ratio="$(ratio "$rs_wall" "$ic_wall")"; a_cpu="$(ratio "$rs_cpu" "$ic_cpu")"
 b_ratio="$(ratio "$rl_wall" "$pl_wall")"; b_cpu="$(ratio "$rl_cpu" "$pl_cpu")"
 peak_mb="$(awk -v k="$rl_peak" 'BEGIN { printf "%.1f", k * 1024 / 1e6 }')"
 
-printf '\n%-46s %6s %5s %9s %9s %10s\n' run rows runs "median s" "CPU s" "peak KiB"
-printf '%-46s %6s %5s %9s %9s %10s\n' "sheetport convert --recalc --to csv" "$small" "$runs" "$rs_wall" "$rs_cpu" "$(peak recalc_small)"
-printf '%-46s %6s %5s %9s %9s %10s\n' "IronCalc load_from_xlsx + evaluate" "$small" "$ironcalc_runs" "$ic_wall" "$ic_cpu" "$(peak ironcalc)"
-printf '%-46s %6s %5s %9s %9s %10s\n' "sheetport convert --to csv" "$large" "$runs" "$pl_wall" "$pl_cpu" "$(peak plain_large)"
-printf '%-46s %6s %5s %9s %9s %10s\n' "sheetport convert --recalc --to csv" "$large" "$runs" "$rl_wall" "$rl_cpu" "$rl_peak"
-echo
-echo "| rows | goal | measured (wall; CPU) | met |"
-echo "|---:|---|---:|---|"
+figures_header 46
+figures_row 46 "sheetport convert --recalc --to csv" "$small" "$runs" "$rs_wall" "$rs_cpu" "$(peak recalc_small)"
+figures_row 46 "IronCalc load_from_xlsx + evaluate" "$small" "$ironcalc_runs" "$ic_wall" "$ic_cpu" "$(peak ironcalc)"
+figures_row 46 "sheetport convert --to csv" "$large" "$runs" "$pl_wall" "$pl_cpu" "$(peak plain_large)"
+figures_row 46 "sheetport convert --recalc --to csv" "$large" "$runs" "$rl_wall" "$rl_cpu" "$rl_peak"
+goals_header
 echo "| $small | convert --recalc <= 0.2x IronCalc load + evaluate | $a_ratio; $a_cpu | $(met "$a_ratio" 0.2) |"
 echo "| $large | convert --recalc <= 3x plain convert | $b_ratio; $b_cpu | $(met "$b_ratio" 3) |"
 echo "| $large | convert --recalc peak memory <= 256 MB | $peak_mb MB | $(met "$peak_mb" 256) |"

@@ -7,6 +7,28 @@ struct SortedNumbers {
     var values: [Double] = []
     /// The row-major offset (in the clipped range) of each value.
     var offsets: [Int] = []
+
+    /// The positions, in sorted order, of the numbers meeting a numeric comparison criterion
+    /// (`Criterion.comparesNumbers`). The criterion's own test decides the bound, so the slice is
+    /// the scan's answer, cell for cell (numbers equal to 15 digits count as equal as
+    /// `Compare.values` says).
+    func slice(meeting criterion: Criterion) -> Range<Int> {
+        // Greater: false ... false, true ... true; less: true ... true, false ... false.
+        let ascending = criterion.op == .greater || criterion.op == .greaterEqual
+        // The first index where the criterion's answer turns.
+        var low = 0, high = values.count
+        while low < high {
+            let middle = (low + high) / 2
+            if criterion.matches(.number(values[middle])) == ascending { high = middle } else { low = middle + 1 }
+        }
+        return ascending ? low..<values.count : 0..<low
+    }
+}
+
+extension Criterion {
+    /// A comparison with a number (`<`, `<=`, `>`, `>=`): only number cells meet it, so the
+    /// sorted numbers answer it.
+    var comparesNumbers: Bool { number != nil && op != .equal && op != .notEqual }
 }
 
 extension Evaluator {
@@ -28,35 +50,30 @@ extension Evaluator {
         return sorted
     }
 
-    /// The offsets, ascending, of the cells of `r` that meet a numeric comparison criterion
-    /// (`<`, `<=`, `>`, `>=` against a number); nil for any other criterion. The criterion's own
-    /// test decides the slice's bound, so the answer is the scan's, cell for cell (numbers equal
-    /// to 15 digits count as equal as `Compare.values` says).
+    /// The offsets, ascending, of the cells of `r` that meet a numeric comparison criterion;
+    /// nil for any other criterion.
     func comparisonMatches(_ r: SheetRange, _ criterion: Criterion, cells: Int) throws -> [Int]? {
-        guard criterion.number != nil else { return nil }
-        let ascending: Bool
-        switch criterion.op {
-        case .greater, .greaterEqual: ascending = true   // false ... false, true ... true
-        case .less, .lessEqual: ascending = false        // true ... true, false ... false
-        case .equal, .notEqual: return nil
-        }
+        guard criterion.comparesNumbers else { return nil }
         let sorted = try sortedNumbers(r)
-        // The first index where the criterion's answer turns.
-        var low = 0, high = sorted.values.count
-        while low < high {
-            let middle = (low + high) / 2
-            if criterion.matches(.number(sorted.values[middle])) == ascending { high = middle } else { low = middle + 1 }
-        }
-        let slice = ascending ? sorted.offsets[low...] : sorted.offsets[..<low]
+        let slice = sorted.offsets[sorted.slice(meeting: criterion)]
         // Back in row-major order: a sort when the slice is small, else a pass over a bitmap.
         let count = slice.count
         if count == 0 { return [] }
         if count * max(1, Int.bitWidth - count.leadingZeroBitCount) < cells { return slice.sorted() }
+        // The bitmap is the formula's memory (a whole column of a tall sheet is a million bytes a formula).
+        try charge(bytes: cells)
         var marked = [Bool](repeating: false, count: cells)
         for offset in slice where offset < cells { marked[offset] = true }
         var offsets: [Int] = []
         offsets.reserveCapacity(count)
         for offset in 0..<cells where marked[offset] { offsets.append(offset) }
         return offsets
+    }
+
+    /// COUNTIF with one numeric comparison criterion: the length of its slice of the sorted
+    /// numbers, two binary searches a formula; nil for any other criterion.
+    func comparisonCount(_ r: SheetRange, _ criterion: Criterion) throws -> Int? {
+        guard criterion.comparesNumbers else { return nil }
+        return try sortedNumbers(clipped(r)).slice(meeting: criterion).count
     }
 }

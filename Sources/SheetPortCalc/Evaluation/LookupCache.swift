@@ -27,6 +27,7 @@ final class LookupCache {
     @exclusivity(unchecked) var lastPositions: [SheetRange: [LookupKey: Int]] = [:]
     @exclusivity(unchecked) var criteriaPositions: [SheetRange: [LookupKey: [Int]]] = [:]
     @exclusivity(unchecked) var sortedNumbers: [SheetRange: SortedNumbers] = [:]
+    @exclusivity(unchecked) var sortedSums: [SortedSumsKey: SortedSums] = [:]
     /// How many indexes were built (for tests).
     @exclusivity(unchecked) var builds = 0
 }

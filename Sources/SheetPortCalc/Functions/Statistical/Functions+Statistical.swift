@@ -34,6 +34,7 @@ extension Functions {
 
     /// COUNTIF with a criterion argument that may be an array (lifted by hand).
     static func countIf(_ ev: Evaluator, _ pairs: [(SheetRange, Criterion)]) throws -> Double {
+        if pairs.count == 1, let n = try ev.comparisonCount(pairs[0].0, pairs[0].1) { return Double(n) }
         let m = try ev.matchingOffsets(pairs)
         var n = Double(m.offsets.count)
         if m.emptyBeyond > 0, pairs.allSatisfy({ $0.1.matchesEmpty }) { n += Double(m.emptyBeyond) }
@@ -74,7 +75,9 @@ extension Functions {
             try overCriteria(ev, a, 1) { a in
                 let r = try rangeArg(a[0])
                 let target = a.count > 2 && !ev.isMissing(a, 2) ? sized(try rangeArg(a[2]), like: r) : r
-                let m = try ev.matchingOffsets([(r, Criterion(try ev.scalar(a[1]), system: ev.dateSystem))])
+                let criterion = Criterion(try ev.scalar(a[1]), system: ev.dateSystem)
+                if let totals = try ev.comparisonSum(r, criterion, over: target) { return number(totals.sum) }
+                let m = try ev.matchingOffsets([(r, criterion)])
                 return number(try valuesAt(ev, m.offsets, m.clipped, target).reduce(0, +))
             }
         },
@@ -86,7 +89,11 @@ extension Functions {
         raw("AVERAGEIF", 2, 3) { ev, a in
             let r = try rangeArg(a[0])
             let target = a.count > 2 && !ev.isMissing(a, 2) ? sized(try rangeArg(a[2]), like: r) : r
-            let m = try ev.matchingOffsets([(r, Criterion(try ev.scalar(a[1]), system: ev.dateSystem))])
+            let criterion = Criterion(try ev.scalar(a[1]), system: ev.dateSystem)
+            if let totals = try ev.comparisonSum(r, criterion, over: target) {
+                return totals.numbers == 0 ? .value(.error(.divisionByZero)) : number(totals.sum / Double(totals.numbers))
+            }
+            let m = try ev.matchingOffsets([(r, criterion)])
             let v = try valuesAt(ev, m.offsets, m.clipped, target)
             return v.isEmpty ? .value(.error(.divisionByZero)) : number(v.reduce(0, +) / Double(v.count))
         },
