@@ -114,11 +114,11 @@ import SheetPortReader
         let seen = try Self.openpyxl(output)
         #expect(seen.count == 1)
         #expect(seen.first?.freeze == "A2")
-        #expect(seen.first?.filter == "A1:E1")
+        #expect(seen.first?.filter == "A1:E1501") // the header and every row below it
         #expect(seen.first?.boldHeader == [true, true, true, true, true])
         #expect(seen.first?.boldA2 == false)
         #expect(seen.first?.widths["B"] == widths[2] && seen.first?.widths["D"] == 255)
-        #expect(try Self.part(output, "xl/workbook.xml").contains("<definedName name=\"_xlnm._FilterDatabase\" localSheetId=\"0\" hidden=\"1\">'data'!$A$1:$E$1</definedName>"))
+        #expect(try Self.part(output, "xl/workbook.xml").contains("<definedName name=\"_xlnm._FilterDatabase\" localSheetId=\"0\" hidden=\"1\">'data'!$A$1:$E$1501</definedName>"))
 
         // The values are the same as without a layout.
         let plain = folder.appendingPathComponent("plain.xlsx").path
@@ -170,7 +170,7 @@ import SheetPortReader
         let seen = try Self.openpyxl(book)
         #expect(seen.map(\.title) == ["a", "b", "c", "d"])
         #expect(seen.map(\.freeze) == ["A2", "A2", nil, "A4"])
-        #expect(seen.map(\.filter) == ["A1:B1", "A1:E1", nil, "A3:B3"])
+        #expect(seen.map(\.filter) == ["A1:B2", "A1:E2", nil, "A3:B4"])
         #expect(seen[0].boldHeader == [true, true] && seen[1].boldHeader == [true, true, true, true, true] && seen[2].boldHeader == [false])
         #expect((seen[0].widths["B"] ?? 0) >= Self.shows(19), "a date and time shows 2024-01-31 13:45:00: \(seen[0].widths)")
         #expect((seen[1].widths["E"] ?? 0) >= Self.shows(16) && seen[1].widths["A"] == nil, "\(seen[1].widths)")
@@ -212,14 +212,14 @@ import SheetPortReader
         #expect(controls.status == 0, "\(controls.stderr)")
         #expect(try Self.widths(controls.output).isEmpty)
         var seen = try Self.openpyxl(controls.output)
-        #expect(seen.first?.freeze == "A2" && seen.first?.filter == "A1:B1" && seen.first?.boldHeader == [true, true])
+        #expect(seen.first?.freeze == "A2" && seen.first?.filter == "A1:B2" && seen.first?.boldHeader == [true, true])
 
         // A header of 16,384 columns (Excel's last, XFD) and data below it: one <col> run per width.
         let header = (1...16_384).map { "column \($0)" }.joined(separator: ",")
         let wide = try convert(header + "\n" + (1...16_384).map { String($0) }.joined(separator: ",") + "\n", "wide")
         #expect(wide.status == 0, "\(wide.stderr)")
         seen = try Self.openpyxl(wide.output)
-        #expect(seen.first?.filter == "A1:XFD1" && seen.first?.freeze == "A2" && seen.first?.boldHeader.count == 16_384)
+        #expect(seen.first?.filter == "A1:XFD2" && seen.first?.freeze == "A2" && seen.first?.boldHeader.count == 16_384)
         let wideWidths = try Self.widths(wide.output)
         #expect(wideWidths.count == 16_384 && wideWidths[16_384] == wideWidths[10_000], "\(wideWidths.count)")
         #expect(try Self.part(wide.output, "xl/worksheets/sheet1.xml").components(separatedBy: "<col ").count - 1 < 10)

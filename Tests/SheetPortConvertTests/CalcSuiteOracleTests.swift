@@ -45,6 +45,9 @@ import SheetPortTestSupport
             + "of dcterms:modified's UTC, less the minute or so before the save) and the file records neither that time zone nor "
             + "the moment of calculation; TODAY() and the rest agree at the save moment")
     } + [
+        ("ironcalc__DynamicArrays.xlsx", 1,
+         "A19 is RANDARRAY(3,3,0,100,TRUE): Excel's random draw (52 at A19), volatile, which no engine reproduces; its shape, "
+            + "bounds and whole numbers are DynamicArrayFunctionTests'"),
         ("ironcalc__calc_tests__STATISTICAL__BETADIST_BETAINV.xlsx", 1,
          "H16 BETA.INV back to a bound of -1 is rounding noise (-2.220446049250313E-16, the engine -1.1102230246251565E-16): "
             + "one unit in the last place of the [A,B] rescaling after Excel's inverse iteration"),

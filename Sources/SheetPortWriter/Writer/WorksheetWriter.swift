@@ -22,6 +22,8 @@ public final class WorksheetWriter {
     private var threadedComments = 0
     private var commentCells: Set<Int> = []
     private var lastRow = 0
+    /// The last row written so far (0 before the first).
+    package var lastWrittenRow: Int { lastRow }
     /// Whether the part's head (views, columns) is written: the first row, or the end, came.
     private(set) var started = false
     /// The rows and columns frozen at the top left (`freezePanes(rows:columns:)`).

@@ -3,7 +3,7 @@ import SheetPortWriter
 
 /// The layout a converted sheet gets (`TextToWorkbook.Options.writesLayout`): column widths
 /// fitted to the text the header and the first `fittedRows` data rows show, and with a header,
-/// the header bold, frozen above the rows and carrying an autofilter.
+/// the header bold, frozen above the rows and carrying an autofilter over them.
 ///
 /// Widths go before the first row of the part, so those rows are held until they are measured
 /// (at most `maxHeldBytes` of them: rows past that, or past `fittedRows`, change no width),
@@ -57,12 +57,14 @@ struct SheetLayout {
         if dataRows >= Self.fittedRows || heldBytes > Self.maxHeldBytes { try release(write) }
     }
 
-    /// Ends the sheet's layout: writes the rows still held and puts the autofilter on the header.
+    /// Ends the sheet's layout: writes the rows still held and puts the autofilter on the header
+    /// and the rows below it (the range Excel's Data > Filter takes: its buttons on the header,
+    /// its sort and filter over every row written).
     mutating func finish(write: Write) throws {
         if isHolding { try release(write) }
         if let header {
             try sheet.setAutoFilter(CellRange(start: CellReference(row: header.row, column: 1),
-                                              end: CellReference(row: header.row, column: header.lastColumn)))
+                                              end: CellReference(row: max(header.row, sheet.lastWrittenRow), column: header.lastColumn)))
         }
     }
 
