@@ -211,3 +211,36 @@ extension ServerTests {
         #expect(note?.text.contains(secret) == true && note?.text.contains(replySecret) == true, "\(String(describing: note))")
     }
 }
+
+extension ServerTests {
+    /// The list shows each reply with its thread's state: resolving marks the thread, so a reply
+    /// written before is resolved too, with the same `resolvedBy`, and reopened with it.
+    @Test func repliesInTheListFollowTheirThreadsState() throws {
+        let setup = try AnnexSetup(rows: 3)
+        defer { setup.close() }
+        let path = "/api/sheets/\(setup.sheet)/comments"
+        let first = try setup.owner.call("POST", path, json: ["ref": "B2", "text": "check this"])
+        let id = try #require(first.object["id"] as? Int)
+        let reply = try setup.api["commenter"]!.call("POST", path, json: ["replyTo": id, "text": "done"])
+        let replyID = try #require(reply.object["id"] as? Int)
+        let other = try setup.owner.call("POST", path, json: ["ref": "C2", "text": "an open thread"])
+        let otherID = try #require(other.object["id"] as? Int)
+        func listed() throws -> [Int: [String: Any]] {
+            let comments = try #require(try setup.owner.call("GET", path).object["comments"] as? [[String: Any]])
+            return Dictionary(uniqueKeysWithValues: comments.map { ($0["id"] as? Int ?? -1, $0) })
+        }
+        // Resolved through the reply's id: the whole thread.
+        #expect(try setup.api["editor"]!.call("POST", "\(path)/\(replyID)/resolve").status == 200)
+        var seen = try listed()
+        for comment in [id, replyID] {
+            #expect(seen[comment]?["resolved"] as? Bool == true && seen[comment]?["resolvedBy"] as? String == "editor", "\(seen[comment] ?? [:])")
+        }
+        #expect(seen[otherID]?["resolved"] as? Bool == false && seen[otherID]?["resolvedBy"] == nil)
+        // Reopened: the reply with it.
+        #expect(try setup.owner.call("POST", "\(path)/\(id)/resolve", json: ["resolved": false]).status == 200)
+        seen = try listed()
+        for comment in [id, replyID] {
+            #expect(seen[comment]?["resolved"] as? Bool == false && seen[comment]?["resolvedBy"] == nil, "\(seen[comment] ?? [:])")
+        }
+    }
+}

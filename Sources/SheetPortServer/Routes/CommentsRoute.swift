@@ -7,7 +7,7 @@ import SheetPortCore
 enum CommentsRoute {
     static func list(_ id: String, _ request: Request, _ context: ServerContext) throws -> Reply {
         try Router.sheet(id, request, context, needs: .viewer)
-        return .json(.object([("comments", .array(try CommentRecord.all(sheet: id, context).map(\.json)))]))
+        return .json(.object([("comments", .array(CommentRecord.threaded(try CommentRecord.all(sheet: id, context)).map(\.json)))]))
     }
 
     /// `{"ref","text","replyTo"?}`: a new thread, or a reply naming its thread's first comment

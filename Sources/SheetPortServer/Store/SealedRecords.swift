@@ -95,6 +95,20 @@ package struct CommentRecord: Sendable, Equatable {
         try context.database { try $0.comments(of: sheet) }.map { try open($0.data, sheet: sheet, seq: $0.seq, context.sealer) }
     }
 
+    /// The comments with each reply's `resolved` and `resolvedBy` its thread's (resolving marks
+    /// the thread's first comment; a reply stored before carries its own stale state).
+    static func threaded(_ comments: [CommentRecord]) -> [CommentRecord] {
+        var first: [Int: CommentRecord] = [:]
+        for comment in comments where comment.replyTo == nil { first[comment.id] = comment }
+        return comments.map { comment in
+            guard let thread = comment.replyTo.flatMap({ first[$0] }) else { return comment }
+            var reply = comment
+            reply.isResolved = thread.isResolved
+            reply.resolvedBy = thread.resolvedBy
+            return reply
+        }
+    }
+
     /// `{"id","ref","author","text","replyTo"?,"resolved","resolvedBy"?}`; a reply's
     /// `resolved` is its thread's, which `threaded` fills in.
     var json: JSON {
