@@ -129,6 +129,33 @@ import SheetPortTestSupport
         #expect((again["rows"] as? [[String: Any]])?.count == 51, "\(again)")
     }
 
+    /// A large write gives back what it grew: clearing 20,000 rows of five columns rewrites every
+    /// row block and writes the history undo needs, megabytes of WAL that SQLite alone keeps (up
+    /// to `journal_size_limit`); the relief thread checkpoints and truncates it off the request
+    /// path, and returns any free pages, as after a delete.
+    @Test(.enabled(if: !PostgresCluster.runsServerSuite, "the SQLite data folder's own size"))
+    func aLargeWriteGivesTheSpaceItGrewBack() throws {
+        let fixture = try ServerFixture()
+        defer { fixture.close() }
+        let store = try fixture.server.store()
+        let sheet = try fixture.api.importSheet(try Self.workbook(in: fixture.folder, rows: 20_000))
+        let wal = { () -> Int in
+            let path = (try? FileManager.default.contentsOfDirectory(atPath: fixture.server.data))?.first { $0.hasSuffix("-wal") }
+            return path.flatMap { try? FileManager.default.attributesOfItem(atPath: fixture.server.data + "/" + $0)[.size] as? Int } ?? 0
+        }
+        let client = EditingClient(fixture.api, sheet)
+        let cleared = try client.post("clear", ["range": "A2:E20001"]) // 100,000 cells, the batch limit
+        #expect(cleared.status == 200, "\(cleared.text)")
+        var left = wal()
+        let truncated = try eventually(within: 10) { left = wal(); return left < 1 << 20 }
+        #expect(truncated, "the WAL still holds \(left) bytes 10 s after the write")
+        #expect(try Self.freePagesGoneEventually(store))
+        // The undo brings the cells back; the sheet reads as before.
+        #expect(try client.post("undo", [:]).status == 200)
+        let rows = try fixture.api.object("/api/sheets/\(sheet)/rows?start=20000&count=2")
+        #expect((rows["rows"] as? [[String: Any]])?.count == 2, "\(rows)")
+    }
+
     /// A data folder made before version 5 (auto_vacuum NONE, no user_version) is switched at
     /// start with one VACUUM, its data kept; a second start does not vacuum again.
     @Test(.enabled(if: !PostgresCluster.runsServerSuite, "migrates a SQLite data directory of an earlier version"))

@@ -121,8 +121,14 @@ package enum SheetWrite {
         }
         context.changes.signal(SheetChange(sheet: id, version: outcome.version))
         if !settled { context.settler.schedule(id) }
+        // A large write replaced many row blocks: their old pages are free and the WAL grew;
+        // both come back off the request path, as after a delete.
+        if outcome.changedCount >= Self.givesSpaceBackFrom { context.relief.noteFreed() }
         return outcome
     }
+
+    /// The changed cells from which a write gives the space it freed back (some blocks' worth).
+    static let givesSpaceBackFrom = 10_000
 
     /// Whether a write of this kind is refused past `serve --calc-timeout`: undo and restore
     /// never are (taking a write back must always be possible).
