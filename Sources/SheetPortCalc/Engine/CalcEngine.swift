@@ -449,8 +449,11 @@ struct NameDefinition {
 enum CellState: UInt8 {
     case done
     case dirty
-    /// On the evaluation path: reaching it again is a circular reference.
+    /// On the evaluation path: reading it again while computing is a circular reference.
     case onPath
+    /// Settled but not computed, as Excel leaves the cells of a circular reference and those
+    /// reading them when iteration is off: it holds 0, and a formula reading it is not computed either.
+    case uncomputed
 }
 
 extension CalcClock {

@@ -161,13 +161,19 @@ final class Evaluator {
             case .eta(let f, _):
                 stack.append(.lambda(Lambda(.builtin(f))))
             case .ifTest(let skip):
-                if let truth = try lazyCondition(stack.last), !truth {
+                let branches = try ifBranches(stack.last)
+                if branches == .valueIfFalse || branches == .neither {
                     stack.append(.missing)
                     pc &+= Int(skip)
                 }
+                // An error condition reads neither branch: the `ifElse` just passed over skips the other.
+                if branches == .neither, pc > range.lowerBound, case .ifElse(let other) = code[pc - 1] {
+                    stack.append(.missing)
+                    pc &+= Int(other)
+                }
             case .ifElse(let skip):
                 // Reached after value_if_true: skip value_if_false unless both branches are needed.
-                if stack.count >= 2, try lazyCondition(stack[stack.count - 2]) == true {
+                if stack.count >= 2, try ifBranches(stack[stack.count - 2]) == .valueIfTrue {
                     stack.append(.missing)
                     pc &+= Int(skip)
                 }
