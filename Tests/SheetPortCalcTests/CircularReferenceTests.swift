@@ -137,6 +137,41 @@ import SheetPortCore
         #expect(e.report.circularReferences.map(\.cell.description) == ["A1"])
     }
 
+    @Test func eachCellOfAnArrayFormulaIsOnACycleOnItsOwn() {
+        // formulas__circular rows 8 to 12: an array IF reads its branch ranges whole; the cycle
+        // through D11 alone leaves D10 and D12 computed (from the cycle's zeros), in any order.
+        var cells: [(String, Any)] = [("A8", false), ("A9", false), ("B8", "C8"), ("C8", "D8"), ("B9", "C9"), ("C9", "D9"),
+                                      ("E8", "B8+1"), ("E9", "B9+1"),
+                                      ("A10", false), ("A11", true), ("A12", false), ("B10", "IF(A10,C10,1)"), ("C10", "D10"),
+                                      ("B11", "IF(A11,C11,1)"), ("C11", "D11"), ("B12", "IF(A12,C12,1)"), ("C12", "D12"),
+                                      ("E10", "B10+1"), ("E11", "B11+1"), ("E12", "B12+1")]
+        for reversed in [false, true] {
+            if reversed { cells.reverse() }
+            let e = CalcEngine(clock: .fixed(unixTime: 0), randomSeed: 1)
+            let s = e.addSheet("S")
+            var arraysSet = false
+            for (ref, content) in cells {
+                if !arraysSet, ref.hasPrefix("C") || ref.hasPrefix("B") {
+                    // The arrays go in among the cells (before or after their readers by order).
+                    e.setFormula("IF(A8:A9,B8:B9,1)", at: CellReference("D8")!, sheet: s, arrayRange: CellRange("D8:D9")!)
+                    e.setFormula("IF(A10:A12,B10:B12,1)", at: CellReference("D10")!, sheet: s, arrayRange: CellRange("D10:D12")!)
+                    arraysSet = true
+                }
+                switch content {
+                case let f as String: e.setFormula(f, at: CellReference(ref)!, sheet: s)
+                case let b as Bool: e.setValue(.boolean(b), at: CellReference(ref)!, sheet: s)
+                default: fatalError("bad content")
+                }
+            }
+            e.recalculate()
+            let expected: [String: Double] = ["B8": 0, "C8": 0, "D8": 0, "E8": 0, "B9": 0, "C9": 0, "D9": 0, "E9": 0,
+                                              "B10": 1, "C10": 1, "D10": 1, "E10": 2, "B11": 0, "C11": 0, "D11": 0, "E11": 0,
+                                              "B12": 1, "C12": 1, "D12": 1, "E12": 2]
+            for (ref, x) in expected { #expect(values(e, [ref]) == [.number(x)], "\(ref) reversed \(reversed)") }
+            #expect(e.report.circularReferences.map(\.cell.description) == ["B8", "C8", "D8", "B9", "C9", "D9", "B11", "C11", "D11"])
+        }
+    }
+
     @Test func withIterationOnReadersFollowTheIteratedValues() {
         let e = ordered([("B1", "C1/2+1"), ("C1", "B1"), ("D1", "ROUND(B1*10,2)")],
                         iterative: IterativeCalculation(iterateCount: 50, iterateDelta: 0.0001))

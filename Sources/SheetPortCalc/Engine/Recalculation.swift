@@ -303,6 +303,8 @@ extension CalcEngine {
         /// Pushed because the cell below read it (`EvalInterrupt.needs`), not because it is among
         /// the static references the cell below computes first, which it may never read.
         var isRead: Bool
+        /// The cell the one below read (an array formula's cell, for the anchor pushed), or -1.
+        var via: Int32 = -1
     }
 
     /// Excel's iterative calculation: the cells on circular references, first computed as 0, are
@@ -355,6 +357,7 @@ extension CalcEngine {
         var stack: [Frame] = []
         // Cells whose static references led back onto the path: computed reading what they need.
         var unprefetched = Set<Int32>()
+        if !circularMembers.isEmpty { circularMembers = [:] }
         for root in roots where cellState[Int(root)] == .dirty {
             cellState[Int(root)] = .onPath
             stack.append(Frame(id: root, pending: nil, isRead: false))
@@ -367,7 +370,20 @@ extension CalcEngine {
                     continue
                 }
                 if !circular.isEmpty, circular.contains(id) {
-                    finishUncomputed(id)
+                    if !circularMembers.isEmpty, circularMembers[id] != nil {
+                        if let next = finishCircularArray(id, evaluator) {
+                            let target = arrayAnchorOf[next] ?? next
+                            if cellState[Int(target)] == .dirty {
+                                push(target, isRead: true, &stack)
+                                stack[stack.count - 1].via = next
+                            } else {
+                                readBack(target, reading: next, &stack, unprefetched: &unprefetched, evaluator)
+                            }
+                            continue
+                        }
+                    } else {
+                        finishUncomputed(id)
+                    }
                     stack.removeLast()
                     continue
                 }
@@ -385,18 +401,21 @@ extension CalcEngine {
                     stack.removeLast()
                 } catch EvalInterrupt.needs(let needed) {
                     let target = arrayAnchorOf[needed] ?? needed
+                    if cellState[Int(needed)] == .uncomputed {
+                        finishUncomputed(id)
+                        stack.removeLast()
+                        continue
+                    }
                     switch cellState[Int(target)] {
                     case .dirty:
                         push(target, isRead: true, &stack)
+                        stack[stack.count - 1].via = needed
                     case .onPath:
-                        readBack(target, &stack, unprefetched: &unprefetched, evaluator)
-                    case .uncomputed:
-                        finishUncomputed(id)
-                        stack.removeLast()
-                    case .done:
+                        readBack(target, reading: needed, &stack, unprefetched: &unprefetched, evaluator)
+                    case .uncomputed, .done:
                         // An array member not settled with its anchor: never expected, and
                         // computing again would read it again.
-                        finish(id, value: cellState[Int(needed)] == .uncomputed ? .number(0) : .error(.value))
+                        finish(id, value: .error(.value))
                         stack.removeLast()
                     }
                 } catch {
@@ -419,8 +438,11 @@ extension CalcEngine {
     /// computed in turn without its static references, the cells above it dirty again). Each
     /// call settles a cell, marks the cycle, or drops a cell's static references (once a pass):
     /// a 100,000-cell cycle of static references is checked in one walk.
-    private func readBack(_ target: Int32, _ stack: inout [Frame], unprefetched: inout Set<Int32>, _ evaluator: Evaluator) {
-        guard let start = stack.lastIndex(where: { $0.id == target }) else { return }
+    /// Answers whether it marked a circular reference.
+    @discardableResult
+    private func readBack(_ target: Int32, reading needed: Int32, _ stack: inout [Frame], unprefetched: inout Set<Int32>,
+                          _ evaluator: Evaluator) -> Bool {
+        guard let start = stack.lastIndex(where: { $0.id == target }) else { return false }
         var j = stack.count - 2
         while j >= start {
             let id = stack[j].id, child = stack[j + 1]
@@ -431,30 +453,77 @@ extension CalcEngine {
             evaluationCount += 1
             do {
                 finish(id, value: try evaluateCell(id, evaluator))
-                return
-            } catch EvalInterrupt.needs(let needed) {
-                let read = arrayAnchorOf[needed] ?? needed
+                return false
+            } catch EvalInterrupt.needs(let cell) {
+                let read = arrayAnchorOf[cell] ?? cell
                 if read == child.id, cellState[Int(read)] == .onPath {
                     stack[j + 1].isRead = true
+                    stack[j + 1].via = cell
                     j -= 1
                     continue
                 }
                 if read == id { circular.insert(id) }
-                if read == id || cellState[Int(read)] == .uncomputed || cellState[Int(needed)] == .uncomputed {
+                if read == id || cellState[Int(cell)] == .uncomputed {
                     finishUncomputed(id)
-                    return
+                    return read == id
                 }
                 unprefetched.insert(id)
                 for frame in stack[(j + 1)...] where cellState[Int(frame.id)] == .onPath { cellState[Int(frame.id)] = .dirty }
                 stack.removeSubrange((j + 1)...)
                 stack[j].pending = []
-                return
+                return false
             } catch {
                 finish(id, value: .error(.value))
-                return
+                return false
             }
         }
         for k in start..<stack.count { circular.insert(stack[k].id) }
+        if iterativeCalculation == nil, !arrays.isEmpty {
+            // The cells of an array formula's range the cycle reads (each read names one).
+            for k in (start + 1)..<stack.count where stack[k].via >= 0 && arrays[stack[k].id] != nil { circularMembers[stack[k].id, default: []].insert(stack[k].via) }
+            if arrays[target] != nil { circularMembers[target, default: []].insert(needed) }
+        }
+        return true
+    }
+
+    /// An array formula on a circular reference with iteration off: the cells of its range the
+    /// cycle reads (`circularMembers`) are 0 and not computed, the others hold their elements,
+    /// computed from the cycle's zeros (formulas__circular `{=IF(A10:A12,B10:B12,1)}`: the
+    /// cycle runs through D11 alone, D10 and D12 are 1). Answers a cell to compute first (the
+    /// formula reads it, not computed yet or on the path: it may close another cycle through
+    /// the range, or settle out of turn), or nil once settled (all its cells 0 when it reads itself).
+    private func finishCircularArray(_ id: Int32, _ evaluator: Evaluator) -> Int32? {
+        guard let members = circularMembers[id], let array = arrays[id], !array.isDynamic else {
+            circularMembers[id] = nil
+            finishUncomputed(id)
+            return nil
+        }
+        readsUncomputedAsZero = true
+        let value: CalcValue
+        do {
+            value = try evaluateCell(id, evaluator)
+            readsUncomputedAsZero = false
+        } catch EvalInterrupt.needs(let needed) {
+            readsUncomputedAsZero = false
+            let target = arrayAnchorOf[needed] ?? needed
+            if cellState[Int(target)] == .dirty || (cellState[Int(target)] == .onPath && target != id) { return needed }
+            circularMembers[id] = nil
+            finishUncomputed(id)
+            return nil
+        } catch {
+            readsUncomputedAsZero = false
+            value = .error(.value)
+        }
+        circularMembers[id] = nil
+        circular.remove(id)
+        finishArray(id, value)
+        cellState[Int(id)] = .done
+        for m in members {
+            circular.insert(m)
+            cellValue[Int(m)] = .number(0)
+            cellState[Int(m)] = .uncomputed
+        }
+        return nil
     }
 
     /// Settles a cell Excel does not compute, on a circular reference or reading one: 0, and with
