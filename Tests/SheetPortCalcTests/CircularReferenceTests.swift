@@ -6,14 +6,23 @@ import SheetPortCore
 /// a cell reads one still being computed (not from the static references), its cells are 0 and
 /// reported, and the cells reading them are 0 too without being reported.
 @Suite struct CircularReferenceTests {
-    /// An engine with the formulas set in the order given (cell ids, hence the roots' order, follow it).
-    private func ordered(_ cells: [(String, Any)], iterative: IterativeCalculation? = nil) -> CalcEngine {
+    /// A legacy array formula whose anchor is the cell it is set at.
+    private struct LegacyArray {
+        var formula: String
+        var range: String
+    }
+
+    /// An engine with the names defined and the cells set in the order given (cell ids, hence
+    /// the roots' order, follow it), recalculated.
+    private func ordered(_ cells: [(String, Any)], names: [(String, String)] = [], iterative: IterativeCalculation? = nil) -> CalcEngine {
         let e = CalcEngine(clock: .fixed(unixTime: 0), randomSeed: 1)
         e.iterativeCalculation = iterative
         let s = e.addSheet("S")
+        for (name, formula) in names { _ = e.defineName(name, formula: formula) }
         for (ref, content) in cells {
             switch content {
             case let f as String: e.setFormula(f, at: CellReference(ref)!, sheet: s)
+            case let a as LegacyArray: e.setFormula(a.formula, at: CellReference(ref)!, sheet: s, arrayRange: CellRange(a.range)!)
             case let b as Bool: e.setValue(.boolean(b), at: CellReference(ref)!, sheet: s)
             case let v as CalcValue: e.setValue(v, at: CellReference(ref)!, sheet: s)
             default: fatalError("bad content")
@@ -74,19 +83,10 @@ import SheetPortCore
     }
 
     @Test func selfReferencesThroughOffsetIndirectAndNames() {
-        let e = CalcEngine(clock: .fixed(unixTime: 0), randomSeed: 1)
-        let s = e.addSheet("S")
-        _ = e.defineName("Me", formula: "S!$C$1")
-        _ = e.defineName("Guarded", formula: "IF(S!$Z$1,S!$D$1,5)")
-        e.setFormula("OFFSET(A1,0,0)+1", at: CellReference("A1")!, sheet: s)
-        e.setFormula("INDIRECT(\"B\"&ROW())*2", at: CellReference("B1")!, sheet: s)
-        e.setFormula("Me+1", at: CellReference("C1")!, sheet: s)
-        e.setFormula("Guarded+1", at: CellReference("D1")!, sheet: s)
-        e.setFormula("A1+B1+C1+1", at: CellReference("E1")!, sheet: s)
-        e.setFormula("OFFSET(F1,0,1)", at: CellReference("F1")!, sheet: s)
-        e.setValue(.number(9), at: CellReference("G1")!, sheet: s)
-        e.setValue(.boolean(false), at: CellReference("Z1")!, sheet: s)
-        e.recalculate()
+        let e = ordered([("A1", "OFFSET(A1,0,0)+1"), ("B1", "INDIRECT(\"B\"&ROW())*2"), ("C1", "Me+1"), ("D1", "Guarded+1"),
+                         ("E1", "A1+B1+C1+1"), ("F1", "OFFSET(F1,0,1)"), ("G1", CalcValue.number(9)), ("Z1", false)],
+                        names: [("Me", "S!$C$1"), ("Guarded", "IF(S!$Z$1,S!$D$1,5)")])
+        let s = 0
         #expect(values(e, ["A1", "B1", "C1", "D1", "E1", "F1"]) == [.number(0), .number(0), .number(0), .number(6), .number(0), .number(9)])
         #expect(e.report.circularReferences.map(\.cell.description) == ["A1", "B1", "C1"])
         // The name's guard opened: D1 reads itself through it.
@@ -145,25 +145,12 @@ import SheetPortCore
                                       ("A10", false), ("A11", true), ("A12", false), ("B10", "IF(A10,C10,1)"), ("C10", "D10"),
                                       ("B11", "IF(A11,C11,1)"), ("C11", "D11"), ("B12", "IF(A12,C12,1)"), ("C12", "D12"),
                                       ("E10", "B10+1"), ("E11", "B11+1"), ("E12", "B12+1")]
+        // The arrays go in among the cells: after their readers one way, before them the other.
+        cells.insert(contentsOf: [("D8", LegacyArray(formula: "IF(A8:A9,B8:B9,1)", range: "D8:D9")),
+                                  ("D10", LegacyArray(formula: "IF(A10:A12,B10:B12,1)", range: "D10:D12"))], at: 8)
         for reversed in [false, true] {
             if reversed { cells.reverse() }
-            let e = CalcEngine(clock: .fixed(unixTime: 0), randomSeed: 1)
-            let s = e.addSheet("S")
-            var arraysSet = false
-            for (ref, content) in cells {
-                if !arraysSet, ref.hasPrefix("C") || ref.hasPrefix("B") {
-                    // The arrays go in among the cells (before or after their readers by order).
-                    e.setFormula("IF(A8:A9,B8:B9,1)", at: CellReference("D8")!, sheet: s, arrayRange: CellRange("D8:D9")!)
-                    e.setFormula("IF(A10:A12,B10:B12,1)", at: CellReference("D10")!, sheet: s, arrayRange: CellRange("D10:D12")!)
-                    arraysSet = true
-                }
-                switch content {
-                case let f as String: e.setFormula(f, at: CellReference(ref)!, sheet: s)
-                case let b as Bool: e.setValue(.boolean(b), at: CellReference(ref)!, sheet: s)
-                default: fatalError("bad content")
-                }
-            }
-            e.recalculate()
+            let e = ordered(cells)
             let expected: [String: Double] = ["B8": 0, "C8": 0, "D8": 0, "E8": 0, "B9": 0, "C9": 0, "D9": 0, "E9": 0,
                                               "B10": 1, "C10": 1, "D10": 1, "E10": 2, "B11": 0, "C11": 0, "D11": 0, "E11": 0,
                                               "B12": 1, "C12": 1, "D12": 1, "E12": 2]
