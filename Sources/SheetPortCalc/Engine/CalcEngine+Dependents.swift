@@ -13,7 +13,7 @@ extension CalcEngine {
         /// Local number -> cell id.
         var cells: [Int32] = []
         /// Whether the cell must be recomputed whatever its precedents do (it reads a changed
-        /// input, is volatile, was just set, may spill differently, or was circular).
+        /// input, is volatile, was just set, may spill differently, or was circular or uncomputed).
         var needed: [Bool] = []
         /// How many dirty precedents (edges into it) the cell still waits for.
         var waits: [Int32] = []
@@ -131,7 +131,7 @@ extension CalcEngine {
             let local = pass.ready[pass.head]
             pass.head += 1
             let id = pass.graph.cells[Int(local)]
-            if cellState[Int(id)] != .done, pass.graph.needed[Int(local)] {
+            if cellState[Int(id)] == .dirty, pass.graph.needed[Int(local)] {
                 evaluationCount += 1
                 do {
                     finish(id, value: try evaluateCell(id, evaluator))
@@ -146,7 +146,8 @@ extension CalcEngine {
                     finish(id, value: .error(.value))
                 }
             }
-            cellState[Int(id)] = .done
+            // Not needed: it keeps its value (an uncomputed one was needed: `reach`).
+            if cellState[Int(id)] == .dirty { cellState[Int(id)] = .done }
             let changed = note(id, before: pass.before[Int(local)], skipping: pass.inputIDs, into: &changes)
             for e in pass.graph.edgeStart[Int(local)]..<pass.graph.edgeEnd[Int(local)] {
                 let dependent = pass.graph.edges[Int(e)]
@@ -222,6 +223,7 @@ struct DirtyGraphBuilder {
     let cellColumn: [Int32]
     let arrays: [Int32: ArrayFormula]
     let circular: Set<Int32>
+    let cellState: [CellState]
 
     init(engine: CalcEngine) {
         localOf = [Int32](repeating: -1, count: engine.cellKind.count)
@@ -230,6 +232,7 @@ struct DirtyGraphBuilder {
         cellColumn = engine.cellColumn
         arrays = engine.arrays
         circular = engine.circular
+        cellState = engine.cellState
     }
 
     /// The local number of cell `id`, numbering it and queueing its positions when first reached.
@@ -242,8 +245,9 @@ struct DirtyGraphBuilder {
         let local = Int32(graph.cells.count)
         localOf[Int(id)] = local
         graph.cells.append(id)
-        // A cell that was circular holds 0, not its formula's value: it is recomputed.
-        graph.needed.append(needed || (!circular.isEmpty && circular.contains(id)))
+        // A cell that was circular, or read one with iteration off, holds 0, not its formula's
+        // value: it is recomputed (a cycle broken by an edit may leave its cells' values as they were).
+        graph.needed.append(needed || cellState[Int(id)] == .uncomputed || (!circular.isEmpty && circular.contains(id)))
         graph.waits.append(0)
         graph.edgeStart.append(0)
         graph.edgeEnd.append(0)

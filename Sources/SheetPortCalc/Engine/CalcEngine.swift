@@ -86,6 +86,12 @@ public final class CalcEngine {
     var carried: [CellLocation] = []
     @exclusivity(unchecked) var lookupCache = LookupCache()
     @exclusivity(unchecked) var circular: Set<Int32> = []
+    /// With iteration off, the cells of an array formula's range a circular reference read, by
+    /// anchor: only those are on it, as Excel takes each cell of the range on its own.
+    var circularMembers: [Int32: Set<Int32>] = [:]
+    /// True while an array formula on a circular reference computes its other cells: the
+    /// uncomputed cells it reads count as 0.
+    var readsUncomputedAsZero = false
     /// Ranges whose formula cells are all computed in the running pass.
     @exclusivity(unchecked) var doneRanges: Set<SheetRange> = []
     /// True when a dynamic array spilled into new cells during the running pass.
@@ -449,8 +455,11 @@ struct NameDefinition {
 enum CellState: UInt8 {
     case done
     case dirty
-    /// On the evaluation path: reaching it again is a circular reference.
+    /// On the evaluation path: reading it again while computing is a circular reference.
     case onPath
+    /// Settled but not computed, as Excel leaves the cells of a circular reference and those
+    /// reading them when iteration is off: it holds 0, and a formula reading it is not computed either.
+    case uncomputed
 }
 
 extension CalcClock {

@@ -300,6 +300,11 @@ extension CalcEngine {
     private struct Frame {
         var id: Int32
         var pending: [Int32]?
+        /// Pushed because the cell below read it (`EvalInterrupt.needs`), not because it is among
+        /// the static references the cell below computes first, which it may never read.
+        var isRead: Bool
+        /// The cell the one below read (an array formula's cell, for the anchor pushed), or -1.
+        var via: Int32 = -1
     }
 
     /// Excel's iterative calculation: the cells on circular references, first computed as 0, are
@@ -340,28 +345,53 @@ extension CalcEngine {
 
     /// Evaluates the dirty cells reachable from `roots` in dependency order with an explicit stack
     /// (iterative depth-first search): no recursion, linear in cells and references.
+    ///
+    /// A circular reference is found as Excel finds it, when computing a cell reads one still
+    /// being computed: a static reference back onto the path is not followed (`IF(FALSE,A1,1)`
+    /// in A1 reads nothing), and only a cycle of reads makes its cells circular (0).
     func evaluate(_ roots: [Int32]) {
         let evaluator = Evaluator(engine: self)
         spilledInPass = false
         doneRanges = []
         defer { doneRanges = [] }
         var stack: [Frame] = []
+        // Cells whose static references led back onto the path: computed reading what they need.
+        var unprefetched = Set<Int32>()
+        if !circularMembers.isEmpty { circularMembers = [:] }
         for root in roots where cellState[Int(root)] == .dirty {
             cellState[Int(root)] = .onPath
-            stack.append(Frame(id: root, pending: nil))
+            stack.append(Frame(id: root, pending: nil, isRead: false))
             while !stack.isEmpty {
                 let top = stack.count - 1
                 let id = stack[top].id
-                if stack[top].pending == nil {
-                    stack[top].pending = dirtyPrecedents(of: id)
-                }
-                if let next = stack[top].pending?.popLast() {
-                    visit(next, &stack)
+                // Settled out of turn while cells above it were computed (`readBack`).
+                if cellState[Int(id)] != .onPath {
+                    stack.removeLast()
                     continue
                 }
-                if circular.contains(id) {
-                    finish(id, value: .number(0))
+                if !circular.isEmpty, circular.contains(id) {
+                    if !circularMembers.isEmpty, circularMembers[id] != nil {
+                        if let next = finishCircularArray(id, evaluator) {
+                            let target = arrayAnchorOf[next] ?? next
+                            if cellState[Int(target)] == .dirty {
+                                push(target, isRead: true, &stack)
+                                stack[stack.count - 1].via = next
+                            } else {
+                                readBack(target, reading: next, &stack, unprefetched: &unprefetched, evaluator)
+                            }
+                            continue
+                        }
+                    } else {
+                        finishUncomputed(id)
+                    }
                     stack.removeLast()
+                    continue
+                }
+                if stack[top].pending == nil {
+                    stack[top].pending = unprefetched.isEmpty || !unprefetched.contains(id) ? dirtyPrecedents(of: id) : []
+                }
+                if let next = stack[top].pending?.popLast() {
+                    if cellState[Int(next)] == .dirty { push(next, isRead: false, &stack) }
                     continue
                 }
                 evaluationCount += 1
@@ -371,10 +401,22 @@ extension CalcEngine {
                     stack.removeLast()
                 } catch EvalInterrupt.needs(let needed) {
                     let target = arrayAnchorOf[needed] ?? needed
-                    if target == id {
-                        circular.insert(id)
-                    } else {
-                        visit(target, &stack)
+                    if cellState[Int(needed)] == .uncomputed {
+                        finishUncomputed(id)
+                        stack.removeLast()
+                        continue
+                    }
+                    switch cellState[Int(target)] {
+                    case .dirty:
+                        push(target, isRead: true, &stack)
+                        stack[stack.count - 1].via = needed
+                    case .onPath:
+                        readBack(target, reading: needed, &stack, unprefetched: &unprefetched, evaluator)
+                    case .uncomputed, .done:
+                        // An array member not settled with its anchor: never expected, and
+                        // computing again would read it again.
+                        finish(id, value: .error(.value))
+                        stack.removeLast()
                     }
                 } catch {
                     finish(id, value: .error(.value))
@@ -384,20 +426,118 @@ extension CalcEngine {
         }
     }
 
-    /// Follows an edge to `next`: descends when it is dirty, records a cycle when it is on the path.
-    /// A cell is on the path exactly while it is on the stack, once: a cycle's start is found by
-    /// searching the stack (cycles are rare; a table of positions cost two hashes for every cell).
-    private func visit(_ next: Int32, _ stack: inout [Frame]) {
-        switch cellState[Int(next)] {
-        case .dirty:
-            cellState[Int(next)] = .onPath
-            stack.append(Frame(id: next, pending: nil))
-        case .onPath:
-            if let start = stack.lastIndex(where: { $0.id == next }) {
-                for k in start..<stack.count { circular.insert(stack[k].id) }
+    private func push(_ id: Int32, isRead: Bool, _ stack: inout [Frame]) {
+        cellState[Int(id)] = .onPath
+        stack.append(Frame(id: id, pending: nil, isRead: isRead))
+    }
+
+    /// The cell on top read `target`, which is on the path below it. It is a circular reference
+    /// when each cell from `target` up reads the one above it; a cell that pushed the one above
+    /// only as a static reference is computed to see what it reads: the one above (the edge
+    /// holds), nothing missing (it is settled out of turn: no cycle), or another cell (it is then
+    /// computed in turn without its static references, the cells above it dirty again). Each
+    /// call settles a cell, marks the cycle, or drops a cell's static references (once a pass):
+    /// a 100,000-cell cycle of static references is checked in one walk.
+    /// Answers whether it marked a circular reference.
+    @discardableResult
+    private func readBack(_ target: Int32, reading needed: Int32, _ stack: inout [Frame], unprefetched: inout Set<Int32>,
+                          _ evaluator: Evaluator) -> Bool {
+        guard let start = stack.lastIndex(where: { $0.id == target }) else { return false }
+        var j = stack.count - 2
+        while j >= start {
+            let id = stack[j].id, child = stack[j + 1]
+            if cellState[Int(id)] != .onPath || (child.isRead && cellState[Int(child.id)] == .onPath) {
+                j -= 1
+                continue
             }
-        case .done:
-            break
+            evaluationCount += 1
+            do {
+                finish(id, value: try evaluateCell(id, evaluator))
+                return false
+            } catch EvalInterrupt.needs(let cell) {
+                let read = arrayAnchorOf[cell] ?? cell
+                if read == child.id, cellState[Int(read)] == .onPath {
+                    stack[j + 1].isRead = true
+                    stack[j + 1].via = cell
+                    j -= 1
+                    continue
+                }
+                if read == id { circular.insert(id) }
+                if read == id || cellState[Int(cell)] == .uncomputed {
+                    finishUncomputed(id)
+                    return read == id
+                }
+                unprefetched.insert(id)
+                for frame in stack[(j + 1)...] where cellState[Int(frame.id)] == .onPath { cellState[Int(frame.id)] = .dirty }
+                stack.removeSubrange((j + 1)...)
+                stack[j].pending = []
+                return false
+            } catch {
+                finish(id, value: .error(.value))
+                return false
+            }
+        }
+        for k in start..<stack.count { circular.insert(stack[k].id) }
+        if iterativeCalculation == nil, !arrays.isEmpty {
+            // The cells of an array formula's range the cycle reads (each read names one).
+            for k in (start + 1)..<stack.count where stack[k].via >= 0 && arrays[stack[k].id] != nil { circularMembers[stack[k].id, default: []].insert(stack[k].via) }
+            if arrays[target] != nil { circularMembers[target, default: []].insert(needed) }
+        }
+        return true
+    }
+
+    /// An array formula on a circular reference with iteration off: the cells of its range the
+    /// cycle reads (`circularMembers`) are 0 and not computed, the others hold their elements,
+    /// computed from the cycle's zeros (formulas__circular `{=IF(A10:A12,B10:B12,1)}`: the
+    /// cycle runs through D11 alone, D10 and D12 are 1). Answers a cell to compute first (the
+    /// formula reads it, not computed yet or on the path: it may close another cycle through
+    /// the range, or settle out of turn), or nil once settled (all its cells 0 when it reads itself).
+    private func finishCircularArray(_ id: Int32, _ evaluator: Evaluator) -> Int32? {
+        guard let members = circularMembers[id], let array = arrays[id], !array.isDynamic else {
+            circularMembers[id] = nil
+            finishUncomputed(id)
+            return nil
+        }
+        readsUncomputedAsZero = true
+        let value: CalcValue
+        do {
+            value = try evaluateCell(id, evaluator)
+            readsUncomputedAsZero = false
+        } catch EvalInterrupt.needs(let needed) {
+            readsUncomputedAsZero = false
+            let target = arrayAnchorOf[needed] ?? needed
+            if cellState[Int(target)] == .dirty || (cellState[Int(target)] == .onPath && target != id) { return needed }
+            circularMembers[id] = nil
+            finishUncomputed(id)
+            return nil
+        } catch {
+            readsUncomputedAsZero = false
+            value = .error(.value)
+        }
+        circularMembers[id] = nil
+        circular.remove(id)
+        finishArray(id, value)
+        cellState[Int(id)] = .done
+        for m in members {
+            circular.insert(m)
+            cellValue[Int(m)] = .number(0)
+            cellState[Int(m)] = .uncomputed
+        }
+        return nil
+    }
+
+    /// Settles a cell Excel does not compute, on a circular reference or reading one: 0, and with
+    /// iteration off `.uncomputed` (its array's cells too), so that its readers are not computed either.
+    private func finishUncomputed(_ id: Int32) {
+        finish(id, value: .number(0))
+        guard iterativeCalculation == nil else { return }
+        cellState[Int(id)] = .uncomputed
+        guard !arrays.isEmpty, let array = arrays[id] else { return }
+        let s = Int(cellSheet[Int(id)])
+        for r in array.range.start.row...array.range.end.row {
+            for c in array.range.start.column...array.range.end.column {
+                if let m = sheets[s].find(row: r, column: c), arrayAnchorOf[m] == id { cellState[Int(m)] = .uncomputed }
+            }
         }
     }
 
@@ -570,7 +710,7 @@ extension CalcEngine {
                 // One cell (most references): one look-up, no list of columns.
                 guard let p = sheets[Int(r.sheet)].formulaColumns[r.c1]?.find(r.r1) else { return }
                 let target = arrayAnchorOf.isEmpty ? p : (arrayAnchorOf[p] ?? p)
-                if target != id, cellState[Int(target)] != .done { out.append(target) }
+                if target != id, cellState[Int(target)] == .dirty { out.append(target) }
                 return
             }
             // A range found computed once in this pass stays computed: it is not walked again.
@@ -584,7 +724,7 @@ extension CalcEngine {
                     let p = col.ids[k]
                     let target = arrayAnchorOf.isEmpty ? p : (arrayAnchorOf[p] ?? p)
                     if target == id { pending = true; continue }
-                    if cellState[Int(target)] != .done { out.append(target) }
+                    if cellState[Int(target)] == .dirty { out.append(target) }
                 }
             }
             if !r.isSingleCell, out.count == before, !pending { done.insert(r) }

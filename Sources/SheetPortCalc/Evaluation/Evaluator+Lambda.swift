@@ -158,18 +158,23 @@ private func destroyAttributes(_ attributes: UnsafeMutableRawPointer) -> Int32
 #endif
 
 extension Evaluator {
-    /// IF's condition as a scalar truth, when it is one (`ifTest`); nil when both branches must be
-    /// evaluated: an array (IF picks element by element), a range read as an array, or a value
-    /// that is no truth (IF answers its error).
-    func lazyCondition(_ condition: Operand?) throws -> Bool? {
-        guard let condition else { return nil }
+    /// The branches of IF its condition needs (`ifTest`, `ifElse`): both for an array (IF picks
+    /// element by element) or a range read as an array; neither for a scalar that is no truth
+    /// (IF answers its error: `IF(#REF!="",0,A1)` in A1 is no circular reference, as in Excel).
+    func ifBranches(_ condition: Operand?) throws -> IfBranches {
+        guard let condition else { return .both }
         switch condition {
         case .value(.array), .refs, .lambda, .missing:
-            return nil
+            return .both
         case .ref(let r) where !r.isSingleCell && arrayMode:
-            return nil
+            return .both
         case .value, .ref:
-            do { return try flag(condition) } catch EvalInterrupt.error { return nil }
+            do { return try flag(condition) ? .valueIfTrue : .valueIfFalse } catch EvalInterrupt.error { return .neither }
         }
     }
+}
+
+/// The arguments of IF its condition needs evaluated.
+enum IfBranches {
+    case valueIfTrue, valueIfFalse, both, neither
 }

@@ -38,7 +38,10 @@ extension Evaluator {
 
     @inline(__always)
     func valueOf(_ id: Int32) throws -> CalcValue {
-        if engine.cellState[Int(id)] != .done { throw EvalInterrupt.needs(id) }
+        if engine.cellState[Int(id)] != .done {
+            if engine.readsUncomputedAsZero, engine.cellState[Int(id)] == .uncomputed || engine.circular.contains(id) { return .number(0) }
+            throw EvalInterrupt.needs(id)
+        }
         return engine.cellValue[Int(id)]
     }
 

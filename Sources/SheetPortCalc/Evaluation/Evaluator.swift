@@ -161,13 +161,19 @@ final class Evaluator {
             case .eta(let f, _):
                 stack.append(.lambda(Lambda(.builtin(f))))
             case .ifTest(let skip):
-                if let truth = try lazyCondition(stack.last), !truth {
+                let branches = try ifBranches(stack.last)
+                if branches == .valueIfFalse || branches == .neither {
                     stack.append(.missing)
                     pc &+= Int(skip)
                 }
+                // An error condition reads neither branch: the `ifElse` just passed over skips the other.
+                if branches == .neither, pc > range.lowerBound, case .ifElse(let other) = code[pc - 1] {
+                    stack.append(.missing)
+                    pc &+= Int(other)
+                }
             case .ifElse(let skip):
                 // Reached after value_if_true: skip value_if_false unless both branches are needed.
-                if stack.count >= 2, try lazyCondition(stack[stack.count - 2]) == true {
+                if stack.count >= 2, try ifBranches(stack[stack.count - 2]) == .valueIfTrue {
                     stack.append(.missing)
                     pc &+= Int(skip)
                 }
@@ -225,6 +231,7 @@ final class Evaluator {
         guard hasArray else {
             do { return try spec.impl(self, scalars) } catch EvalInterrupt.error(let e) { return .value(.error(e)) }
         }
+        if spec.name == "IF" { try readBranchRanges(args) }
         var out: [CalcValue] = []
         out.reserveCapacity(try arrayCells(rows, columns))
         var element = scalars
@@ -242,6 +249,15 @@ final class Evaluator {
             }
         }
         return .value(.array(CalcArray(rows: rows, columns: columns, values: out)))
+    }
+
+    /// IF over an array condition reads its branches' ranges whole, whichever elements it picks:
+    /// in Excel `{=IF(A8:A9,B8:B9,1)}` with both conditions false is still on a circular
+    /// reference through B8 (calculation suite formulas__circular D8:D9). Only the reading
+    /// counts: a cell not computed yet is computed first, and one on the path is a cycle.
+    private func readBranchRanges(_ args: [Operand]) throws {
+        guard arrayMode else { return }
+        for case .ref(let r) in args.dropFirst() where !r.isSingleCell { try forEachCell(r) { _, _, _ in } }
     }
 
     /// An operand as a scalar or an array: references become arrays in array mode, else their implicit intersection.
