@@ -114,19 +114,6 @@ package struct StoredCell {
         }
     }
 
-    /// The stored object line (no line break):
-    /// `{"col","input","ref","type","value","formula"?,"arrayRange"?,"style"?,"spill"?}`.
-    package var line: [UInt8] {
-        let (type, value) = typedValue
-        var members: [(String, JSON)] = [("col", .int(column)), ("input", .string(input)), ("ref", .string(reference)),
-                                         ("type", .string(type)), ("value", value)]
-        if let formula { members.append(("formula", .string(formula))) }
-        if let arrayRange { members.append(("arrayRange", .string(arrayRange))) }
-        if !style.isEmpty { members.append(("style", Self.styleJSON(style))) }
-        if let spill { members.append(("spill", .string(spill))) }
-        return Array(JSON.object(members).text.utf8)
-    }
-
     /// The cell as the API shows it: the stored object with `display`.
     package var apiJSON: JSON {
         let (type, value) = typedValue
