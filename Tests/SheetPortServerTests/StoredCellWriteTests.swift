@@ -3,9 +3,10 @@ import SheetPortCalc
 import SheetPortCore
 @testable import SheetPortServer
 
-/// A write of many cells renders each stored line straight into bytes (`StoredCell.putLine`)
-/// and writes its history entries without a `JSON` tree (`CellHistory.EntryWriter`): each must
-/// give the bytes the general way gives, whatever the strings hold.
+/// A write of many cells renders each stored line straight into bytes (`StoredCell.putLine`),
+/// reads the server's own lines without Foundation (`StoredCell.parsedFlat`) and writes its
+/// history entries without a `JSON` tree (`CellHistory.EntryWriter`): each must give the bytes,
+/// and read the cells, the general way gives and reads, whatever the strings hold.
 @Suite struct StoredCellWriteTests {
     /// Texts JSON must escape or that look like the line's own syntax.
     static let texts = ["plain", "", "\"quoted\"", "back\\slash", "\u{0}\u{1}\u{1F}\u{7F}", "tab\tline\nreturn\r\u{8}\u{C}",
@@ -41,6 +42,55 @@ import SheetPortCore
     @Test func lineBytesMatchTheJSONTree() {
         for cell in Self.cells {
             #expect(cell.line == Array(cell.lineJSON.text.utf8), "\(cell.reference)")
+        }
+    }
+
+    /// Every line reads back the same through the flat reader and the general parser.
+    @Test func flatReadMatchesTheGeneralParser() throws {
+        var flat = 0
+        for cell in Self.cells {
+            let line = cell.line
+            let general = try #require(StoredCell(parsing: line, row: cell.row), "\(cell.reference)")
+            let read = try #require(StoredCell(line: line, row: cell.row))
+            if line.withUnsafeBufferPointer({ StoredCell.parsedFlat($0, row: cell.row) }) != nil { flat += 1 }
+            // A flat line reads back exactly; Foundation's parser (styled lines) may be an ulp off
+            // on a long number (1.2345678901234568e+20 reads as ...567e+20): compared member by member.
+            #expect(!cell.style.isEmpty || read.line == line, "\(cell.reference): \(String(decoding: line.prefix(200), as: UTF8.self))")
+            #expect(read.column == general.column && read.input == general.input && read.formula == general.formula
+                    && read.arrayRange == general.arrayRange && read.spill == general.spill && read.style.keys.sorted() == general.style.keys.sorted())
+            if case .number(let number) = read.value, case .number(let other) = general.value {
+                #expect(abs(number - other) <= number.ulp, "\(cell.reference)")
+            } else {
+                #expect(read.value == general.value, "\(cell.reference)")
+            }
+            #expect(read.input == cell.input && read.formula == cell.formula && read.arrayRange == cell.arrayRange && read.spill == cell.spill)
+        }
+        #expect(flat == Self.cells.filter(\.style.isEmpty).count, "the unstyled lines go the flat way")
+    }
+
+    /// Lines the flat reader must leave to the general parser (or refuse as it does): other
+    /// shapes, whitespace, escapes and numbers JSON spells other ways, damaged bytes.
+    @Test(arguments: [#"{"col":3,"input":"a","type":"string","value":"\u00e9\ud83d\ude00\/"}"#, #"{ "col":3,"input":"x"}"#,
+                      #"{"col":3.0,"input":"x","type":"number","value":1E2}"#, #"{"col":true,"input":"x"}"#, #"{"col":"3"}"#,
+                      #"{"col":3,"input":7,"type":"number","value":"7"}"#, #"{"col":3,"type":"number","value":true}"#,
+                      #"{"col":3,"type":"number","value":null}"#, #"{"col":3,"type":"string"}"#, #"{"col":3,"type":"boolean","value":1}"#,
+                      #"{"col":3,"type":"date","value":"2024-02-30T00:00:00"}"#, #"{"col":3,"type":"date","value":"2024-02-03"}"#,
+                      ##"{"col":3,"type":"error","value":"#BOGUS!"}"##, #"{"col":3,"value":1e999,"type":"number"}"#, #"{"col":3,"input":"\ud800"}"#,
+                      #"{"col":3,"input":"a"}x"#, #"{"col":3,"input":"a""#, "{\"col\":3,\"input\":\"tab\traw\"}", #"{"col":-2,"input":"\q"}"#,
+                      #"{"col":3,"input":"a","style":{"bold":true}}"#, #"{"col":3,"nested":[1]}"#, #"{"col":03}"#, #"{"col":3,"value":-.5}"#, "", "{}", "[]"])
+    func unusualLinesReadAsTheGeneralParserReadsThem(_ text: String) {
+        let line = Array(text.utf8)
+        let general = StoredCell(parsing: line, row: 7), read = StoredCell(line: line, row: 7)
+        #expect((general == nil) == (read == nil), "\(text)")
+        if let general, let read {
+            #expect(read.line == general.line && read.column == general.column && read.input == general.input, "\(text)")
+        }
+    }
+
+    @Test func invalidUTF8IsNotReadFlat() {
+        for bytes: [UInt8] in [[0xFF], [0xC3], [0xED, 0xA0, 0x80], [0xE2, 0x80]] {
+            let line = Array(#"{"col":3,"input":""#.utf8) + bytes + Array(#""}"#.utf8)
+            #expect(line.withUnsafeBufferPointer { StoredCell.parsedFlat($0, row: 1) } == nil)
         }
     }
 

@@ -45,6 +45,19 @@ package struct StoredCell {
 
     /// Reads a stored object line; nil when it is not one.
     package init?(line: some Collection<UInt8>, row: Int) {
+        // The server's own flat lines are read without Foundation (`parsedFlat`); the rest below.
+        let flat: StoredCell? = line.withContiguousStorageIfAvailable { Self.parsedFlat($0, row: row) }
+            ?? Array(line).withUnsafeBufferPointer { Self.parsedFlat($0, row: row) }
+        guard let flat else {
+            self.init(parsing: line, row: row)
+            return
+        }
+        self = flat
+    }
+
+    /// Reads a stored object line through the general JSON parser (any JSON object with a
+    /// `col`); nil when it is not one.
+    package init?(parsing line: some Collection<UInt8>, row: Int) {
         guard let object = JSON.parseObject(Array(line)), let column = object["col"] as? Int else { return nil }
         self.row = row
         self.column = column

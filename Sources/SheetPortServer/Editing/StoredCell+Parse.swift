@@ -1,0 +1,184 @@
+import SheetPortCore
+import SheetPortCalc
+import SheetPortReader
+
+/// A stored line read without Foundation when it is in the server's own shape: one flat object
+/// of strings, numbers, `true`/`false` and `null`, no whitespace, no `style` (a write of many
+/// cells reads each line it changes). Anything else (a style, a nested or unexpected member,
+/// whitespace) answers nil, and the general parser reads it.
+extension StoredCell {
+    /// A member's value as the flat shape holds it.
+    private enum FlatValue {
+        case text(String)
+        /// A number spelled as digits alone (`-`? digits), as a column is.
+        case integer(Int)
+        case number(Double)
+        case flag(Bool)
+        case null
+    }
+
+    /// Reads `line` in the server's own flat shape; nil when it is not in that shape (which
+    /// says nothing about whether the general parser reads it).
+    static func parsedFlat(_ line: UnsafeBufferPointer<UInt8>, row: Int) -> StoredCell? {
+        var reader = FlatReader(bytes: line)
+        guard let members = reader.members(), case .integer(let column)? = members["col"] else { return nil }
+        var cell = StoredCell(row: row, column: column)
+        func text(_ key: String) -> String?? {
+            switch members[key] {
+            case nil: return .some(nil)
+            case .text(let text)?: return .some(text)
+            default: return nil // the general parser's `as? String` answers this
+            }
+        }
+        guard let input = text("input"), let formula = text("formula"), let arrayRange = text("arrayRange"),
+              let spill = text("spill"), let type = text("type") else { return nil }
+        cell.input = input ?? ""
+        cell.formula = formula
+        cell.arrayRange = arrayRange
+        cell.spill = spill
+        switch (type ?? "", members["value"]) {
+        case ("number", .number(let number)?): cell.value = .number(number)
+        case ("number", .integer(let number)?): cell.value = .number(Double(number))
+        case ("number", nil), ("number", .null?): cell.value = .empty
+        case ("string", .text(let text)?): cell.value = .text(text)
+        case ("boolean", .flag(let flag)?): cell.value = .boolean(flag)
+        case ("error", .text(let text)?): cell.value = .error(ExcelError(literal: text) ?? .value)
+        case ("date", .text(let text)?): cell.value = ExcelDateTime(iso: text).map { .number($0.serial(in: dateSystem)) } ?? .empty
+        case ("number", _), ("string", _), ("boolean", _), ("error", _), ("date", _): return nil
+        default: cell.value = .empty
+        }
+        return cell
+    }
+
+    /// A cursor over one flat object's bytes.
+    private struct FlatReader {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var position = 0
+
+        /// The object's members; nil when the bytes are not one flat object with nothing after it.
+        mutating func members() -> [String: FlatValue]? {
+            guard take(UInt8(ascii: "{")) else { return nil }
+            var members: [String: FlatValue] = [:]
+            if take(UInt8(ascii: "}")) { return position == bytes.count ? members : nil }
+            repeat {
+                guard let key = string(), take(UInt8(ascii: ":")), key != "style", let value = value() else { return nil }
+                members[key] = value
+            } while take(UInt8(ascii: ","))
+            return take(UInt8(ascii: "}")) && position == bytes.count ? members : nil
+        }
+
+        private mutating func take(_ byte: UInt8) -> Bool {
+            guard position < bytes.count, bytes[position] == byte else { return false }
+            position += 1
+            return true
+        }
+
+        private mutating func literal(_ text: StaticString) -> Bool {
+            let count = text.utf8CodeUnitCount
+            guard bytes.count - position >= count,
+                  (0..<count).allSatisfy({ bytes[position + $0] == text.utf8Start[$0] }) else { return false }
+            position += count
+            return true
+        }
+
+        private mutating func value() -> FlatValue? {
+            guard position < bytes.count else { return nil }
+            switch bytes[position] {
+            case UInt8(ascii: "\""): return string().map { .text($0) }
+            case UInt8(ascii: "t"): return literal("true") ? .flag(true) : nil
+            case UInt8(ascii: "f"): return literal("false") ? .flag(false) : nil
+            case UInt8(ascii: "n"): return literal("null") ? .null : nil
+            default: return number()
+            }
+        }
+
+        /// A JSON number (`-`? digits, `.` digits?, exponent?), nil for anything else (or past a double's range).
+        private mutating func number() -> FlatValue? {
+            let start = position
+            func digits() -> Int {
+                let first = position
+                while position < bytes.count, bytes[position] >= 0x30, bytes[position] <= 0x39 { position += 1 }
+                return position - first
+            }
+            _ = take(UInt8(ascii: "-"))
+            let whole = position
+            guard digits() > 0, bytes[whole] != 0x30 || position - whole == 1 else { return nil }
+            var integral = true
+            if take(UInt8(ascii: ".")) {
+                integral = false
+                guard digits() > 0 else { return nil }
+            }
+            if take(UInt8(ascii: "e")) || take(UInt8(ascii: "E")) {
+                integral = false
+                if !take(UInt8(ascii: "+")) { _ = take(UInt8(ascii: "-")) }
+                guard digits() > 0 else { return nil }
+            }
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+            if integral, let integer = Int(text) { return .integer(integer) }
+            guard let number = Double(text), number.isFinite else { return nil }
+            return .number(number)
+        }
+
+        /// A JSON string's text; nil when it holds a raw control character, a bad escape, a
+        /// lone surrogate or bytes that are not UTF-8.
+        private mutating func string() -> String? {
+            guard take(UInt8(ascii: "\"")) else { return nil }
+            var decoded: [UInt8] = []
+            var start = position
+            while position < bytes.count {
+                let byte = bytes[position]
+                if byte == UInt8(ascii: "\"") {
+                    let run = UnsafeBufferPointer(rebasing: bytes[start..<position])
+                    position += 1
+                    if decoded.isEmpty { return String(validating: run, as: UTF8.self) }
+                    decoded += run
+                    return String(validating: decoded, as: UTF8.self)
+                }
+                if byte < 0x20 { return nil }
+                guard byte == UInt8(ascii: "\\") else { position += 1; continue }
+                decoded += UnsafeBufferPointer(rebasing: bytes[start..<position])
+                position += 1
+                guard position < bytes.count else { return nil }
+                let escape = bytes[position]
+                position += 1
+                switch escape {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): decoded.append(escape)
+                case UInt8(ascii: "n"): decoded.append(0x0A)
+                case UInt8(ascii: "r"): decoded.append(0x0D)
+                case UInt8(ascii: "t"): decoded.append(0x09)
+                case UInt8(ascii: "b"): decoded.append(0x08)
+                case UInt8(ascii: "f"): decoded.append(0x0C)
+                case UInt8(ascii: "u"):
+                    guard var scalar = hex4() else { return nil }
+                    if scalar >= 0xD800, scalar < 0xDC00 {
+                        guard literal("\\u"), let low = hex4(), low >= 0xDC00, low < 0xE000 else { return nil }
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    }
+                    guard let character = Unicode.Scalar(scalar) else { return nil }
+                    decoded += Array(String(Character(character)).utf8)
+                default: return nil
+                }
+                start = position
+            }
+            return nil
+        }
+
+        private mutating func hex4() -> UInt32? {
+            guard bytes.count - position >= 4 else { return nil }
+            var value: UInt32 = 0
+            for _ in 0..<4 {
+                let byte = bytes[position]
+                let digit: UInt8
+                switch byte {
+                case 0x30...0x39: digit = byte - 0x30
+                case 0x41...0x46: digit = byte - 0x41 + 10
+                case 0x61...0x66: digit = byte - 0x61 + 10
+                default: return nil
+                }
+                value = value << 4 | UInt32(digit)
+                position += 1
+            }
+            return value
+        }
+    }
+}
