@@ -115,4 +115,33 @@ import SheetPortCore
             #expect(writer.take() == Array(expected.text.utf8), "\(after.reference)")
         }
     }
+
+    /// A row block's history entry, as the JSON tree wrote it before, reads the same without
+    /// Foundation (`CellHistory.batchCells`) as through `JSONSerialization`; other shapes are
+    /// left to it.
+    @Test func batchEntriesReadAsFoundationReadsThem() throws {
+        let cells = Self.cells
+        func line(_ stored: StoredCell) -> JSON { stored.isVacant ? .null : .string(String(decoding: stored.lineJSON.text.utf8, as: UTF8.self)) }
+        let objects: [JSON] = cells.enumerated().map { index, after in
+            let before = index % 4 == 0 ? StoredCell(row: after.row, column: after.column) : cells[(index * 5) % cells.count]
+            return .object([("row", .int(after.row)), ("col", .int(after.column)), ("input", .string(after.input)),
+                            ("previous", .string(before.isSpilled ? "" : before.retypeableInput)),
+                            ("changed", .array((index % 3 == 0 ? ["input", "style"] : ["style"]).map { .string($0) })),
+                            ("before", line(before)), ("after", index % 7 == 0 ? .null : line(after))])
+        }
+        let json = Array(JSON.object([("cells", .array(objects))]).text.utf8)
+        let read = try #require(CellHistory.batchCells(json))
+        let general = try #require(JSON.parseObject(json)?["cells"] as? [[String: Any]])
+        #expect(read.count == general.count && read.count == cells.count)
+        for (mine, theirs) in zip(read, general) {
+            #expect(mine["row"] as? Int == theirs["row"] as? Int && mine["col"] as? Int == theirs["col"] as? Int)
+            for key in ["input", "previous", "before", "after"] { #expect(mine[key] as? String == theirs[key] as? String, "\(key)") }
+            #expect(mine["changed"] as? [String] == theirs["changed"] as? [String])
+        }
+        #expect(CellHistory.batchCells(Array(#"{"cells":[]}"#.utf8))?.isEmpty == true)
+        for other in [#"{"cells": []}"#, #"{"cells":[{"row":1,"changed":[1]}]}"#, #"{"cells":[{"row":1}]"#, #"{"cells":[{"row":1}],}"#,
+                      #"{"cells":[{"row":1,"before":{"col":1}}]}"#, #"{"cells":[{"row":1}]}x"#, #"{"other":[]}"#] {
+            #expect(CellHistory.batchCells(Array(other.utf8)) == nil, "\(other)")
+        }
+    }
 }

@@ -156,11 +156,30 @@ package enum CellHistory {
     private static func entries(_ record: CellHistoryRow, sheet: String, _ context: ServerContext) throws -> [Entry] {
         let key = CellReference(row: record.row, column: record.column)
         let plaintext = try context.sealer.open(record.data ?? [], context: Self.context(sheet, key, record.version), what: "cell history")
-        let object = JSON.parseObject(try unpacked(plaintext)) ?? [:]
-        guard isBatch(record) else { return [entry(record, cell: key, object)] }
-        return (object["cells"] as? [[String: Any]] ?? []).compactMap { cell in
+        let json = try unpacked(plaintext)
+        guard isBatch(record) else { return [entry(record, cell: key, JSON.parseObject(json) ?? [:])] }
+        let cells = batchCells(json) ?? JSON.parseObject(json)?["cells"] as? [[String: Any]] ?? []
+        return cells.compactMap { cell in
             guard let row = cell["row"] as? Int, let column = cell["col"] as? Int, row > 0, column > 0 else { return nil }
             return entry(record, cell: CellReference(row: row, column: column), cell)
+        }
+    }
+
+    /// The cells of a row block's entry (`{"cells":[{...},...]}`) read without Foundation, as
+    /// `JSONSerialization` would give them; nil when the text is not in that flat shape.
+    static func batchCells(_ json: [UInt8]) -> [[String: Any]]? {
+        json.withUnsafeBufferPointer { bytes in
+            var reader = FlatReader(bytes: bytes)
+            guard reader.literal("{\"cells\":[") else { return nil }
+            var cells: [[String: Any]] = []
+            if !reader.take(UInt8(ascii: "]")) {
+                repeat {
+                    guard let members = reader.object() else { return nil }
+                    cells.append(members.compactMapValues(\.object))
+                } while reader.take(UInt8(ascii: ","))
+                guard reader.take(UInt8(ascii: "]")) else { return nil }
+            }
+            return reader.take(UInt8(ascii: "}")) && reader.isAtEnd ? cells : nil
         }
     }
 
