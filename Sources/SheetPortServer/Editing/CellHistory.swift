@@ -175,7 +175,7 @@ package enum CellHistory {
             if !reader.take(UInt8(ascii: "]")) {
                 repeat {
                     guard let members = reader.object() else { return nil }
-                    cells.append(members.compactMapValues(\.object))
+                    cells.append(members.dictionary)
                 } while reader.take(UInt8(ascii: ","))
                 guard reader.take(UInt8(ascii: "]")) else { return nil }
             }

@@ -24,6 +24,21 @@ enum FlatValue {
     }
 }
 
+/// A flat object's members in order: a handful, looked up by a scan (no hashing per line).
+struct FlatObject {
+    var members: [(key: String, value: FlatValue)] = []
+
+    /// The value of `key` (the last, as `JSONSerialization` keeps a repeated key's last).
+    subscript(key: String) -> FlatValue? { members.last { $0.key == key }?.value }
+
+    /// The members as `JSONSerialization` gives them.
+    var dictionary: [String: Any] {
+        var dictionary: [String: Any] = [:]
+        for (key, value) in members { dictionary[key] = value.object }
+        return dictionary
+    }
+}
+
 /// Reads the flat JSON objects the server writes itself (stored lines, history entries' cells)
 /// without Foundation: members of strings, numbers, `true`/`false`, `null` and arrays of
 /// strings, no whitespace. Anything else answers nil, for the caller to hand to the general parser.
@@ -33,22 +48,22 @@ struct FlatReader {
     var position = 0
 
     /// The object's members; nil when the bytes are not one flat object with nothing after it.
-    mutating func members() -> [String: FlatValue]? {
+    mutating func members() -> FlatObject? {
         guard let members = object(), position == bytes.count else { return nil }
         return members
     }
 
     /// The members of the flat object at the cursor (a `style` member refused: a stored line's
     /// is an object); nil when there is none.
-    mutating func object() -> [String: FlatValue]? {
+    mutating func object() -> FlatObject? {
         guard take(UInt8(ascii: "{")) else { return nil }
-        var members: [String: FlatValue] = [:]
-        if take(UInt8(ascii: "}")) { return members }
+        var object = FlatObject()
+        if take(UInt8(ascii: "}")) { return object }
         repeat {
             guard let key = string(), take(UInt8(ascii: ":")), key != "style", let value = value() else { return nil }
-            members[key] = value
+            object.members.append((key, value))
         } while take(UInt8(ascii: ","))
-        return take(UInt8(ascii: "}")) ? members : nil
+        return take(UInt8(ascii: "}")) ? object : nil
     }
 
     /// Whether every byte was read.
