@@ -60,13 +60,13 @@ package enum CellHistory {
     /// past `batchedFrom`, one per row block holding the block's cells), one per size.
     static func record(_ edit: SheetEdit, version: Int, change: SheetChangeKind, _ database: Database, _ context: ServerContext) throws {
         let now = Int64(Date().timeIntervalSince1970)
-        func insert(_ cell: CellReference, _ data: JSON) throws {
+        func insert(_ cell: CellReference, _ text: [UInt8]) throws {
             try database.insertCellHistory(sheet: edit.sheet, version: version, row: cell.row, column: cell.column, subject: edit.subject, at: now,
                                            change: change.rawValue,
-                                           data: context.sealer.seal(packed(Array(data.text.utf8)), context: Self.context(edit.sheet, cell, version)))
+                                           data: context.sealer.seal(packed(text), context: Self.context(edit.sheet, cell, version)))
         }
-        try insert(CellReference(row: 0, column: 0), .object([]))
-        var cells: [(cell: CellReference, members: [(String, JSON)])] = []
+        try insert(CellReference(row: 0, column: 0), Array("{}".utf8))
+        var cells: [(cell: CellReference, before: StoredCell, after: StoredCell, changed: [String])] = []
         for (cell, (before, after)) in edit.written.sorted(by: { $0.key < $1.key }) {
             var changed: [String] = []
             if before.input != after.input || before.formula != after.formula || (after.formula == nil && before.value != after.value) {
@@ -76,27 +76,34 @@ package enum CellHistory {
                 changed.append("style")
             }
             guard !changed.isEmpty else { continue }
-            func line(_ stored: StoredCell) -> JSON { stored.isVacant ? .null : .string(String(decoding: stored.line, as: UTF8.self)) }
-            cells.append((cell, [("input", .string(after.isVacant ? "" : after.input)), ("previous", .string(before.isVacant || before.isSpilled ? "" : before.retypeableInput)),
-                                 ("changed", .array(changed.map { .string($0) })), ("before", line(before)), ("after", line(after))]))
+            cells.append((cell, before, after, changed))
         }
+        let writer = EntryWriter()
         if cells.count < batchedFrom {
-            for (cell, members) in cells { try insert(cell, .object(members)) }
+            for entry in cells {
+                writer.putCell(entry.before, entry.after, changed: entry.changed, at: nil)
+                try insert(entry.cell, writer.take())
+            }
         } else {
             var start = 0
             while start < cells.count {
                 let block = RowBlock.block(of: cells[start].cell.row)
                 var end = start
                 while end < cells.count, RowBlock.block(of: cells[end].cell.row) == block { end += 1 }
-                let objects = cells[start..<end].map { JSON.object([("row", .int($0.cell.row)), ("col", .int($0.cell.column))] + $0.members) }
-                try insert(batchKey(block: block), .object([("cells", .array(objects))]))
+                writer.sink.put("{\"cells\":[" as StaticString)
+                for (index, entry) in cells[start..<end].enumerated() {
+                    if index > 0 { writer.sink.put(UInt8(ascii: ",")) }
+                    writer.putCell(entry.before, entry.after, changed: entry.changed, at: entry.cell)
+                }
+                writer.sink.put("]}" as StaticString)
+                try insert(batchKey(block: block), writer.take())
                 start = end
             }
         }
         for size in edit.sizeChanges where size.before != size.after {
             func number(_ value: Double?) -> JSON { value.map { .number($0) } ?? .null }
             try insert(CellReference(row: size.row, column: size.column),
-                       .object([("changed", .array([.string("size")])), ("before", number(size.before)), ("after", number(size.after))]))
+                       Array(JSON.object([("changed", .array([.string("size")])), ("before", number(size.before)), ("after", number(size.after))]).text.utf8))
         }
     }
 
@@ -149,11 +156,30 @@ package enum CellHistory {
     private static func entries(_ record: CellHistoryRow, sheet: String, _ context: ServerContext) throws -> [Entry] {
         let key = CellReference(row: record.row, column: record.column)
         let plaintext = try context.sealer.open(record.data ?? [], context: Self.context(sheet, key, record.version), what: "cell history")
-        let object = JSON.parseObject(try unpacked(plaintext)) ?? [:]
-        guard isBatch(record) else { return [entry(record, cell: key, object)] }
-        return (object["cells"] as? [[String: Any]] ?? []).compactMap { cell in
+        let json = try unpacked(plaintext)
+        guard isBatch(record) else { return [entry(record, cell: key, JSON.parseObject(json) ?? [:])] }
+        let cells = batchCells(json) ?? JSON.parseObject(json)?["cells"] as? [[String: Any]] ?? []
+        return cells.compactMap { cell in
             guard let row = cell["row"] as? Int, let column = cell["col"] as? Int, row > 0, column > 0 else { return nil }
             return entry(record, cell: CellReference(row: row, column: column), cell)
+        }
+    }
+
+    /// The cells of a row block's entry (`{"cells":[{...},...]}`) read without Foundation, as
+    /// `JSONSerialization` would give them; nil when the text is not in that flat shape.
+    static func batchCells(_ json: [UInt8]) -> [[String: Any]]? {
+        json.withUnsafeBufferPointer { bytes in
+            var reader = FlatReader(bytes: bytes)
+            guard reader.literal("{\"cells\":[") else { return nil }
+            var cells: [[String: Any]] = []
+            if !reader.take(UInt8(ascii: "]")) {
+                repeat {
+                    guard let members = reader.object() else { return nil }
+                    cells.append(members.dictionary)
+                } while reader.take(UInt8(ascii: ","))
+                guard reader.take(UInt8(ascii: "]")) else { return nil }
+            }
+            return reader.take(UInt8(ascii: "}")) && reader.isAtEnd ? cells : nil
         }
     }
 

@@ -45,6 +45,19 @@ package struct StoredCell {
 
     /// Reads a stored object line; nil when it is not one.
     package init?(line: some Collection<UInt8>, row: Int) {
+        // The server's own flat lines are read without Foundation (`parsedFlat`); the rest below.
+        let flat: StoredCell? = line.withContiguousStorageIfAvailable { Self.parsedFlat($0, row: row) }
+            ?? Array(line).withUnsafeBufferPointer { Self.parsedFlat($0, row: row) }
+        guard let flat else {
+            self.init(parsing: line, row: row)
+            return
+        }
+        self = flat
+    }
+
+    /// Reads a stored object line through the general JSON parser (any JSON object with a
+    /// `col`); nil when it is not one.
+    package init?(parsing line: some Collection<UInt8>, row: Int) {
         guard let object = JSON.parseObject(Array(line)), let column = object["col"] as? Int else { return nil }
         self.row = row
         self.column = column
@@ -112,19 +125,6 @@ package struct StoredCell {
         case .error(let e): return e.rawValue
         case .array(let a): return display(a.values.first ?? .empty, numberFormat: numberFormat)
         }
-    }
-
-    /// The stored object line (no line break):
-    /// `{"col","input","ref","type","value","formula"?,"arrayRange"?,"style"?,"spill"?}`.
-    package var line: [UInt8] {
-        let (type, value) = typedValue
-        var members: [(String, JSON)] = [("col", .int(column)), ("input", .string(input)), ("ref", .string(reference)),
-                                         ("type", .string(type)), ("value", value)]
-        if let formula { members.append(("formula", .string(formula))) }
-        if let arrayRange { members.append(("arrayRange", .string(arrayRange))) }
-        if !style.isEmpty { members.append(("style", Self.styleJSON(style))) }
-        if let spill { members.append(("spill", .string(spill))) }
-        return Array(JSON.object(members).text.utf8)
     }
 
     /// The cell as the API shows it: the stored object with `display`.

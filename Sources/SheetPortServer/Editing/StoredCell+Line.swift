@@ -1,0 +1,67 @@
+import SheetPortCore
+import SheetPortConvert
+
+/// A stored cell's object line written straight into bytes: the text the `JSON` tree of its
+/// members renders (`lineJSON`), with no tree and no `String` per member (a write of many cells
+/// renders one line per cell, and its history the cell before and after).
+extension StoredCell {
+    /// The stored object line (no line break):
+    /// `{"col","input","ref","type","value","formula"?,"arrayRange"?,"style"?,"spill"?}`.
+    package var line: [UInt8] {
+        let sink = ByteSink(capacity: 128 + input.utf8.count * 2)
+        putLine(into: sink)
+        return Array(sink.bytes)
+    }
+
+    /// Appends the stored object line (no line break) to `sink`.
+    package func putLine(into sink: ByteSink) {
+        sink.put("{\"col\":" as StaticString)
+        sink.putDecimal(Int64(column))
+        sink.put(",\"input\":" as StaticString)
+        sink.putEscaped(input)
+        sink.put(",\"ref\":\"" as StaticString)
+        sink.putColumnName(column)
+        sink.putDecimal(Int64(row))
+        let (type, value) = typedValue
+        sink.put("\",\"type\":\"" as StaticString)
+        sink.put(type)
+        sink.put("\",\"value\":" as StaticString)
+        switch value {
+        case .null: sink.put("null" as StaticString)
+        case .number(let number): sink.putNumber(number)
+        case .string(let text): sink.putEscaped(text)
+        case .bool(let flag): sink.put(flag ? "true" as StaticString : "false")
+        default: sink.put(value.text)
+        }
+        if let formula {
+            sink.put(",\"formula\":" as StaticString)
+            sink.putEscaped(formula)
+        }
+        if let arrayRange {
+            sink.put(",\"arrayRange\":" as StaticString)
+            sink.putEscaped(arrayRange)
+        }
+        if !style.isEmpty {
+            sink.put(",\"style\":" as StaticString)
+            sink.put(Self.styleJSON(style).text)
+        }
+        if let spill {
+            sink.put(",\"spill\":" as StaticString)
+            sink.putEscaped(spill)
+        }
+        sink.put(UInt8(ascii: "}"))
+    }
+
+    /// The stored object as a `JSON` tree: what `line` spells, kept as the reference its
+    /// bytes are checked against.
+    package var lineJSON: JSON {
+        let (type, value) = typedValue
+        var members: [(String, JSON)] = [("col", .int(column)), ("input", .string(input)), ("ref", .string(reference)),
+                                         ("type", .string(type)), ("value", value)]
+        if let formula { members.append(("formula", .string(formula))) }
+        if let arrayRange { members.append(("arrayRange", .string(arrayRange))) }
+        if !style.isEmpty { members.append(("style", Self.styleJSON(style))) }
+        if let spill { members.append(("spill", .string(spill))) }
+        return .object(members)
+    }
+}
