@@ -23,9 +23,7 @@ enum KeyCommand {
         rotating changes which file opens it, but the old bytes still open its records.
         `fingerprint` prints a key file's fingerprint, as the server's messages name it.
         """,
-        groups: [OptionGroup(title: "OPTIONS", options: [
-            .valued("--data", "DIR", "the server's data directory (its store)"),
-            .valued("--database", "URL", "the shared PostgreSQL database of `serve --database`"),
+        groups: [OptionGroup(title: "OPTIONS", options: StoreOptions.options + [
             .valued("--old", "F", "the key file the store is sealed with now"),
             .valued("--new", "G", "the key file to rotate to (created when missing)"),
             .help,
@@ -46,18 +44,9 @@ enum KeyCommand {
             return 0
         }
         guard options.positionals.count == 1 else { throw UsageError("key \(action) takes no file arguments; use --old and --new") }
-        let data = options.value("--data"), url = options.value("--database")
-        guard (data == nil) != (url == nil) else { throw UsageError("key \(action) needs --data DIR or --database URL (one of them)") }
         guard let old = options.value("--old") else { throw UsageError("key \(action) needs --old F") }
-        let store: StoreLocation, staging: String?
-        if let url {
-            store = .postgres(url: try ServeCommand.databaseURL(url))
-            staging = nil
-        } else {
-            let directory = try DataDirectory(path: data!)
-            store = .sqlite(path: directory.database)
-            staging = directory.staging
-        }
+        let (store, directory) = try StoreOptions.location(options, command: "key \(action)")
+        let staging = directory?.staging
         if action == "retire" {
             let fingerprint = try KeyCheck.retire(store: store, old: old)
             StandardError.write("retired the key of fingerprint \(fingerprint): it no longer opens the store")

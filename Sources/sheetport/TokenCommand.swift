@@ -22,9 +22,7 @@ enum TokenCommand {
         whose sealing key is missing or another key (DIR/seal.key, or --key-file, which --database
         needs as `serve --database` does), naming both keys' fingerprints.
         """,
-        groups: [OptionGroup(title: "OPTIONS", options: [
-            .valued("--data", "DIR", "the server's data directory"),
-            .valued("--database", "URL", "the shared PostgreSQL database of `serve --database` (revoked on every instance at once)"),
+        groups: [OptionGroup(title: "OPTIONS", options: StoreOptions.options + [
             .valued("--key-file", "F", "the sealing key of `serve --key-file` (required with --database), checked against the store's"),
             .valued("--subject", "S", "who the session belongs to"),
             .valued("--token-file", "F", "a file holding the token to revoke"),
@@ -37,28 +35,27 @@ enum TokenCommand {
         guard let action = options.positionals.first, options.positionals.count == 1, ["issue", "revoke"].contains(action) else {
             throw UsageError("token takes issue or revoke\n\n" + spec.help)
         }
-        let data = options.value("--data"), url = options.value("--database")
-        guard (data == nil) != (url == nil) else { throw UsageError("token needs --data DIR or --database URL (one of them)") }
         if action == "issue", options.value("--subject") == nil { throw UsageError("token issue needs --subject S") }
         if let subject = options.value("--subject"), let violation = Subject.violation(of: subject) {
             throw UsageError("--subject: \(violation)")
         }
+        if options.value("--data") != nil, options.value("--key-file") != nil {
+            throw UsageError("--key-file is for --database; with --data DIR the key is DIR/seal.key")
+        }
         umask(0o077)
-        let store = try url.map { try StoreLocation.postgres(url: ServeCommand.databaseURL($0)) }
+        let (store, directory) = try StoreOptions.location(options, command: "token")
         // The key the store is sealed with must be there (and be that key) before a session is
         // issued or revoked: the same refusal as `serve`'s, and nothing is created or recorded.
-        if let store {
+        if let directory {
+            try KeyCheck.establish(keyFile: directory.keyFile, store: store, staging: directory.staging, create: false)
+        } else {
             // As `serve --database`: no key file, no check, so none is taken as consent.
             guard let keyFile = options.value("--key-file") else {
                 throw UsageError("token --database needs --key-file F: the sealing key of `serve --key-file`, checked against the store's")
             }
             try KeyCheck.establish(keyFile: keyFile, store: store, staging: nil, create: false)
-        } else {
-            if options.value("--key-file") != nil { throw UsageError("--key-file is for --database; with --data DIR the key is DIR/seal.key") }
-            let directory = try DataDirectory(path: data!)
-            try KeyCheck.establish(keyFile: directory.keyFile, store: .sqlite(path: directory.database), staging: directory.staging, create: false)
         }
-        let database = try store.map { try $0.open() } ?? DataDirectory(path: data!).openDatabase()
+        let database = try directory?.openDatabase() ?? store.open()
         if action == "issue" {
             print(try Tokens.issue(subject: options.value("--subject")!, in: database))
             // Standard output stays the token alone; where to use it goes beside it.
