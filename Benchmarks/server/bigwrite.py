@@ -15,13 +15,12 @@ the load average. With `--perf FILE`, `perf record -g` samples the server over t
 """
 
 import argparse
-import http.client
-import json
 import os
-import shutil
 import subprocess
 import tempfile
 import time
+
+from local_server import LocalServer
 
 
 def main():
@@ -33,10 +32,8 @@ def main():
     sheetport = os.path.abspath(args.sheetport)
     rows = args.rows
     last = rows + 1
-    folder = tempfile.mkdtemp(prefix="sheetport-bigwrite-")
-    server = None
-    try:
-        import openpyxl
+    import openpyxl
+    with tempfile.TemporaryDirectory(prefix="sheetport-bigwrite-") as folder:
 
         def book(name, formulas):
             path = os.path.join(folder, name)
@@ -49,102 +46,61 @@ def main():
             workbook.save(path)
             return path
 
-        full = book("full.xlsx", True)
-        base = book("base.xlsx", False)
-
-        data = os.path.join(folder, "data")
         # A long calculation limit: on a loaded machine the writes measured before issue 40 passed 30 s.
-        server = subprocess.Popen([sheetport, "serve", "--data", data, "--listen", "127.0.0.1:0", "--calc-timeout", "600"],
-                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        address = server.stdout.readline().strip().removeprefix("listening on http://")
-        host, port = address.split(":")
-        token = subprocess.run([sheetport, "token", "issue", "--data", data, "--subject", "bench"],
-                               check=True, capture_output=True, text=True).stdout.strip()
+        with LocalServer(sheetport, folder, "--calc-timeout", "600") as server:
+            full = book("full.xlsx", True)
+            base = book("base.xlsx", False)
 
-        def call(method, path, body=None, raw=None, name=None):
-            connection = http.client.HTTPConnection(host, int(port), timeout=600)
-            headers = {"Authorization": f"Bearer {token}"}
-            payload = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
-            if payload is not None:
-                headers["Content-Type"] = "application/json" if raw is None else "application/octet-stream"
-            if name:
-                headers["X-Filename"] = name
-            connection.request(method, path, body=payload, headers=headers)
-            response = connection.getresponse()
-            text = response.read()
-            connection.close()
-            if path.endswith(".xlsx") or "export.xlsx" in path:
-                return response.status, len(text)
-            return response.status, json.loads(text) if text else None
+            def export(sheet, version):
+                # minVersion waits up to 2 s: asked again until the version is there.
+                while True:
+                    status, _ = server.request("GET", f"/api/sheets/{sheet}/export.xlsx?minVersion={version}")
+                    if status == 200:
+                        return
+                    assert status == 409, status
 
-        def export(sheet, version):
-            # minVersion waits up to 2 s: asked again until the version is there.
-            while True:
-                status, size = call("GET", f"/api/sheets/{sheet}/export.xlsx?minVersion={version}")
-                if status == 200:
-                    return size
-                assert status == 409, status
-
-        def imported(path):
-            with open(path, "rb") as handle:
-                status, job = call("POST", "/api/imports", raw=handle.read(), name=os.path.basename(path))
-            assert status in (200, 201, 202), job
-            job_id = job["job"]["id"]
-            while True:
-                status, job = call("GET", f"/api/imports/{job_id}")
-                if job["job"]["status"] not in ("running", "queued"):
-                    break
-                time.sleep(0.05)
-            assert job["job"]["status"] == "succeeded", job
-            return job["job"]["result"]["sheet"]["id"]
-
-        started = time.monotonic()
-        full_sheet = imported(full)
-        export(full_sheet, 1)
-        import_time = time.monotonic() - started
-
-        sheet = imported(base)
-
-        perf = None
-        if args.perf:
-            perf = subprocess.Popen(["perf", "record", "-F", "499", "-g", "-p", str(server.pid), "-o", args.perf],
-                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            time.sleep(1)
-
-        def timed(path, body):
             started = time.monotonic()
-            status, answer = call("POST", f"/api/sheets/{sheet}/{path}", body)
-            assert status == 200, (status, answer)
-            answered = time.monotonic() - started
-            export(sheet, answer["version"])
-            return answered, time.monotonic() - started
+            full_sheet = server.import_workbook(full)
+            export(full_sheet, 1)
+            import_time = time.monotonic() - started
 
-        results = [
-            (f"`copy` D2 over D3:D{last} ({rows - 1:,} formulas)", timed("copy", {"source": "D2", "target": f"D3:D{last}"})),
-            (f"paste of {rows:,} numbers into E2:E{last} (one `cells` write)",
-             timed("cells", {"cells": [{"ref": f"E{row}", "input": str(row * 3)} for row in range(2, last + 1)]})),
-            (f"`clear` D2:D{last}", timed("clear", {"range": f"D2:D{last}"})),
-            ("`undo` of the clear", timed("undo", {})),
-        ]
-        if perf:
-            perf.send_signal(2)
-            perf.wait()
-        status, window = call("GET", f"/api/sheets/{sheet}/rows?start={last}&count=1")
-        value = window["rows"][0]["cells"][3]["value"]
-        expected = last * 1.5 * (last % 7)
-        print(f"| {rows:,} rows | answered, s | until its export answered, s | ratio to the import |")
-        print("|---|---|---|---|")
-        print(f"| import of the same sheet with D's formulas, until its export answered | | {import_time:.3f} | 1 |")
-        for name, (answered, total) in results:
-            print(f"| {name} | {answered:.3f} | {total:.3f} | {total / import_time:.2f} |")
-        print(f"\nD{last} after the undo: {value} (expected {expected}); load average {os.getloadavg()[0]:.2f}")
-        if abs(value - expected) > 1e-6:
-            raise SystemExit("the undo did not bring the formulas back")
-    finally:
-        if server:
-            server.terminate()
-            server.wait()
-        shutil.rmtree(folder, ignore_errors=True)
+            sheet = server.import_workbook(base)
+
+            perf = None
+            if args.perf:
+                perf = subprocess.Popen(["perf", "record", "-F", "499", "-g", "-p", str(server.pid), "-o", args.perf],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                time.sleep(1)
+
+            def timed(path, body):
+                started = time.monotonic()
+                status, answer = server.call("POST", f"/api/sheets/{sheet}/{path}", body)
+                assert status == 200, (status, answer)
+                answered = time.monotonic() - started
+                export(sheet, answer["version"])
+                return answered, time.monotonic() - started
+
+            results = [
+                (f"`copy` D2 over D3:D{last} ({rows - 1:,} formulas)", timed("copy", {"source": "D2", "target": f"D3:D{last}"})),
+                (f"paste of {rows:,} numbers into E2:E{last} (one `cells` write)",
+                 timed("cells", {"cells": [{"ref": f"E{row}", "input": str(row * 3)} for row in range(2, last + 1)]})),
+                (f"`clear` D2:D{last}", timed("clear", {"range": f"D2:D{last}"})),
+                ("`undo` of the clear", timed("undo", {})),
+            ]
+            if perf:
+                perf.send_signal(2)
+                perf.wait()
+            status, window = server.call("GET", f"/api/sheets/{sheet}/rows?start={last}&count=1")
+            value = window["rows"][0]["cells"][3]["value"]
+            expected = last * 1.5 * (last % 7)
+            print(f"| {rows:,} rows | answered, s | until its export answered, s | ratio to the import |")
+            print("|---|---|---|---|")
+            print(f"| import of the same sheet with D's formulas, until its export answered | | {import_time:.3f} | 1 |")
+            for name, (answered, total) in results:
+                print(f"| {name} | {answered:.3f} | {total:.3f} | {total / import_time:.2f} |")
+            print(f"\nD{last} after the undo: {value} (expected {expected}); load average {os.getloadavg()[0]:.2f}")
+            if abs(value - expected) > 1e-6:
+                raise SystemExit("the undo did not bring the formulas back")
 
 
 if __name__ == "__main__":

@@ -18,14 +18,13 @@ background done before each), and the server's peak resident memory beside `--ca
 """
 
 import argparse
-import http.client
-import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
 import time
+
+from local_server import LocalServer
 
 
 def main():
@@ -38,11 +37,9 @@ def main():
     parser.add_argument("--calc-memory-mib", type=int, default=512, help="the server's --calc-memory, in MiB")
     args = parser.parse_args()
     sheetport = os.path.abspath(args.sheetport)
-    folder = tempfile.mkdtemp(prefix="sheetport-edit-")
-    server = None
-    try:
+    import openpyxl
+    with tempfile.TemporaryDirectory(prefix="sheetport-edit-") as folder:
         book = os.path.join(folder, "running.xlsx")
-        import openpyxl
         workbook = openpyxl.Workbook(write_only=True)
         sheet = workbook.create_sheet("Data")
         sheet.append([1, "=A1"])
@@ -54,113 +51,79 @@ def main():
         subprocess.run([sheetport, "convert", book, "--recalc", "--to", "csv", "-o", os.path.join(folder, "out.csv")], check=True)
         full = time.monotonic() - started
 
-        data = os.path.join(folder, "data")
-        server = subprocess.Popen([sheetport, "serve", "--data", data, "--listen", "127.0.0.1:0",
-                                   "--calc-memory", f"{args.calc_memory_mib}M"],
-                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        address = server.stdout.readline().strip().removeprefix("listening on http://")
-        host, port = address.split(":")
-        token = subprocess.run([sheetport, "token", "issue", "--data", data, "--subject", "bench"],
-                               check=True, capture_output=True, text=True).stdout.strip()
+        with LocalServer(sheetport, folder, "--calc-memory", f"{args.calc_memory_mib}M") as server:
+            call = server.call
+            sheet_id = server.import_workbook(book, poll=0.2)
 
-        def call(method, path, body=None, raw=None):
-            connection = http.client.HTTPConnection(host, int(port), timeout=600)
-            headers = {"Authorization": f"Bearer {token}"}
-            payload = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
-            if payload is not None:
-                headers["Content-Type"] = "application/json" if raw is None else "application/octet-stream"
-            if raw is not None:
-                headers["X-Filename"] = "running.xlsx"
-            connection.request(method, path, body=payload, headers=headers)
-            response = connection.getresponse()
-            text = response.read()
-            connection.close()
-            return response.status, json.loads(text) if text else None
+            def timed(ref):
+                times = []
+                for index in range(args.writes):
+                    started = time.monotonic()
+                    status, answer = call("POST", f"/api/sheets/{sheet_id}/cells", {"cells": [{"ref": ref, "input": str(index + 2)}]})
+                    times.append(time.monotonic() - started)
+                    assert status == 200, answer
+                if os.environ.get("EDIT_TIMES"): print(ref, " ".join(f"{t * 1000:.1f}" for t in times), file=sys.stderr)
+                times.sort()
+                return times[len(times) // 2], times[min(len(times) - 1, int(len(times) * 0.95))]
 
-        with open(book, "rb") as handle:
-            status, job = call("POST", "/api/imports", raw=handle.read())
-        job_id = job["job"]["id"]
-        while True:
-            status, job = call("GET", f"/api/imports/{job_id}")
-            if job["job"]["status"] != "running" and job["job"]["status"] != "queued":
-                break
-            time.sleep(0.2)
-        sheet_id = job["job"]["result"]["sheet"]["id"]
-
-        def timed(ref):
-            times = []
-            for index in range(args.writes):
+            chain = timed("A1")
+            # Reads right after the burst: the window a person sees first (rows 1 to 50), then the
+            # last row, whose value needs the whole chain computed (stored or not).
+            def read_window(start, count):
                 started = time.monotonic()
-                status, answer = call("POST", f"/api/sheets/{sheet_id}/cells", {"cells": [{"ref": ref, "input": str(index + 2)}]})
-                times.append(time.monotonic() - started)
+                status, window = call("GET", f"/api/sheets/{sheet_id}/rows?start={start}&count={count}")
+                elapsed = time.monotonic() - started
+                assert status == 200, window
+                value = window["rows"][-1]["cells"][1]["value"]
+                expected = (args.writes + 1) + sum(row % 7 for row in range(2, start + count))
+                if value != expected:
+                    sys.exit(f"row {start + count - 1} after the A1 writes: {value}, expected {expected}")
+                return elapsed
+            top_read = read_window(1, 50)
+            settle_read = read_window(args.rows, 1)
+            # Ten more writes, then a view sorted by the running total (every value read).
+            for index in range(10):
+                status, answer = call("POST", f"/api/sheets/{sheet_id}/cells", {"cells": [{"ref": "A1", "input": str(args.writes + 2 + index)}]})
                 assert status == 200, answer
-            if os.environ.get("EDIT_TIMES"): print(ref, " ".join(f"{t * 1000:.1f}" for t in times), file=sys.stderr)
-            times.sort()
-            return times[len(times) // 2], times[min(len(times) - 1, int(len(times) * 0.95))]
-
-        chain = timed("A1")
-        # Reads right after the burst: the window a person sees first (rows 1 to 50), then the
-        # last row, whose value needs the whole chain computed (stored or not).
-        def read_window(start, count):
             started = time.monotonic()
-            status, window = call("GET", f"/api/sheets/{sheet_id}/rows?start={start}&count={count}")
-            elapsed = time.monotonic() - started
-            assert status == 200, window
-            value = window["rows"][-1]["cells"][1]["value"]
-            expected = (args.writes + 1) + sum(row % 7 for row in range(2, start + count))
-            if value != expected:
-                sys.exit(f"row {start + count - 1} after the A1 writes: {value}, expected {expected}")
-            return elapsed
-        top_read = read_window(1, 50)
-        settle_read = read_window(args.rows, 1)
-        # Ten more writes, then a view sorted by the running total (every value read).
-        for index in range(10):
-            status, answer = call("POST", f"/api/sheets/{sheet_id}/cells", {"cells": [{"ref": "A1", "input": str(args.writes + 2 + index)}]})
-            assert status == 200, answer
-        started = time.monotonic()
-        status, view = call("GET", f"/api/sheets/{sheet_id}/view?sort=B:desc&count=50")
-        view_read = time.monotonic() - started
-        assert status == 200, view
-        top = view["rows"][0]
-        expected = (args.writes + 11) + sum(row % 7 for row in range(2, args.rows + 1))
-        if top["row"] != args.rows or top["cells"][1]["value"] != expected:
-            sys.exit(f"the view after the A1 writes: row {top['row']} {top['cells'][1]['value']}, expected {args.rows} {expected}")
-        alone = timed("D1")
-        # Writes a person makes (a pause between them): the background has stored each one's
-        # dependents before the next comes.
-        paced = []
-        for index in range(args.paced):
-            time.sleep(args.pause)
-            started = time.monotonic()
-            status, answer = call("POST", f"/api/sheets/{sheet_id}/cells", {"cells": [{"ref": "A1", "input": str(args.writes + 12 + index)}]})
-            paced.append(time.monotonic() - started)
-            assert status == 200, answer
-        paced.sort()
-        paced_p = (paced[len(paced) // 2], paced[min(len(paced) - 1, int(len(paced) * 0.95))]) if paced else (0.0, 0.0)
-        with open(f"/proc/{server.pid}/status") as status_file:
-            peak = next((int(line.split()[1]) / 1024 for line in status_file if line.startswith("VmHWM:")), 0.0)
-        status, window = call("GET", f"/api/sheets/{sheet_id}/rows?start={args.rows}&count=1")
-        last = window["rows"][0]["cells"][1]["value"]
-        expected = (args.writes + 11 + args.paced) + sum(row % 7 for row in range(2, args.rows + 1))
-        print(f"| {args.rows:,} rows, {args.writes} writes each | seconds | ratio to the full recalculation |")
-        print("|---|---|---|")
-        print(f"| `convert --recalc` (full recalculation) | {full:.3f} | 1 |")
-        print(f"| write A1 (the running total depends on it), p50 / p95 | {chain[0]:.3f} / {chain[1]:.3f} | {chain[1] / full:.3f} |")
-        print(f"| write D1 (nothing depends on it), p50 / p95 | {alone[0]:.3f} / {alone[1]:.3f} | {alone[1] / full:.4f} |")
-        print(f"| rows 1 to 50 right after the A1 writes | {top_read:.3f} | {top_read / full:.3f} |")
-        print(f"| then the last row (the whole chain computed) | {settle_read:.3f} | {settle_read / full:.3f} |")
-        print(f"| a view sorted by the running total right after 10 more A1 writes | {view_read:.3f} | {view_read / full:.3f} |")
-        if paced:
-            print(f"| write A1 with {args.pause:g} s between writes ({args.paced}), p50 / p95 | {paced_p[0]:.3f} / {paced_p[1]:.3f} | {paced_p[1] / full:.3f} |")
-        print(f"| server peak RSS (VmHWM), MiB | {peak:.0f} | budget {args.calc_memory_mib + 128} (`--calc-memory` + 128 MB) |")
-        print(f"\nlast running total {last} (expected {expected}); load average {os.getloadavg()[0]:.2f}")
-        if last != expected:
-            sys.exit("the running total is wrong")
-    finally:
-        if server:
-            server.terminate()
-            server.wait()
-        shutil.rmtree(folder, ignore_errors=True)
+            status, view = call("GET", f"/api/sheets/{sheet_id}/view?sort=B:desc&count=50")
+            view_read = time.monotonic() - started
+            assert status == 200, view
+            top = view["rows"][0]
+            expected = (args.writes + 11) + sum(row % 7 for row in range(2, args.rows + 1))
+            if top["row"] != args.rows or top["cells"][1]["value"] != expected:
+                sys.exit(f"the view after the A1 writes: row {top['row']} {top['cells'][1]['value']}, expected {args.rows} {expected}")
+            alone = timed("D1")
+            # Writes a person makes (a pause between them): the background has stored each one's
+            # dependents before the next comes.
+            paced = []
+            for index in range(args.paced):
+                time.sleep(args.pause)
+                started = time.monotonic()
+                status, answer = call("POST", f"/api/sheets/{sheet_id}/cells", {"cells": [{"ref": "A1", "input": str(args.writes + 12 + index)}]})
+                paced.append(time.monotonic() - started)
+                assert status == 200, answer
+            paced.sort()
+            paced_p = (paced[len(paced) // 2], paced[min(len(paced) - 1, int(len(paced) * 0.95))]) if paced else (0.0, 0.0)
+            with open(f"/proc/{server.pid}/status") as status_file:
+                peak = next((int(line.split()[1]) / 1024 for line in status_file if line.startswith("VmHWM:")), 0.0)
+            status, window = call("GET", f"/api/sheets/{sheet_id}/rows?start={args.rows}&count=1")
+            last = window["rows"][0]["cells"][1]["value"]
+            expected = (args.writes + 11 + args.paced) + sum(row % 7 for row in range(2, args.rows + 1))
+            print(f"| {args.rows:,} rows, {args.writes} writes each | seconds | ratio to the full recalculation |")
+            print("|---|---|---|")
+            print(f"| `convert --recalc` (full recalculation) | {full:.3f} | 1 |")
+            print(f"| write A1 (the running total depends on it), p50 / p95 | {chain[0]:.3f} / {chain[1]:.3f} | {chain[1] / full:.3f} |")
+            print(f"| write D1 (nothing depends on it), p50 / p95 | {alone[0]:.3f} / {alone[1]:.3f} | {alone[1] / full:.4f} |")
+            print(f"| rows 1 to 50 right after the A1 writes | {top_read:.3f} | {top_read / full:.3f} |")
+            print(f"| then the last row (the whole chain computed) | {settle_read:.3f} | {settle_read / full:.3f} |")
+            print(f"| a view sorted by the running total right after 10 more A1 writes | {view_read:.3f} | {view_read / full:.3f} |")
+            if paced:
+                print(f"| write A1 with {args.pause:g} s between writes ({args.paced}), p50 / p95 | {paced_p[0]:.3f} / {paced_p[1]:.3f} | {paced_p[1] / full:.3f} |")
+            print(f"| server peak RSS (VmHWM), MiB | {peak:.0f} | budget {args.calc_memory_mib + 128} (`--calc-memory` + 128 MB) |")
+            print(f"\nlast running total {last} (expected {expected}); load average {os.getloadavg()[0]:.2f}")
+            if last != expected:
+                sys.exit("the running total is wrong")
 
 
 if __name__ == "__main__":
