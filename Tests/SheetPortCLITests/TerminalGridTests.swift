@@ -313,7 +313,9 @@ import SheetPortTestSupport
         let bobToken = fixture.folder.appendingPathComponent("bob.token").path
         try fixture.server.token("bob").write(toFile: bobToken, atomically: true, encoding: .utf8)
         let viewer = try Pane(command: [Project.executable.path, "open", sheet, "--server", fixture.server.base, "--token-file", bobToken])
-        lines = try viewer.bar("A1 | Qty", seconds: 15)
+        try viewer.bar("A1 | Qty", seconds: 15)
+        // The status line is drawn once the session's role is known, which may be a frame after the bar.
+        lines = try viewer.wait("the read-only status") { viewer.status($0).contains("read-only") }
         #expect(viewer.status(lines).contains("read-only"), "\(viewer.status(lines))")
         let viewedAt = try serverVersion(fixture.api, sheet)
         try viewer.type("x")
