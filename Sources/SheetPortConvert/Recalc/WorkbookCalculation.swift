@@ -61,8 +61,10 @@ package final class WorkbookCalculation {
     ///   - withholdCachedValues: load formula cells without their cached values (the oracle test:
     ///     nothing the file computed can leak into the result).
     ///   - clock: NOW and TODAY's clock (the system clock in the local time zone by default).
-    package convenience init(_ workbook: Workbook, withholdCachedValues: Bool = false, clock: CalcClock? = nil) throws {
-        try self.init(preparing: workbook, withholdCachedValues: withholdCachedValues, clock: clock)
+    ///   - randomSeed: RAND's seed, for a repeatable run (a random one by default).
+    package convenience init(_ workbook: Workbook, withholdCachedValues: Bool = false, clock: CalcClock? = nil,
+                             randomSeed: UInt64? = nil) throws {
+        try self.init(preparing: workbook, withholdCachedValues: withholdCachedValues, clock: clock, randomSeed: randomSeed)
         for sheet in sheets { try load(sheet) }
         recalculate()
     }
@@ -71,10 +73,12 @@ package final class WorkbookCalculation {
     /// cell loaded yet: the caller loads what it needs (`load(_:)`, `load(_:of:)`) and then
     /// calls `recalculate()` (the server's import feeds the first worksheet from the pass that
     /// stores it, and reads other sheets only when a formula refers to them).
-    package init(preparing workbook: Workbook, withholdCachedValues: Bool = false, clock: CalcClock? = nil) throws {
+    package init(preparing workbook: Workbook, withholdCachedValues: Bool = false, clock: CalcClock? = nil,
+                 randomSeed: UInt64? = nil) throws {
         let offset = Self.localUTCOffset
         engine = CalcEngine(dateSystem: workbook.dateSystem,
-                            clock: clock ?? CalcClock(utcOffsetSeconds: offset) { CalcClock.system.unixTime() })
+                            clock: clock ?? CalcClock(utcOffsetSeconds: offset) { CalcClock.system.unixTime() },
+                            randomSeed: randomSeed)
         report = engine.report
         // CHAR and CODE as the application that saved the file computes them (Excel for Mac's own).
         engine.codePage = CodePage(application: workbook.application())
