@@ -218,21 +218,12 @@ struct DirtyGraphBuilder {
     var localOf: [Int32]
     /// Positions to look up: (sheet, row, column, the local cell standing there or -1 for an input).
     var queue: [(Int32, Int32, Int32, Int32)] = []
-    let cellSheet: [Int32]
-    let cellRow: [Int32]
-    let cellColumn: [Int32]
-    let arrays: [Int32: ArrayFormula]
-    let circular: Set<Int32>
-    let cellState: [CellState]
+    /// The engine whose cells are walked: its tables are read, never changed, while the graph is built.
+    let engine: CalcEngine
 
     init(engine: CalcEngine) {
         localOf = [Int32](repeating: -1, count: engine.cellKind.count)
-        cellSheet = engine.cellSheet
-        cellRow = engine.cellRow
-        cellColumn = engine.cellColumn
-        arrays = engine.arrays
-        circular = engine.circular
-        cellState = engine.cellState
+        self.engine = engine
     }
 
     /// The local number of cell `id`, numbering it and queueing its positions when first reached.
@@ -247,17 +238,17 @@ struct DirtyGraphBuilder {
         graph.cells.append(id)
         // A cell that was circular, or read one with iteration off, holds 0, not its formula's
         // value: it is recomputed (a cycle broken by an edit may leave its cells' values as they were).
-        graph.needed.append(needed || cellState[Int(id)] == .uncomputed || (!circular.isEmpty && circular.contains(id)))
+        graph.needed.append(needed || engine.cellState[Int(id)] == .uncomputed || (!engine.circular.isEmpty && engine.circular.contains(id)))
         graph.waits.append(0)
         graph.edgeStart.append(0)
         graph.edgeEnd.append(0)
         let i = Int(id)
-        if !arrays.isEmpty, let array = arrays[id] {
+        if !engine.arrays.isEmpty, let array = engine.arrays[id] {
             for r in array.range.start.row...array.range.end.row {
-                for c in array.range.start.column...array.range.end.column { queue.append((cellSheet[i], r, c, local)) }
+                for c in array.range.start.column...array.range.end.column { queue.append((engine.cellSheet[i], r, c, local)) }
             }
         } else {
-            queue.append((cellSheet[i], cellRow[i], cellColumn[i], local))
+            queue.append((engine.cellSheet[i], engine.cellRow[i], engine.cellColumn[i], local))
         }
         return local
     }
