@@ -498,20 +498,18 @@ extension CalcEngine {
             finishUncomputed(id)
             return nil
         }
-        readsUncomputedAsZero = true
         let value: CalcValue
         do {
+            readsUncomputedAsZero = true
+            defer { readsUncomputedAsZero = false }
             value = try evaluateCell(id, evaluator)
-            readsUncomputedAsZero = false
         } catch EvalInterrupt.needs(let needed) {
-            readsUncomputedAsZero = false
             let target = arrayAnchorOf[needed] ?? needed
             if cellState[Int(target)] == .dirty || (cellState[Int(target)] == .onPath && target != id) { return needed }
             circularMembers[id] = nil
             finishUncomputed(id)
             return nil
         } catch {
-            readsUncomputedAsZero = false
             value = .error(.value)
         }
         circularMembers[id] = nil
