@@ -120,6 +120,49 @@ import SheetPortCore
         #expect(close(eval("DB(12,10,4,4.5,2)"), 0.48879979875))
     }
 
+    /// The principal part of a payment in closed form, where `pmt - ipmt` cancels to noise: at
+    /// rates of 100 % to 500 % over 33 periods the early payments are almost all interest (formulas__test
+    /// FINANCIAL row 40; CUMPRINC_CUMIPMT H5, H7, H26: Excel-computed), and the sign stays right.
+    @Test(arguments: [
+        ("PPMT(2,3,33,10000,1)", -3.238280962129199e-11), ("PPMT(1,3,33,10000,1)", -4.657078534906851e-06),
+        ("PPMT(4,3,33,10000,1)", -8.590793585459249e-18), ("PPMT(5,3,33,10000,1)", -3.7698552037230904e-20),
+        ("PPMT(-0.1,3,33,10000,1)", -835.9133596022948),
+        ("CUMPRINC(0.7,36,8000,2,10,1)", -0.0047565423422487076), ("CUMPRINC(0.8,36,18000,2.7,9.667,1)", -0.0012603466877548824),
+        ("CUMPRINC(7,36,8000,3,\"10\",\"1\")", -3.308722252996902e-21), ("CUMPRINC(0.01,36,8000,1.2,8.53,1)", -1339.6579298169904),
+    ])
+    func principalWhereInterestDominates(_ formula: String, _ excel: Double) {
+        let got = eval(formula)
+        #expect(got.number.map { Swift.abs($0 - excel) <= Swift.abs(excel) * 1e-13 } ?? false, "\(formula) = \(got), Excel \(excel)")
+    }
+
+    /// The closed form agrees with the payment less its interest wherever that difference is
+    /// well conditioned, for both payment types, every period, a zero rate and fractional periods;
+    /// the first payment at the start of a period is all principal.
+    @Test func principalAgreesWithPaymentLessInterest() {
+        func near(_ a: CalcValue, _ b: CalcValue, _ tolerance: Double) -> Bool {
+            guard let x = a.number, let y = b.number else { return false }
+            return Swift.abs(x - y) <= Swift.abs(y) * tolerance
+        }
+        for type in [0, 1] {
+            for rate in [0.0, 0.004, 0.05, 0.3] {
+                for per in 1...24 {
+                    let principal = eval("PPMT(\(rate),\(per),24,-5000,300,\(type))")
+                    #expect(near(principal, eval("PMT(\(rate),24,-5000,300,\(type))-IPMT(\(rate),\(per),24,-5000,300,\(type))"), 1e-11),
+                            "type \(type) rate \(rate) period \(per): \(principal)")
+                }
+                let fractional = eval("PPMT(\(rate),2.5,24,-5000,300,\(type))")
+                #expect(near(fractional, eval("PMT(\(rate),24,-5000,300,\(type))-IPMT(\(rate),2.5,24,-5000,300,\(type))"), 1e-12),
+                        "type \(type) rate \(rate): \(fractional)")
+            }
+            #expect(eval("PPMT(0.05,1,24,-5000,0,1)") == eval("PMT(0.05,24,-5000,0,1)"))
+        }
+        // Loans repaid in full at the end: the principal parts add up to the loan less what is left.
+        let repaid = (1...24).reduce(0.0) { $0 + (eval("PPMT(0.05,\($1),24,-5000,300)").number ?? .nan) }
+        #expect(Swift.abs(repaid - 4700) <= 1e-9, "\(repaid)")
+        // A rate of -100 % leaves nothing to grow: an error or a finite number, never a trap.
+        #expect(eval("PPMT(-1,3,33,10000)").number?.isFinite ?? true)
+    }
+
     /// Excel's errors for arguments out of range (Microsoft's "Remarks" of each article; the
     /// odd ones Excel-computed in the calc-suite).
     @Test(arguments: [
