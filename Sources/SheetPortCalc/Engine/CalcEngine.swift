@@ -67,6 +67,10 @@ public final class CalcEngine {
     var names: [NameKey: NameDefinition] = [:]
     /// Hidden rows by sheet: row -> true when hidden by a filter (see `setRowHidden`).
     var hiddenRows: [Int32: [Int32: Bool]] = [:]
+    /// Column widths by sheet, as CELL("width") reads them (see `setColumnWidth`).
+    var columnLayouts: [Int32: ColumnLayout] = [:]
+    /// The cell selected when the workbook was saved, which CELL without a reference answers for.
+    var selectedCell: SheetRange?
     /// Each sheet's 1-based number among all the workbook's sheets, and how many it has, as SHEET
     /// and SHEETS count them (see `numberSheets`); nil: the engine's sheets alone.
     var sheetNumbering: (numbers: [Int], count: Int)?
