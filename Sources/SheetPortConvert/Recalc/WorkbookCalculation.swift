@@ -109,6 +109,9 @@ package final class WorkbookCalculation {
                 engine.addTable(table)
                 if isFiltering { filteredRanges[table.sheet, default: []].append(table.range) }
             }
+            for pivot in PivotTablePart.pivotTables(of: sheet, index: indexByPosition[sheet.position]!, in: workbook) {
+                engine.addPivotTable(pivot)
+            }
         }
     }
 
