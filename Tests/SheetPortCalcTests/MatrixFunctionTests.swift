@@ -46,12 +46,14 @@ import SheetPortCore
         ("INDEX(CHOOSEROWS(A1:B2,-1),1,2)", .number(4)), ("ROWS(CHOOSEROWS(A1:B2,2,2,1))", .number(3)),
         ("CHOOSEROWS(A1:B2,0)", .error(.value)), ("CHOOSEROWS({1;2},3)", .error(.value)), ("CHOOSEROWS(5,1)", .number(5)),
         ("ROWS(CHOOSEROWS(A:A,1))", .number(1)),
-        // CELL: the deterministic information types; the rest is #VALUE!
+        // CELL: the deterministic information types, "width" of a sheet without a layout (the
+        // default 8); the rest is #VALUE!, as is CELL without a reference when no cell is selected
         ("CELL(\"row\",B7)", .number(7)), ("CELL(\"ROW\",B7:C9)", .number(7)), ("CELL(\"col\",B7)", .number(2)),
         ("CELL(\"address\",B7)", .text("$B$7")), ("CELL(\"address\",XFD1048576)", .text("$XFD$1048576")),
         ("CELL(\"contents\",A1)", .number(1)), ("CELL(\"contents\",M1)", .text("x")), ("CELL(\"contents\",H1)", .error(.divisionByZero)),
         ("CELL(\"type\",Z9)", .text("b")), ("CELL(\"type\",N7)", .text("l")), ("CELL(\"type\",A1)", .text("v")), ("CELL(\"type\",J1)", .text("v")),
-        ("CELL(\"width\",A1)", .error(.value)), ("CELL(\"row\")", .error(.value)), ("CELL(\"row\",5)", .error(.value)),
+        ("INDEX(CELL(\"width\",A1),1,1)", .number(8)), ("INDEX(CELL(\"width\",A1),1,2)", .boolean(true)),
+        ("CELL(\"row\")", .error(.value)), ("CELL(\"row\",5)", .error(.value)), ("CELL(\"width\",5)", .error(.value)),
         ("CELL(1,A1)", .error(.value)), ("CELL(H1,A1)", .error(.divisionByZero)), ("CELL(\"\",A1)", .error(.value)),
         // HYPERLINK shows its friendly name, else the link
         ("HYPERLINK(\"https://example.com\")", .text("https://example.com")), ("HYPERLINK(\"x\",5)", .number(5)),

@@ -18,15 +18,18 @@ package struct RawWorkbook {
         package var dimension: String? = nil
         /// XML after `</sheetData>` (`<mergeCells>`, ...).
         package var afterSheetData = ""
+        /// XML between `<dimension>` and `<sheetData>` (`<sheetViews>`, `<sheetFormatPr>`, `<cols>`).
+        package var beforeSheetData = ""
 
         package init(name: String, state: String? = nil, kind: String = "worksheet", sheetData: String = "",
-                     dimension: String? = nil, afterSheetData: String = "") {
+                     dimension: String? = nil, afterSheetData: String = "", beforeSheetData: String = "") {
             self.name = name
             self.state = state
             self.kind = kind
             self.sheetData = sheetData
             self.dimension = dimension
             self.afterSheetData = afterSheetData
+            self.beforeSheetData = beforeSheetData
         }
     }
 
@@ -86,7 +89,7 @@ package struct RawWorkbook {
             } else {
                 result.append(("xl/worksheets/sheet\(number).xml", "<?xml version=\"1.0\" encoding=\"UTF-8\"?><worksheet xmlns=\"\(main)\">"
                     + (sheet.dimension.map { "<dimension ref=\"\($0)\"/>" } ?? "")
-                    + "<sheetData>\(sheet.sheetData)</sheetData>\(sheet.afterSheetData)</worksheet>"))
+                    + sheet.beforeSheetData + "<sheetData>\(sheet.sheetData)</sheetData>\(sheet.afterSheetData)</worksheet>"))
             }
         }
         let stylesID = sheets.count + 1

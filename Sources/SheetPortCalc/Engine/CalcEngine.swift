@@ -67,10 +67,16 @@ public final class CalcEngine {
     var names: [NameKey: NameDefinition] = [:]
     /// Hidden rows by sheet: row -> true when hidden by a filter (see `setRowHidden`).
     var hiddenRows: [Int32: [Int32: Bool]] = [:]
+    /// Column widths by sheet, as CELL("width") reads them (see `setColumnWidth`).
+    var columnLayouts: [Int32: ColumnLayout] = [:]
+    /// The cell selected when the workbook was saved, which CELL without a reference answers for.
+    var selectedCell: SheetRange?
     /// Each sheet's 1-based number among all the workbook's sheets, and how many it has, as SHEET
     /// and SHEETS count them (see `numberSheets`); nil: the engine's sheets alone.
     var sheetNumbering: (numbers: [Int], count: Int)?
     var tables: [String: CalcTable] = [:]
+    /// The pivot tables GETPIVOTDATA reads (`addPivotTable`).
+    var pivotTables: [CalcPivotTable] = []
     /// Whether a formula calling SUBTOTAL or AGGREGATE was compiled (`Evaluator+NestedSubtotals.swift`).
     var hasSubtotalFormulas = false
     /// Whether formulas referring to other workbooks compile (`CalcEngine+ExternalBooks.swift`).
@@ -365,13 +371,13 @@ public final class CalcEngine {
 
     /// Excel's built-in functions the engine does not implement (upper-cased, without prefixes):
     /// those needing a service outside the workbook (CUBE*, RTD, WEBSERVICE, STOCKHISTORY, IMAGE,
-    /// TRANSLATE, COPILOT, PY, ...), the pivot-table ones, the XLM add-in calls, and the Thai and
+    /// TRANSLATE, COPILOT, PY, ...), the XLM add-in calls, and the Thai and
     /// Japanese locale functions. With `implementedFunctions` they are every name Excel knows: any
     /// other name is `#NAME?` in Excel as in the engine.
     package static let excelFunctionsNotImplemented: Set<String> = [
         "CALL", "COPILOT", "CUBEKPIMEMBER", "CUBEMEMBER", "CUBEMEMBERPROPERTY", "CUBERANKEDMEMBER", "CUBESET", "CUBESETCOUNT",
         "CUBEVALUE", "DATESTRING", "DETECTLANGUAGE", "ECMA.CEILING", "ENCODEURL", "EUROCONVERT", "FIELDVALUE", "FILTERXML",
-        "GETPIVOTDATA", "IMAGE", "ISTHAIDIGIT", "NUMBERSTRING", "PY", "REGISTER.ID", "ROUNDBAHTDOWN",
+        "IMAGE", "ISTHAIDIGIT", "NUMBERSTRING", "PY", "REGISTER.ID", "ROUNDBAHTDOWN",
         "ROUNDBAHTUP", "RTD", "SQL.REQUEST", "STOCKHISTORY", "THAIDAYOFWEEK", "THAIDIGIT", "THAIMONTHOFYEAR", "THAINUMSOUND",
         "THAINUMSTRING", "THAISTRINGLENGTH", "THAIYEAR", "TRANSLATE", "USDOLLAR", "WEBSERVICE", "YEN",
     ]

@@ -64,7 +64,7 @@ enum FunctionRegistry {
         + Functions.text + Functions.numberValue + Functions.dateTime + Functions.lookup + Functions.information + Functions.financial
         + Functions.matrix + Functions.cell + Functions.mathFamily + Functions.engineering
         + Functions.database + Functions.textFamily + Functions.dateTimeFamily + Functions.formulaInformation
-        + Functions.spillRange
+        + Functions.spillRange + Functions.pivotData
         + Functions.dynamicArrays + Functions.lambdaHelpers + Functions.trimRange + Functions.grouping
 
     static let byName: [String: Int32] = {

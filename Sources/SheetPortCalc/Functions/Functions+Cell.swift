@@ -1,13 +1,20 @@
 extension Functions {
-    /// CELL for the information types that depend only on the reference and its value: "address",
-    /// "row", "col", "contents" and "type". The others ("width", "format", "filename", ...) read
-    /// the file's layout, formats or path, and a CELL without a reference reads the last changed
-    /// cell: those are `#VALUE!` here (the file's cached value is then a listed miss).
+    /// CELL for the information types that depend on the reference, its value and its column's
+    /// width: "address", "row", "col", "contents", "type" and "width". The others ("format",
+    /// "filename", ...) read the file's formats or path: `#VALUE!` here. Without a reference CELL
+    /// answers for the selected cell (Microsoft's CELL reference: the cell selected when it is
+    /// calculated), the one the file saved as selected (`setSelectedCell`); `#VALUE!` when none.
     static let cell: [FunctionSpec] = [
         raw("CELL", 1, 2) { ev, a in
             let info = try ev.str(a[0]).lowercased()
-            guard a.count > 1, case .ref(let r) = a[1] else { return .value(.error(.value)) }
+            let reference: SheetRange?
+            if a.count > 1, case .ref(let r) = a[1] { reference = r } else if a.count == 1 { reference = ev.engine.selectedCell } else { reference = nil }
+            guard let r = reference else { return .value(.error(.value)) }
             switch info {
+            case "width":
+                // Excel 365 answers {width rounded to an integer, whether it is the default width}.
+                let (width, isDefault) = ev.engine.columnLayouts[r.sheet]?.width(ofColumn: r.c1) ?? (8, true)
+                return .value(.array(CalcArray(rows: 1, columns: 2, values: [.number(width.rounded()), .boolean(isDefault)])))
             case "address":
                 let own = "$" + A1.columnName(r.c1) + "$" + String(r.r1 + 1)
                 guard r.sheet != ev.sheet, Int(r.sheet) < ev.engine.sheets.count else { return .value(.text(own)) }

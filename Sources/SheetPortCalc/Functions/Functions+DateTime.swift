@@ -100,8 +100,10 @@ extension Functions {
             default: return .value(.error(.number))
             }
         },
+        // A boolean date is #VALUE! in WEEKNUM, EDATE and EOMONTH, Analysis ToolPak functions
+        // (calc-suite formulas__test 'DATE & TIME'!Y23, U9, U10).
         scalar("WEEKNUM", 1, 2) { ev, a in
-            let x = (try ev.num(a[0])).rounded(.down)
+            let x = (try analysisNumber(ev, a[0])).rounded(.down)
             let type = try ev.int(a, 1, default: 1)
             if type == 21 { return .value(.number(Double(isoWeek(ev, x)))) }
             let start: Int
@@ -198,6 +200,7 @@ extension Functions {
     /// months is #VALUE! (calc-suite EOMONTH C11:C12) and a month before the date system's first
     /// year or after 9999 #NUM! (DATE_DAY_MONTH_YEAR I15: EDATE(1900-03-01,-7)).
     static func monthsLater(_ ev: Evaluator, _ a: [Operand]) throws -> (year: Int, month: Int, day: Int) {
+        if case .boolean = try ev.scalar(a[0]) { throw EvalInterrupt.error(.value) }
         let c = try civil(ev, a[0])
         if case .boolean = try ev.scalar(a[1]) { throw EvalInterrupt.error(.value) }
         let months = try ev.int(a[1])

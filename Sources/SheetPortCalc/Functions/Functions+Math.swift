@@ -93,8 +93,10 @@ extension Functions {
         scalar("RAND", 0, 0, volatile: true) { ev, _ in
             .value(.number(Double(ev.engine.random.next() >> 11) / Double(1 << 53)))
         },
+        // A boolean bound is #VALUE!, as in the Analysis ToolPak it came from (calc-suite
+        // formulas__test 'MATH & TRIG'!X57: RANDBETWEEN(-3,TRUE)).
         scalar("RANDBETWEEN", 2, 2, volatile: true) { ev, a in
-            let lo = (try ev.num(a[0])).rounded(.up), hi = (try ev.num(a[1])).rounded(.down)
+            let lo = (try analysisNumber(ev, a[0])).rounded(.up), hi = (try analysisNumber(ev, a[1])).rounded(.down)
             guard lo <= hi else { return .value(.error(.number)) }
             let span = UInt64(hi - lo) + 1
             return .value(.number(lo + Double(ev.engine.random.next() % span)))

@@ -45,6 +45,8 @@ package final class WorkbookCalculation {
     /// The used range of each worksheet loaded whole by `load(_:)`, by its workbook position, as
     /// read from the file: a conversion takes it from here instead of reading the sheet again.
     private var usedRanges: [Int: UsedRange] = [:]
+    /// Whether a selected sheet's active cell was given to the engine (the first one counts).
+    var hasSelectedCell = false
     /// The number formats, to type a computed number as a date where the cell's format is one.
     private let styles: Styles?
 
@@ -107,6 +109,9 @@ package final class WorkbookCalculation {
                 engine.addTable(table)
                 if isFiltering { filteredRanges[table.sheet, default: []].append(table.range) }
             }
+            for pivot in PivotTablePart.pivotTables(of: sheet, index: indexByPosition[sheet.position]!, in: workbook) {
+                engine.addPivotTable(pivot)
+            }
         }
     }
 
@@ -119,6 +124,7 @@ package final class WorkbookCalculation {
             load(row, of: sheet)
         }
         usedRanges[sheet.position] = used.result
+        if let s = sheetIndex[sheet.position] { applyLayout(reader.metadata, sheet: s) }
     }
 
     /// The used range of `sheet` as the file has it (`Workbook.usedRange(of:)`), found by the

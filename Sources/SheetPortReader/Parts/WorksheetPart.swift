@@ -30,6 +30,13 @@ public struct WorksheetMetadata: Sendable, Equatable {
     public var defaultRowHeight: Double?
     /// `sheetFormatPr defaultColWidth`.
     public var defaultColumnWidth: Double?
+    /// `sheetFormatPr baseColWidth`: the default width in characters, padding excluded.
+    public var baseColumnWidth: Double?
+    /// The active cell of the sheet's first view (`sheetView/selection activeCell` of its active
+    /// pane) as written; nil when the file records none.
+    public var activeCell: String?
+    /// Whether the sheet's first view is selected (`sheetView tabSelected`).
+    public var isTabSelected = false
     /// Merged ranges (`mergeCell ref`), the first `WorksheetMetadata.listLimit` of them.
     public var mergedRanges: [String] = []
     /// How many merged ranges there are.
@@ -86,6 +93,9 @@ final class WorksheetPart: XMLHandler {
     private let readsCellMetadata: Bool
 
     @exclusivity(unchecked) private var inSheetData = false
+    /// `sheetView`s seen: only the first (the workbook's first window) gives the active cell.
+    private var sheetViews = 0
+    private var activePane = "topLeft"
     @exclusivity(unchecked) private var previousRow = 0
     @exclusivity(unchecked) private var previousColumn = 0
     @exclusivity(unchecked) private var rowIndexIsImplicit = false
@@ -146,6 +156,17 @@ final class WorksheetPart: XMLHandler {
         case name.is("sheetFormatPr"):
             metadata.defaultRowHeight = attributes.double("defaultRowHeight")
             metadata.defaultColumnWidth = attributes.double("defaultColWidth")
+            metadata.baseColumnWidth = attributes.double("baseColWidth")
+        case name.is("sheetView"):
+            sheetViews += 1
+            if sheetViews == 1 { metadata.isTabSelected = attributes.bool("tabSelected") }
+        case name.is("pane") where sheetViews == 1:
+            activePane = attributes.string("activePane") ?? "topLeft"
+        case name.is("selection") where sheetViews == 1:
+            // One selection per pane; the active pane's is the active cell (topLeft without panes).
+            if (attributes.string("pane") ?? "topLeft") == activePane || metadata.activeCell == nil {
+                metadata.activeCell = attributes.string("activeCell")
+            }
         case name.is("col"):
             // One entry per column at most: more than the grid has columns is not a real sheet.
             if metadata.columns.count < CellReference.maxColumn, let first = attributes.int("min") {

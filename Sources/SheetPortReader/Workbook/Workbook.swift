@@ -206,6 +206,11 @@ public final class Workbook {
         return try RelationshipsPart.read(of: part, in: archive)
     }
 
+    /// The relationships of any part of the package (a pivot table's to its cache, ...).
+    package func relationships(ofPart part: String) throws -> [Relationship] {
+        try RelationshipsPart.read(of: part, in: archive)
+    }
+
     package func worksheetEntry(_ sheet: Sheet) throws -> ZipArchive.Entry {
         guard sheet.kind == .worksheet || sheet.kind == .macrosheet || sheet.kind == .dialogsheet else {
             throw ReaderError(.usage, file: file, part: sheet.part,

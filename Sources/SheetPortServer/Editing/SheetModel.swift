@@ -121,6 +121,10 @@ final class SheetModel {
             engine.defineName(name.name, formula: name.formula, sheet: name.isLocal ? sheet : nil)
         }
         for table in layout.tables { engine.addTable(CalcTable(table, sheet: sheet)) }
+        // CELL("width") reads the widths stored; a width set later reaches it when the sheet is
+        // next loaded (Excel too leaves CELL alone when a column is resized, until it recalculates).
+        // The store keeps no selected cell: CELL without a reference stays #VALUE!.
+        WorkbookCalculation.setColumnWidths(layout.columns, sheet: sheet, of: engine)
         var count = 0
         var stored: [(CellReference, CellValue)] = []
         let last = try database.lastRowBlock(of: id) ?? -1

@@ -42,4 +42,12 @@ extension Functions {
         }
         if values == 0 && ranges == 0 { throw EvalInterrupt.error(.value) }
     }
+
+    /// `analysisValues` gathered: every value read (and every #VALUE! or error met) before the
+    /// caller judges any of them.
+    static func analysisList(_ ev: Evaluator, _ args: [Operand]) throws -> [Double] {
+        var values: [Double] = []
+        try analysisValues(ev, args) { values.append($0) }
+        return values
+    }
 }

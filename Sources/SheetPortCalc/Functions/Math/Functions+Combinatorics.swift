@@ -20,10 +20,12 @@ extension Functions {
             guard n > 0 else { return .value(.error(.number)) }
             return number(binomial(n + k - 1, k).rounded())
         },
-        // FACTDOUBLE: n!! = n (n-2) (n-4) ...; n truncated; -1 and 0 give 1, below -1 #NUM!.
+        // FACTDOUBLE: n!! = n (n-2) (n-4) ...; n truncated; -1 and 0 give 1, below -1 #NUM!, before
+        // truncating (calc-suite formulas__test 'MATH & TRIG'!T31: FACTDOUBLE(-1.1) is #NUM!).
         scalar("FACTDOUBLE", 1, 1) { ev, a in
-            let n = (try analysisNumber(ev, a[0])).rounded(.towardZero)
-            guard n >= -1 else { return .value(.error(.number)) }
+            let x = try analysisNumber(ev, a[0])
+            guard x >= -1 else { return .value(.error(.number)) }
+            let n = x.rounded(.towardZero)
             guard n <= 300 else { return .value(.error(.number)) }
             var r = 1.0, k = n
             while k > 1 { r *= k; k -= 2 }
@@ -42,9 +44,12 @@ extension Functions {
             }
             return failed ? .value(.error(.number)) : number(r)
         },
+        // GCD and LCM read every argument before judging one: a boolean or text anywhere is
+        // #VALUE! even after a negative number (calc-suite formulas__test 'MATH & TRIG'!Y34,
+        // GCD(-0.4,TRUE), and AR34, Y37).
         raw("GCD", 1, 255) { ev, a in
             var g = 0.0
-            try analysisValues(ev, a) { x0 in
+            for x0 in try analysisList(ev, a) {
                 guard x0 >= 0, x0 < 9.007199254740992e15 else { throw EvalInterrupt.error(.number) }
                 var p = g, q = x0.rounded(.towardZero)
                 while q > 0 { (p, q) = (q, p.truncatingRemainder(dividingBy: q)) }
@@ -60,11 +65,11 @@ extension Functions {
                 try ev.forEachCell(ev.clipped(r)) { _, _, v in if v != .empty { filled += 1 } }
                 if filled < r.rows * r.columns { l = 0 }
             }
-            try analysisValues(ev, a) { x0 in
+            for x0 in try analysisList(ev, a) {
                 guard x0 >= 0, x0 < 9.007199254740992e15 else { throw EvalInterrupt.error(.number) }
                 any = true
                 let x = x0.rounded(.towardZero)
-                if x == 0 || l == 0 { l = 0; return }
+                if x == 0 || l == 0 { l = 0; continue }
                 var p = l, q = x
                 while q > 0 { (p, q) = (q, p.truncatingRemainder(dividingBy: q)) }
                 l = l / p * x
