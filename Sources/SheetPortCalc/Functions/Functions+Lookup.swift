@@ -271,6 +271,7 @@ extension Functions {
             switch a[0] {
             case .ref: return .value(.number(1))
             case .refs(let rs): return .value(.number(Double(rs.count)))
+            case .value(.error(let e)): return .value(.error(e))  // `AREAS((A1:B1 C1:D1))` is #NULL!
             default: return .value(.error(.value))
             }
         },
