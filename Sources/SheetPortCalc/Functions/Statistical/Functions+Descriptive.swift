@@ -86,7 +86,7 @@ extension Functions {
         raw("PERCENTRANK.EXC", 2, 3) { ev, a in try percentRank(ev, a, exclusive: true) },
         raw("PROB", 3, 4, arrays: true) { ev, a in try probability(ev, a) },
         raw("MODE.MULT", 1, 255) { ev, a in
-            let modes = Statistics.modes(try ev.numbers(a))
+            let modes = Statistics.modes(try ev.numbers(withoutEmptyTexts(a)))
             guard !modes.isEmpty else { return .value(.error(.notAvailable)) }
             return .value(.array(CalcArray(rows: modes.count, columns: 1, values: modes.map { .number($0) })))
         },
@@ -96,6 +96,13 @@ extension Functions {
             return .value(.array(CalcArray(rows: counts.count, columns: 1, values: counts.map { .number(Double($0)) })))
         },
     ]
+
+    /// MODE.SNGL's and MODE.MULT's arguments without the empty texts written among them, which
+    /// Excel passes over (calc-suite formulas__test STATISTICAL!S69, S71: `MODE.SNGL(D71:E71,E71:F71,
+    /// F71:G71,"")` is 0.2, not #VALUE!).
+    static func withoutEmptyTexts(_ a: [Operand]) -> [Operand] {
+        a.filter { if case .value(.text("")) = $0 { return false } else { return true } }
+    }
 
     /// PERCENTRANK.INC and .EXC: the rank of x in the list as a fraction, interpolated between
     /// the neighbouring values, cut (not rounded) to `significance` digits (3 by default).
