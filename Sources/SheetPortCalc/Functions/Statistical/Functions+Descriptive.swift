@@ -90,8 +90,12 @@ extension Functions {
             guard !modes.isEmpty else { return .value(.error(.notAvailable)) }
             return .value(.array(CalcArray(rows: modes.count, columns: 1, values: modes.map { .number($0) })))
         },
+        // Bins holding no number count against one bin at 0, not the whole data in one (calc-suite
+        // formulas__test: FREQUENCY(C43:G43,H43), H43 empty, is {2;3}; EXTRA!J50:J51 {0;3}).
         raw("FREQUENCY", 2, 2, arrays: true) { ev, a in
-            let data = try ev.numbers([a[0]]), bins = try ev.numbers([a[1]])
+            let data = try ev.numbers([a[0]])
+            var bins = try ev.numbers([a[1]])
+            if bins.isEmpty { bins = [0] }
             let counts = Statistics.frequency(data, bins: bins)
             return .value(.array(CalcArray(rows: counts.count, columns: 1, values: counts.map { .number(Double($0)) })))
         },
