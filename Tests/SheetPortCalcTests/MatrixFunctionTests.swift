@@ -46,6 +46,9 @@ import SheetPortCore
         ("INDEX(CHOOSEROWS(A1:B2,-1),1,2)", .number(4)), ("ROWS(CHOOSEROWS(A1:B2,2,2,1))", .number(3)),
         ("CHOOSEROWS(A1:B2,0)", .error(.value)), ("CHOOSEROWS({1;2},3)", .error(.value)), ("CHOOSEROWS(5,1)", .number(5)),
         ("ROWS(CHOOSEROWS(A:A,1))", .number(1)),
+        // A block of indexes is #VALUE!; a row or a column of them picks
+        ("CHOOSECOLS(A1:B2,A1:B2)", .error(.value)), ("CHOOSECOLS(A1:B2,{1,2;1,2})", .error(.value)), ("CHOOSEROWS(A1:B2,1,A1:B2)", .error(.value)),
+        ("COLUMNS(CHOOSECOLS(A1:B2,A1:B1))", .number(2)), ("ROWS(CHOOSEROWS(A1:B2,K1:K2))", .number(2)), ("ROWS(CHOOSEROWS(A1:B2,{1;2;1}))", .number(3)),
         // CELL: the deterministic information types, "width" of a sheet without a layout (the
         // default 8); the rest is #VALUE!, as is CELL without a reference when no cell is selected
         ("CELL(\"row\",B7)", .number(7)), ("CELL(\"ROW\",B7:C9)", .number(7)), ("CELL(\"col\",B7)", .number(2)),

@@ -15,10 +15,7 @@ import SheetPortTestSupport
         let raw = RawWorkbook(sheets: [.init(name: "S", sheetData: RawWorkbook.row(1, RawWorkbook.number("A1", "1")), beforeSheetData: cols)])
         let path = fixture.folder.appendingPathComponent("widths.xlsx").path
         try raw.write(to: path)
-        let job = try fixture.api.importWorkbook(path)
-        try #require(job["status"] as? String == "succeeded", "\(job)")
-        let id = try #require(((job["result"] as? [String: Any])?["sheet"] as? [String: Any])?["id"] as? String)
-        let sheet = EditingClient(fixture.api, id)
+        let sheet = EditingClient(fixture.api, try fixture.api.importSheet(path))
         let answer = EditingClient.changed(try sheet.write(["D1": "=CELL(\"width\",B1)", "D2": "=INDEX(CELL(\"width\",B1),1,2)",
                                                             "D3": "=CELL(\"width\",C9)", "D4": "=INDEX(CELL(\"width\",A1),1,2)",
                                                             "D5": "=CELL(\"width\")"]))

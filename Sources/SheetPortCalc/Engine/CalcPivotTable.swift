@@ -36,6 +36,7 @@ public struct CalcPivotTable: Sendable, Hashable {
         public var items: [Item]
         /// The data field it shows, when the data fields are laid out along this axis.
         public var dataField: Int?
+        /// Whether it shows its items' values, a subtotal, the grand total or nothing.
         public var kind: LineKind
 
         /// A line standing for `items`.
@@ -48,7 +49,9 @@ public struct CalcPivotTable: Sendable, Hashable {
 
     /// One data field: its name (`Sum of Score`) and its source field's (`Score`).
     public struct DataField: Sendable, Hashable {
+        /// The name the pivot table shows (`dataField name`).
         public var name: String
+        /// The name of the cache field it summarizes.
         public var sourceName: String
 
         /// A data field.
@@ -66,6 +69,7 @@ public struct CalcPivotTable: Sendable, Hashable {
     public var firstDataRow: Int
     /// The first data column's offset from the range's first column (`firstDataCol`).
     public var firstDataColumn: Int
+    /// The data fields, in the pivot table's order (a line's `dataField` indexes them).
     public var dataFields: [DataField]
     /// The data rows, top to bottom.
     public var rows: [Line]

@@ -140,14 +140,31 @@ extension Evaluator {
         return .ref(SheetRange(sheet: x.sheet, r1: min(x.r1, y.r1), c1: min(x.c1, y.c1), r2: max(x.r2, y.r2), c2: max(x.c2, y.c2)))
     }
 
+    /// `a b`: the cells both hold. A union meets the other side area by area, keeping each
+    /// non-empty piece, repeats included (calc-suite formulas__test: `AREAS(((F4:G4,G4:I4,F6:G6,
+    /// G6:I6) G3:G11))` is 4, `SUM(E3:G4 (B2:E5,G2:H5))` sums E3:E4 and G3:G4); nothing in common
+    /// is `#NULL!`.
     func intersectOperator(_ a: Operand, _ b: Operand) -> Operand {
-        guard case .ref(let x) = a, case .ref(let y) = b else {
+        func areas(_ op: Operand) -> [SheetRange]? {
+            switch op {
+            case .ref(let r): return [r]
+            case .refs(let rs): return rs
+            default: return nil
+            }
+        }
+        guard let xs = areas(a), let ys = areas(b) else {
             if case .value(.error(let e)) = a { return .value(.error(e)) }
             if case .value(.error(let e)) = b { return .value(.error(e)) }
             return .value(.error(.value))
         }
-        guard let r = x.intersection(y) else { return .value(.error(.null)) }
-        return .ref(r)
+        var pieces: [SheetRange] = []
+        for x in xs {
+            for y in ys {
+                if let r = x.intersection(y) { pieces.append(r) }
+            }
+        }
+        guard let first = pieces.first else { return .value(.error(.null)) }
+        return pieces.count == 1 ? .ref(first) : .refs(pieces)
     }
 }
 

@@ -271,6 +271,7 @@ extension Functions {
             switch a[0] {
             case .ref: return .value(.number(1))
             case .refs(let rs): return .value(.number(Double(rs.count)))
+            case .value(.error(let e)): return .value(.error(e))  // `AREAS((A1:B1 C1:D1))` is #NULL!
             default: return .value(.error(.value))
             }
         },
@@ -322,8 +323,10 @@ extension Functions {
                 s = "R" + (rowAbs ? String(row) : "[\(row)]") + "C" + (colAbs ? String(col) : "[\(col)]")
             }
             if !ev.isMissing(a, 4) {
+                // An empty sheet text leaves just the `!` (calc-suite formulas__test LOOKUP!S3:
+                // ADDRESS(1.1,3,4,4.1,H3), H3 empty, is "!C1").
                 let sheet = try ev.str(a[4])
-                s = FormulaText.sheetPrefix(sheet) + s
+                s = (sheet.isEmpty ? "!" : FormulaText.sheetPrefix(sheet)) + s
             }
             return .value(.text(s))
         },

@@ -101,7 +101,12 @@ extension Functions {
             let values: [CalcValue]
             switch op {
             case .missing, .lambda: throw fail(.value)
-            case .ref, .refs, .value(.array): values = try ev.array(op).values
+            case .ref, .refs, .value(.array):
+                // A row or a column of indexes; a block of rows and columns is #VALUE! (calc-suite
+                // formulas__test LOOKUP!AH6: CHOOSECOLS({...},D6:E7), while D6:D7 and C6:D6 pick).
+                let given = try ev.array(op)
+                guard given.rows == 1 || given.columns == 1 else { throw fail(.value) }
+                values = given.values
             case .value(let v): values = [v]
             }
             for v in values {

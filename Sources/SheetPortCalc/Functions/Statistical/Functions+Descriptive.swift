@@ -86,16 +86,27 @@ extension Functions {
         raw("PERCENTRANK.EXC", 2, 3) { ev, a in try percentRank(ev, a, exclusive: true) },
         raw("PROB", 3, 4, arrays: true) { ev, a in try probability(ev, a) },
         raw("MODE.MULT", 1, 255) { ev, a in
-            let modes = Statistics.modes(try ev.numbers(a))
+            let modes = Statistics.modes(try ev.numbers(withoutEmptyTexts(a)))
             guard !modes.isEmpty else { return .value(.error(.notAvailable)) }
             return .value(.array(CalcArray(rows: modes.count, columns: 1, values: modes.map { .number($0) })))
         },
+        // Bins holding no number count against one bin at 0, not the whole data in one (calc-suite
+        // formulas__test: FREQUENCY(C43:G43,H43), H43 empty, is {2;3}; EXTRA!J50:J51 {0;3}).
         raw("FREQUENCY", 2, 2, arrays: true) { ev, a in
-            let data = try ev.numbers([a[0]]), bins = try ev.numbers([a[1]])
+            let data = try ev.numbers([a[0]])
+            var bins = try ev.numbers([a[1]])
+            if bins.isEmpty { bins = [0] }
             let counts = Statistics.frequency(data, bins: bins)
             return .value(.array(CalcArray(rows: counts.count, columns: 1, values: counts.map { .number(Double($0)) })))
         },
     ]
+
+    /// MODE.SNGL's and MODE.MULT's arguments without the empty texts written among them, which
+    /// Excel passes over (calc-suite formulas__test STATISTICAL!S69, S71: `MODE.SNGL(D71:E71,E71:F71,
+    /// F71:G71,"")` is 0.2, not #VALUE!).
+    static func withoutEmptyTexts(_ a: [Operand]) -> [Operand] {
+        a.filter { if case .value(.text("")) = $0 { return false } else { return true } }
+    }
 
     /// PERCENTRANK.INC and .EXC: the rank of x in the list as a fraction, interpolated between
     /// the neighbouring values, cut (not rounded) to `significance` digits (3 by default).

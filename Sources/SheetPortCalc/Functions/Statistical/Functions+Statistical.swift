@@ -112,7 +112,7 @@ extension Functions {
         },
         raw("MEDIAN", 1, 255) { ev, a in Statistics.byCode(12, try ev.numbers(a)) },
         raw("MODE", 1, 255) { ev, a in Statistics.byCode(13, try ev.numbers(a)) },
-        raw("MODE.SNGL", 1, 255) { ev, a in Statistics.byCode(13, try ev.numbers(a)) },
+        raw("MODE.SNGL", 1, 255) { ev, a in Statistics.byCode(13, try ev.numbers(withoutEmptyTexts(a))) },
         raw("LARGE", 2, 2) { ev, a in try ev.scalarsBeforeArrays(a[1]); return try Statistics.large(try ev.numbers([a[0]]), try ev.num(a[1])) },
         raw("SMALL", 2, 2) { ev, a in try ev.scalarsBeforeArrays(a[1]); return try Statistics.small(try ev.numbers([a[0]]), try ev.num(a[1])) },
         raw("RANK", 2, 3) { ev, a in try rank(ev, a, average: false) },

@@ -25,6 +25,9 @@ extension Functions {
             let arr = try ev.array(a[0])
             // Built piece by piece: past 32,767 characters #VALUE!, before a huge array is all written.
             var s = LimitedText()
+            // One empty cell has no strict form (calc-suite formulas__test TEXT!V4: ARRAYTOTEXT(H4,1),
+            // H4 empty, is #VALUE!; an empty cell among others is written as nothing, AH4).
+            if strict, arr.values == [.empty] { return .value(.error(.value)) }
             if strict {
                 try s.append("{")
                 for r in 0..<arr.rows {
