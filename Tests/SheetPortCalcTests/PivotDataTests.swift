@@ -70,6 +70,10 @@ import SheetPortCore
         // Errors in the arguments come through
         ("GETPIVOTDATA(H1,A1)", .error(.divisionByZero)), ("GETPIVOTDATA(\"Sum of Sales\",A1,\"Region\",H1)", .error(.divisionByZero)),
         ("GETPIVOTDATA(\"Sum of Sales\",A1,\"Region\",1/0)", .error(.divisionByZero)),
+        // ... before the pivot table is looked for: a pivot_table that is an error value, or that
+        // is no pivot table while a field or item is an error (LibreOffice answers so too).
+        ("GETPIVOTDATA(\"Sum of Sales\",NA())", .error(.notAvailable)), ("GETPIVOTDATA(\"Sum of Sales\",H2,\"Region\",1/0)", .error(.divisionByZero)),
+        ("GETPIVOTDATA(\"Sum of Sales\",5,1/0,\"East\")", .error(.divisionByZero)), ("GETPIVOTDATA(1/0,H2)", .error(.divisionByZero)),
     ]
 
     @Test(arguments: table) func answers(_ formula: String, _ expected: CalcValue) {

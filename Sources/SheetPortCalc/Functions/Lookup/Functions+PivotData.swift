@@ -9,18 +9,22 @@ extension Functions {
     static let pivotData: [FunctionSpec] = [
         raw("GETPIVOTDATA", 2, 254) { ev, a in
             guard a.count % 2 == 0 else { return .value(.error(.reference)) }
+            // An error among the values passes on before the pivot table is looked for, in the
+            // arguments' order (a pivot_table that is an error value included).
             if case .error(let e) = try ev.scalar(a[0]) { return .value(.error(e)) }
+            if case .value(.error(let e)) = a[1] { return .value(.error(e)) }
+            var pairs: [CalcPivotTable.Item] = []
+            for k in stride(from: 2, to: a.count, by: 2) {
+                if case .error(let e) = try ev.scalar(a[k]) { return .value(.error(e)) }
+                let item = try ev.scalar(a[k + 1])
+                if case .error(let e) = item { return .value(.error(e)) }
+                pairs.append(CalcPivotTable.Item(field: try ev.str(a[k]), value: item))
+            }
             let name = CalcPivotTable.key(try ev.str(a[0]))
             guard case .ref(let anchor) = a[1],
                   let pivot = ev.engine.pivotTables.first(where: { $0.contains(sheet: Int(anchor.sheet), row: Int(anchor.r1) + 1, column: Int(anchor.c1) + 1) }),
                   let field = pivot.dataFields.firstIndex(where: { CalcPivotTable.key($0.name) == name || CalcPivotTable.key($0.sourceName) == name })
             else { return .value(.error(.reference)) }
-            var pairs: [CalcPivotTable.Item] = []
-            for k in stride(from: 2, to: a.count, by: 2) {
-                let item = try ev.scalar(a[k + 1])
-                if case .error(let e) = item { return .value(.error(e)) }
-                pairs.append(CalcPivotTable.Item(field: try ev.str(a[k]), value: item))
-            }
             guard let row = pivot.rows.line(for: pairs, dataField: field),
                   let column = pivot.columns.line(for: pairs, dataField: field),
                   row.used + column.used == pairs.count else { return .value(.error(.reference)) }
