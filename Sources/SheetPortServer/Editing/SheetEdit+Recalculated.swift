@@ -54,10 +54,10 @@ extension SheetEdit {
                         entries = try RowBlock.entries(stored: sealer.open(data, context: RowBlock.context(sheet: sheet, block: block), what: "row block"))
                     }
                     var written: [CellReference: (before: StoredCell, after: StoredCell)] = [:]
-                    Self.rewrite(touched[cells], updates: [:], spills: spills, in: &entries, into: &result.applied, written: &written, showing: budgets[k])
+                    let typed = Self.rewrite(touched[cells], updates: [:], spills: spills, in: &entries, into: &result.applied, written: &written, showing: budgets[k])
                     result.firstRow = entries.first?.row ?? 0
                     result.lastRow = entries.last?.row ?? 0
-                    result.data = entries.isEmpty ? nil : sealer.seal(RowBlock.binary(entries), context: RowBlock.context(sheet: sheet, block: block))
+                    result.data = entries.isEmpty ? nil : sealer.seal(RowBlock.binary(entries, typed: typed), context: RowBlock.context(sheet: sheet, block: block))
                 } catch {
                     result.error = error
                 }

@@ -220,9 +220,9 @@ package final class SheetEdit {
             }
             try flush(&pending, into: &applied, showing: shown)
             var entries = try entries(of: block)
-            Self.rewrite(touched[start..<end], updates: updates, spills: spills, in: &entries, into: &applied, written: &written, showing: shown)
+            let typed = Self.rewrite(touched[start..<end], updates: updates, spills: spills, in: &entries, into: &applied, written: &written, showing: shown)
             blocks[block] = entries
-            let data = entries.isEmpty ? nil : context.sealer.seal(RowBlock.binary(entries), context: RowBlock.context(sheet: sheet, block: block))
+            let data = entries.isEmpty ? nil : context.sealer.seal(RowBlock.binary(entries, typed: typed), context: RowBlock.context(sheet: sheet, block: block))
             try database.replaceRowBlock(sheet: sheet, block: block, firstRow: entries.first?.row ?? 0, lastRow: entries.last?.row ?? 0, data: data)
             start = end
         }
@@ -260,18 +260,24 @@ package final class SheetEdit {
     }
 
     /// Rewrites the lines of `cells` (sorted, all of one block) in that block's `entries`, row by
-    /// row, and drops the rows left with nothing.
+    /// row, and drops the rows left with nothing. Answers the cells whose lines it wrote whole,
+    /// as cells, for `RowBlock.binary` to encode without reading those lines back.
+    @discardableResult
     static func rewrite(_ cells: ArraySlice<Touched>, updates: [CellReference: CellUpdate], spills: [CellReference: SpillMark], in entries: inout [RowBlock.Entry],
-                        into applied: inout Applied, written: inout [CellReference: (before: StoredCell, after: StoredCell)], showing shown: Int) {
+                        into applied: inout Applied, written: inout [CellReference: (before: StoredCell, after: StoredCell)],
+                        showing shown: Int) -> [CellReference: StoredCell] {
+        var typed: [CellReference: StoredCell] = [:]
         var rowStart = cells.startIndex
         while rowStart < cells.endIndex {
             let row = cells[rowStart].cell.row
             var rowEnd = rowStart
             while rowEnd < cells.endIndex, cells[rowEnd].cell.row == row { rowEnd += 1 }
-            rewrite(row: row, cells[rowStart..<rowEnd], updates: updates, spills: spills, in: &entries, into: &applied, written: &written, showing: shown)
+            rewrite(row: row, cells[rowStart..<rowEnd], updates: updates, spills: spills, in: &entries, into: &applied, written: &written,
+                    typed: &typed, showing: shown)
             rowStart = rowEnd
         }
         entries.removeAll { $0.cells.isEmpty && $0.height == nil && !$0.isHidden }
+        return typed
     }
 
     /// Rewrites the lines of `cells` (one row's, ascending by column) in their block's rows: each
@@ -279,7 +285,8 @@ package final class SheetEdit {
     /// only recalculated has its value spliced into its line (`StoredLine`), never parsed whole.
     /// The row's lines are indexed by column once, so a write across a wide row stays linear.
     private static func rewrite(row: Int, _ cells: ArraySlice<Touched>, updates: [CellReference: CellUpdate], spills: [CellReference: SpillMark], in entries: inout [RowBlock.Entry],
-                        into applied: inout Applied, written: inout [CellReference: (before: StoredCell, after: StoredCell)], showing shown: Int) {
+                        into applied: inout Applied, written: inout [CellReference: (before: StoredCell, after: StoredCell)],
+                        typed: inout [CellReference: StoredCell], showing shown: Int) {
         let index = entries.firstIndex { $0.row >= row } ?? entries.endIndex
         if index == entries.endIndex || entries[index].row != row {
             entries.insert(RowBlock.Entry(row: row, height: nil, isHidden: false, cells: []), at: index)
@@ -321,6 +328,8 @@ package final class SheetEdit {
             stored.value = value
             if update != nil { written[cell] = (before, stored) }
             lines[cell.column] = stored.isVacant ? nil : ArraySlice(stored.line)
+            // Its line is the cell's own (a line read with a second `col` is another column's: left to be read back).
+            typed[cell] = stored.isVacant || stored.column != cell.column ? nil : stored
             if !stored.isVacant {
                 applied.lastRow = max(applied.lastRow, row)
                 applied.lastColumn = max(applied.lastColumn, cell.column)
