@@ -4,8 +4,9 @@ import SheetPortCalc
 import SheetPortConvert
 @testable import SheetPortServer
 
-/// A write hands `RowBlock.binary` the cells it rewrote (`TypedLine(_: StoredCell)`) instead of
-/// their lines to read back: the block must be byte for byte the one its lines make.
+/// A write hands `RowBlock.binary` the cells it holds typed (`RowBlock.TypedLines`: the cells it
+/// rewrote, `TypedLine(_: StoredCell)`, and those a block decoded into) instead of their lines to
+/// read back: the block must be byte for byte the one its lines make.
 @Suite struct RowBlockTypedEncodingTests {
     static let texts = ["x", "", "a\"b", "a\\b", "/", "\u{8}\u{C}\n\r\t", "\u{0}\u{1F}\u{7F}", "\u{2028}\u{2029}", "é😀",
                         "→—", "=A1", "TRUE", "12", "1.50", "#DIV/0!", "{\"col\":1}", " lead"]
@@ -50,16 +51,22 @@ import SheetPortConvert
 
     /// One block of `cells` spread over rows 1 to 64 (row 1 of each cell replaced), its lines
     /// as `StoredCell.line` writes them, and the cells by reference.
-    static func block(_ cells: [StoredCell]) -> (entries: [RowBlock.Entry], typed: [CellReference: StoredCell]) {
+    static func block(_ cells: [StoredCell]) -> (entries: [RowBlock.Entry], typed: RowBlock.TypedLines) {
         var entries: [RowBlock.Entry] = []
-        var typed: [CellReference: StoredCell] = [:]
+        var byReference: [CellReference: StoredCell] = [:]
         for (index, var cell) in cells.enumerated() {
             cell.row = 1 + index % 64
-            typed[CellReference(row: cell.row, column: cell.column)] = cell
+            byReference[CellReference(row: cell.row, column: cell.column)] = cell
         }
+        var typed = RowBlock.TypedLines()
         for row in 1...64 {
-            let inRow = typed.values.filter { $0.row == row }.sorted { $0.column < $1.column }
-            if !inRow.isEmpty { entries.append(RowBlock.Entry(row: row, height: row == 3 ? 20.5 : nil, isHidden: row == 4, cells: inRow.map { ArraySlice($0.line) })) }
+            let inRow = byReference.values.filter { $0.row == row }.sorted { $0.column < $1.column }
+            let lines = inRow.map { cell in
+                let line = ArraySlice(cell.line)
+                if let typedLine = TypedLine(cell) { typed.add(line, typedLine) }
+                return line
+            }
+            if !inRow.isEmpty { entries.append(RowBlock.Entry(row: row, height: row == 3 ? 20.5 : nil, isHidden: row == 4, cells: lines)) }
         }
         return (entries, typed)
     }
@@ -86,15 +93,30 @@ import SheetPortConvert
         }
     }
 
-    /// Cells typed for other rows (another block's) are not taken for this block's lines.
-    @Test func onlyTheCellAtALinesReferenceIsUsed() {
-        let (entries, typed) = Self.block(Array(Self.cells.prefix(200)))
-        var elsewhere: [CellReference: StoredCell] = [:]
-        for (reference, var cell) in typed {
-            cell.value = .text("stale")
-            elsewhere[CellReference(row: reference.row + 64, column: reference.column)] = cell
-        }
-        #expect(RowBlock.binary(entries, typed: elsewhere) == RowBlock.binary(entries))
+    /// A block read back registers its lines' cells: encoded from them, it is the same block.
+    @Test func aDecodedBlockEncodesAgainAsItsLines() throws {
+        let (entries, _) = Self.block(Self.cells)
+        let stored = RowBlock.binary(entries)
+        var typed = RowBlock.TypedLines()
+        let read = try RowBlock.entries(stored: stored, typed: &typed)
+        let found = read.flatMap(\.cells).filter { typed.cell(of: $0) != nil }.count
+        #expect(found > read.flatMap(\.cells).count / 2, "\(found) lines typed")
+        #expect(RowBlock.binary(read, typed: typed) == stored)
+        #expect(RowBlock.binary(read) == stored)
+    }
+
+    /// Only the very line registered (or a value sharing its buffer, so its bytes) is found: a
+    /// copy of its bytes elsewhere, or the line changed, is read as any line is.
+    @Test func onlyTheRegisteredLineIsTyped() throws {
+        let (entries, typed) = Self.block(Array(Self.cells.prefix(50)))
+        let line = try #require(entries.first?.cells.first)
+        #expect(typed.cell(of: line) != nil)
+        #expect(typed.cell(of: ArraySlice(line.map { $0 })) == nil) // the same bytes in a buffer of their own
+        var changed = entries
+        changed[0].cells[0][changed[0].cells[0].startIndex + 1] = UInt8(ascii: " ") // `{ "col"...`, a copy made on write
+        #expect(typed.cell(of: changed[0].cells[0]) == nil)
+        #expect(typed.cell(of: line.dropLast()) == nil)
+        #expect(RowBlock.binary(changed, typed: typed) == RowBlock.binary(changed))
     }
 
     /// The input a user types for `value`.

@@ -67,10 +67,10 @@ extension RowBlock {
     /// Whether the binary format holds column `column` as a typed cell (a line of any other is kept whole).
     static func isInGrid(column: Int) -> Bool { column >= 1 && column <= 16_384 }
 
-    /// The bytes to seal for a block of `entries`. The lines of `typed`'s cells (by row and
-    /// column: the cells a write just rewrote, each line its cell's `line`) are encoded from
-    /// the cells, not read back: the same bytes, without parsing the lines just written.
-    package static func binary(_ entries: [Entry], typed: [CellReference: StoredCell] = [:]) -> [UInt8] {
+    /// The bytes to seal for a block of `entries`. The lines `typed` holds typed (decoded from
+    /// a block, or rendered by a write from its cells) are encoded from their cells, not read
+    /// back: the same bytes, without parsing those lines.
+    package static func binary(_ entries: [Entry], typed: TypedLines = TypedLines()) -> [UInt8] {
         guard entries.allSatisfy({ isInGrid(row: $0.row) }) else { return compressed(encode(entries)) }
         var encoder = BinaryEncoder()
         for entry in entries { encoder.add(entry, typed: typed) }
@@ -139,13 +139,12 @@ struct BinaryEncoder {
     private var rowCount = 0
     private var previousRow = 0
 
-    /// A row of stored lines; a line of a cell in `typed` is encoded from the cell.
-    mutating func add(_ entry: RowBlock.Entry, typed: [CellReference: StoredCell] = [:]) {
+    /// A row of stored lines; a line `typed` holds typed is encoded from its cell.
+    mutating func add(_ entry: RowBlock.Entry, typed: RowBlock.TypedLines = RowBlock.TypedLines()) {
         beginRow(entry.row, height: entry.height, isHidden: entry.isHidden, cells: entry.cells.count)
         var previousColumn = 0
         for line in entry.cells {
-            if !typed.isEmpty, let column = SheetEdit.column(of: line), let stored = typed[CellReference(row: entry.row, column: column)],
-               let cell = TypedLine(stored) {
+            if let cell = typed.cell(of: line) {
                 add(cell, previousColumn: &previousColumn)
             } else {
                 add(line, row: entry.row, previousColumn: &previousColumn)
@@ -393,6 +392,19 @@ struct TypedLine {
         self.arrayRange = arrayRange.map { bytes[$0] }
         self.style = style.map { bytes[$0] }
         guard classify(type: bytes[type], value: bytes[value], input: bytes[input]) else { return nil }
+    }
+
+    /// The cell a binary block holds, its strings the block's own bytes.
+    init(_ block: BinaryBlock, _ cell: BinaryBlock.BlockCell) {
+        column = cell.column
+        kind = cell.kind
+        number = cell.number
+        integer = cell.integer
+        if kind == .string || kind == .error || kind == .date { text = block.string(cell.text) }
+        if cell.has(RowBlock.Tag.formula) { formula = block.string(cell.formula) }
+        if cell.has(RowBlock.Tag.arrayRange) { arrayRange = block.string(cell.arrayRange) }
+        if cell.has(RowBlock.Tag.style) { style = block.style(cell.style) }
+        if cell.has(RowBlock.Tag.input) { input = block.string(cell.input) }
     }
 
     /// Sets the kind and value of the cell whose `type`, `value` (as JSON) and `input`
