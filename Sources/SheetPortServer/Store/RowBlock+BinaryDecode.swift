@@ -163,9 +163,9 @@ struct BinaryBlock {
 
     /// The entries, each typed cell's line registered in `typed` with the cell.
     func entries(typed: inout RowBlock.TypedLines) -> [RowBlock.Entry] {
-        entries { line, cell in
-            if !cell.has(RowBlock.Tag.raw) { typed.add(line, TypedLine(self, cell)) }
-        }
+        var entries: [RowBlock.Entry] = []
+        typed.add(self) { register in entries = self.entries(register) }
+        return entries
     }
 
     /// The entries, `each` called with every cell's line and the cell.
