@@ -47,40 +47,34 @@ package struct JSONScanner {
     /// The object at the cursor (spaces before it skipped), up to its closing brace: `member`
     /// reads or skips each value, the cursor on its first byte.
     package mutating func object(_ member: (inout JSONScanner, JSONString) throws(Malformed) -> Void) throws(Malformed) {
-        skipSpace()
-        try expect(UInt8(ascii: "{"))
-        skipSpace()
-        if peek() == UInt8(ascii: "}") { index += 1; return }
-        while true {
-            skipSpace()
-            guard peek() == UInt8(ascii: "\"") else { throw failure }
-            let key = try string()
-            skipSpace()
-            try expect(UInt8(ascii: ":"))
-            skipSpace()
-            try member(&self, key)
-            skipSpace()
-            guard let byte = peek() else { throw failure }
-            index += 1
-            if byte == UInt8(ascii: "}") { return }
-            guard byte == UInt8(ascii: ",") else { throw failure }
+        try elements(open: UInt8(ascii: "{"), close: UInt8(ascii: "}")) { (scanner: inout JSONScanner) throws(Malformed) in
+            let key = try scanner.string()
+            scanner.skipSpace()
+            try scanner.expect(UInt8(ascii: ":"))
+            scanner.skipSpace()
+            try member(&scanner, key)
         }
     }
 
     /// The array at the cursor (spaces before it skipped), up to its closing bracket: `element`
     /// reads or skips each element, the cursor on its first byte.
     package mutating func array(_ element: (inout JSONScanner) throws(Malformed) -> Void) throws(Malformed) {
+        try elements(open: UInt8(ascii: "["), close: UInt8(ascii: "]"), element)
+    }
+
+    /// The comma-separated elements between `open` and `close` at the cursor, each read by `element`.
+    private mutating func elements(open: UInt8, close: UInt8, _ element: (inout JSONScanner) throws(Malformed) -> Void) throws(Malformed) {
         skipSpace()
-        try expect(UInt8(ascii: "["))
+        try expect(open)
         skipSpace()
-        if peek() == UInt8(ascii: "]") { index += 1; return }
+        if peek() == close { index += 1; return }
         while true {
             skipSpace()
             try element(&self)
             skipSpace()
             guard let byte = peek() else { throw failure }
             index += 1
-            if byte == UInt8(ascii: "]") { return }
+            if byte == close { return }
             guard byte == UInt8(ascii: ",") else { throw failure }
         }
     }
