@@ -169,17 +169,23 @@ package enum CellHistory {
     /// `JSONSerialization` would give them; nil when the text is not in that flat shape.
     static func batchCells(_ json: [UInt8]) -> [[String: Any]]? {
         json.withUnsafeBufferPointer { bytes in
-            var reader = FlatReader(bytes: bytes)
-            guard reader.literal("{\"cells\":[") else { return nil }
-            var cells: [[String: Any]] = []
-            if !reader.take(UInt8(ascii: "]")) {
-                repeat {
-                    guard let members = reader.object() else { return nil }
-                    cells.append(members.dictionary)
-                } while reader.take(UInt8(ascii: ","))
-                guard reader.take(UInt8(ascii: "]")) else { return nil }
+            var scanner = JSONScanner(bytes: bytes)
+            var cells: [[String: Any]]?
+            do throws(JSONScanner.Malformed) {
+                try scanner.object { (scanner: inout JSONScanner, key: JSONString) throws(JSONScanner.Malformed) in
+                    // `cells` alone, as the writer writes it; any other key goes to the general parser.
+                    guard cells == nil, key.equals("cells", in: scanner.bytes) else { throw scanner.failure }
+                    var read: [[String: Any]] = []
+                    try scanner.array { (scanner: inout JSONScanner) throws(JSONScanner.Malformed) in
+                        read.append(try FlatObject(&scanner).dictionary)
+                    }
+                    cells = read
+                }
+                scanner.skipSpace()
+            } catch {
+                return nil
             }
-            return reader.take(UInt8(ascii: "}")) && reader.isAtEnd ? cells : nil
+            return scanner.isAtEnd ? cells : nil
         }
     }
 

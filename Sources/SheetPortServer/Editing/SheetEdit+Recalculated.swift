@@ -50,14 +50,15 @@ extension SheetEdit {
                 var result = Rewritten()
                 do {
                     var entries: [RowBlock.Entry] = []
+                    var typed = RowBlock.TypedLines()
                     if let data = sealed[block] {
-                        entries = try RowBlock.entries(stored: sealer.open(data, context: RowBlock.context(sheet: sheet, block: block), what: "row block"))
+                        entries = try RowBlock.entries(stored: sealer.open(data, context: RowBlock.context(sheet: sheet, block: block), what: "row block"), typed: &typed)
                     }
                     var written: [CellReference: (before: StoredCell, after: StoredCell)] = [:]
-                    Self.rewrite(touched[cells], updates: [:], spills: spills, in: &entries, into: &result.applied, written: &written, showing: budgets[k])
+                    Self.rewrite(touched[cells], updates: [:], spills: spills, in: &entries, into: &result.applied, written: &written, typed: &typed, showing: budgets[k])
                     result.firstRow = entries.first?.row ?? 0
                     result.lastRow = entries.last?.row ?? 0
-                    result.data = entries.isEmpty ? nil : sealer.seal(RowBlock.binary(entries), context: RowBlock.context(sheet: sheet, block: block))
+                    result.data = entries.isEmpty ? nil : sealer.seal(RowBlock.binary(entries, typed: typed), context: RowBlock.context(sheet: sheet, block: block))
                 } catch {
                     result.error = error
                 }

@@ -68,6 +68,8 @@ package final class SheetEdit {
     var parallel = true
     /// Opened row blocks, by block number (edited in place until they are written).
     private var blocks: [Int: [RowBlock.Entry]] = [:]
+    /// The typed cells of `blocks`' lines as read or written (`RowBlock.TypedLines`).
+    private var typedLines: [Int: RowBlock.TypedLines] = [:]
     /// The cells this write spills into, anchors or takes back from a spill (`spillMarks`).
     var spills: [CellReference: SpillMark] = [:]
     /// What the body writes to the database itself (row heights, the layout, undo marks), run in
@@ -142,7 +144,9 @@ package final class SheetEdit {
         if let entries = blocks[block] { return entries }
         var entries: [RowBlock.Entry] = []
         if let sealed = try database.rowBlock(of: sheet, block: block) {
-            entries = try RowBlock.entries(stored: context.sealer.open(sealed, context: RowBlock.context(sheet: sheet, block: block), what: "row block"))
+            var typed = RowBlock.TypedLines()
+            entries = try RowBlock.entries(stored: context.sealer.open(sealed, context: RowBlock.context(sheet: sheet, block: block), what: "row block"), typed: &typed)
+            typedLines[block] = typed
         }
         blocks[block] = entries
         return entries
@@ -220,9 +224,11 @@ package final class SheetEdit {
             }
             try flush(&pending, into: &applied, showing: shown)
             var entries = try entries(of: block)
-            Self.rewrite(touched[start..<end], updates: updates, spills: spills, in: &entries, into: &applied, written: &written, showing: shown)
+            var typed = typedLines[block] ?? RowBlock.TypedLines()
+            Self.rewrite(touched[start..<end], updates: updates, spills: spills, in: &entries, into: &applied, written: &written, typed: &typed, showing: shown)
             blocks[block] = entries
-            let data = entries.isEmpty ? nil : context.sealer.seal(RowBlock.binary(entries), context: RowBlock.context(sheet: sheet, block: block))
+            typedLines[block] = typed
+            let data = entries.isEmpty ? nil : context.sealer.seal(RowBlock.binary(entries, typed: typed), context: RowBlock.context(sheet: sheet, block: block))
             try database.replaceRowBlock(sheet: sheet, block: block, firstRow: entries.first?.row ?? 0, lastRow: entries.last?.row ?? 0, data: data)
             start = end
         }
@@ -260,15 +266,18 @@ package final class SheetEdit {
     }
 
     /// Rewrites the lines of `cells` (sorted, all of one block) in that block's `entries`, row by
-    /// row, and drops the rows left with nothing.
+    /// row, and drops the rows left with nothing. The lines it writes whole are added to
+    /// `typed` with their cells, for `RowBlock.binary` to encode without reading them back.
     static func rewrite(_ cells: ArraySlice<Touched>, updates: [CellReference: CellUpdate], spills: [CellReference: SpillMark], in entries: inout [RowBlock.Entry],
-                        into applied: inout Applied, written: inout [CellReference: (before: StoredCell, after: StoredCell)], showing shown: Int) {
+                        into applied: inout Applied, written: inout [CellReference: (before: StoredCell, after: StoredCell)],
+                        typed: inout RowBlock.TypedLines, showing shown: Int) {
         var rowStart = cells.startIndex
         while rowStart < cells.endIndex {
             let row = cells[rowStart].cell.row
             var rowEnd = rowStart
             while rowEnd < cells.endIndex, cells[rowEnd].cell.row == row { rowEnd += 1 }
-            rewrite(row: row, cells[rowStart..<rowEnd], updates: updates, spills: spills, in: &entries, into: &applied, written: &written, showing: shown)
+            rewrite(row: row, cells[rowStart..<rowEnd], updates: updates, spills: spills, in: &entries, into: &applied, written: &written,
+                    typed: &typed, showing: shown)
             rowStart = rowEnd
         }
         entries.removeAll { $0.cells.isEmpty && $0.height == nil && !$0.isHidden }
@@ -279,7 +288,8 @@ package final class SheetEdit {
     /// only recalculated has its value spliced into its line (`StoredLine`), never parsed whole.
     /// The row's lines are indexed by column once, so a write across a wide row stays linear.
     private static func rewrite(row: Int, _ cells: ArraySlice<Touched>, updates: [CellReference: CellUpdate], spills: [CellReference: SpillMark], in entries: inout [RowBlock.Entry],
-                        into applied: inout Applied, written: inout [CellReference: (before: StoredCell, after: StoredCell)], showing shown: Int) {
+                        into applied: inout Applied, written: inout [CellReference: (before: StoredCell, after: StoredCell)],
+                        typed: inout RowBlock.TypedLines, showing shown: Int) {
         let index = entries.firstIndex { $0.row >= row } ?? entries.endIndex
         if index == entries.endIndex || entries[index].row != row {
             entries.insert(RowBlock.Entry(row: row, height: nil, isHidden: false, cells: []), at: index)
@@ -320,7 +330,9 @@ package final class SheetEdit {
             if let mark = spills[cell] { mark.apply(to: &stored) }
             stored.value = value
             if update != nil { written[cell] = (before, stored) }
-            lines[cell.column] = stored.isVacant ? nil : ArraySlice(stored.line)
+            let line = stored.isVacant ? nil : ArraySlice(stored.line)
+            lines[cell.column] = line
+            if let line, let typedLine = TypedLine(stored) { typed.add(line, typedLine) }
             if !stored.isVacant {
                 applied.lastRow = max(applied.lastRow, row)
                 applied.lastColumn = max(applied.lastColumn, cell.column)

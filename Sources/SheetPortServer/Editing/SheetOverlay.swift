@@ -64,7 +64,8 @@ struct SheetOverlay {
         guard !touched.isEmpty else { return }
         var applied = SheetEdit.Applied()
         var written: [CellReference: (before: StoredCell, after: StoredCell)] = [:]
-        SheetEdit.rewrite(touched, updates: [:], spills: [:], in: &entries, into: &applied, written: &written, showing: 0)
+        var typed = RowBlock.TypedLines()
+        SheetEdit.rewrite(touched, updates: [:], spills: [:], in: &entries, into: &applied, written: &written, typed: &typed, showing: 0)
     }
 
     /// The positions of the cells in row block `block` (binary searches: blocks come in any order).

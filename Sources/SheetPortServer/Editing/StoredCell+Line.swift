@@ -26,13 +26,7 @@ extension StoredCell {
         sink.put("\",\"type\":\"" as StaticString)
         sink.put(type)
         sink.put("\",\"value\":" as StaticString)
-        switch value {
-        case .null: sink.put("null" as StaticString)
-        case .number(let number): sink.putNumber(number)
-        case .string(let text): sink.putEscaped(text)
-        case .bool(let flag): sink.put(flag ? "true" as StaticString : "false")
-        default: sink.put(value.text)
-        }
+        Self.putValue(value, into: sink)
         if let formula {
             sink.put(",\"formula\":" as StaticString)
             sink.putEscaped(formula)
@@ -50,6 +44,17 @@ extension StoredCell {
             sink.putEscaped(spill)
         }
         sink.put(UInt8(ascii: "}"))
+    }
+
+    /// Appends a `value` member's JSON as the line spells it.
+    static func putValue(_ value: JSON, into sink: ByteSink) {
+        switch value {
+        case .null: sink.put("null" as StaticString)
+        case .number(let number): sink.putNumber(number)
+        case .string(let text): sink.putEscaped(text)
+        case .bool(let flag): sink.put(flag ? "true" as StaticString : "false")
+        default: sink.put(value.text)
+        }
     }
 
     /// The stored object as a `JSON` tree: what `line` spells, kept as the reference its

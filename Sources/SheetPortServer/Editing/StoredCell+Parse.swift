@@ -3,15 +3,14 @@ import SheetPortCalc
 import SheetPortReader
 
 /// A stored line read without Foundation when it is in the server's own shape: one flat object
-/// of strings, numbers, `true`/`false` and `null`, no whitespace, no `style` (a write of many
-/// cells reads each line it changes). Anything else (a style, a nested or unexpected member,
-/// whitespace) answers nil, and the general parser reads it.
+/// of strings, numbers, `true`/`false` and `null`, no `style` (a write of many cells reads each
+/// line it changes). Anything else (a style, a nested or unexpected member) answers nil, and
+/// the general parser reads it.
 extension StoredCell {
     /// Reads `line` in the server's own flat shape; nil when it is not in that shape (which
     /// says nothing about whether the general parser reads it).
     static func parsedFlat(_ line: UnsafeBufferPointer<UInt8>, row: Int) -> StoredCell? {
-        var reader = FlatReader(bytes: line)
-        guard let members = reader.members(), case .integer(let column)? = members["col"] else { return nil }
+        guard let members = FlatObject(line), case .integer(let column)? = members["col"] else { return nil }
         var cell = StoredCell(row: row, column: column)
         func text(_ key: String) -> String?? {
             switch members[key] {

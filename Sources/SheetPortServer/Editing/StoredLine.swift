@@ -42,98 +42,33 @@ enum StoredLine {
 
     private static let numberPrefix = Array("\"type\":\"number\",\"value\":".utf8)
 
-    /// One top-level member: where its quoted key starts, the key's bytes (unescaped keys only:
-    /// stored lines have plain keys) and its value's bytes.
+    /// One top-level member: where its quoted key starts, the key's bytes (as written: an
+    /// escaped key matches no name, and its line goes the slow way) and its value's bytes.
     struct Member {
         var keyStart: Int
         var key: ArraySlice<UInt8>
         var value: Range<Int>
     }
 
-    /// The top-level members of a JSON object line, nil when it is not one (strings are skipped
-    /// with their escapes, nested objects and arrays by depth, so no byte inside them is taken
-    /// for a member).
+    /// The top-level members of a JSON object line, nil when it is not exactly one valid
+    /// object (read by `JSONScanner`, every value checked, nested ones skipped).
     static func members(of line: ArraySlice<UInt8>) -> [Member]? {
-        var members: [Member] = []
-        var position = skipSpace(line, line.startIndex)
-        guard position < line.endIndex, line[position] == UInt8(ascii: "{") else { return nil }
-        position = skipSpace(line, position + 1)
-        if position < line.endIndex, line[position] == UInt8(ascii: "}") {
-            return skipSpace(line, position + 1) == line.endIndex ? members : nil
-        }
-        while true {
-            guard position < line.endIndex, line[position] == UInt8(ascii: "\"") else { return nil }
-            let keyStart = position
-            guard let keyEnd = endOfString(line, position) else { return nil }
-            let key = line[(keyStart + 1)..<(keyEnd - 1)]
-            position = skipSpace(line, keyEnd)
-            guard position < line.endIndex, line[position] == UInt8(ascii: ":") else { return nil }
-            let valueStart = skipSpace(line, position + 1)
-            guard let valueEnd = endOfValue(line, valueStart) else { return nil }
-            members.append(Member(keyStart: keyStart, key: key, value: valueStart..<valueEnd))
-            position = skipSpace(line, valueEnd)
-            guard position < line.endIndex else { return nil }
-            if line[position] == UInt8(ascii: "}") {
-                return skipSpace(line, position + 1) == line.endIndex ? members : nil
-            }
-            guard line[position] == UInt8(ascii: ",") else { return nil }
-            position = skipSpace(line, position + 1)
-        }
-    }
-
-    private static func skipSpace(_ line: ArraySlice<UInt8>, _ start: Int) -> Int {
-        var position = start
-        while position < line.endIndex, isSpace(line[position]) { position += 1 }
-        return position
-    }
-
-    private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
-
-    /// The index after the closing quote of the string opening at `start`, nil when it does not close.
-    private static func endOfString(_ line: ArraySlice<UInt8>, _ start: Int) -> Int? {
-        var position = start + 1
-        while position < line.endIndex {
-            switch line[position] {
-            case UInt8(ascii: "\\"): position += 2
-            case UInt8(ascii: "\""): return position + 1
-            default: position += 1
-            }
-        }
-        return nil
-    }
-
-    /// The index after the value starting at `start`: a string, an object or array (to its
-    /// matching close), or a literal or number (to the next `,`, `}` or `]`); nil when it does not end.
-    private static func endOfValue(_ line: ArraySlice<UInt8>, _ start: Int) -> Int? {
-        guard start < line.endIndex else { return nil }
-        switch line[start] {
-        case UInt8(ascii: "\""):
-            return endOfString(line, start)
-        case UInt8(ascii: "{"), UInt8(ascii: "["):
-            var depth = 0
-            var position = start
-            while position < line.endIndex {
-                switch line[position] {
-                case UInt8(ascii: "\""):
-                    guard let end = endOfString(line, position) else { return nil }
-                    position = end
-                    continue
-                case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
-                case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                    depth -= 1
-                    if depth == 0 { return position + 1 }
-                default: break
+        line.withUnsafeBufferPointer { bytes in
+            var scanner = JSONScanner(bytes: bytes)
+            var members: [Member] = []
+            let offset = line.startIndex
+            do throws(JSONScanner.Malformed) {
+                try scanner.object { (scanner: inout JSONScanner, key: JSONString) throws(JSONScanner.Malformed) in
+                    let valueStart = scanner.index
+                    try scanner.skipValue(level: 2)
+                    members.append(Member(keyStart: offset + key.start - 1, key: line[(offset + key.start)..<(offset + key.end)],
+                                          value: (offset + valueStart)..<(offset + scanner.index)))
                 }
-                position += 1
+                scanner.skipSpace()
+            } catch {
+                return nil
             }
-            return nil
-        default:
-            var position = start
-            while position < line.endIndex, !isSpace(line[position]),
-                  line[position] != UInt8(ascii: ","), line[position] != UInt8(ascii: "}"), line[position] != UInt8(ascii: "]") {
-                position += 1
-            }
-            return position > start ? position : nil
+            return scanner.isAtEnd ? members : nil
         }
     }
 }

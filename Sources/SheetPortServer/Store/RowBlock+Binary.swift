@@ -67,11 +67,13 @@ extension RowBlock {
     /// Whether the binary format holds column `column` as a typed cell (a line of any other is kept whole).
     static func isInGrid(column: Int) -> Bool { column >= 1 && column <= 16_384 }
 
-    /// The bytes to seal for a block of `entries`.
-    package static func binary(_ entries: [Entry]) -> [UInt8] {
+    /// The bytes to seal for a block of `entries`. The lines `typed` holds typed (decoded from
+    /// a block, or rendered by a write from its cells) are encoded from their cells, not read
+    /// back: the same bytes, without parsing those lines.
+    package static func binary(_ entries: [Entry], typed: TypedLines = TypedLines()) -> [UInt8] {
         guard entries.allSatisfy({ isInGrid(row: $0.row) }) else { return compressed(encode(entries)) }
         var encoder = BinaryEncoder()
-        for entry in entries { encoder.add(entry) }
+        for entry in entries { encoder.add(entry, typed: typed) }
         return compress(encoder.payload(), format: binaryFormat)
     }
 
@@ -137,10 +139,17 @@ struct BinaryEncoder {
     private var rowCount = 0
     private var previousRow = 0
 
-    mutating func add(_ entry: RowBlock.Entry) {
+    /// A row of stored lines; a line `typed` holds typed is encoded from its cell.
+    mutating func add(_ entry: RowBlock.Entry, typed: RowBlock.TypedLines = RowBlock.TypedLines()) {
         beginRow(entry.row, height: entry.height, isHidden: entry.isHidden, cells: entry.cells.count)
         var previousColumn = 0
-        for line in entry.cells { add(line, row: entry.row, previousColumn: &previousColumn) }
+        for line in entry.cells {
+            if let cell = typed.cell(of: line) {
+                add(cell, previousColumn: &previousColumn)
+            } else {
+                add(line, row: entry.row, previousColumn: &previousColumn)
+            }
+        }
     }
 
     /// An imported row: each cell as `stored` keeps the line `writer` writes for it. Constants
@@ -287,6 +296,11 @@ struct BinaryEncoder {
             Varint.put(UInt64(string(line)), to: &rows)
             return
         }
+        add(cell, previousColumn: &previousColumn)
+    }
+
+    /// A typed cell appended.
+    private mutating func add(_ cell: TypedLine, previousColumn: inout Int) {
         var tag = cell.kind.rawValue
         if cell.formula != nil { tag |= RowBlock.Tag.formula }
         if cell.arrayRange != nil { tag |= RowBlock.Tag.arrayRange }
@@ -351,7 +365,52 @@ struct TypedLine {
             }
         }
         guard RowBlock.isInGrid(column: column), let inputText, let reference, let type, let value,
-              Self.isReference(reference, column: column, row: row) else { return nil }
+              Self.isReference(reference, column: column, row: row), classify(type: type, value: value, input: inputText) else { return nil }
+    }
+
+    /// The cell `cell.line` stores, from the cell itself: its strings escaped and its value
+    /// spelled as the line writes them, then read as `init(_:row:)` reads the line. Nil for a
+    /// cell whose line is kept whole (a spill's).
+    init?(_ cell: StoredCell) {
+        guard cell.spill == nil, RowBlock.isInGrid(column: cell.column) else { return nil }
+        let sink = ByteSink(capacity: 64 + cell.input.utf8.count * 2)
+        func member(_ write: () -> Void) -> Range<Int> {
+            let start = sink.count
+            write()
+            return start..<sink.count
+        }
+        let input = member { sink.putEscaped(cell.input, quoted: false) }
+        let formula = cell.formula.map { text in member { sink.putEscaped(text, quoted: false) } }
+        let arrayRange = cell.arrayRange.map { text in member { sink.putEscaped(text, quoted: false) } }
+        let style = cell.style.isEmpty ? nil : member { sink.put(StoredCell.styleJSON(cell.style).text) }
+        let (typeName, json) = cell.typedValue
+        let type = member { sink.put(typeName) }
+        let value = member { StoredCell.putValue(json, into: sink) }
+        let bytes = Array(sink.bytes)
+        column = cell.column
+        self.formula = formula.map { bytes[$0] }
+        self.arrayRange = arrayRange.map { bytes[$0] }
+        self.style = style.map { bytes[$0] }
+        guard classify(type: bytes[type], value: bytes[value], input: bytes[input]) else { return nil }
+    }
+
+    /// The cell a binary block holds, its strings the block's own bytes.
+    init(_ block: BinaryBlock, _ cell: BinaryBlock.BlockCell) {
+        column = cell.column
+        kind = cell.kind
+        number = cell.number
+        integer = cell.integer
+        if kind == .string || kind == .error || kind == .date { text = block.string(cell.text) }
+        if cell.has(RowBlock.Tag.formula) { formula = block.string(cell.formula) }
+        if cell.has(RowBlock.Tag.arrayRange) { arrayRange = block.string(cell.arrayRange) }
+        if cell.has(RowBlock.Tag.style) { style = block.style(cell.style) }
+        if cell.has(RowBlock.Tag.input) { input = block.string(cell.input) }
+    }
+
+    /// Sets the kind and value of the cell whose `type`, `value` (as JSON) and `input`
+    /// (escaped, without quotes) members are these, and its own input when the value does not
+    /// give it; false when the line is not one this format models.
+    private mutating func classify(type: ArraySlice<UInt8>, value: ArraySlice<UInt8>, input inputText: ArraySlice<UInt8>) -> Bool {
         // Whether the input is the one the value gives (then it is not stored).
         let implied: Bool
         if type.elementsEqual(Key.number) {
@@ -364,32 +423,33 @@ struct TypedLine {
                 integer = digits.reduce(0) { $0 * 10 + Int64($1 - 0x30) } * (negative ? -1 : 1)
                 implied = inputText.elementsEqual(value)
             } else {
-                guard let parsed = Double(String(decoding: value, as: UTF8.self)), parsed.isFinite else { return nil }
+                guard let parsed = Double(String(decoding: value, as: UTF8.self)), parsed.isFinite else { return false }
                 kind = .double
                 number = parsed
                 implied = inputText.elementsEqual(ValueText.number(parsed).utf8)
             }
         } else if type.elementsEqual(Key.string) || type.elementsEqual(Key.error) || type.elementsEqual(Key.date) {
-            guard let inner = Self.inner(value) else { return nil }
+            guard let inner = Self.inner(value) else { return false }
             kind = type.elementsEqual(Key.string) ? .string : type.elementsEqual(Key.error) ? .error : .date
             text = inner
             implied = kind == .date ? inputText.isEmpty : inputText.elementsEqual(inner)
         } else if type.elementsEqual(Key.boolean) {
             if value.elementsEqual(Key.trueLiteral) { kind = .isTrue; implied = inputText.elementsEqual(Key.trueInput) }
             else if value.elementsEqual(Key.falseLiteral) { kind = .isFalse; implied = inputText.elementsEqual(Key.falseInput) }
-            else { return nil }
+            else { return false }
         } else if type.elementsEqual(Key.empty) {
-            guard value.elementsEqual(Key.null) else { return nil }
+            guard value.elementsEqual(Key.null) else { return false }
             kind = .empty
             implied = inputText.isEmpty
         } else {
-            return nil
+            return false
         }
         if let formula {
             if !(inputText.first == UInt8(ascii: "=") && inputText.dropFirst().elementsEqual(formula)) { input = inputText }
         } else if !implied {
             input = inputText
         }
+        return true
     }
 
     /// The members a stored line has, each a bit of those seen; named as the writers name them.

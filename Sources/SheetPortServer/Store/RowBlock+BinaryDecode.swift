@@ -159,10 +159,23 @@ struct BinaryBlock {
     }
 
     /// The rows as the text formats' entries (each cell's stored line).
-    var entries: [RowBlock.Entry] {
+    var entries: [RowBlock.Entry] { entries { _, _ in } }
+
+    /// The entries, each typed cell's line registered in `typed` with the cell.
+    func entries(typed: inout RowBlock.TypedLines) -> [RowBlock.Entry] {
+        var entries: [RowBlock.Entry] = []
+        typed.add(self) { register in entries = self.entries(register) }
+        return entries
+    }
+
+    /// The entries, `each` called with every cell's line and the cell.
+    private func entries(_ each: (ArraySlice<UInt8>, BlockCell) -> Void) -> [RowBlock.Entry] {
         rows.map { row in
-            RowBlock.Entry(row: row.row, height: row.height, isHidden: row.isHidden,
-                           cells: row.cells.map { ArraySlice(line($0, row: row.row)) })
+            RowBlock.Entry(row: row.row, height: row.height, isHidden: row.isHidden, cells: row.cells.map { cell in
+                let line = ArraySlice(line(cell, row: row.row))
+                each(line, cell)
+                return line
+            })
         }
     }
 

@@ -55,6 +55,13 @@ package struct RowBlock {
         return entries(text: try text(bytes))
     }
 
+    /// Parses a block's plaintext, in any format, registering in `typed` the lines a binary
+    /// block holds typed (for `binary` to encode them again without reading them).
+    package static func entries(stored bytes: [UInt8], typed: inout TypedLines) throws -> [Entry] {
+        if bytes.first == binaryFormat { return try BinaryBlock(payload: decompress(bytes)).entries(typed: &typed) }
+        return entries(text: try text(bytes))
+    }
+
     /// The row a header line `#ROW HEIGHT HIDDEN` opens (read as bytes: a write rereads every
     /// row of each block it touches). A malformed field reads as 0, no height, not hidden.
     static func header(_ line: ArraySlice<UInt8>) -> Entry {
