@@ -74,6 +74,7 @@ import SheetPortCore
         // is no pivot table while a field or item is an error (LibreOffice answers so too).
         ("GETPIVOTDATA(\"Sum of Sales\",NA())", .error(.notAvailable)), ("GETPIVOTDATA(\"Sum of Sales\",H2,\"Region\",1/0)", .error(.divisionByZero)),
         ("GETPIVOTDATA(\"Sum of Sales\",5,1/0,\"East\")", .error(.divisionByZero)), ("GETPIVOTDATA(1/0,H2)", .error(.divisionByZero)),
+        ("GETPIVOTDATA(1/0,A1,\"Region\")", .error(.divisionByZero)), ("GETPIVOTDATA(\"Sum of Sales\",A1,\"Region\",\"East\",NA())", .error(.notAvailable)),
     ]
 
     @Test(arguments: table) func answers(_ formula: String, _ expected: CalcValue) {

@@ -8,17 +8,21 @@ import SheetPortCore
 extension Functions {
     static let pivotData: [FunctionSpec] = [
         raw("GETPIVOTDATA", 2, 254) { ev, a in
-            guard a.count % 2 == 0 else { return .value(.error(.reference)) }
             // An error among the values passes on before the pivot table is looked for, in the
-            // arguments' order (a pivot_table that is an error value included).
+            // arguments' order (a pivot_table that is an error value included); then a field
+            // without its item is #REF!.
             if case .error(let e) = try ev.scalar(a[0]) { return .value(.error(e)) }
             if case .value(.error(let e)) = a[1] { return .value(.error(e)) }
+            var values: [CalcValue] = []
+            for k in 2..<a.count {
+                let value = try ev.scalar(a[k])
+                if case .error(let e) = value { return .value(.error(e)) }
+                values.append(value)
+            }
+            guard values.count % 2 == 0 else { return .value(.error(.reference)) }
             var pairs: [CalcPivotTable.Item] = []
-            for k in stride(from: 2, to: a.count, by: 2) {
-                if case .error(let e) = try ev.scalar(a[k]) { return .value(.error(e)) }
-                let item = try ev.scalar(a[k + 1])
-                if case .error(let e) = item { return .value(.error(e)) }
-                pairs.append(CalcPivotTable.Item(field: try ev.str(a[k]), value: item))
+            for k in stride(from: 0, to: values.count, by: 2) {
+                pairs.append(CalcPivotTable.Item(field: try ev.str(.value(values[k])), value: values[k + 1]))
             }
             let name = CalcPivotTable.key(try ev.str(a[0]))
             guard case .ref(let anchor) = a[1],
