@@ -286,6 +286,12 @@ package struct JSONScanner {
         while index < bytes.count, ASCII.isSpace(bytes[index]) { index += 1 }
     }
 
+    /// The end of a whole JSON text: nothing but spaces may follow the value just read.
+    package mutating func expectEnd() throws(Malformed) {
+        skipSpace()
+        guard isAtEnd else { throw failure }
+    }
+
     package mutating func expect(_ byte: UInt8) throws(Malformed) {
         guard peek() == byte else { throw failure }
         index += 1

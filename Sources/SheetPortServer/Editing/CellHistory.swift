@@ -181,11 +181,11 @@ package enum CellHistory {
                     }
                     cells = read
                 }
-                scanner.skipSpace()
+                try scanner.expectEnd()
             } catch {
                 return nil
             }
-            return scanner.isAtEnd ? cells : nil
+            return cells
         }
     }
 

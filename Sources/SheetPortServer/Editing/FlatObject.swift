@@ -48,9 +48,7 @@ struct FlatObject {
     /// The object that is all of `bytes` (spaces around it allowed); nil when it is not one flat object.
     init?(_ bytes: UnsafeBufferPointer<UInt8>) {
         var scanner = JSONScanner(bytes: bytes)
-        guard let object = try? FlatObject(&scanner) else { return nil }
-        scanner.skipSpace()
-        guard scanner.isAtEnd else { return nil }
+        guard let object = try? FlatObject(&scanner), (try? scanner.expectEnd()) != nil else { return nil }
         self = object
     }
 

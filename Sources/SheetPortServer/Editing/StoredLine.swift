@@ -64,11 +64,11 @@ enum StoredLine {
                     members.append(Member(keyStart: offset + key.start - 1, key: line[(offset + key.start)..<(offset + key.end)],
                                           value: (offset + valueStart)..<(offset + scanner.index)))
                 }
-                scanner.skipSpace()
+                try scanner.expectEnd()
             } catch {
                 return nil
             }
-            return scanner.isAtEnd ? members : nil
+            return members
         }
     }
 }

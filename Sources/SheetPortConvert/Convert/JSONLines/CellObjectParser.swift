@@ -41,8 +41,7 @@ extension JSONScanner {
             case nil: try scanner.skipValue(level: 2)
             }
         }
-        skipSpace()
-        guard isAtEnd else { throw failure }
+        try expectEnd()
         return object
     }
 
