@@ -89,6 +89,11 @@ package final class SheetEdit {
         updates[cell] = update
     }
 
+    /// Makes room for `count` more updates at once (a write of many cells sets them one by one).
+    package func reserveUpdates(_ count: Int) {
+        updates.reserveCapacity(updates.count + count)
+    }
+
     /// Runs `write` in the write's transaction, before the cells are stored (reading through
     /// `database` then reads what that transaction sees).
     func storing(_ write: @escaping () throws -> Void) { stores.append(write) }
@@ -206,6 +211,7 @@ package final class SheetEdit {
     /// (`flush`), then stored in order.
     func store(_ touched: [Touched], showing shown: Int) throws -> Applied {
         var applied = Applied()
+        written.reserveCapacity(written.count + updates.count)
         var pending = PendingBlocks(touched: touched)
         var start = 0
         while start < touched.count {
@@ -223,8 +229,10 @@ package final class SheetEdit {
                 continue
             }
             try flush(&pending, into: &applied, showing: shown)
-            var entries = try entries(of: block)
-            var typed = typedLines[block] ?? RowBlock.TypedLines()
+            // Taken out while rewritten, so editing them copies neither the rows nor the typed lines.
+            _ = try entries(of: block)
+            var entries = blocks.removeValue(forKey: block) ?? []
+            var typed = typedLines.removeValue(forKey: block) ?? RowBlock.TypedLines()
             Self.rewrite(touched[start..<end], updates: updates, spills: spills, in: &entries, into: &applied, written: &written, typed: &typed, showing: shown)
             blocks[block] = entries
             typedLines[block] = typed
