@@ -119,6 +119,41 @@ import SheetPortConvert
         #expect(RowBlock.binary(changed, typed: typed) == RowBlock.binary(changed))
     }
 
+    /// A decoded block's lines share one buffer: only a whole line of it is found, never a
+    /// slice of one (a prefix, its tail), a copy or a changed line; lines
+    /// kept whole between typed ones are not typed.
+    @Test func onlyAWholeDecodedLineIsTyped() throws {
+        let (entries, _) = Self.block(Self.cells)
+        var typed = RowBlock.TypedLines()
+        let read = try RowBlock.entries(stored: RowBlock.binary(entries), typed: &typed)
+        var found = 0
+        for entry in read {
+            for line in entry.cells {
+                // Typed exactly when the block holds the cell typed (a line kept whole is not).
+                #expect((typed.cell(of: line) != nil) == (TypedLine(line, row: entry.row) != nil), "\(String(decoding: line, as: UTF8.self))")
+                if typed.cell(of: line) != nil { found += 1 }
+                #expect(typed.cell(of: line.dropLast()) == nil)
+                #expect(typed.cell(of: line.dropFirst()) == nil)
+                #expect(typed.cell(of: line.prefix(1)) == nil)
+                #expect(typed.cell(of: ArraySlice(Array(line))) == nil)
+            }
+        }
+        #expect(found > read.flatMap(\.cells).count / 2, "\(found) lines typed")
+        // A line changed in place is copied on write and read as any line.
+        var changed = read
+        changed[0].cells[0][changed[0].cells[0].startIndex + 1] = UInt8(ascii: " ")
+        #expect(typed.cell(of: changed[0].cells[0]) == nil)
+        #expect(RowBlock.binary(changed, typed: typed) == RowBlock.binary(changed))
+        // The cells of some columns alone are the same lines as the whole block's.
+        let columns: Set<Int> = [1, 2, 7, 16_384]
+        let some = try RowBlock.entries(stored: RowBlock.binary(entries), columns: columns)
+        #expect(some.map(\.row) == read.map(\.row))
+        for (part, whole) in zip(some, read) {
+            let kept = whole.cells.filter { line in TypedLine(line, row: whole.row).map { columns.contains($0.column) } ?? true }
+            #expect(part.cells.map { Array($0) } == kept.map { Array($0) }, "row \(whole.row)")
+        }
+    }
+
     /// The input a user types for `value`.
     static func input(of value: CalcValue) -> String {
         switch value {

@@ -130,7 +130,7 @@ import SheetPortCore
                             ("before", line(before)), ("after", index % 7 == 0 ? .null : line(after))])
         }
         let json = Array(JSON.object([("cells", .array(objects))]).text.utf8)
-        let read = try #require(CellHistory.batchCells(json))
+        let read = try #require(CellHistory.batchCells(json)).map(\.dictionary)
         let general = try #require(JSON.parseObject(json)?["cells"] as? [[String: Any]])
         #expect(read.count == general.count && read.count == cells.count)
         for (mine, theirs) in zip(read, general) {

@@ -67,7 +67,9 @@ package enum CellHistory {
         }
         try insert(CellReference(row: 0, column: 0), Array("{}".utf8))
         var cells: [(cell: CellReference, before: StoredCell, after: StoredCell, changed: [String])] = []
-        for (cell, (before, after)) in edit.written.sorted(by: { $0.key < $1.key }) {
+        // The cells sorted, not the dictionary's elements: each holds two stored cells, slow to move.
+        for cell in edit.written.keys.sorted() {
+            guard let (before, after) = edit.written[cell] else { continue }
             var changed: [String] = []
             if before.input != after.input || before.formula != after.formula || (after.formula == nil && before.value != after.value) {
                 changed.append("input")
@@ -157,27 +159,36 @@ package enum CellHistory {
         let key = CellReference(row: record.row, column: record.column)
         let plaintext = try context.sealer.open(record.data ?? [], context: Self.context(sheet, key, record.version), what: "cell history")
         let json = try unpacked(plaintext)
-        guard isBatch(record) else { return [entry(record, cell: key, JSON.parseObject(json) ?? [:])] }
-        let cells = batchCells(json) ?? JSON.parseObject(json)?["cells"] as? [[String: Any]] ?? []
-        return cells.compactMap { cell in
-            guard let row = cell["row"] as? Int, let column = cell["col"] as? Int, row > 0, column > 0 else { return nil }
-            return entry(record, cell: CellReference(row: row, column: column), cell)
+        guard isBatch(record) else {
+            let object = JSON.parseObject(json) ?? [:]
+            return [entry(record, cell: key) { object[$0] }]
         }
+        // The writer's flat cells are read straight into entries (no dictionary per cell); any other shape through Foundation.
+        if let cells = batchCells(json) { return cells.compactMap { cell in batchEntry(record) { cell[$0]?.object } } }
+        let cells = JSON.parseObject(json)?["cells"] as? [[String: Any]] ?? []
+        return cells.compactMap { cell in batchEntry(record) { cell[$0] } }
     }
 
-    /// The cells of a row block's entry (`{"cells":[{...},...]}`) read without Foundation, as
-    /// `JSONSerialization` would give them; nil when the text is not in that flat shape.
-    static func batchCells(_ json: [UInt8]) -> [[String: Any]]? {
+    /// The entry of one cell of a row block's entry, whose members `member` gives; nil without its cell.
+    private static func batchEntry(_ record: CellHistoryRow, _ member: (String) -> Any?) -> Entry? {
+        guard let row = member("row") as? Int, let column = member("col") as? Int, row > 0, column > 0 else { return nil }
+        return entry(record, cell: CellReference(row: row, column: column), member)
+    }
+
+    /// The cells of a row block's entry (`{"cells":[{...},...]}`) read without Foundation (each
+    /// cell's members as `JSONSerialization` would give them: `FlatValue.object`); nil when the
+    /// text is not in that flat shape.
+    static func batchCells(_ json: [UInt8]) -> [FlatObject]? {
         json.withUnsafeBufferPointer { bytes in
             var scanner = JSONScanner(bytes: bytes)
-            var cells: [[String: Any]]?
+            var cells: [FlatObject]?
             do throws(JSONScanner.Malformed) {
                 try scanner.object { (scanner: inout JSONScanner, key: JSONString) throws(JSONScanner.Malformed) in
                     // `cells` alone, as the writer writes it; any other key goes to the general parser.
                     guard cells == nil, key.equals("cells", in: scanner.bytes) else { throw scanner.failure }
-                    var read: [[String: Any]] = []
+                    var read: [FlatObject] = []
                     try scanner.array { (scanner: inout JSONScanner) throws(JSONScanner.Malformed) in
-                        read.append(try FlatObject(&scanner).dictionary)
+                        read.append(try FlatObject(&scanner))
                     }
                     cells = read
                 }
@@ -189,19 +200,22 @@ package enum CellHistory {
         }
     }
 
-    /// One cell's, size's or marker's entry from its JSON `object`.
-    private static func entry(_ record: CellHistoryRow, cell: CellReference, _ object: [String: Any]) -> Entry {
+    /// One cell's, size's or marker's entry from its JSON object, whose members `object` gives
+    /// as `JSONSerialization` would.
+    private static func entry(_ record: CellHistoryRow, cell: CellReference, _ object: (String) -> Any?) -> Entry {
         var entry = Entry(version: record.version, subject: record.subject, at: record.at, change: record.change,
-                          input: object["input"] as? String, previous: object["previous"] as? String, cell: cell)
-        if let changed = object["changed"] as? [String] { entry.changed = Set(changed) }
+                          input: object("input") as? String, previous: object("previous") as? String, cell: cell)
+        let changed = object("changed")
+        if let changed = changed as? [String] { entry.changed = Set(changed) }
         if entry.isMarker { entry.changed = [] }
         if entry.isSize {
-            entry.sizeBefore = (object["before"] as? NSNumber)?.doubleValue
-            entry.sizeAfter = (object["after"] as? NSNumber)?.doubleValue
-        } else if object["changed"] != nil {
+            entry.sizeBefore = (object("before") as? NSNumber)?.doubleValue
+            entry.sizeAfter = (object("after") as? NSNumber)?.doubleValue
+        } else if changed != nil {
             entry.hasCells = true
             let row = cell.row
-            func stored(_ member: String) -> StoredCell? { (object[member] as? String).flatMap { StoredCell(line: Array($0.utf8), row: row) } }
+            // The line's own UTF-8, not a copy of it.
+            func stored(_ member: String) -> StoredCell? { (object(member) as? String).flatMap { StoredCell(line: $0.utf8, row: row) } }
             entry.before = stored("before")
             entry.after = stored("after")
         }

@@ -75,6 +75,8 @@ struct FlatObject {
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             let start = scanner.index
             let (number, isIntegral) = try scanner.number()
+            // Digits alone under 10^15 are exact as the double the scanner read: not read again.
+            if isIntegral, number.magnitude < 1e15 { return .integer(Int(number)) }
             if isIntegral, let integer = integer(UnsafeBufferPointer(rebasing: scanner.bytes[start..<scanner.index])) {
                 return .integer(integer)
             }

@@ -70,6 +70,11 @@ package final class SheetEdit {
     private var blocks: [Int: [RowBlock.Entry]] = [:]
     /// The typed cells of `blocks`' lines as read or written (`RowBlock.TypedLines`).
     private var typedLines: [Int: RowBlock.TypedLines] = [:]
+    /// The sealed bytes each block of `blocks` was read from (none for one `keep` set).
+    private var sealedBlocks: [Int: [UInt8]] = [:]
+    /// The blocks read while planning, with the sealed bytes they were read from: read again in
+    /// the write's transaction, a block whose bytes are the same is not opened and decoded twice.
+    private var planned: [Int: (sealed: [UInt8], entries: [RowBlock.Entry], typed: RowBlock.TypedLines)] = [:]
     /// The cells this write spills into, anchors or takes back from a spill (`spillMarks`).
     var spills: [CellReference: SpillMark] = [:]
     /// What the body writes to the database itself (row heights, the layout, undo marks), run in
@@ -89,6 +94,11 @@ package final class SheetEdit {
         updates[cell] = update
     }
 
+    /// Makes room for `count` more updates at once (a write of many cells sets them one by one).
+    package func reserveUpdates(_ count: Int) {
+        updates.reserveCapacity(updates.count + count)
+    }
+
     /// Runs `write` in the write's transaction, before the cells are stored (reading through
     /// `database` then reads what that transaction sees).
     func storing(_ write: @escaping () throws -> Void) { stores.append(write) }
@@ -98,7 +108,12 @@ package final class SheetEdit {
     /// body's own writes run.
     func beginStoring(in database: Database) throws {
         self.database = database
+        for (block, sealed) in sealedBlocks {
+            guard let entries = blocks[block] else { continue }
+            planned[block] = (sealed, entries, typedLines[block] ?? RowBlock.TypedLines())
+        }
         blocks = [:]
+        sealedBlocks = [:]
         for write in stores { try write() }
     }
 
@@ -137,16 +152,26 @@ package final class SheetEdit {
     }
 
     /// Keeps a block's rows as a write outside `apply` left them (row heights), so `apply` starts from them.
-    func keep(_ entries: [RowBlock.Entry], of block: Int) { blocks[block] = entries }
+    func keep(_ entries: [RowBlock.Entry], of block: Int) {
+        blocks[block] = entries
+        sealedBlocks[block] = nil
+    }
 
     /// A block's rows, read and unsealed once per write.
     func entries(of block: Int) throws -> [RowBlock.Entry] {
         if let entries = blocks[block] { return entries }
         var entries: [RowBlock.Entry] = []
         if let sealed = try database.rowBlock(of: sheet, block: block) {
-            var typed = RowBlock.TypedLines()
-            entries = try RowBlock.entries(stored: context.sealer.open(sealed, context: RowBlock.context(sheet: sheet, block: block), what: "row block"), typed: &typed)
-            typedLines[block] = typed
+            if let known = planned.removeValue(forKey: block), known.sealed == sealed {
+                // The same bytes the planning read and authenticated: the same rows.
+                entries = known.entries
+                typedLines[block] = known.typed
+            } else {
+                var typed = RowBlock.TypedLines()
+                entries = try RowBlock.entries(stored: context.sealer.open(sealed, context: RowBlock.context(sheet: sheet, block: block), what: "row block"), typed: &typed)
+                typedLines[block] = typed
+            }
+            sealedBlocks[block] = sealed
         }
         blocks[block] = entries
         return entries
@@ -206,6 +231,7 @@ package final class SheetEdit {
     /// (`flush`), then stored in order.
     func store(_ touched: [Touched], showing shown: Int) throws -> Applied {
         var applied = Applied()
+        written.reserveCapacity(written.count + updates.count)
         var pending = PendingBlocks(touched: touched)
         var start = 0
         while start < touched.count {
@@ -223,8 +249,10 @@ package final class SheetEdit {
                 continue
             }
             try flush(&pending, into: &applied, showing: shown)
-            var entries = try entries(of: block)
-            var typed = typedLines[block] ?? RowBlock.TypedLines()
+            // Taken out while rewritten, so editing them copies neither the rows nor the typed lines.
+            _ = try entries(of: block)
+            var entries = blocks.removeValue(forKey: block) ?? []
+            var typed = typedLines.removeValue(forKey: block) ?? RowBlock.TypedLines()
             Self.rewrite(touched[start..<end], updates: updates, spills: spills, in: &entries, into: &applied, written: &written, typed: &typed, showing: shown)
             blocks[block] = entries
             typedLines[block] = typed
@@ -301,12 +329,13 @@ package final class SheetEdit {
             // The row's cells in column order, whichever way each went.
             if applied.cells.count - firstShown > 1 { applied.cells[firstShown...].sort { $0.column < $1.column } }
         }
-        var rest: [Touched] = []
+        var rest: [(cell: CellReference, value: CalcValue, update: CellUpdate?)] = []
         for (cell, value) in cells {
-            guard updates.isEmpty || updates[cell] == nil, spills.isEmpty || spills[cell] == nil, value != .empty,
+            let update = updates.isEmpty ? nil : updates[cell]
+            guard update == nil, spills.isEmpty || spills[cell] == nil, value != .empty,
                   let position = entries[index].cells.firstIndex(where: { column(of: $0) == cell.column }),
                   let spliced = StoredLine.replacingValue(in: entries[index].cells[position], with: value) else {
-                rest.append((cell, value))
+                rest.append((cell, value, update))
                 continue
             }
             entries[index].cells[position] = ArraySlice(spliced)
@@ -316,15 +345,14 @@ package final class SheetEdit {
             if applied.cells.count < shown, let stored = StoredCell(line: spliced, row: row) { applied.cells.append(stored) }
         }
         guard !rest.isEmpty else { return }
-        var lines: [Int: ArraySlice<UInt8>] = [:]
+        var lines = RowLines(capacity: entries[index].cells.count + rest.count)
         var unreadable: [ArraySlice<UInt8>] = []
         for line in entries[index].cells {
             if let column = column(of: line) ?? StoredCell(line: line, row: row)?.column { lines[column] = line } else { unreadable.append(line) }
         }
-        for (cell, value) in rest {
+        for (cell, value, update) in rest {
             applied.count += 1
             var stored = lines[cell.column].flatMap { StoredCell(line: $0, row: row) } ?? StoredCell(row: row, column: cell.column)
-            let update = updates[cell]
             let before = stored
             apply(update ?? CellUpdate(), to: &stored)
             if let mark = spills[cell] { mark.apply(to: &stored) }
@@ -339,7 +367,50 @@ package final class SheetEdit {
             }
             if applied.cells.count < shown { applied.cells.append(stored) }
         }
-        entries[index].cells = lines.sorted { $0.key < $1.key }.map(\.value) + unreadable
+        entries[index].cells = lines.lines + unreadable
+    }
+
+    /// A row's lines by column, in column order: a row holds a handful, read and rewritten in
+    /// column order, so an array kept sorted (appended to, mostly) beats hashing every line.
+    private struct RowLines {
+        private var columns: [Int] = []
+        private var slots: [ArraySlice<UInt8>?] = []
+
+        init(capacity: Int) {
+            columns.reserveCapacity(capacity)
+            slots.reserveCapacity(capacity)
+        }
+
+        /// The line of `column` (setting nil removes it; a column set again keeps the last).
+        subscript(column: Int) -> ArraySlice<UInt8>? {
+            get {
+                let at = position(of: column)
+                return at < columns.count && columns[at] == column ? slots[at] : nil
+            }
+            set {
+                let at = position(of: column)
+                if at < columns.count, columns[at] == column {
+                    slots[at] = newValue
+                } else if newValue != nil {
+                    columns.insert(column, at: at)
+                    slots.insert(newValue, at: at)
+                }
+            }
+        }
+
+        /// The lines in column order.
+        var lines: [ArraySlice<UInt8>] { slots.compactMap { $0 } }
+
+        /// Where `column` is or goes (the end first: columns mostly come in order).
+        private func position(of column: Int) -> Int {
+            if columns.last.map({ $0 < column }) ?? true { return columns.count }
+            var low = 0, high = columns.count
+            while low < high {
+                let middle = (low + high) / 2
+                if columns[middle] < column { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
     }
 
     /// The column of a stored line from its leading `{"col":N,` (how every stored line starts), else nil.

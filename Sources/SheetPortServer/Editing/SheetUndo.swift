@@ -33,6 +33,7 @@ enum SheetUndo {
         }
         var skipped: [String] = []
         var heights: [Int: Double?] = [:], widths: [Int: Double?] = [:]
+        edit.reserveUpdates(mine.count)
         for entry in mine {
             let open = entry.changed.filter { !taken.contains(key(entry.cell, $0)) }
             if open.count < entry.changed.count { skipped.append(name(of: entry.cell)) }

@@ -46,6 +46,7 @@ enum EditRoutes {
             inputs.append((cell, text, try CellInputCheck.typed(text, at: cell)))
         }
         let outcome = try SheetWrite.run(id, subject: request.subject!, change: .cells, context) { edit in
+            edit.reserveUpdates(inputs.count)
             for (cell, text, typed) in inputs {
                 // The format typing derives is stored only if valid, as every stored format is.
                 let format = typed.numberFormat.flatMap { NumberFormat.isValid($0) ? CellUpdate.Style.numberFormatIfGeneral($0) : nil }
@@ -67,7 +68,9 @@ enum EditRoutes {
         }
         let range = try self.range(text)
         let outcome = try SheetWrite.run(id, subject: request.subject!, change: .clear, context) { edit in
-            for stored in try storedCells(edit, range, context) {
+            let cells = try storedCells(edit, range, context)
+            edit.reserveUpdates(cells.count)
+            for stored in cells {
                 edit.set(CellReference(row: stored.row, column: stored.column),
                          CellUpdate(content: what == "formats" ? .keep : .clear, style: what == "contents" ? .keep : .clear))
             }
@@ -100,6 +103,7 @@ enum EditRoutes {
         let outcome = try SheetWrite.run(id, subject: request.subject!, change: .copy, context) { edit in
             var cells: [CellReference: StoredCell] = [:]
             for stored in try storedCells(edit, source, context) { cells[CellReference(row: stored.row, column: stored.column)] = stored }
+            edit.reserveUpdates(target.cellCount)
             for row in target.rows {
                 for column in target.columns {
                     let from = CellReference(row: source.rows.lowerBound + (row - target.rows.lowerBound) % height,

@@ -105,88 +105,114 @@ struct BinaryBlock {
 
     /// The cell's stored line: the JSON object the text formats held.
     func line(_ cell: BlockCell, row: Int) -> [UInt8] {
-        if cell.has(RowBlock.Tag.raw) { return Array(string(cell.text)) }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(96)
-        bytes += Literal.column
-        bytes += String(cell.column).utf8
-        bytes += Literal.input
+        let sink = ByteSink(capacity: 128)
+        putLine(cell, row: row, into: sink)
+        return Array(sink.bytes)
+    }
+
+    /// Appends the cell's stored line to `sink` (numbers, columns and rows written as digits,
+    /// no `String` per member: a write decodes every cell of each block it touches).
+    func putLine(_ cell: BlockCell, row: Int, into sink: ByteSink) {
+        if cell.has(RowBlock.Tag.raw) { return put(string: cell.text, into: sink) }
+        sink.put(Literal.column)
+        sink.putDecimal(Int64(cell.column))
+        sink.put(Literal.input)
         if cell.has(RowBlock.Tag.input) {
-            bytes += string(cell.input)
+            put(string: cell.input, into: sink)
         } else if cell.has(RowBlock.Tag.formula) {
-            bytes.append(UInt8(ascii: "="))
-            bytes += string(cell.formula)
+            sink.put(UInt8(ascii: "="))
+            put(string: cell.formula, into: sink)
         } else {
             switch cell.kind {
-            case .double: bytes += ValueText.number(cell.number).utf8
-            case .integer: bytes += String(cell.integer).utf8
-            case .string, .error: bytes += string(cell.text)
-            case .isTrue: bytes += "TRUE".utf8
-            case .isFalse: bytes += "FALSE".utf8
+            case .double: sink.putNumber(cell.number)
+            case .integer: sink.putDecimal(cell.integer)
+            case .string, .error: put(string: cell.text, into: sink)
+            case .isTrue: sink.put("TRUE" as StaticString)
+            case .isFalse: sink.put("FALSE" as StaticString)
             case .date, .empty: break
             }
         }
-        bytes += Literal.reference
-        bytes += CellReference.columnName(cell.column).utf8
-        bytes += String(row).utf8
-        bytes += Literal.type
+        sink.put(Literal.reference)
+        sink.putColumnName(cell.column)
+        sink.putDecimal(Int64(row))
+        sink.put(Literal.type)
         switch cell.kind {
-        case .double: bytes += Literal.number; bytes += ValueText.number(cell.number).utf8
-        case .integer: bytes += Literal.number; bytes += String(cell.integer).utf8
-        case .string: bytes += Literal.string; bytes += string(cell.text); bytes.append(UInt8(ascii: "\""))
-        case .error: bytes += Literal.error; bytes += string(cell.text); bytes.append(UInt8(ascii: "\""))
-        case .date: bytes += Literal.date; bytes += string(cell.text); bytes.append(UInt8(ascii: "\""))
-        case .isTrue: bytes += Literal.isTrue
-        case .isFalse: bytes += Literal.isFalse
-        case .empty: bytes += Literal.empty
+        case .double: sink.put(Literal.number); sink.putNumber(cell.number)
+        case .integer: sink.put(Literal.number); sink.putDecimal(cell.integer)
+        case .string: sink.put(Literal.string); put(string: cell.text, into: sink); sink.put(UInt8(ascii: "\""))
+        case .error: sink.put(Literal.error); put(string: cell.text, into: sink); sink.put(UInt8(ascii: "\""))
+        case .date: sink.put(Literal.date); put(string: cell.text, into: sink); sink.put(UInt8(ascii: "\""))
+        case .isTrue: sink.put(Literal.isTrue)
+        case .isFalse: sink.put(Literal.isFalse)
+        case .empty: sink.put(Literal.empty)
         }
         if cell.has(RowBlock.Tag.formula) {
-            bytes += Literal.formula
-            bytes += string(cell.formula)
-            bytes.append(UInt8(ascii: "\""))
+            sink.put(Literal.formula)
+            put(string: cell.formula, into: sink)
+            sink.put(UInt8(ascii: "\""))
         }
         if cell.has(RowBlock.Tag.arrayRange) {
-            bytes += Literal.arrayRange
-            bytes += string(cell.arrayRange)
-            bytes.append(UInt8(ascii: "\""))
+            sink.put(Literal.arrayRange)
+            put(string: cell.arrayRange, into: sink)
+            sink.put(UInt8(ascii: "\""))
         }
         if cell.has(RowBlock.Tag.style) {
-            bytes += Literal.style
-            bytes += style(cell.style)
+            sink.put(Literal.style)
+            put(payload: styles[cell.style], into: sink)
         }
-        bytes.append(UInt8(ascii: "}"))
-        return bytes
+        sink.put(UInt8(ascii: "}"))
+    }
+
+    private func put(string index: Int, into sink: ByteSink) { put(payload: strings[index], into: sink) }
+
+    private func put(payload range: Range<Int>, into sink: ByteSink) {
+        payload.withUnsafeBufferPointer { sink.put(UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
     /// The rows as the text formats' entries (each cell's stored line).
-    var entries: [RowBlock.Entry] { entries { _, _ in } }
+    var entries: [RowBlock.Entry] { lines { _ in true }.entries }
 
     /// The entries, each typed cell's line registered in `typed` with the cell.
     func entries(typed: inout RowBlock.TypedLines) -> [RowBlock.Entry] {
-        var entries: [RowBlock.Entry] = []
-        typed.add(self) { register in entries = self.entries(register) }
-        return entries
-    }
-
-    /// The entries, `each` called with every cell's line and the cell.
-    private func entries(_ each: (ArraySlice<UInt8>, BlockCell) -> Void) -> [RowBlock.Entry] {
-        rows.map { row in
-            RowBlock.Entry(row: row.row, height: row.height, isHidden: row.isHidden, cells: row.cells.map { cell in
-                let line = ArraySlice(line(cell, row: row.row))
-                each(line, cell)
-                return line
-            })
-        }
+        let lines = lines { _ in true }
+        typed.add(self, lines: lines.buffer, ranges: lines.ranges, cells: lines.cells)
+        return lines.entries
     }
 
     /// The entries with only the cells of `columns` (and lines kept whole, whose column is not known here).
     func entries(columns: Set<Int>) -> [RowBlock.Entry] {
-        rows.map { row in
-            RowBlock.Entry(row: row.row, height: row.height, isHidden: row.isHidden,
-                           cells: row.cells.compactMap { cell in
-                               cell.has(RowBlock.Tag.raw) || columns.contains(cell.column) ? ArraySlice(line(cell, row: row.row)) : nil
-                           })
+        lines { $0.has(RowBlock.Tag.raw) || columns.contains($0.column) }.entries
+    }
+
+    /// The entries with the lines of the cells `keep` answers true for, all rendered into one
+    /// buffer their slices share (one allocation per block, not one per cell); with that
+    /// buffer, where each typed cell's line is in it (ascending) and those cells.
+    private func lines(keeping keep: (BlockCell) -> Bool) -> (entries: [RowBlock.Entry], buffer: [UInt8], ranges: [Range<Int>], cells: [BlockCell]) {
+        let sink = ByteSink(capacity: payload.count * 3 + 64)
+        var bounds: [Int] = [0]
+        for row in rows {
+            for cell in row.cells where keep(cell) {
+                putLine(cell, row: row.row, into: sink)
+                bounds.append(sink.count)
+            }
         }
+        let buffer = Array(sink.bytes)
+        var ranges: [Range<Int>] = [], cells: [BlockCell] = []
+        var next = 0
+        let entries = rows.map { row in
+            var lines: [ArraySlice<UInt8>] = []
+            lines.reserveCapacity(row.cells.count)
+            for cell in row.cells where keep(cell) {
+                lines.append(buffer[bounds[next]..<bounds[next + 1]])
+                if !cell.has(RowBlock.Tag.raw) {
+                    ranges.append(bounds[next]..<bounds[next + 1])
+                    cells.append(cell)
+                }
+                next += 1
+            }
+            return RowBlock.Entry(row: row.row, height: row.height, isHidden: row.isHidden, cells: lines)
+        }
+        return (entries, buffer, ranges, cells)
     }
 
     private enum Literal {

@@ -3,45 +3,62 @@ extension RowBlock {
     /// block decoded into, and the lines a write rendered from its cells. `binary` encodes such
     /// a line from its cell instead of reading it back.
     ///
-    /// A line is known by its own bytes' buffer, which this keeps alive: no other line can have
-    /// that address, and a line changed since (spliced, replaced, another array) is not found,
-    /// so it is read as any line is.
+    /// A line is known by its own bytes' address, in a buffer this keeps alive: no other line
+    /// can have that address, and a line changed since (spliced, replaced, another array) is
+    /// not found, so it is read as any line is.
     package struct TypedLines {
-        /// A line's cell: typed, or a decoded block's cell (made typed only when encoded: most
-        /// lines of a block read are never encoded again).
-        private enum Cell {
-            case typed(TypedLine)
-            case decoded(block: Int, BinaryBlock.BlockCell)
+        /// The lines of one decoded block, all slices of one buffer: each typed cell by where
+        /// its line starts there (found by a binary search, not a dictionary entry per cell).
+        private struct Decoded {
+            let block: BinaryBlock
+            let buffer: [UInt8]
+            let base: UnsafeRawPointer
+            /// Where each line starts (ascending) and ends.
+            let starts: [Int]
+            let ends: [Int]
+            let cells: [BinaryBlock.BlockCell]
+
+            /// The cell whose line is `count` bytes at `address`, nil when no line starts there.
+            func cell(at address: UnsafeRawPointer, count: Int) -> BinaryBlock.BlockCell? {
+                guard address >= base, address < base + buffer.count else { return nil }
+                let offset = address - base
+                var low = 0, high = starts.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if starts[middle] < offset { low = middle + 1 } else { high = middle }
+                }
+                guard low < starts.count, starts[low] == offset, ends[low] - offset == count else { return nil }
+                return cells[low]
+            }
         }
 
-        private var cells: [UnsafeRawPointer: (line: ArraySlice<UInt8>, cell: Cell)] = [:]
-        private var blocks: [BinaryBlock] = []
+        private var cells: [UnsafeRawPointer: (line: ArraySlice<UInt8>, cell: TypedLine)] = [:]
+        private var decoded: [Decoded] = []
 
         package init() {}
 
         /// Registers `cell` as the typed form of `line`.
         mutating func add(_ line: ArraySlice<UInt8>, _ cell: TypedLine) {
             guard let key = Self.key(line) else { return }
-            cells[key] = (line, .typed(cell))
+            cells[key] = (line, cell)
         }
 
-        /// Registers the lines `block` decoded into, as `each` gives them with their cells.
-        mutating func add(_ block: BinaryBlock, _ lines: ((ArraySlice<UInt8>, BinaryBlock.BlockCell) -> Void) -> Void) {
-            blocks.append(block)
-            let index = blocks.count - 1
-            lines { line, cell in
-                guard !cell.has(RowBlock.Tag.raw), let key = Self.key(line) else { return }
-                cells[key] = (line, .decoded(block: index, cell))
-            }
+        /// Registers the typed cells `block` decoded into lines of `lines`, each at its range of
+        /// `ranges` (ascending).
+        mutating func add(_ block: BinaryBlock, lines: [UInt8], ranges: [Range<Int>], cells: [BinaryBlock.BlockCell]) {
+            guard let base = lines.withUnsafeBufferPointer({ $0.baseAddress.map(UnsafeRawPointer.init) }) else { return }
+            decoded.append(Decoded(block: block, buffer: lines, base: base, starts: ranges.map(\.lowerBound), ends: ranges.map(\.upperBound), cells: cells))
         }
 
         /// The typed form of `line` when it is a line registered here, the same bytes in the same buffer.
         func cell(of line: ArraySlice<UInt8>) -> TypedLine? {
-            guard !cells.isEmpty, let key = Self.key(line), let known = cells[key], known.line.count == line.count else { return nil }
-            switch known.cell {
-            case .typed(let cell): return cell
-            case .decoded(let block, let cell): return TypedLine(blocks[block], cell)
+            guard let key = Self.key(line) else { return nil }
+            for block in decoded {
+                guard let cell = block.cell(at: key, count: line.count) else { continue }
+                return TypedLine(block.block, cell)
             }
+            guard !cells.isEmpty, let known = cells[key], known.line.count == line.count else { return nil }
+            return known.cell
         }
 
         private static func key(_ line: ArraySlice<UInt8>) -> UnsafeRawPointer? {

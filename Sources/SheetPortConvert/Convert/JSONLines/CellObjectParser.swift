@@ -22,7 +22,7 @@ extension JSONScanner {
         skipByteOrderMark()
         var object = CellObject()
         try self.object { (scanner: inout JSONScanner, key: JSONString) throws(Malformed) in
-            switch CellKey.top(key, in: scanner.bytes) {
+            switch CellKey.named(key, in: scanner.bytes, among: CellKey.tops) {
             case .ref: object.ref = try scanner.cellValue(level: 2)
             case .type: object.type = try scanner.cellValue(level: 2)
             case .value: object.value = try scanner.cellValue(level: 2)
@@ -49,7 +49,7 @@ extension JSONScanner {
     private mutating func styleObject() throws(Malformed) -> CellObject.StyleMembers {
         var style = CellObject.StyleMembers()
         try object { (scanner: inout JSONScanner, key: JSONString) throws(Malformed) in
-            switch CellKey.style(key, in: scanner.bytes) {
+            switch CellKey.named(key, in: scanner.bytes, among: CellKey.styles) {
             case .bold: style.bold = try scanner.cellValue(level: 3)
             case .italic: style.italic = try scanner.cellValue(level: 3)
             case .horizontal: style.horizontal = try scanner.cellValue(level: 3)
@@ -89,24 +89,14 @@ private enum CellKey {
     /// The keys of `style`.
     enum Style { case bold, italic, horizontal, numFmt, fill, color }
 
-    static func top(_ key: JSONString, in bytes: UnsafeBufferPointer<UInt8>) -> Top? {
-        if key.equals("ref", in: bytes) { return .ref }
-        if key.equals("type", in: bytes) { return .type }
-        if key.equals("value", in: bytes) { return .value }
-        if key.equals("formula", in: bytes) { return .formula }
-        if key.equals("arrayRange", in: bytes) { return .arrayRange }
-        if key.equals("spill", in: bytes) { return .spill }
-        if key.equals("style", in: bytes) { return .style }
-        return nil
-    }
+    static let tops: [(name: StaticString, key: Top)] = [("ref", .ref), ("type", .type), ("value", .value), ("formula", .formula),
+                                                         ("arrayRange", .arrayRange), ("spill", .spill), ("style", .style)]
+    static let styles: [(name: StaticString, key: Style)] = [("bold", .bold), ("italic", .italic), ("horizontal", .horizontal),
+                                                             ("numFmt", .numFmt), ("fill", .fill), ("color", .color)]
 
-    static func style(_ key: JSONString, in bytes: UnsafeBufferPointer<UInt8>) -> Style? {
-        if key.equals("bold", in: bytes) { return .bold }
-        if key.equals("italic", in: bytes) { return .italic }
-        if key.equals("horizontal", in: bytes) { return .horizontal }
-        if key.equals("numFmt", in: bytes) { return .numFmt }
-        if key.equals("fill", in: bytes) { return .fill }
-        if key.equals("color", in: bytes) { return .color }
+    /// The key of `names` that `key` spells, nil for any other.
+    static func named<Key>(_ key: JSONString, in bytes: UnsafeBufferPointer<UInt8>, among names: [(name: StaticString, key: Key)]) -> Key? {
+        for (name, known) in names where key.equals(name, in: bytes) { return known }
         return nil
     }
 }
