@@ -133,7 +133,8 @@ extension RowBlock {
 struct BinaryEncoder {
     private var strings = InternedBytes()
     private var styles = InternedBytes()
-    private var rows: [UInt8] = []
+    /// The rows as the payload holds them, written with no uniqueness check per byte.
+    private let rows = ByteSink()
     private var rowCount = 0
     private var previousRow = 0
     /// An imported cell's text escaped as its line holds it, before it is interned.
@@ -161,26 +162,28 @@ struct BinaryEncoder {
     /// date value is encoded from the cell itself; any other (an array formula, a duration, a
     /// number that is no JSON number) through its line, so both give the same block.
     mutating func add(_ row: Row, writer: StoredCellWriter) {
-        // An empty text alone is left out, as the text lines leave it out.
-        let kept = row.cells.reduce(0) { $1.isEmptyText ? $0 : $0 + 1 }
-        beginRow(row.index, height: row.height, isHidden: row.isHidden, cells: kept)
-        var previousColumn = 0
-        var line: [UInt8] = []
-        for index in row.cells.indices where !row.cells[index].isEmptyText
-            && !add(row.cells[index], writer: writer, previousColumn: &previousColumn) {
-            line.removeAll(keepingCapacity: true)
-            writer.append(Row(index: row.index, cells: [row.cells[index]]), to: &line)
-            add(line.dropLast(), row: row.index, previousColumn: &previousColumn) // without its line break
+        // The cells borrowed through their buffer: an array's element would be copied per cell.
+        row.cells.withUnsafeBufferPointer { cells in
+            // An empty text alone is left out, as the text lines leave it out.
+            let kept = cells.reduce(0) { $1.isEmptyText ? $0 : $0 + 1 }
+            beginRow(row.index, height: row.height, isHidden: row.isHidden, cells: kept)
+            var previousColumn = 0
+            var line: [UInt8] = []
+            for index in cells.indices where !cells[index].isEmptyText && !add(cells[index], writer: writer, previousColumn: &previousColumn) {
+                line.removeAll(keepingCapacity: true)
+                writer.append(Row(index: row.index, cells: [cells[index]]), to: &line)
+                add(line.dropLast(), row: row.index, previousColumn: &previousColumn) // without its line break
+            }
         }
     }
 
     private mutating func beginRow(_ row: Int, height: Double?, isHidden: Bool, cells: Int) {
         rowCount += 1
-        Varint.put(Varint.zigzag(Int64(row - previousRow)), to: &rows)
+        Varint.put(Varint.zigzag(Int64(row - previousRow)), to: rows)
         previousRow = row
-        rows.append((height != nil ? 1 : 0) | (isHidden ? 2 : 0))
-        if let height { Varint.putDouble(height, to: &rows) }
-        Varint.put(UInt64(cells), to: &rows)
+        rows.put((height != nil ? 1 : 0) | (isHidden ? 2 : 0))
+        if let height { Varint.putDouble(height, to: rows) }
+        Varint.put(UInt64(cells), to: rows)
     }
 
     /// Encodes `cell` from its value when it is one of the kinds above; false, with nothing
@@ -232,18 +235,18 @@ struct BinaryEncoder {
         if formula != nil { tag |= RowBlock.Tag.formula }
         if style != nil { tag |= RowBlock.Tag.style }
         if input != nil { tag |= RowBlock.Tag.input }
-        rows.append(tag)
-        Varint.put(Varint.zigzag(Int64(cell.column - previousColumn)), to: &rows)
+        rows.put(tag)
+        Varint.put(Varint.zigzag(Int64(cell.column - previousColumn)), to: rows)
         previousColumn = cell.column
         switch kind {
-        case .double: Varint.putDouble(number, to: &rows)
-        case .integer: Varint.put(Varint.zigzag(integer), to: &rows)
-        case .string, .error, .date: Varint.put(UInt64(text), to: &rows)
+        case .double: Varint.putDouble(number, to: rows)
+        case .integer: Varint.put(Varint.zigzag(integer), to: rows)
+        case .string, .error, .date: Varint.put(UInt64(text), to: rows)
         case .empty, .isFalse, .isTrue: break
         }
-        if let formula { Varint.put(UInt64(formula), to: &rows) }
-        if let style { Varint.put(UInt64(style), to: &rows) }
-        if let input { Varint.put(UInt64(input), to: &rows) }
+        if let formula { Varint.put(UInt64(formula), to: rows) }
+        if let style { Varint.put(UInt64(style), to: rows) }
+        if let input { Varint.put(UInt64(input), to: rows) }
         return true
     }
 
@@ -277,7 +280,7 @@ struct BinaryEncoder {
         strings.put(to: &bytes)
         styles.put(to: &bytes)
         Varint.put(UInt64(rowCount), to: &bytes)
-        bytes += rows
+        bytes.append(contentsOf: rows.bytes)
         return bytes
     }
 
@@ -288,8 +291,8 @@ struct BinaryEncoder {
     /// The cell of `line` appended, typed when the line is an object this format models, else whole.
     private mutating func add(_ line: ArraySlice<UInt8>, row: Int, previousColumn: inout Int) {
         guard let cell = TypedLine(line, row: row) else {
-            rows.append(RowBlock.Tag.raw)
-            Varint.put(UInt64(string(line)), to: &rows)
+            rows.put(RowBlock.Tag.raw)
+            Varint.put(UInt64(string(line)), to: rows)
             return
         }
         add(cell, previousColumn: &previousColumn)
@@ -302,19 +305,19 @@ struct BinaryEncoder {
         if cell.arrayRange != nil { tag |= RowBlock.Tag.arrayRange }
         if cell.style != nil { tag |= RowBlock.Tag.style }
         if cell.input != nil { tag |= RowBlock.Tag.input }
-        rows.append(tag)
-        Varint.put(Varint.zigzag(Int64(cell.column - previousColumn)), to: &rows)
+        rows.put(tag)
+        Varint.put(Varint.zigzag(Int64(cell.column - previousColumn)), to: rows)
         previousColumn = cell.column
         switch cell.kind {
-        case .double: Varint.putDouble(cell.number, to: &rows)
-        case .integer: Varint.put(Varint.zigzag(cell.integer), to: &rows)
-        case .string, .error, .date: Varint.put(UInt64(string(cell.text)), to: &rows)
+        case .double: Varint.putDouble(cell.number, to: rows)
+        case .integer: Varint.put(Varint.zigzag(cell.integer), to: rows)
+        case .string, .error, .date: Varint.put(UInt64(string(cell.text)), to: rows)
         case .empty, .isFalse, .isTrue: break
         }
-        if let formula = cell.formula { Varint.put(UInt64(string(formula)), to: &rows) }
-        if let range = cell.arrayRange { Varint.put(UInt64(string(range)), to: &rows) }
-        if let style = cell.style { Varint.put(UInt64(self.style(style)), to: &rows) }
-        if let input = cell.input { Varint.put(UInt64(string(input)), to: &rows) }
+        if let formula = cell.formula { Varint.put(UInt64(string(formula)), to: rows) }
+        if let range = cell.arrayRange { Varint.put(UInt64(string(range)), to: rows) }
+        if let style = cell.style { Varint.put(UInt64(self.style(style)), to: rows) }
+        if let input = cell.input { Varint.put(UInt64(string(input)), to: rows) }
     }
 }
 
@@ -494,21 +497,39 @@ struct TypedLine {
 /// Unsigned LEB128 varints, zig-zag signed integers and little-endian doubles.
 enum Varint {
     static func put(_ value: UInt64, to bytes: inout [UInt8]) {
+        put(value) { bytes.append($0) }
+    }
+
+    static func put(_ value: UInt64, to sink: ByteSink) {
+        put(value) { sink.put($0) }
+    }
+
+    @inline(__always)
+    private static func put(_ value: UInt64, _ byte: (UInt8) -> Void) {
         var value = value
         while value >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            byte(UInt8(truncatingIfNeeded: value) | 0x80)
             value >>= 7
         }
-        bytes.append(UInt8(value))
+        byte(UInt8(value))
     }
 
     static func zigzag(_ value: Int64) -> UInt64 { UInt64(bitPattern: (value << 1) ^ (value >> 63)) }
     static func unzigzag(_ value: UInt64) -> Int64 { Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1) }
 
     static func putDouble(_ value: Double, to bytes: inout [UInt8]) {
+        putDouble(value) { bytes.append($0) }
+    }
+
+    static func putDouble(_ value: Double, to sink: ByteSink) {
+        putDouble(value) { sink.put($0) }
+    }
+
+    @inline(__always)
+    private static func putDouble(_ value: Double, _ byte: (UInt8) -> Void) {
         var bits = value.bitPattern
         for _ in 0..<8 {
-            bytes.append(UInt8(truncatingIfNeeded: bits))
+            byte(UInt8(truncatingIfNeeded: bits))
             bits >>= 8
         }
     }
