@@ -90,6 +90,38 @@ import SheetPortTestSupport
         return direct == fromLines
     }
 
+    /// The import's block numbers its strings and styles as the lines' reading does, whatever
+    /// one block repeats: thousands of distinct strings (the table grows), each met again, texts
+    /// that are prefixes of others or another cell's formula, date texts or escapes, the same
+    /// serial as a formula's value before a constant's, and constants of every kind, styled or not.
+    @Test(arguments: [DateSystem.excel1900, DateSystem.excel1904])
+    func repeatedStringsAndDatesNumberTheSame(_ system: DateSystem) throws {
+        let workbook = try Workbook(path: Project.fixture("styles_kept.xlsx"))
+        let styles = try workbook.styles()
+        let writer = StoredCellWriter(styles: styles, dateSystem: system)
+        let date = try #require(writer.dateTexts(serial: 45_000))
+        let shared = ["", "a", "ab", "abc", "A1*2", "\\n", "\n", "\"", "\u{2028}", "é", String(decoding: date.value, as: UTF8.self),
+                      String(decoding: date.input, as: UTF8.self), "#N/A", "TRUE", "45000", String(repeating: "z", count: 5000)]
+        var rows: [Row] = []
+        for index in 1...400 {
+            var cells: [Cell] = []
+            let style = [0, 1, 2, styles.cellFormats.count - 1][index % 4]
+            // Distinct strings (3,200 in all), then the shared ones and those of earlier rows again.
+            for column in 1...8 { cells.append(Cell(column: column, value: .string("s\(index)-\(column)"), styleIndex: style)) }
+            cells.append(Cell(column: 9, value: .string(shared[index % shared.count]), formula: index % 3 == 0 ? shared[(index + 5) % shared.count] : nil))
+            cells.append(Cell(column: 10, value: .string("s\(max(1, index - 7))-\(index % 8 + 1)")))
+            cells.append(Cell(column: 11, value: .date(serial: 45_000 + Double(index % 5)), formula: index % 2 == 0 ? "TODAY()" : nil, styleIndex: style))
+            cells.append(Cell(column: 12, value: .error(["#N/A", "#DIV/0!", "\"", "s1-1"][index % 4]), formula: index % 5 == 0 ? "NA()" : nil))
+            cells.append(Cell(column: 13, value: .boolean(index % 2 == 0), formula: index % 7 == 0 ? "TRUE()" : nil, styleIndex: style))
+            cells.append(Cell(column: 14, value: .empty, formula: index % 3 == 0 ? "" : nil, styleIndex: style))
+            cells.append(Cell(column: 15, value: .number(Double(index) / 8), formula: index % 4 == 0 ? "A1*2" : nil))
+            rows.append(Row(index: index, cells: cells))
+        }
+        let (reference, stored) = try Self.both(rows, styles: styles, system: system)
+        #expect(stored == reference, "\(Self.firstDifference(reference, stored))")
+        #expect(try Self.binaryIsTheLines(rows, styles: styles, system: system, lines: stored))
+    }
+
     @Test func sinkDigitsAndColumnsAreTheStringOnes() {
         let sink = ByteSink(capacity: 1)
         for value: Int64 in [0, 1, -1, 9, 10, 99, 100, -100, 1_048_576, Int64.max, Int64.min + 1, Int64.min] {

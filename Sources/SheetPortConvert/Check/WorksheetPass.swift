@@ -28,7 +28,10 @@ package struct WorksheetPass {
     /// The next row, counted; nil at the end of the sheet.
     package mutating func nextRow() throws -> Row? {
         guard let row = try reader.nextRow() else { return nil }
-        for cell in row.cells { statistics.add(cell, row: row.index) }
+        // Borrowed through the buffer: an array's element would be copied per cell.
+        row.cells.withUnsafeBufferPointer { cells in
+            for index in cells.indices { statistics.add(cells[index], row: row.index) }
+        }
         rows += 1
         return row
     }

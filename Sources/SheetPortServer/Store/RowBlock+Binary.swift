@@ -131,13 +131,18 @@ extension RowBlock {
 
 /// Builds a binary block's payload from stored lines.
 struct BinaryEncoder {
-    private var strings: [[UInt8]] = []
-    private var stringIndex: [ByteKey: Int] = [:]
-    private var styles: [[UInt8]] = []
-    private var styleIndex: [ByteKey: Int] = [:]
-    private var rows: [UInt8] = []
+    private var strings = InternedBytes()
+    private var styles = InternedBytes()
+    /// The rows as the payload holds them, written with no uniqueness check per byte.
+    private let rows = ByteSink()
     private var rowCount = 0
     private var previousRow = 0
+    /// An imported cell's text escaped as its line holds it, before it is interned.
+    private let escaped = ByteSink(capacity: 256)
+    /// The style index of each cell format an imported cell has used: its JSON interned once.
+    private var styleOfFormat: [Int: Int] = [:]
+    /// The texts of each date serial an imported cell has held, formatted once; nil outside the calendar.
+    private var datesOfSerial: [UInt64: (input: [UInt8], value: [UInt8])?] = [:]
 
     /// A row of stored lines; a line `typed` holds typed is encoded from its cell.
     mutating func add(_ entry: RowBlock.Entry, typed: RowBlock.TypedLines = RowBlock.TypedLines()) {
@@ -152,41 +157,47 @@ struct BinaryEncoder {
         }
     }
 
-    /// An imported row: each cell as `stored` keeps the line `writer` writes for it. Constants
-    /// that are numbers or plain text, and formulas with such a value, are encoded from the
-    /// cell itself; any other cell (a date, an array formula, text that needs escapes) through
-    /// its line, so both give the same block.
+    /// An imported row: each cell as `stored` keeps the line `writer` writes for it. Every
+    /// constant and normal formula with a finite number, text, boolean, error, empty or calendar
+    /// date value is encoded from the cell itself; any other (an array formula, a duration, a
+    /// number that is no JSON number) through its line, so both give the same block.
     mutating func add(_ row: Row, writer: StoredCellWriter) {
-        // An empty text alone is left out, as the text lines leave it out.
-        let cells = row.cells.contains(where: \.isEmptyText) ? row.cells.filter { !$0.isEmptyText } : row.cells
-        beginRow(row.index, height: row.height, isHidden: row.isHidden, cells: cells.count)
-        var previousColumn = 0
-        var line: [UInt8] = []
-        for cell in cells where !add(cell, writer: writer, previousColumn: &previousColumn) {
-            line.removeAll(keepingCapacity: true)
-            writer.append(Row(index: row.index, cells: [cell]), to: &line)
-            add(line.dropLast(), row: row.index, previousColumn: &previousColumn) // without its line break
+        // The cells borrowed through their buffer: an array's element would be copied per cell.
+        row.cells.withUnsafeBufferPointer { cells in
+            // An empty text alone is left out, as the text lines leave it out.
+            let kept = cells.reduce(0) { $1.isEmptyText ? $0 : $0 + 1 }
+            beginRow(row.index, height: row.height, isHidden: row.isHidden, cells: kept)
+            var previousColumn = 0
+            var line: [UInt8] = []
+            for index in cells.indices where !cells[index].isEmptyText && !add(cells[index], writer: writer, previousColumn: &previousColumn) {
+                line.removeAll(keepingCapacity: true)
+                writer.append(Row(index: row.index, cells: [cells[index]]), to: &line)
+                add(line.dropLast(), row: row.index, previousColumn: &previousColumn) // without its line break
+            }
         }
     }
 
     private mutating func beginRow(_ row: Int, height: Double?, isHidden: Bool, cells: Int) {
         rowCount += 1
-        Varint.put(Varint.zigzag(Int64(row - previousRow)), to: &rows)
+        Varint.put(Varint.zigzag(Int64(row - previousRow)), to: rows)
         previousRow = row
-        rows.append((height != nil ? 1 : 0) | (isHidden ? 2 : 0))
-        if let height { Varint.putDouble(height, to: &rows) }
-        Varint.put(UInt64(cells), to: &rows)
+        rows.put((height != nil ? 1 : 0) | (isHidden ? 2 : 0))
+        if let height { Varint.putDouble(height, to: rows) }
+        Varint.put(UInt64(cells), to: rows)
     }
 
-    /// Encodes `cell` from its value when it is one of the common kinds; false, with nothing
-    /// written, otherwise.
+    /// Encodes `cell` from its value when it is one of the kinds above; false, with nothing
+    /// written, otherwise. Its strings are interned in the order the line's reading interns
+    /// them (value, formula, style, input), so the indexes are the same.
     private mutating func add(_ cell: Cell, writer: StoredCellWriter, previousColumn: inout Int) -> Bool {
         guard RowBlock.isInGrid(column: cell.column) else { return false }
         var kind = RowBlock.Kind.empty
         var number = 0.0
         var integer: Int64 = 0
-        var text: [UInt8] = []
-        func numeric(_ value: Double) -> Bool {
+        var dateText: (input: [UInt8], value: [UInt8])?
+        if cell.formula != nil, cell.formulaKind != .normal { return false }
+        switch cell.value {
+        case .number(let value):
             guard value.isFinite else { return false }
             // As `TypedLine` reads the text `ValueText.number` gives: whole numbers under 10^15 as integers.
             if value == value.rounded(), value.magnitude < 1e15 {
@@ -196,104 +207,92 @@ struct BinaryEncoder {
                 kind = .double
                 number = value
             }
-            return true
-        }
-        var formula: [UInt8]?
-        var input: [UInt8]?
-        if let source = cell.formula {
-            guard cell.formulaKind == .normal, let plain = Self.plain(source) else { return false }
-            formula = plain
-        }
-        switch cell.value {
-        case .number(let value):
-            guard numeric(value) else { return false }
-        case .string(let value):
-            guard let plain = Self.plain(value) else { return false }
-            kind = .string
-            text = plain
-        case .date(let serial) where formula == nil:
-            // A date constant: its value as ISO text, its input (the date as typed) of its own.
-            guard let texts = writer.dateTexts(serial: serial) else { return false }
+        case .string: kind = .string
+        case .date(let serial):
+            // Outside the calendar the line holds the serial as a number.
+            guard let texts = dateTexts(serial, writer: writer) else { return false }
             kind = .date
-            text = texts.value
-            input = texts.input.isEmpty ? nil : texts.input
-        case .boolean(let flag) where formula != nil:
-            kind = flag ? .isTrue : .isFalse
-        case .error(let code) where formula != nil:
-            guard let plain = Self.plain(code) else { return false }
-            kind = .error
-            text = plain
-        case .empty where formula != nil:
-            kind = .empty
-        default:
-            return false
+            dateText = texts
+        case .boolean(let flag): kind = flag ? .isTrue : .isFalse
+        case .error: kind = .error
+        case .empty: kind = .empty
+        case .duration, .isoDate: return false
         }
-        let style = cell.styleIndex > 0 ? writer.styleObject(cell.styleIndex) : nil
+        // Nothing below refuses the cell: the strings are interned as they are written.
+        var text = 0
+        var input: Int?
+        switch cell.value {
+        case .string(let value), .error(let value): text = string(escaping: value)
+        case .date:
+            text = string(dateText!.value[...])
+            // A date constant's input (the date as typed) is its own; a formula's is `=` and the formula.
+            if cell.formula == nil, !dateText!.input.isEmpty { input = string(dateText!.input[...]) }
+        default: break
+        }
+        let formula = cell.formula.map { string(escaping: $0) }
+        let style = cell.styleIndex > 0 ? self.style(ofFormat: cell.styleIndex, writer: writer) : nil
         var tag = kind.rawValue
         if formula != nil { tag |= RowBlock.Tag.formula }
         if style != nil { tag |= RowBlock.Tag.style }
         if input != nil { tag |= RowBlock.Tag.input }
-        rows.append(tag)
-        Varint.put(Varint.zigzag(Int64(cell.column - previousColumn)), to: &rows)
+        rows.put(tag)
+        Varint.put(Varint.zigzag(Int64(cell.column - previousColumn)), to: rows)
         previousColumn = cell.column
         switch kind {
-        case .double: Varint.putDouble(number, to: &rows)
-        case .integer: Varint.put(Varint.zigzag(integer), to: &rows)
-        case .string, .error, .date: Varint.put(UInt64(string(text[...])), to: &rows)
-        default: break
+        case .double: Varint.putDouble(number, to: rows)
+        case .integer: Varint.put(Varint.zigzag(integer), to: rows)
+        case .string, .error, .date: Varint.put(UInt64(text), to: rows)
+        case .empty, .isFalse, .isTrue: break
         }
-        if let formula { Varint.put(UInt64(string(formula[...])), to: &rows) }
-        if let style { Varint.put(UInt64(self.style(style)), to: &rows) }
-        if let input { Varint.put(UInt64(string(input[...])), to: &rows) }
+        if let formula { Varint.put(UInt64(formula), to: rows) }
+        if let style { Varint.put(UInt64(style), to: rows) }
+        if let input { Varint.put(UInt64(input), to: rows) }
         return true
     }
 
-    /// `text`'s UTF-8 when JSON writes it as it is (no quote, backslash, control character,
-    /// U+2028 or U+2029, which `putEscaped` escapes); nil otherwise.
-    private static func plain(_ text: String) -> [UInt8]? {
-        let bytes = Array(text.utf8)
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return nil }
-            // E2 80 A8 and E2 80 A9; other characters led by E2 (arrows, dashes) are written raw.
-            if byte == 0xE2, index + 2 < bytes.count, bytes[index + 1] == 0x80, bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9 { return nil }
-            index += 1
-        }
-        return bytes
+    /// The string index of `text` JSON-escaped without its quotes, as a line holds it.
+    private mutating func string(escaping text: String) -> Int {
+        escaped.removeAll()
+        escaped.putEscaped(text, quoted: false)
+        return strings.index(of: UnsafeRawBufferPointer(escaped.bytes))
+    }
+
+    /// `writer.dateTexts(serial:)`, formatted once per serial a block holds.
+    private mutating func dateTexts(_ serial: Double, writer: StoredCellWriter) -> (input: [UInt8], value: [UInt8])? {
+        if let known = datesOfSerial[serial.bitPattern] { return known }
+        let texts = writer.dateTexts(serial: serial)
+        datesOfSerial[serial.bitPattern] = texts
+        return texts
+    }
+
+    /// The style index of cell format `format`'s kept style; nil for a plain one.
+    private mutating func style(ofFormat format: Int, writer: StoredCellWriter) -> Int? {
+        if let known = styleOfFormat[format] { return known }
+        guard let object = writer.styleObject(format) else { return nil }
+        let index = style(object)
+        styleOfFormat[format] = index
+        return index
     }
 
     func payload() -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(rows.count + strings.reduce(0) { $0 + $1.count + 2 } + 64)
-        Varint.put(UInt64(strings.count), to: &bytes)
-        for string in strings { Varint.put(UInt64(string.count), to: &bytes); bytes += string }
-        Varint.put(UInt64(styles.count), to: &bytes)
-        for style in styles { Varint.put(UInt64(style.count), to: &bytes); bytes += style }
+        bytes.reserveCapacity(rows.count + strings.storage.count + 2 * strings.count + styles.storage.count + 64)
+        strings.put(to: &bytes)
+        styles.put(to: &bytes)
         Varint.put(UInt64(rowCount), to: &bytes)
-        bytes += rows
+        bytes.append(contentsOf: rows.bytes)
         return bytes
     }
 
-    private mutating func string(_ bytes: ArraySlice<UInt8>) -> Int {
-        if let index = stringIndex[ByteKey(bytes: bytes)] { return index }
-        strings.append(Array(bytes))
-        stringIndex[ByteKey(bytes: bytes)] = strings.count - 1
-        return strings.count - 1
-    }
+    private mutating func string(_ bytes: ArraySlice<UInt8>) -> Int { strings.index(of: bytes) }
 
-    private mutating func style(_ bytes: ArraySlice<UInt8>) -> Int {
-        if let index = styleIndex[ByteKey(bytes: bytes)] { return index }
-        styles.append(Array(bytes))
-        styleIndex[ByteKey(bytes: bytes)] = styles.count - 1
-        return styles.count - 1
-    }
+    private mutating func style(_ bytes: ArraySlice<UInt8>) -> Int { styles.index(of: bytes) }
 
     /// The cell of `line` appended, typed when the line is an object this format models, else whole.
     private mutating func add(_ line: ArraySlice<UInt8>, row: Int, previousColumn: inout Int) {
         guard let cell = TypedLine(line, row: row) else {
-            rows.append(RowBlock.Tag.raw)
-            Varint.put(UInt64(string(line)), to: &rows)
+            rows.put(RowBlock.Tag.raw)
+            Varint.put(UInt64(string(line)), to: rows)
             return
         }
         add(cell, previousColumn: &previousColumn)
@@ -306,19 +305,19 @@ struct BinaryEncoder {
         if cell.arrayRange != nil { tag |= RowBlock.Tag.arrayRange }
         if cell.style != nil { tag |= RowBlock.Tag.style }
         if cell.input != nil { tag |= RowBlock.Tag.input }
-        rows.append(tag)
-        Varint.put(Varint.zigzag(Int64(cell.column - previousColumn)), to: &rows)
+        rows.put(tag)
+        Varint.put(Varint.zigzag(Int64(cell.column - previousColumn)), to: rows)
         previousColumn = cell.column
         switch cell.kind {
-        case .double: Varint.putDouble(cell.number, to: &rows)
-        case .integer: Varint.put(Varint.zigzag(cell.integer), to: &rows)
-        case .string, .error, .date: Varint.put(UInt64(string(cell.text)), to: &rows)
+        case .double: Varint.putDouble(cell.number, to: rows)
+        case .integer: Varint.put(Varint.zigzag(cell.integer), to: rows)
+        case .string, .error, .date: Varint.put(UInt64(string(cell.text)), to: rows)
         case .empty, .isFalse, .isTrue: break
         }
-        if let formula = cell.formula { Varint.put(UInt64(string(formula)), to: &rows) }
-        if let range = cell.arrayRange { Varint.put(UInt64(string(range)), to: &rows) }
-        if let style = cell.style { Varint.put(UInt64(self.style(style)), to: &rows) }
-        if let input = cell.input { Varint.put(UInt64(string(input)), to: &rows) }
+        if let formula = cell.formula { Varint.put(UInt64(string(formula)), to: rows) }
+        if let range = cell.arrayRange { Varint.put(UInt64(string(range)), to: rows) }
+        if let style = cell.style { Varint.put(UInt64(self.style(style)), to: rows) }
+        if let input = cell.input { Varint.put(UInt64(string(input)), to: rows) }
     }
 }
 
@@ -495,36 +494,42 @@ struct TypedLine {
     }
 }
 
-/// Bytes as a dictionary key, hashed as one buffer (an `ArraySlice`'s own hashing feeds the
-/// hasher a byte at a time).
-struct ByteKey: Hashable {
-    let bytes: ArraySlice<UInt8>
-
-    func hash(into hasher: inout Hasher) {
-        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
-    }
-
-    static func == (a: ByteKey, b: ByteKey) -> Bool { a.bytes.elementsEqual(b.bytes) }
-}
-
 /// Unsigned LEB128 varints, zig-zag signed integers and little-endian doubles.
 enum Varint {
     static func put(_ value: UInt64, to bytes: inout [UInt8]) {
+        put(value) { bytes.append($0) }
+    }
+
+    static func put(_ value: UInt64, to sink: ByteSink) {
+        put(value) { sink.put($0) }
+    }
+
+    @inline(__always)
+    private static func put(_ value: UInt64, _ byte: (UInt8) -> Void) {
         var value = value
         while value >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            byte(UInt8(truncatingIfNeeded: value) | 0x80)
             value >>= 7
         }
-        bytes.append(UInt8(value))
+        byte(UInt8(value))
     }
 
     static func zigzag(_ value: Int64) -> UInt64 { UInt64(bitPattern: (value << 1) ^ (value >> 63)) }
     static func unzigzag(_ value: UInt64) -> Int64 { Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1) }
 
     static func putDouble(_ value: Double, to bytes: inout [UInt8]) {
+        putDouble(value) { bytes.append($0) }
+    }
+
+    static func putDouble(_ value: Double, to sink: ByteSink) {
+        putDouble(value) { sink.put($0) }
+    }
+
+    @inline(__always)
+    private static func putDouble(_ value: Double, _ byte: (UInt8) -> Void) {
         var bits = value.bitPattern
         for _ in 0..<8 {
-            bytes.append(UInt8(truncatingIfNeeded: bits))
+            byte(UInt8(truncatingIfNeeded: bits))
             bits >>= 8
         }
     }
