@@ -133,8 +133,9 @@ package final class WorkbookCalculation {
         usedRanges[sheet.position]
     }
 
-    /// Loads the cells of one row of `sheet`: constants as values, formulas with their cached values.
-    package func load(_ row: Row, of sheet: Sheet) {
+    /// Loads the cells of one row of `sheet`: constants as values (unless `constants` is false:
+    /// the caller loads those a formula reads later), formulas with their cached values.
+    package func load(_ row: Row, of sheet: Sheet, constants: Bool = true) {
         guard let s = sheetIndex[sheet.position] else { return }
         if row.isHidden {
             // A hidden row in the data of a table whose filter is on is filtered out; elsewhere it
@@ -147,7 +148,7 @@ package final class WorkbookCalculation {
             let value = Self.calcValue(cell.value, dateSystem: workbook.dateSystem)
             guard let formula = cell.formula else {
                 // The stored result of an array formula loaded above is its own, not a constant.
-                if !engine.isArrayMember(at: address, sheet: s) { engine.setValue(value, at: address, sheet: s) }
+                if constants, !engine.isArrayMember(at: address, sheet: s) { engine.setValue(value, at: address, sheet: s) }
                 continue
             }
             var range: CellRange?
