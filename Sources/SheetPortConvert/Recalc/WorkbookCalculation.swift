@@ -37,6 +37,9 @@ package final class WorkbookCalculation {
     /// --recalc` and the oracle compare; cells without one are not kept: 200,000 rows of formulas
     /// would hold every formula's text twice).
     package private(set) var formulaCells: [FormulaCell] = []
+    /// Whether `formulaCells` is kept (the server's import compares nothing: a million formulas
+    /// would hold their texts and cached values for nothing).
+    package var keepsFormulaCells = true
     /// The data ranges of tables whose filter is on, per engine sheet: a hidden row there is
     /// filtered out (SUBTOTAL 1-11 skip it too).
     private var filteredRanges: [Int: [CellRange]] = [:]
@@ -160,7 +163,7 @@ package final class WorkbookCalculation {
             if case .dynamicArray = cell.formulaKind { isDynamic = true }
             let cached: CalcValue? = withholdCachedValues || cell.value == .empty ? nil : value
             engine.setFormula(formula, at: address, sheet: s, cachedValue: cached, arrayRange: range, isDynamicArray: isDynamic)
-            if cell.value != .empty { formulaCells.append(FormulaCell(location: CellLocation(sheet: s, cell: address), formula: formula, cached: cell.value)) }
+            if keepsFormulaCells, cell.value != .empty { formulaCells.append(FormulaCell(location: CellLocation(sheet: s, cell: address), formula: formula, cached: cell.value)) }
         }
     }
 

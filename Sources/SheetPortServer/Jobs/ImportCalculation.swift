@@ -28,6 +28,7 @@ final class ImportCalculation {
     init(_ workbook: Workbook, sheet: Sheet, clock: CalcClock, limits: CalcLimits) throws {
         calculation = try WorkbookCalculation(preparing: workbook, clock: clock)
         calculation.engine.limits = limits
+        calculation.keepsFormulaCells = false
         // The server computes as Excel for Windows whatever saved the file: an edit later computes
         // CHAR and CODE the same way as the import did.
         calculation.engine.codePage = .windowsANSI
