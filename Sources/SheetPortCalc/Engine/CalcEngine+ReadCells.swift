@@ -140,6 +140,12 @@ extension CalcEngine {
         needsFullRecalc = true
     }
 
+    /// The last 1-based row of `column` of `sheet` holding a cell, or nil when it holds none.
+    package func lastRow(ofColumn column: Int, sheet: Int) -> Int? {
+        guard sheet >= 0, sheet < sheets.count, let c = Int32(exactly: column &- 1), let last = sheets[sheet].columns[c]?.rows.last else { return nil }
+        return Int(last) + 1
+    }
+
     /// Widens `sheet`'s used range (which whole-column and whole-row references are cut to) to
     /// 1-based `row` and `column`: a sheet loaded in part keeps the used range of all its cells.
     package func extendUsedRange(toRow row: Int, column: Int, sheet: Int) {

@@ -80,6 +80,12 @@ final class ImportCalculation {
                 lastColumn = max(lastColumn, cell.column)
                 guard read.contains(row: row.index, column: cell.column) else { continue }
                 let value = WorkbookCalculation.calcValue(cell.value, dateSystem: StoredCell.dateSystem)
+                // Below every cell of its column the value goes in at once (an append); above one
+                // (a formula further down, a block read earlier) it waits for its column's merge.
+                if (engine.lastRow(ofColumn: cell.column, sheet: s) ?? 0) < row.index {
+                    engine.setValue(value, at: CellReference(row: row.index, column: cell.column), sheet: s)
+                    continue
+                }
                 columns[cell.column, default: ([], [])].rows.append(row.index)
                 columns[cell.column]!.values.append(value)
             }
