@@ -79,6 +79,12 @@ import SheetPortCore
         }
         #expect(later.value(at: cell("B1"), sheet: b) == inOrder.value(at: cell("B1"), sheet: a))
         #expect(later.value(at: CellReference(row: 5_001, column: 3), sheet: b) == .text("x"))
+        // The last row of a column, as the loader asks it before appending; hostile columns and sheets are nil.
+        #expect(later.lastRow(ofColumn: 1, sheet: b) == 2_001 && later.lastRow(ofColumn: 3, sheet: b) == 5_001)
+        #expect(later.lastRow(ofColumn: 2, sheet: b) == 1 && later.lastRow(ofColumn: 4, sheet: b) == nil)
+        for (column, sheet) in [(0, b), (-1, b), (Int.min, b), (Int.max, b), (16_385, b), (1, -1), (1, 9)] {
+            #expect(later.lastRow(ofColumn: column, sheet: sheet) == nil, "\(column), \(sheet)")
+        }
         #expect(later.value(at: CellReference(row: 2, column: 1), sheet: b) == .number(2))
         // An edit after the load moves the formula reading it.
         _ = later.setInputs([CellInput(location: CellLocation(sheet: b, cell: cell("A1")), content: .value(.number(10)))])
