@@ -54,4 +54,20 @@ import SheetPortTestSupport
             }
         }
     }
+
+    /// A compressed block holds its compressed bytes alone, not the buffer of zstd's bound: an
+    /// import holds every block with a formula until the sheet is computed (issue 40), and each
+    /// was held at its uncompressed size. Empty, incompressible and one-byte payloads too.
+    @Test func compressedBytesHoldNoMoreThanTheirSize() throws {
+        var random = SystemRandomNumberGenerator()
+        let noise = (0..<50_000).map { _ in UInt8.random(in: 0...255, using: &random) }
+        for payload in [[UInt8](repeating: 7, count: 200_000), noise, [], [0]] {
+            let compressed = RowBlock.compress(payload, format: 0x48)
+            #expect(compressed.capacity <= compressed.count + 64, "\(payload.count) bytes: \(compressed.count) kept in \(compressed.capacity)")
+            #expect(try RowBlock.decompress(compressed) == payload)
+        }
+        let rows = (1...64).map { Row(index: $0, cells: (1...10).map { Cell(column: $0, value: .number(Double($0))) }) }
+        let held = HeldRows(rows)
+        #expect(try held.rows() == rows)
+    }
 }

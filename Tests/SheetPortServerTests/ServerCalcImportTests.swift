@@ -72,6 +72,59 @@ import SheetPortTestSupport
         #expect(changed["B1"] == nil)
     }
 
+    /// The import's engine loads only the constants some formula reads, after the formulas, from
+    /// the rows it holds and the blocks it stored (issue 40): formulas reading numbers, a text and
+    /// a date in blocks stored early, and a column of constants interleaved with formulas, compute
+    /// as before; the values no formula read are stored unchanged, and an edit that makes a
+    /// formula read them computes from their stored values.
+    @Test func importComputesFromTheConstantsFormulasRead() throws {
+        let fixture = try ServerFixture()
+        defer { fixture.close() }
+        let book = fixture.folder.appendingPathComponent("read.xlsx").path
+        try writeWithOpenpyxl("""
+            import datetime
+            for r in range(1, 301):
+                ws.cell(r, 1, r)
+                ws.cell(r, 2, r * 10)
+                ws.cell(r, 3, f't{r}')
+                ws.cell(r, 5, r % 2 == 0)
+            ws['I100'] = datetime.date(2024, 2, 28)
+            ws['F1'] = '=SUM(A:A)'
+            ws['G1'] = '=C150&"!"'
+            ws['H1'] = '=I100+1'
+            ws['D290'] = '=A289*2+B1'
+            for r in range(1, 21):
+                ws.cell(r, 11, r if r % 2 else f'=K{r - 1}*2')
+            ws['L1'] = '=SUM(K1:K20)'
+            ws['N1'] = '=ROWS(A:A)-COUNTBLANK(J:J)'
+            """, to: book)
+        let job = try fixture.api.importWorkbook(book)
+        try #require(job["status"] as? String == "succeeded", "\(job)")
+        let sheet = try #require(((job["result"] as? [String: Any])?["sheet"] as? [String: Any])?["id"] as? String)
+        let client = EditingClient(fixture.api, sheet)
+        let cells = try client.cells()
+        #expect(cells["F1"]?["value"] as? Double == 45_150)
+        #expect(cells["G1"]?["value"] as? String == "t150!")
+        #expect(cells["H1"]?["value"] as? Double == 45_351, "\(cells["H1"] ?? [:])")
+        #expect(cells["D290"]?["value"] as? Double == 588)
+        #expect(cells["K20"]?["value"] as? Double == 38 && cells["K19"]?["value"] as? Double == 19)
+        #expect(cells["L1"]?["value"] as? Double == 300)
+        #expect(cells["N1"]?["value"] as? Double == 0)
+        // What no formula read is stored as it was.
+        #expect(cells["B300"]?["value"] as? Double == 3_000 && cells["C7"]?["value"] as? String == "t7")
+        #expect(cells["E2"]?["value"] as? Bool == true && cells["E3"]?["value"] as? Bool == false)
+
+        let answer = try client.write([("M1", "=SUM(B:B)"), ("M2", "=COUNTIF(E:E,TRUE)"), ("M3", "=C299"), ("M4", "=I100-A1")])
+        let changed = EditingClient.changed(answer)
+        #expect(changed["M1"]?["value"] as? Double == 451_500, "\(changed)")
+        #expect(changed["M2"]?["value"] as? Double == 150)
+        #expect(changed["M3"]?["value"] as? String == "t299")
+        #expect(changed["M4"]?["value"] as? Double == 45_349)
+        // A write to a value no formula read at import moves the formula now reading it.
+        let second = EditingClient.changed(try client.write(["B1": "20"]))
+        #expect(second["M1"]?["value"] as? Double == 451_510 && second["D290"]?["value"] as? Double == 598, "\(second)")
+    }
+
     /// NOW and TODAY read UTC on the server unless `serve --time-zone` says otherwise: NOW through
     /// a server in Pacific/Kiritimati (UTC+14, no daylight saving) is 14 hours ahead of NOW through
     /// one in UTC, which is the system clock's (an unknown zone: SheetPortCLITests' `ServeOptionsTests`).

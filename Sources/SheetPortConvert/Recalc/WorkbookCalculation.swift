@@ -37,6 +37,9 @@ package final class WorkbookCalculation {
     /// --recalc` and the oracle compare; cells without one are not kept: 200,000 rows of formulas
     /// would hold every formula's text twice).
     package private(set) var formulaCells: [FormulaCell] = []
+    /// Whether `formulaCells` is kept (the server's import compares nothing: a million formulas
+    /// would hold their texts and cached values for nothing).
+    package var keepsFormulaCells = true
     /// The data ranges of tables whose filter is on, per engine sheet: a hidden row there is
     /// filtered out (SUBTOTAL 1-11 skip it too).
     private var filteredRanges: [Int: [CellRange]] = [:]
@@ -133,8 +136,9 @@ package final class WorkbookCalculation {
         usedRanges[sheet.position]
     }
 
-    /// Loads the cells of one row of `sheet`: constants as values, formulas with their cached values.
-    package func load(_ row: Row, of sheet: Sheet) {
+    /// Loads the cells of one row of `sheet`: constants as values (unless `constants` is false:
+    /// the caller loads those a formula reads later), formulas with their cached values.
+    package func load(_ row: Row, of sheet: Sheet, constants: Bool = true) {
         guard let s = sheetIndex[sheet.position] else { return }
         if row.isHidden {
             // A hidden row in the data of a table whose filter is on is filtered out; elsewhere it
@@ -147,7 +151,7 @@ package final class WorkbookCalculation {
             let value = Self.calcValue(cell.value, dateSystem: workbook.dateSystem)
             guard let formula = cell.formula else {
                 // The stored result of an array formula loaded above is its own, not a constant.
-                if !engine.isArrayMember(at: address, sheet: s) { engine.setValue(value, at: address, sheet: s) }
+                if constants, !engine.isArrayMember(at: address, sheet: s) { engine.setValue(value, at: address, sheet: s) }
                 continue
             }
             var range: CellRange?
@@ -159,7 +163,7 @@ package final class WorkbookCalculation {
             if case .dynamicArray = cell.formulaKind { isDynamic = true }
             let cached: CalcValue? = withholdCachedValues || cell.value == .empty ? nil : value
             engine.setFormula(formula, at: address, sheet: s, cachedValue: cached, arrayRange: range, isDynamicArray: isDynamic)
-            if cell.value != .empty { formulaCells.append(FormulaCell(location: CellLocation(sheet: s, cell: address), formula: formula, cached: cell.value)) }
+            if keepsFormulaCells, cell.value != .empty { formulaCells.append(FormulaCell(location: CellLocation(sheet: s, cell: address), formula: formula, cached: cell.value)) }
         }
     }
 

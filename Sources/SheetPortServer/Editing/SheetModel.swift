@@ -127,32 +127,24 @@ final class SheetModel {
         WorkbookCalculation.setColumnWidths(layout.columns, sheet: sheet, of: engine)
         var count = 0
         var stored: [(CellReference, CellValue)] = []
-        let last = try database.lastRowBlock(of: id) ?? -1
-        var next = 0
         // The ranges of the dynamic arrays loaded so far: their spilled cells (stored after their
         // anchor, in row order) are the anchor's to fill, not constants that would block it.
         var spills: [CellRange] = []
-        while next <= last {
-            for block in try database.rowBlocks(of: id, from: next, to: next + blocksPerRead - 1) {
-                let plaintext = try context.sealer.open(block.data, context: RowBlock.context(sheet: id, block: block.block), what: "row block")
-                for typed in try RowBlock.rows(stored: plaintext, name: "row block \(block.block) of sheet \(id)") {
-                    // Rows come in order: a spill that ended above this row holds none of its cells.
-                    if !spills.isEmpty { spills.removeAll { $0.end.row < typed.row.index } }
-                    for cell in typed.row.cells {
-                        let address = CellReference(row: typed.row.index, column: cell.column)
-                        if case .dynamicArray(let text) = cell.formulaKind, let range = CellRange(text) {
-                            spills.append(range)
-                        } else if cell.formula == nil, spills.contains(where: { $0.contains(address) }) {
-                            count += 1
-                            continue
-                        }
-                        load(cell, row: typed.row.index, into: engine, sheet: sheet)
-                        if valuesPending, cell.formula != nil { stored.append((CellReference(row: typed.row.index, column: cell.column), cell.value)) }
-                        count += 1
-                    }
+        try forEachStoredRow(of: id, database, context) { row in
+            // Rows come in order: a spill that ended above this row holds none of its cells.
+            if !spills.isEmpty { spills.removeAll { $0.end.row < row.index } }
+            for cell in row.cells {
+                let address = CellReference(row: row.index, column: cell.column)
+                if case .dynamicArray(let text) = cell.formulaKind, let range = CellRange(text) {
+                    spills.append(range)
+                } else if cell.formula == nil, spills.contains(where: { $0.contains(address) }) {
+                    count += 1
+                    continue
                 }
+                load(cell, row: row.index, into: engine, sheet: sheet)
+                if valuesPending, cell.formula != nil { stored.append((CellReference(row: row.index, column: cell.column), cell.value)) }
+                count += 1
             }
-            next += blocksPerRead
         }
         engine.recalculate()
         let model = SheetModel(engine: engine, version: version, cellCount: count)
@@ -162,6 +154,20 @@ final class SheetModel {
             model.unstored.append(cell)
         }
         return model
+    }
+
+    /// Calls `body` with each stored row of sheet `id`, in row order: its blocks read, unsealed
+    /// and decoded `blocksPerRead` at a time.
+    static func forEachStoredRow(of id: String, _ database: Database, _ context: ServerContext, _ body: (Row) throws -> Void) throws {
+        let last = try database.lastRowBlock(of: id) ?? -1
+        var next = 0
+        while next <= last {
+            for block in try database.rowBlocks(of: id, from: next, to: next + blocksPerRead - 1) {
+                let plaintext = try context.sealer.open(block.data, context: RowBlock.context(sheet: id, block: block.block), what: "row block")
+                for typed in try RowBlock.rows(stored: plaintext, name: "row block \(block.block) of sheet \(id)") { try body(typed.row) }
+            }
+            next += blocksPerRead
+        }
     }
 
     /// One stored cell into the engine: a constant as its value, a formula with its stored value

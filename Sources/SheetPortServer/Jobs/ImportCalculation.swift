@@ -18,10 +18,17 @@ final class ImportCalculation {
     private(set) var referencedSheets: [String] = []
     private var referencedSet: Set<String> = []
 
+    /// Whether the imported sheet's constants are loaded with their rows; otherwise only those a
+    /// formula can read are, once every formula is known (`recalculate`), from the rows held and
+    /// stored: the engine does not hold a sheet's values that nothing reads. A workbook in another
+    /// date system than the store's loads them all, as read (stored dates are the store's serials).
+    private let loadsConstants: Bool
+
     /// An import calculation of `sheet`, the first worksheet of `workbook`.
     init(_ workbook: Workbook, sheet: Sheet, clock: CalcClock, limits: CalcLimits) throws {
         calculation = try WorkbookCalculation(preparing: workbook, clock: clock)
         calculation.engine.limits = limits
+        calculation.keepsFormulaCells = false
         // The server computes as Excel for Windows whatever saved the file: an edit later computes
         // CHAR and CODE the same way as the import did.
         calculation.engine.codePage = .windowsANSI
@@ -29,11 +36,12 @@ final class ImportCalculation {
         var others: [String: Sheet] = [:]
         for other in calculation.sheets where other.position != sheet.position { others[other.name.uppercased()] = other }
         self.others = others
+        loadsConstants = workbook.dateSystem != StoredCell.dateSystem
     }
 
     /// Loads one row of the imported sheet; whether it holds a formula.
     func load(_ row: Row) -> Bool {
-        calculation.load(row, of: sheet)
+        calculation.load(row, of: sheet, constants: loadsConstants)
         var hasFormula = false
         for cell in row.cells {
             guard let formula = cell.formula else { continue }
@@ -48,10 +56,50 @@ final class ImportCalculation {
         return hasFormula
     }
 
-    /// Loads the other sheets referred to and computes every formula.
-    func recalculate() throws {
+    /// Loads the other sheets referred to, then the imported sheet's constants that some formula
+    /// can read, and computes every formula. `rows` calls its body with each row of the imported
+    /// sheet once (the held blocks' and the stored ones', in any order of blocks).
+    func recalculate(rows: ((Row) throws -> Void) throws -> Void) throws {
         for key in referencedSheets { try calculation.load(others[key]!) }
+        if !loadsConstants { try loadReadConstants(rows) }
         calculation.recalculate()
+    }
+
+    /// Loads the constants of the imported sheet that a formula can read, column by column, and
+    /// keeps the used range of all its cells (whole-column references are cut to it).
+    private func loadReadConstants(_ rows: ((Row) throws -> Void) throws -> Void) throws {
+        guard let s = calculation.sheetIndex[sheet.position] else { return }
+        let engine = calculation.engine
+        let read = engine.readCells(sheet: s)
+        guard !read.isEmpty else { return }
+        var columns: [Int: (rows: [Int], values: [CalcValue])] = [:]
+        var lastRow = 0, lastColumn = 0
+        try rows { row in
+            for cell in row.cells where cell.formula == nil && cell.value != .empty {
+                lastRow = max(lastRow, row.index)
+                lastColumn = max(lastColumn, cell.column)
+                guard read.contains(row: row.index, column: cell.column) else { continue }
+                let value = WorkbookCalculation.calcValue(cell.value, dateSystem: StoredCell.dateSystem)
+                // Below every cell of its column the value goes in at once (an append); above one
+                // (a formula further down, a block read earlier) it waits for its column's merge.
+                if (engine.lastRow(ofColumn: cell.column, sheet: s) ?? 0) < row.index {
+                    engine.setValue(value, at: CellReference(row: row.index, column: cell.column), sheet: s)
+                    continue
+                }
+                columns[cell.column, default: ([], [])].rows.append(row.index)
+                columns[cell.column]!.values.append(value)
+            }
+        }
+        for (column, loaded) in columns {
+            // Held and stored blocks come in two runs: a column is sorted once when they interleave.
+            if zip(loaded.rows, loaded.rows.dropFirst()).allSatisfy({ $0 < $1 }) {
+                engine.loadValues(loaded.values, rows: loaded.rows, column: column, sheet: s)
+            } else {
+                let order = loaded.rows.indices.sorted { loaded.rows[$0] < loaded.rows[$1] }
+                engine.loadValues(order.map { loaded.values[$0] }, rows: order.map { loaded.rows[$0] }, column: column, sheet: s)
+            }
+        }
+        engine.extendUsedRange(toRow: lastRow, column: lastColumn, sheet: s)
     }
 
     /// `row` with its formula cells' computed values; a formula that refers to another sheet

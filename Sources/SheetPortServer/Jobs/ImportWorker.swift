@@ -276,7 +276,10 @@ package final class ImportWorker: @unchecked Sendable {
         // The same refusals as the pre-flight's: its findings are complete now.
         let report = preflight.report
         guard !preflight.hasError else { throw Self.refusal(report) }
-        try calculation.recalculate()
+        try calculation.recalculate { body in
+            for deferred in deferredBlocks { try deferred.rows.rows().forEach(body) }
+            try SheetModel.forEachStoredRow(of: id, database, context, body)
+        }
         for (offset, deferred) in deferredBlocks.enumerated() {
             seal(deferred.number, deferred.first, deferred.last, try deferred.rows.rows().map(calculation.computed))
             if sealedBlocks.count >= Self.blocksPerBatch || offset == deferredBlocks.count - 1 { try storeSealed() }

@@ -89,8 +89,9 @@ extension RowBlock {
         }
         // Compressing into a buffer of the bound cannot fail.
         precondition(ZSTD_isError(written) == 0, "zstd failed on a buffer of its bound")
-        output.removeSubrange((1 + written)...)
-        return output
+        // A copy of the written bytes alone: the buffer keeps the bound's capacity when cut
+        // (an import holding its blocks held each at its uncompressed size).
+        return Array(output[..<(1 + written)])
     }
 
     /// The decompressed bytes after the format byte of a compressed block.
