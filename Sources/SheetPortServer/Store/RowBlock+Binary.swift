@@ -518,20 +518,12 @@ enum Varint {
     static func zigzag(_ value: Int64) -> UInt64 { UInt64(bitPattern: (value << 1) ^ (value >> 63)) }
     static func unzigzag(_ value: UInt64) -> Int64 { Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1) }
 
+    /// A double's eight bytes, little-endian.
     static func putDouble(_ value: Double, to bytes: inout [UInt8]) {
-        putDouble(value) { bytes.append($0) }
+        withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
     static func putDouble(_ value: Double, to sink: ByteSink) {
-        putDouble(value) { sink.put($0) }
-    }
-
-    @inline(__always)
-    private static func putDouble(_ value: Double, _ byte: (UInt8) -> Void) {
-        var bits = value.bitPattern
-        for _ in 0..<8 {
-            byte(UInt8(truncatingIfNeeded: bits))
-            bits >>= 8
-        }
+        withUnsafeBytes(of: value.bitPattern.littleEndian) { sink.put($0.bindMemory(to: UInt8.self)) }
     }
 }
