@@ -4,7 +4,7 @@
     python3 Benchmarks/server/import-wait.py --sheetport .build/release/sheetport [--rows 200000] [--runs 3]
 
 Generates the benchmark workbook (`sheetport bench generate`, ROWS rows x 10 columns), starts a
-real `sheetport serve` (path.py's `Server`), then alternates, RUNS times each:
+real `sheetport serve` (`local_server.LocalServer`), then alternates, RUNS times each:
 - A: `sheetport import BOOK --server URL --wait` (pre-flight, upload, the server's import job
   to its end; it computes the formulas too);
 - B: `sheetport convert BOOK --recalc --to csv` to /dev/null;
@@ -24,7 +24,8 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from path import Server, run, server_cpu  # noqa: E402
+from local_server import LocalServer  # noqa: E402
+from path import run, server_cpu  # noqa: E402
 
 
 def main():
@@ -39,7 +40,7 @@ def main():
         book = os.path.join(folder, "book.xlsx")
         subprocess.run([sheetport, "bench", "generate", "--rows", str(args.rows), "-o", book, "--no-progress"],
                        check=True, timeout=1800, stdout=subprocess.DEVNULL)
-        server = Server(sheetport, folder)
+        server = LocalServer(sheetport, folder)
         rows = {"import": [], "convert": [], "check": []}
         try:
             client = [sheetport, "import", book, "--server", server.url, "--token-file", server.token_file, "--wait", "--no-progress"]
@@ -50,7 +51,7 @@ def main():
                 rows["convert"].append(run([sheetport, "convert", book, "--recalc", "--to", "csv", "-o", "/dev/null", "--no-progress"]))
                 rows["check"].append(run([sheetport, "check", book]))
         finally:
-            server.stop()
+            server.close()
         load = os.getloadavg()
         median = lambda name, i: statistics.median(r[i] for r in rows[name])
         ratio = statistics.median(a[0] / b[0] for a, b in zip(rows["import"], rows["convert"]))

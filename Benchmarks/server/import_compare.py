@@ -25,12 +25,13 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import path as P  # noqa: E402  (Server, run, server_cpu)
+import path as P  # noqa: E402  (run, server_cpu)
+from local_server import LocalServer  # noqa: E402
 
 
 def callgrind_server(sheetport, folder, out):
     """`sheetport serve` under callgrind, instrumentation off until asked."""
-    return P.Server(sheetport, folder, launcher=["valgrind", "--tool=callgrind", "--instr-atstart=no",
+    return LocalServer(sheetport, folder, launcher=["valgrind", "--tool=callgrind", "--instr-atstart=no",
                                                  f"--callgrind-out-file={out}"], wait=300)
 
 
@@ -57,10 +58,10 @@ def callgrind(binaries, book, folder):
         try:
             pid = str(server.process.pid)
             subprocess.run(["callgrind_control", "-i", "on", pid], check=True, capture_output=True)
-            server.import_file(book)
+            server.import_workbook(book)
             subprocess.run(["callgrind_control", "-d", pid], check=True, capture_output=True)
         finally:
-            server.stop()
+            server.close()
         print(f"{sheetport}: import {summary(out + '*') / 1e9:.3f} G instructions", flush=True)
     out = os.path.join(folder, "convert.out")
     subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", binaries[0], "convert", book, "--to", "csv",
@@ -77,15 +78,15 @@ def timing(binaries, book, folder, repeats):
             read_wall, read_cpu = P.run([sheetport, "convert", book, "--to", "csv", "-o", os.path.join(folder, "book.csv")])
             sub = os.path.join(folder, f"r{round_}-{index}")
             os.makedirs(sub)
-            server = P.Server(sheetport, sub)
+            server = LocalServer(sheetport, sub)
             try:
                 cpu = P.server_cpu(server.process.pid)
                 start = time.monotonic()
-                server.import_file(book)
+                server.import_workbook(book)
                 wall = time.monotonic() - start
                 used = P.server_cpu(server.process.pid) - cpu
             finally:
-                server.stop()
+                server.close()
             shutil.rmtree(sub, ignore_errors=True)
             runs[sheetport].append((read_wall, read_cpu, wall, used))
             print(f"{sheetport}: local read {read_wall:.2f} s wall {read_cpu:.2f} s CPU | import {wall:.2f} s wall "

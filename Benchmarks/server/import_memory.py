@@ -18,18 +18,19 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import path as server_path  # noqa: E402
+import path as server_path  # noqa: E402  (server_peak_mib)
+from local_server import LocalServer  # noqa: E402
 
 
 def import_peak(sheetport, book, folder):
     """Imports `book` through a new server; (VmHWM MiB after the job, wall seconds)."""
-    server = server_path.Server(sheetport, folder, ["--max-text-size", "1G", "--max-cells", "20000000"])
+    server = LocalServer(sheetport, folder, "--max-text-size", "1G", "--max-cells", "20000000")
     try:
         start = time.monotonic()
-        server.import_file(book)
+        server.import_workbook(book)
         return server_path.server_peak_mib(server.process.pid), time.monotonic() - start
     finally:
-        server.stop()
+        server.close()
 
 
 def main():

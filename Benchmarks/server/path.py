@@ -21,8 +21,6 @@ to --markdown).
 """
 
 import argparse
-import http.client
-import json
 import os
 import resource
 import shutil
@@ -31,6 +29,9 @@ import sys
 import tempfile
 import threading
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from local_server import LocalServer  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -61,87 +62,6 @@ def run(argv, timeout=1800):
     wall = time.monotonic() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-
-
-class Server:
-    def __init__(self, sheetport, folder, extra=(), launcher=(), wait=60):
-        """`sheetport serve` with `extra` options, run through `launcher` (a valgrind command
-        line, say) when given; waits up to `wait` seconds for its address."""
-        self.data = os.path.join(folder, "data")
-        self.log = open(os.path.join(folder, "server.log"), "w")
-        self.process = subprocess.Popen([*launcher, sheetport, "serve", "--data", self.data, "--listen", "127.0.0.1:0", *extra],
-                                        stdout=subprocess.PIPE, stderr=self.log, text=True)
-        deadline = time.monotonic() + wait
-        self.port = None
-        while self.port is None and time.monotonic() < deadline:
-            line = self.process.stdout.readline()
-            if not line:
-                break
-            for word in line.split():
-                if word.startswith("http://127.0.0.1:"):
-                    self.port = int(word.rsplit(":", 1)[1].rstrip("/"))
-        if self.port is None:
-            raise SystemExit("path.py: the server did not print its address")
-        token = subprocess.run([sheetport, "token", "issue", "--data", self.data, "--subject", "bench"],
-                               check=True, capture_output=True, text=True, timeout=60).stdout.strip()
-        self.token = token
-        self.token_file = os.path.join(folder, "token")
-        with open(self.token_file, "w") as f:
-            f.write(token)
-        os.chmod(self.token_file, 0o600)
-        self.url = f"http://127.0.0.1:{self.port}"
-
-    def request(self, method, path, body=None, headers=None, timeout=600):
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
-        all_headers = {"Authorization": f"Bearer {self.token}"}
-        all_headers.update(headers or {})
-        connection.request(method, path, body=body, headers=all_headers)
-        return connection, connection.getresponse()
-
-    def import_file(self, path):
-        """Uploads and waits for the job; returns the sheet id."""
-        with open(path, "rb") as f:
-            connection, response = self.request("POST", "/api/imports", body=f,
-                                                headers={"X-Filename": os.path.basename(path),
-                                                         "Content-Length": str(os.path.getsize(path))})
-            job = json.loads(response.read())["job"]
-            connection.close()
-        deadline = time.monotonic() + 1800
-        while time.monotonic() < deadline:
-            connection, response = self.request("GET", f"/api/imports/{job['id']}")
-            job = json.loads(response.read())["job"]
-            connection.close()
-            if job["status"] in ("succeeded", "failed", "cancelled"):
-                break
-            time.sleep(0.02)
-        if job["status"] != "succeeded":
-            raise SystemExit(f"path.py: import of {path} ended {job['status']}: {job.get('error')}")
-        return job["result"]["sheet"]["id"]
-
-    def export(self, sheet):
-        """GET the export: (seconds to the first body byte, seconds to the last, bytes)."""
-        start = time.monotonic()
-        connection, response = self.request("GET", f"/api/sheets/{sheet}/export.xlsx")
-        first = response.read(1)
-        first_byte = time.monotonic() - start
-        size = len(first)
-        while True:
-            chunk = response.read(1 << 16)
-            if not chunk:
-                break
-            size += len(chunk)
-        connection.close()
-        if response.status != 200:
-            raise SystemExit(f"path.py: export answered {response.status}")
-        return first_byte, time.monotonic() - start, size
-
-    def stop(self):
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-        self.log.close()
 
 
 def plot(path, steps, first_byte, rows):
@@ -185,11 +105,11 @@ def main():
         read_wall, read_cpu = run([sheetport, "convert", book, "--to", "csv", "-o", csv])
         write_wall, write_cpu = run([sheetport, "convert", csv, "-o", os.path.join(folder, "local.xlsx")])
 
-        server = Server(sheetport, folder)
+        server = LocalServer(sheetport, folder)
         try:
             cpu = server_cpu(server.process.pid)
             start = time.monotonic()
-            sheet = server.import_file(book)
+            sheet = server.import_workbook(book)
             import_wall = time.monotonic() - start
             import_cpu = server_cpu(server.process.pid) - cpu
 
@@ -206,15 +126,15 @@ def main():
             # A server of the bulk sheets only, so that --all exports exactly them.
             peak = server_peak_mib(server.process.pid)
         finally:
-            server.stop()
+            server.close()
         bulk_files = 0
         if args.bulk_sheets > 0:
             bulk_folder = os.path.join(folder, "bulk")
             os.makedirs(bulk_folder)
-            bulk = Server(sheetport, bulk_folder)
+            bulk = LocalServer(sheetport, bulk_folder)
             try:
                 for _ in range(args.bulk_sheets):
-                    bulk.import_file(bulk_book)
+                    bulk.import_workbook(bulk_book)
                 bulk_out = os.path.join(bulk_folder, "out")
                 cpu = server_cpu(bulk.process.pid)
                 bulk_wall, _ = run([sheetport, "export", "--all", "--concurrency", str(args.concurrency), "--server", bulk.url,
@@ -224,7 +144,7 @@ def main():
                 bulk_files = len(os.listdir(bulk_out))
                 bulk_peak = server_peak_mib(bulk.process.pid)
             finally:
-                bulk.stop()
+                bulk.close()
 
         memory_peak = None
         if args.memory_rows > 0:
@@ -235,14 +155,14 @@ def main():
             os.makedirs(memory_folder)
             # The generated book's million unique strings and 10 M cells pass the default caps.
             memory_options = ["--max-text-size", "1G", "--max-cells", "20000000"]
-            memory = Server(sheetport, memory_folder, memory_options)
+            memory = LocalServer(sheetport, memory_folder, *memory_options)
             try:
-                memory_sheet = memory.import_file(memory_book)
+                memory_sheet = memory.import_workbook(memory_book)
                 import_peak = server_peak_mib(memory.process.pid)
             finally:
-                memory.stop()
+                memory.close()
             # A new server process for the exports, so that its peak is theirs, not the import's.
-            memory = Server(sheetport, memory_folder, memory_options)
+            memory = LocalServer(sheetport, memory_folder, *memory_options)
             try:
                 base_peak = server_peak_mib(memory.process.pid)
                 threads = [threading.Thread(target=memory.export, args=(memory_sheet,)) for _ in range(args.concurrency)]
@@ -252,7 +172,7 @@ def main():
                     thread.join()
                 memory_peak = server_peak_mib(memory.process.pid)
             finally:
-                memory.stop()
+                memory.close()
 
         cells = args.rows * 10
         load = os.getloadavg()

@@ -30,7 +30,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from path import Server  # noqa: E402
+from local_server import LocalServer, import_workbook  # noqa: E402
 from instances import Cluster, Instance  # noqa: E402
 
 TABLES = ["sessions", "sheets", "grants", "row_blocks", "comments", "sheet_events", "jobs", "staged_uploads", "meta"]
@@ -60,24 +60,24 @@ def delete(server_request, sheet):
 
 def sqlite_run(sheetport, books, folder):
     os.makedirs(os.path.join(folder, "sqlite"))
-    server = Server(sheetport, os.path.join(folder, "sqlite"))
+    server = LocalServer(sheetport, os.path.join(folder, "sqlite"))
     try:
         before = folder_bytes(server.data)
         lines = []
         sheets = []
         for rows, book in books:
             start = folder_bytes(server.data)
-            sheets.append(server.import_file(book))
+            sheets.append(server.import_workbook(book))
             stored = folder_bytes(server.data) - start
             xlsx = os.path.getsize(book)
             lines.append((rows, xlsx, stored))
         full = folder_bytes(server.data)
         for sheet in sheets:
-            delete(server.request, sheet)
+            delete(server.open, sheet)
         after = folder_bytes(server.data)
         return lines, before, full, after
     finally:
-        server.stop()
+        server.close()
 
 
 def pg_size(cluster, url):
@@ -140,19 +140,15 @@ def postgres_run(sheetport, books, folder):
         def request(method, path, body=None, headers=None):
             return instance.request(token, method, path, body=body, headers=headers)
 
-        # Server.import_file needs only `request`: this instance's, with its token.
-        client = type("Client", (), {})()
-        client.request = request
-
         def import_all():
-            return [Server.import_file(client, book) for _, book in books]
+            return [import_workbook(request, book) for _, book in books]
 
         try:
             lines = []
             sheets = []
             for rows, book in books:
                 start = pg_size(cluster, url)
-                sheets.append(Server.import_file(client, book))
+                sheets.append(import_workbook(request, book))
                 pg_settle(cluster, url)
                 lines.append((rows, os.path.getsize(book), pg_size(cluster, url) - start))
             detail = pg_tables(cluster, url)
