@@ -125,7 +125,7 @@ import SheetPortTestSupport
         ##"{"col":11,"input":"2024-01-31 13:45:00","ref":"K3","type":"date","value":"2024-01-31T13:45:00.000","style":{"numFmt":"yyyy-mm-dd hh:mm"}}"##,
         ##"{"col":12,"input":"=NOW()","ref":"L3","type":"empty","value":null,"formula":"NOW()"}"##,
         ##"{"col":13,"input":"=A3*2","ref":"M3","type":"number","value":84,"formula":"A3*2","style":{"numFmt":"0.00%","bold":true}}"##,
-        ##"{"col":14,"input":"={1,2}","ref":"N3","type":"number","value":1,"formula":"{1,2}","arrayRange":"N3:O3"}"##,
+        ##"{"col":14,"input":"={1,2}","ref":"N3","type":"number","value":1,"formula":"{1,2}","arrayRange":"N3:O3","style":{"bold":true}}"##,
         ##"{"col":16,"input":"'007","ref":"P3","type":"string","value":"007"}"##,
         ##"{"col":17,"input":"","ref":"Q3","type":"empty","value":null,"style":{"fill":"#FF0000"}}"##,
         "#64 - 0",
