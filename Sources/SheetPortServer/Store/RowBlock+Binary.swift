@@ -232,22 +232,8 @@ struct BinaryEncoder {
         }
         let formula = cell.formula.map { string(escaping: $0) }
         let style = cell.styleIndex > 0 ? self.style(ofFormat: cell.styleIndex, writer: writer) : nil
-        var tag = kind.rawValue
-        if formula != nil { tag |= RowBlock.Tag.formula }
-        if style != nil { tag |= RowBlock.Tag.style }
-        if input != nil { tag |= RowBlock.Tag.input }
-        rows.put(tag)
-        Varint.put(Varint.zigzag(Int64(cell.column - previousColumn)), to: rows)
-        previousColumn = cell.column
-        switch kind {
-        case .double: Varint.putDouble(number, to: rows)
-        case .integer: Varint.put(Varint.zigzag(integer), to: rows)
-        case .string, .error, .date: Varint.put(UInt64(text), to: rows)
-        case .empty, .isFalse, .isTrue: break
-        }
-        if let formula { Varint.put(UInt64(formula), to: rows) }
-        if let style { Varint.put(UInt64(style), to: rows) }
-        if let input { Varint.put(UInt64(input), to: rows) }
+        putRecord(kind, column: cell.column, previousColumn: &previousColumn, number: number, integer: integer, text: text,
+                  formula: formula, arrayRange: nil, style: style, input: input)
         return true
     }
 
@@ -301,24 +287,43 @@ struct BinaryEncoder {
 
     /// A typed cell appended.
     private mutating func add(_ cell: TypedLine, previousColumn: inout Int) {
-        var tag = cell.kind.rawValue
-        if cell.formula != nil { tag |= RowBlock.Tag.formula }
-        if cell.arrayRange != nil { tag |= RowBlock.Tag.arrayRange }
-        if cell.style != nil { tag |= RowBlock.Tag.style }
-        if cell.input != nil { tag |= RowBlock.Tag.input }
-        rows.put(tag)
-        Varint.put(Varint.zigzag(Int64(cell.column - previousColumn)), to: rows)
-        previousColumn = cell.column
+        // Interned in the order of the record's members (text, formula, range, style, input).
+        var text = 0
         switch cell.kind {
-        case .double: Varint.putDouble(cell.number, to: rows)
-        case .integer: Varint.put(Varint.zigzag(cell.integer), to: rows)
-        case .string, .error, .date: Varint.put(UInt64(string(cell.text)), to: rows)
+        case .string, .error, .date: text = string(cell.text)
+        default: break
+        }
+        let formula = cell.formula.map { string($0) }
+        let arrayRange = cell.arrayRange.map { string($0) }
+        let style = cell.style.map { self.style($0) }
+        let input = cell.input.map { string($0) }
+        putRecord(cell.kind, column: cell.column, previousColumn: &previousColumn, number: cell.number, integer: cell.integer,
+                  text: text, formula: formula, arrayRange: arrayRange, style: style, input: input)
+    }
+
+    /// One cell's record: its tag (kind and the members present), its column after the previous
+    /// cell's, its value (a double, a zig-zag integer or a string index), then the string indexes
+    /// of its formula, array range, style and input when present.
+    private mutating func putRecord(_ kind: RowBlock.Kind, column: Int, previousColumn: inout Int, number: Double, integer: Int64,
+                                    text: Int, formula: Int?, arrayRange: Int?, style: Int?, input: Int?) {
+        var tag = kind.rawValue
+        if formula != nil { tag |= RowBlock.Tag.formula }
+        if arrayRange != nil { tag |= RowBlock.Tag.arrayRange }
+        if style != nil { tag |= RowBlock.Tag.style }
+        if input != nil { tag |= RowBlock.Tag.input }
+        rows.put(tag)
+        Varint.put(Varint.zigzag(Int64(column - previousColumn)), to: rows)
+        previousColumn = column
+        switch kind {
+        case .double: Varint.putDouble(number, to: rows)
+        case .integer: Varint.put(Varint.zigzag(integer), to: rows)
+        case .string, .error, .date: Varint.put(UInt64(text), to: rows)
         case .empty, .isFalse, .isTrue: break
         }
-        if let formula = cell.formula { Varint.put(UInt64(string(formula)), to: rows) }
-        if let range = cell.arrayRange { Varint.put(UInt64(string(range)), to: rows) }
-        if let style = cell.style { Varint.put(UInt64(self.style(style)), to: rows) }
-        if let input = cell.input { Varint.put(UInt64(string(input)), to: rows) }
+        if let formula { Varint.put(UInt64(formula), to: rows) }
+        if let arrayRange { Varint.put(UInt64(arrayRange), to: rows) }
+        if let style { Varint.put(UInt64(style), to: rows) }
+        if let input { Varint.put(UInt64(input), to: rows) }
     }
 }
 
