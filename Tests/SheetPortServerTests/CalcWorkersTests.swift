@@ -220,6 +220,10 @@ import SheetPortTestSupport
         let sheet = EditingClient(fixture.api, try EditingClient.create(fixture.api))
         _ = try sheet.write(Self.data())
         let server = try #require(fixture.server.server)
+        // A worker counts its job until after the answer is sent: wait for the set-up write to
+        // end, or the first short write could be sent on its count, before the long one queued.
+        let settled = Date().addingTimeInterval(60)
+        while server.context.writers.load > 0 && Date() < settled { usleep(500) }
         let versions = LockedBox<[Int: Int]>([:])
         let group = DispatchGroup()
         // The long write first holds the sheet; the short ones queue behind it, one by one.
