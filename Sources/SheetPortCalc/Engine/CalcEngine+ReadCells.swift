@@ -1,3 +1,5 @@
+import SheetPortCore
+
 /// The cells of one sheet that some formula can read, from the formulas' static references: a
 /// loader that holds a sheet elsewhere (the server's stored row blocks) gives the engine these
 /// constants alone, not every value of the sheet.
@@ -23,11 +25,7 @@ package struct FormulaReadCells {
         if readsAnyCell { return true }
         guard let r = Int32(exactly: row &- 1), let c = Int32(exactly: column &- 1) else { return false }
         if let intervals = columns[c] {
-            var lo = 0, hi = intervals.count
-            while lo < hi {
-                let mid = (lo + hi) >> 1
-                if intervals[mid].last < r { lo = mid + 1 } else { hi = mid }
-            }
+            let lo = intervals.partitionPoint { $0.last >= r }
             if lo < intervals.count, intervals[lo].first <= r { return true }
         }
         return wide.contains { r >= $0.r1 && r <= $0.r2 && c >= $0.c1 && c <= $0.c2 }

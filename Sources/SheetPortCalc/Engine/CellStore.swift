@@ -1,3 +1,5 @@
+import SheetPortCore
+
 /// The cells of one column of a sheet: rows in ascending order with the cell ids stored there.
 /// Filling row by row appends; only an out-of-order insertion shifts.
 struct ColumnIndex {
@@ -7,12 +9,7 @@ struct ColumnIndex {
     /// The position of the first row >= `row`.
     @inline(__always) func lowerBound(_ row: Int32) -> Int {
         if let last = rows.last, last < row { return rows.count }
-        var lo = 0, hi = rows.count
-        while lo < hi {
-            let mid = (lo + hi) >> 1
-            if rows[mid] < row { lo = mid + 1 } else { hi = mid }
-        }
-        return lo
+        return rows.partitionPoint { $0 >= row }
     }
 
     func find(_ row: Int32) -> Int32? {

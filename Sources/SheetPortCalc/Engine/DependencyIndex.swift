@@ -1,3 +1,5 @@
+import SheetPortCore
+
 /// Which formulas read which cells, for incremental recalculation: single-cell references in one
 /// sorted table, ranges per column (narrow ones) or per sheet (wide ones): a range is one entry,
 /// never one per cell.
@@ -69,10 +71,7 @@ struct DependencyIndex {
             lo = min(hint, n)
             hi = lo
         }
-        while lo < hi {
-            let mid = (lo + hi) >> 1
-            if cellKeys[mid] < k { lo = mid + 1 } else { hi = mid }
-        }
+        lo = cellKeys[lo..<hi].partitionPoint { $0 >= k }
         while lo < n, cellKeys[lo] == k { body(cellDependents[lo]); lo += 1 }
         hint = lo
         // Most sheets have few ranges or none: an empty table is not hashed into.

@@ -1,3 +1,5 @@
+import SheetPortCore
+
 /// The numbers of a range in ascending order with their offsets, built once per pass and
 /// shared by every comparison criterion (`">"&A2`, `"<=10"`) over that range, as the equality
 /// criteria share `criteriaIndex`: a criterion's matches are one slice, found by binary search,
@@ -16,11 +18,7 @@ struct SortedNumbers {
         // Greater: false ... false, true ... true; less: true ... true, false ... false.
         let ascending = criterion.op == .greater || criterion.op == .greaterEqual
         // The first index where the criterion's answer turns.
-        var low = 0, high = values.count
-        while low < high {
-            let middle = (low + high) / 2
-            if criterion.matches(.number(values[middle])) == ascending { high = middle } else { low = middle + 1 }
-        }
+        let low = values.partitionPoint { criterion.matches(.number($0)) == ascending }
         return ascending ? low..<values.count : 0..<low
     }
 }

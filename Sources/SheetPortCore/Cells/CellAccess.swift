@@ -35,13 +35,7 @@ extension Row {
     /// The cell in `column` (1-based), or nil: a binary search of the row's cells, which are
     /// ordered by column.
     public subscript(column: Int) -> Cell? {
-        var low = 0, high = cells.count
-        while low < high {
-            let middle = (low + high) / 2
-            let found = cells[middle].column
-            if found == column { return cells[middle] }
-            if found < column { low = middle + 1 } else { high = middle }
-        }
-        return nil
+        let index = cells.partitionPoint { $0.column >= column }
+        return index < cells.count && cells[index].column == column ? cells[index] : nil
     }
 }

@@ -12,11 +12,8 @@ public struct SharedStrings: Sendable, Equatable {
     /// Whether the item at `index` has rich-text runs.
     public func isRich(at index: Int) -> Bool {
         guard let last = richIndexes.last, index <= last else { return false }
-        var low = 0, high = richIndexes.count
-        while low < high { // binary search: the indexes were appended in order
-            let middle = (low + high) / 2
-            if richIndexes[middle] < index { low = middle + 1 } else { high = middle }
-        }
+        // The indexes were appended in order.
+        let low = richIndexes.partitionPoint { $0 >= index }
         return low < richIndexes.count && richIndexes[low] == index
     }
 

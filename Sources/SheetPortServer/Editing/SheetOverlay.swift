@@ -70,14 +70,7 @@ struct SheetOverlay {
 
     /// The positions of the cells in row block `block` (binary searches: blocks come in any order).
     private func cells(of block: Int) -> Range<Int> {
-        func first(from block: Int) -> Int {
-            var lo = 0, hi = cells.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if RowBlock.block(of: cells[mid].cell.row) < block { lo = mid + 1 } else { hi = mid }
-            }
-            return lo
-        }
+        func first(from block: Int) -> Int { cells.partitionPoint { RowBlock.block(of: $0.cell.row) >= block } }
         return first(from: block)..<first(from: block + 1)
     }
 }

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SheetPortCore
 
 /// Descriptive statistics over number lists: deviations (AVEDEV, DEVSQ), means (GEOMEAN,
 /// HARMEAN, TRIMMEAN), shape (KURT, SKEW, SKEW.P), the A-variants that count text and booleans
@@ -207,12 +208,8 @@ extension Statistics {
         let sortedBins = order.map { bins[$0] }
         var counts = [Int](repeating: 0, count: bins.count + 1)
         for x in data {
-            // The first sorted bin at or above x takes it (binary search).
-            var lo = 0, hi = sortedBins.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if sortedBins[mid] >= x { hi = mid } else { lo = mid + 1 }
-            }
+            // The first sorted bin at or above x takes it.
+            let lo = sortedBins.partitionPoint { $0 >= x }
             counts[lo == sortedBins.count ? bins.count : order[lo]] += 1
         }
         return counts
