@@ -49,15 +49,24 @@ import SheetPortTestSupport
         let answer = LockedBox<HTTPResponse?>(nil)
         let finished = DispatchSemaphore(value: 0)
         let inputs = longWrite()
+        let running = try #require(server.server)
+        waitForIdleWorkers(running)
         Thread.detachNewThread {
             answer.value = try? client.post("cells", ["cells": inputs.map { ["ref": $0.0, "input": $0.1] }])
             ended.update { $0.append("write") }
             finished.signal()
         }
-        let running = try #require(server.server)
         let bound = Date().addingTimeInterval(60)
         while running.context.writers.load == 0 && ended.value.isEmpty && Date() < bound { usleep(1_000) }
         return (answer, finished)
+    }
+
+    /// Waits (60 s at most) until no job waits or runs on `server`'s workers. A worker counts its
+    /// job until after the answer is sent, so a test that counts queued jobs right after a write
+    /// was answered could count that write's job, and send the next request too early.
+    static func waitForIdleWorkers(_ server: SheetServer) {
+        let bound = Date().addingTimeInterval(60)
+        while server.context.writers.load > 0 && Date() < bound { usleep(500) }
     }
 
     static func number(_ cell: [String: Any]?) -> Double? { cell?["value"] as? Double }
@@ -220,10 +229,7 @@ import SheetPortTestSupport
         let sheet = EditingClient(fixture.api, try EditingClient.create(fixture.api))
         _ = try sheet.write(Self.data())
         let server = try #require(fixture.server.server)
-        // A worker counts its job until after the answer is sent: wait for the set-up write to
-        // end, or the first short write could be sent on its count, before the long one queued.
-        let settled = Date().addingTimeInterval(60)
-        while server.context.writers.load > 0 && Date() < settled { usleep(500) }
+        Self.waitForIdleWorkers(server)
         let versions = LockedBox<[Int: Int]>([:])
         let group = DispatchGroup()
         // The long write first holds the sheet; the short ones queue behind it, one by one.
