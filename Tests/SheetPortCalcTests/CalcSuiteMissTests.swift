@@ -5,6 +5,19 @@ import SheetPortCore
 /// Argument rules Excel follows that the calculation suite's `formulas__test.xlsx` caught the engine
 /// missing (issue 36); each expected value is Excel's cached one there, or Microsoft's reference.
 @Suite struct CalcSuiteMissTests {
+    /// DATEDIF "YD" moves the end's month and day into the start's year (the next one when they come
+    /// earlier): the leap day counted is that year's, 1900's Feb 29 included ('DATE & TIME'!R4).
+    @Test func datedifYearDaysCountInTheStartsYear() {
+        #expect(eval("DATEDIF(8,1987,\"YD\")") == .number(153))
+        #expect(eval("DATEDIF(DATE(1988,6,22),DATE(2012,5,11),\"YD\")") == .number(323))
+        #expect(eval("DATEDIF(DATE(2020,1,1),DATE(2020,12,31),\"YD\")") == .number(365))
+        #expect(eval("DATEDIF(DATE(2019,1,8),DATE(2019,1,8),\"yd\")") == .number(0))
+        #expect(eval("DATEDIF(5,1,\"YD\")") == .error(.number))
+        #expect(eval("DATEDIF(-1,5,\"YD\")") == .error(.number))
+        #expect(eval("DATEDIF(\"x\",5,\"YD\")") == .error(.value))
+        #expect(eval("DATEDIF(1,5,#DIV/0!)") == .error(.divisionByZero))
+    }
+
     /// QUARTILE's negative quart is #NUM! before it is truncated (COMPATIBILITY!U32: QUARTILE(F32:G32,-0.1)
     /// is #NUM!, not the minimum), where 4.5 reads as 4 (STATISTICAL__PERCENTIL_QUARTIL G9).
     @Test func quartileRefusesAQuartOutOfRangeBeforeTruncating() {
@@ -58,5 +71,46 @@ import SheetPortCore
         #expect(eval("SUMPRODUCT(C1:D1,D1:E1)", cells) == .number(8))
         #expect(eval("SUMPRODUCT(A1:B1,C1:D1)", cells) == .error(.number), "same sizes: the first error met")
         #expect(eval("SUMPRODUCT(C1:D1,\"x\")", cells) == .error(.value))
+    }
+
+    /// BESSELI and BESSELJ of 0 are 0 at every order past 0, however large (ENGINEERING!R3:R4).
+    @Test func besselIAndJVanishAtZeroForAnyOrder() {
+        #expect(eval("BESSELI(0,10000000)") == .number(0))
+        #expect(eval("BESSELJ(0,10000000)") == .number(0))
+        #expect(eval("BESSELJ(0,1)") == .number(0))
+        #expect(eval("BESSELI(0,0)") == .number(1))
+        #expect(eval("BESSELI(0,-1)") == .error(.number))
+        #expect(eval("BESSELK(0,10000000)") == .error(.number))
+        #expect(eval("BESSELY(0,1)") == .error(.number))
+        #expect(eval("BESSELJ(1,10000000)") == .error(.number))
+        #expect(eval("BESSELI(TRUE,1)") == .error(.value))
+    }
+
+    /// REGEXEXTRACT's mode 2 with a pattern holding no group is #VALUE!; no match stays #N/A (EXTRA!K3).
+    @Test func regexExtractGroupsOfAPatternWithoutGroups() {
+        #expect(eval("REGEXEXTRACT(\"Sonia Rees    (378) 555-4197\",\"[0-9()]+ [0-9-]+\",2)") == .error(.value))
+        #expect(eval("REGEXEXTRACT(\"Sonia Rees    (378) 555-4197\",\"([0-9()]+) [0-9-]+\",2)") == .text("(378)"))
+        #expect(eval("REGEXEXTRACT(\"abc\",\"x\",2)") == .error(.notAvailable))
+        #expect(eval("REGEXEXTRACT(\"abc\",\"b\",3)") == .error(.value))
+    }
+
+    /// CONVERT takes the first reading of a unit name whose quantity the other unit shares: "pc" is
+    /// a parsec among lengths and a picocalorie among energies (EXTRA!AN59).
+    @Test func convertReadsAPrefixWhenTheWholeNameDoesNotFit() {
+        #expect(close(eval("CONVERT(1,\"pc\",\"J\")"), 4.184e-12))
+        #expect(close(eval("CONVERT(1,\"pc\",\"m\")"), 3.08567758128155e16))
+        #expect(close(eval("CONVERT(1,\"J\",\"pc\")"), 1 / 4.184e-12))
+        #expect(eval("CONVERT(1,\"pc\",\"s\")") == .error(.notAvailable))
+        #expect(eval("CONVERT(1,\"pc\",\"\")") == .error(.notAvailable))
+        #expect(eval("CONVERT(TRUE,\"pc\",\"J\")") == .error(.value))
+    }
+
+    /// TEXT refuses a format code that leaves a quote open; an escaped quote opens none (EXTRA!A4).
+    @Test func textRefusesAQuoteLeftOpen() {
+        #expect(eval("TEXT(1.23,\"#\"\"°F\"\"\"\"\")") == .error(.value))
+        #expect(eval("TEXT(1.23,\"#\"\"°F\"\"\")") == .text("1°F"))
+        #expect(eval("TEXT(1,\"0\\\"\"\")") == .text("1\""))
+        #expect(eval("TEXT(1,\"\"\"\")") == .error(.value))
+        #expect(eval("TEXT(\"abc\",\"@\"\"\")") == .error(.value))
     }
 }
