@@ -113,4 +113,23 @@ import SheetPortCore
         #expect(eval("TEXT(1,\"\"\"\")") == .error(.value))
         #expect(eval("TEXT(\"abc\",\"@\"\"\")") == .error(.value))
     }
+
+    /// A number's text is the double's own 15 digits, not those of a scaling's rounding: IMCSCH and
+    /// IMSINH wrote …934 and …656 where the engine wrote …935 and …657 (ENGINEERING!T37, U49).
+    @Test func numberTextIsTheDoublesOwnFifteenDigits() {
+        let cases: [(String, CalcValue)] = [
+            ("0.08187495581009345&\"\"", .text("0.0818749558100934")),
+            ("-0.08187495581009345&\"\"", .text("-0.0818749558100934")),
+            ("4.168906959966565&\"\"", .text("4.16890695996656")),
+            ("IMSINH(\"-3+2i\")", .text("4.16890695996656+9.15449914691143i")),
+            ("IMCSCH(\"3.1+2j\")", .text("-0.0373189117262454-0.0818749558100934j")),
+            ("2/3&\"\"", .text("0.666666666666667")),
+            ("0.5&\"\"", .text("0.5")),
+            ("0.1+0.2&\"\"", .text("0.3")),
+            ("123456789012345.6&\"\"", .text("123456789012346")),
+            ("99999999999999.99&\"\"", .text("100000000000000")),
+            ("0.000000999999999999999999&\"\"", .text("0.000001")),
+        ]
+        for (formula, expected) in cases { #expect(eval(formula) == expected, "\(formula)") }
+    }
 }
