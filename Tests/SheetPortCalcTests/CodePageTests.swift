@@ -29,6 +29,13 @@ import SheetPortCore
             ("CODE(\"ü\")", .number(252), .number(159)),
             ("CODE(CHAR(129))", .number(129), .number(129)),
             ("UNICODE(CHAR(128))", .number(8364), .number(196)),
+            // Apple's current Mac Roman, not glibc's older one: the increment sign and the Apple logo (CORE!B229, B271).
+            ("CHAR(198)", .text("Æ"), .text("∆")),
+            ("CHAR(240)", .text("ð"), .text("\u{F8FF}")),
+            ("UNICODE(CHAR(198))", .number(198), .number(8710)),
+            ("UNICODE(CHAR(240))", .number(240), .number(63743)),
+            ("CODE(\"∆\")", .number(63), .number(198)),
+            ("CODE(\"Δ\")", .number(63), .number(63)),
         ]
         for (formula, windows, mac) in cases {
             #expect(value(formula, .windowsANSI) == windows, "\(formula) on Windows")

@@ -69,9 +69,12 @@ import Foundation
         ("ARRAYTOTEXT(WRAPCOLS({1,2,3,4,5},2),1)", .text("{1,3,5;2,4,#N/A}")),
         ("ARRAYTOTEXT(WRAPROWS({1,2,3,4,5},2,0),1)", .text("{1,2;3,4;5,0}")),
         ("WRAPROWS({1,2;3,4},2)", .error(.value)),
-        // A count or flag given as an array reads its first element (formulas__test LOOKUP!AE16, O155, O156).
-        ("ARRAYTOTEXT(DROP({1,2,3;4,5,6;7,8,9},1.1,{1;2;1}),1)", .text("{5,6;8,9}")),
-        ("ARRAYTOTEXT(WRAPROWS({1,2,3},{1,2},6),1)", .text("{1;2;3}")), ("WRAPROWS({1,2,3},{-1.1,2})", .error(.number)), ("WRAPCOLS({1,2},0)", .error(.number)), ("WRAPCOLS(IF(1=0,{1,2,3}),2)", .boolean(false)),
+        // Counts given as arrays lift the function, each result its top-left value (formulas__test LOOKUP!AE16, O155, O156).
+        ("ARRAYTOTEXT(DROP({1,2,3;4,5,6;7,8,9},1.1,{1;2;1}),1)", .text("{5;6;5}")),
+        ("ARRAYTOTEXT(WRAPROWS({1,2,3},{1,2},6),1)", .text("{1,1}")), ("ARRAYTOTEXT(WRAPROWS({1,2,3},{-1.1,2}),1)", .text("{#NUM!,1}")),
+        ("ARRAYTOTEXT(TAKE({1,2;3,4},{1;-1}),1)", .text("{1;3}")), ("ARRAYTOTEXT(DROP({1,2;3,4},{0,1},{0;1}),1)", .text("{1,3;2,4}")),
+        ("ARRAYTOTEXT(WRAPCOLS({1,2,3},{2,\"x\",#N/A}),1)", .text("{1,#VALUE!,#N/A}")), ("INDEX(DROP({1,2;3,4},{1,5}),1,2)", .error(.calc)),
+        ("ARRAYTOTEXT(TAKE({1,2;3,4},{1,1,1},{1;2}),1)", .text("{1,1,1;1,1,1}")), ("WRAPCOLS({1,2},0)", .error(.number)), ("WRAPCOLS(IF(1=0,{1,2,3}),2)", .boolean(false)),
     ])
     func evaluates(_ formula: String, _ expected: CalcValue) {
         #expect(eval(formula) == expected, "\(formula)")

@@ -48,6 +48,13 @@ import SheetPortTestSupport
         ("ironcalc__DynamicArrays.xlsx", 1,
          "A19 is RANDARRAY(3,3,0,100,TRUE): Excel's random draw (52 at A19), volatile, which no engine reproduces; its shape, "
             + "bounds and whole numbers are DynamicArrayFunctionTests'"),
+        ("ironcalc__calc_tests__ENGINEERING__BESSEL.xlsx", 10,
+         "Excel's BESSELJ of order 1 for |x| >= 8 follows no approximation that can be rebuilt from the file: BESSELJ(10,1) is "
+            + "0.04347224965225415 (BESSELJ!C14) where J1(10) is 0.0434727461688617 and the engine's large-x form "
+            + "0.04347274633934274, BESSELJ(32,1) -0.0265890283162847 (C15) where J1(32) is -0.0265890284759052; one coefficient or "
+            + "the phase of the large-x form fitted to C14 misses C15. The other eight misses are those two values carried on: "
+            + "E14, E15 and F15 are exactly Excel's upward recurrence from its own order 0 and 1 (0.2167104380031489 from "
+            + "-0.2459357644412996 and 0.04347224965225415), rows 19 and 20 are rows 14 and 15 at -x; order 0 agrees to the last digit"),
         ("ironcalc__calc_tests__STATISTICAL__BETADIST_BETAINV.xlsx", 1,
          "H16 BETA.INV back to a bound of -1 is rounding noise (-2.220446049250313E-16, the engine -1.1102230246251565E-16): "
             + "one unit in the last place of the [A,B] rescaling after Excel's inverse iteration"),
@@ -92,13 +99,18 @@ import SheetPortTestSupport
     /// with ADDRESS's empty sheet text leaving just `!` and MODE.SNGL and MODE.MULT passing over empty texts; 223 and
     /// 84,469 with CHOOSECOLS and CHOOSEROWS refusing a block of indexes; 223 and 84,471 with FREQUENCY's bins
     /// holding no number read as one bin at 0; 223 and 84,472 with ARRAYTOTEXT's strict form of one empty cell #VALUE!,
-    /// alone; 224 and 84,478 with them and the closed-form principal);
+    /// alone; 224 and 84,478 with them and the closed-form principal; 224 and 84,505 with LOOKUP and MATCH
+    /// stopping at an equal value, XLOOKUP's search mode rounded down, INDEX's one index into a block #REF!,
+    /// TAKE, DROP and WRAPROWS lifted over array counts, DATEDIF "YD" in the start's year, Excel for Mac's
+    /// current character set, CONVERT's prefixed reading, and QUARTILE, T.DIST, Z.TEST, MODE.MULT,
+    /// SUMPRODUCT, BESSELI/J at 0, REGEXEXTRACT and TEXT's argument rules; 224 and 84,508 with a number's
+    /// text the double's own 15 digits and a fraction's `#` places empty before a `0` place);
     /// the engine may only get better.
     static let measuredFiles = 239
     static let measuredFilesRight = 224
     /// Compared and agreeing formula cells in that run.
     static let measuredCells = 84_612
-    static let measuredCellsRight = 84_478
+    static let measuredCellsRight = 84_508
 
     @Test func calcSuiteRecomputesToExcelsValues() throws {
         let filter = ProcessInfo.processInfo.environment["CALC_SUITE_FILTER"]

@@ -83,4 +83,13 @@ import Testing
     func exponentPlacesOfHashShowNoPaddingZero(_ value: Double, _ code: String, _ shown: String) {
         #expect(NumberFormatRenderer.text(number: value, code: code) == shown, "\(value) in \(code)")
     }
+
+    /// A fraction's trailing zeros leave their `#` places empty (and `?` places blank) even before a
+    /// `0` place, which keeps its zero (formulas__test EXTRA!A2).
+    @Test(arguments: [(1.000000001, "00###.##.0000.00", "001..0000.00"), (1, "0.#0", "1.0"), (1.5, "0.#0", "1.50"),
+                      (1.05, "0.#0", "1.05"), (1, "0.?0", "1. 0"), (-1, "0.#0", "-1.0"), (1.000000001, "0.#0#", "1.0"),
+                      (1e300, "0.#0", "1" + String(repeating: "0", count: 300) + ".0")])
+    func fractionHashPlacesDropTrailingZerosBeforeZeroPlaces(_ value: Double, _ code: String, _ shown: String) {
+        #expect(NumberFormatRenderer.text(number: value, code: code) == shown, "\(value) in \(code)")
+    }
 }

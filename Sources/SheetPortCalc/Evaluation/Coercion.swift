@@ -205,7 +205,14 @@ enum Coercion {
         // a / 10^(e - count), in two steps below 1e-290 (10^-315 is no exact power: 1E-300 read
         // as 1.00000000003612E-300 otherwise).
         func scale(_ e: Int) -> Double {
-            e - count < -290 ? ((a * 1e300) / pow10(e - count + 300)).rounded() : (a / pow10(e - count)).rounded()
+            if e - count < -290 { return ((a * 1e300) / pow10(e - count + 300)).rounded() }
+            guard e < count, count - e <= 22 else { return (a / pow10(e - count)).rounded() }
+            // Times an exact power of ten, a tie the product's rounding made settled by the exact
+            // remainder (fused multiply-add), so the digits are the double's own: 0.08187495581009345
+            // (…9344999…) is …934 and 4.1689069599665647 …656 (calc-suite formulas__test ENGINEERING!T37, U49).
+            let p = powersOfTen[count - e], y = a * p, down = y.rounded(.down)
+            guard y - down == 0.5 else { return y.rounded() }
+            return (-(down + 0.5)).addingProduct(a, p) < 0 ? down : down + 1
         }
         var scaled = scale(e)
         if scaled >= pow10(count) { e += 1; scaled = scale(e) }

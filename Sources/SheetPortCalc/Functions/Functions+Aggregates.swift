@@ -81,13 +81,16 @@ extension Functions {
             return number(s)
         },
         raw("SUMPRODUCT", 1, 255, arrays: true) { ev, a in
-            var arrays: [CalcArray] = []
-            for op in a {
-                let arr = try ev.array(op)
-                if let first = arrays.first, first.rows != arr.rows || first.columns != arr.columns { return .value(.error(.value)) }
-                arrays.append(arr)
-            }
+            let arrays = try a.map { try ev.array($0) }
             guard let first = arrays.first else { return .value(.error(.value)) }
+            if arrays.contains(where: { $0.rows != first.rows || $0.columns != first.columns }) {
+                // Arrays of other sizes are #VALUE!, but an error they hold comes first, in argument order
+                // (SUMPRODUCT(P75:Q75,H75:I75,I75:K75) is #NUM!: calc-suite formulas__test 'MATH & TRIG'!AE75:AF75).
+                for arr in arrays {
+                    for case .error(let e) in arr.values { return .value(.error(e)) }
+                }
+                return .value(.error(.value))
+            }
             var s = 0.0
             for k in 0..<first.values.count {
                 var p = 1.0

@@ -164,10 +164,12 @@ extension Functions {
                 }
                 return .value(.number(Double(d)))
             case "YD":
-                var y = ce.year
-                if (ce.month, ce.day) < (cs.month, cs.day) { y -= 1 }
-                let anchor = try serial(ev, y, cs.month, min(cs.day, daysInMonth(y, cs.month)))
-                return .value(.number(e - anchor))
+                // Excel moves the end's month and day into the start's year (the next one when they come
+                // earlier), so the leap day counted is that year's: DATEDIF(8,1987,"YD") is 153 with
+                // 1900's Feb 29 (calc-suite formulas__test 'DATE & TIME'!R4), 1988-06-22 to 2012-05-11 323.
+                let y = (ce.month, ce.day) < (cs.month, cs.day) ? cs.year + 1 : cs.year
+                let moved = try serial(ev, y, ce.month, ce.day)
+                return .value(.number(moved - s))
             default: return .value(.error(.number))
             }
         },

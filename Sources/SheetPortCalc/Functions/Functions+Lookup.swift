@@ -38,6 +38,9 @@ extension Functions {
     }
 
     /// Excel's approximate match: the last position whose value is <= lookup among values of the lookup's type.
+    /// An equal value ends the search at the end of its run of equal neighbours, as Excel's probes do,
+    /// so unsorted mixed data gives what they meet (`LOOKUP(4.1,{"b",4.1,"a",1.1})` is 4.1, not 1.1:
+    /// calc-suite formulas__test LOOKUP!V60:V71).
     static func binarySearch(_ values: [CalcValue], _ lookup: CalcValue) -> Int? {
         let rank = Compare.rank(lookup)
         var lo = 0, hi = values.count - 1
@@ -52,7 +55,13 @@ extension Functions {
                 continue
             }
             mid = probe
-            if Compare.values(values[mid], lookup) <= 0 {
+            let order = Compare.values(values[mid], lookup)
+            if order == 0 {
+                var last = mid
+                while last < hi, values[last + 1] != .empty, Compare.rank(values[last + 1]) == rank, Compare.values(values[last + 1], lookup) == 0 { last += 1 }
+                return last
+            }
+            if order < 0 {
                 found = mid
                 lo = mid + 1
             } else {
@@ -147,7 +156,7 @@ extension Functions {
             let value = ev.isMissing(a, 0) ? .empty : try ev.checked(a[0])
             let (v, _, _) = try xvectorArg(ev, a[1])
             let matchMode = ev.isMissing(a, 2) ? 0 : try ev.int(a[2])
-            let searchMode = ev.isMissing(a, 3) ? 1 : try ev.int(a[3])
+            let searchMode = try searchModeArg(ev, a, 3)
             guard let p = try xposition(ev, value, v, matchMode, searchMode) else { return .value(.error(.notAvailable)) }
             return .value(.number(Double(p + 1)))
         },
@@ -165,7 +174,7 @@ extension Functions {
             }
             guard (vertical ? returnRows : returnColumns) == max(rows, columns) else { return .value(.error(.value)) }
             let matchMode = ev.isMissing(a, 4) ? 0 : try ev.int(a[4])
-            let searchMode = ev.isMissing(a, 5) ? 1 : try ev.int(a[5])
+            let searchMode = try searchModeArg(ev, a, 5)
             guard let p = try xposition(ev, value, v, matchMode, searchMode) else {
                 return ev.isMissing(a, 3) ? .value(.error(.notAvailable)) : a[3]
             }
@@ -228,6 +237,9 @@ extension Functions {
             var row = ev.isMissing(a, 1) ? 0 : try ev.int(a[1])
             var col = ev.isMissing(a, 2) ? 0 : try ev.int(a[2])
             guard row >= 0, col >= 0 else { return .value(.error(.value)) }
+            // One index into a block of cells names no cell: INDEX(C52:E53,2) is #REF! (an array's row
+            // is read instead: calc-suite formulas__test LOOKUP!R53 and INDEX({2,3;4,5},2) 4).
+            if a.count == 2, case .ref = source, rows > 1, cols > 1 { return .value(.error(.reference)) }
             if a.count == 2 || ev.isMissing(a, 2) {
                 // One index on a single row selects a column.
                 if rows == 1 && cols > 1 && a.count == 2 { col = row; row = 1 }
@@ -344,6 +356,15 @@ extension Functions {
         }
     }
 
+    /// XLOOKUP's and XMATCH's search mode, rounded down: -1.1 is -2, a binary search over descending
+    /// data (calc-suite formulas__test LOOKUP!AH162 finds "R" where -1 would find "L").
+    static func searchModeArg(_ ev: Evaluator, _ a: [Operand], _ k: Int) throws -> Int {
+        guard !ev.isMissing(a, k) else { return 1 }
+        let x = try ev.num(a[k])
+        guard x.isFinite, Swift.abs(x) < 9e15 else { throw EvalInterrupt.error(.value) }
+        return Int(x.rounded(.down))
+    }
+
     /// XLOOKUP/XMATCH's order over every type: numbers < text < booleans (errors last).
     static func xcompare(_ a: CalcValue, _ b: CalcValue) -> Int {
         let ra = Compare.rank(a), rb = Compare.rank(b)
@@ -418,7 +439,9 @@ extension Functions {
             switch (x, value) {
             case (.empty, .empty): return 0
             case (.empty, _): return descending ? -1 : 1
-            case (_, .empty): return descending ? 1 : -1
+            // A blank lookup value sorts above every value, whichever way the data runs (calc-suite
+            // formulas__test LOOKUP!W178: its next smaller in descending data is the first value).
+            case (_, .empty): return -1
             default: return xcompare(x, value)
             }
         }

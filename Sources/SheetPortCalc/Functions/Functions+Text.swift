@@ -167,6 +167,8 @@ extension Functions {
             let format = try ev.str(a[1])
             // Excel takes format codes of at most 255 characters, and gives no text longer than a cell holds.
             guard format.utf16.count <= NumberFormat.maxCodeLength else { return .value(.error(.value)) }
+            // A quote left open is no format code: TEXT(1.23,"#""°F""""") is #VALUE! (calc-suite formulas__test EXTRA!A4).
+            guard !leavesQuoteOpen(format) else { return .value(.error(.value)) }
             func shown(_ text: String) -> Operand {
                 text.utf16.count <= NumberFormatRenderer.maxTextLength ? .value(.text(text)) : .value(.error(.value))
             }
@@ -202,4 +204,19 @@ extension Functions {
             return .value(.text(r < 0 ? "(" + body + ")" : body))
         },
     ]
+
+    /// Whether a format code opens a quoted text it never closes (an escaped `\"` opens none).
+    static func leavesQuoteOpen(_ format: String) -> Bool {
+        var quoted = false, escaped = false
+        for c in format.unicodeScalars {
+            if escaped {
+                escaped = false
+            } else if c == "\"" {
+                quoted.toggle()
+            } else if c == "\\", !quoted {
+                escaped = true
+            }
+        }
+        return quoted
+    }
 }

@@ -38,12 +38,14 @@ public enum CodePage: Sendable, Equatable {
     }
 
     private static let windows = table("CP1252")
-    private static let mac = table("MACINTOSH")
+    /// glibc's MACINTOSH is the older mapping; Apple's current one, which Excel for Mac uses, reads
+    /// 0xC6 as the increment sign and 0xF0 as the Apple logo (calc-suite formulas__test CORE!B229, B271).
+    private static let mac = table("MACINTOSH", overriding: [0xC6: 0x2206, 0xF0: 0xF8FF])
 
     /// The 256 characters of a code page, converted by iconv. A byte the code page leaves
     /// undefined (0x81, 0x8D, 0x8F, 0x90, 0x9D of Windows-1252) stands for the same code point,
     /// as it does in Excel.
-    private static func table(_ name: String) -> Table {
+    private static func table(_ name: String, overriding: [Int: UInt32] = [:]) -> Table {
         var scalars = (0..<256).map { UInt32($0) }
         let converter = iconv_open("UTF-32LE", name)
         if converter != iconv_t(bitPattern: -1) {
@@ -65,6 +67,7 @@ public enum CodePage: Sendable, Equatable {
                 }
             }
         }
+        for (byte, scalar) in overriding { scalars[byte] = scalar }
         var codes: [UInt32: Int] = [:]
         for (byte, scalar) in scalars.enumerated() where codes[scalar] == nil { codes[scalar] = byte }
         return Table(scalars: scalars, codes: codes)

@@ -172,14 +172,16 @@ public enum NumberFormatRenderer {
         let rounded = value.rounded(decimals: fractionSlots.count)
         let integerDigits = rounded.integerDigits
         let fractionDigits = rounded.fractionDigits(fractionSlots.count)
-        // Trailing zeros of `#` places go, of `?` places become spaces.
+        // Trailing zeros of `#` places go, of `?` places become spaces, even before a `0` place that
+        // keeps its zero (TEXT(1.000000001,"00###.##.0000.00") is "001..0000.00": calc-suite
+        // formulas__test EXTRA!A2).
         var fractionTexts = fractionDigits.map { String($0) }
         var index = fractionSlots.count - 1
         while index >= 0, fractionDigits[index] == "0" {
             switch fractionSlots[fractionSlots.startIndex + index] {
             case .digit("#"): fractionTexts[index] = ""
             case .digit("?"): fractionTexts[index] = " "
-            default: index = -1; continue
+            default: break
             }
             index -= 1
         }

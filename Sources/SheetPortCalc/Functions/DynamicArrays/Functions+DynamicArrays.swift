@@ -6,9 +6,10 @@ import SheetPortCore
 /// A result with no cell left (FILTER matching nothing, DROP of every row, SEQUENCE(0)) is #CALC!,
 /// Excel's "empty array" (the calculation suite stores it as `#VALUE!` with the rich-value error
 /// type 13, subtype 3: LOOKUP_AND_REFERENCE__DROP_TAKE C2, MATH_AND_TRIGONOMETRY__SEQUENCE C16).
-/// An error given where an array goes is that error; a count, flag or mode given as an array reads
-/// its first element, as Excel does (calculation suite formulas__test LOOKUP!AE16
-/// `DROP({1,2,3;4,5,6;7,8,9},1.1,{1;2;1})` is 5, O155 `WRAPROWS(...,{1,2},6)` wraps by 1).
+/// An error given where an array goes is that error; a flag or mode given as an array reads its first
+/// element; TAKE's, DROP's and WRAPROWS's (WRAPCOLS's) counts given as arrays lift the function over
+/// them, as Excel does (calculation suite formulas__test LOOKUP!AE16 `DROP({1,2,3;4,5,6;7,8,9},1.1,{1;2;1})`
+/// spills {5;6;5}, O155 `WRAPROWS(...,{1,2},6)` {1,1}).
 extension Functions {
     static let dynamicArrays: [FunctionSpec] = [
         // SEQUENCE(rows, [columns], [start], [step]): counts truncated, below 1 #VALUE!.
@@ -131,8 +132,8 @@ extension Functions {
         raw("HSTACK", 1, 254, arrays: true) { ev, a in try stack(ev, a, horizontally: true) },
         raw("VSTACK", 1, 254, arrays: true) { ev, a in try stack(ev, a, horizontally: false) },
         // TAKE(array, rows, [columns]) and DROP(array, rows, [columns]): negative counts from the end.
-        raw("TAKE", 2, 3, arrays: true) { ev, a in try takeOrDrop(ev, a, take: true) },
-        raw("DROP", 2, 3, arrays: true) { ev, a in try takeOrDrop(ev, a, take: false) },
+        raw("TAKE", 2, 3, arrays: true) { ev, a in try liftingCounts(ev, a, [1, 2]) { try takeOrDrop(ev, $0, take: true) } },
+        raw("DROP", 2, 3, arrays: true) { ev, a in try liftingCounts(ev, a, [1, 2]) { try takeOrDrop(ev, $0, take: false) } },
         // EXPAND(array, rows, [columns], [pad_with]): padded with #N/A unless told.
         raw("EXPAND", 2, 4, arrays: true) { ev, a in
             let arr = try ev.arrayArgument(a[0])
@@ -147,8 +148,8 @@ extension Functions {
         },
         raw("TOCOL", 1, 3, arrays: true) { ev, a in try flatten(ev, a, column: true) },
         raw("TOROW", 1, 3, arrays: true) { ev, a in try flatten(ev, a, column: false) },
-        raw("WRAPCOLS", 2, 3, arrays: true) { ev, a in try wrap(ev, a, columns: true) },
-        raw("WRAPROWS", 2, 3, arrays: true) { ev, a in try wrap(ev, a, columns: false) },
+        raw("WRAPCOLS", 2, 3, arrays: true) { ev, a in try liftingCounts(ev, a, [1]) { try wrap(ev, $0, columns: true) } },
+        raw("WRAPROWS", 2, 3, arrays: true) { ev, a in try liftingCounts(ev, a, [1]) { try wrap(ev, $0, columns: false) } },
         // SINGLE is how a file stores the `@` operator: the implicit intersection of a range with the
         // formula's row or column (a reference, as `@A1:A9` is one), an array's first element.
         raw("SINGLE", 1, 1) { ev, a in
@@ -230,6 +231,43 @@ extension Functions {
                 }
             }
             offset += horizontally ? p.columns : p.rows
+        }
+        return .value(.array(CalcArray(rows: rows, columns: columns, values: out)))
+    }
+
+    /// Counts given as arrays (or ranges of several cells) lift `body` over them: one result a count,
+    /// the arrays broadcast against each other (a missing element #N/A), each result reduced to its
+    /// top-left value and each error kept in its place, as Excel spills `DROP(x,1,{1;2;1})`.
+    static func liftingCounts(_ ev: Evaluator, _ a: [Operand], _ counts: [Int], _ body: ([Operand]) throws -> Operand) throws -> Operand {
+        var lifted: [(k: Int, values: CalcArray)] = []
+        for k in counts where k < a.count {
+            switch a[k] {
+            case .value(.array(let arr)): lifted.append((k, arr))
+            case .ref(let r) where r.rows * r.columns > 1: lifted.append((k, try ev.array(a[k])))
+            default: continue
+            }
+        }
+        guard !lifted.isEmpty else { return try body(a) }
+        let rows = lifted.map(\.values.rows).max()!, columns = lifted.map(\.values.columns).max()!
+        try ev.arrayCells(rows, columns)
+        var out: [CalcValue] = []
+        out.reserveCapacity(rows * columns)
+        for r in 0..<rows {
+            for c in 0..<columns {
+                var args = a
+                for (k, arr) in lifted {
+                    let (i, j) = (arr.rows == 1 ? 0 : r, arr.columns == 1 ? 0 : c)
+                    args[k] = .value(i < arr.rows && j < arr.columns ? arr[i, j] : .error(.notAvailable))
+                }
+                do {
+                    switch try body(args) {
+                    case .value(.array(let x)): out.append(x[0, 0])
+                    case let result: out.append(try ev.scalar(result))
+                    }
+                } catch EvalInterrupt.error(let e) {
+                    out.append(.error(e))
+                }
+            }
         }
         return .value(.array(CalcArray(rows: rows, columns: columns, values: out)))
     }

@@ -192,11 +192,14 @@ enum Bessel {
 
 extension Functions {
     /// BESSELI/J/K/Y(x, n): n truncated, #NUM! when negative (or past 100,000, which no recurrence
-    /// here survives); K and Y need x > 0; booleans are #VALUE!.
+    /// here survives, but at x = 0); K and Y need x > 0; booleans are #VALUE!.
     static func bessel(_ name: String, positive: Bool, _ f: @escaping @Sendable (Int, Double) -> Double) -> FunctionSpec {
         scalar(name, 2, 2) { ev, a in
             let x = try analysisNumber(ev, a[0])
             let n = try analysisNumber(ev, a[1]).rounded(.towardZero)
+            // I and J of every order past 0 vanish at 0, however large the order: BESSELI(0,1E7) is 0
+            // (calc-suite formulas__test ENGINEERING!R3:R4).
+            if !positive, x == 0, n >= 1 { return number(0) }
             guard n >= 0, n <= 100_000, !positive || x > 0 else { return .value(.error(.number)) }
             return number(f(Int(n), x))
         }

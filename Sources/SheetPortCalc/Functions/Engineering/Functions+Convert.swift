@@ -152,16 +152,20 @@ enum MeasurementUnits {
         "Yi": 0x1p80, "Zi": 0x1p70, "Ei": 0x1p60, "Pi": 0x1p50, "Ti": 0x1p40, "Gi": 0x1p30, "Mi": 0x1p20, "ki": 0x1p10,
     ]
 
-    /// A unit name as CONVERT reads it (case-sensitive): a unit, or a prefix and a unit that takes one.
-    static func unit(_ name: String) -> (Unit, scale: Double)? {
-        if let u = units[name] { return (u, 1) }
+    /// The readings of a unit name as CONVERT reads it (case-sensitive): the unit of that name first,
+    /// then a prefix and a unit that takes one. Excel takes the first reading whose quantity the other
+    /// unit shares: "pc" is a parsec, but a picocalorie to convert to joules
+    /// (`CONVERT(1,"pc","J")` is 4.184E-12: calc-suite formulas__test EXTRA!AN59).
+    static func readings(_ name: String) -> [(Unit, scale: Double)] {
+        var found: [(Unit, scale: Double)] = []
+        if let u = units[name] { found.append((u, 1)) }
         for length in [1, 2] where name.count > length {
             let p = String(name.prefix(length)), rest = String(name.dropFirst(length))
             guard let u = units[rest], u.prefixed else { continue }
-            if let f = prefixes[p] { return (u, cPow(f, Double(u.dimension))) }
-            if u.quantity == .information, let f = binaryPrefixes[p] { return (u, f) }
+            if let f = prefixes[p] { found.append((u, cPow(f, Double(u.dimension)))) }
+            if u.quantity == .information, let f = binaryPrefixes[p] { found.append((u, f)) }
         }
-        return nil
+        return found
     }
 
     /// Kelvin from a temperature unit's value, and back.
@@ -198,8 +202,9 @@ extension Functions {
         scalar("CONVERT", 3, 3) { ev, a in
             let x = try analysisNumber(ev, a[0])
             let fromName = try ev.str(a[1]), toName = try ev.str(a[2])
-            guard let (from, fromScale) = MeasurementUnits.unit(fromName), let (to, toScale) = MeasurementUnits.unit(toName),
-                  from.quantity == to.quantity else { return .value(.error(.notAvailable)) }
+            let tos = MeasurementUnits.readings(toName)
+            let pairs = MeasurementUnits.readings(fromName).lazy.compactMap { from in tos.first { $0.0.quantity == from.0.quantity }.map { (from, $0) } }
+            guard let ((from, fromScale), (to, toScale)) = pairs.first else { return .value(.error(.notAvailable)) }
             if from.quantity == .temperature {
                 let k = MeasurementUnits.kelvin(x * fromScale, MeasurementUnits.temperatureName(fromName))
                 return number(MeasurementUnits.fromKelvin(k, MeasurementUnits.temperatureName(toName)) / toScale)

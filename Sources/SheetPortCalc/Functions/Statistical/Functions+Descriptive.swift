@@ -87,6 +87,9 @@ extension Functions {
         raw("PERCENTRANK.EXC", 2, 3) { ev, a in try percentRank(ev, a, exclusive: true) },
         raw("PROB", 3, 4, arrays: true) { ev, a in try probability(ev, a) },
         raw("MODE.MULT", 1, 255) { ev, a in
+            // An argument left out is #VALUE!, where an empty text is passed over (calc-suite formulas__test
+            // STATISTICAL!AG69 `MODE.MULT(H69:J69,...,F69:H69,)`, S69).
+            if a.indices.contains(where: { ev.isMissing(a, $0) }) { return .value(.error(.value)) }
             let modes = Statistics.modes(try ev.numbers(withoutEmptyTexts(a)))
             guard !modes.isEmpty else { return .value(.error(.notAvailable)) }
             return .value(.array(CalcArray(rows: modes.count, columns: 1, values: modes.map { .number($0) })))

@@ -228,6 +228,9 @@ extension Functions {
         scalar("T.DIST", 3, 3) { ev, a in
             let x = try arg(ev, a, 0), df = try count(ev, a, 1)
             let cumulative = try ev.flag(a[2])
+            // The density divides by the square root of 0 degrees: T.DIST(0,,) is #DIV/0! where the
+            // cumulative form is #NUM! (calc-suite formulas__test STATISTICAL!R102, W102).
+            if !cumulative, df == 0 { throw fail(.divisionByZero) }
             try requireDegrees(df)
             return number(cumulative ? D.studentT(x, df).lower : D.studentTDensity(x, df))
         },

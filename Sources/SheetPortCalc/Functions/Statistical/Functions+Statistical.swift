@@ -129,8 +129,8 @@ extension Functions {
         raw("PERCENTILE", 2, 2) { ev, a in try ev.scalarsBeforeArrays(a[1]); return try Statistics.kth(16, try ev.numbers([a[0]]), try ev.num(a[1])) },
         raw("PERCENTILE.INC", 2, 2) { ev, a in try ev.scalarsBeforeArrays(a[1]); return try Statistics.kth(16, try ev.numbers([a[0]]), try ev.num(a[1])) },
         raw("PERCENTILE.EXC", 2, 2) { ev, a in try ev.scalarsBeforeArrays(a[1]); return try Statistics.kth(18, try ev.numbers([a[0]]), try ev.num(a[1])) },
-        raw("QUARTILE", 2, 2) { ev, a in try ev.scalarsBeforeArrays(a[1]); return try Statistics.kth(17, try ev.numbers([a[0]]), (try ev.num(a[1])).rounded(.towardZero)) },
-        raw("QUARTILE.INC", 2, 2) { ev, a in try ev.scalarsBeforeArrays(a[1]); return try Statistics.kth(17, try ev.numbers([a[0]]), (try ev.num(a[1])).rounded(.towardZero)) },
+        raw("QUARTILE", 2, 2) { ev, a in try ev.scalarsBeforeArrays(a[1]); return try Statistics.kth(17, try ev.numbers([a[0]]), try quart(ev, a[1])) },
+        raw("QUARTILE.INC", 2, 2) { ev, a in try ev.scalarsBeforeArrays(a[1]); return try Statistics.kth(17, try ev.numbers([a[0]]), try quart(ev, a[1])) },
     ]
 
     static func rank(_ ev: Evaluator, _ a: [Operand], average: Bool) throws -> Operand {
@@ -143,5 +143,14 @@ extension Functions {
         }
         guard equal > 0 else { return .value(.error(.notAvailable)) }
         return .value(.number(average ? Double(before) + Double(equal + 1) / 2 : Double(before + 1)))
+    }
+
+    /// QUARTILE's quart, truncated: a negative one is #NUM! before it is truncated, so -0.1 is refused
+    /// rather than read as 0, where 4.5 reads as 4 (calc-suite formulas__test COMPATIBILITY!U32,
+    /// STATISTICAL__PERCENTIL_QUARTIL G9).
+    static func quart(_ ev: Evaluator, _ op: Operand) throws -> Double {
+        let q = try ev.num(op)
+        guard q >= 0 else { throw EvalInterrupt.error(.number) }
+        return q.rounded(.towardZero)
     }
 }

@@ -113,6 +113,8 @@ extension Functions {
         let v = try sample(ev, a[0])
         let x = try ev.num(a[1])
         guard !v.isEmpty else { return .value(.error(.notAvailable)) }
+        // One value has no spread to test, even with sigma given (calc-suite formulas__test STATISTICAL!V121).
+        guard v.count > 1 else { return .value(.error(.divisionByZero)) }
         let sigma: Double
         if ev.isMissing(a, 2) {
             guard let s = Statistics.variance(v, sample: true), s > 0 else { return .value(.error(.divisionByZero)) }

@@ -48,7 +48,7 @@ extension Functions {
             return .value(.boolean(!(try TextRegex.matches(regex, text, limit: 1)).isEmpty))
         },
         // REGEXEXTRACT(text, pattern, [return_mode], [case_sensitivity]): 0 the first match, 1 every
-        // match (a row), 2 the first match's groups (a row); no match #N/A.
+        // match (a row), 2 the first match's groups (a row); no match #N/A, a pattern without groups in mode 2 #VALUE!.
         scalar("REGEXEXTRACT", 2, 4) { ev, a in
             let text = try ev.str(a[0]), pattern = try ev.str(a[1])
             let mode = try ev.int(a, 2, default: 0)
@@ -62,7 +62,8 @@ extension Functions {
             case 0: return .value(TextRegex.substring(ns, first.range))
             case 1: values = found.map { TextRegex.substring(ns, $0.range) }
             default:
-                guard first.numberOfRanges > 1 else { return .value(.error(.notAvailable)) }
+                // A match with no group to return is #VALUE! (calc-suite formulas__test EXTRA!K3).
+                guard first.numberOfRanges > 1 else { return .value(.error(.value)) }
                 values = (1..<first.numberOfRanges).map { TextRegex.substring(ns, first.range(at: $0)) }
             }
             if values.count == 1 { return .value(values[0]) }
