@@ -28,7 +28,8 @@ public struct DelimitedWriter {
     /// Whether dates in `options.dateFormat` are written with no quoting check.
     private let dateFormatIsPlain: Bool
     private var linesWritten = 0
-    private var width: Int?
+    /// Fields per record; set before the first record when the used range's scan ends late (`HeldRows`).
+    var width: Int?
     /// Records written so far (rows with no cells between others included).
     private(set) var records = 0
 
