@@ -33,7 +33,7 @@ public struct DelimitedWriter {
     /// Whether dates in `dateFormat` are written with no quoting check.
     private let dateFormatIsPlain: Bool
     private var linesWritten = 0
-    /// Fields per record; set before the first record when the used range's scan ends late (`HeldRows`).
+    /// Fields per record; set before the first record when the used range's scan ends late (`RowsAwaitingWidth`).
     var width: Int?
     /// Records written so far (rows with no cells between others included).
     private(set) var records = 0

@@ -78,7 +78,7 @@ public enum SheetConverter {
             window.width(within: filler.isEmpty ? columns : max(columns, filler.extent.columns))
         }
         var width = used?.columns
-        // The scan runs while the rows are read (`HeldRows`): the first record waits for it.
+        // The scan runs while the rows are read (`RowsAwaitingWidth`): the first record waits for it.
         var scan: UsedWidthScan?
         if width == nil, format == .csv || format == .tsv {
             width = calculation?.usedRange(of: sheet)?.columns
@@ -155,7 +155,7 @@ public enum SheetConverter {
             var writer = DelimitedWriter(output: output, dialect: format == .csv ? .csv : .tsv, dateSystem: workbook.dateSystem,
                                          styles: try workbook.styles(), options: options, columns: columns, width: width)
             // With `--limit` the first record is what counts: it waits for the scan, holding no rows.
-            var held = HeldRows(scan: scan, holds: options.limit == nil)
+            var held = RowsAwaitingWidth(scan: scan, holds: options.limit == nil)
             // Once the scan ended: the records' width, and the rows held meanwhile written.
             func settle() throws {
                 guard let (columns, rows) = try held.end() else { return }

@@ -5,7 +5,7 @@ import SheetPortReader
 /// TSV records need the width, and rather than wait for the scan with a core idle, the
 /// conversion reads on and holds the rows, up to `cellLimit` cells (memory stays bounded;
 /// past it the read waits for the scan).
-struct HeldRows {
+struct RowsAwaitingWidth {
     /// Cells held at most (about 5 MB of `Cell`s: `convert` of the 200,000-row benchmark sheet
     /// peaks 5.5 MiB higher than with the scan first, so on a busy machine it fills before the
     /// scan ends, and the read then waits).
