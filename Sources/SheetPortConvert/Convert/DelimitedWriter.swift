@@ -17,7 +17,12 @@ public struct DelimitedWriter {
     private let output: ByteOutput
     private let dialect: Dialect
     private let dateSystem: DateSystem
-    private let options: TextOutputOptions
+    // What the options say, each kept apart: reading them from a stored `TextOutputOptions`
+    // copied the whole struct on every row.
+    private let skipsEmptyRows: Bool
+    private let limit: Int
+    private let writesDisplayed: Bool
+    private let dateFormat: DateFormat?
     private let columns: ColumnSelection
     /// Per cell format: whether its number format shows a time.
     private let showsTime: [Bool]
@@ -25,10 +30,11 @@ public struct DelimitedWriter {
     private let formats: [CellFormat]
     private let newline: [UInt8]
     private let separator: UInt8
-    /// Whether dates in `options.dateFormat` are written with no quoting check.
+    /// Whether dates in `dateFormat` are written with no quoting check.
     private let dateFormatIsPlain: Bool
     private var linesWritten = 0
-    private var width: Int?
+    /// Fields per record; set before the first record when the used range's scan ends late (`RowsAwaitingWidth`).
+    var width: Int?
     /// Records written so far (rows with no cells between others included).
     private(set) var records = 0
 
@@ -50,7 +56,10 @@ public struct DelimitedWriter {
         self.width = columns.keptCount ?? width
         self.dialect = dialect
         self.dateSystem = dateSystem
-        self.options = options
+        skipsEmptyRows = options.skipEmptyRows
+        limit = options.limit ?? Int.max
+        writesDisplayed = options.values == .displayed
+        dateFormat = options.dateFormat
         self.columns = columns
         showsTime = styles?.cellFormats.map { $0.isDate && NumberFormat.showsTime($0.numberFormat) } ?? []
         formats = styles?.cellFormats ?? []
@@ -68,12 +77,11 @@ public struct DelimitedWriter {
     /// reader's metadata is a struct copied on every read).
     mutating func write(_ row: Row, dimensionOnce dimension: @autoclosure () -> String?) throws {
         guard !row.cells.isEmpty else { return }
-        if options.skipEmptyRows,
+        if skipsEmptyRows,
            !row.cells.contains(where: { UsedRange.hasValue($0.value) && columns.position(of: $0.column) != nil }) { return }
-        let limit = options.limit ?? Int.max
         guard records < limit else { return }
         if width == nil { width = columns.keptCount ?? dimension().flatMap(Self.width(ofDimension:)) ?? 0 }
-        while !options.skipEmptyRows, linesWritten < row.index - 1 {
+        while !skipsEmptyRows, linesWritten < row.index - 1 {
             guard records < limit else { return }
             if width! > 1 { try output.put(separator, times: width! - 1) }
             output.put(newline)
@@ -84,13 +92,15 @@ public struct DelimitedWriter {
         guard records < limit else { return }
         var column = 1
         // Cells are read in place: `for cell in row.cells` copies each whole cell, formula and all.
+        // The output is written out once per record, not per field (each check cost an
+        // exclusivity check of its own): the buffer may pass its block by one record, whose
+        // cells are in memory anyway.
         try row.cells.withUnsafeBufferPointer { cells in
             for index in cells.indices {
                 let cell = cells.baseAddress! + index
                 guard let position = columns.position(of: cell.pointee.column) else { continue }
                 if column < position { try output.put(separator, times: position - column); column = position }
                 try writeValue(cell)
-                try output.flushIfFull()
             }
         }
         if column < width ?? 0 { try output.put(separator, times: width! - column) }
@@ -103,13 +113,13 @@ public struct DelimitedWriter {
     /// Appends the field of `cell`: text through `writeField`, everything else straight into the output.
     @inline(__always)
     private func writeValue(_ cell: UnsafePointer<Cell>) throws {
-        if options.values == .displayed {
+        if writesDisplayed {
             var isDate = false
             switch cell.pointee.value {
             case .date, .isoDate, .duration: isDate = true
             default: break
             }
-            if !(isDate && options.dateFormat != nil) { // --date-format wins for dates
+            if !(isDate && dateFormat != nil) { // --date-format wins for dates
                 let style = cell.pointee.styleIndex
                 let format = style >= 0 && style < formats.count ? formats[style] : CellFormat()
                 return writeField(NumberFormatRenderer.text(cell.pointee.value, format: format, system: dateSystem))
@@ -124,7 +134,7 @@ public struct DelimitedWriter {
             let style = cell.pointee.styleIndex
             let time = style >= 0 && style < showsTime.count && showsTime[style]
             if let text = ValueText.putField(cell.pointee.value, system: dateSystem, showsTime: time,
-                                             dateFormat: options.dateFormat, dateFormatIsPlain: dateFormatIsPlain, to: output.buffer) {
+                                             dateFormat: dateFormat, dateFormatIsPlain: dateFormatIsPlain, to: output.buffer) {
                 writeField(text)
             }
         }

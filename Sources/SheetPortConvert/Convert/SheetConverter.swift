@@ -73,12 +73,18 @@ public enum SheetConverter {
             let filled = Set(kept).union(try filledColumns(workbook, sheet))
             columns = ColumnSelection(keeping: filled.sorted())
         }
-        var width = used?.columns
-        if width == nil, format == .csv || format == .tsv {
-            width = try calculation?.usedRange(of: sheet)?.columns ?? workbook.usedWidth(of: sheet) ?? workbook.usedRange(of: sheet).columns
+        // The records' width for cells reaching `columns`.
+        func recordWidth(_ columns: Int) -> Int {
+            window.width(within: filler.isEmpty ? columns : max(columns, filler.extent.columns))
         }
-        if let current = width, !filler.isEmpty { width = max(current, filler.extent.columns) }
-        width = width.map(window.width(within:))
+        var width = used?.columns
+        // The scan runs while the rows are read (`RowsAwaitingWidth`): the first record waits for it.
+        var scan: UsedWidthScan?
+        if width == nil, format == .csv || format == .tsv {
+            width = calculation?.usedRange(of: sheet)?.columns
+            if width == nil { scan = try UsedWidthScan(workbook, sheet: sheet) }
+        }
+        width = width.map(recordWidth)
         let reader = try workbook.rows(of: sheet)
         var summary = ConversionSummary()
         // Each writer is driven through a non-escaping closure: a writer captured by an
@@ -148,7 +154,25 @@ public enum SheetConverter {
         case .csv, .tsv:
             var writer = DelimitedWriter(output: output, dialect: format == .csv ? .csv : .tsv, dateSystem: workbook.dateSystem,
                                          styles: try workbook.styles(), options: options, columns: columns, width: width)
-            try drain({ try writer.write($0, dimensionOnce: nil) }, isFull: { writer.records >= limit })
+            // With `--limit` the first record is what counts: it waits for the scan, holding no rows.
+            var held = RowsAwaitingWidth(scan: scan, holds: options.limit == nil)
+            // Once the scan ended: the records' width, and the rows held meanwhile written.
+            func settle() throws {
+                guard let (columns, rows) = try held.end() else { return }
+                writer.width = recordWidth(try columns ?? workbook.usedRange(of: sheet).columns)
+                for row in rows { try writer.write(row, dimensionOnce: nil) }
+            }
+            do {
+                try drain({ row in
+                    if held.hold(row) { return }
+                    try settle()
+                    try writer.write(row, dimensionOnce: nil)
+                }, isFull: { writer.records >= limit })
+                try settle()
+            } catch {
+                try held.scanFailure() // the part's damage as the scan met it, as when it ran before the read
+                throw error
+            }
             written = writer.records
         }
         summary.rows = written

@@ -324,9 +324,6 @@ extension Workbook {
     /// cannot read (UTF-16): only a full read finds its width.
     package func usedWidth(of sheet: Sheet) throws -> Int? {
         // Not counted in `worksheetPasses`: nothing is decoded.
-        let stream = try archive.stream(try worksheetEntry(sheet))
-        var scanner = CellWidthScanner()
-        while try stream.read({ scanner.scan($0) }), scanner.isReadable {}
-        return scanner.isReadable ? scanner.finish() : nil
+        try UsedWidthScan(self, sheet: sheet).width()
     }
 }
