@@ -66,10 +66,11 @@ package enum CellHistory {
                                            data: context.sealer.seal(packed(text), context: Self.context(edit.sheet, cell, version)))
         }
         try insert(CellReference(row: 0, column: 0), Array("{}".utf8))
-        var cells: [(cell: CellReference, before: StoredCell, after: StoredCell, changed: [String])] = []
+        var cells: [(cell: CellReference, written: WrittenCell, changed: [String])] = []
         // The cells sorted, not the dictionary's elements: each holds two stored cells, slow to move.
         for cell in edit.written.keys.sorted() {
-            guard let (before, after) = edit.written[cell] else { continue }
+            guard let written = edit.written[cell] else { continue }
+            let (before, after) = (written.before, written.after)
             var changed: [String] = []
             if before.input != after.input || before.formula != after.formula || (after.formula == nil && before.value != after.value) {
                 changed.append("input")
@@ -78,12 +79,12 @@ package enum CellHistory {
                 changed.append("style")
             }
             guard !changed.isEmpty else { continue }
-            cells.append((cell, before, after, changed))
+            cells.append((cell, written, changed))
         }
         let writer = EntryWriter()
         if cells.count < batchedFrom {
             for entry in cells {
-                writer.putCell(entry.before, entry.after, changed: entry.changed, at: nil)
+                writer.putCell(entry.written, changed: entry.changed, at: nil)
                 try insert(entry.cell, writer.take())
             }
         } else {
@@ -95,7 +96,7 @@ package enum CellHistory {
                 writer.sink.put("{\"cells\":[" as StaticString)
                 for (index, entry) in cells[start..<end].enumerated() {
                     if index > 0 { writer.sink.put(UInt8(ascii: ",")) }
-                    writer.putCell(entry.before, entry.after, changed: entry.changed, at: entry.cell)
+                    writer.putCell(entry.written, changed: entry.changed, at: entry.cell)
                 }
                 writer.sink.put("]}" as StaticString)
                 try insert(batchKey(block: block), writer.take())

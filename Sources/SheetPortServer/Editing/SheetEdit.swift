@@ -60,7 +60,7 @@ package final class SheetEdit {
     /// The updates, by cell.
     package private(set) var updates: [CellReference: CellUpdate] = [:]
     /// Each updated cell as it was before this write and as it is after (for the history and undo).
-    package private(set) var written: [CellReference: (before: StoredCell, after: StoredCell)] = [:]
+    package private(set) var written: [CellReference: WrittenCell] = [:]
     /// The row heights and column widths this write set, with the ones they replaced.
     package var sizeChanges: [SizeChange] = []
     /// Whether blocks holding only recalculated cells are rewritten on every core (a request's
@@ -297,7 +297,7 @@ package final class SheetEdit {
     /// row, and drops the rows left with nothing. The lines it writes whole are added to
     /// `typed` with their cells, for `RowBlock.binary` to encode without reading them back.
     static func rewrite(_ cells: ArraySlice<Touched>, updates: [CellReference: CellUpdate], spills: [CellReference: SpillMark], in entries: inout [RowBlock.Entry],
-                        into applied: inout Applied, written: inout [CellReference: (before: StoredCell, after: StoredCell)],
+                        into applied: inout Applied, written: inout [CellReference: WrittenCell],
                         typed: inout RowBlock.TypedLines, showing shown: Int) {
         var rowStart = cells.startIndex
         while rowStart < cells.endIndex {
@@ -316,7 +316,7 @@ package final class SheetEdit {
     /// only recalculated has its value spliced into its line (`StoredLine`), never parsed whole.
     /// The row's lines are indexed by column once, so a write across a wide row stays linear.
     private static func rewrite(row: Int, _ cells: ArraySlice<Touched>, updates: [CellReference: CellUpdate], spills: [CellReference: SpillMark], in entries: inout [RowBlock.Entry],
-                        into applied: inout Applied, written: inout [CellReference: (before: StoredCell, after: StoredCell)],
+                        into applied: inout Applied, written: inout [CellReference: WrittenCell],
                         typed: inout RowBlock.TypedLines, showing shown: Int) {
         let index = entries.firstIndex { $0.row >= row } ?? entries.endIndex
         if index == entries.endIndex || entries[index].row != row {
@@ -352,15 +352,21 @@ package final class SheetEdit {
         }
         for (cell, value, update) in rest {
             applied.count += 1
-            var stored = lines[cell.column].flatMap { StoredCell(line: $0, row: row) } ?? StoredCell(row: row, column: cell.column)
+            var (stored, beforeLine) = StoredCell.reading(lines[cell.column], row: row, column: cell.column, typed: typed)
             let before = stored
             apply(update ?? CellUpdate(), to: &stored)
             if let mark = spills[cell] { mark.apply(to: &stored) }
             stored.value = value
-            if update != nil { written[cell] = (before, stored) }
-            let line = stored.isVacant ? nil : ArraySlice(stored.line)
+            var line: ArraySlice<UInt8>?
+            if !stored.isVacant {
+                // Rendered once, typed from its own bytes (`TypedLine` slices of it).
+                let (bytes, typedLine) = stored.typedLine
+                let rendered = ArraySlice(bytes)
+                if let typedLine { typed.add(rendered, typedLine) }
+                line = rendered
+            }
+            if update != nil { written[cell] = WrittenCell(before: before, after: stored, beforeLine: beforeLine, afterLine: line) }
             lines[cell.column] = line
-            if let line, let typedLine = TypedLine(stored) { typed.add(line, typedLine) }
             if !stored.isVacant {
                 applied.lastRow = max(applied.lastRow, row)
                 applied.lastColumn = max(applied.lastColumn, cell.column)
@@ -458,6 +464,24 @@ package final class SheetEdit {
         case .replace(let style): stored.style = style
         case .merge(let members): for (key, value) in members { stored.style[key] = value }
         }
+    }
+}
+
+/// An updated cell as it was before a write and as it is after, with the stored lines that
+/// spell them when the write holds them already (its history entry keeps those bytes).
+package struct WrittenCell {
+    package var before: StoredCell
+    package var after: StoredCell
+    /// `before`'s line as it was stored, when typed (so spelled as `StoredCell.line` spells it).
+    var beforeLine: ArraySlice<UInt8>?
+    /// `after`'s line as the write stored it (nil: the cell is vacant).
+    var afterLine: ArraySlice<UInt8>?
+
+    init(before: StoredCell, after: StoredCell, beforeLine: ArraySlice<UInt8>? = nil, afterLine: ArraySlice<UInt8>? = nil) {
+        self.before = before
+        self.after = after
+        self.beforeLine = beforeLine
+        self.afterLine = afterLine
     }
 }
 
