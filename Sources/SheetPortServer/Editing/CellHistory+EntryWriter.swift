@@ -15,6 +15,12 @@ extension CellHistory {
 
         /// Appends one cell's entry object; `at` (a row block's entry) adds its row and column.
         func putCell(_ before: StoredCell, _ after: StoredCell, changed: [String], at cell: CellReference?) {
+            putCell(WrittenCell(before: before, after: after), changed: changed, at: cell)
+        }
+
+        /// Appends one cell's entry object, its lines the ones the write holds where it holds them.
+        func putCell(_ written: WrittenCell, changed: [String], at cell: CellReference?) {
+            let (before, after) = (written.before, written.after)
             sink.put(UInt8(ascii: "{"))
             if let cell {
                 sink.put("\"row\":" as StaticString)
@@ -33,15 +39,17 @@ extension CellHistory {
                 sink.putEscaped(member)
             }
             sink.put("],\"before\":" as StaticString)
-            putLine(before)
+            putLine(before, written.beforeLine)
             sink.put(",\"after\":" as StaticString)
-            putLine(after)
+            putLine(after, written.afterLine)
             sink.put(UInt8(ascii: "}"))
         }
 
-        /// A stored line as a JSON string, `null` for a vacant cell.
-        private func putLine(_ stored: StoredCell) {
+        /// A stored line as a JSON string, `null` for a vacant cell: `line` when given (the
+        /// cell's line as stored), else the cell's line rendered.
+        private func putLine(_ stored: StoredCell, _ line: ArraySlice<UInt8>?) {
             guard !stored.isVacant else { return sink.put("null" as StaticString) }
+            if let line { return line.withUnsafeBufferPointer { sink.putEscaped(utf8: $0) } }
             scratch.removeAll()
             stored.putLine(into: scratch)
             sink.putEscaped(utf8: scratch.bytes)

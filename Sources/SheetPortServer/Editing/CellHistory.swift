@@ -66,24 +66,24 @@ package enum CellHistory {
                                            data: context.sealer.seal(packed(text), context: Self.context(edit.sheet, cell, version)))
         }
         try insert(CellReference(row: 0, column: 0), Array("{}".utf8))
-        var cells: [(cell: CellReference, before: StoredCell, after: StoredCell, changed: [String])] = []
-        // The cells sorted, not the dictionary's elements: each holds two stored cells, slow to move.
-        for cell in edit.written.keys.sorted() {
-            guard let (before, after) = edit.written[cell] else { continue }
-            var changed: [String] = []
-            if before.input != after.input || before.formula != after.formula || (after.formula == nil && before.value != after.value) {
-                changed.append("input")
-            }
-            if !(before.style.isEmpty && after.style.isEmpty), StoredCell.styleJSON(before.style).text != StoredCell.styleJSON(after.style).text {
-                changed.append("style")
-            }
-            guard !changed.isEmpty else { continue }
-            cells.append((cell, before, after, changed))
+        // Each changed cell by its place in `written` (each holds two stored cells, slow to copy),
+        // in row and column order, with what changed (one of three arrays, none made per cell).
+        let written = edit.written
+        var cells: [(index: Int, cell: CellReference, changed: [String])] = []
+        cells.reserveCapacity(written.count)
+        for index in written.indices {
+            let input = written[index].before.input != written[index].after.input || written[index].before.formula != written[index].after.formula
+                || (written[index].after.formula == nil && written[index].before.value != written[index].after.value)
+            let (beforeStyle, afterStyle) = (written[index].before.style, written[index].after.style)
+            let style = !(beforeStyle.isEmpty && afterStyle.isEmpty) && StoredCell.styleJSON(beforeStyle).text != StoredCell.styleJSON(afterStyle).text
+            guard input || style else { continue }
+            cells.append((index, written[index].cell, input && style ? Self.inputAndStyle : input ? Self.inputOnly : Self.styleOnly))
         }
+        if !zip(cells, cells.dropFirst()).allSatisfy({ $0.cell < $1.cell }) { cells.sort { $0.cell < $1.cell } }
         let writer = EntryWriter()
         if cells.count < batchedFrom {
             for entry in cells {
-                writer.putCell(entry.before, entry.after, changed: entry.changed, at: nil)
+                writer.putCell(written[entry.index], changed: entry.changed, at: nil)
                 try insert(entry.cell, writer.take())
             }
         } else {
@@ -95,7 +95,7 @@ package enum CellHistory {
                 writer.sink.put("{\"cells\":[" as StaticString)
                 for (index, entry) in cells[start..<end].enumerated() {
                     if index > 0 { writer.sink.put(UInt8(ascii: ",")) }
-                    writer.putCell(entry.before, entry.after, changed: entry.changed, at: entry.cell)
+                    writer.putCell(written[entry.index], changed: entry.changed, at: entry.cell)
                 }
                 writer.sink.put("]}" as StaticString)
                 try insert(batchKey(block: block), writer.take())
@@ -108,6 +108,9 @@ package enum CellHistory {
                        Array(JSON.object([("changed", .array([.string("size")])), ("before", number(size.before)), ("after", number(size.after))]).text.utf8))
         }
     }
+
+    /// What a cell's entry says changed.
+    private static let inputOnly = ["input"], styleOnly = ["style"], inputAndStyle = ["input", "style"]
 
     /// Records an import's one entry for the whole sheet.
     static func recordImport(sheet: String, subject: String, _ database: Database, _ context: ServerContext) throws {

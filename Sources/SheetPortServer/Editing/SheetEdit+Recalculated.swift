@@ -54,7 +54,7 @@ extension SheetEdit {
                     if let data = sealed[block] {
                         entries = try RowBlock.entries(stored: sealer.open(data, context: RowBlock.context(sheet: sheet, block: block), what: "row block"), typed: &typed)
                     }
-                    var written: [CellReference: (before: StoredCell, after: StoredCell)] = [:]
+                    var written: [WrittenCell] = []
                     Self.rewrite(touched[cells], updates: [:], spills: spills, in: &entries, into: &result.applied, written: &written, typed: &typed, showing: budgets[k])
                     result.firstRow = entries.first?.row ?? 0
                     result.lastRow = entries.last?.row ?? 0

@@ -59,8 +59,9 @@ package final class SheetEdit {
     let context: ServerContext
     /// The updates, by cell.
     package private(set) var updates: [CellReference: CellUpdate] = [:]
-    /// Each updated cell as it was before this write and as it is after (for the history and undo).
-    package private(set) var written: [CellReference: (before: StoredCell, after: StoredCell)] = [:]
+    /// Each updated cell as it was before this write and as it is after (for the history and
+    /// undo), in row and column order (`store` rewrites them in that order).
+    package private(set) var written: [WrittenCell] = []
     /// The row heights and column widths this write set, with the ones they replaced.
     package var sizeChanges: [SizeChange] = []
     /// Whether blocks holding only recalculated cells are rewritten on every core (a request's
@@ -253,6 +254,7 @@ package final class SheetEdit {
             _ = try entries(of: block)
             var entries = blocks.removeValue(forKey: block) ?? []
             var typed = typedLines.removeValue(forKey: block) ?? RowBlock.TypedLines()
+            typed.reserveCapacity(end - start)
             Self.rewrite(touched[start..<end], updates: updates, spills: spills, in: &entries, into: &applied, written: &written, typed: &typed, showing: shown)
             blocks[block] = entries
             typedLines[block] = typed
@@ -297,7 +299,7 @@ package final class SheetEdit {
     /// row, and drops the rows left with nothing. The lines it writes whole are added to
     /// `typed` with their cells, for `RowBlock.binary` to encode without reading them back.
     static func rewrite(_ cells: ArraySlice<Touched>, updates: [CellReference: CellUpdate], spills: [CellReference: SpillMark], in entries: inout [RowBlock.Entry],
-                        into applied: inout Applied, written: inout [CellReference: (before: StoredCell, after: StoredCell)],
+                        into applied: inout Applied, written: inout [WrittenCell],
                         typed: inout RowBlock.TypedLines, showing shown: Int) {
         var rowStart = cells.startIndex
         while rowStart < cells.endIndex {
@@ -316,7 +318,7 @@ package final class SheetEdit {
     /// only recalculated has its value spliced into its line (`StoredLine`), never parsed whole.
     /// The row's lines are indexed by column once, so a write across a wide row stays linear.
     private static func rewrite(row: Int, _ cells: ArraySlice<Touched>, updates: [CellReference: CellUpdate], spills: [CellReference: SpillMark], in entries: inout [RowBlock.Entry],
-                        into applied: inout Applied, written: inout [CellReference: (before: StoredCell, after: StoredCell)],
+                        into applied: inout Applied, written: inout [WrittenCell],
                         typed: inout RowBlock.TypedLines, showing shown: Int) {
         let index = entries.firstIndex { $0.row >= row } ?? entries.endIndex
         if index == entries.endIndex || entries[index].row != row {
@@ -352,15 +354,21 @@ package final class SheetEdit {
         }
         for (cell, value, update) in rest {
             applied.count += 1
-            var stored = lines[cell.column].flatMap { StoredCell(line: $0, row: row) } ?? StoredCell(row: row, column: cell.column)
+            var (stored, beforeLine) = StoredCell.reading(lines[cell.column], row: row, column: cell.column, typed: typed)
             let before = stored
             apply(update ?? CellUpdate(), to: &stored)
             if let mark = spills[cell] { mark.apply(to: &stored) }
             stored.value = value
-            if update != nil { written[cell] = (before, stored) }
-            let line = stored.isVacant ? nil : ArraySlice(stored.line)
+            var line: ArraySlice<UInt8>?
+            if !stored.isVacant {
+                // Rendered once, typed from its own bytes (`TypedLine` slices of it).
+                let (bytes, typedLine) = stored.typedLine
+                let rendered = ArraySlice(bytes)
+                if let typedLine { typed.add(rendered, typedLine) }
+                line = rendered
+            }
+            if update != nil { written.append(WrittenCell(before: before, after: stored, beforeLine: beforeLine, afterLine: line)) }
             lines[cell.column] = line
-            if let line, let typedLine = TypedLine(stored) { typed.add(line, typedLine) }
             if !stored.isVacant {
                 applied.lastRow = max(applied.lastRow, row)
                 applied.lastColumn = max(applied.lastColumn, cell.column)
@@ -458,6 +466,27 @@ package final class SheetEdit {
         case .replace(let style): stored.style = style
         case .merge(let members): for (key, value) in members { stored.style[key] = value }
         }
+    }
+}
+
+/// An updated cell as it was before a write and as it is after, with the stored lines that
+/// spell them when the write holds them already (its history entry keeps those bytes).
+package struct WrittenCell {
+    package var before: StoredCell
+    package var after: StoredCell
+    /// `before`'s line as it was stored, when typed (so spelled as `StoredCell.line` spells it).
+    var beforeLine: ArraySlice<UInt8>?
+    /// `after`'s line as the write stored it (nil: the cell is vacant).
+    var afterLine: ArraySlice<UInt8>?
+
+    /// The cell.
+    var cell: CellReference { CellReference(row: after.row, column: after.column) }
+
+    init(before: StoredCell, after: StoredCell, beforeLine: ArraySlice<UInt8>? = nil, afterLine: ArraySlice<UInt8>? = nil) {
+        self.before = before
+        self.after = after
+        self.beforeLine = beforeLine
+        self.afterLine = afterLine
     }
 }
 

@@ -63,7 +63,7 @@ struct SheetOverlay {
         let touched = columns.map { cells(of: block, in: $0)[...] } ?? cells[cells(of: block)]
         guard !touched.isEmpty else { return }
         var applied = SheetEdit.Applied()
-        var written: [CellReference: (before: StoredCell, after: StoredCell)] = [:]
+        var written: [WrittenCell] = []
         var typed = RowBlock.TypedLines()
         SheetEdit.rewrite(touched, updates: [:], spills: [:], in: &entries, into: &applied, written: &written, typed: &typed, showing: 0)
     }

@@ -35,7 +35,8 @@ enum SheetUndo {
         var heights: [Int: Double?] = [:], widths: [Int: Double?] = [:]
         edit.reserveUpdates(mine.count)
         for entry in mine {
-            let open = entry.changed.filter { !taken.contains(key(entry.cell, $0)) }
+            // No key made per cell when no one else wrote since (the usual case).
+            let open = taken.isEmpty ? entry.changed : entry.changed.filter { !taken.contains(key(entry.cell, $0)) }
             if open.count < entry.changed.count { skipped.append(name(of: entry.cell)) }
             if entry.isSize {
                 guard !open.isEmpty else { continue }

@@ -13,37 +13,66 @@ extension StoredCell {
         return Array(sink.bytes)
     }
 
-    /// Appends the stored object line (no line break) to `sink`.
-    package func putLine(into sink: ByteSink) {
+    /// Where `putLine` wrote the members a `TypedLine` reads, as offsets into its sink: the
+    /// strings' insides (no quotes), the type's name, the value's JSON and the style object.
+    package struct LineMembers {
+        var input = 0..<0, type = 0..<0, value = 0..<0
+        var formula: Range<Int>?, arrayRange: Range<Int>?, style: Range<Int>?
+    }
+
+    /// Appends the stored object line (no line break) to `sink`, answering where its members are
+    /// (a write types the line it renders from these, rendering nothing twice).
+    @discardableResult
+    package func putLine(into sink: ByteSink) -> LineMembers {
+        var members = LineMembers()
+        func range(_ write: () -> Void) -> Range<Int> {
+            let start = sink.count
+            write()
+            return start..<sink.count
+        }
+        func quoted(_ text: String) -> Range<Int> {
+            let written = range { sink.putEscaped(text) }
+            return (written.lowerBound + 1)..<(written.upperBound - 1)
+        }
         sink.put("{\"col\":" as StaticString)
         sink.putDecimal(Int64(column))
         sink.put(",\"input\":" as StaticString)
-        sink.putEscaped(input)
+        members.input = quoted(input)
         sink.put(",\"ref\":\"" as StaticString)
         sink.putColumnName(column)
         sink.putDecimal(Int64(row))
         let (type, value) = typedValue
         sink.put("\",\"type\":\"" as StaticString)
-        sink.put(type)
+        members.type = range { sink.put(type) }
         sink.put("\",\"value\":" as StaticString)
-        Self.putValue(value, into: sink)
+        members.value = range { Self.putValue(value, into: sink) }
         if let formula {
             sink.put(",\"formula\":" as StaticString)
-            sink.putEscaped(formula)
+            members.formula = quoted(formula)
         }
         if let arrayRange {
             sink.put(",\"arrayRange\":" as StaticString)
-            sink.putEscaped(arrayRange)
+            members.arrayRange = quoted(arrayRange)
         }
         if !style.isEmpty {
             sink.put(",\"style\":" as StaticString)
-            sink.put(Self.styleJSON(style).text)
+            members.style = range { sink.put(Self.styleJSON(style).text) }
         }
         if let spill {
             sink.put(",\"spill\":" as StaticString)
             sink.putEscaped(spill)
         }
         sink.put(UInt8(ascii: "}"))
+        return members
+    }
+
+    /// The stored line and its typed form (`TypedLine`, nil for a line kept whole), the line
+    /// rendered once for both: the typed form's members are slices of the line.
+    var typedLine: (line: [UInt8], typed: TypedLine?) {
+        let sink = ByteSink(capacity: 128 + input.utf8.count * 2)
+        let members = putLine(into: sink)
+        let line = Array(sink.bytes)
+        return (line, TypedLine(self, line: line, members: members))
     }
 
     /// Appends a `value` member's JSON as the line spells it.

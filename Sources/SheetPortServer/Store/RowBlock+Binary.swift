@@ -373,30 +373,22 @@ struct TypedLine {
               Self.isReference(reference, column: column, row: row), classify(type: type, value: value, input: inputText) else { return nil }
     }
 
-    /// The cell `cell.line` stores, from the cell itself: its strings escaped and its value
-    /// spelled as the line writes them, then read as `init(_:row:)` reads the line. Nil for a
-    /// cell whose line is kept whole (a spill's).
+    /// The cell `cell.line` stores (`StoredCell.typedLine`). Nil for a cell whose line is kept
+    /// whole (a spill's).
     init?(_ cell: StoredCell) {
+        guard let typed = cell.typedLine.typed else { return nil }
+        self = typed
+    }
+
+    /// The cell `cell` whose stored line is `line`, with its members where `members` says
+    /// (`StoredCell.putLine`'s): slices of the line, not read again.
+    init?(_ cell: StoredCell, line: [UInt8], members: StoredCell.LineMembers) {
         guard cell.spill == nil, RowBlock.isInGrid(column: cell.column) else { return nil }
-        let sink = ByteSink(capacity: 64 + cell.input.utf8.count * 2)
-        func member(_ write: () -> Void) -> Range<Int> {
-            let start = sink.count
-            write()
-            return start..<sink.count
-        }
-        let input = member { sink.putEscaped(cell.input, quoted: false) }
-        let formula = cell.formula.map { text in member { sink.putEscaped(text, quoted: false) } }
-        let arrayRange = cell.arrayRange.map { text in member { sink.putEscaped(text, quoted: false) } }
-        let style = cell.style.isEmpty ? nil : member { sink.put(StoredCell.styleJSON(cell.style).text) }
-        let (typeName, json) = cell.typedValue
-        let type = member { sink.put(typeName) }
-        let value = member { StoredCell.putValue(json, into: sink) }
-        let bytes = Array(sink.bytes)
         column = cell.column
-        self.formula = formula.map { bytes[$0] }
-        self.arrayRange = arrayRange.map { bytes[$0] }
-        self.style = style.map { bytes[$0] }
-        guard classify(type: bytes[type], value: bytes[value], input: bytes[input]) else { return nil }
+        formula = members.formula.map { line[$0] }
+        arrayRange = members.arrayRange.map { line[$0] }
+        style = members.style.map { line[$0] }
+        guard classify(type: line[members.type], value: line[members.value], input: line[members.input]) else { return nil }
     }
 
     /// The cell a binary block holds, its strings the block's own bytes.

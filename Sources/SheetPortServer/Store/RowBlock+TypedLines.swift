@@ -43,6 +43,11 @@ extension RowBlock {
             cells[key] = (line, cell)
         }
 
+        /// Makes room for `count` more lines rendered by a write (a block's whole rewrite adds them at once).
+        mutating func reserveCapacity(_ count: Int) {
+            cells.reserveCapacity(cells.count + count)
+        }
+
         /// Registers the typed cells `block` decoded into lines of `lines`, each at its range of
         /// `ranges` (ascending).
         mutating func add(_ block: BinaryBlock, lines: [UInt8], ranges: [Range<Int>], cells: [BinaryBlock.BlockCell]) {
