@@ -14,7 +14,8 @@ import Testing
             Array(value.utf8).withUnsafeBufferPointer { rows.appendValue($0) }
             try? rows.endValue()
         }
-        rows.appendCell(column: column, styleIndex: styleIndex, type: type, hasValue: value != nil, extra: extra)
+        let extraIndex = extra.map { rows.appendExtra($0) } ?? -1
+        rows.appendCell(column: column, styleIndex: styleIndex, type: type, hasValue: value != nil, extra: extraIndex)
     }
 
     private static func decoder(_ strings: [String] = ["zero", "", "two"]) -> CellDecoder {
@@ -141,7 +142,7 @@ import Testing
         #expect(rows.isCollectingValue)
         Array("34".utf8).withUnsafeBufferPointer { rows.appendValue($0) }
         try? rows.endValue()
-        rows.appendCell(column: 2, styleIndex: 0, type: .number, hasValue: true, extra: nil)
+        rows.appendCell(column: 2, styleIndex: 0, type: .number, hasValue: true)
         rows.closeRow()
         // A `<v>` outside any cell leaves nothing behind.
         rows.beginValue()

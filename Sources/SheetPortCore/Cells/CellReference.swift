@@ -125,6 +125,7 @@ public struct CellReference: Hashable, Comparable, Sendable, CustomStringConvert
     /// Letters then digits, without the grid check, so that a caller can tell a reference
     /// outside the grid (`XFE1`, `A1048577`) from text that is no reference at all.
     package static func parseUnchecked(_ bytes: UnsafeBufferPointer<UInt8>) -> (column: Int, row: Int)? {
+        if let common = parseShort(bytes) { return common }
         var split = 0
         var column = 0
         while split < bytes.count, (bytes[split] | 0x20) >= UInt8(ascii: "a"), (bytes[split] | 0x20) <= UInt8(ascii: "z") {
@@ -134,5 +135,30 @@ public struct CellReference: Hashable, Comparable, Sendable, CustomStringConvert
         guard split > 0, split < bytes.count, bytes[split] >= 0x30, bytes[split] <= 0x39,
               let row = ASCII.parseInt(UnsafeBufferPointer(rebasing: bytes[split...])), row >= 1 else { return nil }
         return (column, row)
+    }
+
+    /// `parseUnchecked` of what every cell's `r` is (1 to 3 letters, then 1 to 7 digits, at
+    /// least one not 0) in one pass without bounds checks or calls; nil for anything else,
+    /// which the general path reads, so that the two never disagree.
+    @inline(__always)
+    private static func parseShort(_ bytes: UnsafeBufferPointer<UInt8>) -> (column: Int, row: Int)? {
+        guard let base = bytes.baseAddress, bytes.count >= 2, bytes.count <= 10 else { return nil }
+        var index = 0, column = 0
+        let letters = min(3, bytes.count)
+        while index < letters {
+            let letter = (base[index] | 0x20) &- UInt8(ascii: "a")
+            guard letter < 26 else { break }
+            column = column &* 26 &+ Int(letter) &+ 1
+            index += 1
+        }
+        guard index > 0, index < bytes.count, bytes.count - index <= 7 else { return nil }
+        var row = 0
+        repeat {
+            let digit = base[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            row = row &* 10 &+ Int(digit)
+            index += 1
+        } while index < bytes.count
+        return row >= 1 ? (column, row) : nil
     }
 }

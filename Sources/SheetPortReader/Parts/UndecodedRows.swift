@@ -147,20 +147,23 @@ struct UndecodedRows {
         if valueOverflowed { throw TextTooLong(limit: TextCollector.limit) }
     }
 
+    /// Keeps what the cell being read has beyond its value; the index to give `appendCell`.
+    /// Apart from `appendCell` so that the many cells without one handle no optional `Extra`
+    /// (copying and destroying one cost the tokenizing thread about 5 % of its instructions).
+    mutating func appendExtra(_ extra: Extra) -> Int {
+        extras.append(extra)
+        return extras.count - 1
+    }
+
     /// Appends the cell being read to the open row, with the `<v>` text collected since
-    /// `beginCell()` when `hasValue`.
-    mutating func appendCell(column: Int, styleIndex: Int, type: ValueType, hasValue: Bool, extra: Extra?) {
+    /// `beginCell()` when `hasValue`; `extra` is its index from `appendExtra`, or -1.
+    mutating func appendCell(column: Int, styleIndex: Int, type: ValueType, hasValue: Bool, extra: Int = -1) {
         let start = cellTextStart
         if !hasValue, text.count > start { text.removeSubrange(start...) }
         cellTextStart = text.count
         isCollectingValue = false
-        var extraIndex = -1
-        if let extra {
-            extraIndex = extras.count
-            extras.append(extra)
-        }
         cells.append(CellHeader(column: column, styleIndex: styleIndex, type: type, hasValue: hasValue,
-                                textStart: start, textEnd: text.count, extra: extraIndex))
+                                textStart: start, textEnd: text.count, extra: extra))
         rows[rows.count - 1].cellEnd = cells.count
     }
 

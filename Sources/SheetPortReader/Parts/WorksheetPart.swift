@@ -301,16 +301,23 @@ final class WorksheetPart: XMLHandler {
 
     private func endCell() throws {
         guard completedRows.hasOpenRow else { return }
+        var extra = -1
+        if hasFormula || hasInlineString || valueMetadata != nil, let extraOfCell = extraOfCell() {
+            extra = completedRows.appendExtra(extraOfCell)
+        }
+        completedRows.appendCell(column: column, styleIndex: styleIndex, type: cellType, hasValue: hasValue, extra: extra)
+    }
+
+    /// The formula, inline string or value metadata of the cell that ends; nil when none.
+    private func extraOfCell() -> UndecodedRows.Extra? {
         var formulaText: String?
         var kind = FormulaKind.normal
         if hasFormula {
             (formulaText, kind) = resolveFormula()
         }
-        let extra = formulaText != nil || hasInlineString || valueMetadata != nil
-            ? UndecodedRows.Extra(formula: formulaText, formulaKind: kind, inlineString: hasInlineString ? inlineString.string : nil,
-                                  valueMetadata: valueMetadata, cellMetadata: kind == .normal ? nil : cellMetadata)
-            : nil
-        completedRows.appendCell(column: column, styleIndex: styleIndex, type: cellType, hasValue: hasValue, extra: extra)
+        guard formulaText != nil || hasInlineString || valueMetadata != nil else { return nil }
+        return UndecodedRows.Extra(formula: formulaText, formulaKind: kind, inlineString: hasInlineString ? inlineString.string : nil,
+                                   valueMetadata: valueMetadata, cellMetadata: kind == .normal ? nil : cellMetadata)
     }
 
     // MARK: formulas
