@@ -13,7 +13,12 @@ import SheetPortConvert
     static let values: [CalcValue] = [
         .number(0), .number(-0.0), .number(1), .number(-1), .number(0.1), .number(1.5), .number(-1e-7), .number(1e300),
         .number(999_999_999_999_999), .number(1e15), .number(-1e15), .number(9_007_199_254_740_993), .number(123_456.789),
-        .number(.nan), .number(.infinity), .number(45_000.5), .text("x"), .text(""), .text("a\"\\\u{1}\u{2028}😀"),
+        .number(.nan), .number(.infinity), .number(-.infinity), .number(45_000.5),
+        // Doubles typed from the number rendered (`TypedLine(_:line:members:)`), not its text:
+        // the smallest subnormal, 2^53, past it, exponents, a sum's last digit, 16 digits.
+        .number(5e-324), .number(-.leastNormalMagnitude), .number(9_007_199_254_740_992), .number(1e16), .number(1e21),
+        .number(-1.2345e-20), .number(0.1 + 0.2), .number(1_234_567_890_123_456), .number(.greatestFiniteMagnitude),
+        .text("x"), .text(""), .text("a\"\\\u{1}\u{2028}😀"),
         .boolean(true), .boolean(false), .error(.divisionByZero), .error(.notAvailable), .empty,
     ]
 

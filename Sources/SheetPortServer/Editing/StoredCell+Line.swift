@@ -18,6 +18,8 @@ extension StoredCell {
     package struct LineMembers {
         var input = 0..<0, type = 0..<0, value = 0..<0
         var formula: Range<Int>?, arrayRange: Range<Int>?, style: Range<Int>?
+        /// The number the value member spells, when it is one: typed without parsing it back.
+        var number: Double?
     }
 
     /// Appends the stored object line (no line break) to `sink`, answering where its members are
@@ -46,6 +48,7 @@ extension StoredCell {
         members.type = range { sink.put(type) }
         sink.put("\",\"value\":" as StaticString)
         members.value = range { Self.putValue(value, into: sink) }
+        if case .number(let number) = value { members.number = number }
         if let formula {
             sink.put(",\"formula\":" as StaticString)
             members.formula = quoted(formula)

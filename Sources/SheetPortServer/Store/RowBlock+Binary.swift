@@ -388,7 +388,7 @@ struct TypedLine {
         formula = members.formula.map { line[$0] }
         arrayRange = members.arrayRange.map { line[$0] }
         style = members.style.map { line[$0] }
-        guard classify(type: line[members.type], value: line[members.value], input: line[members.input]) else { return nil }
+        guard classify(type: line[members.type], value: line[members.value], input: line[members.input], number: members.number) else { return nil }
     }
 
     /// The cell a binary block holds, its strings the block's own bytes.
@@ -406,8 +406,12 @@ struct TypedLine {
 
     /// Sets the kind and value of the cell whose `type`, `value` (as JSON) and `input`
     /// (escaped, without quotes) members are these, and its own input when the value does not
-    /// give it; false when the line is not one this format models.
-    private mutating func classify(type: ArraySlice<UInt8>, value: ArraySlice<UInt8>, input inputText: ArraySlice<UInt8>) -> Bool {
+    /// give it; false when the line is not one this format models. `known`, the number a
+    /// number's `value` was rendered from (`ByteSink.putNumber`, which spells what
+    /// `ValueText.number` does, shortest round trip): used as is, its text neither parsed nor
+    /// rendered again (a copy or an undo types 100,000 such lines).
+    private mutating func classify(type: ArraySlice<UInt8>, value: ArraySlice<UInt8>, input inputText: ArraySlice<UInt8>,
+                                   number known: Double? = nil) -> Bool {
         // Whether the input is the one the value gives (then it is not stored).
         let implied: Bool
         if type.elementsEqual(Key.number) {
@@ -420,10 +424,11 @@ struct TypedLine {
                 integer = digits.reduce(0) { $0 * 10 + Int64($1 - 0x30) } * (negative ? -1 : 1)
                 implied = inputText.elementsEqual(value)
             } else {
-                guard let parsed = Double(String(decoding: value, as: UTF8.self)), parsed.isFinite else { return false }
+                guard let parsed = known ?? Double(String(decoding: value, as: UTF8.self)), parsed.isFinite else { return false }
                 kind = .double
                 number = parsed
-                implied = inputText.elementsEqual(ValueText.number(parsed).utf8)
+                // Rendered from `known`, `value` is `ValueText.number(known)` already.
+                implied = known != nil ? inputText.elementsEqual(value) : inputText.elementsEqual(ValueText.number(parsed).utf8)
             }
         } else if type.elementsEqual(Key.string) || type.elementsEqual(Key.error) || type.elementsEqual(Key.date) {
             guard let inner = Self.inner(value) else { return false }
